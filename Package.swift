@@ -1,0 +1,134 @@
+// swift-tools-version:6.1
+//
+// modalwatch: a daemon that watches UI-event streams over ZeroMQ and reports
+// where an app breaks Apple's Human Interface Guidelines on alerts, action
+// sheets and modal views.
+//
+// One event, socket to violation:
+//   ZeroMQ (libzmq wrapper) → EventDecoding (hand-written JSON scanner → mw_event)
+//   → SessionEngine (per-session state, rule dispatch, firing discipline,
+//     violation JSON) → RuleHost (modules loaded with dlopen through the C ABI
+//     in ModalwatchABI) → DaemonCore (ingest loop, publisher, control socket).
+// Rule modules live in Plugins/ and link only RuleKit + ModalwatchABI.
+
+import PackageDescription
+
+/// Strict settings for every target of ours (in the spirit of swift-log's).
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+/// A rule module: a dynamic library product named `modalwatch-rules-NAME`,
+/// built from `Plugins/DIR`, linking only the helper library.
+func ruleModule(_ name: String, target: String, dir: String) -> (Product, Target) {
+    (
+        .library(name: "modalwatch-rules-\(name)", type: .dynamic, targets: [target]),
+        .target(
+            name: target,
+            dependencies: ["RuleKit", "ModalwatchABI"],
+            path: "Plugins/\(dir)",
+            swiftSettings: strictSwift
+        )
+    )
+}
+
+let modules = [
+    ruleModule("overuse", target: "OveruseRules", dir: "Overuse"),
+    ruleModule("modality", target: "ModalityRules", dir: "Modality"),
+]
+
+let package = Package(
+    name: "modalwatch",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "modalwatchd", targets: ["modalwatchd"]),
+        .executable(name: "modalwatch", targets: ["modalwatch"]),
+    ] + modules.map(\.0),
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // libzmq, found through pkg-config (Debian: libzmq3-dev).
+        .systemLibrary(
+            name: "CZeroMQ",
+            pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
+        // A small Swift module over libzmq: context, sockets, options, poll, errors with errno.
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: strictSwift),
+
+        // The rule-module C ABI: one header, include/modalwatch_module.h.
+        .target(name: "ModalwatchABI"),
+
+        // Wire format v1 → mw_event, without JSONDecoder: a scanner over the message bytes.
+        .target(name: "EventDecoding", dependencies: ["ModalwatchABI"], swiftSettings: strictSwift),
+
+        // Finding, checking and loading rule modules with dlopen.
+        .target(
+            name: "RuleHost",
+            dependencies: ["ModalwatchABI", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
+
+        // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.
+        .target(
+            name: "SessionEngine",
+            dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost"],
+            swiftSettings: strictSwift
+        ),
+
+        // The daemon's parts: ingest loop, publisher, control server.
+        .target(
+            name: "DaemonCore",
+            dependencies: [
+                "ZeroMQ", "SessionEngine", "RuleHost",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "modalwatchd",
+            dependencies: [
+                "DaemonCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "modalwatch",
+            dependencies: [
+                "ZeroMQ", "SessionEngine", "RuleHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+
+        // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
+        .target(name: "RuleKit", dependencies: ["ModalwatchABI"], swiftSettings: strictSwift),
+
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "EventDecodingTests",
+            dependencies: ["EventDecoding"],
+            resources: [.copy("Corpus")],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "SessionEngineTests",
+            dependencies: ["SessionEngine", "RuleHost", "EventDecoding"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "RuleModuleTests",
+            dependencies: ["SessionEngine", "RuleHost"],
+            swiftSettings: strictSwift
+        ),
+    ] + modules.map(\.1)
+)

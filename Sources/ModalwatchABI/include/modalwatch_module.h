@@ -1,0 +1,401 @@
+/*
+ * modalwatch_module.h — the whole C ABI between modalwatchd and a rule module.
+ *
+ * A rule module is a shared library that exports one function:
+ *
+ *     const mw_module *modalwatch_module(void);
+ *
+ * It returns a pointer to a static, immutable description of the module: its
+ * name and version, and for each rule its metadata (rules.md, "Rule metadata a
+ * module must give") and the function the host calls for each event.
+ *
+ * Versioning: `abi_major` and `abi_minor` are the first two fields of
+ * `mw_module` in every version, so a host can read them before anything else.
+ * The host refuses a module whose major differs from its own or whose minor is
+ * newer than its own. Within a major, structures only grow at their end, and a
+ * host fills every field of its own minor; a module built against an older
+ * minor simply reads a prefix of them.
+ *
+ * Lifetime: the host never unloads a module (Swift code must not be
+ * dlclose'd). Everything a module returns must stay valid for the life of the
+ * process. Every pointer the host passes to `on_event` is valid only for the
+ * duration of that call.
+ *
+ * Threads: the host calls a rule from one thread at a time per session shard;
+ * it may call the same rule from several shards at once, each with its own
+ * sessions. A rule keeps no mutable global state: per-session and per-app
+ * state lives in the host, through `mw_host.counter_add` and
+ * `mw_host.window_push`.
+ *
+ * Strings are UTF-8, not NUL-terminated, given as `mw_str`; `ptr == NULL`
+ * means absent or JSON null. Metadata strings in `mw_module` / `mw_rule` are
+ * ordinary NUL-terminated C strings.
+ *
+ * Documentation for module authors: docs/writing-a-rule-module.md.
+ */
+#ifndef MODALWATCH_MODULE_H
+#define MODALWATCH_MODULE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MW_ABI_MAJOR 1
+#define MW_ABI_MINOR 0
+
+/** The name of the one symbol a module exports. */
+#define MW_ENTRY_SYMBOL "modalwatch_module"
+
+/* ------------------------------------------------------------------ values */
+
+/** A UTF-8 string slice; `ptr == NULL` means absent or null. */
+typedef struct mw_str {
+    const char *ptr;
+    size_t len;
+} mw_str;
+
+/** "Absent" for every enumerated or tri-state field below. */
+#define MW_ABSENT (-1)
+
+/** Event types of wire format v1; bit `1u << type` in `mw_rule.event_mask`. */
+typedef enum mw_event_type {
+    MW_EVENT_UNKNOWN = 0,
+    MW_EVENT_SESSION_START = 1,
+    MW_EVENT_SESSION_END = 2,
+    MW_EVENT_APP_BACKGROUND = 3,
+    MW_EVENT_APP_FOREGROUND = 4,
+    MW_EVENT_USER_ACTION = 5,
+    MW_EVENT_TASK_PROGRESS = 6,
+    MW_EVENT_ALERT_PRESENTED = 7,
+    MW_EVENT_ALERT_DISMISSED = 8,
+    MW_EVENT_SHEET_PRESENTED = 9,
+    MW_EVENT_SHEET_DISMISSED = 10,
+    MW_EVENT_MODAL_PRESENTED = 11,
+    MW_EVENT_MODAL_DISMISSED = 12,
+    MW_EVENT_POPOVER_PRESENTED = 13,
+    MW_EVENT_POPOVER_DISMISSED = 14,
+    MW_EVENT_NAV_PUSH = 15,
+    MW_EVENT_NAV_POP = 16,
+    MW_EVENT_TYPE_COUNT = 17
+} mw_event_type;
+
+#define MW_EVENT_BIT(type) (1u << (unsigned)(type))
+#define MW_EVENT_ALL 0xFFFFFFFFu
+
+/** Editions, as bits of `mw_rule.editions`; `mw_call.edition` is one bit. */
+#define MW_EDITION_2009 1u
+#define MW_EDITION_IOS7 2u
+#define MW_EDITION_CURRENT 4u
+#define MW_EDITION_ALL 7u
+
+typedef enum mw_severity { MW_SEVERITY_INFO = 0, MW_SEVERITY_WARNING = 1, MW_SEVERITY_ERROR = 2 } mw_severity;
+
+typedef enum mw_device { MW_DEVICE_PHONE = 0, MW_DEVICE_PAD, MW_DEVICE_MAC, MW_DEVICE_TV, MW_DEVICE_VISION } mw_device;
+typedef enum mw_size_class { MW_SIZE_COMPACT = 0, MW_SIZE_REGULAR = 1 } mw_size_class;
+typedef enum mw_control {
+    MW_CONTROL_BUTTON = 0, MW_CONTROL_BAR_BUTTON, MW_CONTROL_TOOLBAR_BUTTON, MW_CONTROL_CELL,
+    MW_CONTROL_GESTURE, MW_CONTROL_KEY, MW_CONTROL_OTHER
+} mw_control;
+typedef enum mw_task_state {
+    MW_TASK_STARTED = 0, MW_TASK_PROGRESS, MW_TASK_FINISHED, MW_TASK_FAILED, MW_TASK_CANCELLED
+} mw_task_state;
+typedef enum mw_button_style { MW_BUTTON_DEFAULT = 0, MW_BUTTON_CANCEL, MW_BUTTON_DESTRUCTIVE } mw_button_style;
+typedef enum mw_modal_role { MW_ROLE_DONE = 0, MW_ROLE_CANCEL, MW_ROLE_CONFIRM, MW_ROLE_OTHER } mw_modal_role;
+typedef enum mw_via { MW_VIA_BUTTON = 0, MW_VIA_BACKGROUND, MW_VIA_PROGRAMMATIC, MW_VIA_GESTURE } mw_via;
+typedef enum mw_modal_style {
+    MW_STYLE_AUTOMATIC = 0, MW_STYLE_FULL_SCREEN, MW_STYLE_PAGE_SHEET, MW_STYLE_FORM_SHEET,
+    MW_STYLE_CURRENT_CONTEXT, MW_STYLE_OVER_FULL_SCREEN, MW_STYLE_OVER_CURRENT_CONTEXT, MW_STYLE_CUSTOM
+} mw_modal_style;
+typedef enum mw_transition {
+    MW_TRANSITION_COVER_VERTICAL = 0, MW_TRANSITION_FLIP_HORIZONTAL, MW_TRANSITION_CROSS_DISSOLVE,
+    MW_TRANSITION_PARTIAL_CURL, MW_TRANSITION_CUSTOM
+} mw_transition;
+
+/* ------------------------------------------------------------------ events */
+
+/** A button of an alert or action sheet. */
+typedef struct mw_button {
+    mw_str title;
+    int32_t style;     /**< mw_button_style, or MW_ABSENT (treat as default) */
+    int32_t preferred; /**< 0, 1, or MW_ABSENT */
+} mw_button;
+
+/** A button of a modal view. */
+typedef struct mw_modal_button {
+    mw_str title;
+    int32_t role;      /**< mw_modal_role, or MW_ABSENT */
+    int32_t reserved;
+} mw_modal_button;
+
+/**
+ * One decoded, validated event. Every field the wire format defines for any
+ * type is here; a field the event did not carry is NULL / MW_ABSENT / 0.
+ * Enumerated and boolean fields are int32_t: a value, or MW_ABSENT.
+ */
+typedef struct mw_event {
+    uint32_t type;            /**< mw_event_type */
+    uint32_t reserved0;
+    mw_str type_name;         /**< the `type` string as sent */
+    mw_str session;
+    mw_str app;               /**< as sent on this event, or NULL */
+    int64_t ts;               /**< event time in ms as judged: never earlier than the session's latest */
+    int64_t ts_sent;          /**< event time as sent */
+    int64_t seq;              /**< 0 when absent */
+
+    /* presentations */
+    mw_str id;
+    mw_str title;
+    mw_str message;
+    const mw_button *buttons; /**< alert / sheet buttons, visual order */
+    uint32_t button_count;
+    int32_t has_buttons;      /**< 1 when the `buttons` field was present */
+    const mw_modal_button *modal_buttons;
+    uint32_t modal_button_count;
+    uint32_t text_field_count;
+    uint32_t secure_text_field_count;
+    int32_t in_popover;       /**< sheet: 0, 1, MW_ABSENT */
+    int32_t from_popover;     /**< sheet: 0, 1, MW_ABSENT */
+    mw_str background;        /**< sheet appearance name */
+    int32_t style;            /**< modal: mw_modal_style or MW_ABSENT */
+    int32_t transition;       /**< modal: mw_transition or MW_ABSENT */
+    int32_t size_class;       /**< session.start / modal: mw_size_class or MW_ABSENT */
+
+    /* dismissals */
+    int32_t button;           /**< index, or MW_ABSENT for null / absent */
+    int32_t via;              /**< mw_via or MW_ABSENT */
+    int32_t unsaved_changes;  /**< 0, 1, MW_ABSENT */
+    int32_t confirmed;        /**< 0, 1, MW_ABSENT */
+
+    /* session.start */
+    int32_t device;           /**< mw_device or MW_ABSENT */
+    int32_t reserved1;
+    mw_str app_version;
+    mw_str os;
+
+    /* user.action */
+    int32_t control;          /**< mw_control or MW_ABSENT */
+    int32_t destructive;      /**< 0, 1, MW_ABSENT */
+    mw_str label;
+
+    /* task.progress */
+    mw_str task;
+    int32_t task_state;       /**< mw_task_state or MW_ABSENT */
+    int32_t reserved2;
+
+    /* nav.push / nav.pop */
+    mw_str screen;
+} mw_event;
+
+/* ------------------------------------------------------------ session view */
+
+typedef enum mw_presentation_kind {
+    MW_KIND_ALERT = 0, MW_KIND_SHEET = 1, MW_KIND_MODAL = 2, MW_KIND_POPOVER = 3
+} mw_presentation_kind;
+
+/** One entry of a session's presentation stack. */
+typedef struct mw_presentation {
+    uint32_t kind;            /**< mw_presentation_kind */
+    uint32_t reserved;
+    mw_str id;
+    int64_t ts;               /**< event time it was presented */
+    int32_t style;            /**< modal style or MW_ABSENT */
+    int32_t transition;       /**< modal transition or MW_ABSENT */
+    int32_t size_class;       /**< modal: the effective size class (its own, else the session's) */
+    int32_t nav_depth;        /**< nav.push minus nav.pop while this entry was topmost, never below 0 */
+    int32_t button_count;     /**< alert / sheet / modal buttons */
+    int32_t cancel_index;     /**< alert / sheet: index of the first cancel button, or MW_ABSENT */
+    int32_t destructive_index;/**< alert / sheet: index of the first destructive button, or MW_ABSENT */
+    int32_t in_popover;       /**< sheet: 0, 1, MW_ABSENT */
+} mw_presentation;
+
+/**
+ * The session as it stands after the host applied the current event
+ * (a presentation is already on the stack; a dismissal already removed it).
+ */
+typedef struct mw_session {
+    mw_str id;
+    mw_str app;               /**< bundle id, "-" when the session never said */
+    int32_t device;           /**< mw_device (phone unless session.start said otherwise) */
+    int32_t size_class;       /**< mw_size_class */
+    int32_t foreground;       /**< 1 unless app.background was the last of the two */
+    int32_t modal_depth;      /**< modal.presented views on the stack */
+    int32_t max_modal_depth;  /**< the deepest the session has been */
+    uint32_t stack_count;
+    const mw_presentation *stack; /**< bottom first; stack[stack_count - 1] is topmost */
+    int64_t started_ts;       /**< event time of the session's first event */
+    int64_t last_ts;          /**< latest event time, the current event's included */
+    int64_t previous_ts;      /**< latest event time before the current event, or INT64_MIN */
+    int64_t last_user_action_ts;    /**< INT64_MIN when none (the current event excluded) */
+    int32_t last_user_action_control; /**< mw_control or MW_ABSENT */
+    int32_t tasks_running;    /**< tasks started and not yet finished, failed or cancelled */
+    int64_t last_task_finished_ts;  /**< INT64_MIN when none */
+    int64_t last_task_failed_ts;    /**< INT64_MIN when none */
+    uint64_t events;          /**< events judged in this session, the current one included */
+    uint64_t alerts_presented;
+    uint64_t presentations;   /**< alerts, sheets and modals presented */
+    /** For *.dismissed: the entry the dismissal removed (a copy), else NULL. */
+    const mw_presentation *dismissed;
+} mw_session;
+
+/* ------------------------------------------------------------ host services */
+
+typedef struct mw_context mw_context; /**< opaque, owned by the host */
+
+/** Scope of a counter: this session, or every session of this app. */
+#define MW_SCOPE_SESSION 0u
+#define MW_SCOPE_APP 1u
+
+/** An earlier event that belongs to a violation's evidence (`events` field). */
+typedef struct mw_event_ref {
+    mw_str type;              /**< e.g. "alert.presented" */
+    int64_t ts;
+    mw_str id;                /**< or NULL */
+    int64_t seq;              /**< 0 when unknown */
+} mw_event_ref;
+
+/** What a rule reports; the host adds the rule's metadata, ids and times. */
+typedef struct mw_report {
+    mw_str subject;           /**< the presentation id it is about, or NULL */
+    mw_str message;           /**< one sentence for a person, with the figures */
+    mw_str evidence_json;     /**< a JSON object with the rule's figures, or NULL for {} */
+    /** For MW_FIRE_ONCE_PER_KEY / MW_FIRE_ONCE_PER_APP_VALUE: the value it is
+        about (a text, a transition name). NULL means the subject. */
+    mw_str key;
+    /** For MW_FIRE_ONCE_PER_WINDOW: how long to stay quiet after firing (ms). */
+    int64_t quiet_ms;
+    /** Earlier triggering events, oldest first; the host appends the current event. */
+    const mw_event_ref *events;
+    uint32_t event_count;
+    uint32_t reserved;
+} mw_report;
+
+/** Services the host offers to a rule during `on_event`. */
+typedef struct mw_host {
+    uint32_t struct_size;     /**< sizeof(mw_host) of the host */
+    uint32_t reserved;
+    /**
+     * Add `delta` to the rule's counter `key` in `scope` (MW_SCOPE_SESSION or
+     * MW_SCOPE_APP) and return the new value; a counter starts at 0. Use
+     * delta 0 to read. Keys are private to the rule. Hash strings with
+     * mw_hash() to make keys.
+     */
+    int64_t (*counter_add)(mw_context *ctx, uint32_t scope, uint64_t key, int64_t delta);
+    /**
+     * Record event time `ts` in the rule's per-session window `key`, forget
+     * entries older than `ts - window_ms`, keep at most `keep` newest, and
+     * return how many remain (this one included).
+     */
+    uint32_t (*window_push)(mw_context *ctx, uint64_t key, int64_t ts, int64_t window_ms, uint32_t keep);
+    /** Report a violation; the host applies the rule's firing discipline. */
+    void (*report)(mw_context *ctx, const mw_report *report);
+} mw_host;
+
+/** Everything a rule gets for one event. */
+typedef struct mw_call {
+    const mw_host *host;
+    mw_context *ctx;
+    const mw_event *event;
+    const mw_session *session;
+    const int64_t *params;    /**< the rule's parameter values in force, in declared order */
+    uint32_t rule_index;      /**< index of the rule in its module's `rules` */
+    uint32_t edition;         /**< one MW_EDITION_* bit: the edition it is judged by */
+    void *module_state;       /**< mw_module.state, untouched */
+} mw_call;
+
+/* ------------------------------------------------------------ descriptions */
+
+typedef enum mw_param_type {
+    MW_PARAM_INT = 0,         /**< a whole number */
+    MW_PARAM_DURATION_MS = 1  /**< a duration; config takes "600s", "15m", "1000ms" */
+} mw_param_type;
+
+typedef struct mw_param {
+    const char *name;
+    uint32_t type;            /**< mw_param_type */
+    uint32_t reserved;
+    int64_t default_value;    /**< in ms for durations */
+    int64_t min_value;        /**< inclusive bounds a config value must respect */
+    int64_t max_value;
+    const char *meaning;
+} mw_param;
+
+/** How often a rule may fire; the host enforces it (violations.md). */
+typedef enum mw_fire {
+    MW_FIRE_ONCE_PER_SUBJECT = 0,   /**< once per session and presentation id */
+    MW_FIRE_ONCE_PER_WINDOW = 1,    /**< then quiet for `mw_report.quiet_ms` in the session */
+    MW_FIRE_ONCE_PER_SESSION = 2,
+    MW_FIRE_ONCE_PER_KEY = 3,       /**< once per session and `mw_report.key` */
+    MW_FIRE_ONCE_PER_APP_VALUE = 4, /**< once per app and `mw_report.key` */
+    MW_FIRE_EVERY_TIME = 5
+} mw_fire;
+
+/**
+ * A worked example: a stream (NDJSON, one event per line) and how many times
+ * the rule fires on it in the editions `editions`. The examples are the
+ * rule's tests: the host's test suite runs every one through the real loader.
+ */
+typedef struct mw_example {
+    const char *name;
+    uint32_t editions;        /**< MW_EDITION_* bits the expectation holds in */
+    uint32_t expected;        /**< violations of this rule the stream yields */
+    const char *events;       /**< NDJSON */
+} mw_example;
+
+typedef struct mw_rule {
+    const char *id;           /**< stable id, e.g. "alert-frequency" */
+    uint32_t rev;             /**< raised when the rule's verdicts change */
+    uint32_t severity;        /**< mw_severity */
+    uint32_t editions;        /**< MW_EDITION_* bits it applies in */
+    uint32_t event_mask;      /**< MW_EVENT_BIT(type) of the events it wants */
+    uint32_t fire;            /**< mw_fire */
+    uint32_t param_count;
+    const mw_param *params;
+    const char *summary;      /**< one line */
+    const char *guideline;    /**< short, e.g. "Minimize alerts" */
+    const char *source;       /**< HIG edition and section, e.g. "current: Alerts" */
+    const mw_example *examples;
+    uint32_t example_count;
+    uint32_t reserved;
+    void (*on_event)(const mw_call *call);
+} mw_rule;
+
+typedef struct mw_module {
+    uint32_t abi_major;       /**< MW_ABI_MAJOR the module was built against */
+    uint32_t abi_minor;       /**< MW_ABI_MINOR the module was built against */
+    const char *name;         /**< e.g. "overuse" */
+    const char *version;      /**< e.g. "1.0.0" */
+    const mw_rule *rules;
+    uint32_t rule_count;
+    uint32_t reserved;
+    void *state;              /**< passed back as mw_call.module_state */
+} mw_module;
+
+/** The one symbol a module exports (MW_ENTRY_SYMBOL). */
+typedef const mw_module *(*mw_entry_fn)(void);
+
+/* ----------------------------------------------------------------- helpers */
+
+/** FNV-1a, 64 bit: the hash to make counter keys from bytes. */
+static inline uint64_t mw_hash(const void *bytes, size_t len) {
+    const unsigned char *p = (const unsigned char *)bytes;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < len; i++) { h ^= p[i]; h *= 1099511628211ull; }
+    return h;
+}
+
+/** True when `s` equals the NUL-terminated `lit` byte for byte. */
+static inline int mw_str_eq(mw_str s, const char *lit) {
+    size_t i = 0;
+    if (s.ptr == NULL) return 0;
+    for (; lit[i] != '\0'; i++) { if (i >= s.len || s.ptr[i] != lit[i]) return 0; }
+    return i == s.len;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MODALWATCH_MODULE_H */
