@@ -1,0 +1,1 @@
+// DaemonCore: placeholder until its first real file lands.

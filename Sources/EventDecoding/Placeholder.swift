@@ -1,0 +1,1 @@
+// EventDecoding: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+// RuleHost: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+// RuleKit: placeholder until its first real file lands.

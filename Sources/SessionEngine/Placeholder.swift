@@ -1,0 +1,1 @@
+// SessionEngine: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+print("modalwatch: not built yet")

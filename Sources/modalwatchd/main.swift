@@ -1,0 +1,1 @@
+print("modalwatchd: not built yet")

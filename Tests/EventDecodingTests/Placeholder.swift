@@ -1,0 +1,5 @@
+import XCTest
+
+final class EventDecodingTestsPlaceholder: XCTestCase {
+    func testPlaceholder() {}
+}

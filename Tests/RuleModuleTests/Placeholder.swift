@@ -1,0 +1,5 @@
+import XCTest
+
+final class RuleModuleTestsPlaceholder: XCTestCase {
+    func testPlaceholder() {}
+}

@@ -1,0 +1,5 @@
+import XCTest
+
+final class SessionEngineTestsPlaceholder: XCTestCase {
+    func testPlaceholder() {}
+}
