@@ -1,0 +1,55 @@
+/// Why a rule module was refused. Each is reported as one line naming the file.
+public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kinds of failure; the set can grow.
+    public enum Reason: Sendable, Equatable {
+        /// `dlopen` refused it: not a shared library, a missing dependency, a wrong architecture.
+        case notASharedLibrary(String)
+        /// It has no `modalwatch_module` symbol.
+        case missingEntrySymbol
+        /// The entry returned NULL.
+        case nullDescription
+        /// Built against an ABI this host cannot serve.
+        case incompatibleABI(major: UInt32, minor: UInt32, hostMajor: UInt32, hostMinor: UInt32)
+        /// A rule id that a module loaded earlier already declares (or that it declares twice).
+        case duplicateRuleID(String, firstIn: String)
+        /// A module of the same name was loaded earlier.
+        case duplicateModuleName(String, firstIn: String)
+        /// The description is malformed; the text says which field.
+        case badMetadata(String)
+        /// The directory could not be read.
+        case unreadableDirectory(String)
+    }
+
+    /// The module file (or directory) concerned.
+    public var path: String
+    /// What is wrong.
+    public var reason: Reason
+
+    /// Creates an error for `path`.
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    /// One line: the file, then the reason and what to do.
+    public var description: String {
+        switch reason {
+        case .notASharedLibrary(let detail):
+            return "\(path): not a loadable shared library (\(detail))"
+        case .missingEntrySymbol:
+            return "\(path): no entry symbol 'modalwatch_module'; a rule module must export it (see docs/writing-a-rule-module.md)"
+        case .nullDescription:
+            return "\(path): modalwatch_module() returned NULL"
+        case .incompatibleABI(let major, let minor, let hostMajor, let hostMinor):
+            return "\(path): built for rule ABI \(major).\(minor), this daemon speaks \(hostMajor).\(hostMinor); rebuild the module against this daemon's modalwatch_module.h"
+        case .duplicateRuleID(let id, let first):
+            return "\(path): rule id '\(id)' is already declared by \(first); the module is not loaded"
+        case .duplicateModuleName(let name, let first):
+            return "\(path): a module named '\(name)' was already loaded from \(first); the module is not loaded"
+        case .badMetadata(let detail):
+            return "\(path): bad metadata: \(detail)"
+        case .unreadableDirectory(let detail):
+            return "\(path): cannot read rules directory (\(detail))"
+        }
+    }
+}

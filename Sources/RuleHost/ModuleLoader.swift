@@ -1,0 +1,119 @@
+import Foundation
+public import Logging
+import ModalwatchABI
+
+/// Finds rule modules, checks them, and loads them with `dlopen` through the C ABI.
+///
+/// A module that fails is reported by file and reason; the others still load.
+/// Nothing is ever unloaded: Swift code must not be `dlclose`d, and a module's
+/// descriptions must outlive every call into it.
+public struct ModuleLoader: Sendable {
+    /// The ABI this host speaks.
+    public static let hostABI = (major: UInt32(MW_ABI_MAJOR), minor: UInt32(MW_ABI_MINOR))
+
+    private let logger: Logger
+
+    /// Creates a loader that logs what it loads to `logger`.
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Loads the built-in modules, then every module in `directories`, in order.
+    ///
+    /// - Parameter includeBuiltins: false to load only `directories`.
+    public func load(directories: [String], includeBuiltins: Bool = true) -> RuleCatalog {
+        var catalog = RuleCatalog()
+        var files: [String] = []
+        if includeBuiltins, let exe = BuiltinModules.executableDirectory() {
+            for location in BuiltinModules.searchLocations(executableDirectory: exe) {
+                let found = listModules(in: location.directory, prefixOnly: location.prefixOnly)
+                if case .success(let paths) = found, !paths.isEmpty {
+                    files += paths
+                    break
+                }
+            }
+        }
+        for directory in directories {
+            switch listModules(in: directory, prefixOnly: false) {
+            case .success(let paths): files += paths
+            case .failure(let error): catalog.failures.append(error)
+            }
+        }
+        for path in files {
+            load(path: path, into: &catalog)
+        }
+        return catalog
+    }
+
+    /// Loads one module file into `catalog`, or records why not.
+    public func load(path: String, into catalog: inout RuleCatalog) {
+        do {
+            let module = try loadModule(path: path)
+            try checkUnique(module, against: catalog)
+            catalog.modules.append(module)
+            logger.info("loaded rule module", metadata: [
+                "module": "\(module.name)", "version": "\(module.version)",
+                "rules": "\(module.rules.count)", "path": "\(path)",
+            ])
+        } catch let error as ModuleLoadError {
+            catalog.failures.append(error)
+            logger.error("\(error.description)")
+        } catch {
+            let wrapped = ModuleLoadError(path: path, reason: .badMetadata("\(error)"))
+            catalog.failures.append(wrapped)
+            logger.error("\(wrapped.description)")
+        }
+    }
+
+    private func listModules(in directory: String, prefixOnly: Bool) -> Result<[String], ModuleLoadError> {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            return .failure(ModuleLoadError(path: directory, reason: .unreadableDirectory("\(error.localizedDescription)")))
+        }
+        let modules = names
+            .filter { $0.hasSuffix(".so") && (!prefixOnly || $0.hasPrefix(BuiltinModules.buildTreePrefix)) }
+            .sorted()
+            .map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
+        return .success(modules)
+    }
+
+    private func loadModule(path: String) throws -> RuleModule {
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            let detail = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+            throw ModuleLoadError(path: path, reason: .notASharedLibrary(detail))
+        }
+        // Never dlclose: the module may be Swift code, and a failed check leaves it inert.
+        guard let symbol = dlsym(handle, MW_ENTRY_SYMBOL) else {
+            throw ModuleLoadError(path: path, reason: .missingEntrySymbol)
+        }
+        let entry = unsafeBitCast(symbol, to: mw_entry_fn.self)
+        guard let description = entry() else {
+            throw ModuleLoadError(path: path, reason: .nullDescription)
+        }
+        // The version fields come first in every ABI version: read them before anything else.
+        let major = description.pointee.abi_major
+        let minor = description.pointee.abi_minor
+        guard major == Self.hostABI.major, minor <= Self.hostABI.minor else {
+            throw ModuleLoadError(path: path, reason: .incompatibleABI(
+                major: major, minor: minor, hostMajor: Self.hostABI.major, hostMinor: Self.hostABI.minor))
+        }
+        return try ModuleDescriptionReader(path: path, description: description).read()
+    }
+
+    private func checkUnique(_ module: RuleModule, against catalog: RuleCatalog) throws {
+        if let other = catalog.modules.first(where: { $0.name == module.name }) {
+            throw ModuleLoadError(path: module.path, reason: .duplicateModuleName(module.name, firstIn: other.path))
+        }
+        var seen = Set<String>()
+        for rule in module.rules {
+            if !seen.insert(rule.id).inserted {
+                throw ModuleLoadError(path: module.path, reason: .duplicateRuleID(rule.id, firstIn: module.path))
+            }
+            for other in catalog.modules where other.rules.contains(where: { $0.id == rule.id }) {
+                throw ModuleLoadError(path: module.path, reason: .duplicateRuleID(rule.id, firstIn: other.path))
+            }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// RuleHost: placeholder until its first real file lands.

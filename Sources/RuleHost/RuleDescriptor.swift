@@ -1,0 +1,50 @@
+public import ModalwatchABI
+
+/// The C function a rule runs for each event.
+public typealias RuleEntry = @convention(c) (UnsafePointer<mw_call>?) -> Void
+
+/// One rule as a module declared it, checked and copied out of the module's C description.
+public struct RuleDescriptor: @unchecked Sendable {
+    /// The stable rule id, e.g. `alert-frequency`.
+    public var id: String
+    /// Revision of the rule's logic.
+    public var rev: Int
+    /// The module that declares it.
+    public var module: String
+    /// The rule's own severity.
+    public var severity: Severity
+    /// The editions it applies in, oldest first.
+    public var editions: [Edition]
+    /// `MW_EDITION_*` bits of `editions`.
+    public var editionMask: UInt32
+    /// `MW_EVENT_BIT(type)` of the events it wants.
+    public var eventMask: UInt32
+    /// How often it may fire.
+    public var fire: FireDiscipline
+    /// Its parameters, in declared order.
+    public var parameters: [RuleParameter]
+    /// One line.
+    public var summary: String
+    /// The guideline it applies, short.
+    public var guideline: String
+    /// HIG edition and section.
+    public var source: String
+    /// Worked examples: the rule's tests.
+    public var examples: [RuleExample]
+    /// Index of the rule in its module's `rules` array (`mw_call.rule_index`).
+    public var index: UInt32
+    /// The rule's entry point.
+    public var entry: RuleEntry
+    /// The module's `state`, passed back in every call.
+    public var moduleState: UnsafeMutableRawPointer?
+
+    /// Whether the rule runs for events of `type` (an `mw_event_type` value).
+    public func wants(eventType type: UInt32) -> Bool {
+        type < 32 && eventMask & (1 << type) != 0
+    }
+
+    /// Whether the rule applies in `edition`.
+    public func applies(in edition: Edition) -> Bool {
+        editionMask & edition.bit != 0
+    }
+}

@@ -1,0 +1,21 @@
+public import RuleHost
+
+/// A rule as it runs for one app: its parameters and severity in force.
+public struct ActiveRule: @unchecked Sendable {
+    /// The rule as its module declared it.
+    public let descriptor: RuleDescriptor
+    /// Position of the rule in the engine's catalog; mixed into every state key.
+    public let slot: UInt32
+    /// The severity in force (the rule's own, or a config's).
+    public let severity: Severity
+    /// Parameter values in force, in declared order (stable storage owned by the profile).
+    public let parameters: UnsafePointer<Int64>
+    /// How many parameters.
+    public let parameterCount: Int
+
+    /// The value in force of the parameter named `name`.
+    public func value(of name: String) -> Int64? {
+        guard let index = descriptor.parameters.firstIndex(where: { $0.name == name }) else { return nil }
+        return parameters[index]
+    }
+}

@@ -1,0 +1,22 @@
+/// State shared by every session of one app: its rule profile, and app-wide
+/// rule state (counters, what app-wide rules already fired for).
+final class AppState {
+    /// The bundle id ("-" for sessions that never said).
+    let name: String
+    /// `name` as stable UTF-8 bytes for the C views.
+    let bytes: StableBytes
+    /// The rules in force for the app.
+    var profile: RuleProfile
+    /// App-scoped rule counters, keyed by rule slot and the rule's key.
+    var counters: [UInt64: Int64] = [:]
+    /// Keys of app-wide firings already made (MW_FIRE_ONCE_PER_APP_VALUE).
+    var fired: Set<UInt64> = []
+    /// Live sessions of the app.
+    var liveSessions = 0
+
+    init(name: String, profile: RuleProfile) {
+        self.name = name
+        self.bytes = StableBytes(Array(name.utf8))
+        self.profile = profile
+    }
+}

@@ -1,0 +1,121 @@
+import ModalwatchABI
+
+extension Engine {
+    /// Applies an event to its session's state (events.md, "The presentation stack").
+    /// Returns false when the event is to be ignored (a dismissal of an unknown id).
+    func apply(_ event: inout mw_event, to session: Session) -> Bool {
+        switch event.type {
+        case MW_EVENT_SESSION_START.rawValue:
+            if event.device != MW_ABSENT { session.device = event.device }
+            if event.size_class != MW_ABSENT {
+                session.sizeClass = event.size_class
+            } else {
+                session.sizeClass = session.device == MW_DEVICE_PHONE.rawValue
+                    ? Int32(MW_SIZE_COMPACT.rawValue) : Int32(MW_SIZE_REGULAR.rawValue)
+            }
+        case MW_EVENT_APP_BACKGROUND.rawValue:
+            session.foreground = false
+        case MW_EVENT_APP_FOREGROUND.rawValue:
+            session.foreground = true
+        case MW_EVENT_TASK_PROGRESS.rawValue:
+            applyTask(event, to: session)
+        case MW_EVENT_ALERT_PRESENTED.rawValue, MW_EVENT_SHEET_PRESENTED.rawValue,
+             MW_EVENT_MODAL_PRESENTED.rawValue, MW_EVENT_POPOVER_PRESENTED.rawValue:
+            present(event, in: session)
+        case MW_EVENT_ALERT_DISMISSED.rawValue, MW_EVENT_SHEET_DISMISSED.rawValue,
+             MW_EVENT_MODAL_DISMISSED.rawValue, MW_EVENT_POPOVER_DISMISSED.rawValue:
+            return dismiss(event, in: session)
+        case MW_EVENT_NAV_PUSH.rawValue:
+            if !session.stack.isEmpty { session.stack[session.stack.count - 1].navDepth += 1 }
+        case MW_EVENT_NAV_POP.rawValue:
+            if !session.stack.isEmpty, session.stack[session.stack.count - 1].navDepth > 0 {
+                session.stack[session.stack.count - 1].navDepth -= 1
+            }
+        default:
+            break
+        }
+        return true
+    }
+
+    private func applyTask(_ event: mw_event, to session: Session) {
+        let task = Hashing.fnv1a(UnsafeRawBufferPointer(start: event.task.ptr, count: event.task.len))
+        switch event.task_state {
+        case Int32(MW_TASK_STARTED.rawValue):
+            if !session.runningTasks.contains(task), session.runningTasks.count < 256 {
+                session.runningTasks.append(task)
+            }
+        case Int32(MW_TASK_FINISHED.rawValue), Int32(MW_TASK_FAILED.rawValue), Int32(MW_TASK_CANCELLED.rawValue):
+            if let i = session.runningTasks.firstIndex(of: task) { session.runningTasks.remove(at: i) }
+            if event.task_state == MW_TASK_FINISHED.rawValue { session.lastTaskFinishedTs = event.ts }
+            if event.task_state == MW_TASK_FAILED.rawValue { session.lastTaskFailedTs = event.ts }
+        default:
+            break
+        }
+    }
+
+    private func present(_ event: mw_event, in session: Session) {
+        let kind: UInt32
+        switch event.type {
+        case MW_EVENT_ALERT_PRESENTED.rawValue: kind = MW_KIND_ALERT.rawValue
+        case MW_EVENT_SHEET_PRESENTED.rawValue: kind = MW_KIND_SHEET.rawValue
+        case MW_EVENT_MODAL_PRESENTED.rawValue: kind = MW_KIND_MODAL.rawValue
+        default: kind = MW_KIND_POPOVER.rawValue
+        }
+        if kind != MW_KIND_POPOVER.rawValue { session.presentations += 1 }
+        if kind == MW_KIND_ALERT.rawValue { session.alertsPresented += 1 }
+        if session.stack.count >= Self.maxStackDepth {
+            // A stream that never dismisses: forget the bottom of the stack rather than grow without bound.
+            session.pop(downTo: 0)
+        }
+        var entry = StackEntry(
+            kind: kind, idOffset: 0, idLength: 0,
+            idHash: Hashing.fnv1a(UnsafeRawBufferPointer(start: event.id.ptr, count: event.id.len)),
+            ts: event.ts)
+        if kind == MW_KIND_MODAL.rawValue {
+            entry.style = event.style
+            entry.transition = event.transition
+            entry.sizeClass = event.size_class != MW_ABSENT ? event.size_class : session.sizeClass
+            entry.buttonCount = Int32(event.modal_button_count)
+        } else if kind != MW_KIND_POPOVER.rawValue {
+            entry.buttonCount = Int32(event.button_count)
+            if kind == MW_KIND_SHEET.rawValue { entry.inPopover = event.in_popover }
+            if let buttons = event.buttons {
+                for i in 0..<Int(event.button_count) {
+                    let style = buttons[i].style
+                    if style == MW_BUTTON_CANCEL.rawValue && entry.cancelIndex == MW_ABSENT {
+                        entry.cancelIndex = Int32(i)
+                    }
+                    if style == MW_BUTTON_DESTRUCTIVE.rawValue && entry.destructiveIndex == MW_ABSENT {
+                        entry.destructiveIndex = Int32(i)
+                    }
+                }
+            }
+        }
+        session.push(entry, id: event.id)
+    }
+
+    private func dismiss(_ event: mw_event, in session: Session) -> Bool {
+        let hash = Hashing.fnv1a(UnsafeRawBufferPointer(start: event.id.ptr, count: event.id.len))
+        guard let index = session.indexOf(id: event.id, hash: hash) else {
+            statistics.unknownDismissals += 1
+            let id = String(decoding: UnsafeRawBufferPointer(start: event.id.ptr, count: event.id.len), as: UTF8.self)
+            let type = String(decoding: UnsafeRawBufferPointer(start: event.type_name.ptr, count: event.type_name.len), as: UTF8.self)
+            output.emitDiagnostic(.unknownDismiss, app: session.app.name, session: session.id.string) {
+                "\(type) of id '\(id)', which is not on the session's stack; ignored"
+            }
+            return false
+        }
+        // Keep a copy of the removed entry (and its id) for the rules.
+        let entry = session.stack[index]
+        let idBytes = session.idBytes(of: entry)
+        var copy = entry
+        copy.idOffset = 0
+        copy.idLength = Int32(min(idBytes.count, Self.maxDismissedIDBytes))
+        if copy.idLength > 0 {
+            UnsafeMutableRawPointer(dismissedID).copyMemory(from: idBytes.baseAddress!, byteCount: Int(copy.idLength))
+        }
+        session.pop(downTo: index)
+        dismissedView.pointee = copy.view(arena: dismissedID)
+        return true
+    }
+}

@@ -1,0 +1,103 @@
+import ModalwatchABI
+
+/// The services a rule calls back into during `on_event` (`mw_host`).
+extension Engine {
+    static func makeHost() -> mw_host {
+        mw_host(
+            struct_size: UInt32(MemoryLayout<mw_host>.size),
+            reserved: 0,
+            counter_add: { context, scope, key, delta in
+                Engine.from(context)?.counterAdd(scope: scope, key: key, delta: delta) ?? 0
+            },
+            window_push: { context, key, ts, window, keep in
+                Engine.from(context)?.windowPush(key: key, ts: ts, window: window, keep: keep) ?? 0
+            },
+            report: { context, report in
+                guard let report else { return }
+                Engine.from(context)?.report(report)
+            })
+    }
+
+    private static func from(_ context: OpaquePointer?) -> Engine? {
+        guard let context else { return nil }
+        return Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(context)).takeUnretainedValue()
+    }
+
+    func counterAdd(scope: UInt32, key: UInt64, delta: Int64) -> Int64 {
+        guard let session = currentSession, let dispatch = currentDispatch else { return 0 }
+        let k = Hashing.ruleKey(slot: dispatch.slot, key)
+        if scope == MW_SCOPE_APP {
+            let value = (session.app.counters[k] ?? 0) &+ delta
+            if delta != 0 { session.app.counters[k] = value }
+            return value
+        }
+        let value = (session.counters[k] ?? 0) &+ delta
+        if delta != 0 { session.counters[k] = value }
+        return value
+    }
+
+    func windowPush(key: UInt64, ts: Int64, window: Int64, keep: UInt32) -> UInt32 {
+        guard let session = currentSession, let dispatch = currentDispatch else { return 0 }
+        let k = Hashing.ruleKey(slot: dispatch.slot, key)
+        let limit = Int(max(1, min(keep, 4096)))
+        return UInt32(Self.push(ts, window: window, limit: limit, into: &session.windows[k, default: []]))
+    }
+
+    private static func push(_ ts: Int64, window: Int64, limit: Int, into times: inout [Int64]) -> Int {
+        let oldest = ts &- max(window, 0)
+        var drop = 0
+        while drop < times.count && times[drop] < oldest { drop += 1 }
+        if times.count - drop + 1 > limit { drop = times.count + 1 - limit }
+        if drop > 0 { times.removeFirst(drop) }
+        times.append(ts)
+        return times.count
+    }
+
+    func report(_ reportPointer: UnsafePointer<mw_report>) {
+        guard let session = currentSession, let dispatch = currentDispatch, let eventPointer = currentEvent else { return }
+        let report = reportPointer.pointee
+        let event = eventPointer.pointee
+        let subject = Self.bytes(report.subject)
+        let key = report.key.ptr != nil ? Self.bytes(report.key) : subject
+        let allowed: Bool
+        switch dispatch.fire {
+        case .oncePerSubject:
+            allowed = session.fired.insert(Hashing.ruleKey(slot: dispatch.slot, Hashing.fnv1a(subject))).inserted
+        case .oncePerKey:
+            allowed = session.fired.insert(Hashing.ruleKey(slot: dispatch.slot, Hashing.fnv1a(key) ^ 0x6b6579)).inserted
+        case .oncePerSession:
+            allowed = session.fired.insert(Hashing.ruleKey(slot: dispatch.slot, 0x7365_7373_696f_6e)).inserted
+        case .oncePerAppValue:
+            allowed = session.app.fired.insert(Hashing.ruleKey(slot: dispatch.slot, Hashing.fnv1a(key))).inserted
+        case .oncePerWindow:
+            if let quiet = session.quietUntil[dispatch.slot], event.ts < quiet {
+                allowed = false
+            } else {
+                session.quietUntil[dispatch.slot] = event.ts &+ max(report.quiet_ms, 0)
+                allowed = true
+            }
+        case .everyTime:
+            allowed = true
+        }
+        guard allowed else {
+            statistics.reportsSuppressed += 1
+            return
+        }
+        let rule = session.app.profile.rules[dispatch.ordinal]
+        writeViolation(report, event: event, session: session, rule: rule, subject: subject, key: key)
+        statistics.violations += 1
+        session.violations += 1
+        json.withBytes { payload in
+            topic.withBytes { topicBytes in
+                output.emit(EmittedViolation(
+                    topic: topicBytes, json: payload, rule: rule.descriptor.id, module: rule.descriptor.module,
+                    severity: rule.severity, app: session.app.name, session: session.id.buffer,
+                    ts: event.ts, observed: observed))
+            }
+        }
+    }
+
+    static func bytes(_ string: mw_str) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: string.ptr, count: string.ptr == nil ? 0 : string.len)
+    }
+}

@@ -1,0 +1,54 @@
+import ModalwatchABI
+
+extension Engine {
+    /// Runs every rule that wants this event, with the session as it now stands.
+    func judge(_ event: inout mw_event, session: Session, previousTs: Int64, dispatches: [RuleProfile.Dispatch]) {
+        let depth = session.stack.count
+        if depth > stackViewCapacity {
+            stackViews.deallocate()
+            stackViewCapacity = max(depth, stackViewCapacity * 2)
+            stackViews = .allocate(capacity: stackViewCapacity)
+        }
+        if let arena = session.idArena {
+            for i in 0..<depth { stackViews[i] = session.stack[i].view(arena: arena) }
+        }
+        let isDismissal = event.type == MW_EVENT_ALERT_DISMISSED.rawValue
+            || event.type == MW_EVENT_SHEET_DISMISSED.rawValue
+            || event.type == MW_EVENT_MODAL_DISMISSED.rawValue
+            || event.type == MW_EVENT_POPOVER_DISMISSED.rawValue
+        var view = mw_session(
+            id: session.id.str, app: session.app.bytes.str,
+            device: session.device, size_class: session.sizeClass,
+            foreground: session.foreground ? 1 : 0,
+            modal_depth: session.modalDepth, max_modal_depth: session.maxModalDepth,
+            stack_count: UInt32(depth), stack: UnsafePointer(stackViews),
+            started_ts: session.startedTs, last_ts: session.lastTs, previous_ts: previousTs,
+            last_user_action_ts: session.lastUserActionTs,
+            last_user_action_control: session.lastUserActionControl,
+            tasks_running: Int32(session.runningTasks.count),
+            last_task_finished_ts: session.lastTaskFinishedTs,
+            last_task_failed_ts: session.lastTaskFailedTs,
+            events: session.events, alerts_presented: session.alertsPresented,
+            presentations: session.presentations,
+            dismissed: isDismissal ? UnsafePointer(dismissedView) : nil)
+        let edition = session.app.profile.edition.bit
+        let context = OpaquePointer(Unmanaged.passUnretained(self).toOpaque())
+        currentSession = session
+        withUnsafePointer(to: &event) { eventPointer in
+            withUnsafePointer(to: &view) { sessionPointer in
+                currentEvent = eventPointer
+                for dispatch in dispatches {
+                    currentDispatch = dispatch
+                    var call = mw_call(
+                        host: UnsafePointer(host), ctx: context, event: eventPointer, session: sessionPointer,
+                        params: dispatch.parameters, rule_index: dispatch.ruleIndex, edition: edition,
+                        module_state: dispatch.moduleState)
+                    dispatch.entry(&call)
+                }
+                currentEvent = nil
+            }
+        }
+        currentDispatch = nil
+        currentSession = nil
+    }
+}

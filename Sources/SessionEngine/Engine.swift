@@ -1,0 +1,236 @@
+import Glibc
+public import ModalwatchABI
+public import RuleHost
+
+/// Judges events: keeps each session's state, runs the rules that want each
+/// event, applies their firing discipline and writes the violations.
+///
+/// One engine belongs to one thread; it never blocks and never hops threads.
+/// Rules judge by event time only, so the same stream gives the same
+/// violations live and in `modalwatch check` (`observed` aside).
+public final class Engine {
+    /// The counters `status` reports.
+    public internal(set) var statistics = EngineStatistics()
+    /// The modules and rules in use.
+    public let catalog: RuleCatalog
+    /// The configuration in force.
+    public private(set) var configuration: EngineConfiguration
+
+    let output: any EngineOutput
+    var defaultProfile: RuleProfile
+    var apps: [String: AppState] = [:]
+    var table = SessionTable()
+    /// The latest event time seen in any session: the stream clock for idle release.
+    var clock: Int64 = .min
+    var observed: Int64 = 0
+
+    // The rule now running, for the host services.
+    var currentSession: Session?
+    var currentEvent: UnsafePointer<mw_event>?
+    var currentDispatch: RuleProfile.Dispatch?
+
+    // Scratch, reused for every event.
+    var stackViews: UnsafeMutablePointer<mw_presentation>
+    var stackViewCapacity = 16
+    let dismissedView = UnsafeMutablePointer<mw_presentation>.allocate(capacity: 1)
+    let dismissedID = UnsafeMutablePointer<UInt8>.allocate(capacity: Engine.maxDismissedIDBytes)
+    static let maxDismissedIDBytes = 1024
+    var json = JSONBuffer(capacity: 8192)
+    var topic = JSONBuffer(capacity: 512)
+    let host = UnsafeMutablePointer<mw_host>.allocate(capacity: 1)
+
+    /// The most presentations one session's stack holds; a stream that never dismisses cannot grow it further.
+    public static let maxStackDepth = 256
+
+    /// Creates an engine for the rules of `catalog` under `configuration`, sending what it finds to `output`.
+    public init(catalog: RuleCatalog, configuration: EngineConfiguration, output: any EngineOutput) {
+        self.catalog = catalog
+        self.configuration = configuration
+        self.output = output
+        self.defaultProfile = RuleProfile(catalog: catalog, configuration: configuration, app: nil)
+        stackViews = .allocate(capacity: stackViewCapacity)
+        host.initialize(to: Self.makeHost())
+    }
+
+    deinit {
+        stackViews.deallocate()
+        dismissedView.deallocate()
+        dismissedID.deallocate()
+        host.deallocate()
+    }
+
+    /// Live sessions.
+    public var liveSessions: Int { table.count }
+
+    /// The profile in force for `app` (its edition, rules and parameters).
+    public func profile(forApp app: String?) -> RuleProfile {
+        guard let app else { return defaultProfile }
+        return apps[app]?.profile ?? (configuration.apps[app] == nil
+            ? defaultProfile
+            : RuleProfile(catalog: catalog, configuration: configuration, app: app))
+    }
+
+    /// Puts a new configuration in force; sessions keep their state.
+    public func reconfigure(_ configuration: EngineConfiguration) {
+        self.configuration = configuration
+        defaultProfile = RuleProfile(catalog: catalog, configuration: configuration, app: nil)
+        for (name, app) in apps {
+            app.profile = configuration.apps[name] == nil
+                ? defaultProfile
+                : RuleProfile(catalog: catalog, configuration: configuration, app: name)
+        }
+    }
+
+    /// Judges one decoded event. `observed` is the wall clock (ms) for the violations' `observed`.
+    public func process(_ eventPointer: UnsafePointer<mw_event>, observed: Int64) {
+        statistics.eventsAccepted += 1
+        self.observed = observed
+        var event = eventPointer.pointee
+        guard event.type != MW_EVENT_UNKNOWN.rawValue, event.type < MW_EVENT_TYPE_COUNT.rawValue else {
+            statistics.eventsUnknownType += 1
+            return
+        }
+        let sessionID = UnsafeRawBufferPointer(start: event.session.ptr, count: event.session.len)
+        let idHash = Hashing.fnv1a(sessionID)
+        let isStart = event.type == MW_EVENT_SESSION_START.rawValue
+        let session: Session
+        if let found = table.find(sessionID, hash: idHash) {
+            session = found
+            if !checkApp(event, session) { return }
+            if !checkSequence(event, session) { return }
+            if isStart || (session.lastTs != .min && event.ts > session.lastTs &+ configuration.sessionIdleTimeoutMs) {
+                // A new launch under the same id, or a session idle past the timeout: start afresh.
+                let lastSeq = session.lastSeq
+                session.app.liveSessions -= 1
+                session.reset(app: isStart ? appState(named: event.app) : session.app)
+                session.app.liveSessions += 1
+                session.lastSeq = lastSeq
+                statistics.sessionsStarted += 1
+            }
+            table.touch(session)
+        } else {
+            session = startSession(id: sessionID, hash: idHash, event: event)
+            _ = checkSequence(event, session)
+        }
+        // Judge by event time: never earlier than the session's latest.
+        if session.lastTs != .min && event.ts < session.lastTs {
+            statistics.outOfOrder += 1
+            let latest = session.lastTs
+            output.emitDiagnostic(.outOfOrder, app: session.app.name, session: session.id.string) {
+                "event time \(event.ts) is before the session's latest \(latest); judged at \(latest)"
+            }
+            event.ts = latest
+        }
+        if session.startedTs == .min { session.startedTs = event.ts }
+        let previousTs = session.lastTs
+        session.lastTs = event.ts
+        session.lastObserved = observed
+        if event.ts > clock { clock = event.ts }
+
+        guard apply(&event, to: session) else { return }
+        session.events += 1
+        statistics.eventsJudged += 1
+
+        let dispatches = session.app.profile.dispatchByType[Int(event.type)]
+        if !dispatches.isEmpty {
+            judge(&event, session: session, previousTs: previousTs, dispatches: dispatches)
+        }
+        if event.type == MW_EVENT_USER_ACTION.rawValue {
+            session.lastUserActionTs = event.ts
+            session.lastUserActionControl = event.control
+        }
+        if event.type == MW_EVENT_SESSION_END.rawValue {
+            statistics.sessionsEnded += 1
+            release(session)
+        }
+    }
+
+    /// Releases sessions idle (by the stream clock) past the timeout, oldest first, at most `limit`.
+    @discardableResult
+    public func releaseIdleSessions(limit: Int = 1000) -> Int {
+        var released = 0
+        while released < limit, let oldest = table.leastRecentlyActive,
+              oldest.lastTs != .min, clock > oldest.lastTs &+ configuration.sessionIdleTimeoutMs {
+            release(oldest)
+            statistics.sessionsExpired += 1
+            released += 1
+        }
+        return released
+    }
+
+    // MARK: - Sessions
+
+    func appState(named app: mw_str) -> AppState {
+        let name = app.ptr == nil
+            ? "-"
+            : String(decoding: UnsafeRawBufferPointer(start: app.ptr, count: app.len), as: UTF8.self)
+        if let state = apps[name] { return state }
+        let profile = configuration.apps[name] == nil
+            ? defaultProfile
+            : RuleProfile(catalog: catalog, configuration: configuration, app: name)
+        let state = AppState(name: name, profile: profile)
+        apps[name] = state
+        return state
+    }
+
+    private func startSession(id: UnsafeRawBufferPointer, hash: UInt64, event: mw_event) -> Session {
+        if table.count >= configuration.maxSessions, let oldest = table.leastRecentlyActive {
+            statistics.sessionsEvicted += 1
+            output.emitDiagnostic(.sessionEvicted, app: oldest.app.name, session: oldest.id.string) {
+                "live sessions reached max_sessions (\(self.configuration.maxSessions)); released the least recently active"
+            }
+            release(oldest)
+        }
+        let session = Session(id: StableBytes(copying: id), idHash: hash, app: appState(named: event.app))
+        session.app.liveSessions += 1
+        table.insert(session)
+        statistics.sessionsStarted += 1
+        return session
+    }
+
+    func release(_ session: Session) {
+        session.app.liveSessions -= 1
+        table.remove(session)
+    }
+
+    private func checkApp(_ event: mw_event, _ session: Session) -> Bool {
+        guard event.app.ptr != nil else { return true }
+        let app = UnsafeRawBufferPointer(start: event.app.ptr, count: event.app.len)
+        if session.app.bytes.equals(app) || event.type == MW_EVENT_SESSION_START.rawValue { return true }
+        if session.app.name == "-" {
+            // The session had not said its app; it says so now.
+            session.app.liveSessions -= 1
+            session.app = appState(named: event.app)
+            session.app.liveSessions += 1
+            return true
+        }
+        statistics.eventsRejected += 1
+        let sent = String(decoding: app, as: UTF8.self)
+        output.emitDiagnostic(.badField, app: session.app.name, session: session.id.string) {
+            "field 'app' is '\(sent)' but the session belongs to '\(session.app.name)'; event rejected"
+        }
+        return false
+    }
+
+    private func checkSequence(_ event: mw_event, _ session: Session) -> Bool {
+        guard event.seq > 0 else { return true }
+        if event.seq <= session.lastSeq {
+            statistics.duplicates += 1
+            let last = session.lastSeq
+            output.emitDiagnostic(.duplicate, app: session.app.name, session: session.id.string) {
+                "seq \(event.seq) is not above the last seen \(last); dropped as a duplicate"
+            }
+            return false
+        }
+        if session.lastSeq > 0 && event.seq > session.lastSeq + 1 {
+            let lost = event.seq - session.lastSeq - 1
+            statistics.eventsLost += UInt64(lost)
+            let last = session.lastSeq
+            output.emitDiagnostic(.gap, app: session.app.name, session: session.id.string) {
+                "seq jumped from \(last) to \(event.seq): \(lost) event(s) lost"
+            }
+        }
+        session.lastSeq = event.seq
+        return true
+    }
+}

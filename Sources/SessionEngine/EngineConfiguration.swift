@@ -1,0 +1,69 @@
+public import RuleHost
+
+/// What the engine needs from the configuration, already validated.
+public struct EngineConfiguration: Sendable {
+    /// A per-rule override: enable or disable, change severity, change parameters.
+    public struct RuleOverride: Sendable, Equatable {
+        /// nil keeps the rule as it is; false turns it off.
+        public var enabled: Bool?
+        /// nil keeps the rule's own.
+        public var severity: Severity?
+        /// Parameter values by name (durations in ms).
+        public var parameters: [String: Int64]
+
+        /// Creates an override.
+        public init(enabled: Bool? = nil, severity: Severity? = nil, parameters: [String: Int64] = [:]) {
+            self.enabled = enabled
+            self.severity = severity
+            self.parameters = parameters
+        }
+
+        /// `other` laid over `self`: what `other` sets wins.
+        public func merged(with other: RuleOverride) -> RuleOverride {
+            RuleOverride(
+                enabled: other.enabled ?? enabled,
+                severity: other.severity ?? severity,
+                parameters: parameters.merging(other.parameters) { _, new in new })
+        }
+    }
+
+    /// A per-app override: its edition and its own rule overrides.
+    public struct AppOverride: Sendable, Equatable {
+        /// nil: the default edition.
+        public var edition: Edition?
+        /// Rule overrides for this app, laid over the global ones.
+        public var rules: [String: RuleOverride]
+
+        /// Creates an app override.
+        public init(edition: Edition? = nil, rules: [String: RuleOverride] = [:]) {
+            self.edition = edition
+            self.rules = rules
+        }
+    }
+
+    /// The edition for apps the config does not name.
+    public var defaultEdition: Edition
+    /// Global rule overrides, by rule id.
+    public var rules: [String: RuleOverride]
+    /// Per-app overrides, by bundle id.
+    public var apps: [String: AppOverride]
+    /// A session with no event for this long (event time) starts afresh, and is released.
+    public var sessionIdleTimeoutMs: Int64
+    /// Past this many live sessions the least recently active is released.
+    public var maxSessions: Int
+
+    /// The defaults of `interfaces.md`.
+    public init(
+        defaultEdition: Edition = .current,
+        rules: [String: RuleOverride] = [:],
+        apps: [String: AppOverride] = [:],
+        sessionIdleTimeoutMs: Int64 = 30 * 60 * 1000,
+        maxSessions: Int = 1_000_000
+    ) {
+        self.defaultEdition = defaultEdition
+        self.rules = rules
+        self.apps = apps
+        self.sessionIdleTimeoutMs = sessionIdleTimeoutMs
+        self.maxSessions = maxSessions
+    }
+}

@@ -1,0 +1,36 @@
+/// The engine's counters, read by `status`.
+public struct EngineStatistics: Sendable, Equatable {
+    /// Events handed to the engine (decoded and valid).
+    public var eventsAccepted: UInt64 = 0
+    /// Events applied to a session and judged by the rules.
+    public var eventsJudged: UInt64 = 0
+    /// Events with a `type` this version does not know: counted and ignored.
+    public var eventsUnknownType: UInt64 = 0
+    /// Events rejected by the engine (e.g. `app` not matching the session's).
+    public var eventsRejected: UInt64 = 0
+    /// Events dropped as duplicates (`seq` not above the last).
+    public var duplicates: UInt64 = 0
+    /// Events lost, by `seq` gaps.
+    public var eventsLost: UInt64 = 0
+    /// Events earlier than their session's latest `ts`.
+    public var outOfOrder: UInt64 = 0
+    /// Dismissals of ids not on the stack.
+    public var unknownDismissals: UInt64 = 0
+    /// Sessions started (including implicit starts and restarts).
+    public var sessionsStarted: UInt64 = 0
+    /// Sessions ended by `session.end`.
+    public var sessionsEnded: UInt64 = 0
+    /// Sessions released after the idle timeout.
+    public var sessionsExpired: UInt64 = 0
+    /// Sessions released to stay within `max_sessions`.
+    public var sessionsEvicted: UInt64 = 0
+    /// Violations that passed the firing discipline.
+    public var violations: UInt64 = 0
+    /// Reports a rule made that its firing discipline held back.
+    public var reportsSuppressed: UInt64 = 0
+    /// Reports whose evidence was not a JSON object (replaced by {}).
+    public var badEvidence: UInt64 = 0
+
+    /// All zero.
+    public init() {}
+}

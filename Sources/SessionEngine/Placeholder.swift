@@ -1,1 +1,0 @@
-// SessionEngine: placeholder until its first real file lands.

@@ -1,0 +1,68 @@
+import ModalwatchABI
+public import RuleHost
+
+/// The rules that run for one app: its edition, each rule's parameters and
+/// severity in force, and for each event type the rules that want it.
+public final class RuleProfile: @unchecked Sendable {
+    /// What the engine needs to call one rule: plain values, no reference counting.
+    struct Dispatch {
+        let entry: RuleEntry
+        let moduleState: UnsafeMutableRawPointer?
+        let parameters: UnsafePointer<Int64>
+        let ruleIndex: UInt32
+        let slot: UInt32
+        let ordinal: Int
+        let fire: FireDiscipline
+    }
+
+    /// The edition the app is judged by.
+    public let edition: Edition
+    /// Every rule that applies in the edition and is enabled, in catalog order.
+    public let rules: [ActiveRule]
+    /// Rules by `mw_event_type`, each list in catalog order.
+    let dispatchByType: [[Dispatch]]
+    private let storage: UnsafeMutablePointer<Int64>
+    private let storageCount: Int
+
+    /// Resolves the profile for `app` (nil: the default profile).
+    public init(catalog: RuleCatalog, configuration: EngineConfiguration, app: String?) {
+        let appOverride = app.flatMap { configuration.apps[$0] }
+        let edition = appOverride?.edition ?? configuration.defaultEdition
+        self.edition = edition
+        let all = catalog.rules
+        let total = all.reduce(0) { $0 + $1.parameters.count }
+        storageCount = max(total, 1)
+        storage = .allocate(capacity: storageCount)
+        storage.initialize(repeating: 0, count: storageCount)
+        var offset = 0
+        var active: [ActiveRule] = []
+        for (slot, rule) in all.enumerated() {
+            var override = configuration.rules[rule.id] ?? .init()
+            if let perApp = appOverride?.rules[rule.id] { override = override.merged(with: perApp) }
+            let base = storage + offset
+            for (i, parameter) in rule.parameters.enumerated() {
+                base[i] = override.parameters[parameter.name] ?? parameter.defaultValue
+            }
+            offset += rule.parameters.count
+            guard rule.applies(in: edition), override.enabled ?? true else { continue }
+            active.append(ActiveRule(
+                descriptor: rule, slot: UInt32(slot), severity: override.severity ?? rule.severity,
+                parameters: UnsafePointer(base), parameterCount: rule.parameters.count))
+        }
+        rules = active
+        dispatchByType = (0..<Int(MW_EVENT_TYPE_COUNT.rawValue)).map { type in
+            active.enumerated().compactMap { ordinal, rule in
+                guard rule.descriptor.wants(eventType: UInt32(type)) else { return nil }
+                return Dispatch(
+                    entry: rule.descriptor.entry, moduleState: rule.descriptor.moduleState,
+                    parameters: rule.parameters, ruleIndex: rule.descriptor.index,
+                    slot: rule.slot, ordinal: ordinal, fire: rule.descriptor.fire)
+            }
+        }
+    }
+
+    deinit {
+        storage.deinitialize(count: storageCount)
+        storage.deallocate()
+    }
+}

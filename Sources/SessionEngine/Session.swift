@@ -1,0 +1,139 @@
+import Glibc
+import ModalwatchABI
+
+/// One app session's state: the presentation stack, counts, recent actions and
+/// tasks, and the rules' per-session state. Owned by one engine on one thread.
+final class Session {
+    /// The session id bytes (stable address).
+    let id: StableBytes
+    /// Hash of the id, for the session table.
+    let idHash: UInt64
+    /// Slot in the session table.
+    var slot: Int32 = -1
+    /// The app it belongs to.
+    var app: AppState
+
+    var device: Int32 = Int32(MW_DEVICE_PHONE.rawValue)
+    var sizeClass: Int32 = Int32(MW_SIZE_COMPACT.rawValue)
+    var foreground = true
+    var stack: [StackEntry] = []
+    var modalDepth: Int32 = 0
+    var maxModalDepth: Int32 = 0
+    private(set) var idArena: UnsafeMutablePointer<UInt8>?
+    private var idArenaCapacity = 0
+    private var idArenaUsed = 0
+
+    var startedTs: Int64 = .min
+    var lastTs: Int64 = .min
+    var lastSeq: Int64 = 0
+    var lastUserActionTs: Int64 = .min
+    var lastUserActionControl: Int32 = MW_ABSENT
+    var runningTasks: [UInt64] = []
+    var lastTaskFinishedTs: Int64 = .min
+    var lastTaskFailedTs: Int64 = .min
+    var events: UInt64 = 0
+    var alertsPresented: UInt64 = 0
+    var presentations: UInt64 = 0
+    var violations: UInt64 = 0
+    /// Wall-clock ms of the last event, for `sessions` and idle release.
+    var lastObserved: Int64 = 0
+
+    /// Rule counters (MW_SCOPE_SESSION), keyed by rule slot and key.
+    var counters: [UInt64: Int64] = [:]
+    /// Rule windows, keyed by rule slot and key: event times, oldest first.
+    var windows: [UInt64: [Int64]] = [:]
+    /// Firings already made for once-per-subject / key / session rules.
+    var fired: Set<UInt64> = []
+    /// For once-per-window rules: the event time until which each rule stays quiet.
+    var quietUntil: [UInt32: Int64] = [:]
+
+    init(id: StableBytes, idHash: UInt64, app: AppState) {
+        self.id = id
+        self.idHash = idHash
+        self.app = app
+    }
+
+    deinit { idArena?.deallocate() }
+
+    /// Forgets everything but the id: a new launch under the same id, or an idle restart.
+    func reset(app: AppState) {
+        self.app = app
+        device = Int32(MW_DEVICE_PHONE.rawValue)
+        sizeClass = Int32(MW_SIZE_COMPACT.rawValue)
+        foreground = true
+        stack.removeAll(keepingCapacity: true)
+        idArenaUsed = 0
+        modalDepth = 0
+        maxModalDepth = 0
+        startedTs = .min
+        lastTs = .min
+        lastSeq = 0
+        lastUserActionTs = .min
+        lastUserActionControl = MW_ABSENT
+        runningTasks.removeAll()
+        lastTaskFinishedTs = .min
+        lastTaskFailedTs = .min
+        events = 0
+        alertsPresented = 0
+        presentations = 0
+        violations = 0
+        counters.removeAll()
+        windows.removeAll()
+        fired.removeAll()
+        quietUntil.removeAll()
+    }
+
+    /// Pushes a presentation whose id is `id`.
+    func push(_ entry: StackEntry, id: mw_str) {
+        var entry = entry
+        let length = id.len
+        if idArenaUsed + length > idArenaCapacity {
+            let capacity = max(64, (idArenaUsed + length) * 2)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            if let old = idArena {
+                grown.update(from: old, count: idArenaUsed)
+                old.deallocate()
+            }
+            idArena = grown
+            idArenaCapacity = capacity
+        }
+        if length > 0 {
+            UnsafeMutableRawPointer(idArena! + idArenaUsed).copyMemory(from: id.ptr!, byteCount: length)
+        }
+        entry.idOffset = Int32(idArenaUsed)
+        entry.idLength = Int32(length)
+        idArenaUsed += length
+        stack.append(entry)
+        if entry.kind == MW_KIND_MODAL.rawValue {
+            modalDepth += 1
+            maxModalDepth = max(maxModalDepth, modalDepth)
+        }
+    }
+
+    /// The index of the topmost entry with this id, if any.
+    func indexOf(id: mw_str, hash: UInt64) -> Int? {
+        guard let arena = idArena else { return nil }
+        var i = stack.count - 1
+        while i >= 0 {
+            let entry = stack[i]
+            if entry.idHash == hash, Int(entry.idLength) == id.len,
+               id.len == 0 || memcmp(arena + Int(entry.idOffset), id.ptr!, id.len) == 0 {
+                return i
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// Removes the entry at `index` and everything presented above it.
+    func pop(downTo index: Int) {
+        stack.removeSubrange(index...)
+        idArenaUsed = stack.last.map { Int($0.idOffset + $0.idLength) } ?? 0
+        modalDepth = Int32(stack.lazy.filter { $0.kind == MW_KIND_MODAL.rawValue }.count)
+    }
+
+    /// The id bytes of a stack entry.
+    func idBytes(of entry: StackEntry) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: idArena.map { UnsafeRawPointer($0 + Int(entry.idOffset)) }, count: Int(entry.idLength))
+    }
+}
