@@ -50,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libzmq, found through pkg-config (Debian: libzmq3-dev).
@@ -81,11 +82,18 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // The YAML configuration: every error names the file, the line and the key.
+        .target(
+            name: "ModalwatchConfig",
+            dependencies: ["SessionEngine", "RuleHost", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strictSwift
+        ),
+
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost",
+                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -103,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost",
+                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,0 +1,267 @@
+import Foundation
+public import RuleHost
+import SessionEngine
+import Yams
+
+/// Reads the YAML configuration and checks it against the loaded rules. Every
+/// error names the file, the line and the key; all of them are reported at once.
+public struct ConfigLoader: Sendable {
+    /// The default config path of interfaces.md.
+    public static let defaultPath = "/etc/modalwatch/modalwatchd.yaml"
+
+    private let catalog: RuleCatalog
+
+    /// A loader that checks rule ids and parameters against `catalog`.
+    public init(catalog: RuleCatalog) {
+        self.catalog = catalog
+    }
+
+    /// Reads and checks the file at `path`.
+    public func load(path: String) throws(ConfigErrors) -> DaemonConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigErrors([ConfigError(file: path, line: 0, key: "", message: "cannot read the file (\(error.localizedDescription))")])
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Checks configuration text; `file` names it in errors.
+    public func parse(_ text: String, file: String) throws(ConfigErrors) -> DaemonConfiguration {
+        var reader = Reader(file: file, catalog: catalog)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw ConfigErrors([ConfigError(file: file, line: Self.line(of: error), key: "", message: "not valid YAML: \(error)")])
+        } catch {
+            throw ConfigErrors([ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(error)")])
+        }
+        var configuration = DaemonConfiguration()
+        if let root { reader.readTop(root, into: &configuration) }
+        if !reader.errors.isEmpty { throw ConfigErrors(reader.errors) }
+        return configuration
+    }
+
+    private static func line(of error: YamlError) -> Int {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            return mark.line
+        default:
+            return 0
+        }
+    }
+}
+
+/// Walks the YAML tree, collecting errors.
+private struct Reader {
+    let file: String
+    let catalog: RuleCatalog
+    var errors: [ConfigError] = []
+
+    init(file: String, catalog: RuleCatalog) {
+        self.file = file
+        self.catalog = catalog
+    }
+
+    mutating func fail(_ node: Node?, _ key: String, _ message: String) {
+        errors.append(ConfigError(file: file, line: node?.mark?.line ?? 0, key: key, message: message))
+    }
+
+    mutating func readTop(_ root: Node, into configuration: inout DaemonConfiguration) {
+        guard let mapping = root.mapping else {
+            if root.null == nil { fail(root, "", "the top level must be a mapping of keys (edition, events, rules, ...)") }
+            return
+        }
+        for (keyNode, value) in mapping {
+            let key = keyNode.string ?? ""
+            switch key {
+            case "edition":
+                if let edition = readEdition(value, key) { configuration.engine.defaultEdition = edition }
+            case "events": if let v = readStrings(value, key) { configuration.events = v }
+            case "events_connect": if let v = readStrings(value, key) { configuration.eventsConnect = v }
+            case "subscribe": if let v = readStrings(value, key, allowEmpty: true) { configuration.subscribe = v }
+            case "publish": if let v = readString(value, key) { configuration.publish = v }
+            case "control": if let v = readString(value, key) { configuration.control = v }
+            case "metrics":
+                if value.null != nil { configuration.metrics = nil } else if let v = readString(value, key) { configuration.metrics = v }
+            case "rules_dirs": if let v = readStrings(value, key) { configuration.rulesDirs = v }
+            case "log_level":
+                if let v = readString(value, key) {
+                    if ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) {
+                        configuration.logLevel = v
+                    } else {
+                        fail(value, key, "'\(v)' is not a log level; use trace, debug, info, notice, warning, error or critical")
+                    }
+                }
+            case "session_idle_timeout":
+                if let v = readDuration(value, key, minimum: 1000) { configuration.engine.sessionIdleTimeoutMs = v }
+            case "max_sessions":
+                if let v = readInteger(value, key, minimum: 1, maximum: 100_000_000) { configuration.engine.maxSessions = Int(v) }
+            case "rules":
+                configuration.engine.rules = readRuleOverrides(value, key)
+            case "apps":
+                configuration.engine.apps = readApps(value, key)
+            default:
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, rules_dirs, log_level, session_idle_timeout, max_sessions, rules, apps")
+            }
+        }
+    }
+
+    mutating func readRuleOverrides(_ node: Node, _ path: String) -> [String: EngineConfiguration.RuleOverride] {
+        if node.null != nil { return [:] }
+        guard let mapping = node.mapping else {
+            fail(node, path, "must be a mapping of rule id to overrides")
+            return [:]
+        }
+        var result: [String: EngineConfiguration.RuleOverride] = [:]
+        for (keyNode, value) in mapping {
+            let id = keyNode.string ?? ""
+            let key = "\(path).\(id)"
+            guard let rule = catalog.rule(id: id) else {
+                fail(keyNode, key, "unknown rule id; `modalwatch rules` lists the loaded rules")
+                continue
+            }
+            if let override = readRuleOverride(value, key, rule: rule) { result[id] = override }
+        }
+        return result
+    }
+
+    mutating func readRuleOverride(_ node: Node, _ path: String, rule: RuleDescriptor) -> EngineConfiguration.RuleOverride? {
+        guard let mapping = node.mapping else {
+            fail(node, path, "must be a mapping such as { enabled: false } or { \(rule.parameters.first?.name ?? "severity"): ... }")
+            return nil
+        }
+        var override = EngineConfiguration.RuleOverride()
+        for (keyNode, value) in mapping {
+            let name = keyNode.string ?? ""
+            let key = "\(path).\(name)"
+            switch name {
+            case "enabled":
+                if let flag = value.scalar.flatMap({ Bool.construct(from: $0) }) {
+                    override.enabled = flag
+                } else {
+                    fail(value, key, "must be true or false")
+                }
+            case "severity":
+                if let text = readString(value, key) {
+                    if let severity = Severity(rawValue: text) {
+                        override.severity = severity
+                    } else {
+                        fail(value, key, "'\(text)' is not a severity; use info, warning or error")
+                    }
+                }
+            default:
+                guard let parameter = rule.parameters.first(where: { $0.name == name }) else {
+                    let known = rule.parameters.map(\.name)
+                    let hint = known.isEmpty ? "it has none" : "it has \(known.joined(separator: ", "))"
+                    fail(keyNode, key, "rule '\(rule.id)' has no parameter '\(name)' (\(hint); also enabled, severity)")
+                    continue
+                }
+                let parsed: Int64?
+                switch parameter.kind {
+                case .integer: parsed = readInteger(value, key, minimum: parameter.minimum, maximum: parameter.maximum)
+                case .duration: parsed = readDuration(value, key, minimum: parameter.minimum, maximum: parameter.maximum)
+                }
+                if let parsed { override.parameters[name] = parsed }
+            }
+        }
+        return override
+    }
+
+    mutating func readApps(_ node: Node, _ path: String) -> [String: EngineConfiguration.AppOverride] {
+        if node.null != nil { return [:] }
+        guard let mapping = node.mapping else {
+            fail(node, path, "must be a mapping of bundle id to { edition, rules }")
+            return [:]
+        }
+        var result: [String: EngineConfiguration.AppOverride] = [:]
+        for (keyNode, value) in mapping {
+            let app = keyNode.string ?? ""
+            let key = "\(path).\(app)"
+            guard let inner = value.mapping else {
+                fail(value, key, "must be a mapping such as { edition: ios7, rules: { ... } }")
+                continue
+            }
+            var override = EngineConfiguration.AppOverride()
+            for (innerKey, innerValue) in inner {
+                let name = innerKey.string ?? ""
+                switch name {
+                case "edition": override.edition = readEdition(innerValue, "\(key).edition")
+                case "rules": override.rules = readRuleOverrides(innerValue, "\(key).rules")
+                default: fail(innerKey, "\(key).\(name)", "unknown key; an app takes edition and rules")
+                }
+            }
+            result[app] = override
+        }
+        return result
+    }
+
+    mutating func readEdition(_ node: Node, _ key: String) -> Edition? {
+        guard let text = readString(node, key) else { return nil }
+        guard let edition = Edition(rawValue: text) else {
+            fail(node, key, "'\(text)' is not an edition; use 2009, ios7 or current")
+            return nil
+        }
+        return edition
+    }
+
+    mutating func readString(_ node: Node, _ key: String) -> String? {
+        guard let scalar = node.scalar else {
+            fail(node, key, "must be a single value, not a list or mapping")
+            return nil
+        }
+        return scalar.string
+    }
+
+    mutating func readStrings(_ node: Node, _ key: String, allowEmpty: Bool = false) -> [String]? {
+        if let scalar = node.scalar { return [scalar.string] }
+        guard let sequence = node.sequence else {
+            fail(node, key, "must be a list of strings")
+            return nil
+        }
+        var result: [String] = []
+        for item in sequence {
+            guard let scalar = item.scalar else {
+                fail(item, key, "each item must be a string")
+                continue
+            }
+            if scalar.string.isEmpty && !allowEmpty { fail(item, key, "an empty string is not an endpoint") }
+            result.append(scalar.string)
+        }
+        return result
+    }
+
+    mutating func readInteger(_ node: Node, _ key: String, minimum: Int64, maximum: Int64) -> Int64? {
+        guard let scalar = node.scalar, let value = Int64(scalar.string) else {
+            fail(node, key, "must be a whole number")
+            return nil
+        }
+        guard value >= minimum && value <= maximum else {
+            fail(node, key, "\(value) is out of range \(minimum)...\(maximum)")
+            return nil
+        }
+        return value
+    }
+
+    mutating func readDuration(_ node: Node, _ key: String, minimum: Int64 = 0, maximum: Int64 = .max) -> Int64? {
+        guard let scalar = node.scalar else {
+            fail(node, key, "must be a duration such as 600s, 15m or 1000ms")
+            return nil
+        }
+        guard let value = DurationParser.milliseconds(scalar.string) else {
+            if Int64(scalar.string) != nil {
+                fail(node, key, "'\(scalar.string)' has no unit; write e.g. \(scalar.string)s or \(scalar.string)ms")
+            } else {
+                fail(node, key, "'\(scalar.string)' is not a duration; write e.g. 600s, 15m or 1000ms")
+            }
+            return nil
+        }
+        guard value >= minimum && value <= maximum else {
+            fail(node, key, "\(scalar.string) is out of range \(minimum) ms...\(maximum) ms")
+            return nil
+        }
+        return value
+    }
+}

@@ -1,0 +1,26 @@
+public import SessionEngine
+
+/// Everything the configuration file sets (interfaces.md, "Configuration file").
+public struct DaemonConfiguration: Sendable {
+    /// Where ingest `SUB` binds.
+    public var events: [String] = ["tcp://127.0.0.1:7450"]
+    /// Where ingest `SUB` also connects.
+    public var eventsConnect: [String] = []
+    /// Topic prefixes to subscribe to.
+    public var subscribe: [String] = [""]
+    /// Where the violations `PUB` binds.
+    public var publish = "tcp://127.0.0.1:7451"
+    /// Where the control `REP` binds.
+    public var control = "tcp://127.0.0.1:7452"
+    /// `host:port` for Prometheus metrics, or nil.
+    public var metrics: String?
+    /// Extra rule module folders.
+    public var rulesDirs: [String] = []
+    /// Log level name (`trace` ... `critical`).
+    public var logLevel = "info"
+    /// The engine's part: edition, rule and app overrides, idle timeout, max sessions.
+    public var engine = EngineConfiguration()
+
+    /// The built-in defaults.
+    public init() {}
+}
