@@ -16,6 +16,16 @@ public struct ConfigLoader: Sendable {
         self.catalog = catalog
     }
 
+    /// The `rules_dirs` a config file names, read before the modules load (the full
+    /// check, which needs the modules, comes after). Problems are left to `load`.
+    public static func peekRulesDirectories(path: String) -> [String] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              let root = try? Yams.compose(yaml: text),
+              let dirs = root.mapping?["rules_dirs"] else { return [] }
+        if let one = dirs.scalar { return one.string.isEmpty ? [] : [one.string] }
+        return (dirs.sequence ?? []).compactMap { $0.scalar?.string }
+    }
+
     /// Reads and checks the file at `path`.
     public func load(path: String) throws(ConfigErrors) -> DaemonConfiguration {
         let text: String

@@ -1,0 +1,73 @@
+import RuleHost
+import SessionEngine
+
+/// What the control socket reports about the loop.
+extension IngestLoop {
+    /// The `status` reply's fields (interfaces.md).
+    func statusReport() -> [String: Any] {
+        let engine = pipeline.engine.statistics
+        let pipe = pipeline.statistics
+        var rejected = pipe.rejectedByReason
+        if engine.eventsRejected > 0 { rejected["bad_field", default: 0] += engine.eventsRejected }
+        let publishing = publisher.statistics
+        return [
+            "version": ModalwatchVersion.string,
+            "protocol": ModalwatchVersion.controlProtocol,
+            "uptime_s": Double(WallClock.monotonicMilliseconds() - startedMonotonicMs) / 1000,
+            "started": startedAtMs,
+            "edition": configuration.engine.defaultEdition.rawValue,
+            "modules": catalog.modules.map { ["name": $0.name, "version": $0.version, "rules": $0.rules.count, "path": $0.path] as [String: Any] },
+            "module_failures": catalog.failures.map(\.description),
+            "endpoints": endpoints,
+            "messages_received": transportStatistics.messagesReceived,
+            "events_received": pipe.eventsReceived,
+            "events_accepted": engine.eventsAccepted,
+            "events_judged": engine.eventsJudged,
+            "events_rejected": rejected.values.reduce(0, +),
+            "rejected_by_reason": rejected,
+            "events_unknown_type": engine.eventsUnknownType,
+            "events_per_second": eventsPerSecond,
+            "duplicates": engine.duplicates,
+            "events_lost": engine.eventsLost,
+            "out_of_order": engine.outOfOrder,
+            "unknown_dismissals": engine.unknownDismissals,
+            "sessions_live": pipeline.engine.liveSessions,
+            "sessions_started": engine.sessionsStarted,
+            "sessions_ended": engine.sessionsEnded,
+            "sessions_expired": engine.sessionsExpired,
+            "sessions_evicted": engine.sessionsEvicted,
+            "violations_found": engine.violations,
+            "violations_published": publishing.violationsPublished,
+            "reports_suppressed": engine.reportsSuppressed,
+            "bad_evidence": engine.badEvidence,
+            "diagnostics_published": publishing.diagnosticsPublished,
+            "diagnostics_suppressed": publishing.diagnosticsSuppressed,
+            "messages_dropped": publishing.messagesDropped,
+        ]
+    }
+
+    /// The `rules` reply: every loaded rule with its metadata and the parameter values in force.
+    func rulesReport() -> [[String: Any]] {
+        let profile = pipeline.engine.profile(forApp: nil)
+        return catalog.rules.map { rule in
+            let active = profile.rules.first { $0.descriptor.id == rule.id }
+            return [
+                "id": rule.id, "rev": rule.rev, "module": rule.module,
+                "severity": (active?.severity ?? rule.severity).rawValue,
+                "editions": rule.editions.map(\.rawValue),
+                "active": active != nil,
+                "fire": rule.fire.rawValue,
+                "summary": rule.summary, "guideline": rule.guideline, "source": rule.source,
+                "parameters": rule.parameters.map { p in
+                    [
+                        "name": p.name, "kind": p.kind.rawValue, "default": p.defaultValue,
+                        "value": active?.value(of: p.name) ?? p.defaultValue,
+                        "display": p.format(active?.value(of: p.name) ?? p.defaultValue),
+                        "meaning": p.meaning,
+                    ] as [String: Any]
+                },
+                "examples": rule.examples.count,
+            ] as [String: Any]
+        }
+    }
+}

@@ -1,0 +1,228 @@
+public import Logging
+public import ModalwatchConfig
+public import RuleHost
+import SessionEngine
+import ZeroMQ
+
+/// The daemon's one hot thread: receives event messages on the `SUB` socket,
+/// decodes and judges them, publishes on the `PUB` socket, and answers the
+/// control `REP` socket in between. Every socket is created, used and closed
+/// on this thread; other threads reach it only through `Wakeup`.
+public final class IngestLoop: @unchecked Sendable {
+    /// Reads the configuration again, for a reload.
+    public typealias ConfigurationSource = @Sendable () throws -> DaemonConfiguration
+
+    let configuration: DaemonConfiguration
+    let catalog: RuleCatalog
+    private let logger: Logger
+    private let wakeup: Wakeup
+    private let configurationSource: ConfigurationSource
+    let startedAtMs = WallClock.milliseconds()
+    let startedMonotonicMs = WallClock.monotonicMilliseconds()
+
+    // Created on the loop's thread in run().
+    private(set) var pipeline: EventPipeline!
+    private var publisher: Publisher!
+    private var transport = TransportStatistics()
+    private var rate = EventRate()
+    private var boundEndpoints: [String: [String]] = [:]
+
+    var transportStatistics: TransportStatistics { transport }
+    var eventsPerSecond: Double { rate.perSecond }
+    var endpoints: [String: [String]] { boundEndpoints }
+
+    /// Most bytes one ZeroMQ message may have before the socket itself refuses it and
+    /// drops the sender's connection. Messages up to this size but over the wire
+    /// format's 256 KiB are rejected `too_large` and counted, without losing the connection.
+    public static let socketMessageLimit: Int64 = 1 << 20
+
+    /// A loop for `configuration` and the modules of `catalog`.
+    public init(
+        configuration: DaemonConfiguration, catalog: RuleCatalog, wakeup: Wakeup,
+        logger: Logger, configurationSource: @escaping ConfigurationSource
+    ) {
+        self.configuration = configuration
+        self.catalog = catalog
+        self.wakeup = wakeup
+        self.logger = logger
+        self.configurationSource = configurationSource
+    }
+
+    /// Binds every socket, calls `ready` with the endpoints bound, and runs until a stop is requested.
+    public func run(ready: ([String: [String]]) -> Void) throws(DaemonError) {
+        let context: ZMQContext
+        do { context = try ZMQContext(ioThreads: 1) } catch { throw DaemonError(.systemCall, "cannot create a ZeroMQ context: \(error)") }
+        defer { context.terminate() }
+        var sockets: [ZMQSocket] = []
+        defer { for socket in sockets { socket.close() } }
+
+        let ingest = try open(context, .sub, &sockets)
+        let publishing = try open(context, .pub, &sockets)
+        let control = try open(context, .rep, &sockets)
+        do {
+            try ingest.set(.receiveHighWaterMark, 100_000)
+            try ingest.set(.maxMessageSize, Self.socketMessageLimit)
+            for prefix in configuration.subscribe { try ingest.subscribe(prefix) }
+            try publishing.set(.sendHighWaterMark, 100_000)
+            // On a graceful stop, give subscribers a moment to take what was published last.
+            try publishing.set(.linger, 1000)
+            try control.set(.linger, 0)
+        } catch {
+            throw DaemonError(.systemCall, "cannot set socket options: \(error)")
+        }
+        boundEndpoints["events"] = try configuration.events.map { try bind(ingest, $0, "events") }
+        for endpoint in configuration.eventsConnect {
+            do { try ingest.connect(endpoint) } catch {
+                throw DaemonError(.endpoint, "cannot connect events to \(endpoint): \(error.reason); check the endpoint (e.g. tcp://host:port)")
+            }
+        }
+        boundEndpoints["events_connect"] = configuration.eventsConnect
+        boundEndpoints["publish"] = [try bind(publishing, configuration.publish, "publish")]
+        boundEndpoints["control"] = [try bind(control, configuration.control, "control")]
+
+        publisher = Publisher(socket: publishing, logger: logger)
+        pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: publisher)
+        let handler = ControlHandler(loop: self)
+
+        let poller = ZMQPoller()
+        let ingestIndex: Int, controlIndex: Int
+        do {
+            ingestIndex = try poller.add(ingest)
+            controlIndex = try poller.add(control)
+        } catch {
+            throw DaemonError(.systemCall, "cannot poll sockets: \(error)")
+        }
+        let wakeIndex = poller.add(fileDescriptor: wakeup.fileDescriptor)
+        ready(boundEndpoints)
+
+        var message = ZMQMessage()
+        var frame = ZMQMessage()
+        var lastTick = WallClock.monotonicMilliseconds()
+        var stopping = false
+        while !stopping {
+            do {
+                _ = try poller.poll(timeout: 200)
+            } catch {
+                if error.isTerminated { break }
+                logger.error("poll failed", metadata: ["error": "\(error)"])
+                continue
+            }
+            if poller.isReadable(wakeIndex) {
+                let request = wakeup.take()
+                if request.contains(.reload) { logReload(reload()) }
+                if request.contains(.stop) { stopping = true }
+            }
+            if poller.isReadable(ingestIndex) || stopping {
+                // On stop: take everything already received, then close.
+                drain(ingest, &message, &frame, budget: stopping ? .max : 20_000)
+            }
+            if poller.isReadable(controlIndex) {
+                serveControl(control, handler)
+            }
+            let now = WallClock.monotonicMilliseconds()
+            if now - lastTick >= 200 {
+                lastTick = now
+                rate.sample(total: pipeline.statistics.eventsReceived, now: now)
+                pipeline.engine.releaseIdleSessions(limit: 10_000)
+            }
+        }
+        logger.info("stopping: every received event was judged and published", metadata: [
+            "events": "\(pipeline.statistics.eventsReceived)",
+            "violations": "\(publisher.statistics.violationsPublished)",
+        ])
+    }
+
+    private func open(_ context: ZMQContext, _ type: ZMQSocketType, _ sockets: inout [ZMQSocket]) throws(DaemonError) -> ZMQSocket {
+        do {
+            let socket = try ZMQSocket(context, type: type, linger: 0)
+            sockets.append(socket)
+            return socket
+        } catch {
+            throw DaemonError(.systemCall, "cannot create a \(type) socket: \(error)")
+        }
+    }
+
+    private func bind(_ socket: ZMQSocket, _ endpoint: String, _ role: String) throws(DaemonError) -> String {
+        do {
+            try socket.bind(endpoint)
+            return socket.lastEndpoint
+        } catch {
+            throw DaemonError(.endpoint, "cannot bind \(role) to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --\(role)")
+        }
+    }
+
+    /// Receives and judges up to `budget` messages without blocking.
+    private func drain(_ socket: ZMQSocket, _ message: inout ZMQMessage, _ frame: inout ZMQMessage, budget: Int) {
+        var handled = 0
+        let observed = WallClock.milliseconds()
+        while handled < budget {
+            do {
+                guard try socket.receive(into: &message, dontWait: true) else { return }
+            } catch {
+                if !error.isInterrupted && !error.isTerminated { logger.error("receive failed", metadata: ["error": "\(error)"]) }
+                return
+            }
+            handled += 1
+            transport.messagesReceived += 1
+            if !message.hasMore {
+                message.withBytes { pipeline.process(payload: $0, observed: observed) }
+                continue
+            }
+            // Two frames: topic, then payload. More than two: malformed.
+            do {
+                guard try socket.receive(into: &frame, dontWait: true) else { continue }
+            } catch {
+                continue
+            }
+            if frame.hasMore {
+                var extra = 2
+                while frame.hasMore, (try? socket.receive(into: &frame, dontWait: true)) == true { extra += 1 }
+                transport.messagesMalformed += 1
+                pipeline.rejectMessage(.malformedJSON, detail: "a message of \(extra) frames; send one frame (payload) or two (topic, payload)")
+                continue
+            }
+            frame.withBytes { pipeline.process(payload: $0, observed: observed) }
+        }
+    }
+
+    private func serveControl(_ socket: ZMQSocket, _ handler: ControlHandler) {
+        let request: ZMQMultipart?
+        do {
+            request = try socket.receiveMultipart(maxFrames: 1, dontWait: true)
+        } catch {
+            return
+        }
+        guard let request else { return }
+        let reply = handler.reply(to: request.frames.first ?? [])
+        do {
+            _ = try socket.send(reply, flags: [.dontWait])
+        } catch {
+            logger.warning("control reply not sent", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Reads the configuration again and puts its rule settings in force; sessions keep their state.
+    func reload() -> Result<String, DaemonError> {
+        do {
+            let fresh = try configurationSource()
+            pipeline.engine.reconfigure(fresh.engine)
+            var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.rawValue)"
+            if fresh.events != configuration.events || fresh.publish != configuration.publish
+                || fresh.control != configuration.control || fresh.eventsConnect != configuration.eventsConnect {
+                summary += "; endpoint changes take effect after a restart"
+            }
+            return .success(summary)
+        } catch let error as ConfigErrors {
+            return .failure(DaemonError(.configuration, error.errors.map(\.description).joined(separator: "; ")))
+        } catch {
+            return .failure(DaemonError(.configuration, "\(error)"))
+        }
+    }
+
+    private func logReload(_ result: Result<String, DaemonError>) {
+        switch result {
+        case .success(let summary): logger.notice("\(summary)")
+        case .failure(let error): logger.error("reload refused; the old configuration stays in force: \(error.message)")
+        }
+    }
+}

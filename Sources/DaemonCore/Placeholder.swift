@@ -1,1 +1,0 @@
-// DaemonCore: placeholder until its first real file lands.

@@ -1,0 +1,59 @@
+import ModalwatchABI
+
+/// Read-only views of the live sessions, for the control socket.
+extension Engine {
+    /// Every live session, most recently active first.
+    public func sessionSnapshots() -> [SessionSnapshot] {
+        table.allSessions().map(snapshot)
+    }
+
+    /// The session with this id, if live.
+    public func sessionSnapshot(id: String) -> SessionSnapshot? {
+        var id = id
+        return id.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            return table.find(bytes, hash: Hashing.fnv1a(bytes)).map(snapshot)
+        }
+    }
+
+    /// Live sessions by app.
+    public func liveSessionsByApp() -> [String: Int] {
+        apps.filter { $0.value.liveSessions > 0 }.mapValues(\.liveSessions)
+    }
+
+    private func snapshot(_ session: Session) -> SessionSnapshot {
+        SessionSnapshot(
+            id: session.id.string, app: session.app.name, device: Self.deviceName(session.device),
+            edition: session.app.profile.edition.rawValue,
+            startedTs: session.startedTs, lastTs: session.lastTs, lastObserved: session.lastObserved,
+            events: session.events, alerts: session.alertsPresented, presentations: session.presentations,
+            modalDepth: Int(session.modalDepth), maxModalDepth: Int(session.maxModalDepth),
+            violations: session.violations, foreground: session.foreground,
+            tasksRunning: session.runningTasks.count,
+            stack: session.stack.map { entry in
+                SessionSnapshot.Presentation(
+                    kind: Self.kindName(entry.kind),
+                    id: String(decoding: session.idBytes(of: entry), as: UTF8.self),
+                    ts: entry.ts, navDepth: Int(entry.navDepth))
+            })
+    }
+
+    static func deviceName(_ device: Int32) -> String {
+        switch device {
+        case Int32(MW_DEVICE_PAD.rawValue): return "pad"
+        case Int32(MW_DEVICE_MAC.rawValue): return "mac"
+        case Int32(MW_DEVICE_TV.rawValue): return "tv"
+        case Int32(MW_DEVICE_VISION.rawValue): return "vision"
+        default: return "phone"
+        }
+    }
+
+    static func kindName(_ kind: UInt32) -> String {
+        switch kind {
+        case MW_KIND_ALERT.rawValue: return "alert"
+        case MW_KIND_SHEET.rawValue: return "sheet"
+        case MW_KIND_MODAL.rawValue: return "modal"
+        default: return "popover"
+        }
+    }
+}

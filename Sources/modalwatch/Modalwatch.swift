@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `modalwatch`: inspect a running modalwatchd, and judge recorded streams offline.
+@main
+struct Modalwatch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "modalwatch",
+        abstract: "Inspect modalwatchd live, and judge recorded UI-event streams offline.",
+        version: "0.1.0",
+        subcommands: [
+            CheckCommand.self, StatusCommand.self, RulesCommand.self, SendCommand.self,
+        ])
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import RuleHost
+import SessionEngine
+
+/// `modalwatch rules`: every loaded rule with its metadata and the parameter values in force.
+struct RulesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: "List every loaded rule: id, module, severity, editions, parameters and their values, summary.",
+        discussion: "Loads the rule modules itself, as the daemon would, with --config and --rules-dir.")
+
+    @OptionGroup var selection: RuleSelectionOptions
+
+    @Flag(name: .long, help: "Machine-readable JSON output.")
+    var json = false
+
+    func run() throws {
+        let (catalog, configuration) = try selection.load()
+        let profile = RuleProfile(catalog: catalog, configuration: configuration.engine, app: nil)
+        let edition = profile.edition
+        var objects: [[String: Any]] = []
+        for rule in catalog.rules {
+            let active = profile.rules.first { $0.descriptor.id == rule.id }
+            if selection.edition != nil && !rule.applies(in: edition) { continue }
+            objects.append([
+                "id": rule.id, "rev": rule.rev, "module": rule.module,
+                "severity": (active?.severity ?? rule.severity).rawValue,
+                "editions": rule.editions.map(\.rawValue), "active": active != nil,
+                "summary": rule.summary, "guideline": rule.guideline, "source": rule.source,
+                "parameters": rule.parameters.map { p in
+                    let value = active?.value(of: p.name) ?? p.defaultValue
+                    return ["name": p.name, "kind": p.kind.rawValue, "default": p.defaultValue, "value": value,
+                            "display": p.format(value), "meaning": p.meaning] as [String: Any]
+                },
+            ])
+        }
+        if json {
+            let data = try JSONSerialization.data(withJSONObject: ["edition": edition.rawValue, "rules": objects], options: [.sortedKeys])
+            FileHandle.standardOutput.write(data + Data([0x0A]))
+            return
+        }
+        let idWidth = catalog.rules.map(\.id.count).max() ?? 0
+        for rule in catalog.rules where selection.edition == nil || rule.applies(in: edition) {
+            let active = profile.rules.first { $0.descriptor.id == rule.id }
+            let parameters = rule.parameters.map { "\($0.name)=\($0.format(active?.value(of: $0.name) ?? $0.defaultValue))" }
+            let editions = rule.editions.map(\.rawValue).joined(separator: ",")
+            print([
+                rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0),
+                rule.module.padding(toLength: 13, withPad: " ", startingAt: 0),
+                (active?.severity ?? rule.severity).rawValue.padding(toLength: 7, withPad: " ", startingAt: 0),
+                editions.padding(toLength: 17, withPad: " ", startingAt: 0),
+                (parameters.isEmpty ? "-" : parameters.joined(separator: " ")),
+            ].joined(separator: "  "))
+            print(String(repeating: " ", count: idWidth + 2) + rule.summary)
+        }
+    }
+}

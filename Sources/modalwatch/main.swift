@@ -1,1 +1,0 @@
-print("modalwatch: not built yet")

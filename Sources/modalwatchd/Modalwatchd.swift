@@ -1,0 +1,120 @@
+import ArgumentParser
+import DaemonCore
+import Foundation
+import Logging
+import ModalwatchConfig
+import RuleHost
+import ServiceLifecycle
+
+/// `modalwatchd`: subscribes to UI-event streams, judges them by the loaded rule
+/// modules, and publishes violations (interfaces.md, "modalwatchd").
+@main
+struct Modalwatchd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "modalwatchd",
+        abstract: "Watch UI-event streams over ZeroMQ and publish Human Interface Guidelines violations.",
+        version: ModalwatchVersion.string)
+
+    @Option(name: .long, help: "Configuration file (default: \(ConfigLoader.defaultPath) if it exists).")
+    var config: String?
+
+    @Option(name: .long, help: "Bind the ingest SUB socket here (repeatable; default tcp://127.0.0.1:7450).")
+    var events: [String] = []
+
+    @Option(name: .customLong("events-connect"), help: "Also connect the ingest SUB socket here (repeatable).")
+    var eventsConnect: [String] = []
+
+    @Option(name: .long, help: "Bind the violations PUB socket here (default tcp://127.0.0.1:7451).")
+    var publish: String?
+
+    @Option(name: .long, help: "Bind the control REP socket here (default tcp://127.0.0.1:7452).")
+    var control: String?
+
+    @Option(name: .long, help: "Guideline edition for apps the config does not name: 2009, ios7 or current.")
+    var edition: String?
+
+    @Option(name: .customLong("rules-dir"), help: "Load rule modules from this folder too (repeatable).")
+    var rulesDir: [String] = []
+
+    @Option(name: .customLong("state-dir"), help: "History store and session snapshots (default $STATE_DIRECTORY, else ~/.local/state/modalwatch).")
+    var stateDir: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String?
+
+    @Flag(name: .customLong("check-config"), help: "Load the configuration and every rule module, print what is wrong, exit 0 or 1.")
+    var checkConfig = false
+
+    func validate() throws {
+        if let edition, Edition(rawValue: edition) == nil {
+            throw ValidationError("--edition must be 2009, ios7 or current, not '\(edition)'")
+        }
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
+        }
+    }
+
+    func run() async throws {
+        var bootstrapLogger = Logger(label: "modalwatchd")
+        bootstrapLogger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let configPath = resolvedConfigPath()
+        let directories = rulesDir + (configPath.map(ConfigLoader.peekRulesDirectories(path:)) ?? [])
+        let catalog = ModuleLoader(logger: bootstrapLogger).load(directories: directories)
+
+        let loaded: DaemonConfiguration
+        do {
+            loaded = try loadConfiguration(path: configPath, catalog: catalog)
+        } catch {
+            for line in error.errors { FileHandle.standardError.write(Data("modalwatchd: \(line)\n".utf8)) }
+            throw ExitCode(1)
+        }
+        if checkConfig {
+            print("configuration: \(configPath ?? "built-in defaults"): ok")
+            for module in catalog.modules {
+                print("module \(module.name) \(module.version): \(module.rules.count) rules (\(module.path))")
+            }
+            for failure in catalog.failures { print("module failed: \(failure.description)") }
+            throw ExitCode(catalog.failures.isEmpty && !catalog.modules.isEmpty ? 0 : 1)
+        }
+        var logger = bootstrapLogger
+        logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:))
+            ?? Logger.Level(rawValue: loaded.logLevel) ?? .info
+        if catalog.modules.isEmpty {
+            logger.warning("no rule module loaded; events are received and counted but nothing is judged")
+        }
+
+        let wakeup = try Wakeup()
+        let loop = IngestLoop(
+            configuration: loaded, catalog: catalog, wakeup: wakeup, logger: logger,
+            configurationSource: { [self] in try self.loadConfiguration(path: configPath, catalog: catalog) })
+        let reloads = ReloadSignal(wakeup: wakeup)
+        let service = IngestService(loop: loop, wakeup: wakeup, logger: logger)
+        let group = ServiceGroup(
+            services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+        do {
+            try await group.run()
+        } catch let error as DaemonError {
+            logger.critical("\(error.message)")
+            throw ExitCode(1)
+        }
+        withExtendedLifetime(reloads) {}
+    }
+
+    private func resolvedConfigPath() -> String? {
+        if let config { return config }
+        return FileManager.default.fileExists(atPath: ConfigLoader.defaultPath) ? ConfigLoader.defaultPath : nil
+    }
+
+    /// The file's configuration (or the defaults) with the flags laid over it.
+    private func loadConfiguration(path: String?, catalog: RuleCatalog) throws(ConfigErrors) -> DaemonConfiguration {
+        var configuration = DaemonConfiguration()
+        if let path { configuration = try ConfigLoader(catalog: catalog).load(path: path) }
+        if !events.isEmpty { configuration.events = events }
+        if !eventsConnect.isEmpty { configuration.eventsConnect = eventsConnect }
+        if let publish { configuration.publish = publish }
+        if let control { configuration.control = control }
+        if let edition = edition.flatMap(Edition.init(rawValue:)) { configuration.engine.defaultEdition = edition }
+        configuration.rulesDirs = rulesDir + configuration.rulesDirs
+        return configuration
+    }
+}

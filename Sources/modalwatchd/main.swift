@@ -1,1 +1,0 @@
-print("modalwatchd: not built yet")
