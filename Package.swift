@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig",
+                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift

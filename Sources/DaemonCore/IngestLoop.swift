@@ -22,7 +22,7 @@ public final class IngestLoop: @unchecked Sendable {
 
     // Created on the loop's thread in run().
     private(set) var pipeline: EventPipeline!
-    private var publisher: Publisher!
+    private(set) var publisher: Publisher!
     private var transport = TransportStatistics()
     private var rate = EventRate()
     private var boundEndpoints: [String: [String]] = [:]
@@ -70,7 +70,9 @@ public final class IngestLoop: @unchecked Sendable {
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)")
         }
-        boundEndpoints["events"] = try configuration.events.map { try bind(ingest, $0, "events") }
+        var boundEvents: [String] = []
+        for endpoint in configuration.events { boundEvents.append(try bind(ingest, endpoint, "events")) }
+        boundEndpoints["events"] = boundEvents
         for endpoint in configuration.eventsConnect {
             do { try ingest.connect(endpoint) } catch {
                 throw DaemonError(.endpoint, "cannot connect events to \(endpoint): \(error.reason); check the endpoint (e.g. tcp://host:port)")
@@ -145,7 +147,7 @@ public final class IngestLoop: @unchecked Sendable {
     private func bind(_ socket: ZMQSocket, _ endpoint: String, _ role: String) throws(DaemonError) -> String {
         do {
             try socket.bind(endpoint)
-            return socket.lastEndpoint
+            return (try? socket.lastEndpoint) ?? endpoint
         } catch {
             throw DaemonError(.endpoint, "cannot bind \(role) to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --\(role)")
         }

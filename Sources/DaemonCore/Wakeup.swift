@@ -1,3 +1,4 @@
+import CZeroMQ
 import Glibc
 import Synchronization
 
