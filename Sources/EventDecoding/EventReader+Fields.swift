@@ -1,0 +1,315 @@
+import ModalwatchABI
+
+/// Pass 2: the schema's rules for the fields the event's type has, and the `mw_event` they fill.
+extension EventReader {
+    /// Where a value sits, for an error: a top-level field, or a field of an array item.
+    struct Place {
+        var field: FieldKey
+        var item: Int = -1
+        var subfield: ItemKey?
+
+        func error(_ reason: RejectReason, _ problem: DecodeError.Problem, at offset: Int) -> DecodeError {
+            DecodeError(
+                reason: reason, problem: problem, offset: offset, field: field.name, item: item,
+                subfield: subfield?.name)
+        }
+    }
+
+    @inline(__always) func has(_ key: FieldKey) -> Bool { present & key.bit != 0 }
+    @inline(__always) func slot(_ key: FieldKey) -> FieldSlot { scratch.slots[Int(key.rawValue)] }
+
+    /// Checks the current event's fields (pass 1 recorded them) and fills `scratch.event`.
+    mutating func fill() throws(DecodeError) {
+        let e = scratch.event
+        e.pointee = scratch.template.pointee
+
+        guard has(.v) else { throw Place(field: .v).error(.missingField, .missing, at: eventStart) }
+        let v = slot(.v)
+        guard v.kind == .number, JSONNumber.integer(base, v.start, v.end) == .value(1) else {
+            throw Place(field: .v).error(.badField, .requirement("must be 1"), at: v.start)
+        }
+
+        let typeName = try string(.type, required: true, minBytes: 1, maxBytes: limits.maxStringBytes)
+        e.pointee.type_name = typeName
+        let typeIndex = typeName.ptr.flatMap { p in
+            p.withMemoryRebound(to: UInt8.self, capacity: typeName.len) { WireEnum.eventType.index(of: $0, typeName.len) }
+        }
+        let type = typeIndex.map { UInt32($0 + 1) } ?? MW_EVENT_UNKNOWN.rawValue
+        e.pointee.type = type
+
+        e.pointee.session = try string(.session, required: true, minBytes: 1, maxBytes: limits.maxSessionBytes)
+
+        guard has(.ts) else { throw Place(field: .ts).error(.missingField, .missing, at: eventStart) }
+        let ts = try integer(.ts, minimum: 0, "must be an integer >= 0")
+        e.pointee.ts = ts
+        e.pointee.ts_sent = ts
+        if has(.seq) { e.pointee.seq = try integer(.seq, minimum: 1, "must be an integer >= 1") }
+        e.pointee.app = try string(
+            .app, required: type == MW_EVENT_SESSION_START.rawValue, minBytes: 1, maxBytes: limits.maxAppBytes)
+
+        switch type {
+        case MW_EVENT_SESSION_START.rawValue:
+            e.pointee.app_version = try string(.appVersion, minBytes: 0, maxBytes: limits.maxStringBytes)
+            e.pointee.os = try string(.os, minBytes: 0, maxBytes: limits.maxStringBytes)
+            e.pointee.device = try enumeration(.device, .device)
+            e.pointee.size_class = try enumeration(.sizeClass, .sizeClass)
+        case MW_EVENT_USER_ACTION.rawValue:
+            e.pointee.control = try enumeration(.control, .control)
+            e.pointee.label = try text(.label)
+            e.pointee.destructive = try boolean(.destructive)
+        case MW_EVENT_TASK_PROGRESS.rawValue:
+            e.pointee.task = try string(.task, required: true, minBytes: 1, maxBytes: limits.maxTaskBytes)
+            guard has(.state) else { throw Place(field: .state).error(.missingField, .missing, at: eventStart) }
+            e.pointee.task_state = try enumeration(.state, .taskState)
+        case MW_EVENT_ALERT_PRESENTED.rawValue:
+            try presentationID()
+            e.pointee.title = try text(.title)
+            e.pointee.message = try text(.message)
+            if has(.buttons) { try readButtons(modal: false) }
+            if has(.textFields) { try readTextFields() }
+        case MW_EVENT_ALERT_DISMISSED.rawValue, MW_EVENT_SHEET_DISMISSED.rawValue:
+            try presentationID()
+            e.pointee.button = try index(.button)
+            e.pointee.via = try enumeration(.via, .via)
+        case MW_EVENT_SHEET_PRESENTED.rawValue:
+            try presentationID()
+            e.pointee.title = try text(.title)
+            e.pointee.message = try text(.message)
+            if has(.buttons) { try readButtons(modal: false) }
+            e.pointee.in_popover = try boolean(.inPopover)
+            e.pointee.from_popover = try boolean(.fromPopover)
+            e.pointee.background = try string(.background, minBytes: 0, maxBytes: limits.maxBackgroundBytes)
+        case MW_EVENT_MODAL_PRESENTED.rawValue:
+            try presentationID()
+            e.pointee.style = try enumeration(.style, .modalStyle)
+            e.pointee.transition = try enumeration(.transition, .transition)
+            e.pointee.title = try text(.title)
+            if has(.buttons) { try readButtons(modal: true) }
+            e.pointee.size_class = try enumeration(.sizeClass, .sizeClass)
+        case MW_EVENT_MODAL_DISMISSED.rawValue:
+            try presentationID()
+            e.pointee.via = try enumeration(.via, .via)
+            e.pointee.button = try index(.button)
+            e.pointee.unsaved_changes = try boolean(.unsavedChanges)
+            e.pointee.confirmed = try boolean(.confirmed)
+        case MW_EVENT_POPOVER_PRESENTED.rawValue, MW_EVENT_POPOVER_DISMISSED.rawValue:
+            try presentationID()
+        case MW_EVENT_NAV_PUSH.rawValue, MW_EVENT_NAV_POP.rawValue:
+            e.pointee.screen = try text(.screen)
+        default:  // session.end, app.background, app.foreground, and unknown types: nothing more
+            break
+        }
+    }
+
+    /// The required `id` of a presentation event.
+    private mutating func presentationID() throws(DecodeError) {
+        scratch.event.pointee.id = try string(.id, required: true, minBytes: 1, maxBytes: limits.maxIdBytes)
+    }
+
+    // MARK: top-level fields
+
+    /// A string field; absent gives a NULL `mw_str` (or missing_field when required).
+    private mutating func string(
+        _ key: FieldKey, required: Bool = false, minBytes: Int, maxBytes: Int
+    ) throws(DecodeError) -> mw_str {
+        guard has(key) else {
+            if required { throw Place(field: key).error(.missingField, .missing, at: eventStart) }
+            return mw_str()
+        }
+        return try stringValue(slot(key), Place(field: key), nullable: false, minBytes: minBytes, maxBytes: maxBytes)
+    }
+
+    /// A `text` field: a string of at most `maxStringBytes`, or null; absent and null give NULL.
+    private mutating func text(_ key: FieldKey) throws(DecodeError) -> mw_str {
+        guard has(key) else { return mw_str() }
+        return try stringValue(slot(key), Place(field: key), nullable: true, minBytes: 0, maxBytes: limits.maxStringBytes)
+    }
+
+    /// An enumerated field: its value's index in `enumeration`, or MW_ABSENT when absent.
+    private mutating func enumeration(_ key: FieldKey, _ enumeration: WireEnum) throws(DecodeError) -> Int32 {
+        guard has(key) else { return MW_ABSENT }
+        return try enumerationValue(slot(key), Place(field: key), enumeration)
+    }
+
+    /// A boolean field: 0, 1, or MW_ABSENT when absent.
+    private func boolean(_ key: FieldKey) throws(DecodeError) -> Int32 {
+        guard has(key) else { return MW_ABSENT }
+        return try booleanValue(slot(key), Place(field: key))
+    }
+
+    /// A present integer field of at least `minimum` that fits in 64 bits.
+    private func integer(_ key: FieldKey, minimum: Int64, _ requirement: StaticString) throws(DecodeError) -> Int64 {
+        let s = slot(key)
+        if s.kind == .number, case .value(let value) = JSONNumber.integer(base, s.start, s.end), value >= minimum {
+            return value
+        }
+        throw Place(field: key).error(.badField, .requirement(requirement), at: s.start)
+    }
+
+    /// An `index` field (a button index): an integer >= 0 that fits in 32 bits, or null; null and absent
+    /// give MW_ABSENT.
+    private func index(_ key: FieldKey) throws(DecodeError) -> Int32 {
+        guard has(key) else { return MW_ABSENT }
+        let s = slot(key)
+        if s.kind == .null { return MW_ABSENT }
+        if s.kind == .number, case .value(let value) = JSONNumber.integer(base, s.start, s.end),
+            value >= 0, value <= Int64(Int32.max)
+        {
+            return Int32(value)
+        }
+        throw Place(field: key).error(.badField, .requirement("must be null or an integer from 0 to 2147483647"), at: s.start)
+    }
+
+    // MARK: values
+
+    /// The bytes of a string value: in the payload when it has no escapes, else unescaped into the arena.
+    @inline(__always)
+    private mutating func bytes(of s: FieldSlot) throws(DecodeError) -> (UnsafePointer<UInt8>, Int) {
+        guard s.escaped else { return (base + s.start, s.end - s.start) }
+        guard arenaUsed + (s.end - s.start) <= scratch.arenaCapacity else {  // cannot happen: events are smaller
+            throw DecodeError(reason: .tooLarge, problem: .eventTooLarge(size: scanner.end, limit: scratch.arenaCapacity), offset: s.start)
+        }
+        let destination = scratch.arena + arenaUsed
+        let n = JSONUnescaper.unescape(base, s.start, s.end, into: destination)
+        arenaUsed += n
+        return (UnsafePointer(destination), n)
+    }
+
+    /// A string value of `minBytes...maxBytes` bytes (too_large above), or null when `nullable`.
+    @inline(__always)
+    private mutating func stringValue(
+        _ s: FieldSlot, _ place: Place, nullable: Bool, minBytes: Int, maxBytes: Int
+    ) throws(DecodeError) -> mw_str {
+        guard s.kind == .string else {
+            if nullable, s.kind == .null { return mw_str() }
+            throw place.error(.badField, .requirement(nullable ? "must be a string or null" : "must be a string"), at: s.start)
+        }
+        let (p, n) = try bytes(of: s)
+        if n > maxBytes { throw place.error(.tooLarge, .tooLong(limit: maxBytes), at: s.start) }
+        if n < minBytes { throw place.error(.badField, .requirement("must not be empty"), at: s.start) }
+        return mw_str(ptr: UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self), len: n)
+    }
+
+    /// An enumerated value: its index in `enumeration`.
+    @inline(__always)
+    private mutating func enumerationValue(_ s: FieldSlot, _ place: Place, _ enumeration: WireEnum) throws(DecodeError) -> Int32 {
+        if s.kind == .string {
+            let (p, n) = try bytes(of: s)
+            if let i = enumeration.index(of: p, n) { return Int32(i) }
+        }
+        throw place.error(.badField, .oneOf(enumeration), at: s.start)
+    }
+
+    /// A boolean value: 0 or 1.
+    @inline(__always)
+    private func booleanValue(_ s: FieldSlot, _ place: Place) throws(DecodeError) -> Int32 {
+        switch s.kind {
+        case .trueValue: return 1
+        case .falseValue: return 0
+        default: throw place.error(.badField, .requirement("must be true or false"), at: s.start)
+        }
+    }
+
+    // MARK: arrays
+
+    /// Positions the cursor inside the array of `key` and says whether it is empty.
+    private mutating func openArray(_ key: FieldKey) throws(DecodeError) -> Bool {
+        let s = slot(key)
+        guard s.kind == .array else { throw Place(field: key).error(.badField, .requirement("must be an array"), at: s.start) }
+        scanner.pos = s.start + 1
+        scanner.skipWhitespace()
+        if scanner.peek == UInt8(ascii: "]") { return true }
+        return false
+    }
+
+    /// After an item: true when another follows (the cursor is then on it), false at the `]`.
+    @inline(__always)
+    private mutating func nextItem() -> Bool {
+        scanner.skipWhitespace()
+        guard scanner.peek == UInt8(ascii: ",") else { return false }
+        scanner.pos += 1
+        scanner.skipWhitespace()
+        return true
+    }
+
+    /// Reads the item at the cursor, which must be an object, into `scratch.itemSlots`.
+    private mutating func readItem(_ place: Place) throws(DecodeError) {
+        guard scanner.peek == UInt8(ascii: "{") else {
+            throw place.error(.badField, .requirement("must be an object"), at: scanner.pos)
+        }
+        try readMembers(ItemKey.self, into: scratch.itemSlots, depth: 2)
+    }
+
+    @inline(__always) private func itemHas(_ key: ItemKey) -> Bool { itemPresent & key.bit != 0 }
+    @inline(__always) private func itemSlot(_ key: ItemKey) -> FieldSlot { scratch.itemSlots[Int(key.rawValue)] }
+
+    /// `buttons`: alert / sheet buttons (`title`, `style`, `preferred`) or modal buttons (`title`, `role`).
+    private mutating func readButtons(modal: Bool) throws(DecodeError) {
+        var count = 0
+        if try !openArray(.buttons) {
+            repeat {
+                var place = Place(field: .buttons, item: count)
+                if count == limits.maxButtons {
+                    throw Place(field: .buttons).error(.tooLarge, .tooMany(limit: limits.maxButtons), at: scanner.pos)
+                }
+                try readItem(place)
+                place.subfield = .title
+                guard itemHas(.title) else { throw place.error(.missingField, .missing, at: scanner.pos) }
+                let title = try stringValue(
+                    itemSlot(.title), place, nullable: false, minBytes: 0, maxBytes: limits.maxStringBytes)
+                if modal {
+                    var role = MW_ABSENT
+                    if itemHas(.role) {
+                        place.subfield = .role
+                        role = try enumerationValue(itemSlot(.role), place, .modalRole)
+                    }
+                    scratch.modalButtons[count] = mw_modal_button(title: title, role: role, reserved: 0)
+                } else {
+                    var style = MW_ABSENT
+                    var preferred = MW_ABSENT
+                    if itemHas(.style) {
+                        place.subfield = .style
+                        style = try enumerationValue(itemSlot(.style), place, .buttonStyle)
+                    }
+                    if itemHas(.preferred) {
+                        place.subfield = .preferred
+                        preferred = try booleanValue(itemSlot(.preferred), place)
+                    }
+                    scratch.buttons[count] = mw_button(title: title, style: style, preferred: preferred)
+                }
+                count += 1
+            } while nextItem()
+        }
+        let e = scratch.event
+        e.pointee.has_buttons = 1
+        if modal {
+            e.pointee.modal_buttons = UnsafePointer(scratch.modalButtons)
+            e.pointee.modal_button_count = UInt32(count)
+        } else {
+            e.pointee.buttons = UnsafePointer(scratch.buttons)
+            e.pointee.button_count = UInt32(count)
+        }
+    }
+
+    /// `text_fields`: objects with an optional boolean `secure`; counted.
+    private mutating func readTextFields() throws(DecodeError) {
+        var count = 0
+        var secure = 0
+        if try !openArray(.textFields) {
+            repeat {
+                var place = Place(field: .textFields, item: count)
+                if count == limits.maxTextFields {
+                    throw Place(field: .textFields).error(.tooLarge, .tooMany(limit: limits.maxTextFields), at: scanner.pos)
+                }
+                try readItem(place)
+                if itemHas(.secure) {
+                    place.subfield = .secure
+                    secure += Int(try booleanValue(itemSlot(.secure), place))
+                }
+                count += 1
+            } while nextItem()
+        }
+        scratch.event.pointee.text_field_count = UInt32(count)
+        scratch.event.pointee.secure_text_field_count = UInt32(secure)
+    }
+}

@@ -1,0 +1,172 @@
+import ModalwatchABI
+
+/// Reads the events of one payload: pass 1 frames an event object, validates all of its JSON and
+/// records where each known top-level field's value is; pass 2 (`EventReader+Fields.swift`) checks
+/// the fields the event's type has and fills the `mw_event`.
+///
+/// Made afresh for each payload, on the stack; all storage is the decoder's `EventScratch`.
+struct EventReader {
+    var scanner: JSONScanner
+    let scratch: EventScratch
+    let limits: EventLimits
+    /// Top-level fields recorded so far in the current event (`FieldKey.bit`).
+    var present: UInt32 = 0
+    /// Fields recorded in the current array item (`ItemKey.bit`).
+    var itemPresent: UInt32 = 0
+    /// Bytes of the arena used by the current event.
+    var arenaUsed = 0
+    /// Where the next event starts looking once this one is framed (its line's end), or -1 while the
+    /// event's JSON has not been framed.
+    var resumeAt = -1
+    /// Offset of the current event's `{`.
+    var eventStart = 0
+
+    init(base: UnsafePointer<UInt8>, count: Int, scratch: EventScratch, limits: EventLimits) {
+        scanner = JSONScanner(base: base, end: count, maxDepth: limits.maxDepth)
+        self.scratch = scratch
+        self.limits = limits
+    }
+
+    @inline(__always) var base: UnsafePointer<UInt8> { scanner.base }
+
+    /// Reads the event at the cursor into `scratch.event`. `index` is its index in the payload.
+    mutating func readEvent(index: Int) throws(DecodeError) {
+        present = 0
+        arenaUsed = 0
+        resumeAt = -1
+        eventStart = scanner.pos
+        guard scanner.peek == UInt8(ascii: "{") else {
+            throw .syntax("an event must be a JSON object", at: scanner.pos)
+        }
+        try readMembers(FieldKey.self, into: scratch.slots, depth: 0)
+        let size = scanner.pos - eventStart
+        // The rest of the line may hold only whitespace.
+        while scanner.pos < scanner.end {
+            let b = base[scanner.pos]
+            guard b == 0x20 || b == 0x09 || b == 0x0D else { break }
+            scanner.pos += 1
+        }
+        if scanner.pos < scanner.end, base[scanner.pos] != 0x0A {
+            throw .syntax("unexpected bytes after the event object (one event per line)", at: scanner.pos)
+        }
+        resumeAt = scanner.pos
+        if size > limits.maxEventBytes {
+            throw DecodeError(
+                reason: .tooLarge, problem: .eventTooLarge(size: size, limit: limits.maxEventBytes), offset: eventStart)
+        }
+        if index >= limits.maxBatchEvents {
+            throw DecodeError(reason: .tooLarge, problem: .batchFull(limit: limits.maxBatchEvents), offset: eventStart)
+        }
+        try fill()
+    }
+
+    /// Reads an object whose `{` is at the cursor, at nesting depth `depth + 1`: records the values of
+    /// the keys of `K` in `slots` (the last of duplicate keys wins) and validates the other values.
+    mutating func readMembers<K: WireKey>(
+        _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>, depth: Int
+    ) throws(DecodeError) {
+        if !K.isTopLevel { itemPresent = 0 }
+        guard depth < limits.maxDepth else { throw .syntax("nested too deep", at: scanner.pos) }
+        scanner.pos += 1
+        scanner.skipWhitespace()
+        if scanner.peek == UInt8(ascii: "}") {
+            scanner.pos += 1
+            return
+        }
+        while true {
+            let keySpan = try scanner.scanKey()
+            if let key = matchKey(K.self, keySpan) {
+                slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
+                if K.isTopLevel { present |= 1 << UInt32(key.rawValue) } else { itemPresent |= 1 << UInt32(key.rawValue) }
+            } else {
+                try scanner.skipValue(depth: depth + 1)
+            }
+            scanner.skipWhitespace()
+            let b = scanner.peek
+            if b == UInt8(ascii: ",") {
+                scanner.pos += 1
+                scanner.skipWhitespace()
+            } else if b == UInt8(ascii: "}") {
+                scanner.pos += 1
+                return
+            } else {
+                throw scanner.unexpected("expected ',' or '}' in object")
+            }
+        }
+    }
+
+    /// The key of `K` a key string names, unescaping it first when it holds escapes.
+    @inline(__always)
+    private func matchKey<K: WireKey>(_: K.Type, _ span: JSONScanner.StringSpan) -> K? {
+        let count = span.end - span.start
+        guard span.escaped else { return K.match(base + span.start, count) }
+        guard count <= EventScratch.keyCapacity else { return nil }
+        let n = JSONUnescaper.unescape(base, span.start, span.end, into: scratch.keyBuffer)
+        return K.match(scratch.keyBuffer, n)
+    }
+
+    /// Scans the value at the cursor (inside a container at `depth`) and says where it is.
+    @inline(__always)
+    private mutating func readValue(depth: Int) throws(DecodeError) -> FieldSlot {
+        let start = scanner.pos
+        let kind: FieldSlot.Kind
+        switch scanner.peek {
+        case 0x22:
+            let s = try scanner.scanString()
+            return FieldSlot(start: s.start, end: s.end, kind: .string, escaped: s.escaped)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            try scanner.scanNumber()
+            kind = .number
+        case UInt8(ascii: "t"):
+            try scanner.scanLiteral("true")
+            kind = .trueValue
+        case UInt8(ascii: "f"):
+            try scanner.scanLiteral("false")
+            kind = .falseValue
+        case UInt8(ascii: "n"):
+            try scanner.scanLiteral("null")
+            kind = .null
+        case UInt8(ascii: "["):
+            try scanner.skipValue(depth: depth)
+            kind = .array
+        case UInt8(ascii: "{"):
+            try scanner.skipValue(depth: depth)
+            kind = .object
+        default:
+            throw scanner.unexpected("expected a value")
+        }
+        return FieldSlot(start: start, end: scanner.pos, kind: kind, escaped: false)
+    }
+
+    /// Where to go on after the current event failed with a syntax error: the start of the next line,
+    /// after the event's first line, whose first non-blank byte is `{`. Lines in between belong to
+    /// the bad event (e.g. the rest of a pretty-printed object) and are not reported again.
+    func resynchronize() -> Int {
+        var p = eventStart
+        let end = scanner.end
+        while true {
+            while p < end, base[p] != 0x0A { p += 1 }
+            guard p < end else { return end }
+            p += 1
+            var q = p
+            while q < end, base[q] == 0x20 || base[q] == 0x09 || base[q] == 0x0D { q += 1 }
+            if q < end, base[q] == UInt8(ascii: "{") { return q }
+        }
+    }
+
+    /// The current event's `session` and `app`, when recorded and valid: for a rejection.
+    func sessionAndApp() -> (session: String?, app: String?) {
+        (copyString(.session, maxBytes: limits.maxSessionBytes), copyString(.app, maxBytes: limits.maxAppBytes))
+    }
+
+    private func copyString(_ key: FieldKey, maxBytes: Int) -> String? {
+        guard present & key.bit != 0 else { return nil }
+        let slot = scratch.slots[Int(key.rawValue)]
+        guard slot.kind == .string else { return nil }
+        let bytes = [UInt8](unsafeUninitializedCapacity: slot.end - slot.start) { buffer, count in
+            count = JSONUnescaper.unescape(base, slot.start, slot.end, into: buffer.baseAddress!)
+        }
+        guard (1...maxBytes).contains(bytes.count) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

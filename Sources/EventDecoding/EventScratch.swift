@@ -1,0 +1,76 @@
+import ModalwatchABI
+
+/// The decoder's reusable storage, allocated once: the event it fills, the arena for unescaped strings,
+/// the button buffers and the field slots. Owned (and freed) by `EventDecoder`.
+struct EventScratch {
+    /// Room to unescape a key: a key whose escaped form is longer cannot unescape to a known key
+    /// (an escape of at most 6 bytes yields at least 1, and known keys have at most 15 bytes).
+    static let keyCapacity = 96
+
+    /// The event handed to the callback.
+    let event: UnsafeMutablePointer<mw_event>
+    /// An event with every field absent: copied into `event` before each one.
+    let template: UnsafeMutablePointer<mw_event>
+    /// Unescaped strings of the current event.
+    let arena: UnsafeMutablePointer<UInt8>
+    let arenaCapacity: Int
+    let buttons: UnsafeMutablePointer<mw_button>
+    let modalButtons: UnsafeMutablePointer<mw_modal_button>
+    let buttonCapacity: Int
+    /// Pass 1's record of the top-level fields, indexed by `FieldKey.rawValue`.
+    let slots: UnsafeMutablePointer<FieldSlot>
+    /// The record of one array item's fields, indexed by `ItemKey.rawValue`.
+    let itemSlots: UnsafeMutablePointer<FieldSlot>
+    /// Where an escaped key is unescaped before it is matched.
+    let keyBuffer: UnsafeMutablePointer<UInt8>
+
+    init(limits: EventLimits) {
+        event = .allocate(capacity: 1)
+        event.initialize(to: mw_event())
+        template = .allocate(capacity: 1)
+        template.initialize(to: Self.absentEvent())
+        arenaCapacity = limits.maxEventBytes
+        arena = .allocate(capacity: arenaCapacity)
+        buttonCapacity = limits.maxButtons
+        buttons = .allocate(capacity: buttonCapacity)
+        buttons.initialize(repeating: mw_button(), count: buttonCapacity)
+        modalButtons = .allocate(capacity: buttonCapacity)
+        modalButtons.initialize(repeating: mw_modal_button(), count: buttonCapacity)
+        slots = .allocate(capacity: FieldKey.allCases.count)
+        slots.initialize(repeating: .empty, count: FieldKey.allCases.count)
+        itemSlots = .allocate(capacity: ItemKey.allCases.count)
+        itemSlots.initialize(repeating: .empty, count: ItemKey.allCases.count)
+        keyBuffer = .allocate(capacity: Self.keyCapacity)
+    }
+
+    /// Frees everything; the scratch must not be used afterwards.
+    func deallocate() {
+        event.deallocate()
+        template.deallocate()
+        arena.deallocate()
+        buttons.deallocate()
+        modalButtons.deallocate()
+        slots.deallocate()
+        itemSlots.deallocate()
+        keyBuffer.deallocate()
+    }
+
+    /// An event that carries nothing: NULL strings, zero counts, MW_ABSENT enums and booleans.
+    static func absentEvent() -> mw_event {
+        var e = mw_event()
+        e.button = MW_ABSENT
+        e.via = MW_ABSENT
+        e.unsaved_changes = MW_ABSENT
+        e.confirmed = MW_ABSENT
+        e.in_popover = MW_ABSENT
+        e.from_popover = MW_ABSENT
+        e.style = MW_ABSENT
+        e.transition = MW_ABSENT
+        e.size_class = MW_ABSENT
+        e.device = MW_ABSENT
+        e.control = MW_ABSENT
+        e.destructive = MW_ABSENT
+        e.task_state = MW_ABSENT
+        return e
+    }
+}

@@ -1,1 +1,0 @@
-// EventDecoding: placeholder until its first real file lands.

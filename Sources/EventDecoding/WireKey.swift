@@ -1,0 +1,24 @@
+/// A set of object keys the decoder records values for (top-level fields, array-item fields).
+protocol WireKey: RawRepresentable where RawValue == UInt8 {
+    /// The key whose name is the `count` bytes at `bytes`, or nil.
+    static func match(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Self?
+    /// True for the top-level fields (recorded in `EventReader.present`), false for array items.
+    static var isTopLevel: Bool { get }
+    /// The key's name on the wire.
+    var name: StaticString { get }
+}
+
+extension StaticString {
+    /// True when the `count` bytes at `bytes` are this string's.
+    @inline(__always)
+    func isSpelled(by bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        guard count == utf8CodeUnitCount else { return false }
+        let mine = utf8Start
+        var i = 0
+        while i < count {
+            if mine[i] != bytes[i] { return false }
+            i += 1
+        }
+        return true
+    }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class EventDecodingTestsPlaceholder: XCTestCase {
-    func testPlaceholder() {}
-}
