@@ -1,5 +1,6 @@
 import ModalwatchABI
 import RuleHost
+import EventDecoding
 
 /// Writing a violation object (violations.md, "A violation") and its topic.
 extension Engine {
@@ -54,7 +55,7 @@ extension Engine {
         let evidence = Self.bytes(report.evidence_json)
         if report.evidence_json.ptr == nil {
             json.raw("{}")
-        } else if EvidenceCheck.isObject(evidence) {
+        } else if JSONSyntax.isValidObject(evidence) {
             json.raw(evidence)
         } else {
             statistics.badEvidence += 1

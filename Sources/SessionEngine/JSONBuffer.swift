@@ -1,3 +1,5 @@
+import EventDecoding
+
 /// A growable byte buffer for writing JSON without Foundation: reused, so
 /// writing a violation allocates nothing once it has grown.
 public struct JSONBuffer {
@@ -63,30 +65,7 @@ public struct JSONBuffer {
 
     /// Appends a JSON string with quotes, escaping what JSON requires.
     public mutating func string(_ utf8: UnsafeRawBufferPointer) {
-        bytes.append(0x22)
-        var runStart = 0
-        for i in 0..<utf8.count {
-            let c = utf8[i]
-            guard c < 0x20 || c == 0x22 || c == 0x5C else { continue }
-            if runStart < i { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[runStart..<i])) }
-            runStart = i + 1
-            switch c {
-            case 0x22: bytes.append(0x5C); bytes.append(0x22)
-            case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-            case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
-            case 0x0D: bytes.append(0x5C); bytes.append(0x72)
-            case 0x09: bytes.append(0x5C); bytes.append(0x74)
-            default:
-                let hex: StaticString = "0123456789abcdef"
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
-                hex.withUTF8Buffer { d in
-                    bytes.append(d[Int(c >> 4)])
-                    bytes.append(d[Int(c & 0xF)])
-                }
-            }
-        }
-        if runStart < utf8.count { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: utf8[runStart...])) }
-        bytes.append(0x22)
+        JSONStringEscaper.appendQuoted(utf8, to: &bytes)
     }
 
     /// Appends a JSON string with quotes.

@@ -3,7 +3,7 @@ import Dispatch
 import Glibc
 
 /// Turns SIGHUP into a reload request for the ingest loop, for as long as it lives.
-final class ReloadSignal: Sendable {
+final class ReloadSignal {
     private let source: any DispatchSourceSignal
 
     init(wakeup: Wakeup) {
