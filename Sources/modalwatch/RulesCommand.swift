@@ -15,8 +15,19 @@ struct RulesCommand: ParsableCommand {
     @Flag(name: .long, help: "Machine-readable JSON output.")
     var json = false
 
+    @Flag(name: .long, help: "Run every rule's worked examples (its tests) and report each that does not come out as declared.")
+    var verify = false
+
     func run() throws {
         let (catalog, configuration) = try selection.load()
+        if verify {
+            let outcomes = RuleExampleRunner(catalog: catalog).runAll()
+            let failed = outcomes.filter { !$0.passed }
+            for outcome in failed { print(outcome.description) }
+            print("\(outcomes.count - failed.count) passed, \(failed.count) failed (\(catalog.rules.count) rules, \(catalog.modules.count) modules)")
+            if !failed.isEmpty { throw ExitCode(1) }
+            return
+        }
         let profile = RuleProfile(catalog: catalog, configuration: configuration.engine, app: nil)
         let edition = profile.edition
         var objects: [[String: Any]] = []
