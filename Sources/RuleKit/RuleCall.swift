@@ -15,6 +15,9 @@ public struct RuleCall {
     /// The session after the event.
     public var session: Session { Session(raw.pointee.session) }
 
+    /// The session's presentation stack after the event, bottom first (`session.stack`).
+    public var stack: CArrayView<mw_presentation, Presentation> { session.stack }
+
     /// The edition it is judged by (one edition).
     public var edition: Editions { Editions(rawValue: raw.pointee.edition) }
 
