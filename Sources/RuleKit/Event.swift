@@ -1,0 +1,90 @@
+public import ModalwatchABI
+
+/// A view of the event being judged (`mw_event`), valid during the call.
+/// A field the event did not carry reads as an absent `Text`, nil, or 0.
+public struct Event {
+    /// The C record.
+    public let raw: UnsafePointer<mw_event>
+
+    /// Wraps the C record.
+    public init(_ raw: UnsafePointer<mw_event>) { self.raw = raw }
+
+    /// The event's type, or nil for a type this RuleKit does not know.
+    public var type: EventType? { EventType(rawValue: raw.pointee.type) }
+    /// The `type` string as sent.
+    public var typeName: Text { Text(raw.pointee.type_name) }
+    /// The session id.
+    public var session: Text { Text(raw.pointee.session) }
+    /// The app id as sent on this event (usually absent: see `Session.app`).
+    public var app: Text { Text(raw.pointee.app) }
+    /// The event time as judged (ms): never earlier than the session's latest.
+    public var ts: Int64 { raw.pointee.ts }
+    /// The event time as sent (ms).
+    public var tsSent: Int64 { raw.pointee.ts_sent }
+    /// The sequence number, or 0 when absent.
+    public var seq: Int64 { raw.pointee.seq }
+
+    /// The presentation id (`*.presented`, `*.dismissed`).
+    public var id: Text { Text(raw.pointee.id) }
+    /// The title of an alert, sheet or modal.
+    public var title: Text { Text(raw.pointee.title) }
+    /// The message of an alert or sheet.
+    public var message: Text { Text(raw.pointee.message) }
+    /// Alert or sheet buttons, in visual order.
+    public var buttons: CArrayView<mw_button, Button> {
+        CArrayView(raw.pointee.buttons, count: Int(raw.pointee.button_count), wrap: Button.init)
+    }
+    /// True when the `buttons` field was present.
+    public var hasButtons: Bool { raw.pointee.has_buttons == 1 }
+    /// Modal view buttons.
+    public var modalButtons: CArrayView<mw_modal_button, ModalButton> {
+        CArrayView(raw.pointee.modal_buttons, count: Int(raw.pointee.modal_button_count), wrap: ModalButton.init)
+    }
+    /// An alert's text fields.
+    public var textFieldCount: Int { Int(raw.pointee.text_field_count) }
+    /// An alert's secure text fields.
+    public var secureTextFieldCount: Int { Int(raw.pointee.secure_text_field_count) }
+    /// Sheet: shown in a popover.
+    public var inPopover: Bool? { Flag.bool(raw.pointee.in_popover) }
+    /// Sheet: started from inside a popover.
+    public var fromPopover: Bool? { Flag.bool(raw.pointee.from_popover) }
+    /// Sheet: its appearance name.
+    public var background: Text { Text(raw.pointee.background) }
+    /// Modal: its presentation style.
+    public var style: ModalStyle? { ModalStyle(rawValue: raw.pointee.style) }
+    /// Modal: its transition.
+    public var transition: Transition? { Transition(rawValue: raw.pointee.transition) }
+    /// `session.start` / modal: the size class sent.
+    public var sizeClass: SizeClass? { SizeClass(rawValue: raw.pointee.size_class) }
+
+    /// Dismissal: the button index, or nil for null / absent.
+    public var button: Int? { Flag.index(raw.pointee.button) }
+    /// Dismissal: how it went away.
+    public var via: Via? { Via(rawValue: raw.pointee.via) }
+    /// `modal.dismissed`: closing it discards content the person made.
+    public var unsavedChanges: Bool? { Flag.bool(raw.pointee.unsaved_changes) }
+    /// `modal.dismissed`: the app asked for and got confirmation first.
+    public var confirmed: Bool? { Flag.bool(raw.pointee.confirmed) }
+
+    /// `session.start`: the device sent.
+    public var device: Device? { Device(rawValue: raw.pointee.device) }
+    /// `session.start`: the app version.
+    public var appVersion: Text { Text(raw.pointee.app_version) }
+    /// `session.start`: the OS.
+    public var os: Text { Text(raw.pointee.os) }
+
+    /// `user.action`: the kind of control.
+    public var control: Control? { Control(rawValue: raw.pointee.control) }
+    /// `user.action`: whether the action was destructive.
+    public var destructive: Bool? { Flag.bool(raw.pointee.destructive) }
+    /// `user.action`: the control's label.
+    public var label: Text { Text(raw.pointee.label) }
+
+    /// `task.progress`: the task id.
+    public var task: Text { Text(raw.pointee.task) }
+    /// `task.progress`: the state reported.
+    public var taskState: TaskState? { TaskState(rawValue: raw.pointee.task_state) }
+
+    /// `nav.push` / `nav.pop`: the screen.
+    public var screen: Text { Text(raw.pointee.screen) }
+}

@@ -1,1 +1,0 @@
-// RuleKit: placeholder until its first real file lands.

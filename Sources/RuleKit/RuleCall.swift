@@ -1,0 +1,99 @@
+public import ModalwatchABI
+
+/// Everything a rule gets for one event (`mw_call`), with non-allocating views
+/// and the host's services. Valid only during `Rule.judge`.
+public struct RuleCall {
+    /// The C record.
+    public let raw: UnsafePointer<mw_call>
+
+    /// Wraps the C record.
+    public init(_ raw: UnsafePointer<mw_call>) { self.raw = raw }
+
+    /// The event being judged (already applied to the session).
+    public var event: Event { Event(raw.pointee.event) }
+
+    /// The session after the event.
+    public var session: Session { Session(raw.pointee.session) }
+
+    /// The session's presentation stack after the event, bottom first (`session.stack`).
+    public var stack: CArrayView<mw_presentation, Presentation> { session.stack }
+
+    /// The edition it is judged by (one edition).
+    public var edition: Editions { Editions(rawValue: raw.pointee.edition) }
+
+    /// The value in force of parameter `index` (declared order; durations in ms).
+    public func param(_ index: Int) -> Int64 {
+        raw.pointee.params[index]
+    }
+
+    /// Adds `delta` to the rule's counter `key` in `scope` and returns the new
+    /// value (a counter starts at 0; delta 0 reads). Keys are private to the rule.
+    @discardableResult
+    public func counterAdd(_ key: UInt64, _ delta: Int64 = 0, scope: CounterScope = .session) -> Int64 {
+        let host = raw.pointee.host.pointee
+        return host.counter_add!(raw.pointee.ctx, scope.rawValue, key, delta)
+    }
+
+    /// Records `ts` in the rule's per-session window `key`, forgets entries older
+    /// than `ts - windowMs`, keeps at most `keep` newest, and returns how many remain.
+    @discardableResult
+    public func windowPush(_ key: UInt64, ts: Int64, windowMs: Int64, keep: UInt32) -> UInt32 {
+        let host = raw.pointee.host.pointee
+        return host.window_push!(raw.pointee.ctx, key, ts, windowMs, keep)
+    }
+
+    /// Reports a violation; the host applies the rule's firing discipline, adds
+    /// the metadata and appends the current event to `events`.
+    ///
+    /// - Parameters:
+    ///   - subject: the presentation it is about (`.absent` for none).
+    ///   - message: one sentence for a person, with the figures.
+    ///   - evidence: the rule's figures (a JSON object).
+    ///   - key: for `.oncePerKey` / `.oncePerAppValue`, the value it is about; nil means the subject.
+    ///   - quietMs: for `.oncePerWindow`, how long the rule then stays quiet in the session.
+    ///   - events: earlier triggering events, oldest first (not the current one).
+    public func report(
+        subject: Text,
+        message: String,
+        evidence: Evidence = Evidence(),
+        key: String? = nil,
+        quietMs: Int64 = 0,
+        events: [EventRef] = []
+    ) {
+        let refs = events.map(\.raw)
+        var message = message
+        var evidenceText = evidence.json
+        var keyText = key ?? ""
+        let hasKey = key != nil
+        let host = raw.pointee.host.pointee
+        let ctx = raw.pointee.ctx
+        message.withUTF8 { messageBytes in
+            evidenceText.withUTF8 { evidenceBytes in
+                keyText.withUTF8 { keyBytes in
+                    refs.withUnsafeBufferPointer { refBuffer in
+                        var report = mw_report(
+                            subject: subject.raw,
+                            message: RuleCall.present(messageBytes),
+                            evidence_json: RuleCall.present(evidenceBytes),
+                            key: hasKey ? RuleCall.present(keyBytes) : Text.absent.raw,
+                            quiet_ms: quietMs,
+                            events: refBuffer.baseAddress,
+                            event_count: UInt32(refBuffer.count),
+                            reserved: 0
+                        )
+                        host.report!(ctx, &report)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A present slice even for an empty string (whose buffer may have no address).
+    private static func present(_ bytes: UnsafeBufferPointer<UInt8>) -> mw_str {
+        if let base = bytes.baseAddress {
+            return mw_str(ptr: UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), len: bytes.count)
+        }
+        let empty: StaticString = ""
+        return mw_str(ptr: UnsafeRawPointer(empty.utf8Start).assumingMemoryBound(to: CChar.self), len: 0)
+    }
+}
