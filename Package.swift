@@ -22,12 +22,12 @@ let strictSwift: [SwiftSetting] = [
 
 /// A rule module: a dynamic library product named `modalwatch-rules-NAME`,
 /// built from `Plugins/DIR`, linking only the helper library.
-func ruleModule(_ name: String, target: String, dir: String) -> (Product, Target) {
+func ruleModule(_ name: String, target: String, dir: String, extra: [Target.Dependency] = []) -> (Product, Target) {
     (
         .library(name: "modalwatch-rules-\(name)", type: .dynamic, targets: [target]),
         .target(
             name: target,
-            dependencies: ["RuleKit", "ModalwatchABI"],
+            dependencies: ["RuleKit", "ModalwatchABI"] + extra,
             path: "Plugins/\(dir)",
             swiftSettings: strictSwift
         )
@@ -37,6 +37,8 @@ func ruleModule(_ name: String, target: String, dir: String) -> (Product, Target
 let modules = [
     ruleModule("overuse", target: "OveruseRules", dir: "Overuse"),
     ruleModule("modality", target: "ModalityRules", dir: "Modality"),
+    ruleModule("alert-content", target: "AlertContentRules", dir: "AlertContent", extra: ["AlertText"]),
+    ruleModule("action-sheet", target: "ActionSheetRules", dir: "ActionSheet", extra: ["AlertText"]),
 ]
 
 let package = Package(
@@ -120,8 +122,11 @@ let package = Package(
 
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
         .target(name: "RuleKit", dependencies: ["ModalwatchABI"], swiftSettings: strictSwift),
+        // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
+        .target(name: "AlertText", swiftSettings: strictSwift),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
+        .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),
         .testTarget(
             name: "EventDecodingTests",
             dependencies: ["EventDecoding"],

@@ -1,0 +1,1 @@
+// AlertText: placeholder until its first real file lands.

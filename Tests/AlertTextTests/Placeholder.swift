@@ -1,0 +1,5 @@
+import XCTest
+
+final class AlertTextTestsPlaceholder: XCTestCase {
+    func testPlaceholder() {}
+}
