@@ -1,0 +1,62 @@
+import Foundation
+import RuleHost
+import XCTest
+
+/// Every loaded built-in rule says exactly what spec/rules.md says of it.
+final class CatalogueConformanceTests: XCTestCase {
+    private var spec: RuleCatalogueSpec!
+    private var catalog: RuleCatalog!
+
+    override func setUpWithError() throws {
+        let markdown = try String(contentsOf: BuiltinCatalog.rulesSpec, encoding: .utf8)
+        spec = RuleCatalogueSpec(markdown: markdown)
+        catalog = BuiltinCatalog.load()
+    }
+
+    func testTheSpecParses() {
+        XCTAssertEqual(spec.entries.count, 44, "rules.md has 6 + 9 + 21 + 8 rules")
+        XCTAssertEqual(spec.entries.first { $0.id == "alert-frequency" }?.parameters, ["limit": 3, "window": 600_000])
+        XCTAssertEqual(spec.entries.first { $0.id == "alert-dismissed-unread" }?.parameters, ["min_read": 1000, "count": 3])
+    }
+
+    func testTheOveruseAndModalityModulesLoad() {
+        let names = Set(catalog.modules.map(\.name))
+        XCTAssertTrue(names.isSuperset(of: ["overuse", "modality"]), "loaded: \(names); failures: \(catalog.failures)")
+    }
+
+    func testEveryLoadedModuleShipsExactlyItsRules() {
+        for module in catalog.modules where BuiltinCatalog.shippedModules.contains(module.name) {
+            let expected = Set(spec.entries.filter { $0.module == module.name }.map(\.id))
+            XCTAssertEqual(Set(module.rules.map(\.id)), expected, "module \(module.name)")
+        }
+    }
+
+    func testEveryRuleHasTheSpecsSeverityEditionsAndParameters() {
+        for rule in catalog.rules {
+            guard let entry = spec.entries.first(where: { $0.id == rule.id }) else {
+                XCTFail("\(rule.id) is not in rules.md")
+                continue
+            }
+            XCTAssertEqual(rule.module, entry.module, rule.id)
+            XCTAssertEqual(rule.severity.rawValue, entry.severity, rule.id)
+            XCTAssertEqual(rule.editions.map(\.rawValue), entry.editions, rule.id)
+            let parameters = Dictionary(uniqueKeysWithValues: rule.parameters.map { ($0.name, $0.defaultValue) })
+            XCTAssertEqual(parameters, entry.parameters, rule.id)
+            XCTAssertFalse(rule.summary.isEmpty, rule.id)
+            XCTAssertFalse(rule.guideline.isEmpty, rule.id)
+            XCTAssertFalse(rule.source.isEmpty, rule.id)
+            XCTAssertEqual(rule.rev, 1, rule.id)
+        }
+    }
+
+    func testEveryRuleHasATriggeringAndAQuietExample() {
+        for rule in catalog.rules {
+            XCTAssertTrue(rule.examples.contains { $0.expected > 0 }, "\(rule.id) has no triggering example")
+            XCTAssertTrue(rule.examples.contains { $0.expected == 0 }, "\(rule.id) has no non-triggering example")
+            for edition in rule.editions {
+                XCTAssertTrue(rule.examples.contains { $0.expected > 0 && $0.editions.contains(edition) },
+                              "\(rule.id) has no triggering example in \(edition.rawValue)")
+            }
+        }
+    }
+}

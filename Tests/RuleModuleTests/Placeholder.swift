@@ -1,5 +1,0 @@
-import XCTest
-
-final class RuleModuleTestsPlaceholder: XCTestCase {
-    func testPlaceholder() {}
-}
