@@ -46,6 +46,13 @@ extension IngestLoop {
         ]
     }
 
+    /// One line for systemd's STATUS=: rates and counts.
+    func statusLine() -> String {
+        let rate = Int(eventsPerSecond.rounded())
+        return "\(rate) events/s; \(pipeline.statistics.eventsReceived) in, \(pipeline.eventsRejected) rejected; "
+            + "\(pipeline.engine.liveSessions) sessions; \(publisher.statistics.violationsPublished) violations"
+    }
+
     /// The `rules` reply: every loaded rule with its metadata and the parameter values in force.
     func rulesReport() -> [[String: Any]] {
         let profile = pipeline.engine.profile(forApp: nil)

@@ -17,6 +17,7 @@ public final class IngestLoop: @unchecked Sendable {
     private let logger: Logger
     private let wakeup: Wakeup
     private let configurationSource: ConfigurationSource
+    private let notifier: SystemdNotifier
     let startedAtMs = WallClock.milliseconds()
     let startedMonotonicMs = WallClock.monotonicMilliseconds()
 
@@ -39,8 +40,9 @@ public final class IngestLoop: @unchecked Sendable {
     /// A loop for `configuration` and the modules of `catalog`.
     public init(
         configuration: DaemonConfiguration, catalog: RuleCatalog, wakeup: Wakeup,
-        logger: Logger, configurationSource: @escaping ConfigurationSource
+        logger: Logger, notifier: SystemdNotifier, configurationSource: @escaping ConfigurationSource
     ) {
+        self.notifier = notifier
         self.configuration = configuration
         self.catalog = catalog
         self.wakeup = wakeup
@@ -96,6 +98,9 @@ public final class IngestLoop: @unchecked Sendable {
         }
         let wakeIndex = poller.add(fileDescriptor: wakeup.fileDescriptor)
         ready(boundEndpoints)
+        notifier.notify("READY=1\nSTATUS=ready; no events yet")
+        var lastWatchdog = WallClock.monotonicMilliseconds()
+        var lastStatus = lastWatchdog
 
         var message = ZMQMessage()
         var frame = ZMQMessage()
@@ -111,7 +116,11 @@ public final class IngestLoop: @unchecked Sendable {
             }
             if poller.isReadable(wakeIndex) {
                 let request = wakeup.take()
-                if request.contains(.reload) { logReload(reload()) }
+                if request.contains(.reload) {
+                    notifier.reloading()
+                    logReload(reload())
+                    notifier.notify("READY=1")
+                }
                 if request.contains(.stop) { stopping = true }
             }
             if poller.isReadable(ingestIndex) || stopping {
@@ -127,7 +136,17 @@ public final class IngestLoop: @unchecked Sendable {
                 rate.sample(total: pipeline.statistics.eventsReceived, now: now)
                 pipeline.engine.releaseIdleSessions(limit: 10_000)
             }
+            // The watchdog is fed from this loop itself: a stuck loop starves it.
+            if let interval = notifier.watchdogIntervalMs, now - lastWatchdog >= interval {
+                lastWatchdog = now
+                notifier.notify("WATCHDOG=1")
+            }
+            if notifier.isActive && now - lastStatus >= 2000 {
+                lastStatus = now
+                notifier.notify("STATUS=\(statusLine())")
+            }
         }
+        notifier.notify("STOPPING=1")
         logger.info("stopping: every received event was judged and published", metadata: [
             "events": "\(pipeline.statistics.eventsReceived)",
             "violations": "\(publisher.statistics.violationsPublished)",

@@ -86,6 +86,7 @@ struct Modalwatchd: AsyncParsableCommand {
         let wakeup = try Wakeup()
         let loop = IngestLoop(
             configuration: loaded, catalog: catalog, wakeup: wakeup, logger: logger,
+            notifier: SystemdNotifier(environment: ProcessInfo.processInfo.environment),
             configurationSource: { [self] in try self.loadConfiguration(path: configPath, catalog: catalog) })
         let reloads = ReloadSignal(wakeup: wakeup)
         let service = IngestService(loop: loop, wakeup: wakeup, logger: logger)
