@@ -56,6 +56,11 @@ public final class EventDecoder {
                 body(.event(UnsafePointer(scratch.event)))
                 reader.scanner.pos = reader.resumeAt
             } catch {
+                var error = error
+                if index >= limits.maxBatchEvents {  // past the limit, every event is too_large, even malformed ones
+                    error = DecodeError(
+                        reason: .tooLarge, problem: .batchFull(limit: limits.maxBatchEvents), offset: reader.eventStart)
+                }
                 body(.rejected(rejection(error, index: index, reader: reader)))
                 reader.scanner.pos = reader.resumeAt >= 0 ? reader.resumeAt : reader.resynchronize()
             }

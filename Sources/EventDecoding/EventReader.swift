@@ -162,7 +162,7 @@ struct EventReader {
     private func copyString(_ key: FieldKey, maxBytes: Int) -> String? {
         guard present & key.bit != 0 else { return nil }
         let slot = scratch.slots[Int(key.rawValue)]
-        guard slot.kind == .string else { return nil }
+        guard slot.kind == .string, slot.end > slot.start else { return nil }
         let bytes = [UInt8](unsafeUninitializedCapacity: slot.end - slot.start) { buffer, count in
             count = JSONUnescaper.unescape(base, slot.start, slot.end, into: buffer.baseAddress!)
         }
