@@ -141,6 +141,7 @@ let package = Package(
         .testTarget(
             name: "RuleModuleTests",
             dependencies: ["SessionEngine", "RuleHost"],
+            exclude: ["Streams"],
             swiftSettings: strictSwift
         ),
     ] + modules.map(\.1)

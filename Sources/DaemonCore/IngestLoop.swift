@@ -125,7 +125,7 @@ public final class IngestLoop: @unchecked Sendable {
             }
             if poller.isReadable(ingestIndex) || stopping {
                 // On stop: take everything already received, then close.
-                drain(ingest, &message, &frame, budget: stopping ? .max : 20_000)
+                drain(ingest, &message, &frame, stopping: stopping)
             }
             if poller.isReadable(controlIndex) {
                 serveControl(control, handler)
@@ -172,11 +172,20 @@ public final class IngestLoop: @unchecked Sendable {
         }
     }
 
-    /// Receives and judges up to `budget` messages without blocking.
-    private func drain(_ socket: ZMQSocket, _ message: inout ZMQMessage, _ frame: inout ZMQMessage, budget: Int) {
+    /// The longest one drain runs before the loop serves the control socket and its timers.
+    static let drainSliceMs: Int64 = 20
+
+    /// Receives and judges messages without blocking: everything there is when stopping,
+    /// else for at most `drainSliceMs`, so control requests and the watchdog are never starved.
+    private func drain(_ socket: ZMQSocket, _ message: inout ZMQMessage, _ frame: inout ZMQMessage, stopping: Bool) {
         var handled = 0
-        let observed = WallClock.milliseconds()
-        while handled < budget {
+        var observed = WallClock.milliseconds()
+        let deadline = WallClock.monotonicMilliseconds() + Self.drainSliceMs
+        while true {
+            if handled & 15 == 15 {
+                observed = WallClock.milliseconds()
+                if !stopping && WallClock.monotonicMilliseconds() >= deadline { return }
+            }
             do {
                 guard try socket.receive(into: &message, dontWait: true) else { return }
             } catch {

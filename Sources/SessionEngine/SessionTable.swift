@@ -7,7 +7,10 @@ struct SessionTable {
     private static let empty: Int32 = -1
     private static let deleted: Int32 = -2
 
+    /// Slot of each position (or empty / deleted), and beside it the session's mixed hash,
+    /// so a probe compares hashes without touching the session.
     private var index: [Int32]
+    private var hashes: [UInt64]
     private var mask: Int
     private var sessions: [Session?] = []
     private var freeSlots: [Int32] = []
@@ -21,16 +24,18 @@ struct SessionTable {
 
     init() {
         index = [Int32](repeating: Self.empty, count: 1024)
+        hashes = [UInt64](repeating: 0, count: 1024)
         mask = 1023
     }
 
     /// The session with these id bytes.
     func find(_ id: UnsafeRawBufferPointer, hash: UInt64) -> Session? {
-        var position = Int(truncatingIfNeeded: hash) & mask
+        let mixed = Hashing.mix(hash)
+        var position = Int(truncatingIfNeeded: mixed) & mask
         while true {
             let slot = index[position]
             if slot == Self.empty { return nil }
-            if slot >= 0, let session = sessions[Int(slot)], session.idHash == hash, session.id.equals(id) {
+            if slot >= 0, hashes[position] == mixed, let session = sessions[Int(slot)], session.id.equals(id) {
                 return session
             }
             position = (position + 1) & mask
@@ -39,7 +44,7 @@ struct SessionTable {
 
     /// Adds a session (its id must not be present) as the most recently active.
     mutating func insert(_ session: Session) {
-        if (count + tombstones + 1) * 4 > index.count * 3 { rehash(growing: count * 2 >= index.count / 2) }
+        if (count + tombstones + 1) * 2 > index.count { rehash(growing: count * 4 >= index.count) }
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -60,7 +65,7 @@ struct SessionTable {
     mutating func remove(_ session: Session) {
         let slot = session.slot
         guard slot >= 0, sessions[Int(slot)] === session else { return }
-        var position = Int(truncatingIfNeeded: session.idHash) & mask
+        var position = Int(truncatingIfNeeded: Hashing.mix(session.idHash)) & mask
         while index[position] != slot { position = (position + 1) & mask }
         index[position] = Self.deleted
         tombstones += 1
@@ -95,15 +100,18 @@ struct SessionTable {
     }
 
     private mutating func place(_ slot: Int32, hash: UInt64) {
-        var position = Int(truncatingIfNeeded: hash) & mask
+        let mixed = Hashing.mix(hash)
+        var position = Int(truncatingIfNeeded: mixed) & mask
         while index[position] >= 0 { position = (position + 1) & mask }
         if index[position] == Self.deleted { tombstones -= 1 }
         index[position] = slot
+        hashes[position] = mixed
     }
 
     private mutating func rehash(growing: Bool) {
         let size = growing ? index.count * 2 : index.count
         index = [Int32](repeating: Self.empty, count: size)
+        hashes = [UInt64](repeating: 0, count: size)
         mask = size - 1
         tombstones = 0
         for (slot, session) in sessions.enumerated() {

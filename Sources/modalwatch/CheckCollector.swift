@@ -11,7 +11,10 @@ final class CheckCollector: EngineOutput {
         let app: String
         let session: String
         let ts: Int64
-        let message: String
+        /// The violation's message, read from its JSON (for text output only).
+        var message: String {
+            (try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])?["message"] as? String ?? ""
+        }
     }
 
     private(set) var violations: [Found] = []
@@ -21,11 +24,9 @@ final class CheckCollector: EngineOutput {
     var onViolation: ((Found) -> Void)?
 
     func emit(_ violation: EmittedViolation) {
-        let json = Array(violation.json)
-        let message = (try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])?["message"] as? String ?? ""
         let found = Found(
-            json: json, rule: violation.rule, severity: violation.severity, app: violation.app,
-            session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts, message: message)
+            json: Array(violation.json), rule: violation.rule, severity: violation.severity, app: violation.app,
+            session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts)
         violations.append(found)
         onViolation?(found)
     }

@@ -33,15 +33,17 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let (catalog, configuration) = try rules.load()
         let collector = CheckCollector()
-        let out = FileHandle.standardOutput
+        let out = BufferedOutput()
+        defer { out.flush() }
         let format = self.format
         collector.onViolation = { found in
             switch format {
             case .json:
-                out.write(Data(found.json + [0x0A]))
+                out.write(found.json)
+                out.write([0x0A])
             case .text:
                 let severity = Terminal.paint(found.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0), Self.colour(found.severity))
-                out.write(Data("\(severity) \(found.rule)  \(found.app) \(found.session) @\(found.ts): \(found.message)\n".utf8))
+                out.write(Array("\(severity) \(found.rule)  \(found.app) \(found.session) @\(found.ts): \(found.message)\n".utf8))
             }
         }
         let pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: collector)
@@ -61,6 +63,7 @@ struct CheckCommand: ParsableCommand {
                 }
             }
         }
+        out.flush()
         let found = collector.violations
         let threshold = Severity(rawValue: failOn)!
         let bySeverity = Dictionary(grouping: found, by: \.severity).mapValues(\.count)

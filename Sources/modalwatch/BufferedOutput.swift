@@ -1,0 +1,19 @@
+import Foundation
+
+/// Standard output with a buffer: one write per 64 KiB, not per line.
+final class BufferedOutput {
+    private var buffer: [UInt8] = []
+
+    init() { buffer.reserveCapacity(1 << 16) }
+
+    func write(_ bytes: [UInt8]) {
+        buffer += bytes
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
