@@ -17,6 +17,8 @@ public struct RuleExampleRunner: Sendable {
         public var found: Int
         /// Events rejected by the decoder or the engine (an example should have none).
         public var rejected: Int
+        /// The first violation's message, if the rule fired.
+        public var firstMessage: String?
 
         /// Whether it came out as declared, with no rejected event.
         public var passed: Bool { expected == found && rejected == 0 }
@@ -66,17 +68,20 @@ public struct RuleExampleRunner: Sendable {
         }
         return Outcome(
             rule: rule.id, example: example.name, edition: edition, expected: example.expected,
-            found: counter.count, rejected: Int(pipeline.eventsRejected))
+            found: counter.count, rejected: Int(pipeline.eventsRejected), firstMessage: counter.firstMessage)
     }
 
     private final class Counter: EngineOutput {
         let rule: String
         var count = 0
+        var firstMessage: String?
 
         init(rule: String) { self.rule = rule }
 
         func emit(_ violation: EmittedViolation) {
-            if violation.rule == rule { count += 1 }
+            guard violation.rule == rule else { return }
+            count += 1
+            if firstMessage == nil { firstMessage = ViolationFields.string("message", in: violation.json) }
         }
 
         func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {}

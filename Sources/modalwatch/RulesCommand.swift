@@ -15,11 +15,18 @@ struct RulesCommand: ParsableCommand {
     @Flag(name: .long, help: "Machine-readable JSON output.")
     var json = false
 
+    @Flag(name: .long, help: "Print the rule reference (docs/rules.md) generated from the modules' metadata.")
+    var markdown = false
+
     @Flag(name: .long, help: "Run every rule's worked examples (its tests) and report each that does not come out as declared.")
     var verify = false
 
     func run() throws {
         let (catalog, configuration) = try selection.load()
+        if markdown {
+            print(RuleReference(catalog: catalog).markdown(), terminator: "")
+            return
+        }
         if verify {
             let outcomes = RuleExampleRunner(catalog: catalog).runAll()
             let failed = outcomes.filter { !$0.passed }
