@@ -53,6 +53,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libzmq, found through pkg-config (Debian: libzmq3-dev).
@@ -91,11 +92,18 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // The history store: every violation, durably, in SQLite (GRDB, WAL).
+        .target(
+            name: "HistoryStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSwift
+        ),
+
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig",
+                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -113,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding",
+                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,5 +1,7 @@
 import Foundation
 import RuleHost
+import HistoryStore
+import ModalwatchConfig
 import SessionEngine
 
 /// Answers control requests (interfaces.md, "The control socket"): one JSON
@@ -40,7 +42,7 @@ final class ControlHandler {
             case .failure(let failure): return error("reload refused: \(failure.description); the old configuration stays in force")
             }
         case "violations":
-            return error("the history store is not available in this version; subscribe to violation/ with `modalwatch tail`")
+            return violations(object)
         default:
             return error("unknown command '\(command)'; commands: status, sessions, session, rules, reload, violations")
         }
@@ -70,6 +72,31 @@ final class ControlHandler {
         var object = Self.sessionObject(snapshot)
         object["stack"] = snapshot.stack.map { ["kind": $0.kind, "id": $0.id, "ts": $0.ts, "nav_depth": $0.navDepth] as [String: Any] }
         return ok(["session": object])
+    }
+
+    private func violations(_ request: [String: Any]) -> [UInt8] {
+        guard let history = loop.history else {
+            return error("this daemon keeps no history (no state directory); start it with --state-dir")
+        }
+        var query = HistoryQuery(app: request["app"] as? String, rule: request["rule"] as? String,
+                                 limit: request["limit"] as? Int ?? 100)
+        guard query.limit >= 0 && query.limit <= 10_000 else { return error("limit must be 0 to 10000") }
+        if let since = request["since"] {
+            if let text = since as? String, let ms = DurationParser.milliseconds(text) {
+                query.sinceObserved = WallClock.milliseconds() - ms
+            } else if let ms = since as? Int {
+                query.sinceObserved = Int64(ms)
+            } else {
+                return error("since must be a duration such as \"15m\" or \"2h\", or a wall-clock time in ms")
+            }
+        }
+        do {
+            let rows = try history.find(query)
+            let objects = rows.compactMap { try? JSONSerialization.jsonObject(with: Data($0.json.utf8)) }
+            return ok(["violations": objects, "count": objects.count])
+        } catch {
+            return self.error("the history store could not be read: \(error)")
+        }
     }
 
     static func sessionObject(_ s: SessionSnapshot) -> [String: Any] {

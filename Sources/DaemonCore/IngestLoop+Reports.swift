@@ -1,3 +1,4 @@
+import Foundation
 import RuleHost
 import SessionEngine
 
@@ -9,7 +10,7 @@ extension IngestLoop {
         let pipe = pipeline.statistics
         var rejected = pipe.rejectedByReason
         if engine.eventsRejected > 0 { rejected["bad_field", default: 0] += engine.eventsRejected }
-        let publishing = publisher.statistics
+        let published = publishing.statistics
         return [
             "version": ModalwatchVersion.string,
             "protocol": ModalwatchVersion.controlProtocol,
@@ -37,12 +38,16 @@ extension IngestLoop {
             "sessions_expired": engine.sessionsExpired,
             "sessions_evicted": engine.sessionsEvicted,
             "violations_found": engine.violations,
-            "violations_published": publishing.violationsPublished,
+            "violations_published": published.violationsPublished.load(ordering: .relaxed),
+            "violations_stored": published.violationsStored.load(ordering: .relaxed),
+            "history_failures": published.storeFailures.load(ordering: .relaxed),
+            "history_pruned": published.historyPruned.load(ordering: .relaxed),
+            "history": configuration.stateDirectory.map { $0 + "/history.sqlite" } ?? NSNull(),
             "reports_suppressed": engine.reportsSuppressed,
             "bad_evidence": engine.badEvidence,
-            "diagnostics_published": publishing.diagnosticsPublished,
-            "diagnostics_suppressed": publishing.diagnosticsSuppressed,
-            "messages_dropped": publishing.messagesDropped,
+            "diagnostics_published": published.diagnosticsPublished.load(ordering: .relaxed),
+            "diagnostics_suppressed": outbox.diagnosticsSuppressed,
+            "messages_dropped": published.messagesDropped.load(ordering: .relaxed),
         ]
     }
 
@@ -50,7 +55,7 @@ extension IngestLoop {
     func statusLine() -> String {
         let rate = Int(eventsPerSecond.rounded())
         return "\(rate) events/s; \(pipeline.statistics.eventsReceived) in, \(pipeline.eventsRejected) rejected; "
-            + "\(pipeline.engine.liveSessions) sessions; \(publisher.statistics.violationsPublished) violations"
+            + "\(pipeline.engine.liveSessions) sessions; \(publishing.statistics.violationsPublished.load(ordering: .relaxed)) violations"
     }
 
     /// The `rules` reply: every loaded rule with its metadata and the parameter values in force.

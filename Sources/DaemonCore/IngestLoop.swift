@@ -1,6 +1,8 @@
 public import Logging
 public import ModalwatchConfig
 public import RuleHost
+import Foundation
+import HistoryStore
 import SessionEngine
 import ZeroMQ
 
@@ -23,7 +25,9 @@ public final class IngestLoop: @unchecked Sendable {
 
     // Created on the loop's thread in run().
     private(set) var pipeline: EventPipeline!
-    private(set) var publisher: Publisher!
+    private(set) var outbox: Outbox!
+    private(set) var publishing: PublishingThread!
+    private(set) var history: ViolationHistory?
     private var transport = TransportStatistics()
     private var rate = EventRate()
     private var boundEndpoints: [String: [String]] = [:]
@@ -58,16 +62,37 @@ public final class IngestLoop: @unchecked Sendable {
         var sockets: [ZMQSocket] = []
         defer { for socket in sockets { socket.close() } }
 
+        // The publishing thread owns the PUB socket and the history; it binds first.
+        let handoff = "inproc://modalwatch-publish-\(UInt64.random(in: 0...UInt64.max))"
+        var historyPath: String?
+        if let directory = configuration.stateDirectory {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw DaemonError(.systemCall, "cannot create the state directory \(directory): \(error.localizedDescription); choose another with --state-dir")
+            }
+            historyPath = directory + "/" + ViolationHistory.fileName
+        }
+        publishing = PublishingThread(
+            context: context, handoff: handoff, publish: configuration.publish, historyPath: historyPath,
+            retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
+            logger: logger)
+        try publishing.start()
+        let publishingThread = publishing!
+        defer { publishingThread.join() }
+        if let historyPath { history = try? ViolationHistory(path: historyPath, readOnly: true) }
+
         let ingest = try open(context, .sub, &sockets)
-        let publishing = try open(context, .pub, &sockets)
+        let handover = try open(context, .pair, &sockets)
         let control = try open(context, .rep, &sockets)
+        do { try handover.connect(handoff) } catch {
+            throw DaemonError(.systemCall, "cannot connect to the publishing thread: \(error)")
+        }
         do {
             try ingest.set(.receiveHighWaterMark, 100_000)
             try ingest.set(.maxMessageSize, Self.socketMessageLimit)
             for prefix in configuration.subscribe { try ingest.subscribe(prefix) }
-            try publishing.set(.sendHighWaterMark, 100_000)
-            // On a graceful stop, give subscribers a moment to take what was published last.
-            try publishing.set(.linger, 1000)
+            try handover.set(.sendHighWaterMark, 1000)
             try control.set(.linger, 0)
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)")
@@ -81,11 +106,13 @@ public final class IngestLoop: @unchecked Sendable {
             }
         }
         boundEndpoints["events_connect"] = configuration.eventsConnect
-        boundEndpoints["publish"] = [try bind(publishing, configuration.publish, "publish")]
+        boundEndpoints["publish"] = [publishingThread.boundEndpoint]
         boundEndpoints["control"] = [try bind(control, configuration.control, "control")]
 
-        publisher = Publisher(socket: publishing, logger: logger)
-        pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: publisher)
+        outbox = Outbox(socket: handover)
+        // However the loop ends, the publishing thread gets what was found and is told to finish.
+        defer { outbox.finish() }
+        pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: outbox)
         let handler = ControlHandler(loop: self)
 
         let poller = ZMQPoller()
@@ -126,6 +153,7 @@ public final class IngestLoop: @unchecked Sendable {
             if poller.isReadable(ingestIndex) || stopping {
                 // On stop: take everything already received, then close.
                 drain(ingest, &message, &frame, stopping: stopping)
+                outbox.flush()
             }
             if poller.isReadable(controlIndex) {
                 serveControl(control, handler)
@@ -149,7 +177,7 @@ public final class IngestLoop: @unchecked Sendable {
         notifier.notify("STOPPING=1")
         logger.info("stopping: every received event was judged and published", metadata: [
             "events": "\(pipeline.statistics.eventsReceived)",
-            "violations": "\(publisher.statistics.violationsPublished)",
+            "violations": "\(outbox.violationsFound)",
         ])
     }
 

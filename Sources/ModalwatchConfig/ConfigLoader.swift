@@ -109,12 +109,16 @@ private struct Reader {
                 if let v = readDuration(value, key, minimum: 1000) { configuration.engine.sessionIdleTimeoutMs = v }
             case "max_sessions":
                 if let v = readInteger(value, key, minimum: 1, maximum: 100_000_000) { configuration.engine.maxSessions = Int(v) }
+            case "state_dir":
+                if let v = readString(value, key) { configuration.stateDirectory = v }
+            case "history":
+                readHistory(value, key, into: &configuration)
             case "rules":
                 configuration.engine.rules = readRuleOverrides(value, key)
             case "apps":
                 configuration.engine.apps = readApps(value, key)
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, rules_dirs, log_level, session_idle_timeout, max_sessions, rules, apps")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, rules_dirs, state_dir, history, log_level, session_idle_timeout, max_sessions, rules, apps")
             }
         }
     }
@@ -178,6 +182,27 @@ private struct Reader {
             }
         }
         return override
+    }
+
+    mutating func readHistory(_ node: Node, _ path: String, into configuration: inout DaemonConfiguration) {
+        guard let mapping = node.mapping else {
+            fail(node, path, "must be a mapping such as { max_age: 30d, max_rows: 1000000 }")
+            return
+        }
+        for (keyNode, value) in mapping {
+            let name = keyNode.string ?? ""
+            let key = "\(path).\(name)"
+            switch name {
+            case "max_age":
+                if value.null != nil { configuration.historyMaxAgeMs = nil }
+                else if let v = readDuration(value, key, minimum: 1000) { configuration.historyMaxAgeMs = v }
+            case "max_rows":
+                if value.null != nil { configuration.historyMaxRows = nil }
+                else if let v = readInteger(value, key, minimum: 1, maximum: 1_000_000_000) { configuration.historyMaxRows = Int(v) }
+            default:
+                fail(keyNode, key, "unknown key; history takes max_age and max_rows")
+            }
+        }
     }
 
     mutating func readApps(_ node: Node, _ path: String) -> [String: EngineConfiguration.AppOverride] {

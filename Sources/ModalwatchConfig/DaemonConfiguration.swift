@@ -16,6 +16,12 @@ public struct DaemonConfiguration: Sendable {
     public var metrics: String?
     /// Extra rule module folders.
     public var rulesDirs: [String] = []
+    /// Where the history store and session snapshots live; nil keeps no history.
+    public var stateDirectory: String?
+    /// History retention by age (ms); nil keeps everything.
+    public var historyMaxAgeMs: Int64? = 30 * 24 * 3_600_000
+    /// History retention by rows; nil keeps everything.
+    public var historyMaxRows: Int? = 1_000_000
     /// Log level name (`trace` ... `critical`).
     public var logLevel = "info"
     /// The engine's part: edition, rule and app overrides, idle timeout, max sessions.

@@ -22,4 +22,10 @@ public struct EmittedViolation {
     public let ts: Int64
     /// Wall-clock time it was found (ms).
     public let observed: Int64
+    /// The violation's `id`, as two 64-bit halves (the JSON has their 32 hex digits).
+    public let idHigh: UInt64
+    /// The low half of the `id`.
+    public let idLow: UInt64
+    /// The `fingerprint` (the JSON has its 16 hex digits).
+    public let fingerprint: UInt64
 }

@@ -84,7 +84,7 @@ extension Engine {
             return
         }
         let rule = session.app.profile.rules[dispatch.ordinal]
-        writeViolation(report, event: event, session: session, rule: rule, subject: subject, key: key)
+        let ids = writeViolation(report, event: event, session: session, rule: rule, subject: subject, key: key)
         statistics.violations += 1
         session.violations += 1
         json.withBytes { payload in
@@ -92,7 +92,8 @@ extension Engine {
                 output.emit(EmittedViolation(
                     topic: topicBytes, json: payload, rule: rule.descriptor.id, module: rule.descriptor.module,
                     severity: rule.severity, app: session.app.name, session: session.id.buffer,
-                    ts: event.ts, observed: observed))
+                    ts: event.ts, observed: observed,
+                    idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint))
             }
         }
     }

@@ -7,7 +7,7 @@ extension Engine {
     func writeViolation(
         _ report: mw_report, event: mw_event, session: Session, rule: ActiveRule,
         subject: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer
-    ) {
+    ) -> (idHigh: UInt64, idLow: UInt64, fingerprint: UInt64) {
         let descriptor = rule.descriptor
         // fingerprint: stable for the same rule, app, session and subject (and key, where the rule keys by value).
         var h = Hashing.fnv1a(descriptor.id)
@@ -77,6 +77,7 @@ extension Engine {
         json.byte(0x22)
         json.hex64(fingerprint)
         json.raw("\"}")
+        return (idHigh, idLow, fingerprint)
     }
 
     private func writeEventRef(type: UnsafeRawBufferPointer, ts: Int64, id: mw_str, seq: Int64) {

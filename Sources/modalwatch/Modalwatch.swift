@@ -8,6 +8,6 @@ struct Modalwatch: ParsableCommand {
         abstract: "Inspect modalwatchd live, and judge recorded UI-event streams offline.",
         version: "0.1.0",
         subcommands: [
-            CheckCommand.self, StatusCommand.self, RulesCommand.self, SendCommand.self,
+            CheckCommand.self, StatusCommand.self, RulesCommand.self, SendCommand.self, ViolationsCommand.self,
         ])
 }

@@ -101,6 +101,14 @@ struct Modalwatchd: AsyncParsableCommand {
         withExtendedLifetime(reloads) {}
     }
 
+    /// `$STATE_DIRECTORY` (systemd's StateDirectory=), else `~/.local/state/modalwatch`.
+    static func defaultStateDirectory() -> String {
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first { return String(state) }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/state/modalwatch"
+    }
+
     private func resolvedConfigPath() -> String? {
         if let config { return config }
         return FileManager.default.fileExists(atPath: ConfigLoader.defaultPath) ? ConfigLoader.defaultPath : nil
@@ -116,6 +124,11 @@ struct Modalwatchd: AsyncParsableCommand {
         if let control { configuration.control = control }
         if let edition = edition.flatMap(Edition.init(rawValue:)) { configuration.engine.defaultEdition = edition }
         configuration.rulesDirs = rulesDir + configuration.rulesDirs
+        if let stateDir {
+            configuration.stateDirectory = stateDir
+        } else if configuration.stateDirectory == nil {
+            configuration.stateDirectory = Self.defaultStateDirectory()
+        }
         return configuration
     }
 }

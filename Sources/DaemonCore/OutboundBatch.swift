@@ -1,0 +1,120 @@
+import RuleHost
+import SessionEngine
+
+/// What the ingest thread hands to the publishing thread: violations and
+/// diagnostics in the order they were found, packed into one byte buffer per
+/// drain slice, so there is one hand-over per batch, never one per event.
+///
+/// Record: kind (1 violation, 2 diagnostic), topic, payload; a violation also
+/// carries the columns the history stores. Integers in native byte order (the
+/// buffer never leaves the process).
+struct OutboundBatch {
+    static let violationKind: UInt8 = 1
+    static let diagnosticKind: UInt8 = 2
+
+    private(set) var bytes: [UInt8] = []
+    private(set) var records = 0
+
+    init() { bytes.reserveCapacity(1 << 16) }
+
+    var isEmpty: Bool { records == 0 }
+
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        records = 0
+    }
+
+    mutating func appendViolation(_ v: EmittedViolation) {
+        bytes.append(Self.violationKind)
+        appendBlob(v.topic)
+        appendBlob(v.json)
+        appendInteger(v.idHigh)
+        appendInteger(v.idLow)
+        appendInteger(v.fingerprint)
+        appendInteger(UInt64(bitPattern: v.ts))
+        appendInteger(UInt64(bitPattern: v.observed))
+        appendString(v.severity.rawValue)
+        appendString(v.app)
+        appendBlob(v.session)
+        appendString(v.rule)
+        records += 1
+    }
+
+    mutating func appendDiagnostic(topic: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) {
+        bytes.append(Self.diagnosticKind)
+        appendBlob(topic)
+        appendBlob(payload)
+        records += 1
+    }
+
+    private mutating func appendInteger(_ value: UInt64) {
+        withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func appendBlob(_ blob: UnsafeRawBufferPointer) {
+        withUnsafeBytes(of: UInt32(blob.count)) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: blob)
+    }
+
+    private mutating func appendString(_ string: String) {
+        var string = string
+        string.withUTF8 { appendBlob(UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Reads an `OutboundBatch` on the publishing thread.
+struct OutboundBatchReader {
+    enum Record {
+        case violation(topic: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer, columns: ViolationColumns)
+        case diagnostic(topic: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer)
+    }
+
+    struct ViolationColumns {
+        var idHigh: UInt64
+        var idLow: UInt64
+        var fingerprint: UInt64
+        var ts: Int64
+        var observed: Int64
+        var severity: UnsafeRawBufferPointer
+        var app: UnsafeRawBufferPointer
+        var session: UnsafeRawBufferPointer
+        var rule: UnsafeRawBufferPointer
+    }
+
+    private let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// The next record, or nil at the end (or at a damaged record, which cannot happen in-process).
+    mutating func next() -> Record? {
+        guard offset < bytes.count else { return nil }
+        let kind = bytes[offset]
+        offset += 1
+        guard let topic = blob(), let payload = blob() else { return nil }
+        if kind == OutboundBatch.diagnosticKind { return .diagnostic(topic: topic, payload: payload) }
+        guard let idHigh = integer(), let idLow = integer(), let fingerprint = integer(),
+              let ts = integer(), let observed = integer(),
+              let severity = blob(), let app = blob(), let session = blob(), let rule = blob() else { return nil }
+        return .violation(topic: topic, payload: payload, columns: ViolationColumns(
+            idHigh: idHigh, idLow: idLow, fingerprint: fingerprint,
+            ts: Int64(bitPattern: ts), observed: Int64(bitPattern: observed),
+            severity: severity, app: app, session: session, rule: rule))
+    }
+
+    private mutating func integer() -> UInt64? {
+        guard offset + 8 <= bytes.count else { return nil }
+        let value = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        offset += 8
+        return value
+    }
+
+    private mutating func blob() -> UnsafeRawBufferPointer? {
+        guard offset + 4 <= bytes.count else { return nil }
+        let count = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        offset += 4
+        guard offset + count <= bytes.count else { return nil }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+    }
+}

@@ -1,0 +1,17 @@
+import Synchronization
+
+/// The publishing thread's counters, read by `status` on the ingest thread.
+final class PublishingStatistics: Sendable {
+    /// Violations sent on the PUB socket.
+    let violationsPublished = Atomic<UInt64>(0)
+    /// Diagnostics sent on the PUB socket.
+    let diagnosticsPublished = Atomic<UInt64>(0)
+    /// Messages the PUB socket would not take.
+    let messagesDropped = Atomic<UInt64>(0)
+    /// Violations committed to the history.
+    let violationsStored = Atomic<UInt64>(0)
+    /// Batches the history could not write (published all the same).
+    let storeFailures = Atomic<UInt64>(0)
+    /// Rows removed by retention.
+    let historyPruned = Atomic<UInt64>(0)
+}

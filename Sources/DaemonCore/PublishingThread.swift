@@ -1,0 +1,161 @@
+import Foundation
+import HistoryStore
+import Logging
+import ZeroMQ
+
+/// The thread that owns the violations `PUB` socket and writes the history:
+/// for each batch from the ingest thread, it commits the violations to the
+/// history store in one transaction, then publishes every record in order.
+/// So a subscriber never sees a violation the history does not have.
+final class PublishingThread: @unchecked Sendable {
+    /// Retention of the history.
+    struct Retention: Sendable {
+        var maxAgeMs: Int64?
+        var maxRows: Int?
+    }
+
+    let statistics = PublishingStatistics()
+    private let context: ZMQContext
+    private let handoff: String
+    private let publish: String
+    private let historyPath: String?
+    private let retention: Retention
+    private let logger: Logger
+    private let started = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private var startError: DaemonError?
+    private(set) var boundEndpoint = ""
+
+    init(context: ZMQContext, handoff: String, publish: String, historyPath: String?, retention: Retention, logger: Logger) {
+        self.context = context
+        self.handoff = handoff
+        self.publish = publish
+        self.historyPath = historyPath
+        self.retention = retention
+        self.logger = logger
+    }
+
+    /// Starts the thread and waits until its sockets are bound and the history is open.
+    func start() throws(DaemonError) {
+        let thread = Thread { [self] in run() }
+        thread.name = "modalwatch-publish"
+        thread.start()
+        started.wait()
+        if let startError { throw startError }
+    }
+
+    /// Waits until the thread has published everything and closed its sockets.
+    func join() { finished.wait() }
+
+    private func run() {
+        defer { finished.signal() }
+        let pair: ZMQSocket, pub: ZMQSocket
+        var history: ViolationHistory?
+        do {
+            pair = try ZMQSocket(context, type: .pair, linger: 0)
+            try pair.bind(handoff)
+        } catch {
+            startError = DaemonError(.systemCall, "cannot create the publishing hand-over socket: \(error)")
+            started.signal()
+            return
+        }
+        defer { pair.close() }
+        do {
+            pub = try ZMQSocket(context, type: .pub, linger: 1000)
+            try pub.set(.sendHighWaterMark, 100_000)
+            try pub.bind(publish)
+            boundEndpoint = (try? pub.lastEndpoint) ?? publish
+        } catch {
+            startError = DaemonError(.endpoint, "cannot bind publish to \(publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish")
+            started.signal()
+            return
+        }
+        defer { pub.close() }
+        if let historyPath {
+            do {
+                history = try ViolationHistory(path: historyPath)
+            } catch {
+                startError = DaemonError(.systemCall, "cannot open the history store \(historyPath): \(error); check --state-dir and its permissions")
+                started.signal()
+                return
+            }
+        }
+        started.signal()
+
+        var message = ZMQMessage()
+        var rows: [StoredViolation] = []
+        var lastPrune = WallClock.monotonicMilliseconds() - 60_000
+        var lastFailureLog = WallClock.monotonicMilliseconds() - 10_000
+        while true {
+            do {
+                guard try pair.receive(into: &message) else { continue }
+            } catch {
+                if error.isInterrupted { continue }
+                break
+            }
+            if message.count == 0 { break }  // the ingest thread is done
+            message.withBytes { bytes in
+                rows.removeAll(keepingCapacity: true)
+                var reader = OutboundBatchReader(bytes)
+                while let record = reader.next() {
+                    if case .violation(_, let payload, let columns) = record { rows.append(Self.row(payload, columns)) }
+                }
+                if let history, !rows.isEmpty {
+                    do {
+                        try history.insert(rows)
+                        statistics.violationsStored.add(UInt64(rows.count), ordering: .relaxed)
+                    } catch {
+                        statistics.storeFailures.add(1, ordering: .relaxed)
+                        let now = WallClock.monotonicMilliseconds()
+                        if now - lastFailureLog > 10_000 {
+                            lastFailureLog = now
+                            logger.error("the history store could not write; violations are published but not stored", metadata: ["error": "\(error)"])
+                        }
+                    }
+                }
+                var again = OutboundBatchReader(bytes)
+                while let record = again.next() {
+                    switch record {
+                    case .violation(let topic, let payload, _):
+                        if send(pub, topic, payload) { statistics.violationsPublished.add(1, ordering: .relaxed) }
+                    case .diagnostic(let topic, let payload):
+                        if send(pub, topic, payload) { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
+                    }
+                }
+            }
+            let now = WallClock.monotonicMilliseconds()
+            if let history, retention.maxAgeMs != nil || retention.maxRows != nil, now - lastPrune > 60_000 {
+                lastPrune = now
+                if let pruned = try? history.prune(now: WallClock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
+                    statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed)
+                }
+            }
+        }
+    }
+
+    private func send(_ pub: ZMQSocket, _ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> Bool {
+        do {
+            guard try pub.send(topic, flags: [.more, .dontWait]), try pub.send(payload, flags: [.dontWait]) else {
+                statistics.messagesDropped.add(1, ordering: .relaxed)
+                return false
+            }
+            return true
+        } catch {
+            statistics.messagesDropped.add(1, ordering: .relaxed)
+            return false
+        }
+    }
+
+    private static func row(_ payload: UnsafeRawBufferPointer, _ c: OutboundBatchReader.ViolationColumns) -> StoredViolation {
+        StoredViolation(
+            id: hex(c.idHigh) + hex(c.idLow), fingerprint: hex(c.fingerprint),
+            rule: String(decoding: c.rule, as: UTF8.self), app: String(decoding: c.app, as: UTF8.self),
+            session: String(decoding: c.session, as: UTF8.self), severity: String(decoding: c.severity, as: UTF8.self),
+            ts: c.ts, observed: c.observed, json: String(decoding: payload, as: UTF8.self))
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,35 @@
+/// One violation as the history keeps it: the columns it is found by, and its JSON.
+public struct StoredViolation: Sendable, Equatable {
+    /// The violation's `id` (32 hex digits).
+    public var id: String
+    /// Its `fingerprint`.
+    public var fingerprint: String
+    /// Rule id.
+    public var rule: String
+    /// Bundle id.
+    public var app: String
+    /// Session id.
+    public var session: String
+    /// `info`, `warning` or `error`.
+    public var severity: String
+    /// Event time of the triggering event (ms).
+    public var ts: Int64
+    /// Wall-clock time it was found (ms).
+    public var observed: Int64
+    /// The violation object exactly as published.
+    public var json: String
+
+    /// Creates a row.
+    public init(id: String, fingerprint: String, rule: String, app: String, session: String,
+                severity: String, ts: Int64, observed: Int64, json: String) {
+        self.id = id
+        self.fingerprint = fingerprint
+        self.rule = rule
+        self.app = app
+        self.session = session
+        self.severity = severity
+        self.ts = ts
+        self.observed = observed
+        self.json = json
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import HistoryStore
+import ModalwatchConfig
+
+/// `modalwatch violations`: the violation history, newest first.
+struct ViolationsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "violations",
+        abstract: "Show the violation history from the daemon's store, newest first.",
+        discussion: "Asks the running daemon through --control; with --state-dir, reads the store file directly (no daemon needed).")
+
+    @OptionGroup var options: ControlOptions
+
+    @Option(name: .long, help: "Only this app (bundle id).")
+    var app: String?
+
+    @Option(name: .long, help: "Only this rule id.")
+    var rule: String?
+
+    @Option(name: .long, help: "Only violations found within this long, e.g. 15m, 2h, 7d.")
+    var since: String?
+
+    @Option(name: .long, help: "At most this many.")
+    var limit: Int = 50
+
+    @Option(name: .customLong("state-dir"), help: "Read the history file in this folder directly instead of asking the daemon.")
+    var stateDir: String?
+
+    func validate() throws {
+        if let since, DurationParser.milliseconds(since) == nil {
+            throw ValidationError("--since must be a duration such as 15m, 2h or 7d")
+        }
+        if limit < 0 || limit > 10_000 { throw ValidationError("--limit must be 0 to 10000") }
+    }
+
+    func run() throws {
+        let objects: [[String: Any]]
+        if let stateDir {
+            let path = stateDir + "/" + ViolationHistory.fileName
+            guard FileManager.default.fileExists(atPath: path) else {
+                Terminal.error("no history at \(path); is --state-dir the daemon's state directory?")
+                throw ExitCode(2)
+            }
+            let sinceObserved = since.flatMap(DurationParser.milliseconds).map { Int64(Date().timeIntervalSince1970 * 1000) - $0 }
+            do {
+                let history = try ViolationHistory(path: path, readOnly: true)
+                let rows = try history.find(HistoryQuery(app: app, rule: rule, sinceObserved: sinceObserved, limit: limit))
+                objects = rows.compactMap { try? JSONSerialization.jsonObject(with: Data($0.json.utf8)) as? [String: Any] }
+            } catch {
+                Terminal.error("cannot read the history at \(path): \(error)")
+                throw ExitCode(2)
+            }
+        } else {
+            var request: [String: Any] = ["cmd": "violations", "limit": limit]
+            if let app { request["app"] = app }
+            if let rule { request["rule"] = rule }
+            if let since { request["since"] = since }
+            let reply = try ControlClient(endpoint: options.control, timeoutMs: options.timeout).request(request)
+            objects = reply["violations"] as? [[String: Any]] ?? []
+        }
+        if options.json {
+            for object in objects {
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                FileHandle.standardOutput.write(data + Data([0x0A]))
+            }
+            return
+        }
+        let now = Date().timeIntervalSince1970 * 1000
+        for object in objects {
+            let observed = object["observed"] as? Double ?? now
+            let age = Self.relative(ms: now - observed)
+            let severity = object["severity"] as? String ?? "?"
+            print("\(age.padding(toLength: 10, withPad: " ", startingAt: 0)) \(severity.padding(toLength: 7, withPad: " ", startingAt: 0)) \(object["rule"] ?? "?")  \(object["app"] ?? "?") \(object["session"] ?? "?"): \(object["message"] ?? "")")
+        }
+        if objects.isEmpty { FileHandle.standardError.write(Data("no violations match\n".utf8)) }
+    }
+
+    static func relative(ms: Double) -> String {
+        let s = Int(max(0, ms) / 1000)
+        if s < 60 { return "\(s) s ago" }
+        if s < 3600 { return "\(s / 60) min ago" }
+        if s < 86_400 { return "\(s / 3600) h ago" }
+        return "\(s / 86_400) d ago"
+    }
+}
