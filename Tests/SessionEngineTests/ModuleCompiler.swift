@@ -18,7 +18,7 @@ struct ModuleCompiler: Sendable {
         var description: String {
             switch self {
             case .compilerMissing(let searched):
-                return "no C compiler: set CC or put 'cc' on PATH (searched \(searched)); "
+                return "no C compiler (searched \(searched)): set CC or put 'cc' on PATH; "
                     + "the SessionEngine tests build their rule-module fixtures with it (e.g. apt-get install gcc)"
             case .compileFailed(let source, let status, let output):
                 return "cc failed (exit \(status)) on \(source):\n\(output)"
@@ -110,13 +110,17 @@ struct ModuleCompiler: Sendable {
 
     private static func findCompiler() throws(Failure) -> String {
         let environment = ProcessInfo.processInfo.environment
-        if let cc = environment["CC"], !cc.isEmpty {
-            if cc.hasPrefix("/") { return cc }
-            if let found = search(cc, in: environment["PATH"] ?? "") { return found }
-        }
         let path = environment["PATH"] ?? "/usr/bin:/bin"
+        if let cc = environment["CC"], !cc.isEmpty {
+            if cc.hasPrefix("/") {
+                guard FileManager.default.isExecutableFile(atPath: cc) else { throw .compilerMissing(searched: "CC=\(cc)") }
+                return cc
+            }
+            guard let found = search(cc, in: path) else { throw .compilerMissing(searched: "CC=\(cc) on PATH \(path)") }
+            return found
+        }
         if let found = search("cc", in: path) { return found }
-        throw .compilerMissing(searched: path)
+        throw .compilerMissing(searched: "PATH \(path)")
     }
 
     private static func search(_ name: String, in path: String) -> String? {
