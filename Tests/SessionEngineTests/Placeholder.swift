@@ -1,5 +1,0 @@
-import XCTest
-
-final class SessionEngineTestsPlaceholder: XCTestCase {
-    func testPlaceholder() {}
-}
