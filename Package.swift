@@ -143,12 +143,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionEngineTests",
-            dependencies: ["SessionEngine", "RuleHost", "EventDecoding"],
+            dependencies: ["SessionEngine", "RuleHost", "EventDecoding", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "RuleModuleTests",
-            dependencies: ["SessionEngine", "RuleHost"],
+            dependencies: ["SessionEngine", "RuleHost", .product(name: "Logging", package: "swift-log")],
             exclude: ["Streams"],
             swiftSettings: strictSwift
         ),

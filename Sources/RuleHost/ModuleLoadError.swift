@@ -43,6 +43,7 @@ public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .incompatibleABI(let major, let minor, let hostMajor, let hostMinor):
             return "\(path): built for rule ABI \(major).\(minor), this daemon speaks \(hostMajor).\(hostMinor); rebuild the module against this daemon's modalwatch_module.h"
         case .duplicateRuleID(let id, let first):
+            if first == path { return "\(path): rule id '\(id)' is declared twice in the module; the module is not loaded" }
             return "\(path): rule id '\(id)' is already declared by \(first); the module is not loaded"
         case .duplicateModuleName(let name, let first):
             return "\(path): a module named '\(name)' was already loaded from \(first); the module is not loaded"

@@ -65,7 +65,7 @@ extension Engine {
         if kind == MW_KIND_ALERT.rawValue { session.alertsPresented += 1 }
         if session.stack.count >= Self.maxStackDepth {
             // A stream that never dismisses: forget the bottom of the stack rather than grow without bound.
-            session.pop(downTo: 0)
+            session.removeBottom()
         }
         var entry = StackEntry(
             kind: kind, idOffset: 0, idLength: 0,

@@ -16,8 +16,10 @@ extension Engine {
         h = Hashing.fnv1a(subject, Hashing.separator(h))
         if report.key.ptr != nil { h = Hashing.fnv1a(key, Hashing.separator(h)) }
         let fingerprint = Hashing.mix(h)
-        // id: unique per firing, and the same in a replay: the fingerprint and the event time.
-        let idHigh = Hashing.mix(fingerprint ^ Hashing.mix(UInt64(bitPattern: event.ts)))
+        // id: unique per firing (the session's count of violations so far tells apart two firings
+        // at the same event time), and the same in a replay.
+        let firing = UInt64(session.violations) ^ (UInt64(bitPattern: session.startedTs) &* Hashing.prime)
+        let idHigh = Hashing.mix(fingerprint ^ Hashing.mix(UInt64(bitPattern: event.ts)) ^ Hashing.mix(firing))
         let idLow = Hashing.mix(idHigh ^ h)
 
         topic.reset()

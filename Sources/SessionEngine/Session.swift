@@ -132,6 +132,17 @@ final class Session {
         modalDepth = Int32(stack.lazy.filter { $0.kind == MW_KIND_MODAL.rawValue }.count)
     }
 
+    /// Forgets the bottom entry (a stack at its depth limit), keeping the rest.
+    func removeBottom() {
+        guard let bottom = stack.first else { return }
+        let shift = Int(bottom.idOffset + bottom.idLength)
+        if let arena = idArena, idArenaUsed > shift { memmove(arena, arena + shift, idArenaUsed - shift) }
+        idArenaUsed -= shift
+        stack.removeFirst()
+        for i in stack.indices { stack[i].idOffset -= Int32(shift) }
+        modalDepth = Int32(stack.lazy.filter { $0.kind == MW_KIND_MODAL.rawValue }.count)
+    }
+
     /// The id bytes of a stack entry.
     func idBytes(of entry: StackEntry) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: idArena.map { UnsafeRawPointer($0 + Int(entry.idOffset)) }, count: Int(entry.idLength))

@@ -34,7 +34,7 @@ final class ModuleLoaderTests: XCTestCase {
             "bad_severity.so": "bad metadata: rule 'severe-rule': unknown severity 9",
             "dup_across_b.so": "rule id 'shared-rule' is already declared by \(dir)/dup_across_a.so",
             "dup_module_name.so": "a module named 'across_a' was already loaded from \(dir)/dup_across_a.so",
-            "dup_rule_inside.so": "rule id 'twice-rule' is already declared",
+            "dup_rule_inside.so": "rule id 'twice-rule' is declared twice in the module",
             "no_entry.so": "no entry symbol 'modalwatch_module'",
             "null_entry.so": "modalwatch_module() returned NULL",
             "not_a_library.so": "not a loadable shared library",
