@@ -113,6 +113,8 @@ public final class IngestLoop: @unchecked Sendable {
         // However the loop ends, the publishing thread gets what was found and is told to finish.
         defer { outbox.finish() }
         pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: outbox)
+        let snapshotFile = configuration.stateDirectory.map(SnapshotFile.init(directory:))
+        if let snapshotFile { restore(from: snapshotFile) }
         let handler = ControlHandler(loop: self)
 
         let poller = ZMQPoller()
@@ -175,6 +177,15 @@ public final class IngestLoop: @unchecked Sendable {
             }
         }
         notifier.notify("STOPPING=1")
+        if let snapshotFile {
+            do {
+                let snapshot = pipeline.engine.snapshot()
+                try snapshotFile.write(snapshot)
+                logger.info("wrote the session snapshot", metadata: ["sessions": "\(snapshot.sessionCount)", "path": "\(snapshotFile.path)"])
+            } catch {
+                logger.error("could not write the session snapshot; sessions start afresh next time", metadata: ["error": "\(error)"])
+            }
+        }
         logger.info("stopping: every received event was judged and published", metadata: [
             "events": "\(pipeline.statistics.eventsReceived)",
             "violations": "\(outbox.violationsFound)",
@@ -256,6 +267,20 @@ public final class IngestLoop: @unchecked Sendable {
             _ = try socket.send(reply, flags: [.dontWait])
         } catch {
             logger.warning("control reply not sent", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func restore(from file: SnapshotFile) {
+        do {
+            guard let snapshot = try file.take() else { return }
+            guard snapshot.version == EngineSnapshot.currentVersion else {
+                logger.warning("ignored a session snapshot of another format", metadata: ["version": "\(snapshot.version)"])
+                return
+            }
+            let restored = pipeline.engine.restore(snapshot)
+            logger.notice("restored sessions from the snapshot", metadata: ["sessions": "\(restored)"])
+        } catch {
+            logger.error("the session snapshot could not be read; it was moved aside and sessions start afresh", metadata: ["error": "\(error)"])
         }
     }
 

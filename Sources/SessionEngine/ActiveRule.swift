@@ -4,8 +4,9 @@ public import RuleHost
 public struct ActiveRule: @unchecked Sendable {
     /// The rule as its module declared it.
     public let descriptor: RuleDescriptor
-    /// Position of the rule in the engine's catalog; mixed into every state key.
-    public let slot: UInt32
+    /// A hash of the rule id, mixed into every key of the rule's state, so state
+    /// (and a snapshot of it) stays with its rule whatever order modules load in.
+    public let seed: UInt64
     /// The severity in force (the rule's own, or a config's).
     public let severity: Severity
     /// Parameter values in force, in declared order (stable storage owned by the profile).

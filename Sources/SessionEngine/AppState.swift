@@ -7,7 +7,7 @@ final class AppState {
     let bytes: StableBytes
     /// The rules in force for the app.
     var profile: RuleProfile
-    /// App-scoped rule counters, keyed by rule slot and the rule's key.
+    /// App-scoped rule counters, keyed by rule seed and the rule's key.
     var counters: [UInt64: Int64] = [:]
     /// Keys of app-wide firings already made (MW_FIRE_ONCE_PER_APP_VALUE).
     var fired: Set<UInt64> = []

@@ -25,7 +25,7 @@ extension Engine {
 
     func counterAdd(scope: UInt32, key: UInt64, delta: Int64) -> Int64 {
         guard let session = currentSession, let dispatch = currentDispatch else { return 0 }
-        let k = Hashing.ruleKey(slot: dispatch.slot, key)
+        let k = Hashing.ruleKey(seed: dispatch.seed, key)
         if scope == MW_SCOPE_APP {
             let value = (session.app.counters[k] ?? 0) &+ delta
             if delta != 0 { session.app.counters[k] = value }
@@ -38,7 +38,7 @@ extension Engine {
 
     func windowPush(key: UInt64, ts: Int64, window: Int64, keep: UInt32) -> UInt32 {
         guard let session = currentSession, let dispatch = currentDispatch else { return 0 }
-        let k = Hashing.ruleKey(slot: dispatch.slot, key)
+        let k = Hashing.ruleKey(seed: dispatch.seed, key)
         let limit = Int(max(1, min(keep, 4096)))
         return UInt32(Self.push(ts, window: window, limit: limit, into: &session.windows[k, default: []]))
     }
@@ -62,18 +62,18 @@ extension Engine {
         let allowed: Bool
         switch dispatch.fire {
         case .oncePerSubject:
-            allowed = session.fired.insert(Hashing.ruleKey(slot: dispatch.slot, Hashing.fnv1a(subject))).inserted
+            allowed = session.fired.insert(Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(subject))).inserted
         case .oncePerKey:
-            allowed = session.fired.insert(Hashing.ruleKey(slot: dispatch.slot, Hashing.fnv1a(key) ^ 0x6b6579)).inserted
+            allowed = session.fired.insert(Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key) ^ 0x6b6579)).inserted
         case .oncePerSession:
-            allowed = session.fired.insert(Hashing.ruleKey(slot: dispatch.slot, 0x7365_7373_696f_6e)).inserted
+            allowed = session.fired.insert(Hashing.ruleKey(seed: dispatch.seed, 0x7365_7373_696f_6e)).inserted
         case .oncePerAppValue:
-            allowed = session.app.fired.insert(Hashing.ruleKey(slot: dispatch.slot, Hashing.fnv1a(key))).inserted
+            allowed = session.app.fired.insert(Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key))).inserted
         case .oncePerWindow:
-            if let quiet = session.quietUntil[dispatch.slot], event.ts < quiet {
+            if let quiet = session.quietUntil[dispatch.seed], event.ts < quiet {
                 allowed = false
             } else {
-                session.quietUntil[dispatch.slot] = event.ts &+ max(report.quiet_ms, 0)
+                session.quietUntil[dispatch.seed] = event.ts &+ max(report.quiet_ms, 0)
                 allowed = true
             }
         case .everyTime:

@@ -161,9 +161,12 @@ public final class Engine {
     // MARK: - Sessions
 
     func appState(named app: mw_str) -> AppState {
-        let name = app.ptr == nil
+        appState(named: app.ptr == nil
             ? "-"
-            : String(decoding: UnsafeRawBufferPointer(start: app.ptr, count: app.len), as: UTF8.self)
+            : String(decoding: UnsafeRawBufferPointer(start: app.ptr, count: app.len), as: UTF8.self))
+    }
+
+    func appState(named name: String) -> AppState {
         if let state = apps[name] { return state }
         let profile = configuration.apps[name] == nil
             ? defaultProfile

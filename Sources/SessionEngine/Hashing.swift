@@ -38,9 +38,9 @@ enum Hashing {
         return z ^ (z >> 31)
     }
 
-    /// A rule's private key: the rule's slot and its own key.
+    /// A rule's private key: the rule's seed (a hash of its id) and its own key.
     @inline(__always)
-    static func ruleKey(slot: UInt32, _ key: UInt64) -> UInt64 {
-        mix(key ^ (UInt64(slot) &* 0x9E3779B97F4A7C15))
+    static func ruleKey(seed: UInt64, _ key: UInt64) -> UInt64 {
+        mix(key ^ mix(seed))
     }
 }

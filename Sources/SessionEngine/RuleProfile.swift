@@ -10,7 +10,7 @@ public final class RuleProfile: @unchecked Sendable {
         let moduleState: UnsafeMutableRawPointer?
         let parameters: UnsafePointer<Int64>
         let ruleIndex: UInt32
-        let slot: UInt32
+        let seed: UInt64
         let ordinal: Int
         let fire: FireDiscipline
     }
@@ -36,7 +36,7 @@ public final class RuleProfile: @unchecked Sendable {
         storage.initialize(repeating: 0, count: storageCount)
         var offset = 0
         var active: [ActiveRule] = []
-        for (slot, rule) in all.enumerated() {
+        for rule in all {
             var override = configuration.rules[rule.id] ?? .init()
             if let perApp = appOverride?.rules[rule.id] { override = override.merged(with: perApp) }
             let base = storage + offset
@@ -46,7 +46,7 @@ public final class RuleProfile: @unchecked Sendable {
             offset += rule.parameters.count
             guard rule.applies(in: edition), override.enabled ?? true else { continue }
             active.append(ActiveRule(
-                descriptor: rule, slot: UInt32(slot), severity: override.severity ?? rule.severity,
+                descriptor: rule, seed: Hashing.fnv1a(rule.id), severity: override.severity ?? rule.severity,
                 parameters: UnsafePointer(base), parameterCount: rule.parameters.count))
         }
         rules = active
@@ -56,7 +56,7 @@ public final class RuleProfile: @unchecked Sendable {
                 return Dispatch(
                     entry: rule.descriptor.entry, moduleState: rule.descriptor.moduleState,
                     parameters: rule.parameters, ruleIndex: rule.descriptor.index,
-                    slot: rule.slot, ordinal: ordinal, fire: rule.descriptor.fire)
+                    seed: rule.seed, ordinal: ordinal, fire: rule.descriptor.fire)
             }
         }
     }

@@ -38,14 +38,14 @@ final class Session {
     /// Wall-clock ms of the last event, for `sessions` and idle release.
     var lastObserved: Int64 = 0
 
-    /// Rule counters (MW_SCOPE_SESSION), keyed by rule slot and key.
+    /// Rule counters (MW_SCOPE_SESSION), keyed by rule seed and key.
     var counters: [UInt64: Int64] = [:]
-    /// Rule windows, keyed by rule slot and key: event times, oldest first.
+    /// Rule windows, keyed by rule seed and key: event times, oldest first.
     var windows: [UInt64: [Int64]] = [:]
     /// Firings already made for once-per-subject / key / session rules.
     var fired: Set<UInt64> = []
     /// For once-per-window rules: the event time until which each rule stays quiet.
-    var quietUntil: [UInt32: Int64] = [:]
+    var quietUntil: [UInt64: Int64] = [:]
 
     init(id: StableBytes, idHash: UInt64, app: AppState) {
         self.id = id

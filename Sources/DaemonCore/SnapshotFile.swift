@@ -1,0 +1,36 @@
+import Foundation
+import SessionEngine
+
+/// The session snapshot in the state directory: written atomically on a
+/// graceful stop, read and removed on start (so a crash never restores a stale one).
+struct SnapshotFile {
+    static let fileName = "sessions.snapshot.json"
+
+    let path: String
+
+    init(directory: String) {
+        path = directory + "/" + Self.fileName
+    }
+
+    /// Writes `snapshot` to a temporary file, then renames it into place.
+    func write(_ snapshot: EngineSnapshot) throws {
+        let data = try JSONEncoder().encode(snapshot)
+        let temporary = path + ".tmp"
+        try data.write(to: URL(fileURLWithPath: temporary))
+        _ = rename(temporary, path)
+    }
+
+    /// The snapshot, if there is one; a damaged one is moved aside and reported.
+    func take() throws -> EngineSnapshot? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        do {
+            return try JSONDecoder().decode(EngineSnapshot.self, from: data)
+        } catch {
+            try? FileManager.default.removeItem(atPath: path + ".damaged")
+            try? FileManager.default.copyItem(atPath: path, toPath: path + ".damaged")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import ModalwatchABI
+
+/// Saving and restoring the engine's state across a restart.
+extension Engine {
+    /// The state of every live session and app.
+    public func snapshot() -> EngineSnapshot {
+        let apps = self.apps.values.map { app in
+            EngineSnapshot.AppStateSnapshot(name: app.name, counters: app.counters, fired: Array(app.fired))
+        }
+        let sessions = table.allSessions().reversed().map { session in
+            EngineSnapshot.SessionState(
+                id: Array(session.id.buffer), app: session.app.name, device: session.device,
+                sizeClass: session.sizeClass, foreground: session.foreground,
+                stack: session.stack.map { entry in
+                    EngineSnapshot.Entry(
+                        kind: entry.kind, id: Array(session.idBytes(of: entry)), ts: entry.ts, style: entry.style,
+                        transition: entry.transition, sizeClass: entry.sizeClass, navDepth: entry.navDepth,
+                        buttonCount: entry.buttonCount, cancelIndex: entry.cancelIndex,
+                        destructiveIndex: entry.destructiveIndex, inPopover: entry.inPopover)
+                },
+                maxModalDepth: session.maxModalDepth, startedTs: session.startedTs, lastTs: session.lastTs,
+                lastSeq: session.lastSeq, lastUserActionTs: session.lastUserActionTs,
+                lastUserActionControl: session.lastUserActionControl, runningTasks: session.runningTasks,
+                lastTaskFinishedTs: session.lastTaskFinishedTs, lastTaskFailedTs: session.lastTaskFailedTs,
+                events: session.events, alertsPresented: session.alertsPresented,
+                presentations: session.presentations, violations: session.violations,
+                lastObserved: session.lastObserved, counters: session.counters, windows: session.windows,
+                fired: Array(session.fired), quietUntil: session.quietUntil)
+        }
+        return EngineSnapshot(version: EngineSnapshot.currentVersion, clock: clock, apps: apps, sessions: Array(sessions))
+    }
+
+    /// Puts a snapshot's sessions and apps back; the engine must not have seen an event yet.
+    /// Returns how many sessions were restored (at most `max_sessions`, the most recent).
+    @discardableResult
+    public func restore(_ snapshot: EngineSnapshot) -> Int {
+        guard snapshot.version == EngineSnapshot.currentVersion else { return 0 }
+        clock = max(clock, snapshot.clock)
+        for saved in snapshot.apps {
+            let app = appState(named: saved.name)
+            app.counters = saved.counters
+            app.fired = Set(saved.fired)
+        }
+        var restored = 0
+        for saved in snapshot.sessions.suffix(configuration.maxSessions) {
+            let id = saved.id
+            let hash = id.withUnsafeBytes { Hashing.fnv1a($0) }
+            guard id.withUnsafeBytes({ table.find($0, hash: hash) }) == nil else { continue }
+            let app = appState(named: saved.app)
+            let session = Session(id: StableBytes(id), idHash: hash, app: app)
+            session.device = saved.device
+            session.sizeClass = saved.sizeClass
+            session.foreground = saved.foreground
+            for entry in saved.stack {
+                let stackEntry = StackEntry(
+                    kind: entry.kind, idOffset: 0, idLength: 0,
+                    idHash: entry.id.withUnsafeBytes { Hashing.fnv1a($0) }, ts: entry.ts, style: entry.style,
+                    transition: entry.transition, sizeClass: entry.sizeClass, navDepth: entry.navDepth,
+                    buttonCount: entry.buttonCount, cancelIndex: entry.cancelIndex,
+                    destructiveIndex: entry.destructiveIndex, inPopover: entry.inPopover)
+                entry.id.withUnsafeBytes { bytes in
+                    session.push(stackEntry, id: mw_str(ptr: bytes.baseAddress?.assumingMemoryBound(to: CChar.self), len: bytes.count))
+                }
+            }
+            session.maxModalDepth = max(saved.maxModalDepth, session.modalDepth)
+            session.startedTs = saved.startedTs
+            session.lastTs = saved.lastTs
+            session.lastSeq = saved.lastSeq
+            session.lastUserActionTs = saved.lastUserActionTs
+            session.lastUserActionControl = saved.lastUserActionControl
+            session.runningTasks = saved.runningTasks
+            session.lastTaskFinishedTs = saved.lastTaskFinishedTs
+            session.lastTaskFailedTs = saved.lastTaskFailedTs
+            session.events = saved.events
+            session.alertsPresented = saved.alertsPresented
+            session.presentations = saved.presentations
+            session.violations = saved.violations
+            session.lastObserved = saved.lastObserved
+            session.counters = saved.counters
+            session.windows = saved.windows
+            session.fired = Set(saved.fired)
+            session.quietUntil = saved.quietUntil
+            app.liveSessions += 1
+            table.insert(session)
+            restored += 1
+        }
+        return restored
+    }
+}
