@@ -51,6 +51,30 @@ extension IngestLoop {
         ]
     }
 
+    /// Brings the Prometheus metrics up to the counters `status` reports.
+    func updateMetrics(_ exporter: MetricsExporter, lagSeconds: Double) {
+        let engine = pipeline.engine.statistics
+        var rejected = pipeline.statistics.rejectedByReason
+        if engine.eventsRejected > 0 { rejected["bad_field", default: 0] += engine.eventsRejected }
+        let published = publishing.statistics
+        var totals: [(name: String, dimensions: [(String, String)], value: UInt64)] = [
+            ("modalwatch_messages_received_total", [], transportStatistics.messagesReceived),
+            ("modalwatch_events_received_total", [], pipeline.statistics.eventsReceived),
+            ("modalwatch_events_judged_total", [], engine.eventsJudged),
+            ("modalwatch_violations_published_total", [], published.violationsPublished.load(ordering: .relaxed)),
+            ("modalwatch_violations_stored_total", [], published.violationsStored.load(ordering: .relaxed)),
+            ("modalwatch_diagnostics_published_total", [], published.diagnosticsPublished.load(ordering: .relaxed)),
+            ("modalwatch_diagnostics_suppressed_total", [], outbox.diagnosticsSuppressed),
+            ("modalwatch_messages_dropped_total", [], published.messagesDropped.load(ordering: .relaxed)),
+            ("modalwatch_sessions_evicted_total", [], engine.sessionsEvicted),
+        ]
+        for (reason, count) in rejected { totals.append(("modalwatch_events_rejected_total", [("reason", reason)], count)) }
+        for (key, count) in outbox.violationsByRule {
+            totals.append(("modalwatch_violations_total", [("rule", key.rule), ("severity", key.severity)], count))
+        }
+        exporter.update(totals: totals, sessionsLive: pipeline.engine.liveSessions, lagSeconds: lagSeconds)
+    }
+
     /// One line for systemd's STATUS=: rates and counts.
     func statusLine() -> String {
         let rate = Int(eventsPerSecond.rounded())

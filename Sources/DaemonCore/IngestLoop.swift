@@ -113,6 +113,15 @@ public final class IngestLoop: @unchecked Sendable {
         // However the loop ends, the publishing thread gets what was found and is told to finish.
         defer { outbox.finish() }
         pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: outbox)
+        var metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
+        if let address = configuration.metrics {
+            let exporter = MetricsExporter()
+            let server = MetricsHTTPServer(registry: exporter.registry, logger: logger)
+            try server.start(address: address)
+            boundEndpoints["metrics"] = ["http://\(server.boundAddress)/metrics"]
+            metrics = (exporter, server)
+        }
+        defer { metrics?.server.stop() }
         let snapshotFile = configuration.stateDirectory.map(SnapshotFile.init(directory:))
         if let snapshotFile { restore(from: snapshotFile) }
         let handler = ControlHandler(loop: self)
@@ -162,7 +171,9 @@ public final class IngestLoop: @unchecked Sendable {
             }
             let now = WallClock.monotonicMilliseconds()
             if now - lastTick >= 200 {
+                let lag = Double(max(0, now - lastTick - 200)) / 1000
                 lastTick = now
+                if let metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
                 rate.sample(total: pipeline.statistics.eventsReceived, now: now)
                 pipeline.engine.releaseIdleSessions(limit: 10_000)
             }

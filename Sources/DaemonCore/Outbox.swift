@@ -9,6 +9,14 @@ final class Outbox: EngineOutput {
     private(set) var diagnosticsSuppressed: UInt64 = 0
     /// Violations handed over.
     private(set) var violationsFound: UInt64 = 0
+    /// Violations by rule and severity, for the metrics.
+    private(set) var violationsByRule: [RuleSeverity: UInt64] = [:]
+
+    /// A rule and the severity it fired with.
+    struct RuleSeverity: Hashable {
+        let rule: String
+        let severity: String
+    }
     private let socket: ZMQSocket
     private var batch = OutboundBatch()
     private var limiter = DiagnosticRateLimiter()
@@ -23,6 +31,7 @@ final class Outbox: EngineOutput {
     func emit(_ violation: EmittedViolation) {
         batch.appendViolation(violation)
         violationsFound += 1
+        violationsByRule[RuleSeverity(rule: violation.rule, severity: violation.severity.rawValue), default: 0] += 1
         if batch.bytes.count >= 1 << 20 { flush() }
     }
 
