@@ -45,6 +45,14 @@ enum SheetMissingCancel: Rule {
             {"v":1,"type":"user.action","session":"S2","ts":1732290004000,"control":"button","label":"Share"}
             {"v":1,"type":"sheet.presented","session":"S2","ts":1732290004100,"id":"sh2","in_popover":true,"from_popover":true,"buttons":[{"title":"Mail"},{"title":"Message"}]}
             """),
+        Example("the same sheet id shown twice in a session fires once", expected: 1, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
+            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"}]}
+            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":0,"via":"button"}
+            {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Share"}
+            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"}]}
+            """),
         Example("a phone sheet with Cancel, and a pad sheet in a popover started outside one", expected: 0, events: """
             {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
