@@ -14,7 +14,8 @@ enum AlertTitleStyle: Rule {
         rather than sentence-style (3+ words, every non-minor word after the first capitalized, and not also \
         sentence-style), or a one-sentence non-question ending with . (an ellipsis ... is not a period). \
         Proper nouns by form pass (OK, iCloud, FaceTime), as do quoted names and a short list (Wi-Fi, Bluetooth, \
-        weekdays); minor words may be capitalized in title-style; a title without words is not judged.
+        weekdays); minor words may be capitalized in title-style; a title in capitals (DELETE ALL PHOTOS) is \
+        neither style; a title without words is not judged.
         """
     static let guideline = "Use title-style or sentence-style capitalization and ending punctuation as the edition asks"
     static let source = "ios7: Alert (Use capitalization and punctuation appropriately); current: Alerts (Alert Titles and Messages)"

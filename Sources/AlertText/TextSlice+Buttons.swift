@@ -1,23 +1,71 @@
 extension TextSlice {
+    /// The longest button title, in words, that `instruction(naming:)` looks for.
+    public static let longestNamedTitle = 16
+
     /// The instruction verb (`InstructionVerbs`) that is followed within
     /// `distance` words by `title`'s words, if any: `Tap Delete`, `press the OK
     /// button`, `Tap on the View All button` name a button titled `Delete`, `OK`
     /// or `View All`. The title's words must follow in order, the first of them
-    /// 1 to `distance` words after the verb; words compare ignoring case. A title
-    /// without words never matches.
+    /// 1 to `distance` words after the verb (the nearest verb is returned); words
+    /// compare ignoring case. A title without words, or of more than
+    /// `longestNamedTitle` words, never matches.
+    ///
+    /// One pass over the text with a rolling hash of the last title-length words
+    /// (checked word by word when it matches), so a hostile 4 KiB text costs no
+    /// more than reading it; nothing is allocated on the heap.
     public func instruction(naming title: TextSlice, within distance: Int = 3) -> Word? {
-        guard title.firstWord != nil, distance > 0 else { return nil }
-        var walk = words.makeIterator()
-        while let word = walk.next() {
-            guard InstructionVerbs.contains(word) else { continue }
-            var ahead = walk
-            for _ in 0..<distance {
-                var candidate = ahead
-                if TextSlice.follows(title, in: &candidate) { return word }
-                guard ahead.next() != nil else { break }
-            }
+        var length = 0
+        var titleHash: UInt64 = 0
+        var power: UInt64 = 1  // base^(length - 1)
+        for word in title.words {
+            if length > 0 { power = power &* TextSlice.rollingBase }
+            titleHash = titleHash &* TextSlice.rollingBase &+ word.foldedHash
+            length += 1
+            if length > TextSlice.longestNamedTitle { return nil }
         }
-        return nil
+        guard length > 0, distance > 0 else { return nil }
+        return withUnsafeTemporaryAllocation(of: WindowEntry.self, capacity: length) { ring in
+            var windowHash: UInt64 = 0
+            var verb: Word?
+            for word in words {
+                let slot = word.index % length
+                if word.index >= length {
+                    // The oldest word leaves the window: it now stands before the window's start.
+                    let old = ring[slot]
+                    if old.isVerb { verb = old.word }
+                    windowHash = windowHash &- old.hash &* power
+                }
+                let hash = word.foldedHash
+                windowHash = windowHash &* TextSlice.rollingBase &+ hash
+                ring.initializeElement(at: slot, to: WindowEntry(word: word, hash: hash, isVerb: InstructionVerbs.contains(word)))
+                let start = word.index - length + 1
+                guard start >= 0, let found = verb, start - found.index <= distance, windowHash == titleHash else { continue }
+                if TextSlice.window(ring, length: length, from: start, matches: title) { return found }
+            }
+            return nil
+        }
+    }
+
+    /// One word of the rolling window.
+    private struct WindowEntry {
+        var word: Word
+        var hash: UInt64
+        var isVerb: Bool
+    }
+
+    /// The multiplier of the rolling word hash (odd, so multiplication is invertible mod 2^64).
+    private static let rollingBase: UInt64 = 0x100_0000_01B3
+
+    /// True when the window of `length` words, from word index `start`, equals `title`'s words.
+    private static func window(
+        _ ring: UnsafeMutableBufferPointer<WindowEntry>, length: Int, from start: Int, matches title: TextSlice
+    ) -> Bool {
+        var position = start
+        for titleWord in title.words {
+            guard ring[position % length].word.equals(titleWord) else { return false }
+            position += 1
+        }
+        return true
     }
 
     /// True when the text quotes `title`: the words of one quotation (`"…"`,
@@ -50,13 +98,5 @@ extension TextSlice {
             }
         }
         return false
-    }
-
-    /// True when the next words of `walk` are `title`'s words, in order.
-    private static func follows(_ title: TextSlice, in walk: inout Words.Iterator) -> Bool {
-        for titleWord in title.words {
-            guard let word = walk.next(), word.equals(titleWord) else { return false }
-        }
-        return true
     }
 }

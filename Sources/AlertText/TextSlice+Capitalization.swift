@@ -7,8 +7,10 @@ extension TextSlice {
     /// capitals (`OK`), words with an inner capital (`iCloud`) and words without
     /// case (`3`, `写真`) pass. A minor word after the first may be in either case.
     /// Words in quotation marks are names and are not judged. A text without
-    /// words is title-style.
+    /// words is title-style. A text written in capitals (`isInCapitals`, such as
+    /// `DELETE ALL`) is not.
     public var isTitleStyle: Bool {
+        guard !isInCapitals else { return false }
         for word in words where !word.isQuoted && word.shape == .lowercase {
             if word.startsSentence || !word.isMinor { return false }
         }
@@ -23,8 +25,9 @@ extension TextSlice {
     /// (`KnownProperNouns`): words in capitals (`OK`, `PDF`, `I`), words with an
     /// inner capital (`iCloud`, `FaceTime`), uncased words and words in quotation
     /// marks (`Allow “Maps” to use location?`) pass. A text without words is
-    /// sentence-style.
+    /// sentence-style; a text written in capitals (`isInCapitals`) is not.
     public var isSentenceStyle: Bool {
+        guard !isInCapitals else { return false }
         for word in words where !word.isQuoted {
             if word.startsSentence {
                 if word.shape == .lowercase { return false }
@@ -57,5 +60,24 @@ extension TextSlice {
     public var startsWithCapital: Bool {
         guard let first = firstWord, !first.isQuoted else { return true }
         return first.shape != .lowercase
+    }
+
+    /// True when the text is written in capitals: it has no lowercase letter and
+    /// at least one word of four or more letters in capitals (`CANCEL`, `DELETE
+    /// ALL`). Short words in capitals are abbreviations and stay fine: `OK`,
+    /// `PDF`, `USB ID`, `I`.
+    public var isInCapitals: Bool {
+        var shouted = false
+        for word in words {
+            switch word.shape {
+            case .lowercase, .capitalized, .innerCapital:
+                return false
+            case .allCaps:
+                if !shouted { shouted = word.letterCount >= 4 }
+            case .uncased:
+                if word.hasLowercaseLetter { return false }
+            }
+        }
+        return shouted
     }
 }

@@ -51,4 +51,24 @@ public struct Word {
     public func equals(_ literal: StaticString) -> Bool {
         text.equalsLowercaseASCII(literal)
     }
+
+    /// The number of letters (Unicode `Alphabetic` scalars) in the word.
+    public var letterCount: Int {
+        var letters = 0
+        text.scalars.forEach { scalar, _, _ in
+            if scalar.properties.isAlphabetic { letters += 1 }
+            return true
+        }
+        return letters
+    }
+
+    /// True when some letter of the word is lowercase (`1st`, `3d`).
+    public var hasLowercaseLetter: Bool {
+        var found = false
+        text.scalars.forEach { scalar, _, _ in
+            found = scalar.properties.isLowercase
+            return !found
+        }
+        return found
+    }
 }

@@ -144,7 +144,9 @@ public struct Words: Sequence {
             let walker = word.scalars
             guard !word.isEmpty else { return .uncased }
             let initial = walker.scalar(at: 0).scalar
-            guard initial.properties.isAlphabetic else { return .uncased }
+            guard initial.isASCII ? isUpper(initial) || isLower(initial) : initial.properties.isAlphabetic else {
+                return .uncased
+            }
             let initialUpper = isUpper(initial)
             guard initialUpper || isLower(initial) else { return .uncased }
             var lower = initialUpper ? 0 : 1

@@ -75,3 +75,45 @@ final class ButtonTextTests: XCTestCase {
         XCTAssertEqual(InstructionVerbs.all.map { "\($0)" }, ["tap", "touch", "click", "press", "choose", "select"])
     }
 }
+
+final class ButtonTextBoundsTests: XCTestCase {
+    func testNearestVerbIsReturned() {
+        TextSlice.with("Tap here or press Delete") { text in
+            TextSlice.with("Delete") { XCTAssertEqual(text.instruction(naming: $0)?.string, "press") }
+        }
+        TextSlice.with("Tap Select All") { text in
+            TextSlice.with("Select All") { XCTAssertEqual(text.instruction(naming: $0)?.string, "Tap") }
+        }
+    }
+
+    func testLongTitlesAreNotLookedFor() {
+        let sixteen = Array(repeating: "word", count: 16).joined(separator: " ")
+        let seventeen = sixteen + " word"
+        TextSlice.with("Tap " + seventeen) { text in
+            TextSlice.with(sixteen) { XCTAssertNotNil(text.instruction(naming: $0)) }
+            TextSlice.with(seventeen) { XCTAssertNil(text.instruction(naming: $0)) }
+        }
+    }
+
+    /// The worst a 4 KiB text and 64 buttons of 4 KiB titles can ask: verbs everywhere,
+    /// titles that almost match everywhere. It must stay well under a second (debug build).
+    func testHostileInstructionSearchStaysCheap() {
+        let text = String(repeating: "tap ", count: 1024)
+        let almost = (Array(repeating: "tap", count: 15) + ["x"]).joined(separator: " ")
+        let huge = String(repeating: "tap ", count: 1023) + "x"
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            TextSlice.with(text) { text in
+                for _ in 0..<32 {
+                    TextSlice.with(almost) { XCTAssertNil(text.instruction(naming: $0)) }
+                    TextSlice.with(huge) {
+                        XCTAssertNil(text.instruction(naming: $0))
+                        XCTAssertFalse(text.quotes($0))
+                    }
+                }
+            }
+        }
+        XCTAssertLessThan(elapsed, .seconds(5))
+        print("hostile instruction search: \(elapsed)")
+    }
+}

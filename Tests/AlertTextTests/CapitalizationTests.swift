@@ -106,6 +106,29 @@ final class CapitalizationTests: XCTestCase {
         XCTAssertTrue(TextSlice.with("Delete All?") { $0.isTitleStyleRatherThanSentenceStyle(minimumWords: 2) })
     }
 
+    func testTextInCapitals() {
+        let capitals = { (text: String) in TextSlice.with(text) { $0.isInCapitals } }
+        XCTAssertTrue(capitals("CANCEL"))
+        XCTAssertTrue(capitals("DELETE ALL"))
+        XCTAssertTrue(capitals("SAVE PDF"))
+        XCTAssertTrue(capitals("ÉDITER 3 PHOTOS!"))
+        XCTAssertFalse(capitals("OK"))
+        XCTAssertFalse(capitals("PDF"))
+        XCTAssertFalse(capitals("USB ID"))
+        XCTAssertFalse(capitals("Save PDF"))
+        XCTAssertFalse(capitals("DELETE all"))
+        XCTAssertFalse(capitals("CANCEL 1st"))
+        XCTAssertFalse(capitals(""))
+        XCTAssertFalse(capitals("写真"))
+        XCTAssertFalse(title("CANCEL"))
+        XCTAssertFalse(title("DELETE ALL"))
+        XCTAssertTrue(title("Save PDF"))
+        XCTAssertTrue(title("USB ID"))
+        XCTAssertFalse(sentence("DELETE THIS PHOTO?"))
+        XCTAssertTrue(sentence("OK?"))
+        XCTAssertTrue(titleNotSentence("DELETE ALL PHOTOS"))
+    }
+
     func testStartsWithCapital() {
         XCTAssertTrue(TextSlice.with("The file was deleted.") { $0.startsWithCapital })
         XCTAssertTrue(TextSlice.with("“notes” could not open.") { $0.startsWithCapital })
