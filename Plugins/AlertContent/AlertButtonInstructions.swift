@@ -1,0 +1,84 @@
+import AlertText
+import RuleKit
+
+/// `alert-button-instructions`: alert text that explains which button to tap.
+enum AlertButtonInstructions: Rule {
+    static let id = "alert-button-instructions"
+    static let severity = Severity.info
+    static let editions: Editions = [.ios7, .current]
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let summary = """
+        The title or message quotes a button's title (the whole of one quotation in " ", “ ”, ‘ ’, ' ', « » or „ “, \
+        ignoring case and punctuation), or has tap, touch, click, press, choose or select followed 1 to 3 words later \
+        by a button's title (words compared ignoring case; even “tap Cancel” counts); title and message are read \
+        separately; buttons whose titles have no words are skipped; once per alert.
+        """
+    static let guideline = "Avoid explaining the alert buttons; if you must, use tap and don't quote button titles"
+    static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
+
+    static func judge(_ call: RuleCall) {
+        let event = call.event
+        let title = event.title.slice
+        let message = event.message.slice
+        for (index, button) in event.buttons.enumerated() {
+            let label = button.title.slice
+            guard label.firstWord != nil else { continue }
+            var how: String?
+            var field = "title"
+            var verb: String?
+            if title.quotes(label) {
+                how = "quotes"
+            } else if message.quotes(label) {
+                how = "quotes"
+                field = "message"
+            } else if let word = title.instruction(naming: label) {
+                how = "instruction"
+                verb = word.string
+            } else if let word = message.instruction(naming: label) {
+                how = "instruction"
+                field = "message"
+                verb = word.string
+            }
+            guard let how else { continue }
+            var evidence = Evidence()
+            evidence.add("button", index)
+            evidence.add("button_title", button.title)
+            evidence.add("field", field)
+            evidence.add("kind", how)
+            if let verb { evidence.add("verb", verb) }
+            let what =
+                if let verb {
+                    "tells the person to \(verb.lowercased()) the button \(Phrase.quoted(button.title))"
+                } else {
+                    "puts the button title \(Phrase.quoted(button.title)) in quotation marks"
+                }
+            call.report(subject: event.id, message: "The \(field) of the alert \(AlertLabel.of(event)) \(what)", evidence: evidence)
+            return
+        }
+    }
+
+    private static let instructions = """
+        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Photo Library Full","message":"Tap Manage to free up space.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Manage"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Delete Recording?","message":"Choose “Keep” to save it for later.","buttons":[{"title":"Keep","style":"cancel"},{"title":"Delete","style":"destructive"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Press the OK button","message":null,"buttons":[{"title":"OK"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290006000,"id":"a3","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290007000,"id":"a4","title":"Update Available","message":"Select 'Don’t Allow' to skip it.","buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Install"}]}
+        """
+
+    static let examples: [Example] = [
+        Example("a tap instruction, quoted titles, and press the OK button", expected: 4, in: [.ios7, .current], events: instructions),
+        Example("a tap instruction, quoted titles, and press the OK button (2009 has no rule)", expected: 0, in: .edition2009, events: instructions),
+        Example("text that does not explain the buttons", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Allow “Maps” to use location?","message":"Your location appears on the map.","buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Allow"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":1,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Photo Library Full","message":"Tap the photos you no longer need, then delete them.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Delete “View All”?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"View"}]}
+            """),
+    ]
+}

@@ -1,0 +1,74 @@
+import AlertText
+import RuleKit
+
+/// `alert-button-title-format`: button titles with ending punctuation or not in title-style.
+enum AlertButtonTitleFormat: Rule {
+    static let id = "alert-button-title-format"
+    static let severity = Severity.info
+    static let editions: Editions = [.ios7, .current]
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let summary = """
+        A button's title ends with . ! ? or : (closing quotes looked past; an ellipsis … or ... is not a period), or \
+        is not title-style: a lowercase word that is not a minor word after the first, or a title in capitals \
+        (CANCEL, DELETE ALL: no lowercase letter and a capitalized word of 4+ letters); OK is fine, as are short \
+        abbreviations (PDF), Ok, iCloud and quoted names; once per alert, naming every such button.
+        """
+    static let guideline = "Use title-style capitalization and no ending punctuation in button titles"
+    static let source = "ios7: Alert; current: Alerts (Alert Buttons)"
+
+    static func judge(_ call: RuleCall) {
+        let event = call.event
+        var offending: [Int] = []
+        for (index, button) in event.buttons.enumerated() where problem(button.title.slice) != nil {
+            offending.append(index)
+        }
+        guard let first = offending.first else { return }
+        var evidence = Evidence()
+        evidence.add("buttons", offending)
+        evidence.add("titles", offending.map { event.buttons[$0].title.string ?? "" })
+        evidence.add("problems", offending.map { problem(event.buttons[$0].title.slice) ?? "" })
+        let extra = offending.count > 1 ? " (and \(Phrase.count(offending.count - 1, "more button")))" : ""
+        call.report(
+            subject: event.id,
+            message: """
+                The button \(Phrase.quoted(event.buttons[first].title)) of the alert \(AlertLabel.of(event)) \
+                \(problem(event.buttons[first].title.slice) ?? "")\(extra)
+                """,
+            evidence: evidence
+        )
+    }
+
+    /// What is wrong with a button title, or nil.
+    private static func problem(_ title: TextSlice) -> String? {
+        if let mark = title.endingMark {
+            switch mark {
+            case .period, .exclamation, .question, .colon: return "ends with \(mark.symbol)"
+            case .ellipsis, .semicolon, .comma: break
+            }
+        }
+        return title.isTitleStyle ? nil : "is not in title-style capitalization"
+    }
+
+    private static let badTitles = """
+        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":null,"buttons":[{"title":"OK."},{"title":"Try again"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Storage Full","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Manage Storage…"},{"title":"Delete Now!"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Delete Draft?","message":null,"buttons":[{"title":"CANCEL","style":"cancel"},{"title":"Delete","style":"destructive"}]}
+        """
+
+    static let examples: [Example] = [
+        Example("OK. and Try again, Delete Now!, and CANCEL", expected: 3, in: [.ios7, .current], events: badTitles),
+        Example("OK. and Try again, Delete Now!, and CANCEL (2009 does not ask)", expected: 0, in: .edition2009, events: badTitles),
+        Example("title-style titles, OK, an ellipsis, and an abbreviation", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":null,"buttons":[{"title":"OK"},{"title":"Try Again"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Storage Full","message":null,"buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Open in iCloud"},{"title":"Manage Storage…"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Export Note","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save PDF"}]}
+            """),
+    ]
+}

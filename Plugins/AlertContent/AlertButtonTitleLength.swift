@@ -1,0 +1,58 @@
+import AlertText
+import RuleKit
+
+/// `alert-button-title-length`: button titles longer than a word or two.
+enum AlertButtonTitleLength: Rule {
+    static let id = "alert-button-title-length"
+    static let severity = Severity.info
+    static let editions: Editions = [.ios7, .current]
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let parameters: [Parameter] = [
+        .int("max_words", default: 2, min: 1, max: 1000, "words a button title may have")
+    ]
+    static let summary = """
+        A button's title has more than max_words words (runs of letters, digits and apostrophes: Don’t Allow is 2, \
+        Wi-Fi Settings is 3, emoji are not words); once per alert, naming every such button.
+        """
+    static let guideline = "Give alert buttons short titles of one or two words"
+    static let source = "ios7: Alert; current: Alerts (Alert Buttons)"
+
+    static func judge(_ call: RuleCall) {
+        let limit = Int(call.param(0))
+        let event = call.event
+        var offending: [Int] = []
+        for (index, button) in event.buttons.enumerated() where button.title.slice.hasMoreWords(than: limit) {
+            offending.append(index)
+        }
+        guard let first = offending.first else { return }
+        var evidence = Evidence()
+        evidence.add("buttons", offending)
+        evidence.add("words", offending.map { event.buttons[$0].title.slice.wordCount })
+        evidence.add("max_words", limit)
+        let words = event.buttons[first].title.slice.wordCount
+        let extra = offending.count > 1 ? " (and \(Phrase.count(offending.count - 1, "more button")))" : ""
+        call.report(
+            subject: event.id,
+            message: """
+                The button \(Phrase.quoted(event.buttons[first].title)) of the alert \(AlertLabel.of(event)) has \
+                \(Phrase.count(words, "word")); the limit is \(limit)\(extra)
+                """,
+            evidence: evidence
+        )
+    }
+
+    private static let longTitles = """
+        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Rate This App?","message":null,"buttons":[{"title":"Remind Me Later","style":"cancel"},{"title":"Rate"}]}
+        """
+
+    static let examples: [Example] = [
+        Example("a three-word button", expected: 1, in: [.ios7, .current], events: longTitles),
+        Example("a three-word button (2009 sets no length)", expected: 0, in: .edition2009, events: longTitles),
+        Example("two-word titles, with an apostrophe and an emoji", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Allow Notifications?","message":null,"buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Allow 🔔 Now"}]}
+            """),
+    ]
+}

@@ -1,0 +1,58 @@
+import AlertText
+import RuleKit
+
+/// `alert-button-yes-no`: buttons titled Yes or No.
+enum AlertButtonYesNo: Rule {
+    static let id = "alert-button-yes-no"
+    static let severity = Severity.warning
+    static let editions: Editions = [.ios7, .current]
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let summary = """
+        A button's title is the single word Yes or No in any case, whitespace and punctuation aside (Yes, NO, No!); \
+        a longer title such as Yes, Delete does not count; once per alert, naming every such button.
+        """
+    static let guideline = "Avoid using Yes or No as button titles; use verbs that describe the result"
+    static let source = "ios7: Alert; current: Alerts (Alert Buttons)"
+
+    static func judge(_ call: RuleCall) {
+        let event = call.event
+        var offending: [Int] = []
+        for (index, button) in event.buttons.enumerated() where isYesOrNo(button.title.slice) {
+            offending.append(index)
+        }
+        guard !offending.isEmpty else { return }
+        var evidence = Evidence()
+        evidence.add("buttons", offending)
+        evidence.add("titles", offending.map { event.buttons[$0].title.string ?? "" })
+        let names = offending.map { Phrase.quoted(event.buttons[$0].title) }.joined(separator: " and ")
+        call.report(
+            subject: event.id,
+            message: "The alert \(AlertLabel.of(event)) has \(offending.count == 1 ? "a button" : "buttons") titled \(names)",
+            evidence: evidence
+        )
+    }
+
+    private static func isYesOrNo(_ title: TextSlice) -> Bool {
+        guard let word = title.firstWord, !title.hasMoreWords(than: 1) else { return false }
+        return word.equals("yes") || word.equals("no")
+    }
+
+    private static let yesNo = """
+        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":null,"buttons":[{"title":"No","style":"cancel"},{"title":"Yes","style":"destructive"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Save changes?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"YES!"}]}
+        """
+
+    static let examples: [Example] = [
+        Example("No and Yes, and YES!", expected: 2, in: [.ios7, .current], events: yesNo),
+        Example("No and Yes, and YES! (2009 does not ask)", expected: 0, in: .edition2009, events: yesNo),
+        Example("verbs, and titles that only contain yes or no", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Rate this app?","message":null,"buttons":[{"title":"No Thanks","style":"cancel"},{"title":"Yes, Rate"}]}
+            """),
+    ]
+}

@@ -1,0 +1,51 @@
+import RuleKit
+
+/// `alert-cancel-label`: a cancel button not labeled Cancel.
+enum AlertCancelLabel: Rule {
+    static let id = "alert-cancel-label"
+    static let severity = Severity.warning
+    static let editions: Editions = .current
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let summary = """
+        An alert with two or more buttons has a button with style cancel whose title is not exactly Cancel (byte for \
+        byte: cancel, CANCEL, Cancel. and Not Now all fire); a one-button alert is not judged; not in 2009 or ios7, \
+        which suggested Cancel without requiring it.
+        """
+    static let guideline = "A button that cancels an alert's action should always be labeled Cancel"
+    static let source = "current: Alerts (Alert Buttons)"
+
+    static func judge(_ call: RuleCall) {
+        let event = call.event
+        let buttons = event.buttons
+        guard buttons.count >= 2 else { return }
+        guard let index = buttons.firstIndex(where: { $0.style == .cancel && $0.title != "Cancel" }) else { return }
+        var evidence = Evidence()
+        evidence.add("button", index)
+        evidence.add("button_title", buttons[index].title)
+        call.report(
+            subject: event.id,
+            message: """
+                The cancel button of the alert \(AlertLabel.of(event)) is titled \(Phrase.quoted(buttons[index].title)), \
+                not Cancel
+                """,
+            evidence: evidence
+        )
+    }
+
+    private static let notNow = """
+        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Rate this app?","message":null,"buttons":[{"title":"Not Now","style":"cancel"},{"title":"Rate"}]}
+        """
+
+    static let examples: [Example] = [
+        Example("a cancel button titled Not Now", expected: 1, in: .current, events: notNow),
+        Example("a cancel button titled Not Now (2009 and ios7 allow it)", expected: 0, in: [.edition2009, .ios7], events: notNow),
+        Example("Cancel, and a one-button alert whose only button cancels", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Download finished","message":null,"buttons":[{"title":"Dismiss","style":"cancel"}]}
+            """),
+    ]
+}

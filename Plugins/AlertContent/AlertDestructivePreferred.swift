@@ -1,0 +1,56 @@
+import RuleKit
+
+/// `alert-destructive-preferred`: a destructive alert whose bold default is not Cancel.
+enum AlertDestructivePreferred: Rule {
+    static let id = "alert-destructive-preferred"
+    static let severity = Severity.warning
+    static let editions: Editions = .current
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let summary = """
+        An alert has a button with style destructive and marks preferred: true on a button whose style is not cancel \
+        (the destructive one or any other; with no cancel button any preferred button fires); no preferred button, \
+        or a preferred cancel button, is right.
+        """
+    static let guideline = "Make the Cancel button of a destructive alert the bold default"
+    static let source = "current: Alerts (Alert Buttons)"
+
+    static func judge(_ call: RuleCall) {
+        let event = call.event
+        let buttons = event.buttons
+        guard buttons.contains(where: { $0.style == .destructive }),
+            let preferred = buttons.firstIndex(where: { $0.preferred == true && $0.style != .cancel })
+        else { return }
+        var evidence = Evidence()
+        evidence.add("preferred_index", preferred)
+        evidence.add("preferred_style", buttons[preferred].style.name)
+        call.report(
+            subject: event.id,
+            message: """
+                The alert \(AlertLabel.of(event)) has a destructive button but makes \
+                \(Phrase.quoted(buttons[preferred].title)), not Cancel, the preferred button
+                """,
+            evidence: evidence
+        )
+    }
+
+    private static let preferredDelete = """
+        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive","preferred":true}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Discard this draft?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save Draft","preferred":true},{"title":"Discard","style":"destructive"}]}
+        """
+
+    static let examples: [Example] = [
+        Example("a preferred Delete, and a preferred Save Draft beside a destructive button", expected: 2, in: .current, events: preferredDelete),
+        Example("a preferred Delete, and a preferred Save Draft (current only)", expected: 0, in: [.edition2009, .ios7], events: preferredDelete),
+        Example("a preferred Cancel, no preferred button, and a preferred button with nothing destructive", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel","preferred":true},{"title":"Delete","style":"destructive"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive","preferred":false}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Save changes?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save","preferred":true}]}
+            """),
+    ]
+}

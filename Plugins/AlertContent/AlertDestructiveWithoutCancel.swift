@@ -1,0 +1,51 @@
+import RuleKit
+
+/// `alert-destructive-without-cancel`: a destructive choice with no safe way out.
+enum AlertDestructiveWithoutCancel: Rule {
+    static let id = "alert-destructive-without-cancel"
+    static let severity = Severity.warning
+    static let editions: Editions = .current
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let summary = """
+        An alert has a button with style destructive and no button with style cancel (a default-style button titled \
+        Cancel does not count).
+        """
+    static let guideline = "Provide a Cancel button so people can safely opt out of a destructive action"
+    static let source = "current: Alerts (Alert Buttons)"
+
+    static func judge(_ call: RuleCall) {
+        let event = call.event
+        let buttons = event.buttons
+        guard let destructive = buttons.firstIndex(where: { $0.style == .destructive }),
+            !buttons.contains(where: { $0.style == .cancel })
+        else { return }
+        var evidence = Evidence()
+        evidence.add("destructive_index", destructive)
+        evidence.add("buttons", buttons.count)
+        call.report(
+            subject: event.id,
+            message: """
+                The alert \(AlertLabel.of(event)) has the destructive button \
+                \(Phrase.quoted(buttons[destructive].title)) and no cancel button
+                """,
+            evidence: evidence
+        )
+    }
+
+    private static let noCancel = """
+        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Keep"},{"title":"Delete","style":"destructive"}]}
+        """
+
+    static let examples: [Example] = [
+        Example("Delete with Keep, which is not a cancel button", expected: 1, in: .current, events: noCancel),
+        Example("Delete with Keep, which is not a cancel button (current only)", expected: 0, in: [.edition2009, .ios7], events: noCancel),
+        Example("Delete with Cancel, and an alert with nothing destructive", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Unable to Sync","message":null,"buttons":[{"title":"OK"},{"title":"Settings"}]}
+            """),
+    ]
+}

@@ -1,0 +1,70 @@
+import AlertText
+import RuleKit
+
+/// `alert-message-style`: an alert message that is not a complete sentence.
+enum AlertMessageStyle: Rule {
+    static let id = "alert-message-style"
+    static let severity = Severity.info
+    static let editions: Editions = [.ios7, .current]
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let summary = """
+        A non-blank message whose first word is lowercase (opening quotes, brackets and emoji skipped; a digit, an \
+        uncased script, a quoted name or iCloud-like word passes), or that does not end with . ! ? or … (also ...; \
+        closing quotes are looked past, a trailing emoji is the end); a null, absent or blank message does not fire.
+        """
+    static let guideline = "Use sentence-style capitalization and appropriate ending punctuation in the message"
+    static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
+
+    static func judge(_ call: RuleCall) {
+        let event = call.event
+        let message = event.message.slice
+        guard !message.isBlank else { return }
+        let capital = message.startsWithCapital
+        let mark = message.endingMark
+        let ends = mark?.endsSentence ?? false
+        guard !capital || !ends else { return }
+        var evidence = Evidence()
+        evidence.add("starts_with_capital", capital)
+        evidence.add("ending", mark?.symbol)
+        let problem =
+            switch (capital, ends) {
+            case (false, false): "does not begin with a capital letter or end with . ! ? or …"
+            case (false, true): "does not begin with a capital letter"
+            default: "does not end with . ! ? or …"
+            }
+        call.report(
+            subject: event.id,
+            message: "The message of the alert \(AlertLabel.of(event)) \(problem)",
+            evidence: evidence
+        )
+    }
+
+    private static let fragments = """
+        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Error","message":"Something went wrong","buttons":[{"title":"OK"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Unable to Sync","message":"the server is down.","buttons":[{"title":"OK"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Löschen fehlgeschlagen","message":"überprüfen Sie die Verbindung","buttons":[{"title":"OK"}]}
+        """
+
+    static let examples: [Example] = [
+        Example("no ending punctuation, a lowercase start, and both", expected: 3, in: [.ios7, .current], events: fragments),
+        Example("no ending punctuation, a lowercase start, and both (2009 has no rule)", expected: 0, in: .edition2009, events: fragments),
+        Example("complete sentences, names, an ellipsis, and no message", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Storage Full","message":"iCloud storage is full!","buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Open Failed","message":"“notes.txt” could not be opened. Try again?","buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290006000,"id":"a3","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290007000,"id":"a4","title":"Syncing","message":"Éléments en attente…","buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290008000,"id":"a4","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290009000,"id":"a5","title":"Syncing Paused","message":null,"buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290010000,"id":"a5","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290011000,"id":"a6","title":"Syncing Paused","message":"  ","buttons":[{"title":"OK"}]}
+            """),
+    ]
+}

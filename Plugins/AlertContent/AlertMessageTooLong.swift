@@ -1,0 +1,54 @@
+import AlertText
+import RuleKit
+
+/// `alert-message-too-long`: a message that would scroll.
+enum AlertMessageTooLong: Rule {
+    static let id = "alert-message-too-long"
+    static let severity = Severity.info
+    static let editions: Editions = [.ios7, .current]
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let parameters: [Parameter] = [
+        .int("max_chars", default: 120, min: 1, max: 4096, "characters an alert message may have")
+    ]
+    static let summary = """
+        The message, as sent, has more than max_chars characters, counted as a person sees them (Swift Characters, \
+        not UTF-8 bytes); a null or absent message has none.
+        """
+    static let guideline = "Keep the message short enough to display on one or two lines"
+    static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
+
+    static func judge(_ call: RuleCall) {
+        let limit = Int(call.param(0))
+        let event = call.event
+        let message = event.message.slice
+        guard message.hasMoreCharacters(than: limit) else { return }
+        let characters = message.characterCount
+        var evidence = Evidence()
+        evidence.add("characters", characters)
+        evidence.add("max_chars", limit)
+        call.report(
+            subject: event.id,
+            message: "The message of the alert \(AlertLabel.of(event)) has \(characters) characters; the limit is \(limit)",
+            evidence: evidence
+        )
+    }
+
+    private static let longMessage = """
+        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Upload Failed","message":"Photos could not be uploaded because the server took too long to respond. Check the network connection, then try again later.","buttons":[{"title":"OK"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Échec de l’envoi","message":"Les photos n’ont pas pu être envoyées, car le serveur a mis trop de temps à répondre. Vérifiez la connexion et réessayez.","buttons":[{"title":"OK"}]}
+        """
+
+    static let examples: [Example] = [
+        Example("messages of 125 and 121 characters", expected: 2, in: [.ios7, .current], events: longMessage),
+        Example("messages of 125 and 121 characters (2009 sets no length)", expected: 0, in: .edition2009, events: longMessage),
+        Example("a message of 120 characters in 128 bytes, and none", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Échec de l’envoi","message":"Les photos n’ont pas pu être envoyées car le serveur a mis trop de temps à répondre. Vérifiez la connexion et réessayez.","buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Upload Failed","message":null,"buttons":[{"title":"OK"}]}
+            """),
+    ]
+}

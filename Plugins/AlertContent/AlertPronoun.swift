@@ -1,0 +1,69 @@
+import AlertText
+import RuleKit
+
+/// `alert-pronoun`: alert text that addresses or speaks for the person.
+enum AlertPronoun: Rule {
+    static let id = "alert-pronoun"
+    static let severity = Severity.info
+    static let editions: Editions = [.ios7, .current]
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let summary = """
+        One of the whole words you, your, you're (or you’re), yours, me, my appears, in any case, in the title, \
+        the message or a button title; other forms (yourself, you’ll, mine) do not count; once per alert.
+        """
+    static let guideline = "Avoid you, your, me and my in alert text and button titles"
+    static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
+
+    static func judge(_ call: RuleCall) {
+        let event = call.event
+        var field = "title"
+        var found = event.title.slice.firstPronoun
+        if found == nil {
+            field = "message"
+            found = event.message.slice.firstPronoun
+        }
+        var index = -1
+        if found == nil {
+            for (position, button) in event.buttons.enumerated() {
+                if let word = button.title.slice.firstPronoun {
+                    found = word
+                    index = position
+                    break
+                }
+            }
+            field = "button"
+        }
+        guard let word = found else { return }
+        var evidence = Evidence()
+        evidence.add("field", field)
+        evidence.add("word", word.string)
+        if index >= 0 { evidence.add("button", index) }
+        let place = index >= 0 ? "the button \(Phrase.quoted(event.buttons[index].title))" : "its \(field)"
+        call.report(
+            subject: event.id,
+            message: "The alert \(AlertLabel.of(event)) uses the pronoun “\(word.string)” in \(place)",
+            evidence: evidence
+        )
+    }
+
+    private static let pronouns = """
+        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"You’re Offline","message":null,"buttons":[{"title":"OK"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Rate This App?","message":"It takes a moment.","buttons":[{"title":"Remind Me Later","style":"cancel"},{"title":"Rate"}]}
+        {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+        {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Storage Full","message":"Delete some of YOUR photos, then try again.","buttons":[{"title":"OK"}]}
+        """
+
+    static let examples: [Example] = [
+        Example("pronouns in a title, a button and a message", expected: 3, in: [.ios7, .current], events: pronouns),
+        Example("pronouns in a title, a button and a message (2009 does not ask)", expected: 0, in: .edition2009, events: pronouns),
+        Example("impersonal text, and words that only look like pronouns", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Trip to Mexico and Myanmar","message":"Memories for the youth club are ready.","buttons":[{"title":"OK"}]}
+            """),
+    ]
+}

@@ -1,0 +1,55 @@
+import AlertText
+import RuleKit
+
+/// `alert-title-single-word`: a title such as `Error` that says nothing.
+enum AlertTitleSingleWord: Rule {
+    static let id = "alert-title-single-word"
+    static let severity = Severity.warning
+    static let editions = Editions.all
+    static let events: [EventType] = [.alertPresented]
+    static let fire = Fire.oncePerSubject
+    static let summary = """
+        The title, trimmed of whitespace and ending punctuation, has exactly one word (a run of letters, digits and \
+        apostrophes: Error, Warning!, Can’t, 404); emoji and symbols are not words (Error ⚠️ is one word), \
+        a hyphen splits (Wi-Fi is two), and a blank title has none.
+        """
+    static let guideline = "Avoid single-word titles such as Error or Warning"
+    static let source = "2009: Designing an Alert; ios7: Alert; current: Alerts (Alert Titles and Messages)"
+
+    static func judge(_ call: RuleCall) {
+        let event = call.event
+        let title = event.title.slice.trimmingEndingPunctuation
+        guard let word = title.firstWord, !title.hasMoreWords(than: 1) else { return }
+        var evidence = Evidence()
+        evidence.add("title", event.title)
+        evidence.add("word", word.string)
+        call.report(
+            subject: event.id,
+            message: "The alert title \(Phrase.quoted(event.title)) is a single word",
+            evidence: evidence
+        )
+    }
+
+    static let examples: [Example] = [
+        Example("titles Error and Warning!", expected: 2, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Error","message":"Something went wrong","buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a2","title":"Warning!","message":"The battery is low.","buttons":[{"title":"OK"}]}
+            """),
+        Example("a curly-apostrophe word with an emoji", expected: 1, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":" Can’t… ⚠️ ","message":"The photo could not be saved.","buttons":[{"title":"OK"}]}
+            """),
+        Example("multiword, hyphenated, emoji-only and missing titles", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Connect","message":null,"buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Wi-Fi?","message":null,"buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"🎉🎉","message":"All photos are backed up.","buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290006000,"id":"a3","button":0,"via":"button"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290007000,"id":"a4","message":"Error","buttons":[{"title":"OK"}]}
+            """),
+    ]
+}

@@ -1,1 +1,0 @@
-// AlertText: placeholder until its first real file lands.

@@ -1,0 +1,71 @@
+/// How the text analysis reads one Unicode scalar.
+enum ScalarClass {
+    /// A letter or a digit: Unicode `Alphabetic`, or any scalar with a numeric value.
+    static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            let value = scalar.value
+            return (value >= 0x30 && value <= 0x39) || (value | 0x20 >= 0x61 && value | 0x20 <= 0x7A)
+        }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+
+    /// A scalar that continues a word but cannot start one: a combining mark
+    /// (é written as e + U+0301), or a zero-width joiner or non-joiner inside a word.
+    static func isWordContinuation(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return false }
+        if scalar.value == 0x200C || scalar.value == 0x200D { return true }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return !isEmojiSelector(scalar)
+        default: return false
+        }
+    }
+
+    /// U+FE0F (emoji presentation) or U+20E3 (keycap): the scalar before it is an emoji.
+    static func isEmojiSelector(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0xFE0F || scalar.value == 0x20E3
+    }
+
+    /// A non-ASCII scalar that can show as an emoji (such as ℹ U+2139 or 🅰 U+1F170,
+    /// which Unicode also counts as alphabetic): never a letter here.
+    static func isEmoji(_ scalar: Unicode.Scalar) -> Bool {
+        !scalar.isASCII && scalar.properties.isEmoji
+    }
+
+    /// An apostrophe: U+0027 ' or U+2019 ’ (the curly apostrophe of `Can’t`).
+    static func isApostrophe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0x27 || scalar.value == 0x2019
+    }
+
+    /// Unicode `White_Space`.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value == 0x20 || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
+        return scalar.properties.isWhitespace
+    }
+
+    /// A closing quotation mark or bracket that may follow ending punctuation: ” ’ " ' ) ] } » › 」 』 ）.
+    static func isCloser(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x22, 0x27, 0x29, 0x5D, 0x7D, 0x2019, 0x201D, 0xBB, 0x203A, 0x300D, 0x300F, 0xFF09: true
+        default: false
+        }
+    }
+
+    /// The ending mark a scalar makes, if it is one.
+    static func endingMark(_ scalar: Unicode.Scalar) -> EndingMark? {
+        switch scalar.value {
+        case 0x2E, 0x3002, 0xFF0E: .period
+        case 0x21, 0xFF01, 0x203C, 0x2048: .exclamation
+        case 0x3F, 0xFF1F, 0x203D, 0x2047, 0x2049: .question
+        case 0x2026: .ellipsis
+        case 0x3A, 0xFF1A: .colon
+        case 0x3B, 0xFF1B: .semicolon
+        case 0x2C, 0xFF0C, 0x3001: .comma
+        default: nil
+        }
+    }
+
+    /// A mark that ends a sentence: `.` `!` `?` `…` and their full-width forms.
+    static func isSentenceTerminator(_ scalar: Unicode.Scalar) -> Bool {
+        endingMark(scalar)?.endsSentence ?? false
+    }
+}

@@ -1,0 +1,71 @@
+/// A non-owning view of UTF-8 text for analysis: an alert's title, message or a
+/// button's title. Every question asked of it (words, capitalization, sentences,
+/// quotations, instructions, pronouns) walks the bytes without allocating,
+/// except where a helper says so. Any bytes are accepted: a byte that does not
+/// start valid UTF-8 reads as U+FFFD.
+///
+/// ```swift
+/// let isQuestion = TextSlice.with("Delete this contact?") { $0.isQuestion }   // true
+/// ```
+///
+/// The view is valid as long as the bytes it was made from.
+public struct TextSlice {
+    /// The UTF-8 bytes.
+    public let bytes: UnsafeBufferPointer<UInt8>
+
+    /// A view of `bytes` (which must outlive every use of the view).
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The empty text.
+    public static var empty: TextSlice { TextSlice(UnsafeBufferPointer(start: nil, count: 0)) }
+
+    /// Calls `body` with a view of `string`'s UTF-8 (valid only during the call).
+    public static func with<Result>(_ string: String, _ body: (TextSlice) throws -> Result) rethrows -> Result {
+        var copy = string
+        return try copy.withUTF8 { try body(TextSlice($0)) }
+    }
+
+    /// The number of UTF-8 bytes.
+    public var count: Int { bytes.count }
+
+    /// True when there are no bytes.
+    public var isEmpty: Bool { bytes.isEmpty }
+
+    /// A copy as a `String` (allocates for texts over 15 bytes).
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// True when empty or only whitespace (Unicode `White_Space`).
+    public var isBlank: Bool {
+        var blank = true
+        scalars.forEach { scalar, _, _ in
+            blank = ScalarClass.isWhitespace(scalar)
+            return blank
+        }
+        return blank
+    }
+
+    /// The same text without leading and trailing whitespace (a sub-view).
+    public var trimmed: TextSlice {
+        var start = -1
+        var end = 0
+        scalars.forEach { scalar, from, to in
+            if !ScalarClass.isWhitespace(scalar) {
+                if start < 0 { start = from }
+                end = to
+            }
+            return true
+        }
+        return start < 0 ? slice(0, 0) : slice(start, end)
+    }
+
+    /// The bytes from `start` to `end` as a sub-view.
+    func slice(_ start: Int, _ end: Int) -> TextSlice {
+        guard let base = bytes.baseAddress, end > start else { return .empty }
+        return TextSlice(UnsafeBufferPointer(start: base + start, count: end - start))
+    }
+
+    /// The scalar walker over the bytes.
+    var scalars: UTF8Scalars { UTF8Scalars(bytes: bytes) }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class AlertTextTestsPlaceholder: XCTestCase {
-    func testPlaceholder() {}
-}
