@@ -19,9 +19,10 @@ final class CatalogueConformanceTests: XCTestCase {
         XCTAssertEqual(spec.entries.first { $0.id == "alert-dismissed-unread" }?.parameters, ["min_read": 1000, "count": 3])
     }
 
-    func testTheOveruseAndModalityModulesLoad() {
-        let names = Set(catalog.modules.map(\.name))
-        XCTAssertTrue(names.isSuperset(of: ["overuse", "modality"]), "loaded: \(names); failures: \(catalog.failures)")
+    func testAllFourShippedModulesLoadWithEveryRule() {
+        XCTAssertEqual(Set(catalog.modules.map(\.name)), Set(BuiltinCatalog.shippedModules), "failures: \(catalog.failures)")
+        XCTAssertTrue(catalog.failures.isEmpty, "\(catalog.failures)")
+        XCTAssertEqual(catalog.rules.count, spec.entries.count)
     }
 
     func testEveryLoadedModuleShipsExactlyItsRules() {

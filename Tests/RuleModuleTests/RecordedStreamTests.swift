@@ -23,14 +23,22 @@ final class RecordedStreamTests: XCTestCase {
         func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {}
     }
 
-    func testEveryStreamInEveryEdition() throws {
+    func testOveruseAndModalityStreams() throws {
+        try runManifest(in: BuiltinCatalog.streams)
+    }
+
+    func testAlertContentAndActionSheetStreams() throws {
+        try runManifest(in: BuiltinCatalog.streams.appendingPathComponent("content"))
+    }
+
+    private func runManifest(in folder: URL) throws {
         let catalog = BuiltinCatalog.load()
-        let data = try Data(contentsOf: BuiltinCatalog.streams.appendingPathComponent("manifest.json"))
+        let data = try Data(contentsOf: folder.appendingPathComponent("manifest.json"))
         let manifest = try JSONDecoder().decode(Manifest.self, from: data)
         let judged = catalog.rules.filter { manifest.modules.contains($0.module) }.map(\.id)
         XCTAssertFalse(judged.isEmpty)
         for stream in manifest.streams {
-            let text = try String(contentsOf: BuiltinCatalog.streams.appendingPathComponent(stream.file), encoding: .utf8)
+            let text = try String(contentsOf: folder.appendingPathComponent(stream.file), encoding: .utf8)
             for edition in Edition.allCases {
                 let collector = Collector()
                 let pipeline = EventPipeline(
