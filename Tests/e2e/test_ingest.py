@@ -196,3 +196,57 @@ def test_ipc_endpoints(zctx, tmp_path):
         sender.close()
     finally:
         assert daemon.stop() == 0, daemon.log()
+
+
+def test_events_connect_to_a_binding_publisher(zctx, tmp_path):
+    import zmq
+    publisher = zctx.socket(zmq.PUB)
+    publisher.linger = 0
+    port = publisher.bind_to_random_port("tcp://127.0.0.1")
+    endpoint = f"tcp://127.0.0.1:{port}"
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--events-connect", endpoint]).start()
+    try:
+        assert daemon.status()["endpoints"]["events_connect"] == [endpoint]
+        base = daemon.status()
+
+        def probe_counted() -> bool:
+            publisher.send(support.UNKNOWN_TYPE_PROBE)
+            return support.poll_until(lambda: daemon.status()["events_unknown_type"] > base["events_unknown_type"], 0.2)
+
+        assert support.poll_until(probe_counted, 5.0, interval=0), "the daemon's connected SUB never received"
+        events = streams.quiet_session("CONN", APP)
+        before = daemon.status()
+        for event in events:
+            publisher.send(support.encode(event))
+        wait_judged(daemon, before, len(events))
+    finally:
+        assert daemon.stop() == 0, daemon.log()
+        publisher.close()
+
+
+def test_subscribe_prefixes_from_the_config_filter_topics(zctx, tmp_path):
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text('subscribe: ["ui/com.example.mail/"]\n')
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()
+    try:
+        sender = support.EventSender(zctx, daemon.events)
+        wanted = streams.quiet_session("WANTED", APP)
+        other = streams.quiet_session("OTHER", NOTES)
+
+        def probe_counted() -> bool:
+            before = daemon.status()["events_unknown_type"]
+            sender.send([b"ui/com.example.mail/probe", support.UNKNOWN_TYPE_PROBE])
+            return support.poll_until(lambda: daemon.status()["events_unknown_type"] > before, 0.2)
+
+        assert support.poll_until(probe_counted, 5.0, interval=0)
+        base = daemon.status()
+        for w, o in zip(wanted, other):
+            sender.event(o, topic="ui/com.example.notes/OTHER")
+            sender.event(o)  # one frame: the payload itself does not match the prefix
+            sender.event(w, topic="ui/com.example.mail/WANTED")
+        after = wait_judged(daemon, base, len(wanted))
+        assert support.delta(after, base, "events_received") == len(wanted), "filtered messages never reach the daemon"
+        assert daemon.request({"cmd": "session", "id": "OTHER"})["ok"] is False
+        sender.close()
+    finally:
+        assert daemon.stop() == 0, daemon.log()
