@@ -25,6 +25,7 @@ PROMISED = [
     ("alert-title-single-word", "mail-7f3a"),
     ("alert-single-button", "mail-7f3a"),
     ("alert-message-style", "mail-7f3a"),
+    ("alert-pronoun", "mail-7f3a"),
     ("alert-destructive-without-cancel", "mail-7f3a"),
     ("alert-background-action", "mail-7f3a"),
     ("alert-button-yes-no", "photos-a801"),

@@ -73,10 +73,12 @@ def test_sigterm_mid_stream_publishes_every_violation_found(daemon, sender, subs
     received = events - base["events_received"]  # stream events received, in order
     # Session n's fourth alert is stream event n * PER_SESSION + ALERT_FREQUENCY_TRIGGER.
     expected = sum(1 for n in range(SESSIONS) if n * PER_SESSION + streams.ALERT_FREQUENCY_TRIGGER < received)
-    assert violations - base["violations_published"] == expected, (received, violations, expected)
-    got = subscriber.collect(lambda ms: len(subscriber.violations(ms)) >= expected, timeout=10)
+    published = violations - base["violations_published"]
+    assert published >= expected, (received, published, expected)
+    got = subscriber.collect(lambda ms: len(subscriber.violations(ms)) >= published, timeout=10)
+    assert len(subscriber.violations(got)) == published, "every violation found before the stop reached the subscriber"
     sessions = [m.body["session"] for m in subscriber.violations(got) if m.body["rule"] == "alert-frequency"]
-    assert sessions == [f"Q{n}" for n in range(expected)], "every violation found before the stop reached the subscriber, in order"
+    assert sessions == [f"Q{n}" for n in range(expected)], "alert-frequency fired for every session received, in order"
 
 
 def test_sighup_reloads_without_dropping_sessions(daemon, sender):
