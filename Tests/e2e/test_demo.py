@@ -1,0 +1,106 @@
+"""demo/: the recorded stream is valid, breaks what it promises, and demo/run.sh works unattended."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import e2e_support as support
+
+STREAM = support.PACKAGE_ROOT / "demo" / "stream.ndjson"
+SCHEMA_CANDIDATES = [
+    Path(os.environ["MODALWATCH_SPEC_DIR"]) / "event.schema.json" if "MODALWATCH_SPEC_DIR" in os.environ else None,
+    support.PACKAGE_ROOT / "docs" / "spec" / "event.schema.json",
+    Path("/work/shared/spec/event.schema.json"),
+]
+
+# What the demo stream breaks under the `current` edition: (rule, session).
+PROMISED = [
+    ("alert-frequency", "mail-7f3a"),
+    ("alert-for-normal-progress", "mail-7f3a"),
+    ("alert-title-single-word", "mail-7f3a"),
+    ("alert-single-button", "mail-7f3a"),
+    ("alert-message-style", "mail-7f3a"),
+    ("alert-pronoun", "mail-7f3a"),
+    ("alert-destructive-without-cancel", "mail-7f3a"),
+    ("alert-background-action", "mail-7f3a"),
+    ("alert-button-yes-no", "photos-a801"),
+    ("alert-cancel-label", "photos-a801"),
+    ("modal-over-popover", "notes-19c2"),
+    ("modal-depth", "notes-19c2"),
+    ("modal-missing-dismiss", "notes-19c2"),
+    ("modal-dismiss-data-loss", "notes-19c2"),
+    ("modal-transition-inconsistent", "notes-19c2"),
+    ("sheet-without-user-action", "photos-a801"),
+    ("sheet-missing-cancel", "photos-a801"),
+]
+WELL_BEHAVED = "mail-c55e"
+
+
+def events() -> list[dict]:
+    return [json.loads(line) for line in STREAM.read_text().splitlines() if line.strip()]
+
+
+def test_stream_is_valid_against_the_event_schema():
+    schema_path = next((p for p in SCHEMA_CANDIDATES if p is not None and p.is_file()), None)
+    if schema_path is None:
+        pytest.skip("event.schema.json not found (set MODALWATCH_SPEC_DIR)")
+    validator = Draft202012Validator(json.loads(schema_path.read_text()))
+    problems = []
+    for number, line in enumerate(STREAM.read_text().splitlines(), 1):
+        for error in validator.iter_errors(json.loads(line)):
+            problems.append(f"line {number}: {error.message}")
+    assert problems == []
+
+
+def test_stream_is_a_realistic_recording():
+    stream = events()
+    assert 50 <= len(stream) <= 80
+    apps = {e["app"] for e in stream if e["type"] == "session.start"}
+    sessions = {e["session"] for e in stream}
+    assert 2 <= len(apps) <= 3 and len(sessions) >= 3
+    assert [e["ts"] for e in stream] == sorted(e["ts"] for e in stream), "recorded in time order"
+
+
+def test_check_judges_the_stream_without_rejections():
+    code, violations, stderr = support.check_json(STREAM)
+    assert code in (0, 1), stderr
+    assert f"in {len(events())} event(s)" in stderr and "rejected" not in stderr, stderr
+
+
+def test_stream_breaks_the_promised_rules():
+    loaded, _ = support.available_rules()
+    promised = [(rule, session) for rule, session in PROMISED if rule in loaded]
+    if not promised:
+        pytest.skip("none of the rules the demo breaks is loaded yet")
+    code, violations, stderr = support.check_json(STREAM)
+    found = {(v["rule"], v["session"]) for v in violations}
+    assert [p for p in promised if p not in found] == [], stderr
+    assert code == 1
+    assert [v for v in violations if v["session"] == WELL_BEHAVED] == [], "the well-behaved session breaks nothing"
+
+
+def test_run_sh_works_unattended(tmp_path):
+    env = {
+        **os.environ, "SKIP_BUILD": "1", "SKIP_SETUP": "1", "TMPDIR": str(tmp_path),
+        "DEMO_EVENTS": support.free_tcp_endpoint(), "DEMO_PUBLISH": support.free_tcp_endpoint(),
+        "DEMO_CONTROL": support.free_tcp_endpoint(), "MODALWATCH_BIN_DIR": str(support.bin_dir()),
+    }
+    rules_dirs = support.rules_dir_args()[1::2]
+    if rules_dirs:
+        env["DEMO_RULES_DIR"] = rules_dirs[0]
+    result = subprocess.run([str(support.PACKAGE_ROOT / "demo" / "run.sh")], env=env, stdin=subprocess.DEVNULL,
+                            capture_output=True, timeout=60)
+    out = result.stdout.decode()
+    assert result.returncode == 0, out + result.stderr.decode()
+    assert "== modalwatch status" in out and "events in" in out and f"{len(events())} (" in out, out
+    assert "== done" in out
+    assert list(tmp_path.iterdir()) == [], "run.sh removes its work folder"
+    loaded, _ = support.available_rules()
+    if {"alert-frequency", "modal-depth"} <= loaded:
+        assert any("alert-frequency" in line and "mail-7f3a" in line for line in out.splitlines()), out
+        assert any("modal-depth" in line and "notes-19c2" in line for line in out.splitlines()), out

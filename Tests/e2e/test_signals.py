@@ -1,0 +1,95 @@
+"""Stopping: SIGTERM / SIGINT mid-stream judge and publish everything received, then exit 0; SIGHUP reloads."""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import pytest
+
+import e2e_support as support
+import streams
+from streams import T0
+
+APP = "com.example.mail"
+SESSIONS = 3000
+PER_SESSION = len(streams.alert_frequency_session("x", APP))
+
+
+def big_stream() -> list[bytes]:
+    """SESSIONS sessions one after another, each breaking alert-frequency once; one message per event."""
+    return [
+        support.encode(event)
+        for n in range(SESSIONS)
+        for event in streams.alert_frequency_session(f"Q{n}", APP, T0 + n * 70_000)
+    ]
+
+
+def send_then_stop(daemon: support.Daemon, sender: support.EventSender, signum: int) -> tuple[dict, int, int]:
+    """Streams from a thread (paced, ~1 s in all) and stops the daemon while the stream is flowing.
+
+    Returns the status before the stream, and the events and violations of the daemon's last log line.
+    """
+    messages = big_stream()
+    finished = threading.Event()
+
+    def stream() -> None:
+        for start in range(0, len(messages), 300):
+            if finished.is_set():
+                return
+            for message in messages[start:start + 300]:
+                sender.socket.send(message)
+            time.sleep(0.01)
+
+    base = daemon.status()
+    thread = threading.Thread(target=stream)
+    thread.start()
+    try:
+        last = daemon.wait_status(
+            lambda s: support.delta(s, base, "events_received") >= 3000, timeout=10, what="the stream to arrive")
+        code = daemon.stop(signum, timeout=10.0)
+    finally:
+        finished.set()
+        thread.join(timeout=10)
+    assert code == 0, f"exit {code} on signal {signum}:\n{daemon.log()[-3000:]}"
+    counts = support.stopping_counts(daemon.log())
+    assert counts is not None, f"no 'stopping' line with the counts in the log:\n{daemon.log()[-3000:]}"
+    events, violations = counts
+    assert events >= last["events_received"], "the final count includes everything counted before the signal"
+    assert events - base["events_received"] <= len(messages)
+    assert violations >= last["violations_published"]
+    return base, events, violations
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_stop_mid_stream_exits_0_after_judging_what_was_received(daemon, sender, signum):
+    send_then_stop(daemon, sender, signum)
+    assert not daemon.alive
+
+
+@pytest.mark.needs_rules("alert-frequency")
+def test_sigterm_mid_stream_publishes_every_violation_found(daemon, sender, subscriber):
+    base, events, violations = send_then_stop(daemon, sender, signal.SIGTERM)
+    received = events - base["events_received"]  # stream events received, in order
+    # Session n's fourth alert is stream event n * PER_SESSION + ALERT_FREQUENCY_TRIGGER.
+    expected = sum(1 for n in range(SESSIONS) if n * PER_SESSION + streams.ALERT_FREQUENCY_TRIGGER < received)
+    published = violations - base["violations_published"]
+    assert published >= expected, (received, published, expected)
+    got = subscriber.collect(lambda ms: len(subscriber.violations(ms)) >= published, timeout=10)
+    assert len(subscriber.violations(got)) == published, "every violation found before the stop reached the subscriber"
+    sessions = [m.body["session"] for m in subscriber.violations(got) if m.body["rule"] == "alert-frequency"]
+    assert sessions == [f"Q{n}" for n in range(expected)], "alert-frequency fired for every session received, in order"
+
+
+def test_sighup_reloads_without_dropping_sessions(daemon, sender):
+    events = streams.alert_frequency_session("HUP", APP)
+    base = daemon.status()
+    sender.events(events)
+    before = daemon.wait_status(
+        lambda s: support.delta(s, base, "events_judged") >= len(events), what="the session judged")
+    daemon.send_signal(signal.SIGHUP)
+    support.poll_until(lambda: "reloaded" in daemon.log(), 3.0)
+    assert "configuration reloaded" in daemon.log(), daemon.log()[-2000:]
+    after = daemon.status()
+    assert daemon.alive
+    assert after["sessions_live"] == before["sessions_live"] == 1

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# demo/run.sh: modalwatch end to end, unattended.
+#
+# Builds (swift build), starts modalwatchd, starts a subscriber that prints each violation as it
+# arrives, sends demo/stream.ndjson with `modalwatch send`, prints `modalwatch status`, stops the
+# daemon with SIGTERM and exits 0. Everything it starts is stopped on exit, whatever happens.
+#
+# Environment:
+#   DEMO_EVENTS / DEMO_PUBLISH / DEMO_CONTROL   endpoints (default tcp://127.0.0.1:7450 / 7451 / 7452)
+#   DEMO_STREAM          the stream to send (default demo/stream.ndjson)
+#   MODALWATCH_BIN_DIR   where modalwatchd and modalwatch are (default .build/debug)
+#   SKIP_BUILD=1         do not run swift build
+#   SKIP_SETUP=1         do not run scripts/setup.sh
+#   DEMO_RULES_DIR       an extra folder of rule modules (--rules-dir)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+EVENTS="${DEMO_EVENTS:-tcp://127.0.0.1:7450}"
+PUBLISH="${DEMO_PUBLISH:-tcp://127.0.0.1:7451}"
+CONTROL="${DEMO_CONTROL:-tcp://127.0.0.1:7452}"
+STREAM="${DEMO_STREAM:-$ROOT/demo/stream.ndjson}"
+BIN="${MODALWATCH_BIN_DIR:-$ROOT/.build/debug}"
+RULES_ARGS=()
+[ -n "${DEMO_RULES_DIR:-}" ] && RULES_ARGS=(--rules-dir "$DEMO_RULES_DIR")
+
+say() { printf '\n== %s\n' "$*"; }
+fail() { echo "demo: $*" >&2; exit 1; }
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/modalwatch-demo.XXXXXX")"
+DAEMON_PID=""
+SUBSCRIBER_PID=""
+
+# Stop a process we started: SIGTERM, up to 5 s, then SIGKILL.
+stop_pid() {
+    local pid="$1"
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do
+        kill -0 "$pid" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    echo "demo: process $pid did not stop within 5 s; killing it" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local status=$?
+    stop_pid "$SUBSCRIBER_PID"
+    stop_pid "$DAEMON_PID"
+    wait 2>/dev/null || true
+    if [ "$status" -ne 0 ] && [ -s "$WORK/modalwatchd.log" ]; then
+        echo "demo: the daemon's log:" >&2
+        tail -n 20 "$WORK/modalwatchd.log" >&2
+    fi
+    rm -rf "$WORK"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if [ "${SKIP_SETUP:-0}" != 1 ]; then
+    # shellcheck source=../scripts/setup.sh
+    source "$ROOT/scripts/setup.sh"
+fi
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    say "swift build"
+    swift build 2>&1 | tail -n 3
+fi
+[ -x "$BIN/modalwatchd" ] && [ -x "$BIN/modalwatch" ] || fail "no modalwatchd / modalwatch in $BIN; run swift build"
+[ -r "$STREAM" ] || fail "cannot read the stream $STREAM"
+
+say "modalwatchd --events $EVENTS --publish $PUBLISH --control $CONTROL"
+"$BIN/modalwatchd" --events "$EVENTS" --publish "$PUBLISH" --control "$CONTROL" \
+    --state-dir "$WORK/state" "${RULES_ARGS[@]}" >"$WORK/modalwatchd.log" 2>&1 </dev/null &
+DAEMON_PID=$!
+
+# Ready once the control socket answers (bounded: 15 s).
+ready=0
+for _ in $(seq 30); do
+    kill -0 "$DAEMON_PID" 2>/dev/null || fail "modalwatchd exited while starting (another daemon on these endpoints? set DEMO_EVENTS/DEMO_PUBLISH/DEMO_CONTROL)"
+    if "$BIN/modalwatch" status --control "$CONTROL" --timeout 500 --json >/dev/null 2>&1; then
+        ready=1
+        break
+    fi
+done
+[ "$ready" = 1 ] || fail "modalwatchd did not answer on $CONTROL within 15 s"
+grep -E "loaded rule module|rule module|no rule module" "$WORK/modalwatchd.log" | sed 's/^/  /' || true
+
+say "subscriber: violations as they arrive"
+python3 "$ROOT/demo/subscribe.py" --publish "$PUBLISH" --ready-file "$WORK/subscriber.ready" </dev/null &
+SUBSCRIBER_PID=$!
+for _ in $(seq 100); do
+    [ -s "$WORK/subscriber.ready" ] && break
+    kill -0 "$SUBSCRIBER_PID" 2>/dev/null || fail "the subscriber exited"
+    sleep 0.1
+done
+[ -s "$WORK/subscriber.ready" ] || fail "the subscriber did not connect within 10 s"
+
+lines=$(grep -c . "$STREAM")
+timeout 60 "$BIN/modalwatch" send "$STREAM" --events "$EVENTS" --timeout 5000 \
+    || fail "modalwatch send failed"
+
+# Wait (bounded: 10 s) until the daemon has received every event, then let the last violations arrive.
+received=0
+for _ in $(seq 100); do
+    received=$("$BIN/modalwatch" status --control "$CONTROL" --json --timeout 1000 \
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["events_received"])')
+    [ "$received" -ge "$lines" ] && break
+    sleep 0.1
+done
+[ "$received" -ge "$lines" ] || fail "the daemon received $received of $lines events within 10 s"
+sleep 0.3
+
+say "modalwatch status"
+"$BIN/modalwatch" status --control "$CONTROL"
+
+say "stopping modalwatchd (SIGTERM)"
+kill -TERM "$DAEMON_PID"
+code=0
+for _ in $(seq 100); do
+    kill -0 "$DAEMON_PID" 2>/dev/null || break
+    sleep 0.1
+done
+if kill -0 "$DAEMON_PID" 2>/dev/null; then
+    fail "modalwatchd did not stop within 10 s of SIGTERM"
+fi
+wait "$DAEMON_PID" || code=$?
+DAEMON_PID=""
+[ "$code" -eq 0 ] || fail "modalwatchd exited $code on SIGTERM"
+tail -n 1 "$WORK/modalwatchd.log" | sed 's/^/  /'
+
+stop_pid "$SUBSCRIBER_PID"
+wait "$SUBSCRIBER_PID" 2>/dev/null || true
+SUBSCRIBER_PID=""
+say "done"

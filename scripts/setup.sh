@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# scripts/setup.sh: install what a fresh Debian machine lacks to build and test modalwatch, and only that.
+#   - libzmq3-dev and pkg-config, when `pkg-config --exists libzmq` fails (apt-get; sudo only when not root)
+#   - pyzmq, jsonschema and pytest, when python3 cannot import them (pip; apt-get when pip may not install)
+# The Swift toolchain is not installed here; /opt/swift/usr/bin is put on PATH when swift is not found.
+# Source it (to keep the PATH) or run it; it exits non-zero when something cannot be installed.
+set -euo pipefail
+
+setup_as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+setup_apt_install() {
+    setup_as_root apt-get update -qq
+    setup_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libzmq; then
+    echo "setup: installing libzmq3-dev pkg-config" >&2
+    setup_apt_install libzmq3-dev pkg-config
+fi
+
+if ! python3 -c 'import zmq, jsonschema, pytest' >/dev/null 2>&1; then
+    echo "setup: installing pyzmq jsonschema pytest" >&2
+    if ! python3 -m pip install -q pyzmq jsonschema pytest; then
+        # Debian's own python3 refuses pip installs (PEP 668): take the distribution's packages.
+        setup_apt_install python3-zmq python3-jsonschema python3-pytest
+    fi
+    python3 -c 'import zmq, jsonschema, pytest' || { echo "setup: python3 still cannot import zmq, jsonschema, pytest" >&2; exit 1; }
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+    if [ -x /opt/swift/usr/bin/swift ]; then
+        export PATH="/opt/swift/usr/bin:$PATH"
+    else
+        echo "setup: no swift on PATH; install a Swift 6 toolchain (https://swift.org/install)" >&2
+        exit 1
+    fi
+fi
