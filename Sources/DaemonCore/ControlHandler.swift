@@ -25,7 +25,7 @@ final class ControlHandler {
         } catch {
             return self.error("the request is not valid JSON; send an object such as {\"cmd\": \"status\"}")
         }
-        if let version = object["v"], (version as? Int) != ModalwatchVersion.controlProtocol {
+        if let version = object["v"], Self.wholeNumber(version) != ModalwatchVersion.controlProtocol {
             return error("unsupported protocol version \(version); this daemon speaks v\(ModalwatchVersion.controlProtocol)")
         }
         guard let command = object["cmd"] as? String else {
@@ -58,7 +58,10 @@ final class ControlHandler {
         case "recent": break
         case let other: return error("unknown sort '\(other)'; use alerts, depth, violations or recent")
         }
-        let limit = request["limit"] as? Int ?? 50
+        if let raw = request["limit"], Self.wholeNumber(raw) == nil {
+            return error("limit must be a whole number")
+        }
+        let limit = request["limit"].flatMap(Self.wholeNumber) ?? 50
         guard limit >= 0 else { return error("limit must be 0 or more") }
         let total = list.count
         return ok(["total": total, "sessions": list.prefix(limit).map(Self.sessionObject)])
@@ -96,6 +99,15 @@ final class ControlHandler {
             return ok(["violations": objects, "count": objects.count])
         } catch {
             return self.error("the history store could not be read: \(error)")
+        }
+    }
+
+    /// A JSON whole number as Int; nil for booleans, fractions (1.0 too) and anything else.
+    static func wholeNumber(_ value: Any) -> Int? {
+        guard let number = value as? NSNumber else { return nil }
+        switch String(cString: number.objCType) {
+        case "c", "d", "f": return nil
+        default: return number.intValue
         }
     }
 

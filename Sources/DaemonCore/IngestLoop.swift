@@ -79,7 +79,12 @@ public final class IngestLoop: @unchecked Sendable {
             logger: logger)
         try publishing.start()
         let publishingThread = publishing!
-        defer { publishingThread.join() }
+        defer {
+            // Failed before the outbox existed (e.g. an endpoint taken): nobody will send the
+            // publishing thread its stop marker, so wake it with ETERM instead.
+            if outbox == nil { context.shutdown() }
+            publishingThread.join()
+        }
         if let historyPath { history = try? ViolationHistory(path: historyPath, readOnly: true) }
 
         let ingest = try open(context, .sub, &sockets)
@@ -89,7 +94,7 @@ public final class IngestLoop: @unchecked Sendable {
             throw DaemonError(.systemCall, "cannot connect to the publishing thread: \(error)")
         }
         do {
-            try ingest.set(.receiveHighWaterMark, 100_000)
+            try ingest.set(.receiveHighWaterMark, 10_000)
             try ingest.set(.maxMessageSize, Self.socketMessageLimit)
             for prefix in configuration.subscribe { try ingest.subscribe(prefix) }
             try handover.set(.sendHighWaterMark, 1000)
@@ -175,7 +180,7 @@ public final class IngestLoop: @unchecked Sendable {
                 lastTick = now
                 if let metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
                 rate.sample(total: pipeline.statistics.eventsReceived, now: now)
-                pipeline.engine.releaseIdleSessions(limit: 10_000)
+                pipeline.engine.releaseIdleSessions(now: WallClock.milliseconds(), limit: 10_000)
             }
             // The watchdog is fed from this loop itself: a stuck loop starves it.
             if let interval = notifier.watchdogIntervalMs, now - lastWatchdog >= interval {
@@ -225,16 +230,23 @@ public final class IngestLoop: @unchecked Sendable {
     /// The longest one drain runs before the loop serves the control socket and its timers.
     static let drainSliceMs: Int64 = 20
 
-    /// Receives and judges messages without blocking: everything there is when stopping,
-    /// else for at most `drainSliceMs`, so control requests and the watchdog are never starved.
+    /// How long a graceful stop keeps taking what was already received, at most.
+    static let stopDrainMs: Int64 = 2000
+
+    /// Receives and judges messages without blocking, for at most `drainSliceMs`, so
+    /// control requests and the watchdog are never starved. When stopping: until the
+    /// socket is empty, or `stopDrainMs` under a sender that does not stop.
     private func drain(_ socket: ZMQSocket, _ message: inout ZMQMessage, _ frame: inout ZMQMessage, stopping: Bool) {
         var handled = 0
         var observed = WallClock.milliseconds()
-        let deadline = WallClock.monotonicMilliseconds() + Self.drainSliceMs
+        let deadline = WallClock.monotonicMilliseconds() + (stopping ? Self.stopDrainMs : Self.drainSliceMs)
         while true {
             if handled & 15 == 15 {
                 observed = WallClock.milliseconds()
-                if !stopping && WallClock.monotonicMilliseconds() >= deadline { return }
+                if WallClock.monotonicMilliseconds() >= deadline {
+                    if stopping { logger.warning("stopped while events were still arriving; the sender goes on past the stop") }
+                    return
+                }
             }
             do {
                 guard try socket.receive(into: &message, dontWait: true) else { return }

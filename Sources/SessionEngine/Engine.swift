@@ -145,12 +145,16 @@ public final class Engine {
         }
     }
 
-    /// Releases sessions idle (by the stream clock) past the timeout, oldest first, at most `limit`.
+    /// Releases the memory of sessions that received nothing for the idle timeout, by
+    /// arrival (wall-clock `now`, ms), least recently active first, at most `limit`.
+    /// Arrival, not event time: devices' clocks differ, and one device's clock must
+    /// never release another's session. (Verdicts stay by event time: a session whose
+    /// next event comes more than the timeout after its latest starts afresh either way.)
     @discardableResult
-    public func releaseIdleSessions(limit: Int = 1000) -> Int {
+    public func releaseIdleSessions(now: Int64, limit: Int = 1000) -> Int {
         var released = 0
         while released < limit, let oldest = table.leastRecentlyActive,
-              oldest.lastTs != .min, clock > oldest.lastTs &+ configuration.sessionIdleTimeoutMs {
+              now > oldest.lastObserved &+ configuration.sessionIdleTimeoutMs {
             release(oldest)
             statistics.sessionsExpired += 1
             released += 1

@@ -10,4 +10,14 @@ struct Modalwatch: ParsableCommand {
         subcommands: [
             CheckCommand.self, StatusCommand.self, RulesCommand.self, SendCommand.self, ViolationsCommand.self,
         ])
+
+    /// Runs the command; bad usage exits 2 (interfaces.md), not ArgumentParser's 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: UsageExit.adjust(error, exitCode: exitCode(for: error), message: fullMessage(for: error)))
+        }
+    }
 }

@@ -12,6 +12,9 @@ struct StatusCommand: ParsableCommand {
         if options.json {
             let raw = try client.requestRaw(["cmd": "status"])
             FileHandle.standardOutput.write(Data(raw + [0x0A]))
+            if let reply = try? JSONSerialization.jsonObject(with: Data(raw)) as? [String: Any], reply["ok"] as? Bool != true {
+                throw ExitCode(1)
+            }
             return
         }
         let s = try client.request(["cmd": "status"])
@@ -23,7 +26,7 @@ struct StatusCommand: ParsableCommand {
             ("version", n("version")),
             ("uptime", uptime),
             ("edition", n("edition")),
-            ("modules", modules.joined(separator: ", ")),
+            ("modules", modules.isEmpty ? "none loaded" : modules.joined(separator: ", ")),
             ("events in", "\(n("events_received")) (\(String(format: "%.1f", s["events_per_second"] as? Double ?? 0))/s)"),
             ("rejected", n("events_rejected") + (rejected.isEmpty ? "" : " (\(rejected.joined(separator: ", ")))")),
             ("sessions live", n("sessions_live")),

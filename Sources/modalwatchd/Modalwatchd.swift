@@ -45,6 +45,25 @@ struct Modalwatchd: AsyncParsableCommand {
     @Flag(name: .customLong("check-config"), help: "Load the configuration and every rule module, print what is wrong, exit 0 or 1.")
     var checkConfig = false
 
+    /// Runs the daemon; bad usage exits 2 (interfaces.md), not ArgumentParser's 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
+
     func validate() throws {
         if let edition, Edition(rawValue: edition) == nil {
             throw ValidationError("--edition must be 2009, ios7 or current, not '\(edition)'")

@@ -140,19 +140,33 @@ final class SessionLifecycleTests: XCTestCase {
         XCTAssertEqual(h.violations(of: "probe-session").count, 2)
     }
 
-    func testReleaseIdleSessionsReleasesByTheStreamClock() throws {
+    func testReleaseIdleSessionsReleasesByArrivalTime() throws {
         let h = try harness(EngineConfiguration(sessionIdleTimeoutMs: 1000))
-        h.send(Line.action("A", 0), Line.action("B", 500), Line.action("C", 1200))
-        XCTAssertEqual(h.engine.releaseIdleSessions(), 1, "A is idle by the stream clock (1200 > 0 + 1000); B is not")
+        let t0 = h.observed
+        h.observed = t0
+        h.send(Line.action("A", 0))
+        h.observed = t0 + 500
+        h.send(Line.action("B", 500))
+        h.observed = t0 + 1200
+        h.send(Line.action("C", 1200))
+        XCTAssertEqual(h.engine.releaseIdleSessions(now: t0 + 1200), 1, "A arrived 1200 ms ago (> 1000); B 700 ms ago")
         XCTAssertEqual(h.engine.liveSessions, 2)
         XCTAssertNil(h.engine.sessionSnapshot(id: "A"))
+        h.observed = t0 + 5000
         h.send(Line.action("C", 5000))
-        XCTAssertEqual(h.engine.releaseIdleSessions(limit: 0), 0, "the limit holds")
-        XCTAssertEqual(h.engine.releaseIdleSessions(), 1)
+        XCTAssertEqual(h.engine.releaseIdleSessions(now: t0 + 5000, limit: 0), 0, "the limit holds")
+        XCTAssertEqual(h.engine.releaseIdleSessions(now: t0 + 5000), 1)
         XCTAssertEqual(h.engine.liveSessions, 1)
         XCTAssertNotNil(h.engine.sessionSnapshot(id: "C"))
         XCTAssertEqual(h.engine.statistics.sessionsExpired, 2)
-        XCTAssertEqual(h.engine.releaseIdleSessions(), 0)
+        XCTAssertEqual(h.engine.releaseIdleSessions(now: t0 + 5000), 0)
+    }
+
+    func testOneDevicesClockAheadReleasesNoOtherSession() throws {
+        let h = try harness(EngineConfiguration(sessionIdleTimeoutMs: 1000))
+        h.send(Line.action("A", 0), Line.action("FAST", 7_200_000))
+        XCTAssertEqual(h.engine.releaseIdleSessions(now: h.observed), 0, "both arrived just now")
+        XCTAssertEqual(h.engine.liveSessions, 2)
     }
 
     func testMaxSessionsEvictsTheLeastRecentlyActive() throws {

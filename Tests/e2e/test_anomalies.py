@@ -93,9 +93,6 @@ def test_config_rule_parameters_apply(zctx, tmp_path):
         assert daemon.stop() == 0, daemon.log()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: idle release compares every session with the latest ts of ANY session (Engine.clock), so one device "
-    "whose clock is ahead releases every other live session; see the e2e report"))
 def test_a_device_clock_ahead_does_not_release_other_sessions(daemon, sender):
     base = daemon.status()
     sender.events([streams.start("EARLY", APP, T0), streams.action("EARLY", T0 + 1000)])

@@ -75,8 +75,6 @@ def test_send_to_a_dead_endpoint_exits_3(tmp_path):
 def test_bad_usage_exits_2(args):
     result = support.run_cli(args)
     assert result.stderr.strip(), "a usage error says what is wrong on stderr"
-    if result.returncode == KNOWN_USAGE_EXIT:
-        pytest.xfail("known bug: usage errors exit 64 (ArgumentParser's EX_USAGE), interfaces.md says 2")
     assert result.returncode == 2, (result.returncode, result.stderr.decode())
 
 
