@@ -26,13 +26,13 @@ if [ ${#missing[@]} -gt 0 ]; then
     setup_apt_install "${missing[@]}"
 fi
 
-if ! python3 -c 'import zmq, jsonschema, pytest' >/dev/null 2>&1; then
+if ! python3 -c 'import zmq, jsonschema, pytest, prometheus_client' >/dev/null 2>&1; then
     echo "setup: installing pyzmq jsonschema pytest" >&2
-    if ! python3 -m pip install -q pyzmq jsonschema pytest; then
+    if ! python3 -m pip install -q pyzmq jsonschema pytest prometheus-client; then
         # Debian's own python3 refuses pip installs (PEP 668): take the distribution's packages.
-        setup_apt_install python3-zmq python3-jsonschema python3-pytest
+        setup_apt_install python3-zmq python3-jsonschema python3-pytest python3-prometheus-client
     fi
-    python3 -c 'import zmq, jsonschema, pytest' || { echo "setup: python3 still cannot import zmq, jsonschema, pytest" >&2; exit 1; }
+    python3 -c 'import zmq, jsonschema, pytest, prometheus_client' || { echo "setup: python3 still cannot import zmq, jsonschema, pytest, prometheus_client" >&2; exit 1; }
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

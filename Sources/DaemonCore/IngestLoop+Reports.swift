@@ -48,6 +48,8 @@ extension IngestLoop {
             "diagnostics_published": published.diagnosticsPublished.load(ordering: .relaxed),
             "diagnostics_suppressed": outbox.diagnosticsSuppressed,
             "messages_dropped": published.messagesDropped.load(ordering: .relaxed),
+            "config_reloads": reloads.done,
+            "config_reloads_refused": reloads.refused,
         ]
     }
 

@@ -32,6 +32,9 @@ public final class IngestLoop: @unchecked Sendable {
     private var rate = EventRate()
     private var boundEndpoints: [String: [String]] = [:]
 
+    /// Reloads put in force, and refused.
+    private(set) var reloads = (done: 0, refused: 0)
+
     var transportStatistics: TransportStatistics { transport }
     var eventsPerSecond: Double { rate.perSecond }
     var endpoints: [String: [String]] { boundEndpoints }
@@ -312,6 +315,7 @@ public final class IngestLoop: @unchecked Sendable {
         do {
             let fresh = try configurationSource()
             pipeline.engine.reconfigure(fresh.engine)
+            reloads.done += 1
             var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.rawValue)"
             if fresh.events != configuration.events || fresh.publish != configuration.publish
                 || fresh.control != configuration.control || fresh.eventsConnect != configuration.eventsConnect {
@@ -319,8 +323,10 @@ public final class IngestLoop: @unchecked Sendable {
             }
             return .success(summary)
         } catch let error as ConfigErrors {
+            reloads.refused += 1
             return .failure(DaemonError(.configuration, error.errors.map(\.description).joined(separator: "; ")))
         } catch {
+            reloads.refused += 1
             return .failure(DaemonError(.configuration, "\(error)"))
         }
     }

@@ -75,7 +75,7 @@ struct Modalwatchd: AsyncParsableCommand {
 
     func run() async throws {
         var bootstrapLogger = Logger(label: "modalwatchd")
-        bootstrapLogger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .info
+        bootstrapLogger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (checkConfig ? .warning : .info)
         let configPath = resolvedConfigPath()
         let directories = rulesDir + (configPath.map(ConfigLoader.peekRulesDirectories(path:)) ?? [])
         let catalog = ModuleLoader(logger: bootstrapLogger).load(directories: directories)

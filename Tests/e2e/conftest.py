@@ -17,7 +17,7 @@ _RULES_NOTE = ""
 def pytest_configure(config: pytest.Config) -> None:
     global _RULES, _RULES_NOTE
     config.addinivalue_line(
-        "markers", "needs_rules(*ids): skip unless `modalwatch rules --json` lists every rule named")
+        "markers", "needs_rules(*ids): fail unless `modalwatch rules --json` lists every rule named")
     missing = [p for p in (support.daemon_path(), support.cli_path()) if not p.is_file()]
     if missing:
         pytest.exit(f"not built: {', '.join(map(str, missing))}; run `swift build` (or set MODALWATCH_BIN_DIR)", returncode=2)
@@ -35,7 +35,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         missing = [rule for rule in marker.args if rule not in _RULES]
         if missing:
             note = f" ({_RULES_NOTE})" if _RULES_NOTE else ""
-            pytest.skip(f"needs rule modules with {', '.join(missing)}; `modalwatch rules --json` does not list them{note}")
+            # The built-in modules are part of every build: a missing rule is a failure, never a skip.
+            pytest.fail(f"needs rule modules with {', '.join(missing)}; `modalwatch rules --json` does not list them{note}")
 
 
 @pytest.fixture(scope="session")

@@ -161,7 +161,9 @@ class DaemonExited(Exception):
 class Daemon:
     """One real `modalwatchd` process on free loopback ports, with a private state dir."""
 
-    def __init__(self, context: zmq.Context, workdir: Path, extra_args: Iterable[str] = (), ipc: bool = False) -> None:
+    def __init__(self, context: zmq.Context, workdir: Path, extra_args: Iterable[str] = (), ipc: bool = False,
+                 env: dict[str, str] | None = None) -> None:
+        self.env = env
         self.context = context
         self.workdir = workdir
         self.extra_args = list(extra_args)
@@ -194,6 +196,7 @@ class Daemon:
                         *rules_dir_args(), *self.extra_args,
                     ],
                     stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                    env=None if self.env is None else {**os.environ, **self.env},
                 )
             try:
                 self._wait_ready(ready_timeout)

@@ -1,0 +1,292 @@
+"""modalwatchd as a service: the systemd notify protocol, reload, restarts that
+lose nothing, the history store, the unit file, and the metrics endpoint.
+All against the real daemon process, its real files and real signals."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import e2e_support as support
+
+ROOT = Path(__file__).resolve().parents[2]
+T0 = 1_732_290_000_000
+
+
+def alert(session: str, ts: int, aid: str, title: str = "Delete this contact?") -> dict:
+    return {"v": 1, "type": "alert.presented", "session": session, "ts": ts, "id": aid, "title": title,
+            "message": "This cannot be undone.",
+            "buttons": [{"title": "Cancel", "style": "cancel"}, {"title": "Delete", "style": "default"}]}
+
+
+def start(session: str, app: str = "com.example.svc") -> dict:
+    return {"v": 1, "type": "session.start", "session": session, "ts": T0, "app": app}
+
+
+def alerts(session: str, first: int, count: int) -> list[dict]:
+    return [alert(session, T0 + (first + i) * 10_000, f"{session}-a{first + i}", f"Remove item {first + i}?")
+            for i in range(count)]
+
+
+def frequency_violations(daemon: support.Daemon) -> int:
+    rules = daemon.status().get("violations_found", 0)
+    return rules
+
+
+# -- systemd notify protocol -------------------------------------------------
+
+def test_ready_only_after_sockets_answer_and_watchdog_keeps_coming(zctx, tmp_path):
+    path = tmp_path / "notify.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(path))
+    listener.settimeout(10)
+    daemon = support.Daemon(zctx, tmp_path, env={"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "400000"})
+    try:
+        daemon.start()
+        # READY=1 must have come, and before it nothing claimed readiness; the sockets answer now.
+        messages: list[str] = []
+        deadline = time.monotonic() + 5
+        while not any("READY=1" in m for m in messages) and time.monotonic() < deadline:
+            messages.append(listener.recv(4096).decode())
+        assert any("READY=1" in m for m in messages), messages
+        assert daemon.request({"cmd": "status"})["ok"] is True
+        # WATCHDOG=1 keeps coming from the ingest loop while events flow (every 200 ms at WATCHDOG_USEC=400 ms).
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        watchdogs = 0
+        statuses = []
+        end = time.monotonic() + 1.6
+        i = 0
+        listener.settimeout(0.05)
+        while time.monotonic() < end:
+            sender.event({"v": 1, "type": "user.action", "session": "W", "ts": T0 + i})
+            i += 1
+            try:
+                m = listener.recv(4096).decode()
+                watchdogs += m.count("WATCHDOG=1")
+                statuses += [line for line in m.splitlines() if line.startswith("STATUS=")]
+            except socket.timeout:
+                pass
+        assert watchdogs >= 4, watchdogs
+        sender.close()
+    finally:
+        listener.close()
+        assert daemon.stop() == 0
+
+
+def test_ready_comes_after_binding_and_a_taken_endpoint_never_says_ready(zctx, tmp_path):
+    path = tmp_path / "notify.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(str(path))
+    listener.settimeout(0.2)
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    process = subprocess.Popen(
+        [str(support.daemon_path()), "--events", f"tcp://127.0.0.1:{port}", "--publish", support.free_tcp_endpoint(),
+         "--control", support.free_tcp_endpoint(), "--state-dir", str(tmp_path / "state")],
+        env={**os.environ, "NOTIFY_SOCKET": str(path)}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert process.wait(timeout=10) == 1
+        received = []
+        try:
+            while True:
+                received.append(listener.recv(4096).decode())
+        except socket.timeout:
+            pass
+        assert not any("READY=1" in m for m in received), received
+        assert b"cannot bind events" in process.stdout.read()
+    finally:
+        taken.close()
+        listener.close()
+
+
+# -- reload --------------------------------------------------------------------
+
+@pytest.mark.needs_rules("alert-frequency")
+def test_sighup_changes_a_parameter_keeping_sessions_and_refuses_a_broken_config(zctx, tmp_path):
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("rules:\n  alert-frequency: { limit: 5 }\n")
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()
+    try:
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        sub = support.Subscriber(zctx, daemon.publish, prefixes=("violation/com.example.svc/alert-frequency",))
+        sub.warm_up(sender)
+        sender.events([start("R1")] + alerts("R1", 0, 4))
+        daemon.wait_status(lambda s: s["sessions_live"] >= 1 and s["events_judged"] >= 5, what="4 alerts judged")
+        assert sub.violations(sub.collect(lambda m: False, timeout=0.5)) == []  # 4 alerts, limit 5
+
+        config.write_text("rules:\n  alert-frequency: { limit: 2 }\n")
+        daemon.send_signal(signal.SIGHUP)
+        daemon.wait_status(lambda s: s["config_reloads"] == 1, what="reload")
+        sender.events(alerts("R1", 4, 1))  # the 5th alert of the same session: 5 > 2
+        got = sub.violations(sub.collect(lambda m: len(sub.violations(m)) >= 1, timeout=5))
+        assert len(got) == 1
+        assert got[0].body["evidence"].get("limit") == 2
+        assert got[0].body["evidence"].get("count", 5) >= 5, "the session kept its 4 earlier alerts"
+
+        config.write_text("rules:\n  alert-frequency: { limit: [not a number] }\n")
+        daemon.send_signal(signal.SIGHUP)
+        daemon.wait_status(lambda s: s["config_reloads_refused"] == 1, what="refused reload")
+        assert "reload refused" in daemon.log()
+        # the old configuration (limit 2) stays in force: a new session's 3rd alert fires
+        sender.events([start("R2")] + alerts("R2", 0, 3))
+        everything = sub.violations(sub.collect(lambda m: len(sub.violations(m)) >= 2, timeout=5))
+        assert [v.body["session"] for v in everything] == ["R1", "R2"]
+        assert everything[1].body["evidence"].get("limit") == 2
+        sender.close()
+        sub.close()
+    finally:
+        assert daemon.stop() == 0
+
+
+# -- restarts --------------------------------------------------------------------
+
+@pytest.mark.needs_rules("alert-frequency")
+def test_sigterm_then_restart_continues_a_sessions_counts(zctx, tmp_path):
+    first = support.Daemon(zctx, tmp_path).start()
+    sender = support.EventSender(zctx, first.events)
+    sender.warm_up(first)
+    sender.events([start("K1")] + alerts("K1", 0, 3))
+    first.wait_status(lambda s: s["events_judged"] >= 4, what="3 alerts judged")
+    sender.close()
+    assert first.stop(signal.SIGTERM) == 0
+    assert (tmp_path / "state" / "sessions.snapshot.json").exists()
+
+    second = support.Daemon(zctx, tmp_path).start()
+    try:
+        assert second.status()["sessions_live"] == 1
+        sender = support.EventSender(zctx, second.events)
+        sender.warm_up(second)
+        sub = support.Subscriber(zctx, second.publish, prefixes=("violation/com.example.svc/alert-frequency",))
+        sub.warm_up(sender)
+        sender.events(alerts("K1", 3, 1))  # the 4th alert: over the limit of 3 only if the first 3 survived
+        got = sub.violations(sub.collect(lambda m: len(sub.violations(m)) >= 1, timeout=5))
+        assert [v.body["session"] for v in got] == ["K1"]
+        sender.close()
+        sub.close()
+    finally:
+        assert second.stop() == 0
+
+
+@pytest.mark.needs_rules("alert-single-button")
+def test_kill_9_mid_stream_loses_no_violation_a_subscriber_saw(zctx, tmp_path):
+    daemon = support.Daemon(zctx, tmp_path).start()
+    sender = support.EventSender(zctx, daemon.events)
+    sender.warm_up(daemon)
+    sub = support.Subscriber(zctx, daemon.publish, prefixes=("violation/",))
+    sub.warm_up(sender)
+    received: list[str] = []
+    for batch in range(40):
+        events = [start(f"X{batch}")]
+        for i in range(25):
+            events.append({"v": 1, "type": "alert.presented", "session": f"X{batch}", "ts": T0 + 1000 * i,
+                           "id": f"x{batch}-{i}", "title": "Error", "buttons": [{"title": "OK"}]})
+        sender.batch(events)
+        if batch == 20:
+            got = sub.collect(lambda m: len(sub.violations(m)) >= 50, timeout=5, settle=0.0)
+            received += [m.body["id"] for m in sub.violations(got)]
+            daemon.process.send_signal(signal.SIGKILL)
+            daemon.stopped_on_purpose = True
+            daemon.process.wait(timeout=5)
+            break
+    assert received, "nothing was received before the kill"
+    history = tmp_path / "state" / "history.sqlite"
+    with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
+        stored = {row[0] for row in db.execute("SELECT id FROM violations")}
+    missing = [i for i in received if i not in stored]
+    assert not missing, f"{len(missing)} of {len(received)} received violations are not in the history"
+    # the restarted daemon serves them through the control socket, and the CLI reads the file directly
+    again = support.Daemon(zctx, tmp_path).start()
+    try:
+        reply = again.request({"cmd": "violations", "limit": 10000})
+        assert {v["id"] for v in reply["violations"]} >= set(received)
+        cli = support.run_cli(["violations", "--state-dir", str(tmp_path / "state"), "--json", "--limit", "10000"])
+        assert cli.returncode == 0, cli.stderr
+        assert {json.loads(line)["id"] for line in cli.stdout.splitlines()} >= set(received)
+    finally:
+        assert again.stop() == 0
+    sender.close()
+    sub.close()
+
+
+# -- the unit and the install ------------------------------------------------------
+
+def test_the_unit_passes_systemd_analyze_verify(tmp_path):
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed (Debian: systemd)")
+    destdir = tmp_path / "root"
+    env = {**os.environ, "DESTDIR": str(destdir), "CONFIGURATION": "debug", "SKIP_BUILD": "1"}
+    subprocess.run(["bash", str(ROOT / "scripts" / "install.sh")], check=True, env=env, capture_output=True, timeout=120)
+    installed = destdir / "usr/local/lib/systemd/system/modalwatchd.service"
+    binary = destdir / "usr/local/bin/modalwatchd"
+    assert binary.exists() and (destdir / "etc/modalwatch/modalwatchd.yaml").exists()
+    assert sorted(p.name for p in (destdir / "usr/local/lib/modalwatch/rules").glob("*.so")) == [
+        "libmodalwatch-rules-action-sheet.so", "libmodalwatch-rules-alert-content.so",
+        "libmodalwatch-rules-modality.so", "libmodalwatch-rules-overuse.so"]
+    # verify checks ExecStart's binary exists: point the unit at the staged one
+    unit = tmp_path / "modalwatchd.service"
+    unit.write_text(installed.read_text().replace("/usr/local/bin/modalwatchd", str(binary)))
+    result = subprocess.run([analyze, "verify", str(unit)], capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr.decode()
+    # the installed daemon finds its modules with no configuration, and the default config checks out
+    check = subprocess.run([str(binary), "--check-config", "--config", str(destdir / "etc/modalwatch/modalwatchd.yaml")],
+                           capture_output=True, timeout=30)
+    assert check.returncode == 0, check.stdout.decode() + check.stderr.decode()
+    assert "lib/modalwatch/rules" in check.stdout.decode()
+
+
+# -- metrics -----------------------------------------------------------------------
+
+@pytest.mark.needs_rules("alert-single-button")
+def test_a_metrics_scrape_parses_as_prometheus_text_and_matches_status(zctx, tmp_path):
+    prometheus = pytest.importorskip("prometheus_client.parser")
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("metrics: 127.0.0.1:0\n")
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()
+    try:
+        url = daemon.status()["endpoints"]["metrics"][0]
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        sender.events([start("M1")] + [
+            {"v": 1, "type": "alert.presented", "session": "M1", "ts": T0 + 1000 * i, "id": f"m{i}", "title": "Error",
+             "buttons": [{"title": "OK"}]} for i in range(5)] + [b"{broken" if False else
+             {"v": 1, "type": "alert.presented", "session": "M1", "ts": "late", "id": "bad"}])
+        sender.send(b"{not json")
+        daemon.wait_status(lambda s: s["events_received"] >= 9, what="events in")
+        time.sleep(0.5)  # the metrics follow the counters on the loop's 200 ms tick
+        status = daemon.status()
+        text = urllib.request.urlopen(url, timeout=5).read().decode()
+        families = {f.name: f for f in prometheus.text_string_to_metric_families(text)}
+
+        def total(name: str, **labels: str) -> float:
+            family = families[name]
+            return sum(s.value for s in family.samples
+                       if s.name.endswith("_total") or s.name == name
+                       if all(s.labels.get(k) == v for k, v in labels.items()))
+
+        assert total("modalwatch_events_received") == status["events_received"]
+        assert total("modalwatch_events_judged") == status["events_judged"]
+        assert total("modalwatch_violations_published") == status["violations_published"]
+        for reason, count in status["rejected_by_reason"].items():
+            assert total("modalwatch_events_rejected", reason=reason) == count, reason
+        by_rule = sum(s.value for s in families["modalwatch_violations"].samples if s.name.endswith("_total"))
+        assert by_rule == status["violations_found"]
+        assert families["modalwatch_sessions_live"].samples[0].value == status["sessions_live"]
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(url.replace("/metrics", "/other"), timeout=5)
+        sender.close()
+    finally:
+        assert daemon.stop() == 0
