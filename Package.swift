@@ -47,6 +47,7 @@ let package = Package(
     products: [
         .executable(name: "modalwatchd", targets: ["modalwatchd"]),
         .executable(name: "modalwatch", targets: ["modalwatch"]),
+        .executable(name: "modalwatch-bench", targets: ["modalwatch-bench"]),
     ] + modules.map(\.0),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -56,6 +57,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // libzmq, found through pkg-config (Debian: libzmq3-dev).
@@ -128,6 +130,17 @@ let package = Package(
                 "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+
+        // The benchmark: raw libzmq ceiling, the daemon end to end, latency, memory, start-up.
+        .executableTarget(
+            name: "modalwatch-bench",
+            dependencies: [
+                "ZeroMQ", "SessionEngine", "RuleHost", "EventDecoding",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSwift
         ),

@@ -1,0 +1,1 @@
+print("modalwatch-bench: not built yet")
