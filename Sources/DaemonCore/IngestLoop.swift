@@ -117,7 +117,7 @@ public final class IngestLoop: @unchecked Sendable {
         boundEndpoints["publish"] = [publishingThread.boundEndpoint]
         boundEndpoints["control"] = [try bind(control, configuration.control, "control")]
 
-        outbox = Outbox(socket: handover)
+        outbox = Outbox(socket: handover, logger: logger)
         // However the loop ends, the publishing thread gets what was found and is told to finish.
         defer { outbox.finish() }
         pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: outbox)
