@@ -44,6 +44,8 @@ extension IngestLoop {
             "history_pruned": published.historyPruned.load(ordering: .relaxed),
             "history": configuration.stateDirectory.map { $0 + "/history.sqlite" } ?? NSNull(),
             "reports_suppressed": engine.reportsSuppressed,
+            "violations_rate_limited": engine.violationsRateLimited,
+            "violations_rate_limited_by_rule": pipeline.engine.violationsRateLimitedByRule,
             "bad_evidence": engine.badEvidence,
             "diagnostics_published": published.diagnosticsPublished.load(ordering: .relaxed),
             "diagnostics_suppressed": outbox.diagnosticsSuppressed,
@@ -69,6 +71,7 @@ extension IngestLoop {
             ("modalwatch_diagnostics_suppressed_total", [], outbox.diagnosticsSuppressed),
             ("modalwatch_messages_dropped_total", [], published.messagesDropped.load(ordering: .relaxed)),
             ("modalwatch_sessions_evicted_total", [], engine.sessionsEvicted),
+            ("modalwatch_violations_rate_limited_total", [], engine.violationsRateLimited),
         ]
         for (reason, count) in rejected { totals.append(("modalwatch_events_rejected_total", [("reason", reason)], count)) }
         for (key, count) in outbox.violationsByRule {

@@ -145,6 +145,8 @@ public final class IngestLoop: @unchecked Sendable {
         let wakeIndex = poller.add(fileDescriptor: wakeup.fileDescriptor)
         ready(boundEndpoints)
         notifier.notify("READY=1\nSTATUS=ready; no events yet")
+        var lastRateSummary = WallClock.monotonicMilliseconds()
+        var heldByRule: [String: UInt64] = [:]
         var lastWatchdog = WallClock.monotonicMilliseconds()
         var lastStatus = lastWatchdog
 
@@ -184,6 +186,17 @@ public final class IngestLoop: @unchecked Sendable {
                 if let metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
                 rate.sample(total: pipeline.statistics.eventsReceived, now: now)
                 pipeline.engine.releaseIdleSessions(now: WallClock.milliseconds(), limit: 10_000)
+            }
+            if now - lastRateSummary >= 10_000 {
+                lastRateSummary = now
+                let held = pipeline.engine.violationsRateLimitedByRule
+                for (rule, count) in held.sorted(by: { $0.key < $1.key }) where count > heldByRule[rule] ?? 0 {
+                    logger.warning("rule fired past its rate limit; violations held back (counted, not published)", metadata: [
+                        "rule": "\(rule)", "held_last_10s": "\(count - (heldByRule[rule] ?? 0))", "held_total": "\(count)",
+                        "limit_per_s": "\(configuration.engine.maxViolationsPerRulePerSecond)",
+                    ])
+                }
+                heldByRule = held
             }
             // The watchdog is fed from this loop itself: a stuck loop starves it.
             if let interval = notifier.watchdogIntervalMs, now - lastWatchdog >= interval {

@@ -107,6 +107,8 @@ private struct Reader {
                 }
             case "session_idle_timeout":
                 if let v = readDuration(value, key, minimum: 1000) { configuration.engine.sessionIdleTimeoutMs = v }
+            case "max_violations_per_rule_per_second":
+                if let v = readInteger(value, key, minimum: 1, maximum: 10_000_000) { configuration.engine.maxViolationsPerRulePerSecond = Int(v) }
             case "max_sessions":
                 if let v = readInteger(value, key, minimum: 1, maximum: 100_000_000) { configuration.engine.maxSessions = Int(v) }
             case "state_dir":
@@ -118,7 +120,7 @@ private struct Reader {
             case "apps":
                 configuration.engine.apps = readApps(value, key)
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, rules_dirs, state_dir, history, log_level, session_idle_timeout, max_sessions, rules, apps")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, rules_dirs, state_dir, history, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps")
             }
         }
     }
