@@ -50,6 +50,9 @@ extension IngestLoop {
             "diagnostics_published": published.diagnosticsPublished.load(ordering: .relaxed),
             "diagnostics_suppressed": outbox.diagnosticsSuppressed,
             "messages_dropped": published.messagesDropped.load(ordering: .relaxed),
+            "curve": configuration.curve != nil,
+            "curve_clients_accepted": zap?.accepted ?? 0,
+            "curve_clients_refused": zap?.refused ?? 0,
             "config_reloads": reloads.done,
             "config_reloads_refused": reloads.refused,
         ]

@@ -28,6 +28,7 @@ public final class IngestLoop: @unchecked Sendable {
     private(set) var outbox: Outbox!
     private(set) var publishing: PublishingThread!
     private(set) var history: ViolationHistory?
+    private(set) var zap: ZapHandler?
     private var transport = TransportStatistics()
     private var rate = EventRate()
     private var boundEndpoints: [String: [String]] = [:]
@@ -65,6 +66,21 @@ public final class IngestLoop: @unchecked Sendable {
         var sockets: [ZMQSocket] = []
         defer { for socket in sockets { socket.close() } }
 
+        // CURVE: the authentication handler must be bound before any encrypted socket exists.
+        var zap: ZapHandler?
+        var curveSecret: String?
+        if let curve = configuration.curve {
+            do {
+                curveSecret = try CurveKeyFile.read(path: curve.keyFile).secretKey
+            } catch {
+                throw DaemonError(.configuration, error.description)
+            }
+            zap = try ZapHandler(context: context, allowedClients: curve.allowedClients, logger: logger)
+            if curve.allowedClients.isEmpty { logger.warning("curve is on but allowed_clients is empty: every client will be refused") }
+        }
+        self.zap = zap
+        defer { zap?.close() }
+
         // The publishing thread owns the PUB socket and the history; it binds first.
         let handoff = "inproc://modalwatch-publish-\(UInt64.random(in: 0...UInt64.max))"
         var historyPath: String?
@@ -79,6 +95,7 @@ public final class IngestLoop: @unchecked Sendable {
         publishing = PublishingThread(
             context: context, handoff: handoff, publish: configuration.publish, historyPath: historyPath,
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
+            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil,
             logger: logger)
         try publishing.start()
         let publishingThread = publishing!
@@ -97,6 +114,9 @@ public final class IngestLoop: @unchecked Sendable {
             throw DaemonError(.systemCall, "cannot connect to the publishing thread: \(error)")
         }
         do {
+            if let curveSecret, configuration.curve?.ingest == true {
+                try ZapHandler.makeServer(ingest, secretKey: curveSecret)
+            }
             try ingest.set(.receiveHighWaterMark, 10_000)
             try ingest.set(.maxMessageSize, Self.socketMessageLimit)
             for prefix in configuration.subscribe { try ingest.subscribe(prefix) }
@@ -143,6 +163,10 @@ public final class IngestLoop: @unchecked Sendable {
             throw DaemonError(.systemCall, "cannot poll sockets: \(error)")
         }
         let wakeIndex = poller.add(fileDescriptor: wakeup.fileDescriptor)
+        var zapIndex = -1
+        if let zap {
+            do { zapIndex = try poller.add(zap.socket) } catch { throw DaemonError(.systemCall, "cannot poll the CURVE handler: \(error)") }
+        }
         ready(boundEndpoints)
         notifier.notify("READY=1\nSTATUS=ready; no events yet")
         var lastRateSummary = WallClock.monotonicMilliseconds()
@@ -179,6 +203,7 @@ public final class IngestLoop: @unchecked Sendable {
             if poller.isReadable(controlIndex) {
                 serveControl(control, handler)
             }
+            if zapIndex >= 0, poller.isReadable(zapIndex) { zap?.serve() }
             let now = WallClock.monotonicMilliseconds()
             if now - lastTick >= 200 {
                 let lag = Double(max(0, now - lastTick - 200)) / 1000

@@ -20,13 +20,16 @@ final class PublishingThread: @unchecked Sendable {
     private let publish: String
     private let historyPath: String?
     private let retention: Retention
+    private let curveSecretKey: String?
     private let logger: Logger
     private let started = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private var startError: DaemonError?
     private(set) var boundEndpoint = ""
 
-    init(context: ZMQContext, handoff: String, publish: String, historyPath: String?, retention: Retention, logger: Logger) {
+    init(context: ZMQContext, handoff: String, publish: String, historyPath: String?, retention: Retention,
+         curveSecretKey: String?, logger: Logger) {
+        self.curveSecretKey = curveSecretKey
         self.context = context
         self.handoff = handoff
         self.publish = publish
@@ -63,6 +66,7 @@ final class PublishingThread: @unchecked Sendable {
         do {
             pub = try ZMQSocket(context, type: .pub, linger: 1000)
             try pub.set(.sendHighWaterMark, 100_000)
+            if let curveSecretKey { try ZapHandler.makeServer(pub, secretKey: curveSecretKey) }
             try pub.bind(publish)
             boundEndpoint = (try? pub.lastEndpoint) ?? publish
         } catch {

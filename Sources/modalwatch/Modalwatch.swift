@@ -8,7 +8,7 @@ struct Modalwatch: ParsableCommand {
         abstract: "Inspect modalwatchd live, and judge recorded UI-event streams offline.",
         version: "0.1.0",
         subcommands: [
-            CheckCommand.self, StatusCommand.self, RulesCommand.self, SendCommand.self, ViolationsCommand.self,
+            CheckCommand.self, StatusCommand.self, RulesCommand.self, SendCommand.self, ViolationsCommand.self, KeygenCommand.self,
         ])
 
     /// Runs the command; bad usage exits 2 (interfaces.md), not ArgumentParser's 64.
