@@ -50,6 +50,7 @@ extension IngestLoop {
             "diagnostics_published": published.diagnosticsPublished.load(ordering: .relaxed),
             "diagnostics_suppressed": outbox.diagnosticsSuppressed,
             "messages_dropped": published.messagesDropped.load(ordering: .relaxed),
+            "subscriber_overflows": published.subscriberOverflows.load(ordering: .relaxed),
             "curve": configuration.curve != nil,
             "curve_clients_accepted": zap?.accepted ?? 0,
             "curve_clients_refused": zap?.refused ?? 0,
@@ -73,6 +74,7 @@ extension IngestLoop {
             ("modalwatch_diagnostics_published_total", [], published.diagnosticsPublished.load(ordering: .relaxed)),
             ("modalwatch_diagnostics_suppressed_total", [], outbox.diagnosticsSuppressed),
             ("modalwatch_messages_dropped_total", [], published.messagesDropped.load(ordering: .relaxed)),
+            ("modalwatch_subscriber_overflows_total", [], published.subscriberOverflows.load(ordering: .relaxed)),
             ("modalwatch_sessions_evicted_total", [], engine.sessionsEvicted),
             ("modalwatch_violations_rate_limited_total", [], engine.violationsRateLimited),
         ]
