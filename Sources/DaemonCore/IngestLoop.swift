@@ -2,6 +2,7 @@ public import Logging
 public import ModalwatchConfig
 public import RuleHost
 import Foundation
+import Glibc
 import HistoryStore
 import SessionEngine
 import ZeroMQ
@@ -136,6 +137,13 @@ public final class IngestLoop: @unchecked Sendable {
         boundEndpoints["events_connect"] = configuration.eventsConnect
         boundEndpoints["publish"] = [publishingThread.boundEndpoint]
         boundEndpoints["control"] = [try bind(control, configuration.control, "control")]
+        if configuration.control.hasPrefix("ipc://") {
+            // Owner and group only: whoever may run `modalwatch` shares the daemon's group.
+            let path = String(configuration.control.dropFirst("ipc://".count))
+            if chmod(path, 0o660) != 0 {
+                logger.warning("could not set mode 0660 on the control socket", metadata: ["path": "\(path)", "errno": "\(errno)"])
+            }
+        }
 
         outbox = Outbox(socket: handover, logger: logger)
         // However the loop ends, the publishing thread gets what was found and is told to finish.
