@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Soak test: sustained load on a real modalwatchd, bounded in time.
+
+Sessions start, run through alerts, sheets, modals and navigation, and end,
+continuously, thousands at a time; the daemon's RSS, open file descriptors and
+threads are sampled every few seconds. Prints a table, and a verdict: after a
+warm-up, RSS must stay within --rss-growth (default 10 %) of its level after
+the warm-up, and descriptors and threads must not grow.
+
+    python3 bench/soak.py --seconds 180 --rate 50000
+
+Uses .build/release/modalwatchd when it exists, else .build/debug (MODALWATCH_BIN_DIR overrides).
+Exit status: 0 flat, 1 something grew, 2 the daemon died or could not start.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import zmq
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def proc_figures(pid: int) -> tuple[int, int, int]:
+    rss_kib = threads = 0
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                rss_kib = int(line.split()[1])
+            elif line.startswith("Threads:"):
+                threads = int(line.split()[1])
+    fds = len(os.listdir(f"/proc/{pid}/fd"))
+    return rss_kib, fds, threads
+
+
+def session_events(rng: random.Random, sid: str, t0: int) -> list[dict]:
+    app = f"com.example.soak{rng.randrange(8)}"
+    ts = t0
+    out = [{"v": 1, "type": "session.start", "session": sid, "ts": ts, "app": app, "seq": 1}]
+    seq = 1
+    for i in range(rng.randrange(10, 30)):
+        ts += rng.randrange(100, 3000)
+        seq += 1
+        kind = rng.random()
+        base = {"v": 1, "session": sid, "ts": ts, "seq": seq}
+        if kind < 0.3:
+            out.append(dict(base, type="user.action", control="button", label="Share"))
+        elif kind < 0.45:
+            out.append(dict(base, type="alert.presented", id=f"a{i}", title="Delete this item?",
+                            message="This cannot be undone.",
+                            buttons=[{"title": "Cancel", "style": "cancel"}, {"title": "Delete", "style": "destructive"}]))
+            ts += 800
+            seq += 1
+            out.append({"v": 1, "session": sid, "ts": ts, "seq": seq, "type": "alert.dismissed", "id": f"a{i}", "button": 0, "via": "button"})
+        elif kind < 0.6:
+            out.append(dict(base, type="modal.presented", id=f"m{i}", title="Compose",
+                            buttons=[{"title": "Cancel", "role": "cancel"}, {"title": "Send", "role": "done"}]))
+            ts += 500
+            seq += 1
+            out.append({"v": 1, "session": sid, "ts": ts, "seq": seq, "type": "nav.push", "screen": "To"})
+            ts += 500
+            seq += 1
+            out.append({"v": 1, "session": sid, "ts": ts, "seq": seq, "type": "modal.dismissed", "id": f"m{i}", "via": "button", "button": 1})
+        elif kind < 0.7:
+            out.append(dict(base, type="sheet.presented", id=f"s{i}",
+                            buttons=[{"title": "Delete", "style": "destructive"}, {"title": "Cancel", "style": "cancel"}]))
+            ts += 400
+            seq += 1
+            out.append({"v": 1, "session": sid, "ts": ts, "seq": seq, "type": "sheet.dismissed", "id": f"s{i}", "button": 1, "via": "button"})
+        else:
+            out.append(dict(base, type="task.progress", task="sync", state=rng.choice(["started", "finished"])))
+    ts += 1000
+    out.append({"v": 1, "type": "session.end", "session": sid, "ts": ts, "seq": seq + 1})
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=180)
+    parser.add_argument("--rate", type=int, default=50_000, help="events per second offered")
+    parser.add_argument("--concurrent", type=int, default=2000, help="sessions interleaved at once")
+    parser.add_argument("--sample", type=float, default=5, help="seconds between samples")
+    parser.add_argument("--warmup", type=float, default=30, help="seconds before the baseline sample")
+    parser.add_argument("--rss-growth", type=float, default=0.10)
+    parser.add_argument("--json", help="write the samples and verdict here")
+    args = parser.parse_args()
+
+    bindir = Path(os.environ.get("MODALWATCH_BIN_DIR") or (ROOT / ".build/release" if (ROOT / ".build/release/modalwatchd").exists() else ROOT / ".build/debug"))
+    work = Path(tempfile.mkdtemp(prefix="modalwatch-soak-"))
+    ports = [free_port() for _ in range(3)]
+    events_ep, publish_ep, control_ep = (f"tcp://127.0.0.1:{p}" for p in ports)
+    daemon = subprocess.Popen([str(bindir / "modalwatchd"), "--events", events_ep, "--publish", publish_ep,
+                               "--control", control_ep, "--state-dir", str(work / "state"), "--log-level", "warning"],
+                              stdout=open(work / "daemon.log", "wb"), stderr=subprocess.STDOUT)
+    ctx = zmq.Context()
+    control = None
+
+    def status() -> dict:
+        nonlocal control
+        for _ in range(3):
+            if control is None:
+                control = ctx.socket(zmq.REQ)
+                control.linger = 0
+                control.connect(control_ep)
+            control.send_json({"cmd": "status"})
+            if control.poll(5000):
+                return control.recv_json()
+            control.close()
+            control = None
+        raise RuntimeError("the daemon does not answer status")
+
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            if daemon.poll() is not None:
+                print("soak: modalwatchd exited while starting; see", work / "daemon.log", file=sys.stderr)
+                return 2
+            try:
+                status()
+                break
+            except RuntimeError:
+                if time.monotonic() > deadline:
+                    return 2
+        pub = ctx.socket(zmq.PUB)
+        pub.sndhwm = 0
+        pub.linger = 0
+        pub.connect(events_ep)
+        sub = ctx.socket(zmq.SUB)  # a subscriber that keeps up
+        sub.rcvhwm = 0
+        sub.setsockopt(zmq.SUBSCRIBE, b"violation/")
+        sub.connect(publish_ep)
+        while status()["events_unknown_type"] == 0:
+            pub.send(b'{"v":1,"type":"probe","session":"p","ts":0}')
+            time.sleep(0.05)
+
+        rng = random.Random(11)
+        queues: list[list[dict]] = []
+        next_session = 0
+        t0 = 1_732_290_000_000
+        sent = received_violations = 0
+        samples = []
+        started = time.monotonic()
+        next_sample = started
+        batch_size = 100
+        while time.monotonic() - started < args.seconds:
+            while len(queues) < args.concurrent:
+                queues.append(session_events(rng, f"soak-{next_session}", t0 + next_session * 10))
+                next_session += 1
+            batch = []
+            for _ in range(batch_size):
+                i = rng.randrange(len(queues))
+                batch.append(queues[i].pop(0))
+                if not queues[i]:
+                    queues[i] = queues[-1]
+                    queues.pop()
+                    if not queues:
+                        break
+            pub.send(b"\n".join(json.dumps(e, separators=(",", ":")).encode() for e in batch))
+            sent += len(batch)
+            while sub.poll(0):
+                sub.recv_multipart()
+                received_violations += 1
+            due = started + sent / args.rate
+            pause = due - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+            now = time.monotonic()
+            if now >= next_sample:
+                next_sample = now + args.sample
+                if daemon.poll() is not None:
+                    print("soak: modalwatchd died; see", work / "daemon.log", file=sys.stderr)
+                    return 2
+                s = status()
+                rss, fds, threads = proc_figures(daemon.pid)
+                samples.append({"t": round(now - started, 1), "sent": sent, "received": s["events_received"],
+                                "sessions_live": s["sessions_live"], "sessions_ended": s["sessions_ended"],
+                                "violations": s["violations_published"], "rss_kib": rss, "fds": fds, "threads": threads})
+                row = samples[-1]
+                print(f"{row['t']:>7} s  sent {row['sent']:>10}  in {row['received']:>10}  live {row['sessions_live']:>6}  "
+                      f"ended {row['sessions_ended']:>8}  rss {row['rss_kib'] / 1024:>7.1f} MiB  fds {fds:>3}  threads {threads:>3}", flush=True)
+        after = [s for s in samples if s["t"] >= args.warmup]
+        if len(after) < 2:
+            print("soak: too short to judge; raise --seconds above --warmup", file=sys.stderr)
+            return 2
+        base, last = after[0], after[-1]
+        peak_rss = max(s["rss_kib"] for s in after)
+        growth = (peak_rss - base["rss_kib"]) / base["rss_kib"]
+        verdict = {
+            "seconds": args.seconds, "offered_rate": args.rate, "events_sent": sent,
+            "events_received": samples[-1]["received"], "sessions_ended": samples[-1]["sessions_ended"],
+            "rss_after_warmup_kib": base["rss_kib"], "rss_peak_kib": peak_rss, "rss_growth": round(growth, 4),
+            "fds": [base["fds"], max(s["fds"] for s in after)], "threads": [base["threads"], max(s["threads"] for s in after)],
+            "violations_received_by_subscriber": received_violations,
+        }
+        flat = growth <= args.rss_growth and verdict["fds"][1] <= verdict["fds"][0] and verdict["threads"][1] <= verdict["threads"][0]
+        verdict["flat"] = flat
+        print(json.dumps(verdict, indent=2))
+        if args.json:
+            Path(args.json).write_text(json.dumps({"samples": samples, "verdict": verdict}, indent=2))
+        return 0 if flat else 1
+    finally:
+        if daemon.poll() is None:
+            daemon.send_signal(signal.SIGTERM)
+            try:
+                daemon.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                daemon.kill()
+        ctx.destroy(linger=0)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
