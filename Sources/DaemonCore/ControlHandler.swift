@@ -117,6 +117,7 @@ final class ControlHandler {
                     $0.type.hasSuffix(".presented") && $0.id == entry.id && $0.ts == entry.ts
                 }) {
                     item["title"] = Self.nullable(presented.title)
+                    if presented.truncated { item["truncated"] = true }
                     item["age_ms"] = max(0, now - presented.observed)
                 }
                 return item
