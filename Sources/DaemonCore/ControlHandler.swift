@@ -96,7 +96,11 @@ final class ControlHandler {
         let violationLimit = try whole(request, "violations", default: 50, range: 0...10_000)
         let engine = loop.pipeline.engine
         let now = WallClock.milliseconds()
+        let ended = try flag(request, "ended")
         let snapshot = engine.sessionSnapshot(id: id)
+        guard snapshot != nil || ended else {
+            throw Refusal("no live session '\(id)'; `modalwatch sessions` lists the live ones (add \"ended\": true for one that ended)")
+        }
         let excerpt = engine.journalExcerpt(session: id)
         guard snapshot != nil || !excerpt.records.isEmpty else {
             throw Refusal("no session '\(id)' is live or still in the journal; `modalwatch sessions` lists the live ones")
@@ -190,6 +194,14 @@ final class ControlHandler {
         guard let value = request[key], !(value is NSNull) else { return nil }
         guard let text = value as? String else { throw Refusal("\(key) must be a string") }
         return text
+    }
+
+    private func flag(_ request: [String: Any], _ key: String) throws(Refusal) -> Bool {
+        guard let value = request[key], !(value is NSNull) else { return false }
+        guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else {
+            throw Refusal("\(key) must be true or false")
+        }
+        return number.boolValue
     }
 
     private func whole(_ request: [String: Any], _ key: String, default fallback: Int, range: ClosedRange<Int>) throws(Refusal) -> Int {

@@ -47,13 +47,14 @@ struct SarifLog {
             ] as [String: Any]],
             "artifacts": artifacts.map { ["location": ["uri": Self.uri(for: $0)]] },
             "results": found.map { result($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) },
-            "invocations": [[
-                "executionSuccessful": true,
-                "toolExecutionNotifications": notifications.map { ["level": "warning", "message": ["text": $0]] },
-            ] as [String: Any]],
             "properties": ["edition": profile.edition.rawValue],
         ]
         if artifacts.isEmpty { run["artifacts"] = nil }
+        var invocation: [String: Any] = ["executionSuccessful": true]
+        if !notifications.isEmpty {
+            invocation["toolExecutionNotifications"] = notifications.map { ["level": "warning", "message": ["text": $0]] }
+        }
+        run["invocations"] = [invocation]
         return ["$schema": Self.schema, "version": Self.sarifVersion, "runs": [run]]
     }
 

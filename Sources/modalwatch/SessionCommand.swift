@@ -26,7 +26,7 @@ struct SessionCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request: [String: Any] = ["cmd": "session", "id": id, "events": events]
+        let request: [String: Any] = ["cmd": "session", "id": id, "events": events, "ended": true]
         let client = options.client
         if options.json {
             JSONOutput.raw(try client.requestRaw(request))

@@ -47,7 +47,8 @@ struct TopScreen {
         }
         var footer = interactive ? "q quits" : "one snapshot (stdout is not a terminal)"
         let shown = min(room, sample.sessions.count)
-        footer += "   busiest \(shown) of \(sample.total) live sessions   every \(RelativeTime.duration(ms: intervalSeconds * 1000))"
+        footer += "   busiest \(shown) of \(sample.total) live sessions"
+        if interactive { footer += "   every \(RelativeTime.duration(ms: intervalSeconds * 1000))" }
         if let height, lines.count + 1 < height {
             lines += Array(repeating: "", count: height - lines.count - 1)
         }
