@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import HistoryStore
 import ModalwatchConfig
 
@@ -83,7 +84,7 @@ struct ViolationsCommand: ParsableCommand {
         if objects.isEmpty {
             FileHandle.standardError.write(Data("no violations match\n".utf8))
         } else {
-            for line in table.lines() { print(line) }
+            for line in table.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { print(line) }
         }
     }
 }
