@@ -65,29 +65,23 @@ final class ControlHandler {
 
     private func sessions(_ request: [String: Any]) throws(Refusal) -> [String: Any] {
         let engine = loop.pipeline.engine
-        var list = engine.sessionSnapshots()
-        if let app = try string(request, "app") { list = list.filter { $0.app == app } }
+        let app = try string(request, "app")
         let limit = try whole(request, "limit", default: 50, range: 0...1_000_000)
-        let alerts = engine.recentAlertCounts()
-        func recent(_ s: SessionSnapshot) -> Int { alerts[s.id] ?? 0 }
-        switch try string(request, "sort") ?? "recent" {
-        case "alerts": list.sort { (recent($0), $0.alerts) > (recent($1), $1.alerts) }
-        case "depth": list.sort { ($0.modalDepth, $0.maxModalDepth) > ($1.modalDepth, $1.maxModalDepth) }
-        case "violations": list.sort { $0.violations > $1.violations }
-        case "events": list.sort { $0.events > $1.events }
-        case "recent": break
-        case let other: throw Refusal("unknown sort '\(other)'; use alerts, depth, violations, events or recent")
+        let sort = try string(request, "sort") ?? "recent"
+        guard let order = Engine.SessionOrder(rawValue: sort) else {
+            throw Refusal("unknown sort '\(sort)'; use alerts, depth, violations, events or recent")
         }
+        let listing = engine.sessionListing(app: app, order: order, limit: limit)
         var windows: [String: Int64] = [:]
-        let objects = list.prefix(limit).map { s -> [String: Any] in
+        let objects = listing.sessions.map { s -> [String: Any] in
             var object = Self.sessionObject(s)
             let window = windows[s.app] ?? engine.alertWindowMs(forApp: s.app)
             windows[s.app] = window
-            object["alerts_window"] = recent(s)
+            object["alerts_window"] = listing.recentAlerts[s.id] ?? 0
             object["window_ms"] = window
             return object
         }
-        return ["total": list.count, "now": WallClock.milliseconds(), "sessions": objects]
+        return ["total": listing.total, "now": WallClock.milliseconds(), "sessions": objects]
     }
 
     private func session(_ request: [String: Any]) throws(Refusal) -> [String: Any] {

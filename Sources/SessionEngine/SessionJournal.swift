@@ -57,6 +57,12 @@ public final class SessionJournal {
             }
         }
 
+        /// The whole text's bytes, when nothing was cut.
+        var completeBytes: [UInt8]? {
+            guard Int(count) == Int(fullLength) else { return nil }
+            return withUnsafeBytes(of: storage) { Array($0[0..<Int(count)]) }
+        }
+
         /// The kept text, and whether it was cut; nil when absent.
         var value: (text: String, truncated: Bool)? {
             guard present else { return nil }

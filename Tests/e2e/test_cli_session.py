@@ -171,3 +171,21 @@ def test_the_timeline_shows_what_is_still_in_the_ring(daemon, zctx):
     assert pushed_out["session"]["stack"][0]["title"] is None, "the title was only in the journal"
     text = support.run_cli(["session", "W1", "--control", daemon.control]).stdout.decode()
     assert "older events of this session have left the ring" in text, text
+
+
+def test_long_session_ids_are_found_and_counted_past_the_journals_inline_bytes(daemon, tmp_path):
+    # The journal keeps 48 bytes of a session id; a longer one is matched by hash, length and those bytes.
+    long_a = "L" * 60 + "-a"
+    long_b = "L" * 60 + "-b"
+    events = streams.alert_frequency_session(long_a, APP)[:5] + streams.alert_frequency_session(long_b, APP)[:3]
+    send(daemon, tmp_path, "long", events)
+    listing = support.cli_json(["sessions", "--control", daemon.control, "--json", "--sort", "alerts"])
+    assert [(s["id"], s["alerts_window"]) for s in listing["sessions"]] == [(long_a, 2), (long_b, 1)]
+    a = session_json(daemon, long_a)
+    assert a["journal"]["events"] == 5 and a["journal"]["complete"] is True
+    # Same length, same first 48 bytes: only the hash tells the two apart.
+    assert [r["type"] for r in a["timeline"]] == ["alert.presented", "alert.dismissed"] * 2, a["timeline"]
+    assert [r["ts"] - T0 for r in a["timeline"]] == [10_000, 13_000, 20_000, 23_000]
+    assert all(r["id"] == "L" * 48 and r["truncated"] for r in a["timeline"]), "ids past 48 bytes are cut and say so"
+    b = session_json(daemon, long_b)
+    assert [r["type"] for r in b["events"]] == ["session.start", "alert.presented", "alert.dismissed"]
