@@ -152,6 +152,7 @@ let package = Package(
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),
+        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"], swiftSettings: strictSwift),
         .testTarget(
             name: "EventDecodingTests",
             dependencies: ["EventDecoding"],

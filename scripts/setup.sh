@@ -22,6 +22,7 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libzmq; } || missing+=(libzmq3-dev)
 { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists sqlite3; } || missing+=(libsqlite3-dev)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
+command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)   # for `systemd-analyze verify` of the unit
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2

@@ -44,10 +44,16 @@ extension IngestLoop {
             "history_pruned": published.historyPruned.load(ordering: .relaxed),
             "history": configuration.stateDirectory.map { $0 + "/history.sqlite" } ?? NSNull(),
             "reports_suppressed": engine.reportsSuppressed,
+            "violations_rate_limited": engine.violationsRateLimited,
+            "violations_rate_limited_by_rule": pipeline.engine.violationsRateLimitedByRule,
             "bad_evidence": engine.badEvidence,
             "diagnostics_published": published.diagnosticsPublished.load(ordering: .relaxed),
             "diagnostics_suppressed": outbox.diagnosticsSuppressed,
             "messages_dropped": published.messagesDropped.load(ordering: .relaxed),
+            "subscriber_overflows": published.subscriberOverflows.load(ordering: .relaxed),
+            "curve": configuration.curve != nil,
+            "curve_clients_accepted": zap?.accepted ?? 0,
+            "curve_clients_refused": zap?.refused ?? 0,
             "config_reloads": reloads.done,
             "config_reloads_refused": reloads.refused,
         ]
@@ -68,7 +74,9 @@ extension IngestLoop {
             ("modalwatch_diagnostics_published_total", [], published.diagnosticsPublished.load(ordering: .relaxed)),
             ("modalwatch_diagnostics_suppressed_total", [], outbox.diagnosticsSuppressed),
             ("modalwatch_messages_dropped_total", [], published.messagesDropped.load(ordering: .relaxed)),
+            ("modalwatch_subscriber_overflows_total", [], published.subscriberOverflows.load(ordering: .relaxed)),
             ("modalwatch_sessions_evicted_total", [], engine.sessionsEvicted),
+            ("modalwatch_violations_rate_limited_total", [], engine.violationsRateLimited),
         ]
         for (reason, count) in rejected { totals.append(("modalwatch_events_rejected_total", [("reason", reason)], count)) }
         for (key, count) in outbox.violationsByRule {

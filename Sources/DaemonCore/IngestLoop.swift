@@ -2,6 +2,7 @@ public import Logging
 public import ModalwatchConfig
 public import RuleHost
 import Foundation
+import Glibc
 import HistoryStore
 import SessionEngine
 import ZeroMQ
@@ -28,6 +29,7 @@ public final class IngestLoop: @unchecked Sendable {
     private(set) var outbox: Outbox!
     private(set) var publishing: PublishingThread!
     private(set) var history: ViolationHistory?
+    private(set) var zap: ZapHandler?
     private var transport = TransportStatistics()
     private var rate = EventRate()
     private var boundEndpoints: [String: [String]] = [:]
@@ -65,6 +67,21 @@ public final class IngestLoop: @unchecked Sendable {
         var sockets: [ZMQSocket] = []
         defer { for socket in sockets { socket.close() } }
 
+        // CURVE: the authentication handler must be bound before any encrypted socket exists.
+        var zap: ZapHandler?
+        var curveSecret: String?
+        if let curve = configuration.curve {
+            do {
+                curveSecret = try CurveKeyFile.read(path: curve.keyFile).secretKey
+            } catch {
+                throw DaemonError(.configuration, error.description)
+            }
+            zap = try ZapHandler(context: context, allowedClients: curve.allowedClients, logger: logger)
+            if curve.allowedClients.isEmpty { logger.warning("curve is on but allowed_clients is empty: every client will be refused") }
+        }
+        self.zap = zap
+        defer { zap?.close() }
+
         // The publishing thread owns the PUB socket and the history; it binds first.
         let handoff = "inproc://modalwatch-publish-\(UInt64.random(in: 0...UInt64.max))"
         var historyPath: String?
@@ -79,6 +96,7 @@ public final class IngestLoop: @unchecked Sendable {
         publishing = PublishingThread(
             context: context, handoff: handoff, publish: configuration.publish, historyPath: historyPath,
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
+            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil,
             logger: logger)
         try publishing.start()
         let publishingThread = publishing!
@@ -97,6 +115,9 @@ public final class IngestLoop: @unchecked Sendable {
             throw DaemonError(.systemCall, "cannot connect to the publishing thread: \(error)")
         }
         do {
+            if let curveSecret, configuration.curve?.ingest == true {
+                try ZapHandler.makeServer(ingest, secretKey: curveSecret)
+            }
             try ingest.set(.receiveHighWaterMark, 10_000)
             try ingest.set(.maxMessageSize, Self.socketMessageLimit)
             for prefix in configuration.subscribe { try ingest.subscribe(prefix) }
@@ -116,8 +137,15 @@ public final class IngestLoop: @unchecked Sendable {
         boundEndpoints["events_connect"] = configuration.eventsConnect
         boundEndpoints["publish"] = [publishingThread.boundEndpoint]
         boundEndpoints["control"] = [try bind(control, configuration.control, "control")]
+        if configuration.control.hasPrefix("ipc://") {
+            // Owner and group only: whoever may run `modalwatch` shares the daemon's group.
+            let path = String(configuration.control.dropFirst("ipc://".count))
+            if chmod(path, 0o660) != 0 {
+                logger.warning("could not set mode 0660 on the control socket", metadata: ["path": "\(path)", "errno": "\(errno)"])
+            }
+        }
 
-        outbox = Outbox(socket: handover)
+        outbox = Outbox(socket: handover, logger: logger)
         // However the loop ends, the publishing thread gets what was found and is told to finish.
         defer { outbox.finish() }
         pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: outbox)
@@ -143,8 +171,14 @@ public final class IngestLoop: @unchecked Sendable {
             throw DaemonError(.systemCall, "cannot poll sockets: \(error)")
         }
         let wakeIndex = poller.add(fileDescriptor: wakeup.fileDescriptor)
+        var zapIndex = -1
+        if let zap {
+            do { zapIndex = try poller.add(zap.socket) } catch { throw DaemonError(.systemCall, "cannot poll the CURVE handler: \(error)") }
+        }
         ready(boundEndpoints)
         notifier.notify("READY=1\nSTATUS=ready; no events yet")
+        var lastRateSummary = WallClock.monotonicMilliseconds()
+        var heldByRule: [String: UInt64] = [:]
         var lastWatchdog = WallClock.monotonicMilliseconds()
         var lastStatus = lastWatchdog
 
@@ -177,6 +211,7 @@ public final class IngestLoop: @unchecked Sendable {
             if poller.isReadable(controlIndex) {
                 serveControl(control, handler)
             }
+            if zapIndex >= 0, poller.isReadable(zapIndex) { zap?.serve() }
             let now = WallClock.monotonicMilliseconds()
             if now - lastTick >= 200 {
                 let lag = Double(max(0, now - lastTick - 200)) / 1000
@@ -184,6 +219,17 @@ public final class IngestLoop: @unchecked Sendable {
                 if let metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
                 rate.sample(total: pipeline.statistics.eventsReceived, now: now)
                 pipeline.engine.releaseIdleSessions(now: WallClock.milliseconds(), limit: 10_000)
+            }
+            if now - lastRateSummary >= 10_000 {
+                lastRateSummary = now
+                let held = pipeline.engine.violationsRateLimitedByRule
+                for (rule, count) in held.sorted(by: { $0.key < $1.key }) where count > heldByRule[rule] ?? 0 {
+                    logger.warning("rule fired past its rate limit; violations held back (counted, not published)", metadata: [
+                        "rule": "\(rule)", "held_last_10s": "\(count - (heldByRule[rule] ?? 0))", "held_total": "\(count)",
+                        "limit_per_s": "\(configuration.engine.maxViolationsPerRulePerSecond)",
+                    ])
+                }
+                heldByRule = held
             }
             // The watchdog is fed from this loop itself: a stuck loop starves it.
             if let interval = notifier.watchdogIntervalMs, now - lastWatchdog >= interval {

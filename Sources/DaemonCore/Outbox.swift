@@ -1,3 +1,4 @@
+import Logging
 import SessionEngine
 import ZeroMQ
 
@@ -18,14 +19,20 @@ final class Outbox: EngineOutput {
         let severity: String
     }
     private let socket: ZMQSocket
+    private let logger: Logger
+    /// For each reason: when it was last logged (monotonic ms) and how many went unlogged since.
+    private var logged: [DiagnosticReason: (at: Int64, held: Int)] = [:]
+    /// At most one log line per reason in this many ms (events.md: "logged at a limited rate").
+    static let logIntervalMs: Int64 = 10_000
     private var batch = OutboundBatch()
     private var limiter = DiagnosticRateLimiter()
     private var diagnostic = JSONBuffer(capacity: 1024)
     private var topic = JSONBuffer(capacity: 256)
 
-    /// Hands batches over on `socket` (the ingest side of the PAIR).
-    init(socket: ZMQSocket) {
+    /// Hands batches over on `socket` (the ingest side of the PAIR); logs rejections to `logger`, rate-limited.
+    init(socket: ZMQSocket, logger: Logger) {
         self.socket = socket
+        self.logger = logger
     }
 
     func emit(_ violation: EmittedViolation) {
@@ -36,6 +43,7 @@ final class Outbox: EngineOutput {
     }
 
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {
+        log(reason, app: app, session: session, detail: detail)
         let now = WallClock.milliseconds()
         guard limiter.allow(app: app ?? "-", now: now) else {
             diagnosticsSuppressed = limiter.suppressed
@@ -59,6 +67,19 @@ final class Outbox: EngineOutput {
         diagnostic.integer(now)
         diagnostic.byte(0x7D)
         topic.withBytes { t in diagnostic.withBytes { d in batch.appendDiagnostic(topic: t, payload: d) } }
+    }
+
+    private func log(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {
+        let now = WallClock.monotonicMilliseconds()
+        if let last = logged[reason], now - last.at < Self.logIntervalMs {
+            logged[reason] = (last.at, last.held + 1)
+            return
+        }
+        let held = logged[reason]?.held ?? 0
+        logged[reason] = (now, 0)
+        var metadata: Logger.Metadata = ["reason": "\(reason.rawValue)", "app": "\(app ?? "-")", "session": "\(session ?? "-")"]
+        if held > 0 { metadata["more_since_last_line"] = "\(held)" }
+        logger.notice("stream problem: \(detail())", metadata: metadata)
     }
 
     /// Hands what was found so far to the publishing thread. Blocks only if that

@@ -6,8 +6,11 @@ final class PublishingStatistics: Sendable {
     let violationsPublished = Atomic<UInt64>(0)
     /// Diagnostics sent on the PUB socket.
     let diagnosticsPublished = Atomic<UInt64>(0)
-    /// Messages the PUB socket would not take.
+    /// Messages the PUB socket would not take at all (no subscriber got them).
     let messagesDropped = Atomic<UInt64>(0)
+    /// Times a subscriber's queue was found full: it missed that message and, until it
+    /// catches up, the ones after it (libzmq does not say how many).
+    let subscriberOverflows = Atomic<UInt64>(0)
     /// Violations committed to the history.
     let violationsStored = Atomic<UInt64>(0)
     /// Batches the history could not write (published all the same).

@@ -20,13 +20,16 @@ final class PublishingThread: @unchecked Sendable {
     private let publish: String
     private let historyPath: String?
     private let retention: Retention
+    private let curveSecretKey: String?
     private let logger: Logger
     private let started = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private var startError: DaemonError?
     private(set) var boundEndpoint = ""
 
-    init(context: ZMQContext, handoff: String, publish: String, historyPath: String?, retention: Retention, logger: Logger) {
+    init(context: ZMQContext, handoff: String, publish: String, historyPath: String?, retention: Retention,
+         curveSecretKey: String?, logger: Logger) {
+        self.curveSecretKey = curveSecretKey
         self.context = context
         self.handoff = handoff
         self.publish = publish
@@ -63,6 +66,9 @@ final class PublishingThread: @unchecked Sendable {
         do {
             pub = try ZMQSocket(context, type: .pub, linger: 1000)
             try pub.set(.sendHighWaterMark, 100_000)
+            // Drops become visible (EAGAIN) so that they can be counted; see send(_:_:_:).
+            try pub.set(.xpubNoDrop, true)
+            if let curveSecretKey { try ZapHandler.makeServer(pub, secretKey: curveSecretKey) }
             try pub.bind(publish)
             boundEndpoint = (try? pub.lastEndpoint) ?? publish
         } catch {
@@ -133,12 +139,26 @@ final class PublishingThread: @unchecked Sendable {
         }
     }
 
+    /// Sends one message. The socket runs with ZMQ_XPUB_NODROP, so a full subscriber queue
+    /// shows as EAGAIN instead of a silent drop: that is counted as a subscriber overflow,
+    /// and the message goes out once more in lossy mode so that every subscriber that keeps
+    /// up still gets it. libzmq then leaves the full subscriber out until it catches up, so
+    /// the count is of overflows, not of each message it missed. The history has them all.
     private func send(_ pub: ZMQSocket, _ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> Bool {
         do {
-            guard try pub.send(topic, flags: [.more, .dontWait]), try pub.send(payload, flags: [.dontWait]) else {
+            if try pub.send(topic, flags: [.more, .dontWait]) {
+                // The queue limit counts whole messages: the second frame always fits once the first did.
+                _ = try pub.send(payload, flags: [.dontWait])
+                return true
+            }
+            statistics.subscriberOverflows.add(1, ordering: .relaxed)
+            try pub.set(.xpubNoDrop, false)
+            defer { try? pub.set(.xpubNoDrop, true) }
+            guard try pub.send(topic, flags: [.more, .dontWait]) else {
                 statistics.messagesDropped.add(1, ordering: .relaxed)
                 return false
             }
+            _ = try pub.send(payload, flags: [.dontWait])
             return true
         } catch {
             statistics.messagesDropped.add(1, ordering: .relaxed)

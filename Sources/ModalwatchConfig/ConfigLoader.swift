@@ -107,18 +107,28 @@ private struct Reader {
                 }
             case "session_idle_timeout":
                 if let v = readDuration(value, key, minimum: 1000) { configuration.engine.sessionIdleTimeoutMs = v }
+            case "max_violations_per_rule_per_second":
+                if let v = readInteger(value, key, minimum: 1, maximum: 10_000_000) { configuration.engine.maxViolationsPerRulePerSecond = Int(v) }
             case "max_sessions":
                 if let v = readInteger(value, key, minimum: 1, maximum: 100_000_000) { configuration.engine.maxSessions = Int(v) }
             case "state_dir":
                 if let v = readString(value, key) { configuration.stateDirectory = v }
             case "history":
                 readHistory(value, key, into: &configuration)
+            case "curve":
+                if value.null == nil { configuration.curve = readCurve(value, key) }
+            case "control_allow_reload_over_tcp":
+                if let flag = value.scalar.flatMap({ Bool.construct(from: $0) }) {
+                    configuration.controlAllowReloadOverTCP = flag
+                } else {
+                    fail(value, key, "must be true or false")
+                }
             case "rules":
                 configuration.engine.rules = readRuleOverrides(value, key)
             case "apps":
                 configuration.engine.apps = readApps(value, key)
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, rules_dirs, state_dir, history, log_level, session_idle_timeout, max_sessions, rules, apps")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, rules_dirs, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps")
             }
         }
     }
@@ -203,6 +213,42 @@ private struct Reader {
                 fail(keyNode, key, "unknown key; history takes max_age and max_rows")
             }
         }
+    }
+
+    mutating func readCurve(_ node: Node, _ path: String) -> CurveConfiguration? {
+        guard let mapping = node.mapping else {
+            fail(node, path, "must be a mapping such as { key_file: /etc/modalwatch/curve.key, allowed_clients: [...] }")
+            return nil
+        }
+        var keyFile: String?
+        var allowed: [String] = []
+        var ingest = true, publish = true
+        for (keyNode, value) in mapping {
+            let name = keyNode.string ?? ""
+            let key = "\(path).\(name)"
+            switch name {
+            case "key_file": keyFile = readString(value, key)
+            case "allowed_clients":
+                for client in readStrings(value, key) ?? [] {
+                    if CurveKeyFile.isZ85Key(client) { allowed.append(client) } else {
+                        fail(value, key, "'\(client.prefix(12))…' is not a CURVE public key (40 Z85 characters)")
+                    }
+                }
+            case "ingest", "publish":
+                guard let flag = value.scalar.flatMap({ Bool.construct(from: $0) }) else {
+                    fail(value, key, "must be true or false")
+                    continue
+                }
+                if name == "ingest" { ingest = flag } else { publish = flag }
+            default:
+                fail(keyNode, key, "unknown key; curve takes key_file, allowed_clients, ingest and publish")
+            }
+        }
+        guard let keyFile else {
+            fail(node, path, "needs key_file: the server's key pair (`modalwatch keygen --output FILE` makes one)")
+            return nil
+        }
+        return CurveConfiguration(keyFile: keyFile, allowedClients: allowed, ingest: ingest, publish: publish)
     }
 
     mutating func readApps(_ node: Node, _ path: String) -> [String: EngineConfiguration.AppOverride] {

@@ -22,6 +22,10 @@ public struct DaemonConfiguration: Sendable {
     public var historyMaxAgeMs: Int64? = 30 * 24 * 3_600_000
     /// History retention by rows; nil keeps everything.
     public var historyMaxRows: Int? = 1_000_000
+    /// CURVE encryption of ingest and publish, or nil for none.
+    public var curve: CurveConfiguration?
+    /// Whether state-changing control commands (`reload`) are accepted on a `tcp://` control endpoint.
+    public var controlAllowReloadOverTCP = false
     /// Log level name (`trace` ... `critical`).
     public var logLevel = "info"
     /// The engine's part: edition, rule and app overrides, idle timeout, max sessions.

@@ -83,6 +83,10 @@ extension Engine {
             statistics.reportsSuppressed += 1
             return
         }
+        guard withinRate(dispatch.seed, ts: event.ts) else {
+            statistics.violationsRateLimited += 1
+            return
+        }
         let rule = session.app.profile.rules[dispatch.ordinal]
         let ids = writeViolation(report, event: event, session: session, rule: rule, subject: subject, key: key)
         statistics.violations += 1
@@ -96,6 +100,18 @@ extension Engine {
                     idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint))
             }
         }
+    }
+
+    /// The per-rule rate limit, counted per second of event time.
+    private func withinRate(_ seed: UInt64, ts: Int64) -> Bool {
+        let second = ts >= 0 ? ts / 1000 : (ts - 999) / 1000
+        var rate = ruleRates[seed] ?? (second, 0, 0)
+        if rate.second != second { rate = (second, 0, rate.held) }
+        rate.count += 1
+        let allowed = rate.count <= configuration.maxViolationsPerRulePerSecond
+        if !allowed { rate.held += 1 }
+        ruleRates[seed] = rate
+        return allowed
     }
 
     static func bytes(_ string: mw_str) -> UnsafeRawBufferPointer {

@@ -24,6 +24,9 @@ public final class Engine {
     var clock: Int64 = .min
     var observed: Int64 = 0
 
+    /// Per rule (by seed): the event-time second being counted, violations in it, and held back so far.
+    var ruleRates: [UInt64: (second: Int64, count: Int, held: UInt64)] = [:]
+
     // The rule now running, for the host services.
     var currentSession: Session?
     var currentEvent: UnsafePointer<mw_event>?
@@ -63,6 +66,15 @@ public final class Engine {
 
     /// Live sessions.
     public var liveSessions: Int { table.count }
+
+    /// Violations held back by the per-rule rate limit, by rule id (for `status`).
+    public var violationsRateLimitedByRule: [String: UInt64] {
+        var result: [String: UInt64] = [:]
+        for rule in catalog.rules {
+            if let held = ruleRates[Hashing.fnv1a(rule.id)]?.held, held > 0 { result[rule.id] = held }
+        }
+        return result
+    }
 
     /// The profile in force for `app` (its edition, rules and parameters).
     public func profile(forApp app: String?) -> RuleProfile {

@@ -51,6 +51,10 @@ public struct EngineConfiguration: Sendable {
     public var sessionIdleTimeoutMs: Int64
     /// Past this many live sessions the least recently active is released.
     public var maxSessions: Int
+    /// At most this many violations of one rule per second of event time; the rest are
+    /// counted, not published, so a rule that fires on every event cannot flood anyone.
+    /// Event time, not wall clock: `check` holds back exactly what the daemon did.
+    public var maxViolationsPerRulePerSecond: Int
 
     /// The defaults of `interfaces.md`.
     public init(
@@ -58,8 +62,10 @@ public struct EngineConfiguration: Sendable {
         rules: [String: RuleOverride] = [:],
         apps: [String: AppOverride] = [:],
         sessionIdleTimeoutMs: Int64 = 30 * 60 * 1000,
-        maxSessions: Int = 1_000_000
+        maxSessions: Int = 1_000_000,
+        maxViolationsPerRulePerSecond: Int = 1000
     ) {
+        self.maxViolationsPerRulePerSecond = maxViolationsPerRulePerSecond
         self.defaultEdition = defaultEdition
         self.rules = rules
         self.apps = apps

@@ -28,6 +28,8 @@ public struct EngineStatistics: Sendable, Equatable {
     public var violations: UInt64 = 0
     /// Reports a rule made that its firing discipline held back.
     public var reportsSuppressed: UInt64 = 0
+    /// Violations held back by the per-rule rate limit.
+    public var violationsRateLimited: UInt64 = 0
     /// Reports whose evidence was not a JSON object (replaced by {}).
     public var badEvidence: UInt64 = 0
 

@@ -49,9 +49,14 @@ struct SendCommand: ParsableCommand {
             let context = try ZMQContext(ioThreads: 1)
             defer { context.terminate() }
             // XPUB: we see the daemon's subscription arrive, so nothing is sent into the void.
-            let socket = try ZMQSocket(context, type: .xpub, linger: 10_000)
+            // NODROP with a bounded queue: a send waits while the daemon catches up instead of
+            // queueing without limit, so the linger at close only has to cover the last few.
+            let socket = try ZMQSocket(context, type: .xpub, linger: 30_000)
             defer { socket.close() }
-            try socket.set(.sendHighWaterMark, 0)
+            try socket.set(.sendHighWaterMark, 10_000)
+            try socket.set(.xpubNoDrop, true)
+            // A daemon that stops taking events must not hang the sender.
+            try socket.set(.sendTimeout, 10_000)
             try socket.connect(events)
             try socket.set(.receiveTimeout, Int32(timeout))
             guard try socket.receiveFrame() != nil else {
@@ -59,6 +64,9 @@ struct SendCommand: ParsableCommand {
                 throw ExitCode(3)
             }
             try publish(lines, on: socket)
+        } catch let error as ZMQError where error.isAgain {
+            Terminal.error("the daemon at \(events) took no event for 10 s; is it still running?")
+            throw ExitCode(3)
         } catch let error as ZMQError {
             Terminal.error("sending to \(events) failed: \(error)")
             throw ExitCode(3)

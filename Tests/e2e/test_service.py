@@ -64,7 +64,7 @@ def test_ready_only_after_sockets_answer_and_watchdog_keeps_coming(zctx, tmp_pat
         sender.warm_up(daemon)
         watchdogs = 0
         statuses = []
-        end = time.monotonic() + 1.6
+        end = time.monotonic() + 2.6  # STATUS= comes every 2 s
         i = 0
         listener.settimeout(0.05)
         while time.monotonic() < end:
@@ -77,6 +77,16 @@ def test_ready_only_after_sockets_answer_and_watchdog_keeps_coming(zctx, tmp_pat
             except socket.timeout:
                 pass
         assert watchdogs >= 4, watchdogs
+        assert statuses and "events/s" in statuses[-1], statuses
+        # a reload is announced: RELOADING=1 (with MONOTONIC_USEC), then READY=1
+        listener.settimeout(5)
+        daemon.send_signal(signal.SIGHUP)
+        seen: list[str] = []
+        while not any(line == "READY=1" for m in seen for line in m.splitlines()):
+            seen.append(listener.recv(4096).decode())
+        lines = [line for m in seen for line in m.splitlines()]
+        assert "RELOADING=1" in lines and lines.index("RELOADING=1") < lines.index("READY=1"), lines
+        assert any(line.startswith("MONOTONIC_USEC=") for line in lines), lines
         sender.close()
     finally:
         listener.close()
