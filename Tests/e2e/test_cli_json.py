@@ -167,3 +167,12 @@ def test_send_json_at_a_rate(tmp_path, daemon):
     assert elapsed >= 7 / 40, f"8 events at 40/s take at least 0.175 s, took {elapsed:.3f} s"
     assert sent["events_per_second"] <= 60, sent
     daemon.wait_status(lambda s: s["events_judged"] >= 8, what="8 events judged")
+
+
+def test_keygen_json(tmp_path):
+    pair = support.cli_json(["keygen", "--json"])
+    support.assert_fields(pair, {"public_key": str, "secret_key": str}, "keygen --json")
+    assert len(pair["public_key"]) == 40 and len(pair["secret_key"]) == 40
+    written = support.cli_json(["keygen", "--json", "--output", str(tmp_path / "key")])
+    support.assert_fields(written, {"public_key": str, "file": str}, "keygen --json --output")
+    assert written["public_key"] in (tmp_path / "key").read_text() and "secret_key" not in written
