@@ -2,6 +2,7 @@
 # scripts/setup.sh: install what a fresh Debian machine lacks to build and test modalwatch, and only that.
 #   - libzmq3-dev, libsqlite3-dev and pkg-config, when pkg-config cannot find libzmq / sqlite3 (apt-get; sudo only when not root)
 #   - a C compiler (gcc), for the tests that build rule modules written in C
+#   - tmux, for the tests that drive `modalwatch top` in a terminal
 #   - pyzmq, jsonschema and pytest, when python3 cannot import them (pip; apt-get when pip may not install)
 # The Swift toolchain is not installed here; /opt/swift/usr/bin is put on PATH when swift is not found.
 # Source it (to keep the PATH) or run it; it exits non-zero when something cannot be installed.
@@ -22,6 +23,7 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists sqlite3; } || missing+=(libsqlite3-dev)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
 command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)   # for `systemd-analyze verify` of the unit
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2
     setup_apt_install "${missing[@]}"

@@ -97,6 +97,7 @@ public final class ViolationHistory: @unchecked Sendable {
         var arguments: [any DatabaseValueConvertible] = []
         if let app = query.app { clauses.append("app = ?"); arguments.append(app) }
         if let rule = query.rule { clauses.append("rule = ?"); arguments.append(rule) }
+        if let session = query.session { clauses.append("session = ?"); arguments.append(session) }
         if let since = query.sinceObserved { clauses.append("observed >= ?"); arguments.append(since) }
         let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         arguments.append(max(0, query.limit))

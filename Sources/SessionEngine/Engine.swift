@@ -38,6 +38,8 @@ public final class Engine {
     let dismissedView = UnsafeMutablePointer<mw_presentation>.allocate(capacity: 1)
     let dismissedID = UnsafeMutablePointer<UInt8>.allocate(capacity: Engine.maxDismissedIDBytes)
     static let maxDismissedIDBytes = 1024
+    /// The recent events of every session, for `modalwatch session ID` (a fixed ring).
+    public let journal = SessionJournal()
     var json = JSONBuffer(capacity: 8192)
     var topic = JSONBuffer(capacity: 512)
     let host = UnsafeMutablePointer<mw_host>.allocate(capacity: 1)
@@ -151,6 +153,7 @@ public final class Engine {
             session.lastUserActionTs = event.ts
             session.lastUserActionControl = event.control
         }
+        journal.record(event, session: session, observed: observed)
         if event.type == MW_EVENT_SESSION_END.rawValue {
             statistics.sessionsEnded += 1
             release(session)

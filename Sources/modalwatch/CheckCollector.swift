@@ -4,6 +4,12 @@ import SessionEngine
 
 /// Collects what `check` finds: violations as the daemon would publish them, and rejections.
 final class CheckCollector: EngineOutput {
+    /// Where an event came from: the file as named, and its line (from 1).
+    struct Location {
+        let file: String
+        let line: Int
+    }
+
     struct Found {
         let json: [UInt8]
         let rule: String
@@ -11,22 +17,28 @@ final class CheckCollector: EngineOutput {
         let app: String
         let session: String
         let ts: Int64
-        /// The violation's message, read from its JSON (for text output only).
-        var message: String {
-            (try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])?["message"] as? String ?? ""
+        /// The line of the event that triggered it.
+        let location: Location?
+        /// The violation's JSON as an object (for text and SARIF output only).
+        var object: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]) ?? [:]
         }
+        /// The violation's message.
+        var message: String { object["message"] as? String ?? "" }
     }
 
     private(set) var violations: [Found] = []
     private(set) var diagnostics: [String: Int] = [:]
     private(set) var diagnosticLines: [String] = []
+    /// The event being judged now.
+    var location: Location?
     /// Called for each violation as it is found (for streaming output).
     var onViolation: ((Found) -> Void)?
 
     func emit(_ violation: EmittedViolation) {
         let found = Found(
             json: Array(violation.json), rule: violation.rule, severity: violation.severity, app: violation.app,
-            session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts)
+            session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts, location: location)
         violations.append(found)
         onViolation?(found)
     }
@@ -34,7 +46,8 @@ final class CheckCollector: EngineOutput {
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {
         diagnostics[reason.rawValue, default: 0] += 1
         if diagnosticLines.count < 20 {
-            diagnosticLines.append("\(reason.rawValue): \(detail())\(session.map { " (session \($0))" } ?? "")")
+            let place = location.map { "\($0.file):\($0.line): " } ?? ""
+            diagnosticLines.append("\(place)\(reason.rawValue): \(detail())\(session.map { " (session \($0))" } ?? "")")
         }
     }
 }

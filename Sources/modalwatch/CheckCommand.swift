@@ -8,10 +8,14 @@ struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Judge recorded event streams (NDJSON files, - for stdin) offline.",
-        discussion: "Exit status: 0 nothing at or above --fail-on, 1 violations found, 2 bad usage or unreadable input.")
+        discussion: """
+            --format json prints one violation per line, as the daemon publishes it; --format sarif prints one \
+            SARIF 2.1.0 log for code-scanning tools. Exit status: 0 nothing at or above --fail-on, 1 violations \
+            found, 2 bad usage or unreadable input.
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
+        case text, json, sarif
     }
 
     @Argument(help: "NDJSON files of events, one event per line; - reads stdin.")
@@ -19,8 +23,11 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var rules: RuleSelectionOptions
 
-    @Option(name: .long, help: "text (for people) or json (one violation per line, as the daemon publishes it).")
+    @Option(name: .long, help: "text (for people), json (one violation per line, as the daemon publishes it) or sarif (SARIF 2.1.0).")
     var format: Format = .text
+
+    @Flag(name: .long, help: "The same as --format json.")
+    var json = false
 
     @Option(name: .customLong("fail-on"), help: "Exit 1 when a violation at or above this severity is found: info, warning or error.")
     var failOn: String = "warning"
@@ -28,6 +35,8 @@ struct CheckCommand: ParsableCommand {
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one NDJSON file, or - for stdin") }
         if Severity(rawValue: failOn) == nil { throw ValidationError("--fail-on must be info, warning or error") }
+        if json && format != .text && format != .json { throw ValidationError("--json and --format \(format.rawValue) disagree; pick one") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("stdin (-) can be read once") }
     }
 
     func run() throws {
@@ -35,15 +44,18 @@ struct CheckCommand: ParsableCommand {
         let collector = CheckCollector()
         let out = BufferedOutput()
         defer { out.flush() }
-        let format = self.format
+        let format = json ? .json : self.format
         collector.onViolation = { found in
             switch format {
             case .json:
                 out.write(found.json)
                 out.write([0x0A])
             case .text:
-                let severity = Terminal.paint(found.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0), Self.colour(found.severity))
-                out.write(Array("\(severity) \(found.rule)  \(found.app) \(found.session) @\(found.ts): \(found.message)\n".utf8))
+                let severity = Terminal.severity(Terminal.pad(found.severity.rawValue, 7), found.severity.rawValue)
+                let place = found.location.map { "\($0.file):\($0.line): " } ?? ""
+                out.write(Array("\(place)\(severity) \(found.rule)  \(found.app) \(found.session) @\(found.ts): \(found.message)\n".utf8))
+            case .sarif:
+                break
             }
         }
         let pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: collector)
@@ -53,18 +65,31 @@ struct CheckCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             let observed = Int64(Date().timeIntervalSince1970 * 1000)
+            let name = file == "-" ? "-" : file
             data.withUnsafeBytes { bytes in
                 var start = 0
+                var number = 0
                 for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0A {
                     let line = UnsafeRawBufferPointer(rebasing: bytes[start..<i])
                     start = i + 1
+                    number += 1
                     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                    collector.location = .init(file: name, line: number)
                     pipeline.process(payload: line, observed: observed)
                 }
             }
+            collector.location = nil
+        }
+        let found = collector.violations
+        if format == .sarif {
+            let log = SarifLog(
+                catalog: catalog, profile: RuleProfile(catalog: catalog, configuration: configuration.engine, app: nil),
+                files: files, found: found, notifications: collector.diagnosticLines, version: Modalwatch.configuration.version)
+            let data = try JSONSerialization.data(withJSONObject: log.object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+            out.write([UInt8](data))
+            out.write([0x0A])
         }
         out.flush()
-        let found = collector.violations
         let threshold = Severity(rawValue: failOn)!
         let bySeverity = Dictionary(grouping: found, by: \.severity).mapValues(\.count)
         let summary = Severity.allCases.reversed().map { "\(bySeverity[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
@@ -81,13 +106,5 @@ struct CheckCommand: ParsableCommand {
     private func read(_ file: String) -> Data? {
         if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
         return FileManager.default.contents(atPath: file)
-    }
-
-    static func colour(_ severity: Severity) -> String {
-        switch severity {
-        case .error: return "31"
-        case .warning: return "33"
-        case .info: return "36"
-        }
     }
 }

@@ -10,4 +10,11 @@ struct ControlOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Machine-readable JSON output.")
     var json = false
+
+    func validate() throws {
+        if timeout < 1 || timeout > 600_000 { throw ValidationError("--timeout must be 1 to 600000 ms") }
+    }
+
+    /// A client for the control endpoint with this timeout.
+    var client: ControlClient { ControlClient(endpoint: control, timeoutMs: timeout) }
 }

@@ -21,6 +21,9 @@ struct KeygenCommand: ParsableCommand {
     @Flag(name: .long, help: "Replace an existing file.")
     var force = false
 
+    @Flag(name: .long, help: "Machine-readable output: public_key, and file (with --output) or secret_key (without).")
+    var json = false
+
     func run() throws {
         let pair: (publicKey: String, secretKey: String)
         do {
@@ -31,7 +34,11 @@ struct KeygenCommand: ParsableCommand {
         }
         let file = CurveKeyFile(publicKey: pair.publicKey, secretKey: pair.secretKey)
         guard let output else {
-            print(file.text(), terminator: "")
+            if json {
+                try JSONOutput.line(["public_key": pair.publicKey, "secret_key": pair.secretKey])
+            } else {
+                print(file.text(), terminator: "")
+            }
             return
         }
         if FileManager.default.fileExists(atPath: output) && !force {
@@ -51,6 +58,10 @@ struct KeygenCommand: ParsableCommand {
             Terminal.error("cannot write \(output): \(String(cString: strerror(errno)))")
             throw ExitCode(2)
         }
-        print(pair.publicKey)
+        if json {
+            try JSONOutput.line(["public_key": pair.publicKey, "file": output])
+        } else {
+            print(pair.publicKey)
+        }
     }
 }

@@ -8,7 +8,8 @@ struct Modalwatch: ParsableCommand {
         abstract: "Inspect modalwatchd live, and judge recorded UI-event streams offline.",
         version: "0.1.0",
         subcommands: [
-            CheckCommand.self, StatusCommand.self, RulesCommand.self, SendCommand.self, ViolationsCommand.self, KeygenCommand.self,
+            StatusCommand.self, SessionsCommand.self, SessionCommand.self, TopCommand.self, TailCommand.self,
+            ViolationsCommand.self, RulesCommand.self, CheckCommand.self, SendCommand.self, KeygenCommand.self,
         ])
 
     /// Runs the command; bad usage exits 2 (interfaces.md), not ArgumentParser's 64.

@@ -8,12 +8,21 @@ struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "List every loaded rule: id, module, severity, editions, parameters and their values, summary.",
-        discussion: "Loads the rule modules itself, as the daemon would, with --config and --rules-dir.")
+        discussion: """
+            Loads the rule modules itself, as the daemon would, with --config and --rules-dir; with --control, asks \
+            the running daemon instead (its rules and the values in force there).
+            """)
 
     @OptionGroup var selection: RuleSelectionOptions
 
     @Flag(name: .long, help: "Machine-readable JSON output.")
     var json = false
+
+    @Option(name: .long, help: "Ask the daemon at this control endpoint for the rules it runs, instead of loading the modules.")
+    var control: String?
+
+    @Option(name: .long, help: "Milliseconds to wait for the daemon (with --control) before giving up (exit 3).")
+    var timeout: Int = 3000
 
     @Flag(name: .long, help: "Print the rule reference (docs/rules.md) generated from the modules' metadata.")
     var markdown = false
@@ -22,6 +31,11 @@ struct RulesCommand: ParsableCommand {
     var verify = false
 
     func run() throws {
+        if let control {
+            if markdown || verify { throw ValidationError("--markdown and --verify load the modules; they do not take --control") }
+            try daemonRules(control)
+            return
+        }
         let (catalog, configuration) = try selection.load()
         if markdown {
             print(RuleReference(catalog: catalog).markdown(), terminator: "")
@@ -72,5 +86,33 @@ struct RulesCommand: ParsableCommand {
             ].joined(separator: "  "))
             print(String(repeating: " ", count: idWidth + 2) + rule.summary)
         }
+    }
+
+    /// The rules the daemon at `endpoint` runs.
+    private func daemonRules(_ endpoint: String) throws {
+        var reply = try ControlClient(endpoint: endpoint, timeoutMs: timeout).request(["cmd": "rules"])
+        var rules = reply["rules"] as? [[String: Any]] ?? []
+        if let edition = selection.edition {
+            rules = rules.filter { ($0["editions"] as? [String] ?? []).contains(edition) }
+        }
+        if json {
+            reply["rules"] = rules
+            try JSONOutput.line(["edition": reply["edition"] ?? NSNull(), "rules": rules])
+            return
+        }
+        var table = TextTable(["RULE", "MODULE", "SEVERITY", "EDITIONS", "PARAMETERS", "SUMMARY"])
+        for rule in rules {
+            let severity = rule["severity"] as? String ?? "?"
+            let parameters = (rule["parameters"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "?")=\($0["display"] ?? "?")" }
+            let active = rule["active"] as? Bool ?? true
+            table.add([
+                active ? "\(rule["id"] ?? "?")" : Terminal.paint("\(rule["id"] ?? "?") (off)", "2"),
+                "\(rule["module"] ?? "?")", Terminal.severity(severity, severity),
+                (rule["editions"] as? [String] ?? []).joined(separator: ","),
+                parameters.isEmpty ? "-" : parameters.joined(separator: " "),
+                "\(rule["guideline"] ?? "")",
+            ])
+        }
+        for line in table.lines(width: Terminal.isTerminal(1) ? Terminal.size()?.columns : nil) { print(line) }
     }
 }

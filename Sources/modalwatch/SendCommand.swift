@@ -24,10 +24,14 @@ struct SendCommand: ParsableCommand {
     @Option(name: .long, help: "Milliseconds to wait for the daemon to subscribe before giving up (exit 3).")
     var timeout: Int = 5000
 
+    @Flag(name: .long, help: "Print a JSON summary (events, messages, seconds, rate) on stdout.")
+    var json = false
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one NDJSON file, or - for stdin") }
         if batch < 1 || batch > 1024 { throw ValidationError("--batch must be 1 to 1024") }
-        if let rate, rate <= 0 { throw ValidationError("--rate must be above 0") }
+        if let rate, rate <= 0 || !rate.isFinite { throw ValidationError("--rate must be a number above 0") }
+        if timeout < 1 { throw ValidationError("--timeout must be 1 ms or more") }
     }
 
     func run() throws {
@@ -70,9 +74,10 @@ struct SendCommand: ParsableCommand {
     }
 
     private func publish(_ lines: [[UInt8]], on socket: ZMQSocket) throws {
-        let showProgress = isatty(STDERR_FILENO) == 1
+        let showProgress = Terminal.isTerminal(STDERR_FILENO)
         let start = Date()
         var sent = 0
+        var messages = 0
         var lastProgress = Date.distantPast
         while sent < lines.count {
             let end = min(sent + batch, lines.count)
@@ -82,6 +87,7 @@ struct SendCommand: ParsableCommand {
                 payload += lines[i]
             }
             _ = try socket.send(payload)
+            messages += 1
             sent = end
             if let rate {
                 let due = start.addingTimeInterval(Double(sent) / rate)
@@ -91,12 +97,21 @@ struct SendCommand: ParsableCommand {
             if showProgress && Date().timeIntervalSince(lastProgress) > 0.2 {
                 lastProgress = Date()
                 let percent = sent * 100 / lines.count
-                FileHandle.standardError.write(Data("\rsent \(sent)/\(lines.count) events (\(percent)%)".utf8))
+                let elapsed = Date().timeIntervalSince(start)
+                let current = elapsed > 0 ? String(format: "%.0f", Double(sent) / elapsed) : "-"
+                FileHandle.standardError.write(Data("\rsent \(sent)/\(lines.count) events (\(percent)%), \(current)/s\u{1B}[K".utf8))
             }
         }
         let seconds = Date().timeIntervalSince(start)
-        if showProgress { FileHandle.standardError.write(Data("\r".utf8)) }
+        if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         let rateText = seconds > 0 ? String(format: "%.0f", Double(lines.count) / seconds) : "-"
         FileHandle.standardError.write(Data("sent \(lines.count) events in \(String(format: "%.2f", seconds)) s (\(rateText)/s)\n".utf8))
+        if json {
+            try JSONOutput.line([
+                "events": lines.count, "messages": messages, "seconds": seconds, "endpoint": events,
+                "events_per_second": seconds > 0 ? Double(lines.count) / seconds : NSNull(),
+                "rate_limit": rate.map { $0 as Any } ?? NSNull(),
+            ] as [String: Any])
+        }
     }
 }

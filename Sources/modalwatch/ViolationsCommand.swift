@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import HistoryStore
 import ModalwatchConfig
 
@@ -17,6 +18,9 @@ struct ViolationsCommand: ParsableCommand {
 
     @Option(name: .long, help: "Only this rule id.")
     var rule: String?
+
+    @Option(name: .long, help: "Only this session id.")
+    var session: String?
 
     @Option(name: .long, help: "Only violations found within this long, e.g. 15m, 2h, 7d.")
     var since: String?
@@ -45,7 +49,7 @@ struct ViolationsCommand: ParsableCommand {
             let sinceObserved = since.flatMap(DurationParser.milliseconds).map { Int64(Date().timeIntervalSince1970 * 1000) - $0 }
             do {
                 let history = try ViolationHistory(path: path, readOnly: true)
-                let rows = try history.find(HistoryQuery(app: app, rule: rule, sinceObserved: sinceObserved, limit: limit))
+                let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, sinceObserved: sinceObserved, limit: limit))
                 objects = rows.compactMap { try? JSONSerialization.jsonObject(with: Data($0.json.utf8)) as? [String: Any] }
             } catch {
                 Terminal.error("cannot read the history at \(path): \(error)")
@@ -55,8 +59,9 @@ struct ViolationsCommand: ParsableCommand {
             var request: [String: Any] = ["cmd": "violations", "limit": limit]
             if let app { request["app"] = app }
             if let rule { request["rule"] = rule }
+            if let session { request["session"] = session }
             if let since { request["since"] = since }
-            let reply = try ControlClient(endpoint: options.control, timeoutMs: options.timeout).request(request)
+            let reply = try options.client.request(request)
             objects = reply["violations"] as? [[String: Any]] ?? []
         }
         if options.json {
@@ -66,21 +71,20 @@ struct ViolationsCommand: ParsableCommand {
             }
             return
         }
-        let now = Date().timeIntervalSince1970 * 1000
+        let now = RelativeTime.nowMs
+        var table = TextTable(["FOUND", "SEVERITY", "RULE", "APP", "SESSION", "SUBJECT", "MESSAGE"])
         for object in objects {
-            let observed = object["observed"] as? Double ?? now
-            let age = Self.relative(ms: now - observed)
             let severity = object["severity"] as? String ?? "?"
-            print("\(age.padding(toLength: 10, withPad: " ", startingAt: 0)) \(severity.padding(toLength: 7, withPad: " ", startingAt: 0)) \(object["rule"] ?? "?")  \(object["app"] ?? "?") \(object["session"] ?? "?"): \(object["message"] ?? "")")
+            table.add([
+                RelativeTime.ago(ms: now - (RelativeTime.number(object["observed"]) ?? now)),
+                Terminal.severity(severity, severity), "\(object["rule"] ?? "?")", "\(object["app"] ?? "?")",
+                "\(object["session"] ?? "?")", object["subject"] as? String ?? "-", "\(object["message"] ?? "")",
+            ])
         }
-        if objects.isEmpty { FileHandle.standardError.write(Data("no violations match\n".utf8)) }
-    }
-
-    static func relative(ms: Double) -> String {
-        let s = Int(max(0, ms) / 1000)
-        if s < 60 { return "\(s) s ago" }
-        if s < 3600 { return "\(s / 60) min ago" }
-        if s < 86_400 { return "\(s / 3600) h ago" }
-        return "\(s / 86_400) d ago"
+        if objects.isEmpty {
+            FileHandle.standardError.write(Data("no violations match\n".utf8))
+        } else {
+            for line in table.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { print(line) }
+        }
     }
 }

@@ -440,3 +440,93 @@ def stopping_counts(log: str) -> tuple[int, int] | None:
     """(events, violations) from the daemon's last log line on a graceful stop."""
     found = STOPPING_LINE.findall(log)
     return (int(found[-1][0]), int(found[-1][1])) if found else None
+
+
+# -- the command line as a person uses it (test_cli_*.py)
+
+def sarif_schema_path() -> Path:
+    """The official SARIF 2.1.0 JSON schema, in shared/data beside the package (never fetched)."""
+    override = os.environ.get("MODALWATCH_SARIF_SCHEMA")
+    return Path(override) if override else PACKAGE_ROOT.parent / "shared" / "data" / "sarif-schema-2.1.0.json"
+
+
+def write_stream(path: Path, events: Iterable[dict[str, Any]]) -> Path:
+    """An NDJSON file of `events`, one per line."""
+    path.write_bytes(b"".join(encode(e) + b"\n" for e in events))
+    return path
+
+
+def cli_json(args: list[str], timeout: float = 20.0) -> Any:
+    """`modalwatch ARGS` that must exit 0 and print one JSON value; the value."""
+    result = run_cli(args, timeout=timeout)
+    assert result.returncode == 0, f"modalwatch {' '.join(args)} exited {result.returncode}: {result.stderr.decode()}"
+    return json.loads(result.stdout)
+
+
+def assert_fields(obj: dict[str, Any], fields: dict[str, type | tuple[type, ...]], what: str) -> None:
+    """Every documented field is there with its type."""
+    for field, kind in fields.items():
+        assert field in obj, f"{what} lacks '{field}': {sorted(obj)}"
+        assert isinstance(obj[field], kind), f"{what} field '{field}' is {type(obj[field]).__name__}, not {kind}: {obj[field]!r}"
+
+
+class Tmux:
+    """A private tmux server running one command in a detached window: a terminal a test can type into and read."""
+
+    def __init__(self, workdir: Path, width: int = 120, height: int = 30) -> None:
+        if shutil.which("tmux") is None:
+            raise AssertionError("tmux is not installed; scripts/setup.sh installs it")
+        self.socket = f"mw-e2e-{os.getpid()}-{time.monotonic_ns()}"
+        self.workdir = workdir
+        self.width, self.height = width, height
+        self.started = False
+
+    def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        result = subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args], capture_output=True, timeout=10)
+        if check:
+            assert result.returncode == 0, f"tmux {' '.join(args)}: {result.stderr.decode()}"
+        return result
+
+    def start(self, shell_command: str, env: dict[str, str] | None = None) -> "Tmux":
+        """Runs `shell_command` (through sh) in a new detached session of the set size; end it with a sleep
+        to read the screen after the program exits."""
+        exports = " ".join(f"{k}={shlex_quote(v)}" for k, v in (env or {}).items())
+        command = f"env {exports} sh -c {shlex_quote(shell_command)}" if exports else f"sh -c {shlex_quote(shell_command)}"
+        self.tmux("new-session", "-d", "-s", "main", "-x", str(self.width), "-y", str(self.height), command)
+        self.started = True
+        return self
+
+    def capture(self, escapes: bool = False) -> str:
+        """The visible screen, one line per row (with -e: colour escapes kept)."""
+        args = ["capture-pane", "-p", "-t", "main"] + (["-e"] if escapes else [])
+        return self.tmux(*args).stdout.decode(errors="replace")
+
+    def wait_for(self, predicate: Callable[[str], Any], timeout: float = 5.0, escapes: bool = False) -> str:
+        """The first screen for which `predicate(screen)` holds within `timeout` s; fails with the last screen."""
+        last = ""
+
+        def probe() -> str | None:
+            nonlocal last
+            last = self.capture(escapes)
+            return last if predicate(last) else None
+
+        found = poll_until(probe, timeout, interval=0.05)
+        assert found is not None, f"timed out after {timeout} s; the screen:\n{last}"
+        return found
+
+    def send_keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "main", *keys)
+
+    def resize(self, width: int, height: int) -> None:
+        self.tmux("resize-window", "-t", "main", "-x", str(width), "-y", str(height))
+        self.width, self.height = width, height
+
+    def kill(self) -> None:
+        if self.started:
+            self.tmux("kill-server", check=False)
+            self.started = False
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+    return shlex.quote(text)

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+
+/// `modalwatch session ID`: one session's presentation stack as a tree, alert timeline,
+/// counters, recent events and violations.
+struct SessionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "session",
+        abstract: "Show one session: its presentation stack now, alert timeline, counters, recent events, its violations.",
+        discussion: """
+            The timeline and recent events come from the daemon's journal, a fixed ring of the latest events of \
+            all sessions: it shows what is still in the ring. A session that ended is shown from the journal while \
+            its events are still there. Exit status: 0 shown, 1 no such session, 3 daemon unreachable.
+            """)
+
+    @OptionGroup var options: ControlOptions
+
+    @Argument(help: "The session id.")
+    var id: String
+
+    @Option(name: .long, help: "Recent events to show (0 to 16384).")
+    var events: Int = 20
+
+    func validate() throws {
+        if events < 0 || events > 16_384 { throw ValidationError("--events must be 0 to 16384") }
+    }
+
+    func run() throws {
+        let request: [String: Any] = ["cmd": "session", "id": id, "events": events, "ended": true]
+        let client = options.client
+        if options.json {
+            JSONOutput.raw(try client.requestRaw(request))
+            return
+        }
+        let reply = try client.request(request)
+        for line in SessionReport(reply: reply).lines() { print(line) }
+    }
+}

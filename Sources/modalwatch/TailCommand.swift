@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import RuleHost
+import ZeroMQ
+
+/// `modalwatch tail`: violations as the daemon publishes them, filtered.
+struct TailCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail",
+        abstract: "Stream violations as they are published, filtered by app, rule and severity.",
+        discussion: """
+            Subscribes to the daemon's publish socket: by topic prefix where it can (violation/APP/ with --app), \
+            then by the violation's own fields. --severity S keeps S and above (info < warning < error). With --json \
+            each violation is printed exactly as published, one per line. Ctrl-C (SIGINT) or SIGTERM stops it, exit 0.
+            """)
+
+    @Option(name: .long, help: "The daemon's publish endpoint.")
+    var publish: String = "tcp://127.0.0.1:7451"
+
+    @Option(name: .long, help: "Only this app (bundle id).")
+    var app: String?
+
+    @Option(name: .long, help: "Only this rule id.")
+    var rule: String?
+
+    @Option(name: .long, help: "Only this severity and above: info, warning or error.")
+    var severity: String?
+
+    @Flag(name: .long, help: "Also show diagnostics about the streams (diag/ topics); --app filters them too.")
+    var diagnostics = false
+
+    @Option(name: .long, help: "Exit after this many messages.")
+    var count: Int?
+
+    @Flag(name: .long, help: "Machine-readable output: each message's JSON as published, one per line.")
+    var json = false
+
+    func validate() throws {
+        if let severity, Severity(rawValue: severity) == nil {
+            throw ValidationError("--severity must be info, warning or error, not '\(severity)'")
+        }
+        if let count, count < 1 { throw ValidationError("--count must be 1 or more") }
+        if let app, app.isEmpty || app.contains("/") { throw ValidationError("--app must be a bundle id (no '/')") }
+    }
+
+    /// The topic prefixes to subscribe to.
+    var prefixes: [String] {
+        var prefixes = [app.map { "violation/\($0)/" + (rule ?? "") } ?? "violation/"]
+        if diagnostics { prefixes.append(app.map { "diag/\($0)/" } ?? "diag/") }
+        return prefixes
+    }
+
+    /// Whether a published message passes the filters.
+    func passes(topic: String, body: [String: Any]) -> Bool {
+        if let app, body["app"] as? String != app { return false }
+        if topic.hasPrefix("diag/") { return diagnostics && rule == nil && severity == nil }
+        if let rule, body["rule"] as? String != rule { return false }
+        if let minimum = severity.flatMap(Severity.init(rawValue:)) {
+            guard let found = (body["severity"] as? String).flatMap(Severity.init(rawValue:)), found >= minimum else { return false }
+        }
+        return true
+    }
+
+    func run() throws {
+        var signals = BlockedSignals([SIGINT, SIGTERM, SIGHUP])
+        var shown = 0
+        do {
+            let context = try ZMQContext(ioThreads: 1)
+            defer { context.terminate() }
+            let socket = try ZMQSocket(context, type: .sub, linger: 0)
+            defer { socket.close() }
+            for prefix in prefixes { try socket.subscribe(prefix) }
+            try socket.connect(publish)
+            if Terminal.isTerminal(STDERR_FILENO) {
+                FileHandle.standardError.write(Data("modalwatch: waiting for violations from \(publish); Ctrl-C stops\n".utf8))
+            }
+            let poller = ZMQPoller()
+            let index = try poller.add(socket)
+            while true {
+                if !signals.take().isEmpty { return }
+                do {
+                    _ = try poller.poll(timeout: 200)
+                } catch where error.isInterrupted {
+                    continue
+                }
+                guard poller.isReadable(index) else { continue }
+                while let message = try socket.receiveMultipart(maxFrames: 2, dontWait: true) {
+                    guard message.frames.count == 2 else { continue }
+                    let topic = String(decoding: message.frames[0], as: UTF8.self)
+                    guard let body = try? JSONSerialization.jsonObject(with: Data(message.frames[1])) as? [String: Any],
+                          passes(topic: topic, body: body) else { continue }
+                    if json {
+                        JSONOutput.raw(message.frames[1])
+                    } else {
+                        FileHandle.standardOutput.write(Data((line(topic: topic, body: body) + "\n").utf8))
+                    }
+                    shown += 1
+                    if let count, shown >= count { return }
+                }
+            }
+        } catch {
+            Terminal.error("cannot subscribe at \(publish): \(error); check the endpoint (e.g. tcp://127.0.0.1:7451)")
+            throw ExitCode(3)
+        }
+    }
+
+    private func line(topic: String, body: [String: Any]) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        let time = formatter.string(from: Date(timeIntervalSince1970: (RelativeTime.number(body["observed"]) ?? RelativeTime.nowMs) / 1000))
+        if topic.hasPrefix("diag/") {
+            let reason = body["reason"] as? String ?? "?"
+            return "\(time)  \(Terminal.paint(Terminal.pad("diag", 7), "2"))  \(Terminal.pad(reason, 16))  \(body["app"] as? String ?? "-") \(body["session"] as? String ?? "-"): \(body["detail"] as? String ?? "")"
+        }
+        let severity = body["severity"] as? String ?? "?"
+        let subject = (body["subject"] as? String).map { " (\($0))" } ?? ""
+        return "\(time)  \(Terminal.severity(Terminal.pad(severity, 7), severity))  \(Terminal.pad(body["rule"] as? String ?? "?", 28))  \(body["app"] ?? "?") \(body["session"] ?? "?")\(subject): \(body["message"] ?? "")"
+    }
+}
