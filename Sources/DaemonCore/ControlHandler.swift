@@ -47,6 +47,10 @@ final class ControlHandler {
             case "rules":
                 return ok(["rules": loop.rulesReport(), "edition": loop.pipeline.engine.configuration.defaultEdition.rawValue])
             case "reload":
+                // A state change over the network: only when the config says so (issue 8).
+                if loop.configuration.control.hasPrefix("tcp://") && !loop.configuration.controlAllowReloadOverTCP {
+                    return error("reload is refused on a tcp:// control endpoint; send SIGHUP, use an ipc:// control endpoint, or set control_allow_reload_over_tcp: true")
+                }
                 switch loop.reload() {
                 case .success(let summary): return ok(["reloaded": true, "summary": summary])
                 case .failure(let failure): return error("reload refused: \(failure.description); the old configuration stays in force")

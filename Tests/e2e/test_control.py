@@ -73,9 +73,26 @@ def test_rules_and_reload_commands(shared_daemon):
     assert rules["ok"] is True and isinstance(rules["rules"], list)
     listed, _ = support.available_rules()
     assert {rule["id"] for rule in rules["rules"]} == listed, "the daemon and `modalwatch rules` load the same rules"
+    # the shared daemon's control endpoint is tcp://: a state change is refused there by default
     reload = shared_daemon.request({"cmd": "reload"})
-    assert reload["ok"] is True, reload
+    assert reload["ok"] is False and "tcp://" in reload["error"], reload
     assert shared_daemon.status()["ok"] is True
+
+
+def test_reload_is_accepted_on_ipc_and_on_tcp_when_the_config_allows_it(zctx, tmp_path):
+    ipc = support.Daemon(zctx, tmp_path / "ipc", ipc=True).start()
+    try:
+        assert ipc.request({"cmd": "reload"})["ok"] is True
+        assert ipc.status()["config_reloads"] == 1
+    finally:
+        assert ipc.stop() == 0
+    config = tmp_path / "allow.yaml"
+    config.write_text("control_allow_reload_over_tcp: true\n")
+    tcp = support.Daemon(zctx, tmp_path / "tcp", extra_args=["--config", str(config)]).start()
+    try:
+        assert tcp.request({"cmd": "reload"})["ok"] is True
+    finally:
+        assert tcp.stop() == 0
 
 
 def test_reply_is_one_json_object_per_request(shared_daemon):
