@@ -32,6 +32,8 @@ enum ModalFrequency: Rule {
         let keep = UInt32(clamping: max(limit + 1, minimumKeep))
         let count = Int64(call.windowPush(windowKey, ts: event.ts, windowMs: window, keep: keep))
         guard count > limit else { return }
+        // Within the quiet window after firing, the host would hold the report back: skip it.
+        guard call.shouldReport(subject: event.id) else { return }
         var evidence = Evidence()
         evidence.add("count", count)
         evidence.add("limit", limit)

@@ -54,21 +54,23 @@ public struct RuleCall {
     ///   - events: earlier triggering events, oldest first (not the current one).
     public func report(
         subject: Text,
-        message: String,
-        evidence: Evidence = Evidence(),
+        message: @autoclosure () -> String,
+        evidence: @autoclosure () -> Evidence = Evidence(),
         key: String? = nil,
         quietMs: Int64 = 0,
         events: [EventRef] = []
     ) {
+        // Ask first (ABI 1.1): a report the host would hold back costs no formatting.
+        guard shouldReport(subject: subject, key: key) else { return }
         let refs = events.map(\.raw)
-        var message = message
-        var evidenceText = evidence.json
+        var message = message()
+        let evidence = evidence()
         var keyText = key ?? ""
         let hasKey = key != nil
         let host = raw.pointee.host.pointee
         let ctx = raw.pointee.ctx
         message.withUTF8 { messageBytes in
-            evidenceText.withUTF8 { evidenceBytes in
+            evidence.withJSON { evidenceBytes in
                 keyText.withUTF8 { keyBytes in
                     refs.withUnsafeBufferPointer { refBuffer in
                         var report = mw_report(
@@ -86,6 +88,16 @@ public struct RuleCall {
                 }
             }
         }
+    }
+
+    /// Whether a report with this subject and key would pass the rule's firing discipline
+    /// and rate limit now (the host's `should_report`, ABI 1.1). Ask it before building an
+    /// expensive message or evidence. A host older than 1.1 cannot tell: then it is true.
+    public func shouldReport(subject: Text, key: String? = nil) -> Bool {
+        guard let host = raw.pointee.host, host.pointee.struct_size >= UInt32(MemoryLayout<mw_host>.size),
+              let ask = host.pointee.should_report else { return true }
+        guard var key else { return ask(raw.pointee.ctx, subject.raw, Text.absent.raw) != 0 }
+        return key.withUTF8 { ask(raw.pointee.ctx, subject.raw, RuleCall.present($0)) != 0 }
     }
 
     /// A present slice even for an empty string (whose buffer may have no address).

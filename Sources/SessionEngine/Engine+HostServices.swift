@@ -15,6 +15,9 @@ extension Engine {
             report: { context, report in
                 guard let report else { return }
                 Engine.from(context)?.report(report)
+            },
+            should_report: { context, subject, key in
+                (Engine.from(context)?.shouldReport(subject: subject, key: key) ?? false) ? 1 : 0
             })
     }
 
@@ -59,26 +62,8 @@ extension Engine {
         let event = eventPointer.pointee
         let subject = Self.bytes(report.subject)
         let key = report.key.ptr != nil ? Self.bytes(report.key) : subject
-        let allowed: Bool
-        switch dispatch.fire {
-        case .oncePerSubject:
-            allowed = session.fired.insert(Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(subject))).inserted
-        case .oncePerKey:
-            allowed = session.fired.insert(Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key) ^ 0x6b6579)).inserted
-        case .oncePerSession:
-            allowed = session.fired.insert(Hashing.ruleKey(seed: dispatch.seed, 0x7365_7373_696f_6e)).inserted
-        case .oncePerAppValue:
-            allowed = session.app.fired.insert(Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key))).inserted
-        case .oncePerWindow:
-            if let quiet = session.quietUntil[dispatch.seed], event.ts < quiet {
-                allowed = false
-            } else {
-                session.quietUntil[dispatch.seed] = event.ts &+ max(report.quiet_ms, 0)
-                allowed = true
-            }
-        case .everyTime:
-            allowed = true
-        }
+        let allowed = discipline(dispatch, session: session, ts: event.ts, subject: subject, key: key,
+                                 record: true, quietMs: report.quiet_ms)
         guard allowed else {
             statistics.reportsSuppressed += 1
             return
@@ -100,6 +85,46 @@ extension Engine {
                     idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint))
             }
         }
+    }
+
+    /// Whether the rule's firing discipline lets a report with this subject and key through
+    /// now; with `record`, it also marks it as fired (or starts the quiet window).
+    private func discipline(
+        _ dispatch: RuleProfile.Dispatch, session: Session, ts: Int64,
+        subject: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, record: Bool, quietMs: Int64
+    ) -> Bool {
+        func once(_ set: inout Set<UInt64>, _ value: UInt64) -> Bool {
+            record ? set.insert(value).inserted : !set.contains(value)
+        }
+        switch dispatch.fire {
+        case .oncePerSubject:
+            return once(&session.fired, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(subject)))
+        case .oncePerKey:
+            return once(&session.fired, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key) ^ 0x6b6579))
+        case .oncePerSession:
+            return once(&session.fired, Hashing.ruleKey(seed: dispatch.seed, 0x7365_7373_696f_6e))
+        case .oncePerAppValue:
+            return once(&session.app.fired, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key)))
+        case .oncePerWindow:
+            if let quiet = session.quietUntil[dispatch.seed], ts < quiet { return false }
+            if record { session.quietUntil[dispatch.seed] = ts &+ max(quietMs, 0) }
+            return true
+        case .everyTime:
+            return true
+        }
+    }
+
+    /// `mw_host.should_report`: would a report pass the discipline and the rate limit now?
+    func shouldReport(subject: mw_str, key: mw_str) -> Bool {
+        guard let session = currentSession, let dispatch = currentDispatch, let event = currentEvent else { return false }
+        let subjectBytes = Self.bytes(subject)
+        let keyBytes = key.ptr != nil ? Self.bytes(key) : subjectBytes
+        guard discipline(dispatch, session: session, ts: event.pointee.ts, subject: subjectBytes, key: keyBytes,
+                         record: false, quietMs: 0) else { return false }
+        let second = event.pointee.ts >= 0 ? event.pointee.ts / 1000 : (event.pointee.ts - 999) / 1000
+        if let rate = ruleRates[dispatch.seed], rate.second == second,
+           rate.count >= configuration.maxViolationsPerRulePerSecond { return false }
+        return true
     }
 
     /// The per-rule rate limit, counted per second of event time.

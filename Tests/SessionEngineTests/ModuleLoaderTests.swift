@@ -28,8 +28,8 @@ final class ModuleLoaderTests: XCTestCase {
             "bad_default.so": "bad metadata: rule 'default-rule': parameter 'window' default 50 is outside 100...1000",
             "bad_editions.so": "bad metadata: rule 'nowhere-rule': editions 0 must be a non-empty set",
             "bad_id.so": "bad metadata: rule id 'Bad Id!' must be 1-64 of a-z, 0-9, '-', '_'",
-            "bad_major.so": "built for rule ABI 2.0, this daemon speaks 1.0",
-            "bad_minor.so": "built for rule ABI 1.1, this daemon speaks 1.0",
+            "bad_major.so": "built for rule ABI 2.0, this daemon speaks 1.\(ModuleLoader.hostABI.minor)",
+            "bad_minor.so": "built for rule ABI 1.\(ModuleLoader.hostABI.minor + 1), this daemon speaks 1.\(ModuleLoader.hostABI.minor)",
             "bad_null_on_event.so": "bad metadata: rule 'no-handler': on_event is NULL",
             "bad_severity.so": "bad metadata: rule 'severe-rule': unknown severity 9",
             "dup_across_b.so": "rule id 'shared-rule' is already declared by \(dir)/dup_across_a.so",
@@ -73,8 +73,8 @@ final class ModuleLoaderTests: XCTestCase {
         func reason(_ file: String) -> ModuleLoadError.Reason? {
             catalog.failures.first { $0.path == dir + "/" + file }?.reason
         }
-        XCTAssertEqual(reason("bad_major.so"), .incompatibleABI(major: 2, minor: 0, hostMajor: 1, hostMinor: 0))
-        XCTAssertEqual(reason("bad_minor.so"), .incompatibleABI(major: 1, minor: 1, hostMajor: 1, hostMinor: 0))
+        XCTAssertEqual(reason("bad_major.so"), .incompatibleABI(major: 2, minor: 0, hostMajor: 1, hostMinor: ModuleLoader.hostABI.minor))
+        XCTAssertEqual(reason("bad_minor.so"), .incompatibleABI(major: 1, minor: ModuleLoader.hostABI.minor + 1, hostMajor: 1, hostMinor: ModuleLoader.hostABI.minor))
         XCTAssertEqual(reason("no_entry.so"), .missingEntrySymbol)
         XCTAssertEqual(reason("null_entry.so"), .nullDescription)
         XCTAssertEqual(reason("dup_across_b.so"), .duplicateRuleID("shared-rule", firstIn: dir + "/dup_across_a.so"))
@@ -95,7 +95,7 @@ final class ModuleLoaderTests: XCTestCase {
         var catalog = RuleCatalog()
         ModuleLoader(logger: Harness.silentLogger).load(path: dir + "/bad_major.so", into: &catalog)
         XCTAssertEqual(catalog.modules.count, 0)
-        XCTAssertEqual(catalog.failures.map(\.reason), [.incompatibleABI(major: 2, minor: 0, hostMajor: 1, hostMinor: 0)])
+        XCTAssertEqual(catalog.failures.map(\.reason), [.incompatibleABI(major: 2, minor: 0, hostMajor: 1, hostMinor: ModuleLoader.hostABI.minor)])
         XCTAssertTrue(catalog.failures.first?.description.contains("rebuild the module") ?? false)
     }
 
@@ -104,7 +104,7 @@ final class ModuleLoaderTests: XCTestCase {
         let probe = try XCTUnwrap(catalog.modules.first { $0.name == "probe" })
         XCTAssertEqual(probe.version, "0.1.0")
         XCTAssertEqual(probe.abiMajor, 1)
-        XCTAssertEqual(probe.abiMinor, 0)
+        XCTAssertEqual(probe.abiMinor, ModuleLoader.hostABI.minor, "built against this header")
         XCTAssertEqual(probe.rules.map(\.id), [
             "probe-view", "probe-subject", "probe-window", "probe-session", "probe-key", "probe-app-value",
             "probe-every", "probe-counter", "probe-counter-twin", "probe-window-push", "probe-edition", "probe-threshold",
@@ -157,5 +157,20 @@ final class ModuleLoaderTests: XCTestCase {
         XCTAssertEqual(catalog.failures.count, 1)
         XCTAssertEqual(catalog.failures.first?.path, missing)
         XCTAssertTrue(catalog.failures.first?.description.hasPrefix(missing + ": cannot read rules directory") ?? false)
+    }
+}
+
+/// A module built against an older minor of the same major loads and runs.
+final class OlderMinorModuleTests: XCTestCase {
+    private static let modules = ModuleCompiler.compileOnce(label: "older-minor", fixtures: ["old_minor"])
+    override class func tearDown() { ModuleCompiler.remove(modules) }
+
+    func testAModuleBuiltAgainstMinorZeroLoads() throws {
+        let catalog = Harness.load(try Self.modules.get())
+        XCTAssertEqual(catalog.failures, [])
+        let module = try XCTUnwrap(catalog.modules.first)
+        XCTAssertEqual(module.name, "older_minor")
+        XCTAssertEqual(module.abiMinor, 0)
+        XCTAssertEqual(module.rules.map(\.id), ["old-minor-rule"])
     }
 }

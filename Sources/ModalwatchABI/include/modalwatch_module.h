@@ -44,7 +44,7 @@ extern "C" {
 #endif
 
 #define MW_ABI_MAJOR 1
-#define MW_ABI_MINOR 0
+#define MW_ABI_MINOR 1
 
 /** The name of the one symbol a module exports. */
 #define MW_ENTRY_SYMBOL "modalwatch_module"
@@ -291,6 +291,13 @@ typedef struct mw_host {
     uint32_t (*window_push)(mw_context *ctx, uint64_t key, int64_t ts, int64_t window_ms, uint32_t keep);
     /** Report a violation; the host applies the rule's firing discipline. */
     void (*report)(mw_context *ctx, const mw_report *report);
+    /**
+     * Since ABI 1.1 (check `struct_size` before using it): whether a report
+     * with this subject and key would pass the rule's firing discipline and
+     * rate limit now, recording nothing. Lets a rule skip formatting a message
+     * and evidence the host would only hold back. 1 yes, 0 no.
+     */
+    int32_t (*should_report)(mw_context *ctx, mw_str subject, mw_str key);
 } mw_host;
 
 /** Everything a rule gets for one event. */
