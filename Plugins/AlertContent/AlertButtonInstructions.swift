@@ -17,25 +17,35 @@ enum AlertButtonInstructions: Rule {
     static let guideline = "Avoid explaining the alert buttons; if you must, use tap and don't quote button titles"
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
 
+    /// Whether `text` has a quotation or an instruction verb: what naming a button takes.
+    private static func mayNameAButton(_ text: TextSlice) -> Bool {
+        for word in text.words where word.quotation != 0 || InstructionVerbs.contains(word) { return true }
+        return false
+    }
+
     static func judge(_ call: RuleCall) {
         let event = call.event
         let title = event.title.slice
         let message = event.message.slice
+        // One pass per text first: without a quotation or an instruction verb, neither can name a button.
+        let titleMayName = Self.mayNameAButton(title)
+        let messageMayName = Self.mayNameAButton(message)
+        guard titleMayName || messageMayName else { return }
         for (index, button) in event.buttons.enumerated() {
             let label = button.title.slice
             guard label.firstWord != nil else { continue }
             var how: String?
             var field = "title"
             var verb: String?
-            if title.quotes(label) {
+            if titleMayName && title.quotes(label) {
                 how = "quotes"
-            } else if message.quotes(label) {
+            } else if messageMayName && message.quotes(label) {
                 how = "quotes"
                 field = "message"
-            } else if let word = title.instruction(naming: label) {
+            } else if titleMayName, let word = title.instruction(naming: label) {
                 how = "instruction"
                 verb = word.string
-            } else if let word = message.instruction(naming: label) {
+            } else if messageMayName, let word = message.instruction(naming: label) {
                 how = "instruction"
                 field = "message"
                 verb = word.string
