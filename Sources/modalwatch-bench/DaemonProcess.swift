@@ -127,8 +127,9 @@ final class DaemonProcess {
     var logTail: String { Self.tail(of: logPath) }
 
     private static func tail(of path: String, lines: Int = 20) -> String {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "(no log)" }
-        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "(no log at \(path))" }
+        let tail = text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+        return tail.isEmpty ? "(the log is empty)" : tail
     }
 
     /// `count` distinct free loopback TCP ports (bound to port 0 together, then released).

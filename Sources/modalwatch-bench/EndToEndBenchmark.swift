@@ -62,7 +62,8 @@ struct EndToEndBenchmark {
         details.append(("others_cpu_ms", Int(cpu.others * 1000)))
         details.append(("daemon_cpu_ns_per_event", Int(cpu.daemon * 1e9 / Double(max(1, messages.events)))))
         return ThroughputSample(events: messages.events, messages: messages.count, bytes: messages.bytes.count,
-                                seconds: seconds, details: details)
+                                seconds: seconds, publishedSeconds: MonotonicClock.seconds(from: sent.firstSend, to: drainEnd),
+                                details: details)
     }
 
     /// Throws unless the status reply names every built-in module.

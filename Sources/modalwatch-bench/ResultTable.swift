@@ -24,7 +24,7 @@ struct ResultTable {
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in
                 cell + String(repeating: " ", count: widths[i] - cell.count)
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
         }
         var out = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
         out += rows.map(line)
