@@ -63,6 +63,7 @@ struct Figure: Sendable {
     static func duration(nanoseconds: Double) -> String {
         if nanoseconds >= 1e9 { return format(nanoseconds / 1e9, 2) + " s" }
         if nanoseconds >= 1e6 { return format(nanoseconds / 1e6, 2) + " ms" }
-        return format(nanoseconds / 1e3, 0) + " µs"
+        if nanoseconds >= 1e5 { return format(nanoseconds / 1e3, 0) + " µs" }
+        return format(nanoseconds / 1e3, 2) + " µs"
     }
 }

@@ -69,6 +69,7 @@ struct LatencyBenchmark {
         let profiler = try profile.map { profile throws(BenchError) in
             try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
         }
+        let cpuBefore = CPUTimes.now(daemon: daemon.pid)
         sender.go()
         // While it runs: how far the ingest and the publishing fall behind (status every 100 ms).
         var maxIngestBacklog = 0, maxPublishBacklog = 0, samples = 0
@@ -84,6 +85,7 @@ struct LatencyBenchmark {
             MonotonicClock.sleep(milliseconds: 100)
         }
         let sent = sender.waitSent()
+        let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
         profiler?.stop()
         if let failure = sent.failure { throw BenchError("latency run: \(failure)") }
         // Every probe's violation; if the daemon fell behind, until it has published all it found.
@@ -118,6 +120,11 @@ struct LatencyBenchmark {
         details.append(("max_ingest_backlog_events", maxIngestBacklog))
         details.append(("max_publish_backlog_violations", maxPublishBacklog))
         details.append(("backlog_samples", samples))
+        let wall = MonotonicClock.seconds(from: sent.firstSend, to: sent.lastSend)
+        details.append(("daemon_cpu_ms", Int(cpu.daemon * 1000)))
+        details.append(("bench_cpu_ms", Int(cpu.bench * 1000)))
+        details.append(("others_cpu_ms", Int(cpu.others * 1000)))
+        details.append(("wall_ms", Int(wall * 1000)))
         details.append(("violations_other", arrived.others))
         return Result(
             latency: latency, corrected: corrected, probes: probes, received: arrived.probes,
