@@ -239,7 +239,7 @@ struct ModalwatchBench: ParsableCommand {
                                      display: Figure.duration(nanoseconds: ns), target: isTarget ? "< 1 ms" : "",
                                      met: isTarget ? ns < 1e6 : nil))
                 }
-                table.add(Figure(key: "latency_offered_events_per_second", name: "  latency run: rate offered; probes back", value: result.offeredRate,
+                table.add(Figure(key: "latency_offered_events_per_second", name: "↳ latency run: rate offered; probes back", value: result.offeredRate,
                                  unit: "events/s", display: "\(Figure.rate(result.offeredRate)); \(result.received)/\(result.probes)"))
                 let c = result.corrected
                 table.details.append(("latency", [
@@ -307,13 +307,13 @@ struct ModalwatchBench: ParsableCommand {
     /// The informational line: the same run, counted until every violation was stored and published.
     private static func addPublished(_ sample: ThroughputSample, _ what: String, key: String, to table: inout ResultTable) {
         if let rate = sample.publishedEventsPerSecond {
-            table.add(Figure(key: key + "_published_events_per_second", name: "  the same, until every violation stored and published",
+            table.add(Figure(key: key + "_published_events_per_second", name: "↳ the same, until every violation stored and published",
                              value: rate, unit: "events/s", display: Figure.rate(rate)))
         }
         if let cpu = sample.details.first(where: { $0.0 == "daemon_cpu_ns_per_event" })?.1,
            let others = sample.details.first(where: { $0.0 == "others_cpu_ms" })?.1 {
             let busy = Double(others) / 1000 / max(sample.seconds, 1e-9)
-            table.add(Figure(key: key + "_daemon_cpu_ns_per_event", name: "  daemon CPU per event (all threads)", value: Double(cpu), unit: "ns",
+            table.add(Figure(key: key + "_daemon_cpu_ns_per_event", name: "↳ daemon CPU per event (all threads)", value: Double(cpu), unit: "ns",
                              display: Figure.duration(nanoseconds: Double(cpu)) + " (others used \(Figure.format(busy, 2)) cores meanwhile)"))
         }
     }
