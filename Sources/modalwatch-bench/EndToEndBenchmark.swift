@@ -1,0 +1,76 @@
+/// The daemon end to end: a real `modalwatchd` child with the built-in defaults and all
+/// four modules; the bench sends the messages over loopback TCP and polls `status`
+/// until every event is received and judged. From the first measured message sent to
+/// the status reply that counts the last one.
+struct EndToEndBenchmark {
+    /// The daemon's executable.
+    let executable: String
+    /// Where its folders go.
+    let folder: String
+    /// Children to clean up.
+    let registry: ChildRegistry
+    /// The measured messages.
+    let messages: MessageSet
+    /// How often to ask for status while the run goes on.
+    var pollIntervalMs = 50
+    /// `perf record` for the measured part, if wanted: arguments and the output file.
+    var profile: (arguments: [String], output: String)?
+
+    /// The rule modules every daemon run must have loaded.
+    static let modules = ["overuse", "modality", "alert-content", "action-sheet"]
+
+    /// One run on a fresh daemon.
+    func run() throws(BenchError) -> ThroughputSample {
+        let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry)
+        defer { daemon.stop() }
+        let client = try ControlClient(endpoint: daemon.control)
+        try Self.checkModules(try client.status())
+        let sender = EventSender(endpoint: daemon.events, warmup: BenchEvents.warmupStart(), messages: messages)
+        try sender.start()
+        defer { sender.finish() }
+        _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the warm-up event") { $0["events_received"] >= 1 }
+        let profiler = try profile.map { profile throws(BenchError) in
+            try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
+        }
+        let cpuBefore = CPUTimes.now(daemon: daemon.pid)
+        sender.go()
+        let warmupEvents = sender.currentReport.warmupEvents
+        let total = warmupEvents + messages.events
+        let timeoutMs = max(60_000, messages.events / 20)
+        let (reply, end) = try client.pollAdaptively(total: total, maxIntervalMs: pollIntervalMs, timeoutMs: timeoutMs,
+                                                     what: "\(total) events received", counter: "events_received")
+        let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
+        profiler?.stop()
+        let sent = sender.currentReport
+        if let failure = sent.failure { throw BenchError("end-to-end run: \(failure)") }
+        let seconds = MonotonicClock.seconds(from: sent.firstSend, to: end)
+        // Not timed: until every violation found is stored and published.
+        let (drained, drainEnd) = try client.poll(intervalMs: pollIntervalMs, timeoutMs: 120_000, what: "violations published") {
+            $0["violations_published"] + $0["messages_dropped"] + $0["history_failures"] >= $0["violations_found"]
+        }
+        var details: [(String, Int)] = [("warmup_events", warmupEvents)]
+        for key in ["events_received", "events_judged", "events_rejected", "duplicates", "sessions_live", "violations_found", "reports_suppressed"] {
+            details.append((key, reply[key]))
+        }
+        details.append(("violations_published", drained["violations_published"]))
+        details.append(("messages_dropped", drained["messages_dropped"]))
+        details.append(("published_after_ms", Int(MonotonicClock.seconds(from: sent.firstSend, to: drainEnd) * 1000)))
+        details.append(("ready_us", Int(daemon.readyNanoseconds / 1000)))
+        details.append(("status_polls", client.requests))
+        details.append(("daemon_cpu_ms", Int(cpu.daemon * 1000)))
+        details.append(("bench_cpu_ms", Int(cpu.bench * 1000)))
+        details.append(("others_cpu_ms", Int(cpu.others * 1000)))
+        details.append(("daemon_cpu_ns_per_event", Int(cpu.daemon * 1e9 / Double(max(1, messages.events)))))
+        return ThroughputSample(events: messages.events, messages: messages.count, bytes: messages.bytes.count,
+                                seconds: seconds, publishedSeconds: MonotonicClock.seconds(from: sent.firstSend, to: drainEnd),
+                                details: details)
+    }
+
+    /// Throws unless the status reply names every built-in module.
+    static func checkModules(_ status: StatusReply) throws(BenchError) {
+        let missing = modules.filter { !status.contains("\"name\":\"\($0)\"") }
+        if !missing.isEmpty {
+            throw BenchError("modalwatchd did not load the modules \(missing.joined(separator: ", ")); build them with `swift build -c release` (status: \(status.text.prefix(400)))")
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Histogram
+
+/// Latency from event sent to violation received, at a fixed offered rate: a paced
+/// sender sends single-event messages of the stream, every `probeEvery`-th one a probe
+/// that triggers a violation at once; a subscriber on the daemon's `PUB` notes when
+/// each probe's violation arrives. Both clocks are the bench's one monotonic clock.
+struct LatencyBenchmark {
+    /// What the run measured.
+    struct Result: Sendable {
+        /// Sent → received, ns.
+        var latency: Histogram<UInt64>
+        /// Intended send time → received, ns (corrected for a sender that fell behind).
+        var corrected: Histogram<UInt64>
+        /// Probes sent.
+        var probes: Int
+        /// Probe violations received.
+        var received: Int
+        /// The rate actually offered, events/s.
+        var offeredRate: Double
+        /// How far the sender fell behind its schedule at worst, ns.
+        var maxSenderLag: UInt64
+        /// Counters from the daemon's status at the end.
+        var details: [(String, Int)]
+    }
+
+    /// The daemon's executable.
+    let executable: String
+    /// Where its folders go.
+    let folder: String
+    /// Children to clean up.
+    let registry: ChildRegistry
+    /// The stream whose events go between the probes.
+    let stream: EventStream
+    /// Offered events per second.
+    let rate: Double
+    /// How long to offer it.
+    let seconds: Double
+    /// One probe every this many messages.
+    let probeEvery: Int
+    /// `perf record` for the measured part, if wanted: arguments and the output file.
+    var profile: (arguments: [String], output: String)?
+
+    /// One run on a fresh daemon.
+    func run() throws(BenchError) -> Result {
+        let count = Int(rate * seconds)
+        let messages = BenchEvents.latencyMessages(stream, count: count, probeEvery: probeEvery)
+        let probes = count / probeEvery
+        let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry)
+        defer { daemon.stop() }
+        let client = try ControlClient(endpoint: daemon.control)
+        try EndToEndBenchmark.checkModules(try client.status())
+        let receiver = ViolationReceiver(endpoint: daemon.publish, topic: BenchEvents.probeTopic, probes: probes)
+        try receiver.start()
+        var receiverFinished = false
+        defer { if !receiverFinished { _ = receiver.finish() } }
+        let sender = EventSender(
+            endpoint: daemon.events, warmup: BenchEvents.warmupProbes(500), messages: messages,
+            pacing: .init(messagesPerSecond: rate, stampEvery: probeEvery))
+        try sender.start()
+        defer { sender.finish() }
+        // Both subscriptions are in place once a warm-up probe's violation comes back.
+        let deadline = MonotonicClock.nanoseconds() + 10_000_000_000
+        while receiver.warmupsReceived < 1 {
+            if MonotonicClock.nanoseconds() > deadline {
+                throw BenchError("no warm-up violation came back within 10 s; status: \(ControlClient.summary(try client.status()))")
+            }
+            MonotonicClock.sleep(milliseconds: 2)
+        }
+        let profiler = try profile.map { profile throws(BenchError) in
+            try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
+        }
+        let cpuBefore = CPUTimes.now(daemon: daemon.pid)
+        sender.go()
+        // While it runs: how far the ingest and the publishing fall behind (status every 100 ms).
+        var maxIngestBacklog = 0, maxPublishBacklog = 0, samples = 0
+        let warmupEvents = sender.currentReport.warmupEvents
+        while true {
+            let report = sender.currentReport
+            if report.lastSend != 0 || report.failure != nil { break }
+            let status = try client.status()
+            let due = min(count, Int(MonotonicClock.seconds(from: report.firstSend, to: MonotonicClock.nanoseconds()) * rate))
+            maxIngestBacklog = max(maxIngestBacklog, warmupEvents + due - status["events_received"])
+            maxPublishBacklog = max(maxPublishBacklog, status["violations_found"] - status["violations_published"] - status["messages_dropped"])
+            samples += 1
+            MonotonicClock.sleep(milliseconds: 100)
+        }
+        let sent = sender.waitSent()
+        let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
+        profiler?.stop()
+        if let failure = sent.failure { throw BenchError("latency run: \(failure)") }
+        // Every probe's violation; if the daemon fell behind, until it has published all it found.
+        let total = warmupEvents + count
+        _ = try client.poll(intervalMs: 50, timeoutMs: 120_000, what: "every event judged and every violation published") {
+            $0["events_received"] >= total
+                && $0["violations_published"] + $0["messages_dropped"] + $0["history_failures"] >= $0["violations_found"]
+        }
+        let waitUntil = MonotonicClock.nanoseconds() + 1_000_000_000
+        while receiver.probesReceived < probes && MonotonicClock.nanoseconds() < waitUntil {
+            MonotonicClock.sleep(milliseconds: 5)
+        }
+        let arrived = receiver.finish()
+        receiverFinished = true
+        if let failure = arrived.failure { throw BenchError("latency run: \(failure)") }
+        let status = try client.status()
+
+        var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+        var corrected = latency
+        latency.autoResize = true
+        corrected.autoResize = true
+        for i in 0..<min(probes, sent.stamps.count) where arrived.arrivals[i] != 0 {
+            let at = arrived.arrivals[i]
+            _ = latency.record(at > sent.stamps[i] ? at - sent.stamps[i] : 0)
+            _ = corrected.record(at > sent.intended[i] ? at - sent.intended[i] : 0)
+        }
+        var details: [(String, Int)] = []
+        for key in ["events_received", "events_judged", "events_rejected", "violations_found", "violations_published", "messages_dropped"] {
+            details.append((key, status[key]))
+        }
+        details.append(("warmup_events", sent.warmupEvents))
+        details.append(("max_ingest_backlog_events", maxIngestBacklog))
+        details.append(("max_publish_backlog_violations", maxPublishBacklog))
+        details.append(("backlog_samples", samples))
+        let wall = MonotonicClock.seconds(from: sent.firstSend, to: sent.lastSend)
+        details.append(("daemon_cpu_ms", Int(cpu.daemon * 1000)))
+        details.append(("bench_cpu_ms", Int(cpu.bench * 1000)))
+        details.append(("others_cpu_ms", Int(cpu.others * 1000)))
+        details.append(("wall_ms", Int(wall * 1000)))
+        details.append(("violations_other", arrived.others))
+        return Result(
+            latency: latency, corrected: corrected, probes: probes, received: arrived.probes,
+            offeredRate: Double(count) / MonotonicClock.seconds(from: sent.firstSend, to: sent.lastSend),
+            maxSenderLag: sent.maxLag, details: details)
+    }
+}

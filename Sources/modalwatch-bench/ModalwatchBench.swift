@@ -1,0 +1,348 @@
+import ArgumentParser
+import Foundation
+import Glibc
+
+/// `modalwatch-bench`: in one run on one machine, the raw libzmq ceiling and the real
+/// daemon end to end with the same messages, latency at a fixed rate, memory per idle
+/// session, and time to READY; one table, also written as JSON and Markdown.
+@main
+struct ModalwatchBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "modalwatch-bench",
+        abstract: "Measure modalwatchd against the raw ZeroMQ ceiling: throughput, latency, memory, start-up.",
+        discussion: """
+            Build first: swift build -c release (the daemon, its four rule modules and this bench).
+            Then: swift run -c release modalwatch-bench            (the full run, a few minutes)
+                  swift run -c release modalwatch-bench --quick    (under a minute)
+            Measurements: ceiling, e2e, latency, memory, ready (--only picks some).
+            """)
+
+    @Option(help: "Events in the generated stream (default 1000000; --quick 200000).")
+    var events: Int?
+
+    @Option(help: "Concurrent sessions in the stream.")
+    var sessions = 10_000
+
+    @Option(help: "The generator's seed (the same stream as bench/generate_stream.py --seed).")
+    var seed: UInt32 = 7
+
+    @Option(help: "Events per message for the batch runs.")
+    var batch = 50
+
+    @Option(name: .customLong("repeat"), help: "Runs of each throughput measurement; the median is reported (default 3; --quick 1).")
+    var repeatCount: Int?
+
+    @Option(name: .customLong("latency-rate"), help: "Offered events per second for the latency run.")
+    var latencyRate: Double = 100_000
+
+    @Option(name: .customLong("latency-seconds"), help: "Seconds of the latency run (default 10; --quick 3).")
+    var latencySeconds: Double?
+
+    @Option(name: .customLong("probe-every"), help: "One probe (an alert that fires at once) every N messages of the latency run.")
+    var probeEvery = 50
+
+    @Option(name: .customLong("memory-sessions"), help: "Idle-session counts for the memory runs, comma-separated (default 100000,1000000; --quick 100000).")
+    var memorySessions: String?
+
+    @Option(name: .customLong("memory-rate"), help: "Sessions started per second in the memory runs.")
+    var memoryRate: Double = 200_000
+
+    @Option(name: .customLong("ready-runs"), help: "Launches for the time to READY (default 5; --quick 3).")
+    var readyRuns: Int?
+
+    @Option(help: "Measurements to run, comma-separated: ceiling, e2e, latency, memory, ready (default all).")
+    var only: String?
+
+    @Flag(help: "A short run: fewer events, one run each, a shorter latency run, 10^5 sessions only.")
+    var quick = false
+
+    @Option(help: "Write the results to PATH.json and PATH.md.")
+    var output = "bench-results"
+
+    @Option(help: "The modalwatchd to run (default: the one next to this executable).")
+    var daemon: String?
+
+    @Option(help: "Record each end-to-end and latency run with `perf record` into this folder (perf must be installed).")
+    var perf: String?
+
+    @Option(name: .customLong("perf-args"), help: "perf record's arguments for --perf, space-separated.")
+    var perfArgs = "-g -F 1999"
+
+    @Option(name: .customLong("write-stream"), help: "Only write the generated stream to this NDJSON file, and exit.")
+    var writeStream: String?
+
+    static let measurements = ["ceiling", "e2e", "latency", "memory", "ready"]
+
+    func validate() throws {
+        if let events, events < 1 { throw ValidationError("--events must be at least 1") }
+        if sessions < 1 { throw ValidationError("--sessions must be at least 1") }
+        if batch < 1 || batch > 1024 { throw ValidationError("--batch must be 1 to 1024") }
+        if let repeatCount, repeatCount < 1 { throw ValidationError("--repeat must be at least 1") }
+        if latencyRate <= 0 || (latencySeconds ?? 1) <= 0 { throw ValidationError("--latency-rate and --latency-seconds must be above 0") }
+        if probeEvery < 2 { throw ValidationError("--probe-every must be at least 2") }
+        if memoryRate <= 0 { throw ValidationError("--memory-rate must be above 0") }
+        if (try? memoryCounts()) == nil { throw ValidationError("--memory-sessions must be whole numbers of at least 2, comma-separated") }
+        for name in selected where !Self.measurements.contains(name) {
+            throw ValidationError("unknown measurement '\(name)'; choose from \(Self.measurements.joined(separator: ", "))")
+        }
+    }
+
+    private var selected: [String] {
+        only.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? Self.measurements
+    }
+
+    private func memoryCounts() throws -> [Int] {
+        let text = memorySessions ?? (quick ? "100000" : "100000,1000000")
+        let counts = text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !counts.isEmpty, counts.allSatisfy({ $0 >= 2 }) else { throw ValidationError("bad --memory-sessions") }
+        return counts
+    }
+
+    func run() throws {
+        let eventCount = events ?? (quick ? 200_000 : 1_000_000)
+        let runs = repeatCount ?? (quick ? 1 : 3)
+        let latencyDuration = latencySeconds ?? (quick ? 3 : 10)
+        let latencyCount = Int(latencyRate * latencyDuration)
+        let want = Set(selected)
+
+        let generated = MonotonicClock.nanoseconds()
+        let needed = writeStream != nil ? eventCount : max(eventCount, want.contains("latency") ? latencyCount : 0)
+        let stream = StreamGenerator(events: needed, sessions: sessions, seed: seed).generate()
+        if let writeStream {
+            let data = Data(stream.ndjson())
+            guard FileManager.default.createFile(atPath: writeStream, contents: data) else {
+                throw BenchError("cannot write \(writeStream)")
+            }
+            Self.say("wrote \(stream.count) events (\(Figure.format(stream.averageEventBytes, 1)) bytes each on average) to \(writeStream)")
+            return
+        }
+        let measured = EventStream(bytes: stream.bytes, offsets: Array(stream.offsets.prefix(eventCount + 1)), sessions: stream.sessions)
+        let average = measured.averageEventBytes
+        Self.say("stream: \(measured.count) events, \(sessions) concurrent sessions, \(Figure.format(average, 1)) bytes per event on average (generated in \(Figure.format(MonotonicClock.seconds(from: generated, to: MonotonicClock.nanoseconds()), 2)) s)")
+
+        let registry = ChildRegistry()
+        defer { registry.cleanUp() }
+        let folder = try Self.makeTemporaryFolder()
+        registry.add(folder: folder)
+        let executable = try daemon ?? Self.daemonNextToMe()
+
+        var table = ResultTable()
+        table.context.append(("date", ISO8601DateFormatter().string(from: Date())))
+        table.context.append(("command", CommandLine.arguments.map { URL(fileURLWithPath: $0).lastPathComponent == "modalwatch-bench" ? "modalwatch-bench" : $0 }.joined(separator: " ")))
+        table.context += MachineInfo.describe()
+        table.context.append(("load average at start", MachineInfo.loadAverage()))
+        table.context.append(("daemon", executable))
+        table.context.append(("stream", "\(measured.count) events, \(sessions) concurrent sessions, seed \(seed), \(Figure.format(average, 1)) bytes per event"))
+        table.context.append(("runs per throughput figure", "\(runs) (median)"))
+        table.add(Figure(key: "stream_average_event_bytes", name: "stream: bytes per event (average)", value: average, unit: "bytes",
+                         display: Figure.format(average, 1), target: "~180"))
+        var failures: [String] = []
+
+        let singles = measured.messages(batch: 1)
+        let batches = measured.messages(batch: batch)
+        let warmup = BenchEvents.warmupStart()
+        var ceilingSingle: ThroughputSample?
+
+        func attempt(_ what: String, _ body: () throws -> Void) {
+            do { try body() } catch {
+                failures.append("\(what): \(error)")
+                Self.say("FAILED \(what): \(error)")
+                table.add(Figure(key: what.replacingOccurrences(of: " ", with: "_") + "_failed", name: what, value: nil, unit: "",
+                                 display: "failed (see below)", target: "", met: false))
+            }
+        }
+        func profile(_ name: String) -> (arguments: [String], output: String)? {
+            guard let perf else { return nil }
+            try? FileManager.default.createDirectory(atPath: perf, withIntermediateDirectories: true)
+            return (perfArgs.split(separator: " ").map(String.init), perf + "/" + name + ".data")
+        }
+        func repeated(_ what: String, _ body: (Int) throws -> ThroughputSample) throws -> ThroughputSample {
+            var samples: [ThroughputSample] = []
+            for i in 0..<runs {
+                let sample = try body(i + 1)
+                Self.say("  \(what) run \(i + 1)/\(runs): \(Figure.rate(sample.eventsPerSecond)) (\(Figure.format(sample.seconds, 3)) s)")
+                samples.append(sample)
+            }
+            let median = ThroughputSample.median(samples)!
+            var pairs: [(String, String)] = [
+                ("events_per_second_median", Figure.format(median.eventsPerSecond, 0)),
+                ("events_per_second_runs", samples.map { Figure.format($0.eventsPerSecond, 0) }.joined(separator: " ")),
+                ("events", "\(median.events)"), ("messages", "\(median.messages)"), ("bytes", "\(median.bytes)"),
+                ("seconds", Figure.format(median.seconds, 4)),
+            ]
+            pairs += median.details.map { ($0.0, "\($0.1)") }
+            table.details.append((what, pairs))
+            return median
+        }
+
+        if want.contains("ceiling") {
+            Self.say("ceiling: raw libzmq PUB→SUB over loopback TCP, the same messages, no processing")
+            attempt("ceiling single") {
+                let sample = try repeated("ceiling single") { _ in try CeilingBenchmark(messages: singles, warmup: warmup).run() }
+                ceilingSingle = sample
+                table.add(Figure(key: "ceiling_single_events_per_second", name: "ceiling, single-event messages", value: sample.eventsPerSecond,
+                                 unit: "events/s", display: Figure.rate(sample.eventsPerSecond)))
+            }
+            attempt("ceiling batch") {
+                let sample = try repeated("ceiling batch") { _ in try CeilingBenchmark(messages: batches, warmup: warmup).run() }
+                table.add(Figure(key: "ceiling_batch_events_per_second", name: "ceiling, \(batch)-event batches", value: sample.eventsPerSecond,
+                                 unit: "events/s", display: Figure.rate(sample.eventsPerSecond)))
+            }
+        }
+        if want.contains("e2e") {
+            Self.say("end to end: modalwatchd, four modules, default config; first event sent → status counts every event")
+            attempt("e2e single") {
+                let sample = try repeated("e2e single") { run in
+                    var bench = EndToEndBenchmark(executable: executable, folder: folder, registry: registry, messages: singles)
+                    bench.profile = profile("e2e-single-\(run)")
+                    return try bench.run()
+                }
+                let rate = sample.eventsPerSecond
+                if let ceiling = ceilingSingle?.eventsPerSecond {
+                    let ratio = rate / ceiling
+                    table.add(Figure(key: "e2e_single_events_per_second", name: "end to end, single-event messages", value: rate, unit: "events/s",
+                                     display: "\(Figure.rate(rate)) (\(Figure.format(ratio, 2)) of ceiling)",
+                                     target: "≥ 0.5 × ceiling = \(Figure.rate(ceiling / 2))", met: ratio >= 0.5))
+                } else {
+                    table.add(Figure(key: "e2e_single_events_per_second", name: "end to end, single-event messages", value: rate, unit: "events/s",
+                                     display: Figure.rate(rate), target: "≥ 0.5 × ceiling (not measured)"))
+                }
+                Self.addPublished(sample, "single-event messages", key: "e2e_single", to: &table)
+            }
+            attempt("e2e batch") {
+                let sample = try repeated("e2e batch") { run in
+                    var bench = EndToEndBenchmark(executable: executable, folder: folder, registry: registry, messages: batches)
+                    bench.profile = profile("e2e-batch-\(run)")
+                    return try bench.run()
+                }
+                let rate = sample.eventsPerSecond
+                table.add(Figure(key: "e2e_batch_events_per_second", name: "end to end, \(batch)-event batches", value: rate, unit: "events/s",
+                                 display: Figure.rate(rate), target: "≥ 1.5 M events/s", met: rate >= 1.5e6))
+                Self.addPublished(sample, "\(batch)-event batches", key: "e2e_batch", to: &table)
+            }
+        }
+        if want.contains("latency") {
+            Self.say("latency: \(Figure.rate(latencyRate)) offered for \(Figure.format(latencyDuration, 1)) s, a probe every \(probeEvery) messages")
+            attempt("latency") {
+                var bench = LatencyBenchmark(
+                    executable: executable, folder: folder, registry: registry, stream: stream,
+                    rate: latencyRate, seconds: latencyDuration, probeEvery: probeEvery)
+                bench.profile = profile("latency")
+                let result = try bench.run()
+                let h = result.latency
+                let rateText = Figure.rate(latencyRate)
+                guard h.totalCount > 0 else { throw BenchError("no probe violation came back (\(result.probes) probes sent)") }
+                for (key, label, percentile) in [("p50", "p50", 50.0), ("p99", "p99", 99.0), ("p99_9", "p99.9", 99.9)] {
+                    let ns = Double(h.valueAtPercentile(percentile))
+                    let isTarget = key == "p99"
+                    table.add(Figure(key: "latency_\(key)_ns", name: "latency sent → violation, \(label), at \(rateText)", value: ns, unit: "ns",
+                                     display: Figure.duration(nanoseconds: ns), target: isTarget ? "< 1 ms" : "",
+                                     met: isTarget ? ns < 1e6 : nil))
+                }
+                table.add(Figure(key: "latency_offered_events_per_second", name: "↳ latency run: rate offered; probes back", value: result.offeredRate,
+                                 unit: "events/s", display: "\(Figure.rate(result.offeredRate)); \(result.received)/\(result.probes)"))
+                let c = result.corrected
+                table.details.append(("latency", [
+                    ("offered_events_per_second", Figure.format(result.offeredRate, 0)),
+                    ("probes_sent", "\(result.probes)"), ("probes_received", "\(result.received)"),
+                    ("p50_ns", "\(h.valueAtPercentile(50))"), ("p90_ns", "\(h.valueAtPercentile(90))"),
+                    ("p99_ns", "\(h.valueAtPercentile(99))"), ("p99_9_ns", "\(h.valueAtPercentile(99.9))"),
+                    ("max_ns", "\(h.max)"), ("mean_ns", Figure.format(h.mean, 0)),
+                    ("corrected_p50_ns", "\(c.valueAtPercentile(50))"), ("corrected_p99_ns", "\(c.valueAtPercentile(99))"),
+                    ("corrected_p99_9_ns", "\(c.valueAtPercentile(99.9))"), ("corrected_max_ns", "\(c.max)"),
+                    ("max_sender_lag_ns", "\(result.maxSenderLag)"),
+                ] + result.details.map { ($0.0, "\($0.1)") }))
+                if result.received < result.probes {
+                    Self.say("  latency: \(result.probes - result.received) of \(result.probes) probe violations did not come back")
+                }
+                Self.say("  latency: p50 \(Figure.duration(nanoseconds: Double(h.valueAtPercentile(50)))), p99 \(Figure.duration(nanoseconds: Double(h.valueAtPercentile(99)))), p99.9 \(Figure.duration(nanoseconds: Double(h.valueAtPercentile(99.9)))), max \(Figure.duration(nanoseconds: Double(h.max))); \(result.received)/\(result.probes) probes; offered \(Figure.rate(result.offeredRate))")
+            }
+        }
+        if want.contains("memory") {
+            for count in try memoryCounts() {
+                Self.say("memory: \(count) idle sessions")
+                attempt("memory \(count)") {
+                    let result = try MemoryBenchmark(executable: executable, folder: folder, registry: registry,
+                                                     sessions: count, rate: memoryRate, seed: seed &+ 1).run()
+                    table.add(Figure(key: "rss_per_idle_session_\(count)", name: "RSS per idle session at \(Self.power(count)) sessions",
+                                     value: result.perSession, unit: "bytes", display: Figure.format(result.perSession, 0) + " B",
+                                     target: "≤ 1 KiB", met: result.perSession <= 1024))
+                    table.details.append(("memory \(count)", [
+                        ("rss_before_bytes", "\(result.before)"), ("rss_after_bytes", "\(result.after)"),
+                        ("bytes_per_session", Figure.format(result.perSession, 1)),
+                        ("seconds_to_live", Figure.format(result.seconds, 3)),
+                    ] + result.details.map { ($0.0, "\($0.1)") }))
+                    Self.say("  \(count) sessions: RSS \(result.before / 1024) KiB → \(result.after / 1024) KiB, \(Figure.format(result.perSession, 0)) B per session")
+                }
+            }
+        }
+        if want.contains("ready") {
+            let launches = readyRuns ?? (quick ? 3 : 5)
+            Self.say("start to READY: \(launches) launches")
+            attempt("ready") {
+                let times = try StartupBenchmark(executable: executable, folder: folder, registry: registry, runs: launches).run()
+                let sorted = times.sorted()
+                let median = sorted[(sorted.count - 1) / 2]
+                table.add(Figure(key: "ready_ms_median", name: "start → READY (median of \(times.count); max)", value: median, unit: "ms",
+                                 display: "\(Figure.format(median, 1)) ms; \(Figure.format(sorted.last!, 1)) ms", target: "< 200 ms", met: median < 200))
+                table.details.append(("ready", [("ms", times.map { Figure.format($0, 1) }.joined(separator: " "))]))
+            }
+        }
+        table.context.append(("load average at end", MachineInfo.loadAverage()))
+
+        let text = table.text()
+        print("")
+        print(text)
+        for failure in failures { print("failed: \(failure)") }
+        do {
+            try table.json().write(toFile: output + ".json", atomically: true, encoding: .utf8)
+            try table.markdown().write(toFile: output + ".md", atomically: true, encoding: .utf8)
+            print("\nwritten: \(output).json, \(output).md")
+        } catch {
+            throw BenchError("cannot write \(output).json / .md: \(error.localizedDescription)")
+        }
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+
+    /// The informational line: the same run, counted until every violation was stored and published.
+    private static func addPublished(_ sample: ThroughputSample, _ what: String, key: String, to table: inout ResultTable) {
+        if let rate = sample.publishedEventsPerSecond {
+            table.add(Figure(key: key + "_published_events_per_second", name: "↳ the same, until every violation stored and published",
+                             value: rate, unit: "events/s", display: Figure.rate(rate)))
+        }
+        if let cpu = sample.details.first(where: { $0.0 == "daemon_cpu_ns_per_event" })?.1,
+           let others = sample.details.first(where: { $0.0 == "others_cpu_ms" })?.1 {
+            let busy = Double(others) / 1000 / max(sample.seconds, 1e-9)
+            table.add(Figure(key: key + "_daemon_cpu_ns_per_event", name: "↳ daemon CPU per event (all threads)", value: Double(cpu), unit: "ns",
+                             display: Figure.duration(nanoseconds: Double(cpu)) + " (others used \(Figure.format(busy, 2)) cores meanwhile)"))
+        }
+    }
+
+    /// 100000 → "10^5".
+    private static func power(_ count: Int) -> String {
+        var exponent = 0, rest = count
+        while rest >= 10 && rest % 10 == 0 { rest /= 10; exponent += 1 }
+        return rest == 1 ? "10^\(exponent)" : "\(count)"
+    }
+
+    private static func say(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    private static func makeTemporaryFolder() throws(BenchError) -> String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        var template = Array((base + "/modalwatch-bench.XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw .system("mkdtemp") }
+        return String(cString: made)
+    }
+
+    /// `modalwatchd` in the folder of this executable (a build tree's `.build/release`).
+    private static func daemonNextToMe() throws(BenchError) -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let path = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("modalwatchd").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw BenchError("no modalwatchd next to this bench (\(path)); run `swift build -c release` first, or pass --daemon PATH")
+        }
+        return path
+    }
+}

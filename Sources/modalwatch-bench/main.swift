@@ -1,1 +1,0 @@
-print("modalwatch-bench: not built yet")
