@@ -15,6 +15,9 @@ final class PublishingThread: @unchecked Sendable {
     }
 
     let statistics = PublishingStatistics()
+    /// At most this many hand-over batches, or this many bytes, go into one history transaction.
+    static let maxBatchesPerCommit = 256
+    static let maxBytesPerCommit = 8 << 20
     private let context: ZMQContext
     private let handoff: String
     private let publish: String
@@ -90,17 +93,31 @@ final class PublishingThread: @unchecked Sendable {
 
         var message = ZMQMessage()
         var rows: [StoredViolation] = []
+        var group: [UInt8] = []
+        group.reserveCapacity(1 << 20)
         var lastPrune = WallClock.monotonicMilliseconds() - 60_000
         var lastFailureLog = WallClock.monotonicMilliseconds() - 10_000
-        while true {
+        var finishing = false
+        while !finishing {
+            // Group commit: wait for one batch, then take every batch already waiting, and
+            // store them all in one transaction (batches are self-delimiting records).
+            group.removeAll(keepingCapacity: true)
             do {
                 guard try pair.receive(into: &message) else { continue }
             } catch {
                 if error.isInterrupted { continue }
                 break
             }
-            if message.count == 0 { break }  // the ingest thread is done
-            message.withBytes { bytes in
+            var taken = 0
+            while true {
+                if message.count == 0 { finishing = true; break }  // the ingest thread is done
+                message.withBytes { group.append(contentsOf: $0) }
+                taken += 1
+                guard taken < Self.maxBatchesPerCommit, group.count < Self.maxBytesPerCommit,
+                      (try? pair.receive(into: &message, dontWait: true)) == true else { break }
+            }
+            if group.isEmpty { continue }
+            group.withUnsafeBytes { bytes in
                 rows.removeAll(keepingCapacity: true)
                 var reader = OutboundBatchReader(bytes)
                 while let record = reader.next() {
