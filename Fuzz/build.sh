@@ -10,7 +10,7 @@
 #          Yams, GRDB, ...) built by SwiftPM in release mode with --sanitize fuzzer --sanitize address
 #          and -enable-testing, in a scratch folder of their own (Fuzz/build/spm, so the normal .build
 #          is left alone); the target is then compiled against their modules and linked with their
-#          object files. About 5 minutes the first time on 2 cores, seconds after.
+#          object files. About 6 minutes the first time on 2 cores, seconds after.
 #
 # Environment: SWIFTC (default swiftc), SWIFT (default swift), FUZZ_BUILD (default Fuzz/build).
 set -euo pipefail

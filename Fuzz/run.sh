@@ -59,6 +59,6 @@ rate=$(grep -E '^stat::average_exec_per_sec' "$log" | awk '{print $2}')
 cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
 echo "fuzz: $target: ${seconds}s, ${execs:-?} executions, ${rate:-?} exec/s, ${cov:-no coverage line}, exit $status"
 if [ "$status" -ne 0 ]; then
-    echo "fuzz: $target FAILED; reproduce with: $binary $(ls -t "$crashes"/* 2>/dev/null | head -1)" >&2
+    echo "fuzz: $target FAILED; reproduce with: SWIFT_BACKTRACE=enable=no MODALWATCH_FUZZ_RULES_DIR=$MODALWATCH_FUZZ_RULES_DIR MODALWATCH_FUZZ_STREAM=$MODALWATCH_FUZZ_STREAM $binary $(ls -t "$crashes"/* 2>/dev/null | head -1)" >&2
     exit 1
 fi

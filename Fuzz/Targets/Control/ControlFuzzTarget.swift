@@ -67,14 +67,14 @@ final class ControlFuzzTarget {
               let command = object["cmd"] as? String, command == "sessions" || command == "violations" else { return }
         if let limit = object["limit"] {
             guard let whole = Self.wholeNumberSign(limit) else {
-                FuzzCheck.require(!ok, "\(command) took a limit that is not a whole number: \(limit)")
+                FuzzCheck.require(!ok, "\(command) took a limit that is not a whole number: \(limit) (\(type(of: limit)))")
                 return
             }
             if whole < 0 { FuzzCheck.require(!ok, "\(command) took a negative limit") }
             if whole >= 0, !ok { FuzzCheck.require(!error.contains("0 or more"), "\(command) called the limit \(limit) negative") }
         }
         if command == "violations", let since = object["since"], !(since is String) {
-            FuzzCheck.require(Self.wholeNumberSign(since) != nil || !ok, "violations took a since that is not a whole number: \(since)")
+            FuzzCheck.require(Self.wholeNumberSign(since) != nil || !ok, "violations took a since that is not a whole number: \(since) (\(type(of: since)))")
         }
     }
 
