@@ -1,0 +1,90 @@
+import Foundation
+
+/// libFuzzer calls this once before the first input: the daemon starts here.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzControlInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+    _ = ControlFuzzTarget.shared
+    return 0
+}
+
+/// libFuzzer's entry point: one input, judged by `ControlFuzzTarget`.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzControlOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    ControlFuzzTarget.shared.run(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}
+
+/// Fuzzes the control protocol (docs/control-protocol.md) of a real ingest loop in this process:
+/// the input is one request frame. The daemon must answer every request, within the timeout, with
+/// one JSON object carrying `"ok"` (a boolean) and `"v": 1`, and an `"error"` sentence when `ok` is
+/// false; and it must not trap, whatever the request.
+///
+/// With `MODALWATCH_FUZZ_CONTROL_STRICT=1` it also holds the numbers of a request to the protocol
+/// (`limit: N`, `since`: a duration or ms): what findings 3 and 4 of docs/RELIABILITY.md break.
+final class ControlFuzzTarget {
+    /// The one instance: libFuzzer calls from one thread.
+    nonisolated(unsafe) static let shared = ControlFuzzTarget()
+
+    private let daemon: ControlDaemon
+    /// `MODALWATCH_FUZZ_VERBOSE=1`: print each request and its reply (to look at a few inputs).
+    private let verbose = ProcessInfo.processInfo.environment["MODALWATCH_FUZZ_VERBOSE"] == "1"
+    /// `MODALWATCH_FUZZ_CONTROL_STRICT=1`: also check `limit` and `since` (`checkNumbers`).
+    private let strict = ProcessInfo.processInfo.environment["MODALWATCH_FUZZ_CONTROL_STRICT"] == "1"
+
+    private init() {
+        daemon = ControlDaemon(catalog: FuzzEnvironment.catalog(), stream: FuzzEnvironment.streamLines())
+    }
+
+    func run(_ input: UnsafeRawBufferPointer) {
+        let reply = daemon.request(input)
+        if verbose {
+            FileHandle.standardError.write(Data("request: ".utf8) + Data(input) + Data("\nreply: ".utf8) + Data(reply) + Data("\n".utf8))
+        }
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(reply))
+        } catch {
+            FuzzCheck.fail("a reply that is not JSON: \(String(decoding: reply, as: UTF8.self))")
+        }
+        guard let object = parsed as? [String: Any] else { FuzzCheck.fail("a reply that is not a JSON object") }
+        let text = String(decoding: reply, as: UTF8.self)
+        guard let ok = object["ok"] as? Bool, text.contains(#""ok":\#(ok)"#) else {
+            FuzzCheck.fail("a reply without a boolean \"ok\": \(text)")
+        }
+        FuzzCheck.require((object["v"] as? Int) == 1, "a reply without \"v\": 1: \(text)")
+        if !ok {
+            let error = object["error"] as? String ?? ""
+            FuzzCheck.require(!error.isEmpty, "a refusal without an error sentence: \(object)")
+        }
+        if strict { checkNumbers(request: input, ok: ok, error: object["error"] as? String ?? "") }
+    }
+
+    /// `sessions` and `violations` take `limit` only as a whole number (`1.0`, `true`, `"5"` are
+    /// refused, as `sessions` does) and never call a non-negative one negative; `violations` takes
+    /// `since` only as a duration string or a whole number of ms.
+    private func checkNumbers(request: UnsafeRawBufferPointer, ok: Bool, error: String) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(request)) as? [String: Any],
+              let command = object["cmd"] as? String, command == "sessions" || command == "violations" else { return }
+        if let limit = object["limit"] {
+            guard let whole = Self.wholeNumberSign(limit) else {
+                FuzzCheck.require(!ok, "\(command) took a limit that is not a whole number: \(limit) (\(type(of: limit)))")
+                return
+            }
+            if whole < 0 { FuzzCheck.require(!ok, "\(command) took a negative limit") }
+            if whole >= 0, !ok { FuzzCheck.require(!error.contains("0 or more"), "\(command) called the limit \(limit) negative") }
+        }
+        if command == "violations", let since = object["since"], !(since is String) {
+            FuzzCheck.require(Self.wholeNumberSign(since) != nil || !ok, "violations took a since that is not a whole number: \(since) (\(type(of: since)))")
+        }
+    }
+
+    /// The sign of a JSON whole number (-1, 0, 1), or nil for a boolean, a fraction, `1.0` or not a number.
+    private static func wholeNumberSign(_ value: Any) -> Int? {
+        guard let number = value as? NSNumber, !(value is String) else { return nil }
+        switch String(cString: number.objCType) {
+        case "c", "d", "f": return nil
+        case "Q", "L", "I", "S", "C": return number.uint64Value == 0 ? 0 : 1
+        default: return Int(number.int64Value.signum())
+        }
+    }
+}
