@@ -217,6 +217,8 @@ final class ControlHandler {
         guard let number = value as? NSNumber else { return nil }
         switch String(cString: number.objCType) {
         case "c", "d", "f": return nil
+        // Foundation hands 2^63...2^64-1 back as unsigned: larger than any limit, never negative.
+        case "Q": return number.uint64Value > UInt64(Int.max) ? Int.max : number.intValue
         default: return number.intValue
         }
     }

@@ -17,9 +17,27 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `FILE:LINE: KEY: MESSAGE`.
+    /// `FILE:LINE: KEY: MESSAGE`, always one line: line breaks and control characters
+    /// in a key or a value the file gave are escaped.
     public var description: String {
         let place = line > 0 ? "\(file):\(line)" : file
+        let key = Self.escaped(self.key)
+        let message = Self.escaped(self.message)
         return key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)"
+    }
+
+    private static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x00..<0x20, 0x7F, 0x85, 0x2028, 0x2029:
+                out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

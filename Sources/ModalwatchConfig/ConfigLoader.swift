@@ -44,14 +44,21 @@ public struct ConfigLoader: Sendable {
         do {
             root = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw ConfigErrors([ConfigError(file: file, line: Self.line(of: error), key: "", message: "not valid YAML: \(error)")])
+            throw ConfigErrors([ConfigError(file: file, line: Self.line(of: error), key: "", message: "not valid YAML: \(Self.oneLine(error))")])
         } catch {
-            throw ConfigErrors([ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(error)")])
+            throw ConfigErrors([ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(Self.oneLine(error))")])
         }
         var configuration = DaemonConfiguration()
         if let root { reader.readTop(root, into: &configuration) }
         if !reader.errors.isEmpty { throw ConfigErrors(reader.errors) }
         return configuration
+    }
+
+    /// The first line of an error's description: Yams adds the source line and a caret below it.
+    private static func oneLine(_ error: any Error) -> String {
+        let text = "\(error)"
+        let first = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
+        return first.trimmingCharacters(in: .whitespaces)
     }
 
     private static func line(of error: YamlError) -> Int {
@@ -75,6 +82,16 @@ private struct Reader {
         self.catalog = catalog
     }
 
+    /// A mapping key as errors name it: its text, or what it is when it is not a plain string.
+    func keyName(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): return scalar.string.isEmpty ? "(an empty key)" : scalar.string
+        case .sequence: return "(a list)"
+        case .mapping: return "(a mapping)"
+        default: return "(an alias)"
+        }
+    }
+
     mutating func fail(_ node: Node?, _ key: String, _ message: String) {
         errors.append(ConfigError(file: file, line: node?.mark?.line ?? 0, key: key, message: message))
     }
@@ -85,7 +102,7 @@ private struct Reader {
             return
         }
         for (keyNode, value) in mapping {
-            let key = keyNode.string ?? ""
+            let key = keyName(keyNode)
             switch key {
             case "edition":
                 if let edition = readEdition(value, key) { configuration.engine.defaultEdition = edition }
@@ -141,7 +158,7 @@ private struct Reader {
         }
         var result: [String: EngineConfiguration.RuleOverride] = [:]
         for (keyNode, value) in mapping {
-            let id = keyNode.string ?? ""
+            let id = keyName(keyNode)
             let key = "\(path).\(id)"
             guard let rule = catalog.rule(id: id) else {
                 fail(keyNode, key, "unknown rule id; `modalwatch rules` lists the loaded rules")
@@ -159,7 +176,7 @@ private struct Reader {
         }
         var override = EngineConfiguration.RuleOverride()
         for (keyNode, value) in mapping {
-            let name = keyNode.string ?? ""
+            let name = keyName(keyNode)
             let key = "\(path).\(name)"
             switch name {
             case "enabled":
@@ -200,7 +217,7 @@ private struct Reader {
             return
         }
         for (keyNode, value) in mapping {
-            let name = keyNode.string ?? ""
+            let name = keyName(keyNode)
             let key = "\(path).\(name)"
             switch name {
             case "max_age":
@@ -224,7 +241,7 @@ private struct Reader {
         var allowed: [String] = []
         var ingest = true, publish = true
         for (keyNode, value) in mapping {
-            let name = keyNode.string ?? ""
+            let name = keyName(keyNode)
             let key = "\(path).\(name)"
             switch name {
             case "key_file": keyFile = readString(value, key)
@@ -259,7 +276,7 @@ private struct Reader {
         }
         var result: [String: EngineConfiguration.AppOverride] = [:]
         for (keyNode, value) in mapping {
-            let app = keyNode.string ?? ""
+            let app = keyName(keyNode)
             let key = "\(path).\(app)"
             guard let inner = value.mapping else {
                 fail(value, key, "must be a mapping such as { edition: ios7, rules: { ... } }")
@@ -267,7 +284,7 @@ private struct Reader {
             }
             var override = EngineConfiguration.AppOverride()
             for (innerKey, innerValue) in inner {
-                let name = innerKey.string ?? ""
+                let name = keyName(innerKey)
                 switch name {
                 case "edition": override.edition = readEdition(innerValue, "\(key).edition")
                 case "rules": override.rules = readRuleOverrides(innerValue, "\(key).rules")

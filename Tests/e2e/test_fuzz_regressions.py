@@ -6,8 +6,7 @@ Each input is the minimized one (also in Fuzz/regressions/), given to the real d
 - the control protocol (findings 3, 4), through the control socket: `limit` is a whole number N
   (docs/control-protocol.md), read the same way by `sessions` and `violations`.
 
-Each test is marked xfail(strict) until its finding is fixed (Tests/e2e/README.md): the fix turns it
-red, and the mark goes with the fix.
+Each finding is fixed; these tests keep it so.
 """
 from __future__ import annotations
 
@@ -39,9 +38,6 @@ def error_lines(path: Path, lines: list[str]) -> list[str]:
     return errors
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "finding 1 (docs/RELIABILITY.md): a YAML syntax error is several lines (Yams' description adds the "
-    "source line and a caret); fix in Sources/ModalwatchConfig/ConfigLoader.swift, then remove this mark"))
 def test_yaml_syntax_error_is_one_line(tmp_path: Path) -> None:
     config = tmp_path / "tab.yaml"
     config.write_bytes(b"rules:\n\talert-frequency: { limit: 3 }\n")  # a tab cannot indent YAML
@@ -49,9 +45,6 @@ def test_yaml_syntax_error_is_one_line(tmp_path: Path) -> None:
     assert len(errors) == 1 and "not valid YAML" in errors[0] and f"{config}:2:" in errors[0], errors
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "finding 1 (docs/RELIABILITY.md): a value is echoed raw, and a block scalar brings its newline; "
-    "fix in Sources/ModalwatchConfig/ConfigLoader.swift, then remove this mark"))
 def test_echoed_value_keeps_the_error_on_one_line(tmp_path: Path) -> None:
     config = tmp_path / "block.yaml"
     config.write_bytes(b"log_level: |\n  info\n")  # the value is "info\n"
@@ -59,9 +52,6 @@ def test_echoed_value_keeps_the_error_on_one_line(tmp_path: Path) -> None:
     assert len(errors) == 1 and "log_level" in errors[0], errors
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "finding 2 (docs/RELIABILITY.md): a top-level key that is not a plain string gets an error with no key; "
-    "fix in Sources/ModalwatchConfig/ConfigLoader.swift, then remove this mark"))
 @pytest.mark.parametrize("text", [b"? [a, b]\n: 1\n", b"\"\": 1\n"], ids=["complex-key", "empty-key"])
 def test_error_names_a_key_that_is_not_a_string(tmp_path: Path, text: bytes) -> None:
     config = tmp_path / "key.yaml"
@@ -75,18 +65,14 @@ def test_error_names_a_key_that_is_not_a_string(tmp_path: Path, text: bytes) -> 
 
 # The control protocol (docs/control-protocol.md): what the control target's replies showed.
 
-@pytest.mark.xfail(strict=True, reason=(
-    "finding 3 (docs/RELIABILITY.md): a limit from 2^63 to 2^64-1 wraps to a negative Int in ControlHandler.wholeNumber; "
-    "fix in Sources/DaemonCore/ControlHandler.swift, then remove this mark"))
 @pytest.mark.parametrize("limit", [b"9223372036854775808", b"18446744073709551615"])
 def test_huge_sessions_limit_is_not_called_negative(shared_daemon, limit: bytes) -> None:
     reply = shared_daemon.request(b'{"cmd":"sessions","limit":' + limit + b"}")
-    assert reply.get("ok") is True, reply
+    # Refused for its size, with the range that is accepted, and never called negative.
+    assert reply.get("ok") is False and "0 to" in reply["error"], reply
+    assert "0 or more" not in reply["error"] and "negative" not in reply["error"], reply
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "finding 4 (docs/RELIABILITY.md): `violations` reads limit and since with `as? Int` (true is 1, a string "
-    "limit is ignored) where `sessions` refuses them; fix in Sources/DaemonCore/ControlHandler.swift, then remove this mark"))
 @pytest.mark.parametrize("request_bytes", [
     b'{"cmd":"violations","limit":true}',
     b'{"cmd":"violations","limit":"5"}',
