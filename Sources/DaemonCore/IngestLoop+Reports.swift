@@ -8,8 +8,7 @@ extension IngestLoop {
     func statusReport() -> [String: Any] {
         let engine = pipeline.engine.statistics
         let pipe = pipeline.statistics
-        var rejected = pipe.rejectedByReason
-        if engine.eventsRejected > 0 { rejected["bad_field", default: 0] += engine.eventsRejected }
+        let rejected = pipeline.rejectedByReason
         let published = publishing.statistics
         return [
             "version": ModalwatchVersion.string,
@@ -62,8 +61,7 @@ extension IngestLoop {
     /// Brings the Prometheus metrics up to the counters `status` reports.
     func updateMetrics(_ exporter: MetricsExporter, lagSeconds: Double) {
         let engine = pipeline.engine.statistics
-        var rejected = pipeline.statistics.rejectedByReason
-        if engine.eventsRejected > 0 { rejected["bad_field", default: 0] += engine.eventsRejected }
+        let rejected = pipeline.rejectedByReason
         let published = publishing.statistics
         var totals: [(name: String, dimensions: [(String, String)], value: UInt64)] = [
             ("modalwatch_messages_received_total", [], transportStatistics.messagesReceived),

@@ -121,15 +121,17 @@ extension Engine {
         let keyBytes = key.ptr != nil ? Self.bytes(key) : subjectBytes
         guard discipline(dispatch, session: session, ts: event.pointee.ts, subject: subjectBytes, key: keyBytes,
                          record: false, quietMs: 0) else { return false }
-        let second = event.pointee.ts >= 0 ? event.pointee.ts / 1000 : (event.pointee.ts - 999) / 1000
-        if let rate = ruleRates[dispatch.seed], rate.second == second,
+        if let rate = ruleRates[dispatch.seed], rate.second == Self.eventSecond(event.pointee.ts),
            rate.count >= configuration.maxViolationsPerRulePerSecond { return false }
         return true
     }
 
+    /// The whole second of event time `ts` falls in (rounding down, negative times too).
+    static func eventSecond(_ ts: Int64) -> Int64 { ts >= 0 ? ts / 1000 : (ts - 999) / 1000 }
+
     /// The per-rule rate limit, counted per second of event time.
     private func withinRate(_ seed: UInt64, ts: Int64) -> Bool {
-        let second = ts >= 0 ? ts / 1000 : (ts - 999) / 1000
+        let second = Self.eventSecond(ts)
         var rate = ruleRates[seed] ?? (second, 0, 0)
         if rate.second != second { rate = (second, 0, rate.held) }
         rate.count += 1

@@ -27,7 +27,7 @@ extension Engine {
                 lastObserved: session.lastObserved, counters: session.counters, windows: session.windows,
                 fired: Array(session.fired), quietUntil: session.quietUntil)
         }
-        return EngineSnapshot(version: EngineSnapshot.currentVersion, clock: clock, apps: apps, sessions: Array(sessions))
+        return EngineSnapshot(version: EngineSnapshot.currentVersion, apps: apps, sessions: Array(sessions))
     }
 
     /// Puts a snapshot's sessions and apps back; the engine must not have seen an event yet.
@@ -35,7 +35,6 @@ extension Engine {
     @discardableResult
     public func restore(_ snapshot: EngineSnapshot) -> Int {
         guard snapshot.version == EngineSnapshot.currentVersion else { return 0 }
-        clock = max(clock, snapshot.clock)
         for saved in snapshot.apps {
             let app = appState(named: saved.name)
             app.counters = saved.counters

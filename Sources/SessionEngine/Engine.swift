@@ -20,8 +20,6 @@ public final class Engine {
     var defaultProfile: RuleProfile
     var apps: [String: AppState] = [:]
     var table = SessionTable()
-    /// The latest event time seen in any session: the stream clock for idle release.
-    var clock: Int64 = .min
     var observed: Int64 = 0
 
     /// Per rule (by seed): the event-time second being counted, violations in it, and held back so far.
@@ -139,7 +137,6 @@ public final class Engine {
         let previousTs = session.lastTs
         session.lastTs = event.ts
         session.lastObserved = observed
-        if event.ts > clock { clock = event.ts }
 
         guard apply(&event, to: session) else { return }
         session.events += 1

@@ -53,8 +53,6 @@ public struct EngineSnapshot: Codable, Sendable, Equatable {
 
     /// The format version.
     public var version: Int
-    /// The stream clock (latest event time seen).
-    var clock: Int64
     var apps: [AppStateSnapshot]
     /// Least recently active first, so restoring keeps the order.
     var sessions: [SessionState]

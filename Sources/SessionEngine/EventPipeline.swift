@@ -48,4 +48,11 @@ public final class EventPipeline {
 
     /// Counts a rejection the engine itself made (e.g. `app` not matching the session).
     public var eventsRejected: UInt64 { statistics.eventsRejected + engine.statistics.eventsRejected }
+
+    /// Every rejection by reason: the decoder's, and the engine's (`app` not matching the session: `bad_field`).
+    public var rejectedByReason: [String: UInt64] {
+        var rejected = statistics.rejectedByReason
+        if engine.statistics.eventsRejected > 0 { rejected["bad_field", default: 0] += engine.statistics.eventsRejected }
+        return rejected
+    }
 }
