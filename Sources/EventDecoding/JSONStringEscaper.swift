@@ -18,15 +18,40 @@ public enum JSONStringEscaper {
 
     /// Appends the escaped `bytes`, without quotes, to `out`.
     public static func appendEscaped(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        guard let raw = bytes.baseAddress else { return }
+        guard bytes.count > 0 else { return }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxEscapedLength(bytes.count)) { room in
+            let written = writeEscaped(bytes, to: room.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(start: room.baseAddress!, count: written))
+        }
+    }
+
+    /// The most bytes `writeEscaped` writes for `count` input bytes (a control character becomes six).
+    public static func maxEscapedLength(_ count: Int) -> Int { count * 6 }
+
+    /// Writes the escaped `bytes`, without quotes, at `out`, which has room for
+    /// `maxEscapedLength(bytes.count)` bytes; returns how many it wrote.
+    public static func writeEscaped(_ bytes: UnsafeRawBufferPointer, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let raw = bytes.baseAddress else { return 0 }
         let p = raw.assumingMemoryBound(to: UInt8.self)
         let n = bytes.count
         var i = 0
         var run = 0  // start of the bytes not yet copied
-        @inline(__always) func flush(_ upTo: Int, _ out: inout [UInt8]) {
-            if upTo > run { out.append(contentsOf: UnsafeBufferPointer(start: p + run, count: upTo - run)) }
+        var o = 0
+        @inline(__always) func flush(_ upTo: Int) {
+            if upTo > run {
+                (out + o).update(from: p + run, count: upTo - run)
+                o += upTo - run
+            }
+        }
+        @inline(__always) func put(_ a: UInt8, _ b: UInt8) {
+            out[o] = a
+            out[o + 1] = b
+            o += 2
         }
         while i < n {
+            // Eight bytes at a time while none of them needs a look (the common case: ASCII text).
+            while i + 8 <= n, !needsAttention(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+            if i >= n { break }
             let b = p[i]
             if b >= 0x20, b != 0x22, b != 0x5C, b < 0x80 {
                 i += 1
@@ -38,29 +63,49 @@ public enum JSONStringEscaper {
                     i += length
                     continue
                 }
-                flush(i, &out)
-                out.append(contentsOf: [0xEF, 0xBF, 0xBD] as [UInt8])
+                flush(i)
+                out[o] = 0xEF
+                out[o + 1] = 0xBF
+                out[o + 2] = 0xBD
+                o += 3
                 i += 1
                 run = i
                 continue
             }
-            flush(i, &out)
+            flush(i)
             switch b {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22] as [UInt8])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C] as [UInt8])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")] as [UInt8])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")] as [UInt8])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")] as [UInt8])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")] as [UInt8])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")] as [UInt8])
+            case 0x22: put(0x5C, 0x22)
+            case 0x5C: put(0x5C, 0x5C)
+            case 0x0A: put(0x5C, UInt8(ascii: "n"))
+            case 0x0D: put(0x5C, UInt8(ascii: "r"))
+            case 0x09: put(0x5C, UInt8(ascii: "t"))
+            case 0x08: put(0x5C, UInt8(ascii: "b"))
+            case 0x0C: put(0x5C, UInt8(ascii: "f"))
             default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+                let hex = b >> 4, low = b & 0xF
+                put(0x5C, UInt8(ascii: "u"))
+                put(0x30, 0x30)
+                put(hex &+ 0x30, low < 10 ? low &+ 0x30 : low &+ 0x57)
             }
             i += 1
             run = i
         }
-        flush(n, &out)
+        flush(n)
+        return o
+    }
+
+    /// Whether any of the eight bytes in `word` is a control character, `"`, `\\` or not ASCII
+    /// (exact: the classic "has a byte less than / equal to" word tests, which have no false negatives).
+    @inline(__always)
+    private static func needsAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let below20 = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
+        return (below20 | hasQuote | hasBackslash | word) & highs != 0
     }
 
     /// The length of the valid UTF-8 sequence of 2 to 4 bytes at `p[i]`, or 0 when there is none.

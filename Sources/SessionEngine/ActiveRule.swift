@@ -13,6 +13,8 @@ public struct ActiveRule: @unchecked Sendable {
     public let parameters: UnsafePointer<Int64>
     /// How many parameters.
     public let parameterCount: Int
+    /// The violation JSON's fixed parts for this rule, severity and edition.
+    let template: ViolationTemplate
 
     /// The value in force of the parameter named `name`.
     public func value(of name: String) -> Int64? {

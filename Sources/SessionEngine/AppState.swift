@@ -14,9 +14,18 @@ final class AppState {
     /// Live sessions of the app.
     var liveSessions = 0
 
+    /// `"app":"…",` for the violation JSON.
+    let jsonField: [UInt8]
+    /// `violation/<app>/`, the violation topic's first parts.
+    let topicPrefix: [UInt8]
+
     init(name: String, profile: RuleProfile) {
         self.name = name
         self.bytes = StableBytes(Array(name.utf8))
+        var json = JSONBuffer(capacity: 64)
+        json.key("app"); json.string(name); json.byte(0x2C)
+        jsonField = json.bytes
+        topicPrefix = Array("violation/\(name)/".utf8)
         self.profile = profile
     }
 }

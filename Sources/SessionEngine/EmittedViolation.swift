@@ -10,6 +10,8 @@ public struct EmittedViolation {
     public let json: UnsafeRawBufferPointer
     /// The rule id.
     public let rule: String
+    /// A hash of the rule id that stands for it (to count by rule without hashing the id again).
+    public let ruleSeed: UInt64
     /// The rule's module.
     public let module: String
     /// The severity in force.

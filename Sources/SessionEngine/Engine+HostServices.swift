@@ -79,7 +79,7 @@ extension Engine {
         json.withBytes { payload in
             topic.withBytes { topicBytes in
                 output.emit(EmittedViolation(
-                    topic: topicBytes, json: payload, rule: rule.descriptor.id, module: rule.descriptor.module,
+                    topic: topicBytes, json: payload, rule: rule.descriptor.id, ruleSeed: rule.seed, module: rule.descriptor.module,
                     severity: rule.severity, app: session.app.name, session: session.id.buffer,
                     ts: event.ts, observed: observed,
                     idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint))

@@ -8,9 +8,8 @@ extension Engine {
         _ report: mw_report, event: mw_event, session: Session, rule: ActiveRule,
         subject: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer
     ) -> (idHigh: UInt64, idLow: UInt64, fingerprint: UInt64) {
-        let descriptor = rule.descriptor
         // fingerprint: stable for the same rule, app, session and subject (and key, where the rule keys by value).
-        var h = Hashing.fnv1a(descriptor.id)
+        var h = rule.seed  // Hashing.fnv1a(rule id)
         h = Hashing.fnv1a(session.app.bytes.buffer, Hashing.separator(h))
         h = Hashing.fnv1a(session.id.buffer, Hashing.separator(h))
         h = Hashing.fnv1a(subject, Hashing.separator(h))
@@ -22,23 +21,32 @@ extension Engine {
         let idHigh = Hashing.mix(fingerprint ^ Hashing.mix(UInt64(bitPattern: event.ts)) ^ Hashing.mix(firing))
         let idLow = Hashing.mix(idHigh ^ h)
 
+        let template = rule.template
         topic.reset()
-        topic.raw("violation/")
-        topic.raw(session.app.bytes.buffer)
-        topic.byte(0x2F)
-        topic.text(descriptor.id)
+        topic.raw(session.app.topicPrefix)
+        topic.raw(template.topicRule)
 
+        // One exclusive access to the buffer for the whole object, not one per field.
+        let badEvidence = Self.writeObject(
+            into: &json, report: report, event: event, session: session, template: template,
+            subject: subject, observed: observed, ids: (idHigh, idLow, fingerprint))
+        if badEvidence { statistics.badEvidence += 1 }
+        return (idHigh, idLow, fingerprint)
+    }
+
+    /// Writes the violation object; returns whether the rule's evidence was not a JSON object (and `{}` went out instead).
+    private static func writeObject(
+        into json: inout JSONBuffer, report: mw_report, event: mw_event, session: Session,
+        template: ViolationTemplate, subject: UnsafeRawBufferPointer, observed: Int64,
+        ids: (high: UInt64, low: UInt64, fingerprint: UInt64)
+    ) -> Bool {
         json.reset()
         json.raw("{\"v\":1,\"id\":\"")
-        json.hex64(idHigh)
-        json.hex64(idLow)
+        json.hex64(ids.high)
+        json.hex64(ids.low)
         json.raw("\",")
-        json.key("rule"); json.string(descriptor.id); json.byte(0x2C)
-        json.key("rev"); json.integer(Int64(descriptor.rev)); json.byte(0x2C)
-        json.key("module"); json.string(descriptor.module); json.byte(0x2C)
-        json.key("severity"); json.string(rule.severity.rawValue); json.byte(0x2C)
-        json.key("edition"); json.string(session.app.profile.edition.rawValue); json.byte(0x2C)
-        json.key("app"); json.string(session.app.bytes.buffer); json.byte(0x2C)
+        json.raw(template.head)
+        json.raw(session.app.jsonField)
         json.key("session"); json.string(session.id.buffer); json.byte(0x2C)
         json.key("ts"); json.integer(event.ts); json.byte(0x2C)
         json.key("observed"); json.integer(observed); json.byte(0x2C)
@@ -47,20 +55,21 @@ extension Engine {
         json.byte(0x2C)
         json.key("message")
         if report.message.ptr != nil && report.message.len > 0 {
-            json.string(Self.bytes(report.message))
+            json.string(bytes(report.message))
         } else {
-            json.string(descriptor.summary)
+            json.raw(template.summary)
         }
         json.byte(0x2C)
-        json.key("guideline"); json.string(descriptor.guideline); json.byte(0x2C)
+        json.raw(template.guideline)
         json.key("evidence")
-        let evidence = Self.bytes(report.evidence_json)
+        let evidence = bytes(report.evidence_json)
+        var bad = false
         if report.evidence_json.ptr == nil {
             json.raw("{}")
         } else if JSONSyntax.isValidObject(evidence) {
             json.raw(evidence)
         } else {
-            statistics.badEvidence += 1
+            bad = true
             json.raw("{}")
         }
         json.byte(0x2C)
@@ -69,27 +78,27 @@ extension Engine {
         if let earlier = report.events {
             for i in 0..<Int(min(report.event_count, 64)) {
                 let ref = earlier[i]
-                writeEventRef(type: Self.bytes(ref.type), ts: ref.ts, id: ref.id, seq: ref.seq)
+                writeEventRef(into: &json, type: bytes(ref.type), ts: ref.ts, id: ref.id, seq: ref.seq)
                 json.byte(0x2C)
             }
         }
-        writeEventRef(type: Self.bytes(event.type_name), ts: event.ts, id: event.id, seq: event.seq)
+        writeEventRef(into: &json, type: bytes(event.type_name), ts: event.ts, id: event.id, seq: event.seq)
         json.raw("],")
         json.key("fingerprint")
         json.byte(0x22)
-        json.hex64(fingerprint)
+        json.hex64(ids.fingerprint)
         json.raw("\"}")
-        return (idHigh, idLow, fingerprint)
+        return bad
     }
 
-    private func writeEventRef(type: UnsafeRawBufferPointer, ts: Int64, id: mw_str, seq: Int64) {
+    private static func writeEventRef(into json: inout JSONBuffer, type: UnsafeRawBufferPointer, ts: Int64, id: mw_str, seq: Int64) {
         json.raw("{\"type\":")
         json.string(type)
         json.raw(",\"ts\":")
         json.integer(ts)
         if id.ptr != nil {
             json.raw(",\"id\":")
-            json.string(Self.bytes(id))
+            json.string(bytes(id))
         }
         if seq > 0 {
             json.raw(",\"seq\":")

@@ -47,7 +47,8 @@ public final class RuleProfile: @unchecked Sendable {
             guard rule.applies(in: edition), override.enabled ?? true else { continue }
             active.append(ActiveRule(
                 descriptor: rule, seed: Hashing.fnv1a(rule.id), severity: override.severity ?? rule.severity,
-                parameters: UnsafePointer(base), parameterCount: rule.parameters.count))
+                parameters: UnsafePointer(base), parameterCount: rule.parameters.count,
+                template: ViolationTemplate(descriptor: rule, severity: override.severity ?? rule.severity, edition: edition)))
         }
         rules = active
         dispatchByType = (0..<Int(MW_EVENT_TYPE_COUNT.rawValue)).map { type in

@@ -1,0 +1,31 @@
+import RuleHost
+
+/// The parts of a violation's JSON and topic that depend only on the rule, its
+/// severity in force and the edition: written once per profile, copied per violation.
+struct ViolationTemplate {
+    /// `"rule":"…","rev":N,"module":"…","severity":"…","edition":"…",`
+    let head: [UInt8]
+    /// `"guideline":"…",`
+    let guideline: [UInt8]
+    /// The rule's summary as a quoted JSON string (the message when a report has none).
+    let summary: [UInt8]
+    /// The rule id, the topic's last part.
+    let topicRule: [UInt8]
+
+    init(descriptor: RuleDescriptor, severity: Severity, edition: Edition) {
+        var json = JSONBuffer(capacity: 256)
+        json.key("rule"); json.string(descriptor.id); json.byte(0x2C)
+        json.key("rev"); json.integer(Int64(descriptor.rev)); json.byte(0x2C)
+        json.key("module"); json.string(descriptor.module); json.byte(0x2C)
+        json.key("severity"); json.string(severity.rawValue); json.byte(0x2C)
+        json.key("edition"); json.string(edition.rawValue); json.byte(0x2C)
+        head = json.bytes
+        json.reset()
+        json.key("guideline"); json.string(descriptor.guideline); json.byte(0x2C)
+        guideline = json.bytes
+        json.reset()
+        json.string(descriptor.summary)
+        summary = json.bytes
+        topicRule = Array(descriptor.id.utf8)
+    }
+}
