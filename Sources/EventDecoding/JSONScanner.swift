@@ -63,11 +63,7 @@ struct JSONScanner {
         var escaped = false
         while true {
             // The common case: printable ASCII other than the quote and the backslash.
-            while pos < end {
-                let b = base[pos]
-                guard b >= 0x20, b < 0x80, b != 0x22, b != 0x5C else { break }
-                pos += 1
-            }
+            pos += StringBytes.plainPrefix(base + pos, end - pos)
             guard pos < end else { throw .syntax("unterminated string", at: start - 1) }
             let b = base[pos]
             if b == 0x22 {

@@ -49,8 +49,8 @@ public enum JSONStringEscaper {
             o += 2
         }
         while i < n {
-            // Eight bytes at a time while none of them needs a look (the common case: ASCII text).
-            while i + 8 <= n, !needsAttention(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+            // Up to the next byte that needs a look, eight at a time (the common case: ASCII text).
+            i += StringBytes.plainPrefix(p + i, n - i)
             if i >= n { break }
             let b = p[i]
             if b >= 0x20, b != 0x22, b != 0x5C, b < 0x80 {
@@ -92,20 +92,6 @@ public enum JSONStringEscaper {
         }
         flush(n)
         return o
-    }
-
-    /// Whether any of the eight bytes in `word` is a control character, `"`, `\\` or not ASCII
-    /// (exact: the classic "has a byte less than / equal to" word tests, which have no false negatives).
-    @inline(__always)
-    private static func needsAttention(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let below20 = (word &- ones &* 0x20) & ~word
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let hasQuote = (quote &- ones) & ~quote
-        let hasBackslash = (backslash &- ones) & ~backslash
-        return (below20 | hasQuote | hasBackslash | word) & highs != 0
     }
 
     /// The length of the valid UTF-8 sequence of 2 to 4 bytes at `p[i]`, or 0 when there is none.

@@ -72,15 +72,15 @@ extension Engine {
             statistics.violationsRateLimited += 1
             return
         }
-        let rule = session.app.profile.rules[dispatch.ordinal]
-        let ids = writeViolation(report, event: event, session: session, rule: rule, subject: subject, key: key)
+        let template = session.app.profile.rules[dispatch.ordinal].template
+        let ids = writeViolation(report, event: event, session: session, template: template, subject: subject, key: key)
         statistics.violations += 1
         session.violations += 1
         json.withBytes { payload in
             topic.withBytes { topicBytes in
                 output.emit(EmittedViolation(
-                    topic: topicBytes, json: payload, rule: rule.descriptor.id, ruleSeed: rule.seed, module: rule.descriptor.module,
-                    severity: rule.severity, app: session.app.name, session: session.id.buffer,
+                    topic: topicBytes, json: payload, rule: template.rule, ruleSeed: template.seed, module: template.module,
+                    severity: template.severity, app: session.app.name, session: session.id.buffer,
                     ts: event.ts, observed: observed,
                     idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint))
             }

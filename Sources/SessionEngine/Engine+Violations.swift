@@ -5,11 +5,11 @@ import EventDecoding
 /// Writing a violation object (violations.md, "A violation") and its topic.
 extension Engine {
     func writeViolation(
-        _ report: mw_report, event: mw_event, session: Session, rule: ActiveRule,
+        _ report: mw_report, event: mw_event, session: Session, template: ViolationTemplate,
         subject: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer
     ) -> (idHigh: UInt64, idLow: UInt64, fingerprint: UInt64) {
         // fingerprint: stable for the same rule, app, session and subject (and key, where the rule keys by value).
-        var h = rule.seed  // Hashing.fnv1a(rule id)
+        var h = template.seed  // Hashing.fnv1a(rule id)
         h = Hashing.fnv1a(session.app.bytes.buffer, Hashing.separator(h))
         h = Hashing.fnv1a(session.id.buffer, Hashing.separator(h))
         h = Hashing.fnv1a(subject, Hashing.separator(h))
@@ -21,7 +21,6 @@ extension Engine {
         let idHigh = Hashing.mix(fingerprint ^ Hashing.mix(UInt64(bitPattern: event.ts)) ^ Hashing.mix(firing))
         let idLow = Hashing.mix(idHigh ^ h)
 
-        let template = rule.template
         topic.reset()
         topic.raw(session.app.topicPrefix)
         topic.raw(template.topicRule)

@@ -45,10 +45,12 @@ public final class RuleProfile: @unchecked Sendable {
             }
             offset += rule.parameters.count
             guard rule.applies(in: edition), override.enabled ?? true else { continue }
+            let seed = Hashing.fnv1a(rule.id)
+            let severity = override.severity ?? rule.severity
             active.append(ActiveRule(
-                descriptor: rule, seed: Hashing.fnv1a(rule.id), severity: override.severity ?? rule.severity,
+                descriptor: rule, seed: seed, severity: severity,
                 parameters: UnsafePointer(base), parameterCount: rule.parameters.count,
-                template: ViolationTemplate(descriptor: rule, severity: override.severity ?? rule.severity, edition: edition)))
+                template: ViolationTemplate(descriptor: rule, seed: seed, severity: severity, edition: edition)))
         }
         rules = active
         dispatchByType = (0..<Int(MW_EVENT_TYPE_COUNT.rawValue)).map { type in

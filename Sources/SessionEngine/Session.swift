@@ -47,10 +47,22 @@ final class Session {
     /// For once-per-window rules: the event time until which each rule stays quiet.
     var quietUntil: [UInt64: Int64] = [:]
 
+    /// `id`'s bytes, kept here too so that a table lookup compares them without loading `id` first.
+    private let idStart: UnsafeMutablePointer<UInt8>
+    private let idCount: Int
+
     init(id: StableBytes, idHash: UInt64, app: AppState) {
         self.id = id
         self.idHash = idHash
         self.app = app
+        idStart = id.pointer
+        idCount = id.count
+    }
+
+    /// Whether the session's id is `other`.
+    @inline(__always)
+    func idEquals(_ other: UnsafeRawBufferPointer) -> Bool {
+        other.count == idCount && (idCount == 0 || memcmp(idStart, other.baseAddress!, idCount) == 0)
     }
 
     deinit { idArena?.deallocate() }

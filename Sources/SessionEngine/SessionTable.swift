@@ -1,16 +1,24 @@
 /// The live sessions: found by id bytes without building a String, and kept in
 /// least-recently-active order so the oldest can be released.
 ///
-/// Open addressing with linear probing over slot indices; sessions live in
-/// `sessions[slot]`; the LRU order is a doubly linked list over slots.
+/// Open addressing with linear probing. Each probe position holds the session's
+/// mixed hash and an unowned reference to it side by side (16 bytes), so a lookup
+/// costs one cache line for the probe and one for the session, whose id bytes it
+/// compares in place. Sessions are owned by `sessions[slot]`; the LRU order is a
+/// doubly linked list over slots.
 struct SessionTable {
-    private static let empty: Int32 = -1
-    private static let deleted: Int32 = -2
+    /// One probe position: empty (`session == nil`, `hash == 0`), deleted (`session == nil`,
+    /// `hash == 1`), or a live session with its mixed hash.
+    private struct Entry {
+        var hash: UInt64
+        var session: Unmanaged<Session>?
 
-    /// Slot of each position (or empty / deleted), and beside it the session's mixed hash,
-    /// so a probe compares hashes without touching the session.
-    private var index: [Int32]
-    private var hashes: [UInt64]
+        static var empty: Entry { Entry(hash: 0, session: nil) }
+        static var deleted: Entry { Entry(hash: 1, session: nil) }
+        var isEmpty: Bool { session == nil && hash == 0 }
+    }
+
+    private var entries: [Entry]
     private var mask: Int
     private var sessions: [Session?] = []
     private var freeSlots: [Int32] = []
@@ -23,8 +31,7 @@ struct SessionTable {
     private(set) var count = 0
 
     init() {
-        index = [Int32](repeating: Self.empty, count: 1024)
-        hashes = [UInt64](repeating: 0, count: 1024)
+        entries = [Entry](repeating: .empty, count: 1024)
         mask = 1023
     }
 
@@ -32,19 +39,25 @@ struct SessionTable {
     func find(_ id: UnsafeRawBufferPointer, hash: UInt64) -> Session? {
         let mixed = Hashing.mix(hash)
         var position = Int(truncatingIfNeeded: mixed) & mask
-        while true {
-            let slot = index[position]
-            if slot == Self.empty { return nil }
-            if slot >= 0, hashes[position] == mixed, let session = sessions[Int(slot)], session.id.equals(id) {
-                return session
+        return entries.withUnsafeBufferPointer { entries in
+            while true {
+                let entry = entries[position]
+                if let session = entry.session {
+                    if entry.hash == mixed {
+                        let candidate = session.takeUnretainedValue()
+                        if candidate.idEquals(id) { return candidate }
+                    }
+                } else if entry.hash == 0 {
+                    return nil
+                }
+                position = (position + 1) & mask
             }
-            position = (position + 1) & mask
         }
     }
 
     /// Adds a session (its id must not be present) as the most recently active.
     mutating func insert(_ session: Session) {
-        if (count + tombstones + 1) * 2 > index.count { rehash(growing: count * 4 >= index.count) }
+        if (count + tombstones + 1) * 2 > entries.count { rehash(growing: count * 4 >= entries.count) }
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -56,7 +69,7 @@ struct SessionTable {
             next.append(-1)
         }
         session.slot = slot
-        place(slot, hash: session.idHash)
+        place(session)
         linkAtHead(slot)
         count += 1
     }
@@ -66,8 +79,10 @@ struct SessionTable {
         let slot = session.slot
         guard slot >= 0, sessions[Int(slot)] === session else { return }
         var position = Int(truncatingIfNeeded: Hashing.mix(session.idHash)) & mask
-        while index[position] != slot { position = (position + 1) & mask }
-        index[position] = Self.deleted
+        while entries[position].session?.toOpaque() != Unmanaged.passUnretained(session).toOpaque() {
+            position = (position + 1) & mask
+        }
+        entries[position] = .deleted
         tombstones += 1
         unlink(slot)
         sessions[Int(slot)] = nil
@@ -99,24 +114,20 @@ struct SessionTable {
         return result
     }
 
-    private mutating func place(_ slot: Int32, hash: UInt64) {
-        let mixed = Hashing.mix(hash)
+    private mutating func place(_ session: Session) {
+        let mixed = Hashing.mix(session.idHash)
         var position = Int(truncatingIfNeeded: mixed) & mask
-        while index[position] >= 0 { position = (position + 1) & mask }
-        if index[position] == Self.deleted { tombstones -= 1 }
-        index[position] = slot
-        hashes[position] = mixed
+        while entries[position].session != nil { position = (position + 1) & mask }
+        if !entries[position].isEmpty { tombstones -= 1 }
+        entries[position] = Entry(hash: mixed, session: .passUnretained(session))
     }
 
     private mutating func rehash(growing: Bool) {
-        let size = growing ? index.count * 2 : index.count
-        index = [Int32](repeating: Self.empty, count: size)
-        hashes = [UInt64](repeating: 0, count: size)
+        let size = growing ? entries.count * 2 : entries.count
+        entries = [Entry](repeating: .empty, count: size)
         mask = size - 1
         tombstones = 0
-        for (slot, session) in sessions.enumerated() {
-            if let session { place(Int32(slot), hash: session.idHash) }
-        }
+        for case let session? in sessions { place(session) }
     }
 
     private mutating func linkAtHead(_ slot: Int32) {

@@ -2,7 +2,16 @@ import RuleHost
 
 /// The parts of a violation's JSON and topic that depend only on the rule, its
 /// severity in force and the edition: written once per profile, copied per violation.
-struct ViolationTemplate {
+/// A class, so that reaching it from a report costs one reference, not a copy of the rule.
+final class ViolationTemplate {
+    /// The rule id.
+    let rule: String
+    /// A hash of the rule id (`ActiveRule.seed`).
+    let seed: UInt64
+    /// The rule's module.
+    let module: String
+    /// The severity in force.
+    let severity: Severity
     /// `"rule":"…","rev":N,"module":"…","severity":"…","edition":"…",`
     let head: [UInt8]
     /// `"guideline":"…",`
@@ -12,7 +21,11 @@ struct ViolationTemplate {
     /// The rule id, the topic's last part.
     let topicRule: [UInt8]
 
-    init(descriptor: RuleDescriptor, severity: Severity, edition: Edition) {
+    init(descriptor: RuleDescriptor, seed: UInt64, severity: Severity, edition: Edition) {
+        rule = descriptor.id
+        self.seed = seed
+        module = descriptor.module
+        self.severity = severity
         var json = JSONBuffer(capacity: 256)
         json.key("rule"); json.string(descriptor.id); json.byte(0x2C)
         json.key("rev"); json.integer(Int64(descriptor.rev)); json.byte(0x2C)
