@@ -9,6 +9,11 @@ enum ScalarClass {
         return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 
+    /// An ASCII letter or digit (the ASCII part of `isAlphanumeric`).
+    static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+    }
+
     /// A scalar that continues a word but cannot start one: a combining mark
     /// (é written as e + U+0301), or a zero-width joiner or non-joiner inside a word.
     static func isWordContinuation(_ scalar: Unicode.Scalar) -> Bool {

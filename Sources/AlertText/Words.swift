@@ -38,8 +38,20 @@ public struct Words: Sequence {
 
         /// The next word, or nil at the end of the text.
         public mutating func next() -> Word? {
+            let bytes = text.bytes
             let walker = text.scalars
-            while offset < text.count {
+            while offset < bytes.count {
+                let lead = bytes[offset]
+                if lead < 0x80 {
+                    // ASCII: one byte, one scalar; no property lookup.
+                    if lead == 0x27 || (ScalarClass.isASCIIAlphanumeric(lead) && !isEmojiSelector(at: offset + 1)) {
+                        if let word = scanRun() { return word }
+                        continue
+                    }
+                    readPunctuation(Unicode.Scalar(lead))
+                    offset += 1
+                    continue
+                }
                 let (scalar, width) = walker.scalar(at: offset)
                 if ScalarClass.isApostrophe(scalar) || isLetterOrDigit(scalar, next: offset + width) {
                     if let word = scanRun() { return word }
@@ -51,30 +63,72 @@ public struct Words: Sequence {
             return nil
         }
 
+        /// True when an emoji selector (U+FE0F, U+20E3) starts at byte `position`
+        /// (false at the end of the text and for any ASCII byte).
+        private func isEmojiSelector(at position: Int) -> Bool {
+            guard position < text.count, text.bytes[position] >= 0x80 else { return false }
+            return ScalarClass.isEmojiSelector(text.scalars.scalar(at: position).scalar)
+        }
+
         /// True for a letter or digit that is not shown as an emoji (`ℹ️`, `3️⃣`, `🅰`).
         private func isLetterOrDigit(_ scalar: Unicode.Scalar, next: Int) -> Bool {
             guard ScalarClass.isAlphanumeric(scalar), !ScalarClass.isEmoji(scalar) else { return false }
-            guard next < text.count else { return true }
-            return !ScalarClass.isEmojiSelector(text.scalars.scalar(at: next).scalar)
+            return !isEmojiSelector(at: next)
         }
 
         /// Reads the run of letters, digits and apostrophes at `offset` and moves past it;
         /// returns its word, or nil when the run held only apostrophes.
+        ///
+        /// The word's shape is read during the same pass while its scalars are ASCII letters,
+        /// digits or apostrophes (`'` or `’`, which have no case); any other scalar in it
+        /// sends the word through `shape(of:)`.
         private mutating func scanRun() -> Word? {
+            let bytes = text.bytes
             let walker = text.scalars
             let start = offset
             var end = offset
             var first = -1
             var last = -1
-            while end < text.count {
+            // The shape of an ASCII word, read on the way.
+            var plain = true
+            var initialUpper = false
+            var initialLower = false
+            var upperAfterFirst = false
+            var lowerAfterFirst = 0
+            while end < bytes.count {
+                let lead = bytes[end]
+                if lead < 0x80 {
+                    if lead == 0x27 {
+                        end += 1
+                        continue
+                    }
+                    // An ASCII byte is never a word continuation: anything but a letter or digit ends the run.
+                    guard ScalarClass.isASCIIAlphanumeric(lead), !isEmojiSelector(at: end + 1) else { break }
+                    let upper = lead >= 0x41 && lead <= 0x5A
+                    let lower = lead >= 0x61 && lead <= 0x7A
+                    if first < 0 {
+                        first = end
+                        initialUpper = upper
+                        initialLower = lower
+                    } else if upper {
+                        upperAfterFirst = true
+                    } else if lower {
+                        lowerAfterFirst += 1
+                    }
+                    end += 1
+                    last = end
+                    continue
+                }
                 let (scalar, width) = walker.scalar(at: end)
                 if ScalarClass.isApostrophe(scalar) {
                     end += width
                 } else if isLetterOrDigit(scalar, next: end + width) {
                     if first < 0 { first = end }
+                    plain = false
                     end += width
                     last = end
                 } else if first >= 0 && ScalarClass.isWordContinuation(scalar) {
+                    plain = false
                     end += width
                     last = end
                 } else {
@@ -93,11 +147,23 @@ public struct Words: Sequence {
             }
             let quotation = open == nil ? 0 : quotations
             if end > last, open == .single { open = nil }
+            let shape: WordShape
+            if !plain {
+                shape = Iterator.shape(of: text.slice(first, last))
+            } else if !initialUpper && !initialLower {
+                shape = .uncased  // starts with a digit
+            } else if initialUpper && lowerAfterFirst == 0 {
+                shape = .allCaps
+            } else if upperAfterFirst {
+                shape = .innerCapital
+            } else {
+                shape = initialUpper ? .capitalized : .lowercase
+            }
             let word = Word(
                 text: text.slice(first, last),
                 offset: first,
                 index: index,
-                shape: Iterator.shape(of: text.slice(first, last)),
+                shape: shape,
                 quotation: quotation,
                 startsSentence: boundary
             )
