@@ -62,25 +62,26 @@ public struct RuleCall {
     ) {
         // Ask first (ABI 1.1): a report the host would hold back costs no formatting.
         guard shouldReport(subject: subject, key: key) else { return }
-        let refs = events.map(\.raw)
         var message = message()
         let evidence = evidence()
         var keyText = key ?? ""
         let hasKey = key != nil
         let host = raw.pointee.host.pointee
         let ctx = raw.pointee.ctx
-        message.withUTF8 { messageBytes in
-            evidence.withJSON { evidenceBytes in
-                keyText.withUTF8 { keyBytes in
-                    refs.withUnsafeBufferPointer { refBuffer in
+        // The C references live on the stack for the call: no array is built for them.
+        withUnsafeTemporaryAllocation(of: mw_event_ref.self, capacity: max(events.count, 1)) { refs in
+            for (index, event) in events.enumerated() { refs.initializeElement(at: index, to: event.raw) }
+            message.withUTF8 { messageBytes in
+                evidence.withJSON { evidenceBytes in
+                    keyText.withUTF8 { keyBytes in
                         var report = mw_report(
                             subject: subject.raw,
                             message: RuleCall.present(messageBytes),
                             evidence_json: RuleCall.present(evidenceBytes),
                             key: hasKey ? RuleCall.present(keyBytes) : Text.absent.raw,
                             quiet_ms: quietMs,
-                            events: refBuffer.baseAddress,
-                            event_count: UInt32(refBuffer.count),
+                            events: events.isEmpty ? nil : UnsafePointer(refs.baseAddress),
+                            event_count: UInt32(events.count),
                             reserved: 0
                         )
                         host.report!(ctx, &report)
