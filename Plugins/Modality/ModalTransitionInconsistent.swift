@@ -35,6 +35,8 @@ enum ModalTransitionInconsistent: Rule {
             call.counterAdd(rankKey(transition), rank, scope: .app)
         }
         guard rank > maxStyles else { return }
+        // Once per transition: after the first report the host holds the rest back, so skip the evidence.
+        guard call.shouldReport(subject: event.id, key: transition.name) else { return }
         let distinct = call.counterAdd(distinctKey, scope: .app)
         var ranked: [(Int64, String)] = []
         for other in Transition.allCases {
