@@ -206,6 +206,7 @@ public struct Words: Sequence {
         }
 
         /// The capitalization of a word's bytes (letters, digits, apostrophes, marks).
+        @inline(never)
         static func shape(of word: TextSlice) -> WordShape {
             let walker = word.scalars
             guard !word.isEmpty else { return .uncased }
@@ -230,12 +231,24 @@ public struct Words: Sequence {
 
         private static func isUpper(_ scalar: Unicode.Scalar) -> Bool {
             if scalar.isASCII { return scalar.value >= 0x41 && scalar.value <= 0x5A }
-            return scalar.properties.isUppercase || scalar.properties.generalCategory == .titlecaseLetter
+            return isNonASCIIUpper(scalar)
         }
 
         private static func isLower(_ scalar: Unicode.Scalar) -> Bool {
             if scalar.isASCII { return scalar.value >= 0x61 && scalar.value <= 0x7A }
-            return scalar.properties.isLowercase
+            return isNonASCIILower(scalar)
+        }
+
+        // Property lookups out of line (see `ScalarClass`): no resilient-type prologue for ASCII.
+
+        @inline(never)
+        private static func isNonASCIIUpper(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isUppercase || scalar.properties.generalCategory == .titlecaseLetter
+        }
+
+        @inline(never)
+        private static func isNonASCIILower(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isLowercase
         }
     }
 }
