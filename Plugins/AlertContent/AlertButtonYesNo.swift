@@ -28,7 +28,7 @@ enum AlertButtonYesNo: Rule {
         let names = offending.map { Phrase.quoted(event.buttons[$0].title) }.joined(separator: " and ")
         call.report(
             subject: event.id,
-            message: "The alert \(AlertLabel.of(event)) has \(offending.count == 1 ? "a button" : "buttons") titled \(names)",
+            message: "The alert \(label: event) has \(offending.count == 1 ? "a button" : "buttons") titled \(names)",
             evidence: evidence
         )
     }

@@ -25,7 +25,7 @@ enum AlertTitleSingleWord: Rule {
         evidence.add("word", word.string)
         call.report(
             subject: event.id,
-            message: "The alert title \(Phrase.quoted(event.title)) is a single word",
+            message: "The alert title \(quoted: event.title) is a single word",
             evidence: evidence
         )
     }

@@ -52,8 +52,8 @@ enum ModalTransitionInconsistent: Rule {
         call.report(
             subject: event.id,
             message: """
-                Modal view \(Phrase.quoted(event.id)) uses \(transition.name), the app's \
-                \(Phrase.ordinal(rank)) modal transition; the limit is \(maxStyles)
+                Modal view \(quoted: event.id) uses \(transition.name), the app's \
+                \(ordinal: rank) modal transition; the limit is \(maxStyles)
                 """,
             evidence: evidence,
             key: transition.name
