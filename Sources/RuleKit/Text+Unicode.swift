@@ -27,7 +27,7 @@ extension Text {
                 start += 1
             } else {
                 let (scalar, width) = Text.decodeScalar(all, at: start)
-                guard scalar.properties.isWhitespace else { break }
+                guard Text.isNonASCIIWhitespace(scalar) else { break }
                 start += width
             }
         }
@@ -61,7 +61,14 @@ extension Text {
     /// Unicode `White_Space`, without a property lookup for ASCII.
     static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return isASCIIWhitespace(UInt8(truncatingIfNeeded: scalar.value)) }
-        return scalar.properties.isWhitespace
+        return isNonASCIIWhitespace(scalar)
+    }
+
+    /// Unicode `White_Space` for a non-ASCII scalar, out of line: inlined, the property
+    /// lookup's resilient types would cost every caller a prologue even for ASCII.
+    @inline(never)
+    static func isNonASCIIWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace
     }
 
     /// Unicode `White_Space` among ASCII bytes: tab, line feed, vertical tab, form feed,
@@ -72,14 +79,30 @@ extension Text {
 
     /// Feeds the lowercase mapping of every scalar into `hasher`, without allocating.
     public func hashLowercased(into hasher: inout FNV1a) {
-        forEachScalar { scalar, _, _ in
-            if scalar.isASCII {
-                hasher.add(Text.asciiLower(UInt8(truncatingIfNeeded: scalar.value)))
-            } else {
-                for byte in scalar.properties.lowercaseMapping.utf8 { hasher.add(byte) }
+        let all = bytes
+        var offset = 0
+        var value = hasher.value
+        while offset < all.count {
+            let lead = all[offset]
+            if lead < 0x80 {
+                value = (value ^ UInt64(Text.asciiLower(lead))) &* 1_099_511_628_211
+                offset += 1
+                continue
             }
-            return true
+            let (scalar, width) = Text.decodeScalar(all, at: offset)
+            value = Text.hashLowercaseMapping(of: scalar, into: value)
+            offset += width
         }
+        hasher = FNV1a(value: value)
+    }
+
+    /// FNV-1a of a non-ASCII scalar's lowercase mapping, continued from `value` (out of line:
+    /// the property lookup's resilient types cost the ASCII path nothing then).
+    @inline(never)
+    private static func hashLowercaseMapping(of scalar: Unicode.Scalar, into value: UInt64) -> UInt64 {
+        var hasher = FNV1a(value: value)
+        for byte in scalar.properties.lowercaseMapping.utf8 { hasher.add(byte) }
+        return hasher.value
     }
 
     /// The lowercase mapping of the text as a `String` (empty when absent).
