@@ -1,7 +1,13 @@
-/// The words of a text, in order, found without allocating (see `Word` for what
-/// a word is). The walk also follows quotation marks (`"…"`, `“…”`, `„…“`,
-/// `‘…’`, `'…'`, `«…»`) and sentence ends, so each word knows whether it is
-/// quoted and whether it starts a sentence.
+/// The words of a text, in order (see `Word` for what a word is). The walk also
+/// follows quotation marks (`"…"`, `“…”`, `„…“`, `‘…’`, `'…'`, `«…»`) and
+/// sentence ends, so each word knows whether it is quoted and whether it starts
+/// a sentence.
+///
+/// A text of up to 1 KiB is tokenized once per thread while it stays among the 16
+/// texts walked last there (`WordMemo`, which allocates the list when it makes
+/// one): the rules of one event walk the same title, message and button titles
+/// again and again, and apps show the same alerts again. Longer texts are walked
+/// without allocating.
 public struct Words: Sequence {
     /// The text walked.
     public let text: TextSlice
@@ -12,7 +18,10 @@ public struct Words: Sequence {
     }
 
     /// A fresh walk from the first word.
-    public func makeIterator() -> Iterator { Iterator(text) }
+    public func makeIterator() -> Iterator {
+        if let list = WordMemo.words(of: text) { return Iterator(text, list: list) }
+        return Iterator(text)
+    }
 
     /// A walk over the words; a copy continues independently from the same place.
     public struct Iterator: IteratorProtocol {
@@ -28,16 +37,59 @@ public struct Words: Sequence {
         private var quotations = 0
         private var terminated = false
         private var boundary = true
+        /// The text's words from the memo, when it had them: the walk reads them instead.
+        private let list: WordList?
+        /// In a list walk: the words read so far, and whether the end was read.
+        private var position = 0
+        private var finished = false
 
+        /// A walk that tokenizes `text`.
         init(_ text: TextSlice) {
             self.text = text
+            list = nil
+        }
+
+        /// A walk that reads `list`, the words of `text`.
+        init(_ text: TextSlice, list: WordList) {
+            self.text = text
+            self.list = list
         }
 
         /// True while a quotation is open (its closing mark not yet read).
-        var isInsideQuotation: Bool { open != nil }
+        var isInsideQuotation: Bool {
+            guard let list else { return open != nil }
+            if finished { return list.endsInsideQuotation }
+            return position > 0 && list.words[position - 1].insideQuotationAfter
+        }
 
         /// The next word, or nil at the end of the text.
         public mutating func next() -> Word? {
+            if let list { return nextListed(list) }
+            return nextScanned()
+        }
+
+        /// The next word of the memo's list.
+        private mutating func nextListed(_ list: WordList) -> Word? {
+            guard position < list.words.count else {
+                finished = true
+                return nil
+            }
+            let entry = list.words[position]
+            let start = Int(entry.offset)
+            let word = Word(
+                text: text.slice(start, start + Int(entry.length)),
+                offset: start,
+                index: position,
+                shape: entry.shape,
+                quotation: Int(entry.quotation),
+                startsSentence: entry.startsSentence
+            )
+            position += 1
+            return word
+        }
+
+        /// The next word, read from the bytes.
+        private mutating func nextScanned() -> Word? {
             let bytes = text.bytes
             let walker = text.scalars
             while offset < bytes.count {
