@@ -34,7 +34,7 @@ enum AlertButtonYesNo: Rule {
     }
 
     private static func isYesOrNo(_ title: TextSlice) -> Bool {
-        guard let word = title.firstWord, !title.hasMoreWords(than: 1) else { return false }
+        guard let word = title.onlyWord else { return false }
         return word.equals("yes") || word.equals("no")
     }
 

@@ -333,4 +333,12 @@ extension TextSlice {
         var walk = words.makeIterator()
         return walk.next()
     }
+
+    /// The text's word when it has exactly one, else nil (`firstWord` when
+    /// `hasMoreWords(than: 1)` is false, in one walk).
+    public var onlyWord: Word? {
+        var walk = words.makeIterator()
+        guard let word = walk.next(), walk.next() == nil else { return nil }
+        return word
+    }
 }
