@@ -1,7 +1,7 @@
 /// Builds a violation's `evidence`: one JSON object text, with keys in the order
-/// added and strings escaped. Build it only when reporting (it allocates: one
-/// buffer, grown rarely), or pass it to `RuleCall.report` as the expression that
-/// builds it, which runs only when the host would publish the report.
+/// added and strings escaped. Up to 248 bytes it is kept inline and allocates
+/// nothing; a larger object moves to the heap. Pass it to `RuleCall.report` as the
+/// expression that builds it, which runs only when the host would publish the report.
 ///
 /// ```swift
 /// var evidence = Evidence()
@@ -11,13 +11,13 @@
 /// ```
 public struct Evidence: Sendable {
     /// The object's UTF-8 text, closing brace included, once a key was added; empty for `{}`.
-    private var object: [UInt8] = []
+    private var object = SmallBytes()
 
     /// An empty object.
     public init() {}
 
     /// The JSON object text, e.g. `{"count":4,"limit":3}`.
-    public var json: String { object.isEmpty ? "{}" : String(decoding: object, as: UTF8.self) }
+    public var json: String { object.isEmpty ? "{}" : object.withBytes { String(decoding: $0, as: UTF8.self) } }
 
     /// Runs `body` with the JSON object's UTF-8 bytes.
     public func withJSON<R>(_ use: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
@@ -25,7 +25,7 @@ public struct Evidence: Sendable {
             let empty: StaticString = "{}"
             return try use(UnsafeBufferPointer(start: empty.utf8Start, count: empty.utf8CodeUnitCount))
         }
-        return try object.withUnsafeBufferPointer(use)
+        return try object.withBytes(use)
     }
 
     /// Adds an integer.
@@ -34,7 +34,7 @@ public struct Evidence: Sendable {
         if let exact = Int64(exactly: value) {
             Evidence.appendInteger(exact, to: &object)
         } else {
-            object += String(value).utf8
+            Evidence.appendUTF8(String(value), to: &object)
         }
         endMember()
     }
@@ -61,7 +61,7 @@ public struct Evidence: Sendable {
     /// Adds a string, or null.
     public mutating func add(_ key: String, _ value: String?) {
         beginMember(key)
-        if let value { Evidence.appendString(value, to: &object) } else { Evidence.appendLiteral("null", to: &object) }
+        if let value { Evidence.appendString(value, into: &object) } else { Evidence.appendLiteral("null", to: &object) }
         endMember()
     }
 
@@ -71,7 +71,7 @@ public struct Evidence: Sendable {
         if value.isAbsent {
             Evidence.appendLiteral("null", to: &object)
         } else {
-            Evidence.appendString(bytes: value.bytes, to: &object)
+            Evidence.appendString(bytes: value.bytes, into: &object)
         }
         endMember()
     }
@@ -82,7 +82,7 @@ public struct Evidence: Sendable {
         object.append(0x5B)
         for (index, value) in values.enumerated() {
             if index > 0 { object.append(0x2C) }
-            Evidence.appendString(value, to: &object)
+            Evidence.appendString(value, into: &object)
         }
         object.append(0x5D)
         endMember()
@@ -97,7 +97,7 @@ public struct Evidence: Sendable {
             if let exact = Int64(exactly: value) {
                 Evidence.appendInteger(exact, to: &object)
             } else {
-                object += String(value).utf8
+                Evidence.appendUTF8(String(value), to: &object)
             }
         }
         object.append(0x5D)
@@ -114,12 +114,11 @@ public struct Evidence: Sendable {
     /// Opens the object, or turns its closing brace into a comma, then writes `"key":`.
     private mutating func beginMember(_ key: String) {
         if object.isEmpty {
-            object.reserveCapacity(Evidence.initialCapacity)
             object.append(0x7B)
         } else {
-            object[object.count - 1] = 0x2C
+            object.replaceLast(with: 0x2C)
         }
-        Evidence.appendString(key, to: &object)
+        Evidence.appendString(key, into: &object)
         object.append(0x3A)
     }
 
@@ -127,9 +126,6 @@ public struct Evidence: Sendable {
     private mutating func endMember() {
         object.append(0x7D)
     }
-
-    /// Room for a typical evidence object, so that it is allocated once.
-    private static let initialCapacity = 192
 
     /// Appends `value` as a JSON string literal to a String (quotes, backslash, control
     /// characters, U+2028 and U+2029 escaped).
@@ -141,15 +137,31 @@ public struct Evidence: Sendable {
 
     /// Appends `value` as a JSON string literal to UTF-8 bytes.
     public static func appendString(_ value: String, to out: inout [UInt8]) {
-        let done: Void? = value.utf8.withContiguousStorageIfAvailable { appendString(bytes: $0, to: &out) }
-        guard done == nil else { return }
-        var value = value
-        value.withUTF8 { appendString(bytes: $0, to: &out) }
+        appendString(value, into: &out)
     }
 
     /// Appends UTF-8 `bytes` as a JSON string literal: runs that need no escape are copied whole.
     public static func appendString(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.append(0x22)
+        appendString(bytes: bytes, into: &out)
+    }
+
+    /// Appends `value` as a JSON string literal to any byte sink.
+    static func appendString(_ value: String, into out: inout some ByteSink) {
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { appendString(bytes: $0, into: &out) }
+        guard done == nil else { return }
+        var value = value
+        value.withUTF8 { appendString(bytes: $0, into: &out) }
+    }
+
+    /// Appends a string's UTF-8 as it is (no quotes, no escapes).
+    static func appendUTF8(_ value: String, to out: inout some ByteSink) {
+        var value = value
+        value.withUTF8 { out.appendBytes($0) }
+    }
+
+    /// Appends UTF-8 `bytes` as a JSON string literal to any byte sink.
+    static func appendString(bytes: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink) {
+        out.appendByte(0x22)
         var run = 0
         var i = 0
         let count = bytes.count
@@ -172,12 +184,12 @@ public struct Evidence: Sendable {
             case 0x00..<0x20:
                 flush(bytes, run, i, to: &out)
                 appendLiteral("\\u00", to: &out)
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 0xF))
+                out.appendByte(hexDigit(byte >> 4))
+                out.appendByte(hexDigit(byte & 0xF))
             case 0xE2 where i + 2 < count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
                 flush(bytes, run, i, to: &out)
                 appendLiteral("\\u202", to: &out)
-                out.append(bytes[i + 2] == 0xA8 ? 0x38 : 0x39)
+                out.appendByte(bytes[i + 2] == 0xA8 ? 0x38 : 0x39)
                 width = 3
             default:
                 i += 1
@@ -187,22 +199,22 @@ public struct Evidence: Sendable {
             run = i
         }
         flush(bytes, run, count, to: &out)
-        out.append(0x22)
+        out.appendByte(0x22)
     }
 
     /// Appends `bytes[from..<to]` (nothing when empty).
-    private static func flush(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, to out: inout [UInt8]) {
-        if from < to { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[from..<to])) }
+    private static func flush(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, to out: inout some ByteSink) {
+        if from < to { out.appendBytes(UnsafeBufferPointer(rebasing: bytes[from..<to])) }
     }
 
     /// Appends a literal's bytes.
-    private static func appendLiteral(_ literal: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    static func appendLiteral(_ literal: StaticString, to out: inout some ByteSink) {
+        out.appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Appends the decimal digits of `value` (with `-` when negative).
-    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
-        if value < 0 { out.append(0x2D) }
+    static func appendInteger(_ value: Int64, to out: inout some ByteSink) {
+        if value < 0 { out.appendByte(0x2D) }
         var magnitude = value.magnitude
         // 20 digits hold any UInt64.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -212,7 +224,7 @@ public struct Evidence: Sendable {
                 digits[start] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
             } while magnitude != 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+            out.appendBytes(UnsafeBufferPointer(rebasing: digits[start..<20]))
         }
     }
 

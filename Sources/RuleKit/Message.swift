@@ -16,8 +16,9 @@
 ///
 /// Each interpolation reads as the `Phrase` helper of the same name does.
 public struct Message: ExpressibleByStringInterpolation, Sendable {
-    /// The UTF-8 bytes (always valid UTF-8: texts are repaired as `String(decoding:as:)` repairs them).
-    public private(set) var bytes: [UInt8]
+    /// The UTF-8 bytes (always valid UTF-8: texts are repaired as `String(decoding:as:)`
+    /// repairs them), inline up to 248 bytes.
+    private var bytes: SmallBytes
 
     /// A message of one literal.
     public init(stringLiteral literal: StaticString) {
@@ -39,31 +40,33 @@ public struct Message: ExpressibleByStringInterpolation, Sendable {
     }
 
     /// The message as a `String` (allocates).
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    public var string: String { bytes.withBytes { String(decoding: $0, as: UTF8.self) } }
+
+    /// Runs `body` with the message's UTF-8 bytes.
+    public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withBytes(body)
+    }
 
     /// Builds the bytes of a `Message` literal.
     public struct StringInterpolation: StringInterpolationProtocol, Sendable {
         /// The bytes so far.
-        fileprivate var bytes: [UInt8] = []
+        fileprivate var bytes = SmallBytes()
 
-        /// Room for the literal parts and a typical text per interpolation: one allocation.
-        public init(literalCapacity: Int, interpolationCount: Int) {
-            bytes.reserveCapacity(literalCapacity + 24 * interpolationCount)
-        }
+        /// An empty message (kept inline up to 248 bytes: most messages allocate nothing).
+        public init(literalCapacity: Int, interpolationCount: Int) {}
 
         /// A literal part.
         public mutating func appendLiteral(_ literal: StaticString) {
             if literal.hasPointerRepresentation {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
             } else {
-                bytes += String(describing: literal.unicodeScalar).utf8
+                Evidence.appendUTF8(String(describing: literal.unicodeScalar), to: &bytes)
             }
         }
 
         /// A string's text.
         public mutating func appendInterpolation(_ string: String) {
-            let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
-            if done == nil { bytes += string.utf8 }
+            Evidence.appendUTF8(string, to: &bytes)
         }
 
         /// A whole number in decimal.
@@ -81,7 +84,7 @@ public struct Message: ExpressibleByStringInterpolation, Sendable {
             if let exact = Int64(exactly: value) {
                 Evidence.appendInteger(exact, to: &bytes)
             } else {
-                bytes += String(value).utf8
+                Evidence.appendUTF8(String(value), to: &bytes)
             }
         }
 
@@ -133,7 +136,7 @@ public struct Message: ExpressibleByStringInterpolation, Sendable {
 
         /// Another message's text.
         public mutating func appendInterpolation(_ message: Message) {
-            bytes.append(contentsOf: message.bytes)
+            message.withUTF8 { bytes.append(contentsOf: $0) }
         }
 
         /// Appends a text's bytes: as they are when they are ASCII or valid UTF-8,
@@ -142,7 +145,7 @@ public struct Message: ExpressibleByStringInterpolation, Sendable {
             if Message.isValidUTF8(text) {
                 bytes.append(contentsOf: text)
             } else {
-                bytes += String(decoding: text, as: UTF8.self).utf8
+                Evidence.appendUTF8(String(decoding: text, as: UTF8.self), to: &bytes)
             }
         }
     }

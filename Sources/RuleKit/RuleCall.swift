@@ -80,7 +80,7 @@ public struct RuleCall {
     ) {
         guard shouldReport(subject: subject, key: key) else { return }
         let message = message()
-        message.bytes.withUnsafeBufferPointer {
+        message.withUTF8 {
             send(subject: subject, message: $0, evidence: evidence(), key: key, quietMs: quietMs, events: events)
         }
     }
