@@ -38,8 +38,8 @@ enum SheetBackgroundInconsistent: Rule {
         call.report(
             subject: event.id,
             message: """
-                The action sheet \(SheetLayout.label(event)) uses the background \(Phrase.quoted(background)), \
-                the app's \(Phrase.ordinal(distinct)) sheet background
+                The action sheet \(label: event) uses the background \(quoted: background), \
+                the app's \(ordinal: distinct) sheet background
                 """,
             evidence: evidence,
             key: background.string ?? ""

@@ -24,8 +24,8 @@ enum SheetCancelInPopover: Rule {
         call.report(
             subject: event.id,
             message: """
-                The action sheet \(SheetLayout.label(event)) in a popover has the cancel button \
-                \(Phrase.quoted(event.buttons[cancel].title)); a tap outside the popover dismisses it
+                The action sheet \(label: event) in a popover has the cancel button \
+                \(quoted: event.buttons[cancel].title); a tap outside the popover dismisses it
                 """,
             evidence: evidence
         )

@@ -26,7 +26,7 @@ enum SheetCancelNotLast: Rule {
         call.report(
             subject: event.id,
             message: """
-                The action sheet \(SheetLayout.label(event)) shows Cancel \(Phrase.quoted(buttons[cancel].title)) as \
+                The action sheet \(label: event) shows Cancel \(quoted: buttons[cancel].title) as \
                 button \(cancel + 1) of \(buttons.count), not at the bottom
                 """,
             evidence: evidence

@@ -24,8 +24,8 @@ enum SheetDestructiveNotFirst: Rule {
         call.report(
             subject: event.id,
             message: """
-                The action sheet \(SheetLayout.label(event)) shows the destructive button \
-                \(Phrase.quoted(buttons[index].title)) as button \(index + 1) of \(buttons.count), not at the top
+                The action sheet \(label: event) shows the destructive button \
+                \(quoted: buttons[index].title) as button \(index + 1) of \(buttons.count), not at the top
                 """,
             evidence: evidence
         )

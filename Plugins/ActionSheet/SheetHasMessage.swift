@@ -25,7 +25,7 @@ enum SheetHasMessage: Rule {
         let what = hasTitle && hasMessage ? "a title and a message" : hasTitle ? "a title" : "a message"
         call.report(
             subject: event.id,
-            message: "The action sheet \(Phrase.quoted(event.id)) has \(what)",
+            message: "The action sheet \(quoted: event.id) has \(what)",
             evidence: evidence
         )
     }

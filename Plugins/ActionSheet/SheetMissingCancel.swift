@@ -27,7 +27,7 @@ enum SheetMissingCancel: Rule {
         let why = phoneStyle ? "" : " although it was started from inside a popover"
         call.report(
             subject: event.id,
-            message: "The action sheet \(SheetLayout.label(event)) has no cancel button\(why)",
+            message: "The action sheet \(label: event) has no cancel button\(why)",
             evidence: evidence
         )
     }

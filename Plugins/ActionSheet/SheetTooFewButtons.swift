@@ -19,7 +19,7 @@ enum SheetTooFewButtons: Rule {
         evidence.add("buttons", count)
         call.report(
             subject: event.id,
-            message: "The action sheet \(SheetLayout.label(event)) has \(Phrase.count(count, "button")); it needs at least 2",
+            message: "The action sheet \(label: event) has \(count: count, "button"); it needs at least 2",
             evidence: evidence
         )
     }

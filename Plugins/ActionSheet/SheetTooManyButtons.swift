@@ -24,7 +24,7 @@ enum SheetTooManyButtons: Rule {
         evidence.add("max_buttons", limit)
         call.report(
             subject: event.id,
-            message: "The action sheet \(SheetLayout.label(event)) has \(Phrase.count(count, "button")); the limit is \(limit)",
+            message: "The action sheet \(label: event) has \(count: count, "button"); the limit is \(limit)",
             evidence: evidence
         )
     }

@@ -25,13 +25,13 @@ enum AlertBackgroundAction: Rule {
         evidence.add("button", index)
         if let cancel = alert.cancelIndex { evidence.add("cancel_index", cancel) } else { evidence.addNull("cancel_index") }
         evidence.add("buttons", alert.buttonCount)
-        let cancelText =
-            if let cancel = alert.cancelIndex { "its cancel button is \(Phrase.ordinal(cancel + 1))" } else { "it has no cancel button" }
+        let cancelText: Message =
+            if let cancel = alert.cancelIndex { "its cancel button is \(ordinal: cancel + 1)" } else { "it has no cancel button" }
         call.report(
             subject: event.id,
             message: """
-                Leaving the app dismissed the alert \(Phrase.quoted(event.id)) by performing its \
-                \(Phrase.ordinal(index + 1)) button; \(cancelText)
+                Leaving the app dismissed the alert \(quoted: event.id) by performing its \
+                \(ordinal: index + 1) button; \(cancelText)
                 """,
             evidence: evidence,
             events: [alert.presentedRef]

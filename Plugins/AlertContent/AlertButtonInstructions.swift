@@ -57,13 +57,13 @@ enum AlertButtonInstructions: Rule {
             evidence.add("field", field)
             evidence.add("kind", how)
             if let verb { evidence.add("verb", verb) }
-            let what =
+            let what: Message =
                 if let verb {
-                    "tells the person to \(verb.lowercased()) the button \(Phrase.quoted(button.title))"
+                    "tells the person to \(verb.lowercased()) the button \(quoted: button.title)"
                 } else {
-                    "puts the button title \(Phrase.quoted(button.title)) in quotation marks"
+                    "puts the button title \(quoted: button.title) in quotation marks"
                 }
-            call.report(subject: event.id, message: "The \(field) of the alert \(AlertLabel.of(event)) \(what)", evidence: evidence)
+            call.report(subject: event.id, message: "The \(field) of the alert \(label: event) \(what)", evidence: evidence)
             return
         }
     }

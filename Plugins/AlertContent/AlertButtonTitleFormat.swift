@@ -28,11 +28,11 @@ enum AlertButtonTitleFormat: Rule {
         evidence.add("buttons", offending)
         evidence.add("titles", offending.map { event.buttons[$0].title.string ?? "" })
         evidence.add("problems", offending.map { problem(event.buttons[$0].title.slice) ?? "" })
-        let extra = offending.count > 1 ? " (and \(Phrase.count(offending.count - 1, "more button")))" : ""
+        let extra: Message = offending.count > 1 ? " (and \(count: offending.count - 1, "more button"))" : ""
         call.report(
             subject: event.id,
             message: """
-                The button \(Phrase.quoted(event.buttons[first].title)) of the alert \(AlertLabel.of(event)) \
+                The button \(quoted: event.buttons[first].title) of the alert \(label: event) \
                 \(problem(event.buttons[first].title.slice) ?? "")\(extra)
                 """,
             evidence: evidence

@@ -31,12 +31,12 @@ enum AlertButtonTitleLength: Rule {
         evidence.add("words", offending.map { event.buttons[$0].title.slice.wordCount })
         evidence.add("max_words", limit)
         let words = event.buttons[first].title.slice.wordCount
-        let extra = offending.count > 1 ? " (and \(Phrase.count(offending.count - 1, "more button")))" : ""
+        let extra: Message = offending.count > 1 ? " (and \(count: offending.count - 1, "more button"))" : ""
         call.report(
             subject: event.id,
             message: """
-                The button \(Phrase.quoted(event.buttons[first].title)) of the alert \(AlertLabel.of(event)) has \
-                \(Phrase.count(words, "word")); the limit is \(limit)\(extra)
+                The button \(quoted: event.buttons[first].title) of the alert \(label: event) has \
+                \(count: words, "word"); the limit is \(limit)\(extra)
                 """,
             evidence: evidence
         )

@@ -28,13 +28,13 @@ enum AlertButtonYesNo: Rule {
         let names = offending.map { Phrase.quoted(event.buttons[$0].title) }.joined(separator: " and ")
         call.report(
             subject: event.id,
-            message: "The alert \(AlertLabel.of(event)) has \(offending.count == 1 ? "a button" : "buttons") titled \(names)",
+            message: "The alert \(label: event) has \(offending.count == 1 ? "a button" : "buttons") titled \(names)",
             evidence: evidence
         )
     }
 
     private static func isYesOrNo(_ title: TextSlice) -> Bool {
-        guard let word = title.firstWord, !title.hasMoreWords(than: 1) else { return false }
+        guard let word = title.onlyWord else { return false }
         return word.equals("yes") || word.equals("no")
     }
 

@@ -26,7 +26,7 @@ enum AlertCancelLabel: Rule {
         call.report(
             subject: event.id,
             message: """
-                The cancel button of the alert \(AlertLabel.of(event)) is titled \(Phrase.quoted(buttons[index].title)), \
+                The cancel button of the alert \(label: event) is titled \(quoted: buttons[index].title), \
                 not Cancel
                 """,
             evidence: evidence

@@ -38,7 +38,7 @@ enum AlertCancelPosition: Rule {
         call.report(
             subject: event.id,
             message: """
-                The alert \(AlertLabel.of(event)) puts Cancel \(Phrase.quoted(buttons[cancel].title)) on the \
+                The alert \(label: event) puts Cancel \(quoted: buttons[cancel].title) on the \
                 \(side[cancel]); \(why)
                 """,
             evidence: evidence

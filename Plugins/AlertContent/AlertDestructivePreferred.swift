@@ -27,8 +27,8 @@ enum AlertDestructivePreferred: Rule {
         call.report(
             subject: event.id,
             message: """
-                The alert \(AlertLabel.of(event)) has a destructive button but makes \
-                \(Phrase.quoted(buttons[preferred].title)), not Cancel, the preferred button
+                The alert \(label: event) has a destructive button but makes \
+                \(quoted: buttons[preferred].title), not Cancel, the preferred button
                 """,
             evidence: evidence
         )

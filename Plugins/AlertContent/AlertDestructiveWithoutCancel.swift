@@ -26,8 +26,8 @@ enum AlertDestructiveWithoutCancel: Rule {
         call.report(
             subject: event.id,
             message: """
-                The alert \(AlertLabel.of(event)) has the destructive button \
-                \(Phrase.quoted(buttons[destructive].title)) and no cancel button
+                The alert \(label: event) has the destructive button \
+                \(quoted: buttons[destructive].title) and no cancel button
                 """,
             evidence: evidence
         )

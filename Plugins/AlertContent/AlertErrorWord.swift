@@ -34,7 +34,7 @@ enum AlertErrorWord: Rule {
         evidence.add("offset", found.offset)
         call.report(
             subject: event.id,
-            message: "The alert \(AlertLabel.of(event)) uses the word “\(found.string)” in its \(field)",
+            message: "The alert \(label: event) uses the word “\(found.string)” in its \(field)",
             evidence: evidence
         )
     }

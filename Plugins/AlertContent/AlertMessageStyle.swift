@@ -35,7 +35,7 @@ enum AlertMessageStyle: Rule {
             }
         call.report(
             subject: event.id,
-            message: "The message of the alert \(AlertLabel.of(event)) \(problem)",
+            message: "The message of the alert \(label: event) \(problem)",
             evidence: evidence
         )
     }

@@ -29,7 +29,7 @@ enum AlertMessageTooLong: Rule {
         evidence.add("max_chars", limit)
         call.report(
             subject: event.id,
-            message: "The message of the alert \(AlertLabel.of(event)) has \(characters) characters; the limit is \(limit)",
+            message: "The message of the alert \(label: event) has \(characters) characters; the limit is \(limit)",
             evidence: evidence
         )
     }

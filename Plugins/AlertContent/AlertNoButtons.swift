@@ -19,7 +19,7 @@ enum AlertNoButtons: Rule {
         evidence.add("buttons_field", event.hasButtons)
         call.report(
             subject: event.id,
-            message: "The alert \(AlertLabel.of(event)) has no buttons",
+            message: "The alert \(label: event) has no buttons",
             evidence: evidence
         )
     }

@@ -39,10 +39,10 @@ enum AlertPronoun: Rule {
         evidence.add("field", field)
         evidence.add("word", word.string)
         if index >= 0 { evidence.add("button", index) }
-        let place = index >= 0 ? "the button \(Phrase.quoted(event.buttons[index].title))" : "its \(field)"
+        let place: Message = index >= 0 ? "the button \(quoted: event.buttons[index].title)" : "its \(field)"
         call.report(
             subject: event.id,
-            message: "The alert \(AlertLabel.of(event)) uses the pronoun “\(word.string)” in \(place)",
+            message: "The alert \(label: event) uses the pronoun “\(word: word)” in \(place)",
             evidence: evidence
         )
     }

@@ -21,8 +21,8 @@ enum AlertSingleButton: Rule {
         call.report(
             subject: event.id,
             message: """
-                The alert \(AlertLabel.of(event)) has one button, \
-                \(Phrase.quoted(buttons[0].title)), so it gives no choice
+                The alert \(label: event) has one button, \
+                \(quoted: buttons[0].title), so it gives no choice
                 """,
             evidence: evidence
         )

@@ -25,7 +25,7 @@ enum AlertTextFields: Rule {
         call.report(
             subject: event.id,
             message: """
-                The alert \(AlertLabel.of(event)) has \(Phrase.count(fields, "text field")), \(secure) of them secure; \
+                The alert \(label: event) has \(count: fields, "text field"), \(secure) of them secure; \
                 the most is two, one of them secure
                 """,
             evidence: evidence

@@ -22,7 +22,7 @@ enum AlertTitleMissing: Rule {
         evidence.add("message", event.message)
         call.report(
             subject: event.id,
-            message: "The alert \(Phrase.quoted(event.id)) has no title",
+            message: "The alert \(quoted: event.id) has no title",
             evidence: evidence
         )
     }

@@ -19,13 +19,13 @@ enum AlertTitleSingleWord: Rule {
     static func judge(_ call: RuleCall) {
         let event = call.event
         let title = event.title.slice.trimmingEndingPunctuation
-        guard let word = title.firstWord, !title.hasMoreWords(than: 1) else { return }
+        guard let word = title.onlyWord else { return }
         var evidence = Evidence()
         evidence.add("title", event.title)
         evidence.add("word", word.string)
         call.report(
             subject: event.id,
-            message: "The alert title \(Phrase.quoted(event.title)) is a single word",
+            message: "The alert title \(quoted: event.title) is a single word",
             evidence: evidence
         )
     }

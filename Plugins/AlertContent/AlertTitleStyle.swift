@@ -51,7 +51,7 @@ enum AlertTitleStyle: Rule {
         evidence.add("sentences", title.sentenceCount)
         evidence.add("title_style", title.isTitleStyle)
         evidence.add("sentence_style", title.isSentenceStyle)
-        call.report(subject: event.id, message: "The alert title \(Phrase.quoted(event.title)) \(reason)", evidence: evidence)
+        call.report(subject: event.id, message: "The alert title \(quoted: event.title) \(reason)", evidence: evidence)
     }
 
     private static func stream(_ titles: [String]) -> String {

@@ -30,7 +30,7 @@ enum AlertTitleTooLong: Rule {
         evidence.add("title", event.title)
         call.report(
             subject: event.id,
-            message: "The alert title \(Phrase.quoted(event.title)) has \(characters) characters; the limit is \(limit)",
+            message: "The alert title \(quoted: event.title) has \(characters) characters; the limit is \(limit)",
             evidence: evidence
         )
     }

@@ -26,8 +26,8 @@ enum AlertTooManyButtons: Rule {
         call.report(
             subject: event.id,
             message: """
-                The alert \(AlertLabel.of(event)) has \
-                \(Phrase.count(buttons.count, "button")); the limit is \(limit), so use an action sheet
+                The alert \(label: event) has \
+                \(count: buttons.count, "button"); the limit is \(limit), so use an action sheet
                 """,
             evidence: evidence
         )

@@ -27,7 +27,7 @@ enum ModalCurrentContextCompact: Rule {
         evidence.add("size_class_from", own == nil ? "session" : "modal")
         call.report(
             subject: event.id,
-            message: "Modal view \(Phrase.quoted(event.id)) uses \(style.name) in a compact size class; present it as a sheet",
+            message: "Modal view \(quoted: event.id) uses \(style.name) in a compact size class; present it as a sheet",
             evidence: evidence
         )
     }

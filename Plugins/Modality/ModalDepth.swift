@@ -35,7 +35,7 @@ enum ModalDepth: Rule {
         evidence.add("modals", ids)
         call.report(
             subject: event.id,
-            message: "Modal view \(Phrase.quoted(event.id)) makes the modal depth \(depth); the limit is \(maxDepth)",
+            message: "Modal view \(quoted: event.id) makes the modal depth \(depth); the limit is \(maxDepth)",
             evidence: evidence,
             events: below
         )

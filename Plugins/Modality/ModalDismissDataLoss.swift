@@ -25,7 +25,7 @@ enum ModalDismissDataLoss: Rule {
         let how = event.via.map { " by \($0 == .programmatic ? "the app" : "a \($0.name)")" } ?? ""
         call.report(
             subject: event.id,
-            message: "Modal view \(Phrase.quoted(event.id)) was closed\(how), discarding unsaved changes without confirmation",
+            message: "Modal view \(quoted: event.id) was closed\(how), discarding unsaved changes without confirmation",
             evidence: evidence,
             events: call.session.dismissed.map { [$0.presentedRef] } ?? []
         )

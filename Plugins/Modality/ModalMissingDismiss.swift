@@ -25,9 +25,9 @@ enum ModalMissingDismiss: Rule {
         call.report(
             subject: event.id,
             message: buttons.isEmpty
-                ? "Modal view \(Phrase.quoted(event.id)) has no buttons, so no Done or Cancel button"
+                ? "Modal view \(quoted: event.id) has no buttons, so no Done or Cancel button"
                 : """
-                Modal view \(Phrase.quoted(event.id)) has \(Phrase.count(buttons.count, "button")), \
+                Modal view \(quoted: event.id) has \(count: buttons.count, "button"), \
                 none of them with role done or cancel
                 """,
             evidence: evidence

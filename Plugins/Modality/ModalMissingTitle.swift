@@ -19,7 +19,7 @@ enum ModalMissingTitle: Rule {
         evidence.add("title", event.title)
         call.report(
             subject: event.id,
-            message: "Modal view \(Phrase.quoted(event.id)) has no title",
+            message: "Modal view \(quoted: event.id) has no title",
             evidence: evidence
         )
     }

@@ -29,7 +29,7 @@ enum ModalNavDepth: Rule {
         call.report(
             subject: top.id,
             message: """
-                Modal view \(Phrase.quoted(top.id)) has \(Phrase.count(depth, "screen")) pushed inside it; \
+                Modal view \(quoted: top.id) has \(count: depth, "screen") pushed inside it; \
                 the limit is \(maxPushes)
                 """,
             evidence: evidence,

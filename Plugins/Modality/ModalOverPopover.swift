@@ -24,7 +24,7 @@ enum ModalOverPopover: Rule {
         evidence.add("popover_shown_ms", event.ts - popover.ts)
         call.report(
             subject: event.id,
-            message: "Modal view \(Phrase.quoted(event.id)) was presented while popover \(Phrase.quoted(popover.id)) is showing",
+            message: "Modal view \(quoted: event.id) was presented while popover \(quoted: popover.id) is showing",
             evidence: evidence,
             events: [popover.presentedRef]
         )

@@ -35,6 +35,8 @@ enum ModalTransitionInconsistent: Rule {
             call.counterAdd(rankKey(transition), rank, scope: .app)
         }
         guard rank > maxStyles else { return }
+        // Once per transition: after the first report the host holds the rest back, so skip the evidence.
+        guard call.shouldReport(subject: event.id, key: transition.name) else { return }
         let distinct = call.counterAdd(distinctKey, scope: .app)
         var ranked: [(Int64, String)] = []
         for other in Transition.allCases {
@@ -50,8 +52,8 @@ enum ModalTransitionInconsistent: Rule {
         call.report(
             subject: event.id,
             message: """
-                Modal view \(Phrase.quoted(event.id)) uses \(transition.name), the app's \
-                \(Phrase.ordinal(rank)) modal transition; the limit is \(maxStyles)
+                Modal view \(quoted: event.id) uses \(transition.name), the app's \
+                \(ordinal: rank) modal transition; the limit is \(maxStyles)
                 """,
             evidence: evidence,
             key: transition.name

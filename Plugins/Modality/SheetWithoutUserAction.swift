@@ -24,16 +24,16 @@ enum SheetWithoutUserAction: Rule {
         if let last, event.ts - last <= window { return }
         var evidence = Evidence()
         evidence.add("window_ms", window)
-        let message: String
+        let message: Message
         if let last {
             evidence.add("since_action_ms", event.ts - last)
             message = """
-                Action sheet \(Phrase.quoted(event.id)) appeared \(Phrase.duration(event.ts - last)) after the last user action; \
-                the limit is \(Phrase.duration(window))
+                Action sheet \(quoted: event.id) appeared \(duration: event.ts - last) after the last user action; \
+                the limit is \(duration: window)
                 """
         } else {
             evidence.addNull("since_action_ms")
-            message = "Action sheet \(Phrase.quoted(event.id)) appeared with no user action before it"
+            message = "Action sheet \(quoted: event.id) appeared with no user action before it"
         }
         call.report(
             subject: event.id,

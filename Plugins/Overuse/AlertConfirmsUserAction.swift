@@ -34,8 +34,8 @@ enum AlertConfirmsUserAction: Rule {
         call.report(
             subject: event.id,
             message: """
-                The alert \(Phrase.quoted(event.title.isBlank ? event.message : event.title)) with a cancel button \
-                appeared \(Phrase.duration(delay)) after a user action; confirm it with an action sheet
+                The alert \(quoted: event.title.isBlank ? event.message : event.title) with a cancel button \
+                appeared \(duration: delay) after a user action; confirm it with an action sheet
                 """,
             evidence: evidence,
             events: [EventRef(type: .userAction, ts: action)]

@@ -38,8 +38,8 @@ enum AlertDismissedUnread: Rule {
         call.report(
             subject: event.id,
             message: """
-                \(Phrase.count(count, "alert")) dismissed by a button less than \(Phrase.duration(minRead)) \
-                after appearing (this one after \(Phrase.duration(shownMs)))
+                \(count: count, "alert") dismissed by a button less than \(duration: minRead) \
+                after appearing (this one after \(duration: shownMs))
                 """,
             evidence: evidence,
             events: [alert.presentedRef]

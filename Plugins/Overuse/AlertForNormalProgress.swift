@@ -32,8 +32,8 @@ enum AlertForNormalProgress: Rule {
         call.report(
             subject: event.id,
             message: """
-                The alert \(Phrase.quoted(event.title.isBlank ? event.message : event.title)) appeared \
-                \(Phrase.duration(sinceFinished)) after a task finished normally, within \(Phrase.duration(window))
+                The alert \(quoted: event.title.isBlank ? event.message : event.title) appeared \
+                \(duration: sinceFinished) after a task finished normally, within \(duration: window)
                 """,
             evidence: evidence,
             events: [EventRef(type: .taskProgress, ts: finished)]

@@ -38,7 +38,7 @@ enum AlertFrequency: Rule {
         evidence.add("window_ms", window)
         call.report(
             subject: event.id,
-            message: "\(Phrase.count(count, "alert")) within \(Phrase.duration(window)); the limit is \(limit)",
+            message: "\(count: count, "alert") within \(duration: window); the limit is \(limit)",
             evidence: evidence,
             quietMs: window
         )

@@ -42,8 +42,8 @@ enum ModalFrequency: Rule {
         call.report(
             subject: event.id,
             message: """
-                \(Phrase.count(count, "alert, action sheet or modal view", plural: "alerts, action sheets and modal views")) \
-                within \(Phrase.duration(window)); the limit is \(limit)
+                \(count: count, "alert, action sheet or modal view", plural: "alerts, action sheets and modal views") \
+                within \(duration: window); the limit is \(limit)
                 """,
             evidence: evidence,
             quietMs: window

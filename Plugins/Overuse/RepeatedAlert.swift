@@ -43,7 +43,7 @@ enum RepeatedAlert: Rule {
         let shown = title.isEmpty ? Phrase.quoted(message) : Phrase.quoted(title)
         call.report(
             subject: event.id,
-            message: "The alert \(shown) has appeared \(Phrase.count(count, "time")) in this session; the limit is \(limit)",
+            message: "The alert \(shown) has appeared \(count: count, "time") in this session; the limit is \(limit)",
             evidence: evidence,
             key: title.lowercased + separator + message.lowercased
         )

@@ -20,9 +20,12 @@ public enum KnownProperNouns {
         "november", "december",
     ]
 
+    /// The first letters of `all`.
+    private static let firstLetters = FirstLetters(all)
+
     /// True when `word` is capitalized and listed.
     public static func contains(_ word: Word) -> Bool {
-        guard word.shape == .capitalized, word.text.count <= 9 else { return false }
+        guard word.shape == .capitalized, word.text.count <= 9, firstLetters.admits(word) else { return false }
         for noun in all where word.equals(noun) { return true }
         return false
     }

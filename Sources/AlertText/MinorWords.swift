@@ -20,9 +20,12 @@ public enum MinorWords {
         "past", "per", "to", "up", "upon", "via", "with",
     ]
 
+    /// The first letters of `all`.
+    private static let firstLetters = FirstLetters(all)
+
     /// True when `word` is a minor word (ignoring case).
     public static func contains(_ word: Word) -> Bool {
-        guard word.text.count <= 4 else { return false }
+        guard word.text.count <= 4, firstLetters.admits(word) else { return false }
         for minor in all where word.equals(minor) { return true }
         return false
     }

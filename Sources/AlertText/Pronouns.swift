@@ -6,9 +6,12 @@ public enum Pronouns {
     /// Every listed pronoun, lowercase.
     public static let all: [StaticString] = ["you", "your", "you're", "yours", "me", "my"]
 
+    /// The first letters of `all`.
+    private static let firstLetters = FirstLetters(all)
+
     /// True when `word` is a listed pronoun.
     public static func contains(_ word: Word) -> Bool {
-        guard word.text.count <= 8 else { return false }
+        guard word.text.count <= 8, firstLetters.admits(word) else { return false }
         for pronoun in all where word.equals(pronoun) { return true }
         return false
     }

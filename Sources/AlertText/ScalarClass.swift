@@ -6,7 +6,21 @@ enum ScalarClass {
             let value = scalar.value
             return (value >= 0x30 && value <= 0x39) || (value | 0x20 >= 0x61 && value | 0x20 <= 0x7A)
         }
-        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        return isNonASCIIAlphanumeric(scalar)
+    }
+
+    // The property lookups live in functions of their own, never inlined: Unicode's property
+    // types are resilient, and inlined they cost every caller a prologue that sizes and
+    // allocates their values on the stack, even when it only ever reads ASCII.
+
+    @inline(never)
+    private static func isNonASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+
+    /// An ASCII letter or digit (the ASCII part of `isAlphanumeric`).
+    static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
     }
 
     /// A scalar that continues a word but cannot start one: a combining mark
@@ -14,6 +28,11 @@ enum ScalarClass {
     static func isWordContinuation(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return false }
         if scalar.value == 0x200C || scalar.value == 0x200D { return true }
+        return isMark(scalar)
+    }
+
+    @inline(never)
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return !isEmojiSelector(scalar)
         default: return false
@@ -28,7 +47,12 @@ enum ScalarClass {
     /// A non-ASCII scalar that can show as an emoji (such as ℹ U+2139 or 🅰 U+1F170,
     /// which Unicode also counts as alphabetic): never a letter here.
     static func isEmoji(_ scalar: Unicode.Scalar) -> Bool {
-        !scalar.isASCII && scalar.properties.isEmoji
+        !scalar.isASCII && isNonASCIIEmoji(scalar)
+    }
+
+    @inline(never)
+    private static func isNonASCIIEmoji(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isEmoji
     }
 
     /// An apostrophe: U+0027 ' or U+2019 ’ (the curly apostrophe of `Can’t`).
@@ -39,7 +63,12 @@ enum ScalarClass {
     /// Unicode `White_Space`.
     static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return scalar.value == 0x20 || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
-        return scalar.properties.isWhitespace
+        return isNonASCIIWhitespace(scalar)
+    }
+
+    @inline(never)
+    private static func isNonASCIIWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isWhitespace
     }
 
     /// A closing quotation mark or bracket that may follow ending punctuation: ” ’ " ' ) ] } » › 」 』 ）.

@@ -14,16 +14,8 @@ extension TextSlice {
     /// (checked word by word when it matches), so a hostile 4 KiB text costs no
     /// more than reading it; nothing is allocated on the heap.
     public func instruction(naming title: TextSlice, within distance: Int = 3) -> Word? {
-        var length = 0
-        var titleHash: UInt64 = 0
-        var power: UInt64 = 1  // base^(length - 1)
-        for word in title.words {
-            if length > 0 { power = power &* TextSlice.rollingBase }
-            titleHash = titleHash &* TextSlice.rollingBase &+ word.foldedHash
-            length += 1
-            if length > TextSlice.longestNamedTitle { return nil }
-        }
-        guard length > 0, distance > 0 else { return nil }
+        // Constants for the closure below: captured `var`s would cost dynamic exclusivity checks.
+        guard distance > 0, let (length, titleHash, power) = TextSlice.rollingHash(of: title) else { return nil }
         return withUnsafeTemporaryAllocation(of: WindowEntry.self, capacity: length) { ring in
             var windowHash: UInt64 = 0
             var verb: Word?
@@ -44,6 +36,21 @@ extension TextSlice {
             }
             return nil
         }
+    }
+
+    /// The rolling hash of `title`'s words, their number, and the base to the power of
+    /// that number minus one; nil without words or with more than `longestNamedTitle`.
+    private static func rollingHash(of title: TextSlice) -> (length: Int, hash: UInt64, power: UInt64)? {
+        var length = 0
+        var hash: UInt64 = 0
+        var power: UInt64 = 1  // base^(length - 1)
+        for word in title.words {
+            if length > 0 { power = power &* rollingBase }
+            hash = hash &* rollingBase &+ word.foldedHash
+            length += 1
+            if length > longestNamedTitle { return nil }
+        }
+        return length > 0 ? (length, hash, power) : nil
     }
 
     /// One word of the rolling window.

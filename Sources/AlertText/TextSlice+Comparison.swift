@@ -29,6 +29,10 @@ extension TextSlice {
     func equalsLowercaseASCII(_ literal: StaticString) -> Bool {
         guard literal.hasPointerRepresentation else { return false }
         let other = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        // Most comparisons fail at the first byte: decide those without walking scalars.
+        if let lead = other.first, lead != 0x27 {
+            guard count > 0, TextSlice.asciiLower(UInt32(bytes[0])) == UInt32(lead) else { return false }
+        }
         var offset = 0
         var index = 0
         let walker = scalars

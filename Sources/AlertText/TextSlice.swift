@@ -1,8 +1,9 @@
 /// A non-owning view of UTF-8 text for analysis: an alert's title, message or a
 /// button's title. Every question asked of it (words, capitalization, sentences,
 /// quotations, instructions, pronouns) walks the bytes without allocating,
-/// except where a helper says so. Any bytes are accepted: a byte that does not
-/// start valid UTF-8 reads as U+FFFD.
+/// except where a helper says so, and except that the first walk of a text's
+/// words on a thread keeps them in a small per-thread memo (`Words`). Any bytes
+/// are accepted: a byte that does not start valid UTF-8 reads as U+FFFD.
 ///
 /// ```swift
 /// let isQuestion = TextSlice.with("Delete this contact?") { $0.isQuestion }   // true

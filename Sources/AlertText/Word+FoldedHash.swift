@@ -3,21 +3,31 @@ extension Word {
     /// lowercase mapping, `’` read as `'`): words that `equals(_:)` calls equal
     /// have equal hashes. Allocates nothing.
     public var foldedHash: UInt64 {
+        // A plain loop over a local: a nested function or closure capturing `hash` would
+        // cost a dynamic exclusivity check on every byte.
         var hash: UInt64 = 1_469_598_103_934_665_603
-        func add(_ byte: UInt8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 1_099_511_628_211
-        }
-        text.scalars.forEach { scalar, _, _ in
+        let walker = text.scalars
+        var offset = 0
+        while offset < text.count {
+            let (scalar, width) = walker.scalar(at: offset)
+            offset += width
             if ScalarClass.isApostrophe(scalar) {
-                add(0x27)
+                hash = (hash ^ 0x27) &* 1_099_511_628_211
             } else if scalar.isASCII {
-                add(UInt8(truncatingIfNeeded: TextSlice.asciiLower(scalar.value)))
+                hash = (hash ^ UInt64(TextSlice.asciiLower(scalar.value))) &* 1_099_511_628_211
             } else {
-                for byte in scalar.properties.lowercaseMapping.utf8 { add(byte) }
+                hash = Word.hashLowercaseMapping(of: scalar, into: hash)
             }
-            return true
         }
+        return hash
+    }
+
+    /// FNV-1a of a non-ASCII scalar's lowercase mapping, continued from `hash` (out of
+    /// line: the property lookup's resilient types cost the ASCII path nothing then).
+    @inline(never)
+    private static func hashLowercaseMapping(of scalar: Unicode.Scalar, into hash: UInt64) -> UInt64 {
+        var hash = hash
+        for byte in scalar.properties.lowercaseMapping.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
         return hash
     }
 }

@@ -56,7 +56,11 @@ public struct Word {
     public var letterCount: Int {
         var letters = 0
         text.scalars.forEach { scalar, _, _ in
-            if scalar.properties.isAlphabetic { letters += 1 }
+            if scalar.isASCII {
+                if scalar.value | 0x20 >= 0x61 && scalar.value | 0x20 <= 0x7A { letters += 1 }
+            } else if Word.isNonASCIIAlphabetic(scalar) {
+                letters += 1
+            }
             return true
         }
         return letters
@@ -66,9 +70,21 @@ public struct Word {
     public var hasLowercaseLetter: Bool {
         var found = false
         text.scalars.forEach { scalar, _, _ in
-            found = scalar.properties.isLowercase
+            found = scalar.isASCII ? scalar.value >= 0x61 && scalar.value <= 0x7A : Word.isNonASCIILowercase(scalar)
             return !found
         }
         return found
+    }
+
+    // Property lookups out of line: no resilient-type prologue for ASCII (see `ScalarClass`).
+
+    @inline(never)
+    private static func isNonASCIIAlphabetic(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic
+    }
+
+    @inline(never)
+    private static func isNonASCIILowercase(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isLowercase
     }
 }

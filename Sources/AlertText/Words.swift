@@ -1,7 +1,13 @@
-/// The words of a text, in order, found without allocating (see `Word` for what
-/// a word is). The walk also follows quotation marks (`"…"`, `“…”`, `„…“`,
-/// `‘…’`, `'…'`, `«…»`) and sentence ends, so each word knows whether it is
-/// quoted and whether it starts a sentence.
+/// The words of a text, in order (see `Word` for what a word is). The walk also
+/// follows quotation marks (`"…"`, `“…”`, `„…“`, `‘…’`, `'…'`, `«…»`) and
+/// sentence ends, so each word knows whether it is quoted and whether it starts
+/// a sentence.
+///
+/// A text of up to 1 KiB is tokenized once per thread while it stays among the 16
+/// texts walked last there (`WordMemo`, which allocates the list when it makes
+/// one): the rules of one event walk the same title, message and button titles
+/// again and again, and apps show the same alerts again. Longer texts are walked
+/// without allocating.
 public struct Words: Sequence {
     /// The text walked.
     public let text: TextSlice
@@ -12,7 +18,10 @@ public struct Words: Sequence {
     }
 
     /// A fresh walk from the first word.
-    public func makeIterator() -> Iterator { Iterator(text) }
+    public func makeIterator() -> Iterator {
+        if let list = WordMemo.words(of: text) { return Iterator(text, list: list) }
+        return Iterator(text)
+    }
 
     /// A walk over the words; a copy continues independently from the same place.
     public struct Iterator: IteratorProtocol {
@@ -28,18 +37,73 @@ public struct Words: Sequence {
         private var quotations = 0
         private var terminated = false
         private var boundary = true
+        /// The text's words from the memo, when it had them: the walk reads them instead.
+        private let list: WordList?
+        /// In a list walk: the words read so far, and whether the end was read.
+        private var position = 0
+        private var finished = false
 
+        /// A walk that tokenizes `text`.
         init(_ text: TextSlice) {
             self.text = text
+            list = nil
+        }
+
+        /// A walk that reads `list`, the words of `text`.
+        init(_ text: TextSlice, list: WordList) {
+            self.text = text
+            self.list = list
         }
 
         /// True while a quotation is open (its closing mark not yet read).
-        var isInsideQuotation: Bool { open != nil }
+        var isInsideQuotation: Bool {
+            guard let list else { return open != nil }
+            if finished { return list.endsInsideQuotation }
+            return position > 0 && list.words[position - 1].insideQuotationAfter
+        }
 
         /// The next word, or nil at the end of the text.
         public mutating func next() -> Word? {
+            if let list { return nextListed(list) }
+            return nextScanned()
+        }
+
+        /// The next word of the memo's list.
+        private mutating func nextListed(_ list: WordList) -> Word? {
+            guard position < list.words.count else {
+                finished = true
+                return nil
+            }
+            let entry = list.words[position]
+            let start = Int(entry.offset)
+            let word = Word(
+                text: text.slice(start, start + Int(entry.length)),
+                offset: start,
+                index: position,
+                shape: entry.shape,
+                quotation: Int(entry.quotation),
+                startsSentence: entry.startsSentence
+            )
+            position += 1
+            return word
+        }
+
+        /// The next word, read from the bytes.
+        private mutating func nextScanned() -> Word? {
+            let bytes = text.bytes
             let walker = text.scalars
-            while offset < text.count {
+            while offset < bytes.count {
+                let lead = bytes[offset]
+                if lead < 0x80 {
+                    // ASCII: one byte, one scalar; no property lookup.
+                    if lead == 0x27 || (ScalarClass.isASCIIAlphanumeric(lead) && !isEmojiSelector(at: offset + 1)) {
+                        if let word = scanRun() { return word }
+                        continue
+                    }
+                    readPunctuation(Unicode.Scalar(lead))
+                    offset += 1
+                    continue
+                }
                 let (scalar, width) = walker.scalar(at: offset)
                 if ScalarClass.isApostrophe(scalar) || isLetterOrDigit(scalar, next: offset + width) {
                     if let word = scanRun() { return word }
@@ -51,30 +115,72 @@ public struct Words: Sequence {
             return nil
         }
 
+        /// True when an emoji selector (U+FE0F, U+20E3) starts at byte `position`
+        /// (false at the end of the text and for any ASCII byte).
+        private func isEmojiSelector(at position: Int) -> Bool {
+            guard position < text.count, text.bytes[position] >= 0x80 else { return false }
+            return ScalarClass.isEmojiSelector(text.scalars.scalar(at: position).scalar)
+        }
+
         /// True for a letter or digit that is not shown as an emoji (`ℹ️`, `3️⃣`, `🅰`).
         private func isLetterOrDigit(_ scalar: Unicode.Scalar, next: Int) -> Bool {
             guard ScalarClass.isAlphanumeric(scalar), !ScalarClass.isEmoji(scalar) else { return false }
-            guard next < text.count else { return true }
-            return !ScalarClass.isEmojiSelector(text.scalars.scalar(at: next).scalar)
+            return !isEmojiSelector(at: next)
         }
 
         /// Reads the run of letters, digits and apostrophes at `offset` and moves past it;
         /// returns its word, or nil when the run held only apostrophes.
+        ///
+        /// The word's shape is read during the same pass while its scalars are ASCII letters,
+        /// digits or apostrophes (`'` or `’`, which have no case); any other scalar in it
+        /// sends the word through `shape(of:)`.
         private mutating func scanRun() -> Word? {
+            let bytes = text.bytes
             let walker = text.scalars
             let start = offset
             var end = offset
             var first = -1
             var last = -1
-            while end < text.count {
+            // The shape of an ASCII word, read on the way.
+            var plain = true
+            var initialUpper = false
+            var initialLower = false
+            var upperAfterFirst = false
+            var lowerAfterFirst = 0
+            while end < bytes.count {
+                let lead = bytes[end]
+                if lead < 0x80 {
+                    if lead == 0x27 {
+                        end += 1
+                        continue
+                    }
+                    // An ASCII byte is never a word continuation: anything but a letter or digit ends the run.
+                    guard ScalarClass.isASCIIAlphanumeric(lead), !isEmojiSelector(at: end + 1) else { break }
+                    let upper = lead >= 0x41 && lead <= 0x5A
+                    let lower = lead >= 0x61 && lead <= 0x7A
+                    if first < 0 {
+                        first = end
+                        initialUpper = upper
+                        initialLower = lower
+                    } else if upper {
+                        upperAfterFirst = true
+                    } else if lower {
+                        lowerAfterFirst += 1
+                    }
+                    end += 1
+                    last = end
+                    continue
+                }
                 let (scalar, width) = walker.scalar(at: end)
                 if ScalarClass.isApostrophe(scalar) {
                     end += width
                 } else if isLetterOrDigit(scalar, next: end + width) {
                     if first < 0 { first = end }
+                    plain = false
                     end += width
                     last = end
                 } else if first >= 0 && ScalarClass.isWordContinuation(scalar) {
+                    plain = false
                     end += width
                     last = end
                 } else {
@@ -93,11 +199,23 @@ public struct Words: Sequence {
             }
             let quotation = open == nil ? 0 : quotations
             if end > last, open == .single { open = nil }
+            let shape: WordShape
+            if !plain {
+                shape = Iterator.shape(of: text.slice(first, last))
+            } else if !initialUpper && !initialLower {
+                shape = .uncased  // starts with a digit
+            } else if initialUpper && lowerAfterFirst == 0 {
+                shape = .allCaps
+            } else if upperAfterFirst {
+                shape = .innerCapital
+            } else {
+                shape = initialUpper ? .capitalized : .lowercase
+            }
             let word = Word(
                 text: text.slice(first, last),
                 offset: first,
                 index: index,
-                shape: Iterator.shape(of: text.slice(first, last)),
+                shape: shape,
                 quotation: quotation,
                 startsSentence: boundary
             )
@@ -140,6 +258,7 @@ public struct Words: Sequence {
         }
 
         /// The capitalization of a word's bytes (letters, digits, apostrophes, marks).
+        @inline(never)
         static func shape(of word: TextSlice) -> WordShape {
             let walker = word.scalars
             guard !word.isEmpty else { return .uncased }
@@ -164,12 +283,24 @@ public struct Words: Sequence {
 
         private static func isUpper(_ scalar: Unicode.Scalar) -> Bool {
             if scalar.isASCII { return scalar.value >= 0x41 && scalar.value <= 0x5A }
-            return scalar.properties.isUppercase || scalar.properties.generalCategory == .titlecaseLetter
+            return isNonASCIIUpper(scalar)
         }
 
         private static func isLower(_ scalar: Unicode.Scalar) -> Bool {
             if scalar.isASCII { return scalar.value >= 0x61 && scalar.value <= 0x7A }
-            return scalar.properties.isLowercase
+            return isNonASCIILower(scalar)
+        }
+
+        // Property lookups out of line (see `ScalarClass`): no resilient-type prologue for ASCII.
+
+        @inline(never)
+        private static func isNonASCIIUpper(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isUppercase || scalar.properties.generalCategory == .titlecaseLetter
+        }
+
+        @inline(never)
+        private static func isNonASCIILower(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isLowercase
         }
     }
 }
@@ -201,5 +332,13 @@ extension TextSlice {
     public var firstWord: Word? {
         var walk = words.makeIterator()
         return walk.next()
+    }
+
+    /// The text's word when it has exactly one, else nil (`firstWord` when
+    /// `hasMoreWords(than: 1)` is false, in one walk).
+    public var onlyWord: Word? {
+        var walk = words.makeIterator()
+        guard let word = walk.next(), walk.next() == nil else { return nil }
+        return word
     }
 }

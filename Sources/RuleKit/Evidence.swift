@@ -1,5 +1,7 @@
 /// Builds a violation's `evidence`: one JSON object text, with keys in the order
-/// added and strings escaped. Build it only when reporting (it allocates).
+/// added and strings escaped. Up to 248 bytes it is kept inline and allocates
+/// nothing; a larger object moves to the heap. Pass it to `RuleCall.report` as the
+/// expression that builds it, which runs only when the host would publish the report.
 ///
 /// ```swift
 /// var evidence = Evidence()
@@ -8,79 +10,121 @@
 /// evidence.add("title", call.event.title)   // null when absent
 /// ```
 public struct Evidence: Sendable {
-    private var body: [UInt8] = []
+    /// The object's UTF-8 text, closing brace included, once a key was added; empty for `{}`.
+    private var object = SmallBytes()
 
     /// An empty object.
     public init() {}
 
     /// The JSON object text, e.g. `{"count":4,"limit":3}`.
-    public var json: String { String(decoding: [0x7B] + body + [0x7D], as: UTF8.self) }
+    public var json: String { object.isEmpty ? "{}" : object.withBytes { String(decoding: $0, as: UTF8.self) } }
 
     /// Runs `body` with the JSON object's UTF-8 bytes.
     public func withJSON<R>(_ use: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(body.count + 2)
-        bytes.append(0x7B)
-        bytes += body
-        bytes.append(0x7D)
-        return try bytes.withUnsafeBufferPointer(use)
+        if object.isEmpty {
+            let empty: StaticString = "{}"
+            return try use(UnsafeBufferPointer(start: empty.utf8Start, count: empty.utf8CodeUnitCount))
+        }
+        return try object.withBytes(use)
     }
 
     /// Adds an integer.
     public mutating func add(_ key: String, _ value: some BinaryInteger) {
-        appendKey(key)
-        body += String(value).utf8
+        beginMember(key)
+        if let exact = Int64(exactly: value) {
+            Evidence.appendInteger(exact, to: &object)
+        } else {
+            Evidence.appendUTF8(String(value), to: &object)
+        }
+        endMember()
+    }
+
+    /// Adds an integer (the common case, without generic dispatch).
+    public mutating func add(_ key: String, _ value: Int64) {
+        beginMember(key)
+        Evidence.appendInteger(value, to: &object)
+        endMember()
+    }
+
+    /// Adds an integer (the common case, without generic dispatch).
+    public mutating func add(_ key: String, _ value: Int) {
+        add(key, Int64(value))
     }
 
     /// Adds a boolean.
     public mutating func add(_ key: String, _ value: Bool) {
-        appendKey(key)
-        body += (value ? "true" : "false").utf8
+        beginMember(key)
+        Evidence.appendLiteral(value ? "true" : "false", to: &object)
+        endMember()
     }
 
     /// Adds a string, or null.
     public mutating func add(_ key: String, _ value: String?) {
-        appendKey(key)
-        if let value { Evidence.appendString(value, to: &body) } else { body += "null".utf8 }
+        beginMember(key)
+        if let value { Evidence.appendString(value, into: &object) } else { Evidence.appendLiteral("null", to: &object) }
+        endMember()
     }
 
     /// Adds a text the host passed in, or null when it is absent.
     public mutating func add(_ key: String, _ value: Text) {
-        appendKey(key)
+        beginMember(key)
         if value.isAbsent {
-            body += "null".utf8
+            Evidence.appendLiteral("null", to: &object)
         } else {
-            Evidence.appendString(bytes: value.bytes, to: &body)
+            Evidence.appendString(bytes: value.bytes, into: &object)
         }
+        endMember()
     }
 
     /// Adds an array of strings.
     public mutating func add(_ key: String, _ values: [String]) {
-        appendKey(key)
-        body.append(0x5B)
+        beginMember(key)
+        object.append(0x5B)
         for (index, value) in values.enumerated() {
-            if index > 0 { body.append(0x2C) }
-            Evidence.appendString(value, to: &body)
+            if index > 0 { object.append(0x2C) }
+            Evidence.appendString(value, into: &object)
         }
-        body.append(0x5D)
+        object.append(0x5D)
+        endMember()
     }
 
     /// Adds an array of integers.
     public mutating func add(_ key: String, _ values: [some BinaryInteger]) {
-        appendKey(key)
-        body += ("[" + values.map { String($0) }.joined(separator: ",") + "]").utf8
+        beginMember(key)
+        object.append(0x5B)
+        for (index, value) in values.enumerated() {
+            if index > 0 { object.append(0x2C) }
+            if let exact = Int64(exactly: value) {
+                Evidence.appendInteger(exact, to: &object)
+            } else {
+                Evidence.appendUTF8(String(value), to: &object)
+            }
+        }
+        object.append(0x5D)
+        endMember()
     }
 
     /// Adds an explicit null.
     public mutating func addNull(_ key: String) {
-        appendKey(key)
-        body += "null".utf8
+        beginMember(key)
+        Evidence.appendLiteral("null", to: &object)
+        endMember()
     }
 
-    private mutating func appendKey(_ key: String) {
-        if !body.isEmpty { body.append(0x2C) }
-        Evidence.appendString(key, to: &body)
-        body.append(0x3A)
+    /// Opens the object, or turns its closing brace into a comma, then writes `"key":`.
+    private mutating func beginMember(_ key: String) {
+        if object.isEmpty {
+            object.append(0x7B)
+        } else {
+            object.replaceLast(with: 0x2C)
+        }
+        Evidence.appendString(key, into: &object)
+        object.append(0x3A)
+    }
+
+    /// Closes the object again after a member.
+    private mutating func endMember() {
+        object.append(0x7D)
     }
 
     /// Appends `value` as a JSON string literal to a String (quotes, backslash, control
@@ -93,49 +137,99 @@ public struct Evidence: Sendable {
 
     /// Appends `value` as a JSON string literal to UTF-8 bytes.
     public static func appendString(_ value: String, to out: inout [UInt8]) {
-        var value = value
-        value.withUTF8 { appendString(bytes: $0, to: &out) }
+        appendString(value, into: &out)
     }
 
     /// Appends UTF-8 `bytes` as a JSON string literal: runs that need no escape are copied whole.
     public static func appendString(bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.append(0x22)
+        appendString(bytes: bytes, into: &out)
+    }
+
+    /// Appends `value` as a JSON string literal to any byte sink.
+    static func appendString(_ value: String, into out: inout some ByteSink) {
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { appendString(bytes: $0, into: &out) }
+        guard done == nil else { return }
+        var value = value
+        value.withUTF8 { appendString(bytes: $0, into: &out) }
+    }
+
+    /// Appends a string's UTF-8 as it is (no quotes, no escapes).
+    static func appendUTF8(_ value: String, to out: inout some ByteSink) {
+        var value = value
+        value.withUTF8 { out.appendBytes($0) }
+    }
+
+    /// Appends UTF-8 `bytes` as a JSON string literal to any byte sink.
+    static func appendString(bytes: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink) {
+        out.appendByte(0x22)
         var run = 0
         var i = 0
         let count = bytes.count
         while i < count {
             let byte = bytes[i]
-            var escape: [UInt8]? = nil
+            // Only quote, backslash, control characters and the lead byte of U+2028 / U+2029 may need escaping.
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 {
+                i += 1
+                continue
+            }
             var width = 1
             switch byte {
-            case 0x22: escape = [0x5C, 0x22]
-            case 0x5C: escape = [0x5C, 0x5C]
-            case 0x0A: escape = [0x5C, 0x6E]
-            case 0x0D: escape = [0x5C, 0x72]
-            case 0x09: escape = [0x5C, 0x74]
-            case 0x08: escape = [0x5C, 0x62]
-            case 0x0C: escape = [0x5C, 0x66]
-            case 0x00..<0x20: escape = Array("\\u00".utf8) + hex(byte)
+            case 0x22: flush(bytes, run, i, to: &out); appendLiteral("\\\"", to: &out)
+            case 0x5C: flush(bytes, run, i, to: &out); appendLiteral("\\\\", to: &out)
+            case 0x0A: flush(bytes, run, i, to: &out); appendLiteral("\\n", to: &out)
+            case 0x0D: flush(bytes, run, i, to: &out); appendLiteral("\\r", to: &out)
+            case 0x09: flush(bytes, run, i, to: &out); appendLiteral("\\t", to: &out)
+            case 0x08: flush(bytes, run, i, to: &out); appendLiteral("\\b", to: &out)
+            case 0x0C: flush(bytes, run, i, to: &out); appendLiteral("\\f", to: &out)
+            case 0x00..<0x20:
+                flush(bytes, run, i, to: &out)
+                appendLiteral("\\u00", to: &out)
+                out.appendByte(hexDigit(byte >> 4))
+                out.appendByte(hexDigit(byte & 0xF))
             case 0xE2 where i + 2 < count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
-                escape = Array("\\u202".utf8) + [bytes[i + 2] == 0xA8 ? 0x38 : 0x39]
+                flush(bytes, run, i, to: &out)
+                appendLiteral("\\u202", to: &out)
+                out.appendByte(bytes[i + 2] == 0xA8 ? 0x38 : 0x39)
                 width = 3
-            default: break
-            }
-            if let escape {
-                if run < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
-                out += escape
-                i += width
-                run = i
-            } else {
+            default:
                 i += 1
+                continue
             }
+            i += width
+            run = i
         }
-        if run < count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<count])) }
-        out.append(0x22)
+        flush(bytes, run, count, to: &out)
+        out.appendByte(0x22)
     }
 
-    private static func hex(_ byte: UInt8) -> [UInt8] {
-        let digits = Array("0123456789abcdef".utf8)
-        return [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+    /// Appends `bytes[from..<to]` (nothing when empty).
+    private static func flush(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, to out: inout some ByteSink) {
+        if from < to { out.appendBytes(UnsafeBufferPointer(rebasing: bytes[from..<to])) }
+    }
+
+    /// Appends a literal's bytes.
+    static func appendLiteral(_ literal: StaticString, to out: inout some ByteSink) {
+        out.appendBytes(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends the decimal digits of `value` (with `-` when negative).
+    static func appendInteger(_ value: Int64, to out: inout some ByteSink) {
+        if value < 0 { out.appendByte(0x2D) }
+        var magnitude = value.magnitude
+        // 20 digits hold any UInt64.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude != 0
+            out.appendBytes(UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
+    }
+
+    /// The lowercase hexadecimal digit of a value 0...15.
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? 0x30 + value : 0x57 + value
     }
 }

@@ -7,6 +7,9 @@ public struct FNV1a: Sendable {
     /// Starts an empty hash.
     public init() {}
 
+    /// Continues a hash whose value so far is `value`.
+    init(value: UInt64) { self.value = value }
+
     /// Adds one byte.
     public mutating func add(_ byte: UInt8) {
         value = (value ^ UInt64(byte)) &* 1_099_511_628_211

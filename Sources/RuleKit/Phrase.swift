@@ -26,7 +26,22 @@ public enum Phrase {
 
     /// A text quoted for a message, e.g. `“Delete All?”`; `(none)` when absent.
     public static func quoted(_ text: Text) -> String {
-        guard let string = text.string else { return "(none)" }
-        return "“" + string + "”"
+        guard !text.isAbsent else { return "(none)" }
+        // One allocation: the marks and the bytes written in place (invalid UTF-8 is
+        // repaired as `String(decoding:as:)` repairs it).
+        let bytes = text.bytes
+        return String(unsafeUninitializedCapacity: bytes.count + 6) { buffer in
+            buffer[0] = 0xE2  // “ U+201C
+            buffer[1] = 0x80
+            buffer[2] = 0x9C
+            if let base = bytes.baseAddress {
+                UnsafeMutableRawPointer(buffer.baseAddress! + 3).copyMemory(from: base, byteCount: bytes.count)
+            }
+            let end = 3 + bytes.count
+            buffer[end] = 0xE2  // ” U+201D
+            buffer[end + 1] = 0x80
+            buffer[end + 2] = 0x9D
+            return end + 3
+        }
     }
 }

@@ -62,29 +62,54 @@ public struct RuleCall {
     ) {
         // Ask first (ABI 1.1): a report the host would hold back costs no formatting.
         guard shouldReport(subject: subject, key: key) else { return }
-        let refs = events.map(\.raw)
         var message = message()
-        let evidence = evidence()
+        message.withUTF8 { send(subject: subject, message: $0, evidence: evidence(), key: key, quietMs: quietMs, events: events) }
+    }
+
+    /// Reports a violation whose message is a `Message` (UTF-8 written straight from the
+    /// literal, no `String` built); otherwise the same as the `String` form. A message
+    /// literal that uses `Message`'s own interpolations (`quoted:`, `duration:`, `count:`,
+    /// `ordinal:`) chooses this form.
+    public func report(
+        subject: Text,
+        message: @autoclosure () -> Message,
+        evidence: @autoclosure () -> Evidence = Evidence(),
+        key: String? = nil,
+        quietMs: Int64 = 0,
+        events: [EventRef] = []
+    ) {
+        guard shouldReport(subject: subject, key: key) else { return }
+        let message = message()
+        message.withUTF8 {
+            send(subject: subject, message: $0, evidence: evidence(), key: key, quietMs: quietMs, events: events)
+        }
+    }
+
+    /// Hands one report to the host.
+    private func send(
+        subject: Text, message: UnsafeBufferPointer<UInt8>, evidence: Evidence, key: String?, quietMs: Int64,
+        events: [EventRef]
+    ) {
         var keyText = key ?? ""
         let hasKey = key != nil
         let host = raw.pointee.host.pointee
         let ctx = raw.pointee.ctx
-        message.withUTF8 { messageBytes in
+        // The C references live on the stack for the call: no array is built for them.
+        withUnsafeTemporaryAllocation(of: mw_event_ref.self, capacity: max(events.count, 1)) { refs in
+            for (index, event) in events.enumerated() { refs.initializeElement(at: index, to: event.raw) }
             evidence.withJSON { evidenceBytes in
                 keyText.withUTF8 { keyBytes in
-                    refs.withUnsafeBufferPointer { refBuffer in
-                        var report = mw_report(
-                            subject: subject.raw,
-                            message: RuleCall.present(messageBytes),
-                            evidence_json: RuleCall.present(evidenceBytes),
-                            key: hasKey ? RuleCall.present(keyBytes) : Text.absent.raw,
-                            quiet_ms: quietMs,
-                            events: refBuffer.baseAddress,
-                            event_count: UInt32(refBuffer.count),
-                            reserved: 0
-                        )
-                        host.report!(ctx, &report)
-                    }
+                    var report = mw_report(
+                        subject: subject.raw,
+                        message: RuleCall.present(message),
+                        evidence_json: RuleCall.present(evidenceBytes),
+                        key: hasKey ? RuleCall.present(keyBytes) : Text.absent.raw,
+                        quiet_ms: quietMs,
+                        events: events.isEmpty ? nil : UnsafePointer(refs.baseAddress),
+                        event_count: UInt32(events.count),
+                        reserved: 0
+                    )
+                    host.report!(ctx, &report)
                 }
             }
         }

@@ -19,6 +19,14 @@ final class WordsTests: XCTestCase {
         XCTAssertNil(TextSlice.empty.firstWord)
     }
 
+    func testOnlyWordIsTheWordOfAOneWordText() {
+        XCTAssertEqual(TextSlice.with("Error!") { $0.onlyWord?.string }, "Error")
+        XCTAssertEqual(TextSlice.with("  “Can’t” ⚠️ ") { $0.onlyWord?.string }, "Can’t")
+        XCTAssertNil(TextSlice.with("Sync failed") { $0.onlyWord })
+        XCTAssertNil(TextSlice.with(" … ") { $0.onlyWord })
+        XCTAssertNil(TextSlice.empty.onlyWord)
+    }
+
     func testApostrophesStayInsideWords() {
         XCTAssertEqual(words("Can’t connect"), ["Can’t", "connect"])
         XCTAssertEqual(words("Can't connect"), ["Can't", "connect"])

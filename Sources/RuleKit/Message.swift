@@ -1,0 +1,188 @@
+/// A violation's one-sentence message, written as UTF-8 straight from a string
+/// literal and its interpolations, without building a `String`: literal parts are
+/// copied from static storage, texts from the host's bytes, numbers as digits.
+///
+/// `RuleCall.report` takes one wherever a message literal uses an interpolation
+/// only `Message` has (`quoted:`, `duration:`, `count:`, `ordinal:`); a plain
+/// literal still builds a `String`, as before. Write `Message(...)` or
+/// `... as Message` to choose it for any other literal.
+///
+/// ```swift
+/// call.report(
+///     subject: event.id,
+///     message: "Modal view \(quoted: event.id) was closed after \(duration: shown); the limit is \(limit)"
+/// )
+/// ```
+///
+/// Each interpolation reads as the `Phrase` helper of the same name does.
+public struct Message: ExpressibleByStringInterpolation, Sendable {
+    /// The UTF-8 bytes (always valid UTF-8: texts are repaired as `String(decoding:as:)`
+    /// repairs them), inline up to 248 bytes.
+    private var bytes: SmallBytes
+
+    /// A message of one literal.
+    public init(stringLiteral literal: StaticString) {
+        var interpolation = StringInterpolation(literalCapacity: literal.utf8CodeUnitCount, interpolationCount: 0)
+        interpolation.appendLiteral(literal)
+        bytes = interpolation.bytes
+    }
+
+    /// A message from a literal with interpolations.
+    public init(stringInterpolation: StringInterpolation) {
+        bytes = stringInterpolation.bytes
+    }
+
+    /// A message with the text of `string`.
+    public init(_ string: String) {
+        var interpolation = StringInterpolation(literalCapacity: 0, interpolationCount: 1)
+        interpolation.appendInterpolation(string)
+        bytes = interpolation.bytes
+    }
+
+    /// The message as a `String` (allocates).
+    public var string: String { bytes.withBytes { String(decoding: $0, as: UTF8.self) } }
+
+    /// Runs `body` with the message's UTF-8 bytes.
+    public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withBytes(body)
+    }
+
+    /// Builds the bytes of a `Message` literal.
+    public struct StringInterpolation: StringInterpolationProtocol, Sendable {
+        /// The bytes so far.
+        fileprivate var bytes = SmallBytes()
+
+        /// An empty message (kept inline up to 248 bytes: most messages allocate nothing).
+        public init(literalCapacity: Int, interpolationCount: Int) {}
+
+        /// A literal part.
+        public mutating func appendLiteral(_ literal: StaticString) {
+            if literal.hasPointerRepresentation {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+            } else {
+                Evidence.appendUTF8(String(describing: literal.unicodeScalar), to: &bytes)
+            }
+        }
+
+        /// A string's text.
+        public mutating func appendInterpolation(_ string: String) {
+            Evidence.appendUTF8(string, to: &bytes)
+        }
+
+        /// A whole number in decimal.
+        public mutating func appendInterpolation(_ value: Int64) {
+            Evidence.appendInteger(value, to: &bytes)
+        }
+
+        /// A whole number in decimal.
+        public mutating func appendInterpolation(_ value: Int) {
+            Evidence.appendInteger(Int64(value), to: &bytes)
+        }
+
+        /// A whole number in decimal.
+        public mutating func appendInterpolation(_ value: some BinaryInteger) {
+            if let exact = Int64(exactly: value) {
+                Evidence.appendInteger(exact, to: &bytes)
+            } else {
+                Evidence.appendUTF8(String(value), to: &bytes)
+            }
+        }
+
+        /// A text the host passed in, as it is (nothing when absent).
+        public mutating func appendInterpolation(_ text: Text) {
+            appendText(text.bytes)
+        }
+
+        /// `Phrase.quoted`: the text in curly quotes, e.g. `“Delete All?”`; `(none)` when absent.
+        public mutating func appendInterpolation(quoted text: Text) {
+            guard !text.isAbsent else {
+                appendLiteral("(none)")
+                return
+            }
+            appendLiteral("“")
+            appendText(text.bytes)
+            appendLiteral("”")
+        }
+
+        /// `Phrase.duration`: whole seconds as `600 s`, anything else (and 0) as `1500 ms`.
+        public mutating func appendInterpolation(duration ms: Int64) {
+            if ms != 0 && ms % 1000 == 0 {
+                appendInterpolation(ms / 1000)
+                appendLiteral(" s")
+            } else {
+                appendInterpolation(ms)
+                appendLiteral(" ms")
+            }
+        }
+
+        /// `Phrase.count`: `1 alert`, `4 alerts`, the noun plural unless the count is 1.
+        public mutating func appendInterpolation(count: some BinaryInteger, _ singular: String, plural: String? = nil) {
+            appendInterpolation(count)
+            appendLiteral(" ")
+            if count == 1 {
+                appendInterpolation(singular)
+            } else if let plural {
+                appendInterpolation(plural)
+            } else {
+                appendInterpolation(singular)
+                appendLiteral("s")
+            }
+        }
+
+        /// `Phrase.ordinal`: `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
+        public mutating func appendInterpolation(ordinal number: some BinaryInteger) {
+            appendInterpolation(Phrase.ordinal(number))
+        }
+
+        /// Another message's text.
+        public mutating func appendInterpolation(_ message: Message) {
+            message.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+
+        /// Appends a text's bytes: as they are when they are ASCII or valid UTF-8,
+        /// else repaired (each invalid sequence read as U+FFFD).
+        private mutating func appendText(_ text: UnsafeBufferPointer<UInt8>) {
+            if Message.isValidUTF8(text) {
+                bytes.append(contentsOf: text)
+            } else {
+                Evidence.appendUTF8(String(decoding: text, as: UTF8.self), to: &bytes)
+            }
+        }
+    }
+
+    /// True when `bytes` is well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF).
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let count = bytes.count
+        while i < count {
+            let lead = bytes[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            let width: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: width = 2
+            case 0xE0: width = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: width = 3
+            case 0xED: width = 3; high = 0x9F
+            case 0xF0: width = 4; low = 0x90
+            case 0xF1...0xF3: width = 4
+            case 0xF4: width = 4; high = 0x8F
+            default: return false
+            }
+            guard i + width <= count else { return false }
+            let second = bytes[i + 1]
+            guard second >= low && second <= high else { return false }
+            var k = 2
+            while k < width {
+                guard bytes[i + k] & 0xC0 == 0x80 else { return false }
+                k += 1
+            }
+            i += width
+        }
+        return true
+    }
+}

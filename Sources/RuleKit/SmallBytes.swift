@@ -1,0 +1,111 @@
+/// UTF-8 bytes kept inline up to `inlineCapacity` and on the heap beyond: the bytes
+/// of an evidence object or a message, which rarely need the heap, so that building
+/// a report allocates nothing.
+struct SmallBytes: Sendable {
+    /// 31 words: 248 bytes.
+    private typealias Storage = (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+    )
+
+    /// Bytes held without allocating.
+    static let inlineCapacity = 248
+
+    private var storage: Storage = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    )
+    /// The bytes in `storage`, while `heap` is not in use.
+    private var inlineCount = 0
+    /// All the bytes, once they outgrew `storage`.
+    private var heap: [UInt8]? = nil
+
+    /// No bytes.
+    init() {}
+
+    /// The number of bytes.
+    var count: Int { heap?.count ?? inlineCount }
+
+    /// True without bytes.
+    var isEmpty: Bool { count == 0 }
+
+    /// Appends `bytes`.
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if heap == nil, inlineCount + bytes.count <= SmallBytes.inlineCapacity {
+            let offset = inlineCount
+            withUnsafeMutableBytes(of: &storage) { raw in
+                (raw.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
+            }
+            inlineCount += bytes.count
+            return
+        }
+        spill(adding: bytes.count)
+        heap!.append(contentsOf: bytes)
+    }
+
+    /// Appends one byte.
+    mutating func append(_ byte: UInt8) {
+        if heap == nil, inlineCount < SmallBytes.inlineCapacity {
+            let offset = inlineCount
+            withUnsafeMutableBytes(of: &storage) { raw in raw[offset] = byte }
+            inlineCount += 1
+            return
+        }
+        spill(adding: 1)
+        heap!.append(byte)
+    }
+
+    /// Replaces the last byte (there must be one).
+    mutating func replaceLast(with byte: UInt8) {
+        if heap != nil {
+            heap![heap!.count - 1] = byte
+        } else {
+            let offset = inlineCount - 1
+            withUnsafeMutableBytes(of: &storage) { raw in raw[offset] = byte }
+        }
+    }
+
+    /// Runs `body` with the bytes.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if let heap { return try heap.withUnsafeBufferPointer(body) }
+        var copy = storage
+        let count = inlineCount
+        return try withUnsafeBytes(of: &copy) { raw in
+            try raw.withMemoryRebound(to: UInt8.self) { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+
+    /// The bytes as an array (allocates).
+    var array: [UInt8] { withBytes { Array($0) } }
+
+    /// Moves the inline bytes to the heap, with room for `more`.
+    private mutating func spill(adding more: Int) {
+        guard heap == nil else { return }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(max(2 * SmallBytes.inlineCapacity, inlineCount + more))
+        withBytes { bytes.append(contentsOf: $0) }
+        heap = bytes
+        inlineCount = 0
+    }
+}
+
+/// Where the JSON and message writers put bytes: a `[UInt8]` or a `SmallBytes`.
+protocol ByteSink {
+    /// Appends `bytes`.
+    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Appends one byte.
+    mutating func appendByte(_ byte: UInt8)
+}
+
+extension SmallBytes: ByteSink {
+    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+    mutating func appendByte(_ byte: UInt8) { append(byte) }
+}
+
+extension Array: ByteSink where Element == UInt8 {
+    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+    mutating func appendByte(_ byte: UInt8) { append(byte) }
+}
