@@ -19,7 +19,7 @@ public final class Engine {
     let output: any EngineOutput
     var defaultProfile: RuleProfile
     var apps: [String: AppState] = [:]
-    var table = SessionTable()
+    let table = SessionTable()
     var observed: Int64 = 0
 
     /// Per rule (by seed): the event-time second being counted, violations in it, and held back so far.
@@ -108,8 +108,8 @@ public final class Engine {
         let session: Session
         if let found = table.find(sessionID, hash: idHash) {
             session = found
-            if !checkApp(event, session) { return }
-            if !checkSequence(event, session) { return }
+            if !checkApp(&event, session) { return }
+            if !checkSequence(&event, session) { return }
             if isStart || (session.lastTs != .min && event.ts > session.lastTs &+ configuration.sessionIdleTimeoutMs) {
                 // A new launch under the same id, or a session idle past the timeout: start afresh.
                 let lastSeq = session.lastSeq
@@ -121,8 +121,8 @@ public final class Engine {
             }
             table.touch(session)
         } else {
-            session = startSession(id: sessionID, hash: idHash, event: event)
-            _ = checkSequence(event, session)
+            session = startSession(id: sessionID, hash: idHash, event: &event)
+            _ = checkSequence(&event, session)
         }
         // Judge by event time: never earlier than the session's latest.
         if session.lastTs != .min && event.ts < session.lastTs {
@@ -150,7 +150,7 @@ public final class Engine {
             session.lastUserActionTs = event.ts
             session.lastUserActionControl = event.control
         }
-        journal.record(event, session: session, observed: observed)
+        journal.record(&event, session: session, observed: observed)
         if event.type == MW_EVENT_SESSION_END.rawValue {
             statistics.sessionsEnded += 1
             release(session)
@@ -192,7 +192,7 @@ public final class Engine {
         return state
     }
 
-    private func startSession(id: UnsafeRawBufferPointer, hash: UInt64, event: mw_event) -> Session {
+    private func startSession(id: UnsafeRawBufferPointer, hash: UInt64, event: inout mw_event) -> Session {
         if table.count >= configuration.maxSessions, let oldest = table.leastRecentlyActive {
             statistics.sessionsEvicted += 1
             output.emitDiagnostic(.sessionEvicted, app: oldest.app.name, session: oldest.id.string) {
@@ -212,7 +212,8 @@ public final class Engine {
         table.remove(session)
     }
 
-    private func checkApp(_ event: mw_event, _ session: Session) -> Bool {
+    // `inout` only so that the large C struct is not copied for the call; it is not changed.
+    private func checkApp(_ event: inout mw_event, _ session: Session) -> Bool {
         guard event.app.ptr != nil else { return true }
         let app = UnsafeRawBufferPointer(start: event.app.ptr, count: event.app.len)
         if session.app.bytes.equals(app) || event.type == MW_EVENT_SESSION_START.rawValue { return true }
@@ -231,7 +232,7 @@ public final class Engine {
         return false
     }
 
-    private func checkSequence(_ event: mw_event, _ session: Session) -> Bool {
+    private func checkSequence(_ event: inout mw_event, _ session: Session) -> Bool {
         guard event.seq > 0 else { return true }
         if event.seq <= session.lastSeq {
             statistics.duplicates += 1

@@ -158,7 +158,8 @@ public final class SessionJournal {
     public var count: Int { Int(min(recorded, UInt64(capacity))) }
 
     /// Records `event`, judged, with `session` as it now stands. No allocation.
-    func record(_ event: mw_event, session: Session, observed: Int64) {
+    /// (`inout` only so that the large C struct is not copied for the call; it is not changed.)
+    func record(_ event: inout mw_event, session: Session, observed: Int64) {
         guard capacity > 0 else { return }
         let ring = self.ring ?? allocateRing()
         let slot = ring + (Int(truncatingIfNeeded: recorded) & mask)

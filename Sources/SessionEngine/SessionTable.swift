@@ -5,8 +5,9 @@
 /// mixed hash and an unowned reference to it side by side (16 bytes), so a lookup
 /// costs one cache line for the probe and one for the session, whose id bytes it
 /// compares in place. Sessions are owned by `sessions[slot]`; the LRU order is a
-/// doubly linked list over slots.
-struct SessionTable {
+/// doubly linked list over slots. A class: the engine reaches it on every event,
+/// and a struct in a class property would be copied (five array references) per call.
+final class SessionTable {
     /// One probe position: empty (`session == nil`, `hash == 0`), deleted (`session == nil`,
     /// `hash == 1`), or a live session with its mixed hash.
     private struct Entry {
@@ -56,7 +57,7 @@ struct SessionTable {
     }
 
     /// Adds a session (its id must not be present) as the most recently active.
-    mutating func insert(_ session: Session) {
+    func insert(_ session: Session) {
         if (count + tombstones + 1) * 2 > entries.count { rehash(growing: count * 4 >= entries.count) }
         let slot: Int32
         if let free = freeSlots.popLast() {
@@ -75,7 +76,7 @@ struct SessionTable {
     }
 
     /// Removes a session.
-    mutating func remove(_ session: Session) {
+    func remove(_ session: Session) {
         let slot = session.slot
         guard slot >= 0, sessions[Int(slot)] === session else { return }
         var position = Int(truncatingIfNeeded: Hashing.mix(session.idHash)) & mask
@@ -92,7 +93,7 @@ struct SessionTable {
     }
 
     /// Marks a session the most recently active.
-    mutating func touch(_ session: Session) {
+    func touch(_ session: Session) {
         let slot = session.slot
         guard slot != head else { return }
         unlink(slot)
@@ -114,7 +115,7 @@ struct SessionTable {
         return result
     }
 
-    private mutating func place(_ session: Session) {
+    private func place(_ session: Session) {
         let mixed = Hashing.mix(session.idHash)
         var position = Int(truncatingIfNeeded: mixed) & mask
         while entries[position].session != nil { position = (position + 1) & mask }
@@ -122,7 +123,7 @@ struct SessionTable {
         entries[position] = Entry(hash: mixed, session: .passUnretained(session))
     }
 
-    private mutating func rehash(growing: Bool) {
+    private func rehash(growing: Bool) {
         let size = growing ? entries.count * 2 : entries.count
         entries = [Entry](repeating: .empty, count: size)
         mask = size - 1
@@ -130,7 +131,7 @@ struct SessionTable {
         for case let session? in sessions { place(session) }
     }
 
-    private mutating func linkAtHead(_ slot: Int32) {
+    private func linkAtHead(_ slot: Int32) {
         previous[Int(slot)] = -1
         next[Int(slot)] = head
         if head >= 0 { previous[Int(head)] = slot }
@@ -138,7 +139,7 @@ struct SessionTable {
         if tail < 0 { tail = slot }
     }
 
-    private mutating func unlink(_ slot: Int32) {
+    private func unlink(_ slot: Int32) {
         let p = previous[Int(slot)]
         let n = next[Int(slot)]
         if p >= 0 { next[Int(p)] = n } else { head = n }
