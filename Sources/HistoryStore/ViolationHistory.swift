@@ -61,6 +61,12 @@ public final class ViolationHistory: @unchecked Sendable {
 
     /// The v2 table: `id` (16 bytes) and `fingerprint` (8 bytes) as big-endian BLOBs.
     ///
+    /// The key that keeps a replayed violation once is `(ts, id)`, not `id` alone: the same
+    /// thing, since an id is derived from the triggering event's time (a replay has the same
+    /// `ts` and the same id), but cheap to keep up. Ids are random, so an index on `id` takes
+    /// each new row on a random page, and every commit writes hundreds of pages of it to the
+    /// WAL; `ts` follows the clock, so live violations go in at the index's end.
+    ///
     /// The indexes are the ones the queries of `find` and `prune` need: `observed` for
     /// newest-first without a filter, `--since` and retention; `(app, observed)` for
     /// `--app` and the control socket's `session` (app and session); `(rule, observed)`
@@ -68,7 +74,7 @@ public final class ViolationHistory: @unchecked Sendable {
     /// rows), on the daemon's ingest thread when asked through the control socket.
     static let schemaV2Table = """
         CREATE TABLE violations_v2 (
-            id BLOB PRIMARY KEY NOT NULL,
+            id BLOB NOT NULL,
             fingerprint BLOB NOT NULL,
             rule TEXT NOT NULL,
             app TEXT NOT NULL,
@@ -76,7 +82,8 @@ public final class ViolationHistory: @unchecked Sendable {
             severity TEXT NOT NULL,
             ts INTEGER NOT NULL,
             observed INTEGER NOT NULL,
-            json TEXT NOT NULL
+            json TEXT NOT NULL,
+            PRIMARY KEY (ts, id)
         )
         """
     static let schemaV2Indexes = """

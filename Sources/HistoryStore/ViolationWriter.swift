@@ -19,7 +19,7 @@ public struct ViolationWriter: ~Copyable {
     /// Stores one violation: `idHigh`/`idLow` and `fingerprint` as they are in the
     /// published JSON (32 and 16 hex digits, most significant first); the text
     /// columns as UTF-8 bytes; `json` the violation exactly as published.
-    /// A violation whose id is already stored is left as it is.
+    /// A violation already stored (the same id, so the same `ts`: a replay) is left as it is.
     public mutating func insert(
         idHigh: UInt64, idLow: UInt64, fingerprint: UInt64,
         rule: UnsafeRawBufferPointer, app: UnsafeRawBufferPointer, session: UnsafeRawBufferPointer,

@@ -269,7 +269,8 @@ final class ViolationHistoryTests: XCTestCase {
             ("SELECT json FROM violations WHERE app = 'a' AND session = 's' ORDER BY observed DESC, rowid DESC LIMIT 50", "violations_app"),
             ("SELECT json FROM violations WHERE observed >= 5 ORDER BY observed DESC, rowid DESC LIMIT 100", "violations_observed"),
             ("SELECT rowid FROM violations WHERE observed < 5", "violations_observed"),
-            ("SELECT 1 FROM violations WHERE id = x'00000000000000000000000000000001'", "sqlite_autoindex_violations_1"),
+            // The replay check of INSERT OR IGNORE: the primary key (ts, id).
+            ("SELECT 1 FROM violations WHERE ts = 1 AND id = x'00000000000000000000000000000001'", "sqlite_autoindex_violations_1"),
         ]
         for (sql, index) in shapes {
             let plan = try raw.read { db in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
