@@ -149,7 +149,7 @@ final class ControlHandler {
             let app = snapshot?.app ?? excerpt.records.first(where: { $0.app != nil })?.app
             do {
                 let rows = try history.find(HistoryQuery(app: app, session: id, limit: violationLimit))
-                reply["violations"] = rows.compactMap { try? JSONSerialization.jsonObject(with: Data($0.json.utf8)) }
+                reply["violations"] = rows.compactMap(Self.published)
             } catch {
                 reply["violations"] = NSNull()
                 reply["violations_error"] = "the history store could not be read: \(error)"
@@ -179,7 +179,7 @@ final class ControlHandler {
         }
         do {
             let rows = try history.find(query)
-            let objects = rows.compactMap { try? JSONSerialization.jsonObject(with: Data($0.json.utf8)) }
+            let objects = rows.compactMap(Self.published)
             return ["violations": objects, "count": objects.count]
         } catch {
             throw Refusal("the history store could not be read: \(error)")
@@ -279,9 +279,14 @@ final class ControlHandler {
     }
 
     static func encode(_ object: [String: Any]) -> [UInt8] {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-            return Array(#"{"ok":false,"error":"internal error: reply could not be encoded"}"#.utf8)
-        }
-        return [UInt8](data)
+        ControlReply.encode(object) ?? Array(#"{"ok":false,"error":"internal error: reply could not be encoded"}"#.utf8)
+    }
+
+    /// A stored violation as it goes into a reply: its JSON exactly as published, not parsed
+    /// again (nil for a row that does not hold a JSON object, which the daemon never writes).
+    static func published(_ row: StoredViolation) -> ControlReply.Raw? {
+        let bytes = Array(row.json.utf8)
+        guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
+        return ControlReply.Raw(bytes: bytes)
     }
 }

@@ -92,7 +92,6 @@ final class PublishingThread: @unchecked Sendable {
         started.signal()
 
         var message = ZMQMessage()
-        var rows: [StoredViolation] = []
         var group: [UInt8] = []
         group.reserveCapacity(1 << 20)
         var lastPrune = WallClock.monotonicMilliseconds() - 60_000
@@ -118,15 +117,19 @@ final class PublishingThread: @unchecked Sendable {
             }
             if group.isEmpty { continue }
             group.withUnsafeBytes { bytes in
-                rows.removeAll(keepingCapacity: true)
-                var reader = OutboundBatchReader(bytes)
-                while let record = reader.next() {
-                    if case .violation(_, let payload, let columns) = record { rows.append(Self.row(payload, columns)) }
-                }
-                if let history, !rows.isEmpty {
+                if let history, Self.containsViolation(bytes) {
                     do {
-                        try history.insert(rows)
-                        statistics.violationsStored.add(UInt64(rows.count), ordering: .relaxed)
+                        // Each violation's columns bound straight from the batch bytes: no String, no copy.
+                        let stored = try history.write { writer in
+                            var reader = OutboundBatchReader(bytes)
+                            while let record = reader.next() {
+                                guard case .violation(_, let payload, let c) = record else { continue }
+                                try writer.insert(
+                                    idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: c.rule, app: c.app,
+                                    session: c.session, severity: c.severity, ts: c.ts, observed: c.observed, json: payload)
+                            }
+                        }
+                        statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
                     } catch {
                         statistics.storeFailures.add(1, ordering: .relaxed)
                         let now = WallClock.monotonicMilliseconds()
@@ -183,16 +186,12 @@ final class PublishingThread: @unchecked Sendable {
         }
     }
 
-    private static func row(_ payload: UnsafeRawBufferPointer, _ c: OutboundBatchReader.ViolationColumns) -> StoredViolation {
-        StoredViolation(
-            id: hex(c.idHigh) + hex(c.idLow), fingerprint: hex(c.fingerprint),
-            rule: String(decoding: c.rule, as: UTF8.self), app: String(decoding: c.app, as: UTF8.self),
-            session: String(decoding: c.session, as: UTF8.self), severity: String(decoding: c.severity, as: UTF8.self),
-            ts: c.ts, observed: c.observed, json: String(decoding: payload, as: UTF8.self))
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    /// Whether the records hold at least one violation (a group of diagnostics alone needs no transaction).
+    private static func containsViolation(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var reader = OutboundBatchReader(bytes)
+        while let record = reader.next() {
+            if case .violation = record { return true }
+        }
+        return false
     }
 }

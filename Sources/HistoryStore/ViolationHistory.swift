@@ -1,10 +1,16 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The history store: every violation the daemon publishes, written first, in
 /// an SQLite file in the state directory (WAL: a commit survives the process
 /// being killed). The daemon writes from one thread; readers may open the same
 /// file read-only at any time.
+///
+/// Schema v2: `id` and `fingerprint` are 16- and 8-byte BLOBs (big-endian, so
+/// their hex is the published string), bound straight from the daemon's bytes
+/// by `write(_:)`. A v1 file (hex TEXT) is converted when the writer opens it;
+/// a read-only reader reads either.
 public final class ViolationHistory: @unchecked Sendable {
     /// The file name inside the state directory.
     public static let fileName = "history.sqlite"
@@ -35,41 +41,127 @@ public final class ViolationHistory: @unchecked Sendable {
         if !readOnly { try Self.migrator.migrate(database) }
     }
 
+    /// The v1 table, exactly as the first release created it (ids and fingerprints as hex TEXT).
+    static let schemaV1 = """
+        CREATE TABLE violations (
+            id TEXT PRIMARY KEY NOT NULL,
+            fingerprint TEXT NOT NULL,
+            rule TEXT NOT NULL,
+            app TEXT NOT NULL,
+            session TEXT NOT NULL,
+            severity TEXT NOT NULL,
+            ts INTEGER NOT NULL,
+            observed INTEGER NOT NULL,
+            json TEXT NOT NULL
+        );
+        CREATE INDEX violations_observed ON violations(observed);
+        CREATE INDEX violations_app ON violations(app, observed);
+        CREATE INDEX violations_rule ON violations(rule, observed);
+        """
+
+    /// The v2 table: `id` (16 bytes) and `fingerprint` (8 bytes) as big-endian BLOBs.
+    ///
+    /// The key that keeps a replayed violation once is `(ts, id)`, not `id` alone: the same
+    /// thing, since an id is derived from the triggering event's time (a replay has the same
+    /// `ts` and the same id), but cheap to keep up. Ids are random, so an index on `id` takes
+    /// each new row on a random page, and every commit writes hundreds of pages of it to the
+    /// WAL; `ts` follows the clock, so live violations go in at the index's end.
+    ///
+    /// The indexes are the ones the queries of `find` and `prune` need: `observed` for
+    /// newest-first without a filter, `--since` and retention; `(app, observed)` for
+    /// `--app` and the control socket's `session` (app and session); `(rule, observed)`
+    /// for `--rule`. Without them each of those reads the whole table (up to a million
+    /// rows), on the daemon's ingest thread when asked through the control socket.
+    static let schemaV2Table = """
+        CREATE TABLE violations_v2 (
+            id BLOB NOT NULL,
+            fingerprint BLOB NOT NULL,
+            rule TEXT NOT NULL,
+            app TEXT NOT NULL,
+            session TEXT NOT NULL,
+            severity TEXT NOT NULL,
+            ts INTEGER NOT NULL,
+            observed INTEGER NOT NULL,
+            json TEXT NOT NULL,
+            PRIMARY KEY (ts, id)
+        )
+        """
+    static let schemaV2Indexes = """
+        CREATE INDEX violations_observed ON violations(observed);
+        CREATE INDEX violations_app ON violations(app, observed);
+        CREATE INDEX violations_rule ON violations(rule, observed);
+        """
+
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        migrator.registerMigration("v1") { db in try db.execute(sql: schemaV1) }
+        migrator.registerMigration("v2") { db in
+            // Hex TEXT to BLOB: a new table, the rows copied in their order (rowid order is
+            // insertion order, the tie-break of newest-first), the old table dropped.
+            db.add(function: HexBlob.function)
+            try db.execute(sql: schemaV2Table)
             try db.execute(sql: """
-                CREATE TABLE violations (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    fingerprint TEXT NOT NULL,
-                    rule TEXT NOT NULL,
-                    app TEXT NOT NULL,
-                    session TEXT NOT NULL,
-                    severity TEXT NOT NULL,
-                    ts INTEGER NOT NULL,
-                    observed INTEGER NOT NULL,
-                    json TEXT NOT NULL
-                );
-                CREATE INDEX violations_observed ON violations(observed);
-                CREATE INDEX violations_app ON violations(app, observed);
-                CREATE INDEX violations_rule ON violations(rule, observed);
+                INSERT OR IGNORE INTO violations_v2 (id, fingerprint, rule, app, session, severity, ts, observed, json)
+                SELECT \(HexBlob.name)(id), \(HexBlob.name)(fingerprint), rule, app, session, severity, ts, observed, json
+                FROM violations ORDER BY rowid
                 """)
+            try db.execute(sql: "DROP TABLE violations")
+            try db.execute(sql: "ALTER TABLE violations_v2 RENAME TO violations")
+            try db.execute(sql: schemaV2Indexes)
+            db.remove(function: HexBlob.function)
         }
         return migrator
     }
 
+    static let insertSQL = """
+        INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// Writes in one transaction whatever `body` inserts through the writer it is given
+    /// (which must not outlive the call). Returns the number of violations handed to it.
+    /// A violation already stored (same id: a replay) is kept once. When `body` throws,
+    /// nothing of it is written.
+    @discardableResult
+    public func write(_ body: (inout ViolationWriter) throws -> Void) throws -> Int {
+        try database.write { db in
+            let statement = try db.cachedStatement(sql: Self.insertSQL)
+            var writer = ViolationWriter(statement: statement.sqliteStatement, connection: db.sqliteConnection)
+            defer { writer.finish() }
+            try body(&writer)
+            return writer.count
+        }
+    }
+
     /// Writes a batch in one transaction. A violation already stored (same id: a replay) is kept once.
+    /// Throws `HistoryStoreError` when an id is not 32 hex digits or a fingerprint not 16.
     public func insert(_ rows: [StoredViolation]) throws {
         guard !rows.isEmpty else { return }
-        try database.write { db in
-            let statement = try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+        try write { writer in
             for row in rows {
-                try statement.execute(arguments: [
-                    row.id, row.fingerprint, row.rule, row.app, row.session, row.severity, row.ts, row.observed, row.json,
-                ])
+                guard row.id.utf8.count == 32, let high = UInt64(row.id.prefix(16), radix: 16),
+                      let low = UInt64(row.id.suffix(16), radix: 16) else {
+                    throw HistoryStoreError("violation id '\(row.id)' is not 32 hex digits")
+                }
+                guard row.fingerprint.utf8.count == 16, let fingerprint = UInt64(row.fingerprint, radix: 16) else {
+                    throw HistoryStoreError("fingerprint '\(row.fingerprint)' of violation \(row.id) is not 16 hex digits")
+                }
+                var row = row
+                try row.rule.withUTF8 { rule in
+                    try row.app.withUTF8 { app in
+                        try row.session.withUTF8 { session in
+                            try row.severity.withUTF8 { severity in
+                                try row.json.withUTF8 { json in
+                                    try writer.insert(
+                                        idHigh: high, idLow: low, fingerprint: fingerprint,
+                                        rule: UnsafeRawBufferPointer(rule), app: UnsafeRawBufferPointer(app),
+                                        session: UnsafeRawBufferPointer(session), severity: UnsafeRawBufferPointer(severity),
+                                        ts: row.ts, observed: row.observed, json: UnsafeRawBufferPointer(json))
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -94,7 +186,8 @@ public final class ViolationHistory: @unchecked Sendable {
         }
     }
 
-    /// Violations matching `query`, newest first.
+    /// Violations matching `query`, newest first, ids and fingerprints as lowercase hex
+    /// (from a v2 file's BLOBs, or a v1 file's TEXT as it is).
     public func find(_ query: HistoryQuery) throws -> [StoredViolation] {
         var clauses: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
@@ -106,7 +199,10 @@ public final class ViolationHistory: @unchecked Sendable {
         arguments.append(max(0, query.limit))
         return try database.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT id, fingerprint, rule, app, session, severity, ts, observed, json FROM violations
+                SELECT
+                    CASE typeof(id) WHEN 'blob' THEN lower(hex(id)) ELSE id END AS id,
+                    CASE typeof(fingerprint) WHEN 'blob' THEN lower(hex(fingerprint)) ELSE fingerprint END AS fingerprint,
+                    rule, app, session, severity, ts, observed, json FROM violations
                 \(filter) ORDER BY observed DESC, rowid DESC LIMIT ?
                 """, arguments: StatementArguments(arguments)).map { row in
                 StoredViolation(
@@ -120,5 +216,10 @@ public final class ViolationHistory: @unchecked Sendable {
     /// Rows stored.
     public func count() throws -> Int {
         try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM violations") ?? 0 }
+    }
+
+    /// The schema migrations applied to the file, oldest first (`v1`, `v2`).
+    public func appliedMigrations() throws -> [String] {
+        try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
     }
 }

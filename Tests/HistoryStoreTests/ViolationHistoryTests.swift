@@ -1,5 +1,6 @@
 import Foundation
-import HistoryStore
+import GRDB
+@testable import HistoryStore
 import XCTest
 
 /// The history store on a real SQLite file: write, find, retention, read-only readers.
@@ -66,5 +67,214 @@ final class ViolationHistoryTests: XCTestCase {
         _ = try ViolationHistory(path: path)
         let header = try Data(contentsOf: URL(fileURLWithPath: path)).prefix(20)
         XCTAssertEqual(header[18], 2, "SQLite file format version 2 means WAL")
+    }
+
+    // MARK: - Schema v2: ids and fingerprints as bytes
+
+    /// A violation as the daemon hands it over: columns as bytes, the JSON as published.
+    private struct Published {
+        var idHigh: UInt64, idLow: UInt64, fingerprint: UInt64
+        var rule: String, app: String, session: String, severity: String, ts: Int64, observed: Int64
+        var id: String { hex(idHigh) + hex(idLow) }
+        var json: String { #"{"v":1,"id":"\#(id)","fingerprint":"\#(hex(fingerprint))","session":"\#(session)"}"# }
+        func hex(_ value: UInt64) -> String { String(format: "%016llx", value) }
+    }
+
+    private func write(_ history: ViolationHistory, _ violations: [Published]) throws -> Int {
+        try history.write { writer in
+            for v in violations {
+                var (rule, app, session, severity, json) = (v.rule, v.app, v.session, v.severity, v.json)
+                try rule.withUTF8 { rule in try app.withUTF8 { app in try session.withUTF8 { session in
+                    try severity.withUTF8 { severity in try json.withUTF8 { json in
+                        try writer.insert(
+                            idHigh: v.idHigh, idLow: v.idLow, fingerprint: v.fingerprint, rule: UnsafeRawBufferPointer(rule),
+                            app: UnsafeRawBufferPointer(app), session: UnsafeRawBufferPointer(session),
+                            severity: UnsafeRawBufferPointer(severity), ts: v.ts, observed: v.observed, json: UnsafeRawBufferPointer(json))
+                    } }
+                } } }
+            }
+        }
+    }
+
+    func testTheWriterStoresBytesAndFindReadsTheSameHexBack() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        let history = try ViolationHistory(path: path)
+        let violations = [
+            // Leading zero nibbles and bytes: the hex keeps every digit.
+            Published(idHigh: 0x0000_00ab_cdef_0001, idLow: 0x0f00_0000_0000_0000, fingerprint: 0x0000_0000_0000_0001,
+                      rule: "alert-frequency", app: "com.a", session: "S1", severity: "warning", ts: 1000, observed: 10),
+            Published(idHigh: .max, idLow: .max, fingerprint: .max,
+                      rule: "modal-depth", app: "com.b", session: "", severity: "error", ts: 2000, observed: 11),
+            Published(idHigh: 0x8000_0000_0000_0000, idLow: 1, fingerprint: 0x1234_5678_9abc_def0,
+                      rule: "alert-pronoun", app: "com.a", session: "Séance “1”", severity: "info", ts: -5, observed: 12),
+        ]
+        XCTAssertEqual(try write(history, violations), 3)
+        let found = try history.find(HistoryQuery(limit: 10))
+        XCTAssertEqual(found.map(\.id), violations.reversed().map(\.id), "newest first, the published hex")
+        XCTAssertEqual(found.map(\.fingerprint), violations.reversed().map { $0.hex($0.fingerprint) })
+        XCTAssertEqual(found.map(\.json), violations.reversed().map(\.json), "the JSON exactly as published")
+        XCTAssertEqual(found.map(\.session), ["Séance “1”", "", "S1"], "an empty session is the empty string, not NULL")
+        XCTAssertEqual(found.map(\.ts), [-5, 2000, 1000])
+        XCTAssertEqual(found.map(\.severity), ["info", "error", "warning"])
+        XCTAssertEqual(try history.find(HistoryQuery(session: "S1", limit: 10)).map(\.id), [violations[0].id])
+
+        // On disk: 16- and 8-byte BLOBs.
+        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let shapes = try raw.read { db in
+            try Row.fetchAll(db, sql: "SELECT typeof(id), length(id), typeof(fingerprint), length(fingerprint) FROM violations")
+        }
+        XCTAssertEqual(shapes.map { [$0[0] as String, "\($0[1] as Int)", $0[2] as String, "\($0[3] as Int)"] },
+                       Array(repeating: ["blob", "16", "blob", "8"], count: 3))
+        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2"])
+    }
+
+    func testTheWriterKeepsAReplayedIdOnce() throws {
+        let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
+        let v = Published(idHigh: 7, idLow: 9, fingerprint: 3, rule: "r", app: "a", session: "s", severity: "info", ts: 1, observed: 1)
+        var later = v
+        later.observed = 2
+        XCTAssertEqual(try write(history, [v, later]), 2, "both handed over")
+        XCTAssertEqual(try write(history, [later]), 1)
+        XCTAssertEqual(try history.count(), 1)
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 10)).map(\.observed), [1], "the first one stays")
+        var other = v
+        other.idLow = 10
+        XCTAssertEqual(try write(history, [other]), 1)
+        XCTAssertEqual(try history.count(), 2, "ids differing in the low half are two violations")
+    }
+
+    func testAWriteThatThrowsStoresNothing() throws {
+        struct Stop: Error {}
+        let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
+        let v = Published(idHigh: 1, idLow: 1, fingerprint: 1, rule: "r", app: "a", session: "s", severity: "info", ts: 1, observed: 1)
+        XCTAssertThrowsError(try history.write { writer in
+            var (r, a, s, sev, j) = (v.rule, v.app, v.session, v.severity, v.json)
+            try r.withUTF8 { r in try a.withUTF8 { a in try s.withUTF8 { s in try sev.withUTF8 { sev in try j.withUTF8 { j in
+                try writer.insert(idHigh: 1, idLow: 1, fingerprint: 1, rule: UnsafeRawBufferPointer(r), app: UnsafeRawBufferPointer(a),
+                                  session: UnsafeRawBufferPointer(s), severity: UnsafeRawBufferPointer(sev), ts: 1, observed: 1,
+                                  json: UnsafeRawBufferPointer(j))
+            } } } } }
+            throw Stop()
+        }) { XCTAssertTrue($0 is Stop) }
+        XCTAssertEqual(try history.count(), 0, "the transaction rolled back")
+        XCTAssertEqual(try write(history, [v]), 1, "the store still writes afterwards")
+    }
+
+    func testInsertRefusesIdsThatAreNotHex() throws {
+        let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
+        var bad = row(1, observed: 1)
+        bad.id = "not-hex-\(String(repeating: "0", count: 24))"
+        XCTAssertThrowsError(try history.insert([row(2, observed: 2), bad])) { error in
+            XCTAssertTrue("\(error)".contains("not 32 hex digits"), "\(error)")
+        }
+        var short = row(3, observed: 3)
+        short.fingerprint = "abc"
+        XCTAssertThrowsError(try history.insert([short]))
+        XCTAssertEqual(try history.count(), 0, "nothing of a refused batch is stored")
+    }
+
+    /// The old store's file, made by the old schema SQL and the old way of inserting (hex TEXT).
+    private func makeV1File(_ path: String, rows: [StoredViolation]) throws {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE violations (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    rule TEXT NOT NULL,
+                    app TEXT NOT NULL,
+                    session TEXT NOT NULL,
+                    severity TEXT NOT NULL,
+                    ts INTEGER NOT NULL,
+                    observed INTEGER NOT NULL,
+                    json TEXT NOT NULL
+                );
+                CREATE INDEX violations_observed ON violations(observed);
+                CREATE INDEX violations_app ON violations(app, observed);
+                CREATE INDEX violations_rule ON violations(rule, observed);
+                """)
+        }
+        try migrator.migrate(queue)
+        try queue.write { db in
+            for row in rows {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [row.id, row.fingerprint, row.rule, row.app, row.session, row.severity, row.ts, row.observed, row.json])
+            }
+        }
+    }
+
+    func testAV1FileIsConvertedToV2AndReadsTheSame() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        // Several rows in the same millisecond: newest-first breaks the tie by insertion order, which must survive.
+        let rows = (0..<40).map { n in
+            row(n * 7919 % 1000, app: n % 2 == 0 ? "com.a" : "com.b", rule: n % 3 == 0 ? "r3" : "r", observed: 100 + Int64(n / 4))
+        }
+        try makeV1File(path, rows: rows)
+        let queries = [
+            HistoryQuery(limit: 100), HistoryQuery(limit: 5), HistoryQuery(app: "com.b", limit: 100),
+            HistoryQuery(rule: "r3", limit: 100), HistoryQuery(session: "S1", limit: 100), HistoryQuery(sinceObserved: 105, limit: 100),
+        ]
+        // A reader of the new code reads the old file as it is (the daemon has not converted it yet).
+        let before = try queries.map { try ViolationHistory(path: path, readOnly: true).find($0) }
+        XCTAssertEqual(before[0].count, 40)
+        XCTAssertEqual(before[0].first?.id, rows.last?.id, "v1 read back: newest first")
+
+        let history = try ViolationHistory(path: path)
+        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2"])
+        XCTAssertEqual(try history.count(), 40)
+        for (query, expected) in zip(queries, before) {
+            XCTAssertEqual(try history.find(query), expected, "\(query) reads the same after the conversion")
+        }
+        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let types = try raw.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT typeof(id) || length(id) || typeof(fingerprint) || length(fingerprint) FROM violations") }
+        XCTAssertEqual(types, ["blob16blob8"])
+        let indexes = try raw.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'violations' ORDER BY name")
+        }
+        XCTAssertEqual(indexes, ["sqlite_autoindex_violations_1", "violations_app", "violations_observed", "violations_rule"])
+
+        // The converted file goes on working: a replay of an old id is kept once, new rows go in.
+        try history.insert([rows[0], row(5000, observed: 200)])
+        XCTAssertEqual(try history.count(), 41)
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 1)).first?.id, String(format: "%032x", 5000))
+        // Opening it again migrates nothing more.
+        XCTAssertEqual(try ViolationHistory(path: path).appliedMigrations(), ["v1", "v2"])
+    }
+
+    func testTheConversionKeepsARowWhoseIdIsNotHex() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        var odd = row(1, observed: 1)
+        odd.id = "hand-made id"
+        try makeV1File(path, rows: [odd, row(2, observed: 2)])
+        let history = try ViolationHistory(path: path)
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 10)).map(\.id), [String(format: "%032x", 2), "hand-made id"])
+    }
+
+    func testEveryQueryShapeUsesAnIndex() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        let history = try ViolationHistory(path: path)
+        try history.insert((0..<10).map { row($0, observed: Int64($0)) })
+        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        // The shapes `find` and `prune` run (ViolationHistory.swift), and the index each must be served by:
+        // without it, the query reads the table until it has `limit` rows, all of it when fewer match.
+        let shapes = [
+            ("SELECT json FROM violations ORDER BY observed DESC, rowid DESC LIMIT 100", "violations_observed"),
+            ("SELECT json FROM violations WHERE app = 'a' ORDER BY observed DESC, rowid DESC LIMIT 100", "violations_app"),
+            ("SELECT json FROM violations WHERE rule = 'r' ORDER BY observed DESC, rowid DESC LIMIT 100", "violations_rule"),
+            ("SELECT json FROM violations WHERE app = 'a' AND session = 's' ORDER BY observed DESC, rowid DESC LIMIT 50", "violations_app"),
+            ("SELECT json FROM violations WHERE observed >= 5 ORDER BY observed DESC, rowid DESC LIMIT 100", "violations_observed"),
+            ("SELECT rowid FROM violations WHERE observed < 5", "violations_observed"),
+            // The replay check of INSERT OR IGNORE: the primary key (ts, id).
+            ("SELECT 1 FROM violations WHERE ts = 1 AND id = x'00000000000000000000000000000001'", "sqlite_autoindex_violations_1"),
+        ]
+        for (sql, index) in shapes {
+            let plan = try raw.read { db in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
+            XCTAssertTrue(plan.contains { $0.contains("INDEX \(index)") }, "\(sql): \(plan)")
+        }
     }
 }

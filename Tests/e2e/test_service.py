@@ -214,7 +214,8 @@ def test_kill_9_mid_stream_loses_no_violation_a_subscriber_saw(zctx, tmp_path):
     assert received, "nothing was received before the kill"
     history = tmp_path / "state" / "history.sqlite"
     with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
-        stored = {row[0] for row in db.execute("SELECT id FROM violations")}
+        # Schema v2: the id is 16 bytes (big-endian), its lowercase hex the published id.
+        stored = {row[0] for row in db.execute("SELECT lower(hex(id)) FROM violations WHERE length(id) = 16")}
     missing = [i for i in received if i not in stored]
     assert not missing, f"{len(missing)} of {len(received)} received violations are not in the history"
     # the restarted daemon serves them through the control socket, and the CLI reads the file directly
@@ -300,3 +301,82 @@ def test_a_metrics_scrape_parses_as_prometheus_text_and_matches_status(zctx, tmp
         sender.close()
     finally:
         assert daemon.stop() == 0
+
+
+V1_SCHEMA = """
+CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+INSERT INTO grdb_migrations VALUES ('v1');
+CREATE TABLE violations (
+    id TEXT PRIMARY KEY NOT NULL,
+    fingerprint TEXT NOT NULL,
+    rule TEXT NOT NULL,
+    app TEXT NOT NULL,
+    session TEXT NOT NULL,
+    severity TEXT NOT NULL,
+    ts INTEGER NOT NULL,
+    observed INTEGER NOT NULL,
+    json TEXT NOT NULL
+);
+CREATE INDEX violations_observed ON violations(observed);
+CREATE INDEX violations_app ON violations(app, observed);
+CREATE INDEX violations_rule ON violations(rule, observed);
+"""
+
+
+def test_a_history_file_of_the_first_schema_is_read_then_converted(zctx, tmp_path):
+    # A v1 store (ids and fingerprints as hex TEXT), as the first release wrote it.
+    state = tmp_path / "state"
+    state.mkdir()
+    history = state / "history.sqlite"
+    rows = []
+    recent = int(time.time() * 1000) - 60_000  # within the default retention of 30 days
+    for n in range(30):
+        vid, fp = f"{n:02x}" + "ab" * 15, f"{n:04x}" + "cd" * 6
+        body = {"v": 1, "id": vid, "rule": "alert-frequency", "rev": 1, "module": "overuse", "severity": "warning",
+                "edition": "current", "app": "com.example.old" if n % 2 else "com.example.svc", "session": f"OLD{n % 3}",
+                "ts": T0 + n, "observed": recent + n // 3, "subject": None, "message": "m", "guideline": "g",
+                "evidence": {"n": n, "path": "a/b"}, "events": [{"type": "alert.presented", "ts": T0 + n}], "fingerprint": fp}
+        rows.append(body)
+    with sqlite3.connect(history) as db:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.executescript(V1_SCHEMA)
+        db.executemany("INSERT INTO violations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       [(r["id"], r["fingerprint"], r["rule"], r["app"], r["session"], r["severity"], r["ts"], r["observed"],
+                         json.dumps(r, separators=(",", ":"))) for r in rows])
+    newest_first = list(reversed(rows))
+
+    def cli(*args: str) -> list[dict]:
+        result = support.run_cli(["violations", "--state-dir", str(state), "--json", "--limit", "100", *args])
+        assert result.returncode == 0, result.stderr.decode()
+        return [json.loads(line) for line in result.stdout.decode().splitlines()]
+
+    # The new CLI reads the old file as it is, without converting it.
+    assert cli() == newest_first
+    with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT DISTINCT typeof(id) FROM violations").fetchall() == [("text",)]
+
+    daemon = support.Daemon(zctx, tmp_path).start()
+    try:
+        reply = daemon.request({"cmd": "violations", "limit": 100})
+        assert reply["ok"] and reply["count"] == 30
+        assert reply["violations"] == newest_first, "the daemon serves the converted rows, ids and order unchanged"
+        only = daemon.request({"cmd": "violations", "app": "com.example.old", "session": "OLD1"})
+        assert [v["id"] for v in only["violations"]] == [r["id"] for r in newest_first
+                                                          if r["app"] == "com.example.old" and r["session"] == "OLD1"]
+        # New violations go into the converted file next to the old ones.
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        sender.events([start("NEW")] + alerts("NEW", 0, 4))
+        assert support.poll_until(lambda: daemon.request({"cmd": "status"})["violations_stored"] >= 1, timeout=5)
+        sender.close()
+    finally:
+        assert daemon.stop() == 0
+    with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid").fetchall() == [("v1",), ("v2",)]
+        assert db.execute("SELECT DISTINCT typeof(id), length(id), typeof(fingerprint), length(fingerprint) FROM violations"
+                          ).fetchall() == [("blob", 16, "blob", 8)]
+        converted = {row[0]: row[1] for row in db.execute("SELECT lower(hex(id)), lower(hex(fingerprint)) FROM violations")}
+    assert all(converted[r["id"]] == r["fingerprint"] for r in rows)
+    after = cli()
+    assert after[len(after) - 30:] == newest_first, "the old rows read back the same after the conversion"
+    assert [v["session"] for v in after[:len(after) - 30]] == ["NEW"] * (len(after) - 30)

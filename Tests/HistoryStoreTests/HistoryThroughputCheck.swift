@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+import HistoryStore
+import XCTest
+
+/// A manual throughput check of the history store, not a timed test: it runs only when
+/// MODALWATCH_HISTORY_BENCH names a file of violations, one JSON object a line (what
+/// `modalwatch check FILE --format json` prints), and prints rows/s, CPU µs per violation
+/// and the file size. Run it in a release build:
+///
+///     modalwatch check /tmp/bench1m.ndjson --format json > /tmp/bench-violations.ndjson
+///     MODALWATCH_HISTORY_BENCH=/tmp/bench-violations.ndjson swift test -c release --filter HistoryThroughputCheck
+///
+/// It writes as the publishing thread does: groups of MODALWATCH_HISTORY_GROUP violations
+/// (default 1000) in one transaction each, every column bound from bytes.
+final class HistoryThroughputCheck: XCTestCase {
+    /// The violations' columns, as the daemon's hand-over batch has them.
+    private struct Columns {
+        var idHigh: UInt64, idLow: UInt64, fingerprint: UInt64, ts: Int64, observed: Int64
+        var json: Range<Int>, rule: Range<Int>, app: Range<Int>, session: Range<Int>, severity: Range<Int>
+    }
+
+    func testStoreThroughput() throws {
+        guard let source = ProcessInfo.processInfo.environment["MODALWATCH_HISTORY_BENCH"] else {
+            throw XCTSkip("set MODALWATCH_HISTORY_BENCH to a file of violations (modalwatch check --format json) to run")
+        }
+        let group = Int(ProcessInfo.processInfo.environment["MODALWATCH_HISTORY_GROUP"] ?? "") ?? 1000
+        var bytes: [UInt8] = []
+        var rows: [Columns] = []
+        func append(_ text: String) -> Range<Int> {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            return start..<bytes.count
+        }
+        for line in try String(contentsOfFile: source, encoding: .utf8).split(separator: "\n") where line.hasPrefix("{") {
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let id = try XCTUnwrap(object["id"] as? String), fingerprint = try XCTUnwrap(object["fingerprint"] as? String)
+            rows.append(Columns(
+                idHigh: try XCTUnwrap(UInt64(id.prefix(16), radix: 16)), idLow: try XCTUnwrap(UInt64(id.suffix(16), radix: 16)),
+                fingerprint: try XCTUnwrap(UInt64(fingerprint, radix: 16)),
+                ts: try XCTUnwrap((object["ts"] as? NSNumber)?.int64Value), observed: try XCTUnwrap((object["observed"] as? NSNumber)?.int64Value),
+                json: append(String(line)), rule: append(try XCTUnwrap(object["rule"] as? String)),
+                app: append(try XCTUnwrap(object["app"] as? String)), session: append(try XCTUnwrap(object["session"] as? String)),
+                severity: append(try XCTUnwrap(object["severity"] as? String))))
+        }
+        XCTAssertFalse(rows.isEmpty, "no violations in \(source)")
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mw-history-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent(ViolationHistory.fileName).path
+        var history: ViolationHistory? = try ViolationHistory(path: path)
+        let wallStart = ContinuousClock.now, cpuStart = Self.threadCPUSeconds()
+        try bytes.withUnsafeBytes { all in
+            func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: all[range]) }
+            var next = 0
+            while next < rows.count {
+                let end = min(next + group, rows.count)
+                try history?.write { writer in
+                    for c in rows[next..<end] {
+                        try writer.insert(
+                            idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: slice(c.rule), app: slice(c.app),
+                            session: slice(c.session), severity: slice(c.severity), ts: c.ts, observed: c.observed, json: slice(c.json))
+                    }
+                }
+                next = end
+            }
+        }
+        let cpu = Self.threadCPUSeconds() - cpuStart
+        let wall = ContinuousClock.now - wallStart
+        let stored = try history?.count() ?? 0
+        history = nil  // closing checkpoints the WAL into the file
+        let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        print(String(format: "history store: %d violations in groups of %d: %.2f s, %.0f rows/s, %.2f µs CPU per violation; file %.1f MB (%.0f B per row)",
+                     rows.count, group, seconds, Double(rows.count) / seconds, cpu * 1e6 / Double(rows.count),
+                     Double(size) / 1e6, Double(size) / Double(max(1, stored))))
+        XCTAssertEqual(stored, Set(rows.map { "\($0.idHigh)-\($0.idLow)" }).count, "every distinct id stored once")
+    }
+
+    /// CPU time of this thread (SQLite works on the caller's thread).
+    private static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
