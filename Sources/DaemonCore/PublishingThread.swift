@@ -80,9 +80,15 @@ final class PublishingThread: @unchecked Sendable {
             return
         }
         defer { pub.close() }
+        var checkpointer: HistoryCheckpointer?
+        defer { checkpointer?.stop() }
         if let historyPath {
             do {
-                history = try ViolationHistory(path: historyPath)
+                // WAL checkpoints on a thread of their own: a commit here (and so a
+                // publication) never waits for one.
+                history = try ViolationHistory(path: historyPath, checkpointsElsewhere: true)
+                checkpointer = HistoryCheckpointer(path: historyPath)
+                try checkpointer?.start()
             } catch {
                 startError = DaemonError(.systemCall, "cannot open the history store \(historyPath): \(error); check --state-dir and its permissions")
                 started.signal()

@@ -19,8 +19,10 @@ public final class ViolationHistory: @unchecked Sendable {
     /// The file.
     public let path: String
 
-    /// Opens (creating and migrating when `readOnly` is false) the store at `path`.
-    public init(path: String, readOnly: Bool = false) throws {
+    /// Opens (creating and migrating when `readOnly` is false) the store at `path`. With
+    /// `checkpointsElsewhere`, this connection never checkpoints the WAL itself: a
+    /// `HistoryCheckpointer` does, so that no commit waits for a checkpoint.
+    public init(path: String, readOnly: Bool = false, checkpointsElsewhere: Bool = false) throws {
         self.path = path
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -33,7 +35,7 @@ public final class ViolationHistory: @unchecked Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 // A 64 MiB page cache and fewer, larger checkpoints: the writer batches anyway.
                 try db.execute(sql: "PRAGMA cache_size = -65536")
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384")
+                try db.execute(sql: checkpointsElsewhere ? "PRAGMA wal_autocheckpoint = 0" : "PRAGMA wal_autocheckpoint = 16384")
             }
         }
         configuration.busyMode = .timeout(2)
