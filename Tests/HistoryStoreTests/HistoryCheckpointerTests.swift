@@ -1,0 +1,58 @@
+import Foundation
+import HistoryStore
+import XCTest
+
+/// WAL checkpoints on their own thread, on a real SQLite file: the writer never
+/// checkpoints, the checkpointer moves its frames into the database file.
+final class HistoryCheckpointerTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mw-checkpoint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func rows(_ range: Range<Int>) -> [StoredViolation] {
+        range.map { n in
+            StoredViolation(
+                id: String(format: "%032x", n), fingerprint: String(format: "%016x", n), rule: "alert-frequency",
+                app: "com.a", session: "S\(n % 7)", severity: "warning", ts: 1000 + Int64(n), observed: Int64(n),
+                json: #"{"v":1,"id":"\#(String(format: "%032x", n))","pad":"\#(String(repeating: "x", count: 600))"}"#)
+        }
+    }
+
+    private func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    func testTheWriterLeavesCheckpointsToTheCheckpointer() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        let history = try ViolationHistory(path: path, checkpointsElsewhere: true)
+        let sizeBefore = fileSize(path)
+        // Well past SQLite's usual automatic threshold (1000 pages): the writer alone never checkpoints.
+        for chunk in stride(from: 0, to: 6000, by: 500) { try history.insert(rows(chunk..<chunk + 500)) }
+        XCTAssertGreaterThan(fileSize(path + "-wal"), 4_000_000, "the WAL holds every commit")
+        XCTAssertEqual(fileSize(path), sizeBefore, "nothing reached the database file without a checkpointer")
+
+        let checkpointer = HistoryCheckpointer(path: path, intervalMs: 20)
+        try checkpointer.start()
+        let deadline = Date().addingTimeInterval(10)
+        while fileSize(path) < 4_000_000 && Date() < deadline { usleep(10_000) }
+        // Writing goes on while it checkpoints.
+        try history.insert(rows(6000..<6500))
+        checkpointer.stop()
+        XCTAssertGreaterThan(fileSize(path), 4_000_000, "the checkpointer moved the frames into the database file")
+        XCTAssertGreaterThan(checkpointer.counts.done, 0)
+        XCTAssertEqual(checkpointer.counts.failed, 0)
+        XCTAssertEqual(try history.count(), 6500)
+        XCTAssertEqual(try ViolationHistory(path: path, readOnly: true).count(), 6500)
+    }
+
+    func testStopWithoutStartReturns() {
+        HistoryCheckpointer(path: directory.appendingPathComponent("none.sqlite").path).stop()
+    }
+}
