@@ -25,7 +25,7 @@ extension EventReader {
 
         guard has(.v) else { throw Place(field: .v).error(.missingField, .missing, at: eventStart) }
         let v = slot(.v)
-        guard v.kind == .number, JSONNumber.integer(base, v.start, v.end) == .value(1) else {
+        guard v.integerValue(in: base) == .value(1) else {
             throw Place(field: .v).error(.badField, .requirement("must be 1"), at: v.start)
         }
 
@@ -132,15 +132,17 @@ extension EventReader {
     }
 
     /// A boolean field: 0, 1, or MW_ABSENT when absent.
+    @inline(__always)
     private func boolean(_ key: FieldKey) throws(DecodeError) -> Int32 {
         guard has(key) else { return MW_ABSENT }
         return try booleanValue(slot(key), Place(field: key))
     }
 
     /// A present integer field of at least `minimum` that fits in 64 bits.
+    @inline(__always)
     private func integer(_ key: FieldKey, minimum: Int64, _ requirement: StaticString) throws(DecodeError) -> Int64 {
         let s = slot(key)
-        if s.kind == .number, case .value(let value) = JSONNumber.integer(base, s.start, s.end), value >= minimum {
+        if case .value(let value) = s.integerValue(in: base), value >= minimum {
             return value
         }
         throw Place(field: key).error(.badField, .requirement(requirement), at: s.start)
@@ -148,11 +150,12 @@ extension EventReader {
 
     /// An `index` field (a button index): an integer >= 0 that fits in 32 bits, or null; null and absent
     /// give MW_ABSENT.
+    @inline(__always)
     private func index(_ key: FieldKey) throws(DecodeError) -> Int32 {
         guard has(key) else { return MW_ABSENT }
         let s = slot(key)
         if s.kind == .null { return MW_ABSENT }
-        if s.kind == .number, case .value(let value) = JSONNumber.integer(base, s.start, s.end),
+        if case .value(let value) = s.integerValue(in: base),
             value >= 0, value <= Int64(Int32.max)
         {
             return Int32(value)

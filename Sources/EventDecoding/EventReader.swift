@@ -74,8 +74,7 @@ struct EventReader {
             return
         }
         while true {
-            let keySpan = try scanner.scanKey()
-            if let key = matchKey(K.self, keySpan) {
+            if let key = try readKey(K.self) {
                 slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
                 if K.isTopLevel { present |= 1 << UInt32(key.rawValue) } else { itemPresent |= 1 << UInt32(key.rawValue) }
             } else {
@@ -93,6 +92,50 @@ struct EventReader {
                 throw scanner.unexpected("expected ',' or '}' in object")
             }
         }
+    }
+
+    /// Scans `"key"` and the `:` after it, like `JSONScanner.scanKey`, and says which key of `K` it is.
+    ///
+    /// The fast path, for a key of `K` with 16 bytes of payload after its opening quote: one or two
+    /// words loaded, the first quote found in them, and the bytes before it matched as a key of `K`.
+    /// A match proves them valid (plain ASCII, no escape), so nothing else is checked. Anything else
+    /// (unknown keys, escapes, the payload's end near) takes the general path, which scans from the
+    /// opening quote again.
+    @inline(__always)
+    private mutating func readKey<K: WireKey>(_: K.Type) throws(DecodeError) -> K? {
+        let quote = scanner.pos
+        let start = quote &+ 1
+        if start &+ KeyWords.capacity <= scanner.end, base[quote] == 0x22 {
+            let p = UnsafeRawPointer(base + start)
+            let w0 = p.loadUnaligned(as: UInt64.self)
+            let q0 = StringBytes.quoteMask(w0)
+            var key: K?
+            var count = 0
+            if q0 != 0 {
+                count = q0.trailingZeroBitCount &>> 3
+                key = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
+            } else {
+                let w1 = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                let q1 = StringBytes.quoteMask(w1)
+                if q1 != 0 {
+                    let n = q1.trailingZeroBitCount &>> 3
+                    count = 8 &+ n
+                    key = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(n)))
+                }
+            }
+            if let key {
+                scanner.pos = start &+ count &+ 1
+                if scanner.peek == UInt8(ascii: ":") {
+                    scanner.pos &+= 1
+                } else {
+                    scanner.skipWhitespace()
+                    try scanner.expect(UInt8(ascii: ":"), "expected ':' after a key")
+                }
+                scanner.skipWhitespace()
+                return key
+            }
+        }
+        return matchKey(K.self, try scanner.scanKey())
     }
 
     /// The key of `K` a key string names, unescaping it first when it holds escapes.
@@ -115,7 +158,9 @@ struct EventReader {
             let s = try scanner.scanString()
             return FieldSlot(start: s.start, end: s.end, kind: .string, escaped: s.escaped)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            try scanner.scanNumber()
+            if let value = try scanner.scanInteger() {
+                return FieldSlot(start: start, end: scanner.pos, kind: .integer, escaped: false, integer: value)
+            }
             kind = .number
         case UInt8(ascii: "t"):
             try scanner.scanLiteral("true")

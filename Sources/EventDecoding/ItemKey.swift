@@ -17,15 +17,19 @@ enum ItemKey: UInt8, CaseIterable, WireKey {
         }
     }
 
+    /// The field `key` names, by word compares like `FieldKey.match`.
     @inline(__always)
-    static func match(_ p: UnsafePointer<UInt8>, _ n: Int) -> ItemKey? {
-        switch n {
-        case 4: return ItemKey.role.name.isSpelled(by: p, n) ? .role : nil
+    static func match(_ key: KeyWords) -> ItemKey? {
+        switch key.count {
+        case 4: return key.w0 == 0x656c_6f72 ? .role : nil
         case 5:
-            if ItemKey.title.name.isSpelled(by: p, n) { return .title }
-            return ItemKey.style.name.isSpelled(by: p, n) ? .style : nil
-        case 6: return ItemKey.secure.name.isSpelled(by: p, n) ? .secure : nil
-        case 9: return ItemKey.preferred.name.isSpelled(by: p, n) ? .preferred : nil
+            switch key.w0 {
+            case 0x65_6c74_6974: return .title
+            case 0x65_6c79_7473: return .style
+            default: return nil
+            }
+        case 6: return key.w0 == 0x6572_7563_6573 ? .secure : nil
+        case 9: return key.w0 == 0x6572_7265_6665_7270 && key.w1 == 0x64 ? .preferred : nil
         default: return nil
         }
     }

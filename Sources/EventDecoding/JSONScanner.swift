@@ -193,6 +193,40 @@ struct JSONScanner {
         }
     }
 
+    /// Scans a number like `scanNumber` and reads it when it is `-?` and at most 18 digits without
+    /// fraction or exponent (what `JSONNumber.integer` reads on its fast path); nil for other numbers.
+    @inline(__always)
+    mutating func scanInteger() throws(DecodeError) -> Int64? {
+        let start = pos
+        let negative = base[pos] == UInt8(ascii: "-")  // the caller saw a '-' or a digit at the cursor
+        if negative { pos &+= 1 }
+        let digitsStart = pos
+        var value: Int64 = 0
+        let first = peek
+        if first == UInt8(ascii: "0") {
+            pos &+= 1
+        } else if first >= UInt8(ascii: "1"), first <= UInt8(ascii: "9") {
+            value = Int64(first &- 0x30)
+            pos &+= 1
+            while pos < end {
+                let digit = base[pos] &- 0x30
+                guard digit < 10 else { break }
+                value = value &* 10 &+ Int64(digit)
+                pos &+= 1
+            }
+        } else {
+            throw unexpected("invalid number")
+        }
+        let next = peek
+        if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+            pos = start
+            try scanNumber()
+            return nil
+        }
+        guard pos &- digitsStart <= 18 else { return nil }
+        return negative ? 0 &- value : value
+    }
+
     @inline(__always)
     private mutating func skipDigits() {
         while pos < end, Self.isDigit(base[pos]) { pos += 1 }

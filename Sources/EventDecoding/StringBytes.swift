@@ -16,6 +16,15 @@ enum StringBytes {
         return (below20 | hasQuote | hasBackslash | word) & highs
     }
 
+    /// For eight bytes loaded little-endian: the high bit of each byte that is `"`. As in
+    /// `attentionMask`, the lowest set bit is exact.
+    @inline(__always)
+    static func quoteMask(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        return (quote &- ones) & ~quote & (ones &* 0x80)
+    }
+
     /// How many bytes from `p` on, up to `limit`, are plain printable ASCII other than `"` and `\`.
     @inline(__always)
     static func plainPrefix(_ p: UnsafePointer<UInt8>, _ limit: Int) -> Int {

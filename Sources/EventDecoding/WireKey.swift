@@ -1,11 +1,20 @@
 /// A set of object keys the decoder records values for (top-level fields, array-item fields).
 protocol WireKey: RawRepresentable where RawValue == UInt8 {
-    /// The key whose name is the `count` bytes at `bytes`, or nil.
-    static func match(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Self?
+    /// The key whose name is `key`, or nil.
+    static func match(_ key: KeyWords) -> Self?
     /// True for the top-level fields (recorded in `EventReader.present`), false for array items.
     static var isTopLevel: Bool { get }
     /// The key's name on the wire.
     var name: StaticString { get }
+}
+
+extension WireKey {
+    /// The key whose name is the `count` bytes at `bytes`, or nil.
+    @inline(__always)
+    static func match(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Self? {
+        guard let key = KeyWords(bytes, count) else { return nil }
+        return match(key)
+    }
 }
 
 extension StaticString {
