@@ -13,13 +13,10 @@ final class Outbox: EngineOutput {
     private(set) var violationsFound: UInt64 = 0
     /// Violations by rule and severity, for the metrics.
     var violationsByRule: [RuleSeverity: UInt64] {
-        var result: [RuleSeverity: UInt64] = [:]
-        for (key, count) in counts { result[names[key]!, default: 0] += count }
-        return result
+        Dictionary(counts.values.map { ($0.rule, $0.count) }, uniquingKeysWith: +)
     }
-    /// Counts by rule seed mixed with the severity: a cheap key on the hot path; `names` says what each stands for.
-    private var counts: [UInt64: UInt64] = [:]
-    private var names: [UInt64: RuleSeverity] = [:]
+    /// Counts keyed by the rule's seed mixed with the severity: a cheap key on the hot path.
+    private var counts: [UInt64: (rule: RuleSeverity, count: UInt64)] = [:]
 
     /// A rule and the severity it fired with.
     struct RuleSeverity: Hashable {
@@ -46,13 +43,9 @@ final class Outbox: EngineOutput {
     func emit(_ violation: EmittedViolation) {
         batch.appendViolation(violation)
         violationsFound += 1
-        let key = violation.ruleSeed ^ UInt64(violation.severity.hashSalt)
-        if let count = counts[key] {
-            counts[key] = count + 1
-        } else {
-            counts[key] = 1
-            names[key] = RuleSeverity(rule: violation.rule, severity: violation.severity.rawValue)
-        }
+        counts[violation.ruleSeed ^ violation.severity.hashSalt, default: (
+            RuleSeverity(rule: violation.rule, severity: violation.severity.rawValue), 0
+        )].count += 1
         if batch.bytes.count >= 1 << 20 { flush() }
     }
 

@@ -12,11 +12,7 @@ public enum WallClock {
 
     /// A monotonic clock, in ms, for rates and timeouts.
     @inline(__always)
-    public static func monotonicMilliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-    }
+    public static func monotonicMilliseconds() -> Int64 { monotonicMicroseconds() / 1000 }
 
     /// A monotonic clock, in µs, for short spacings.
     @inline(__always)

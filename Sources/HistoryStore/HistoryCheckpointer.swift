@@ -14,14 +14,13 @@ import GRDB
 public final class HistoryCheckpointer: @unchecked Sendable {
     /// Checkpoints done, and failed, so far.
     public var counts: (done: Int, failed: Int) {
-        lock.lock()
-        defer { lock.unlock() }
+        wake.lock()
+        defer { wake.unlock() }
         return (done, failed)
     }
 
     private let path: String
     private let intervalMs: Int
-    private let lock = NSLock()
     private let wake = NSCondition()
     private var stopping = false
     private let ended = DispatchSemaphore(value: 0)
@@ -69,16 +68,10 @@ public final class HistoryCheckpointer: @unchecked Sendable {
             if !stopping { _ = wake.wait(until: Date(timeIntervalSinceNow: Double(intervalMs) / 1000)) }
             let last = stopping
             wake.unlock()
-            do {
-                try database.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
-                lock.lock()
-                done += 1
-                lock.unlock()
-            } catch {
-                lock.lock()
-                failed += 1
-                lock.unlock()
-            }
+            let succeeded = (try? database.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }) != nil
+            wake.lock()
+            if succeeded { done += 1 } else { failed += 1 }
+            wake.unlock()
             if last { return }
         }
     }

@@ -62,7 +62,7 @@ final class Session {
     /// Whether the session's id is `other`.
     @inline(__always)
     func idEquals(_ other: UnsafeRawBufferPointer) -> Bool {
-        other.count == idCount && (idCount == 0 || memcmp(idStart, other.baseAddress!, idCount) == 0)
+        StableBytes.equal(idStart, idCount, other)
     }
 
     deinit { idArena?.deallocate() }

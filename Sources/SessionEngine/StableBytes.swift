@@ -29,8 +29,12 @@ final class StableBytes {
     var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: count) }
 
     /// Whether the bytes equal `other`.
-    func equals(_ other: UnsafeRawBufferPointer) -> Bool {
-        other.count == count && (count == 0 || memcmp(pointer, other.baseAddress!, count) == 0)
+    func equals(_ other: UnsafeRawBufferPointer) -> Bool { Self.equal(pointer, count, other) }
+
+    /// Whether the `count` bytes at `start` equal `other`.
+    @inline(__always)
+    static func equal(_ start: UnsafeMutablePointer<UInt8>, _ count: Int, _ other: UnsafeRawBufferPointer) -> Bool {
+        other.count == count && (count == 0 || memcmp(start, other.baseAddress!, count) == 0)
     }
 
     /// The bytes as a String.
