@@ -77,6 +77,9 @@ let package = Package(
         // A small Swift module over libzmq: context, sockets, options, poll, errors with errno.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: hotPathSwift),
 
+        // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
+        .target(name: "Posix", swiftSettings: strictSwift),
+
         // The rule-module C ABI: one header, include/modalwatch_module.h.
         .target(name: "ModalwatchABI"),
 
@@ -115,7 +118,7 @@ let package = Package(
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore",
+                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -129,6 +132,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -161,6 +165,12 @@ let package = Package(
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"], swiftSettings: strictSwift),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "DaemonCoreTests",
+            dependencies: ["DaemonCore", "ZeroMQ", "ModalwatchConfig", "RuleHost", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "EventDecodingTests",
             dependencies: ["EventDecoding"],
