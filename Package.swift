@@ -80,11 +80,15 @@ let package = Package(
         // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
         .target(name: "Posix", swiftSettings: strictSwift),
 
+        // FNV-1a 64, UTF-8 decoding and validation, JSON string escaping: one implementation of each,
+        // for the decoder, the engine, RuleKit (and so every rule module) and AlertText.
+        .target(name: "ByteBasics", swiftSettings: hotPathSwift),
+
         // The rule-module C ABI: one header, include/modalwatch_module.h.
         .target(name: "ModalwatchABI"),
 
         // Wire format v1 → mw_event, without JSONDecoder: a scanner over the message bytes.
-        .target(name: "EventDecoding", dependencies: ["ModalwatchABI"], swiftSettings: hotPathSwift),
+        .target(name: "EventDecoding", dependencies: ["ModalwatchABI", "ByteBasics"], swiftSettings: hotPathSwift),
 
         // Finding, checking and loading rule modules with dlopen.
         .target(
@@ -96,7 +100,7 @@ let package = Package(
         // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.
         .target(
             name: "SessionEngine",
-            dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost"],
+            dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics"],
             swiftSettings: hotPathSwift
         ),
 
@@ -161,15 +165,16 @@ let package = Package(
         ),
 
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
-        .target(name: "RuleKit", dependencies: ["ModalwatchABI"], swiftSettings: hotPathSwift),
+        .target(name: "RuleKit", dependencies: ["ModalwatchABI", "ByteBasics"], swiftSettings: hotPathSwift),
         // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
-        .target(name: "AlertText", swiftSettings: hotPathSwift),
+        .target(name: "AlertText", dependencies: ["ByteBasics"], swiftSettings: hotPathSwift),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"], swiftSettings: strictSwift),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"], swiftSettings: strictSwift),
         .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strictSwift),
+        .testTarget(name: "ByteBasicsTests", dependencies: ["ByteBasics"], swiftSettings: strictSwift),
         .testTarget(
             name: "DaemonCoreTests",
             dependencies: ["DaemonCore", "ZeroMQ", "ModalwatchConfig", "RuleHost", .product(name: "Logging", package: "swift-log")],
@@ -177,7 +182,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EventDecodingTests",
-            dependencies: ["EventDecoding"],
+            dependencies: ["EventDecoding", "ByteBasics"],
             resources: [.copy("Corpus")],
             swiftSettings: strictSwift
         ),

@@ -114,7 +114,7 @@ struct Modalwatchd: AsyncParsableCommand {
         do {
             try await group.run()
         } catch let error as DaemonError {
-            logger.critical("\(error.message)")
+            logger.critical("modalwatchd cannot run", metadata: ["error": "\(error.message)"])
             throw ExitCode(1)
         }
     }
