@@ -1,6 +1,7 @@
 import Foundation
 import HistoryStore
 import Logging
+import Synchronization
 import ZeroMQ
 
 /// The thread that owns the violations `PUB` socket and writes the history:

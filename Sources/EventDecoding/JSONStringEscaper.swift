@@ -2,7 +2,7 @@
 ///
 /// Escapes `"`, `\` and the control characters (as `\n`, `\t`, ... or `\u00XX`); everything else is
 /// copied as UTF-8. Bytes that are not valid UTF-8 become U+FFFD, so the output is always valid JSON.
-public enum JSONStringEscaper {
+public enum JSONStringEscaper: Sendable {
     /// Appends `"` + the escaped `bytes` + `"` to `out`.
     public static func appendQuoted(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         out.append(0x22)
