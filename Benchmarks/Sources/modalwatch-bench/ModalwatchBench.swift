@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import Histogram
 
 /// `modalwatch-bench`: in one run on one machine, the raw libzmq ceiling and the real
 /// daemon end to end with the same messages, latency at a fixed rate, memory per idle
