@@ -59,6 +59,9 @@ let package = Package(
         // A small Swift module over libzmq: context, sockets, options, poll, errors with errno.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
 
+        // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
+        .target(name: "Posix"),
+
         // The rule-module C ABI: one header, include/modalwatch_module.h.
         .target(name: "ModalwatchABI"),
 
@@ -87,7 +90,7 @@ let package = Package(
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "ControlProtocol",
+                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix", "ControlProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -100,6 +103,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -121,6 +125,7 @@ let package = Package(
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"]),
         .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding"], resources: [.copy("Corpus")]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(
             name: "SessionEngineTests",
             dependencies: [

@@ -106,21 +106,19 @@ struct Modalwatchd: AsyncParsableCommand {
         }
 
         let wakeup = try Wakeup()
-        let loop = IngestLoop(
+        let settings = IngestLoop.Settings(
             configuration: loaded, catalog: catalog, wakeup: wakeup, logger: logger,
             notifier: SystemdNotifier(environment: ProcessInfo.processInfo.environment),
             configurationSource: { [self] in try self.loadConfiguration(path: configPath, catalog: catalog) })
-        let reloads = ReloadSignal(wakeup: wakeup)
-        let service = IngestService(loop: loop, wakeup: wakeup, logger: logger)
         let group = ServiceGroup(
-            services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+            services: [ReloadService(wakeup: wakeup), IngestService(settings: settings)],
+            gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         do {
             try await group.run()
         } catch let error as DaemonError {
             logger.critical("\(error.message)")
             throw ExitCode(1)
         }
-        withExtendedLifetime(reloads) {}
     }
 
     /// `$STATE_DIRECTORY` (systemd's StateDirectory=), else `~/.local/state/modalwatch`.

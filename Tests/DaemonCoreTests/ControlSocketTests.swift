@@ -40,14 +40,14 @@ final class ControlSocketTests: XCTestCase {
         self.wakeup = wakeup
         let fixed = configuration
         let handler = logs
-        let loop = IngestLoop(
+        let settings = IngestLoop.Settings(
             configuration: configuration, catalog: catalog, wakeup: wakeup, logger: Logger(label: "test") { _ in handler },
             notifier: SystemdNotifier(environment: [:]), configurationSource: { fixed })
         let ready = DispatchSemaphore(value: 0)
         let stopped = DispatchSemaphore(value: 0)
         self.stopped = stopped
         let thread = Thread {
-            try? loop.run { _ in ready.signal() }
+            try? IngestLoop.run(settings) { _ in ready.signal() }
             ready.signal()
             stopped.signal()
         }

@@ -39,13 +39,13 @@ final class ControlDaemon {
         let logger = Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() })
         let wakeup: Wakeup
         do { wakeup = try Wakeup() } catch { Self.fail("no wake-up descriptor: \(error)") }
-        let loop = IngestLoop(
+        let settings = IngestLoop.Settings(
             configuration: configuration, catalog: catalog, wakeup: wakeup, logger: logger,
             notifier: SystemdNotifier(environment: [:]), configurationSource: { fixed })
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread {
             do {
-                try loop.run { _ in ready.signal() }
+                try IngestLoop.run(settings) { _ in ready.signal() }
             } catch {
                 ControlDaemon.fail("the ingest loop failed: \(error)")
             }
