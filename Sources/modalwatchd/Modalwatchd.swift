@@ -6,6 +6,8 @@ import Logging
 import ModalwatchConfig
 import RuleHost
 import ServiceLifecycle
+import SessionEngine
+import UnixSignals
 
 /// `modalwatchd`: subscribes to UI-event streams, judges them by the loaded rule
 /// modules, and publishes violations (interfaces.md, "modalwatchd").
