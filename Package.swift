@@ -116,6 +116,7 @@ let package = Package(
             name: "DaemonCore",
             dependencies: [
                 "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore",
+                "EventDecoding",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

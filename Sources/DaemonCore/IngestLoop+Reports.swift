@@ -20,6 +20,7 @@ extension IngestLoop {
             "module_failures": catalog.failures.map(\.description),
             "endpoints": endpoints,
             "messages_received": transportStatistics.messagesReceived,
+            "topics_too_large": transportStatistics.topicsTooLarge,
             "events_received": pipe.eventsReceived,
             "events_accepted": engine.eventsAccepted,
             "events_judged": engine.eventsJudged,

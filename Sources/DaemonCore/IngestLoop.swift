@@ -3,6 +3,7 @@ public import ModalwatchConfig
 public import RuleHost
 import Foundation
 import Glibc
+import EventDecoding
 import HistoryStore
 import SessionEngine
 import ZeroMQ
@@ -153,7 +154,7 @@ public final class IngestLoop: @unchecked Sendable {
         if let address = configuration.metrics {
             let exporter = MetricsExporter()
             let server = MetricsHTTPServer(registry: exporter.registry, logger: logger)
-            try server.start(address: address)
+            try server.start(address: address, allowRemote: configuration.metricsAllowRemote)
             boundEndpoints["metrics"] = ["http://\(server.boundAddress)/metrics"]
             metrics = (exporter, server)
         }
@@ -320,6 +321,11 @@ public final class IngestLoop: @unchecked Sendable {
                 while frame.hasMore, (try? socket.receive(into: &frame, dontWait: true)) == true { extra += 1 }
                 transport.messagesMalformed += 1
                 pipeline.rejectMessage(.malformedJSON, detail: "a message of \(extra) frames; send one frame (payload) or two (topic, payload)")
+                continue
+            }
+            if message.count > EventLimits.maxTopicBytes {
+                transport.topicsTooLarge += 1
+                pipeline.rejectMessage(.tooLarge, detail: "a topic frame of \(message.count) bytes; the limit is \(EventLimits.maxTopicBytes)")
                 continue
             }
             frame.withBytes { pipeline.process(payload: $0, observed: observed) }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import ModalwatchConfig
 import Prometheus
 
 /// A small HTTP/1.1 server on its own thread that answers `GET /metrics` with
@@ -17,18 +18,17 @@ final class MetricsHTTPServer: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Binds `host:port` and starts serving.
-    func start(address: String) throws(DaemonError) {
-        guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) else {
-            throw DaemonError(.configuration, "metrics address '\(address)' must be host:port, e.g. 127.0.0.1:9464")
+    /// Binds `host:port` (checked by `MetricsAddress`, as `--check-config` does) and starts serving.
+    func start(address: String, allowRemote: Bool) throws(DaemonError) {
+        let parsed: MetricsAddress
+        do { parsed = try MetricsAddress(parsing: address, allowRemote: allowRemote) } catch {
+            throw DaemonError(.configuration, "metrics: \(error.description)")
         }
-        let host = String(address[..<colon])
+        let host = parsed.host
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
-        socketAddress.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &socketAddress.sin_addr) == 1 else {
-            throw DaemonError(.configuration, "metrics host '\(host)' must be an IPv4 address, e.g. 127.0.0.1")
-        }
+        socketAddress.sin_port = parsed.port.bigEndian
+        socketAddress.sin_addr.s_addr = parsed.networkAddress
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw DaemonError(.systemCall, "socket() for metrics failed: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1

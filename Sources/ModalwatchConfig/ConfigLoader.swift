@@ -113,6 +113,8 @@ private struct Reader {
             case "control": if let v = readString(value, key) { configuration.control = v }
             case "metrics":
                 if value.null != nil { configuration.metrics = nil } else if let v = readString(value, key) { configuration.metrics = v }
+            case "metrics_allow_remote":
+                if let flag = readFlag(value, key) { configuration.metricsAllowRemote = flag }
             case "rules_dirs": if let v = readStrings(value, key) { configuration.rulesDirs = v }
             case "log_level":
                 if let v = readString(value, key) {
@@ -145,7 +147,7 @@ private struct Reader {
             case "apps":
                 configuration.engine.apps = readApps(value, key)
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, rules_dirs, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, metrics_allow_remote, rules_dirs, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps")
             }
         }
     }
@@ -303,6 +305,14 @@ private struct Reader {
             return nil
         }
         return edition
+    }
+
+    mutating func readFlag(_ node: Node, _ key: String) -> Bool? {
+        guard let flag = node.scalar.flatMap({ Bool.construct(from: $0) }) else {
+            fail(node, key, "must be true or false")
+            return nil
+        }
+        return flag
     }
 
     mutating func readString(_ node: Node, _ key: String) -> String? {

@@ -14,6 +14,8 @@ public struct DaemonConfiguration: Sendable {
     public var control = "tcp://127.0.0.1:7452"
     /// `host:port` for Prometheus metrics, or nil.
     public var metrics: String?
+    /// Whether `metrics` may be a non-loopback address (`metrics_allow_remote`).
+    public var metricsAllowRemote = false
     /// Extra rule module folders.
     public var rulesDirs: [String] = []
     /// Where the history store and session snapshots live; nil keeps no history.

@@ -110,7 +110,7 @@ public final class Engine {
             session = found
             if !checkApp(&event, session) { return }
             if !checkSequence(&event, session) { return }
-            if isStart || (session.lastTs != .min && event.ts > session.lastTs &+ configuration.sessionIdleTimeoutMs) {
+            if isStart || (session.lastTs != .min && event.ts > session.lastTs.addingSaturated(configuration.sessionIdleTimeoutMs)) {
                 // A new launch under the same id, or a session idle past the timeout: start afresh.
                 let lastSeq = session.lastSeq
                 session.app.liveSessions -= 1
@@ -166,7 +166,7 @@ public final class Engine {
     public func releaseIdleSessions(now: Int64, limit: Int = 1000) -> Int {
         var released = 0
         while released < limit, let oldest = table.leastRecentlyActive,
-              now > oldest.lastObserved &+ configuration.sessionIdleTimeoutMs {
+              now > oldest.lastObserved.addingSaturated(configuration.sessionIdleTimeoutMs) {
             release(oldest)
             statistics.sessionsExpired += 1
             released += 1
