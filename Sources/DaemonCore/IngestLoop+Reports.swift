@@ -10,7 +10,7 @@ extension IngestLoop {
         let pipe = pipeline.statistics
         let rejected = pipeline.rejectedByReason
         let published = publishing.statistics
-        return [
+        let fields: [String: Any] = [
             "version": ModalwatchVersion.string,
             "protocol": ModalwatchVersion.controlProtocol,
             "uptime_s": Double(WallClock.monotonicMilliseconds() - startedMonotonicMs) / 1000,
@@ -57,6 +57,7 @@ extension IngestLoop {
             "config_reloads": reloads.done,
             "config_reloads_refused": reloads.refused,
         ]
+        return fields.merging(storeHealthFields()) { _, new in new }
     }
 
     /// Brings the Prometheus metrics up to the counters `status` reports.
@@ -81,7 +82,9 @@ extension IngestLoop {
         for (key, count) in outbox.violationsByRule {
             totals.append(("modalwatch_violations_total", [("rule", key.rule), ("severity", key.severity)], count))
         }
+        totals += storeHealthTotals()
         exporter.update(totals: totals, sessionsLive: pipeline.engine.liveSessions, lagSeconds: lagSeconds)
+        recordStoreHealthGauges(exporter)
     }
 
     /// One line for systemd's STATUS=: rates and counts.

@@ -87,16 +87,13 @@ public final class IngestLoop: @unchecked Sendable {
         let handoff = "inproc://modalwatch-publish-\(UInt64.random(in: 0...UInt64.max))"
         var historyPath: String?
         if let directory = configuration.stateDirectory {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw DaemonError(.systemCall, "cannot create the state directory \(directory): \(error.localizedDescription); choose another with --state-dir")
-            }
             historyPath = directory + "/" + ViolationHistory.fileName
+            try StateDirectoryProbe.check(directory, historyFile: historyPath!)
         }
         publishing = PublishingThread(
             context: context, handoff: handoff, publish: configuration.publish, historyPath: historyPath,
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
+            spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
             curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil,
             logger: logger)
         try publishing.start()

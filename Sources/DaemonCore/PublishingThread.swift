@@ -15,6 +15,8 @@ final class PublishingThread: @unchecked Sendable {
     }
 
     let statistics = PublishingStatistics()
+    /// The history store's health and spool (violations.md, the store-failure paragraph).
+    let health = StoreHealth()
     /// At most this many hand-over batches, or this many bytes, go into one history transaction.
     static let maxBatchesPerCommit = 256
     /// Commits start at least this many µs apart. Each commit writes the last page of the
@@ -29,6 +31,7 @@ final class PublishingThread: @unchecked Sendable {
     private let publish: String
     private let historyPath: String?
     private let retention: Retention
+    private let spoolBounds: HistoryKeeper.SpoolBounds
     private let curveSecretKey: String?
     private let logger: Logger
     private let started = DispatchSemaphore(value: 0)
@@ -37,7 +40,8 @@ final class PublishingThread: @unchecked Sendable {
     private(set) var boundEndpoint = ""
 
     init(context: ZMQContext, handoff: String, publish: String, historyPath: String?, retention: Retention,
-         curveSecretKey: String?, logger: Logger) {
+         spool: HistoryKeeper.SpoolBounds, curveSecretKey: String?, logger: Logger) {
+        self.spoolBounds = spool
         self.curveSecretKey = curveSecretKey
         self.context = context
         self.handoff = handoff
@@ -62,7 +66,7 @@ final class PublishingThread: @unchecked Sendable {
     private func run() {
         defer { finished.signal() }
         let pair: ZMQSocket, pub: ZMQSocket
-        var history: ViolationHistory?
+        var keeper: HistoryKeeper?
         do {
             pair = try ZMQSocket(context, type: .pair, linger: 0)
             try pair.bind(handoff)
@@ -88,15 +92,16 @@ final class PublishingThread: @unchecked Sendable {
         defer { pub.close() }
         var checkpointer: HistoryCheckpointer?
         defer { checkpointer?.stop() }
+        defer { keeper?.finish() }
         if let historyPath {
             do {
                 // WAL checkpoints on a thread of their own: a commit here (and so a
                 // publication) never waits for one.
-                history = try ViolationHistory(path: historyPath, checkpointsElsewhere: true)
+                keeper = try HistoryKeeper(path: historyPath, bounds: spoolBounds, statistics: statistics, health: health, logger: logger)
                 checkpointer = HistoryCheckpointer(path: historyPath)
                 try checkpointer?.start()
             } catch {
-                startError = DaemonError(.systemCall, "cannot open the history store \(historyPath): \(error); check --state-dir and its permissions")
+                startError = DaemonError(.systemCall, "cannot open the history store \(historyPath): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions")
                 started.signal()
                 return
             }
@@ -107,13 +112,24 @@ final class PublishingThread: @unchecked Sendable {
         var group: [UInt8] = []
         group.reserveCapacity(1 << 20)
         var lastPrune = WallClock.monotonicMilliseconds() - 60_000
-        var lastFailureLog = WallClock.monotonicMilliseconds() - 10_000
+        // While violations wait in the spool, the thread wakes up to retry the store.
+        let poller = ZMQPoller()
+        let pairIndex = (try? poller.add(pair)) ?? -1
         var finishing = false
         var lastCommitUs: Int64 = 0
         while !finishing {
             // Group commit: wait for one batch, then take every batch already waiting, and
             // store them all in one transaction (batches are self-delimiting records).
             group.removeAll(keepingCapacity: true)
+            if let keeper, keeper.hasSpooled, pairIndex >= 0 {
+                keeper.retryIfDue()
+                publishNotice(pub, keeper)
+                do { _ = try poller.poll(timeout: Int(HistoryKeeper.retryIntervalMs)) } catch {
+                    if error.isTerminated { break }
+                    continue
+                }
+                if !poller.isReadable(pairIndex) { continue }
+            }
             do {
                 guard try pair.receive(into: &message) else { continue }
             } catch {
@@ -135,28 +151,7 @@ final class PublishingThread: @unchecked Sendable {
             if group.isEmpty { continue }
             lastCommitUs = WallClock.monotonicMicroseconds()
             group.withUnsafeBytes { bytes in
-                if let history, Self.containsViolation(bytes) {
-                    do {
-                        // Each violation's columns bound straight from the batch bytes: no String, no copy.
-                        let stored = try history.write { writer in
-                            var reader = OutboundBatchReader(bytes)
-                            while let record = reader.next() {
-                                guard case .violation(_, let payload, let c) = record else { continue }
-                                try writer.insert(
-                                    idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: c.rule, app: c.app,
-                                    session: c.session, severity: c.severity, ts: c.ts, observed: c.observed, json: payload)
-                            }
-                        }
-                        statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
-                    } catch {
-                        statistics.storeFailures.add(1, ordering: .relaxed)
-                        let now = WallClock.monotonicMilliseconds()
-                        if now - lastFailureLog > 10_000 {
-                            lastFailureLog = now
-                            logger.error("the history store could not write; violations are published but not stored", metadata: ["error": "\(error)"])
-                        }
-                    }
-                }
+                if let keeper, Self.containsViolation(bytes) { keeper.store(bytes) }
                 var again = OutboundBatchReader(bytes)
                 while let record = again.next() {
                     switch record {
@@ -167,10 +162,11 @@ final class PublishingThread: @unchecked Sendable {
                     }
                 }
             }
+            if let keeper { publishNotice(pub, keeper) }
             let now = WallClock.monotonicMilliseconds()
-            if let history, retention.maxAgeMs != nil || retention.maxRows != nil, now - lastPrune > 60_000 {
+            if let keeper, retention.maxAgeMs != nil || retention.maxRows != nil, now - lastPrune > 60_000 {
                 lastPrune = now
-                if let pruned = try? history.prune(now: WallClock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
+                if let pruned = keeper.prune(maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
                     statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed)
                 }
             }
@@ -202,6 +198,19 @@ final class PublishingThread: @unchecked Sendable {
             statistics.messagesDropped.add(1, ordering: .relaxed)
             return false
         }
+    }
+
+    /// Publishes `diag/-/history_unavailable` when violations were lost past the spool's bound (at most one a second).
+    private func publishNotice(_ pub: ZMQSocket, _ keeper: HistoryKeeper) {
+        guard let detail = keeper.takeUnavailableNotice() else { return }
+        let body: [String: Any] = [
+            "v": 1, "reason": "history_unavailable", "app": NSNull(), "session": NSNull(),
+            "detail": detail, "observed": WallClock.milliseconds(),
+        ]
+        guard let payload = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return }
+        let topic = Array("diag/-/history_unavailable".utf8)
+        let sent = topic.withUnsafeBytes { topic in payload.withUnsafeBytes { send(pub, topic, $0) } }
+        if sent { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
     }
 
     /// Whether the records hold at least one violation (a group of diagnostics alone needs no transaction).

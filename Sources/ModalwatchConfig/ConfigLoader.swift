@@ -228,8 +228,12 @@ private struct Reader {
             case "max_rows":
                 if value.null != nil { configuration.historyMaxRows = nil }
                 else if let v = readInteger(value, key, minimum: 1, maximum: 1_000_000_000) { configuration.historyMaxRows = Int(v) }
+            case "spool_memory":
+                if let v = readInteger(value, key, minimum: 0, maximum: 1 << 40) { configuration.spoolMemoryBytes = Int(v) }
+            case "spool_file":
+                if let v = readInteger(value, key, minimum: 0, maximum: 1 << 50) { configuration.spoolFileBytes = Int(v) }
             default:
-                fail(keyNode, key, "unknown key; history takes max_age and max_rows")
+                fail(keyNode, key, "unknown key; history takes max_age, max_rows, spool_memory and spool_file (bytes)")
             }
         }
     }

@@ -24,6 +24,10 @@ public struct DaemonConfiguration: Sendable {
     public var historyMaxAgeMs: Int64? = 30 * 24 * 3_600_000
     /// History retention by rows; nil keeps everything.
     public var historyMaxRows: Int? = 1_000_000
+    /// The store-failure spool (violations.md): bytes of unstored violations kept in memory,
+    /// then in a spill file in the state directory, before they are counted as lost.
+    public var spoolMemoryBytes = 64 << 20
+    public var spoolFileBytes = 1 << 30
     /// CURVE encryption of ingest and publish, or nil for none.
     public var curve: CurveConfiguration?
     /// Whether state-changing control commands (`reload`) are accepted on a `tcp://` control endpoint.
