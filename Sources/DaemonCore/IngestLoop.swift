@@ -89,6 +89,7 @@ public final class IngestLoop: @unchecked Sendable {
         if let directory = configuration.stateDirectory {
             historyPath = directory + "/" + ViolationHistory.fileName
             try StateDirectoryProbe.check(directory, historyFile: historyPath!)
+            try HistoryStartCheck.prepare(historyPath!, logger: logger)
         }
         publishing = PublishingThread(
             context: context, handoff: handoff, publish: configuration.publish, historyPath: historyPath,
