@@ -90,10 +90,13 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // The rule-call marker and the fatal-signal handler (C: async-signal-safe).
+        .target(name: "CRuleGuard"),
+
         // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.
         .target(
             name: "SessionEngine",
-            dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost"],
+            dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "CRuleGuard"],
             swiftSettings: hotPathSwift
         ),
 
@@ -116,7 +119,7 @@ let package = Package(
             name: "DaemonCore",
             dependencies: [
                 "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore",
-                "EventDecoding",
+                "EventDecoding", "CRuleGuard",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

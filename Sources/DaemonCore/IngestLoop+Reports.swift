@@ -57,7 +57,7 @@ extension IngestLoop {
             "config_reloads": reloads.done,
             "config_reloads_refused": reloads.refused,
         ]
-        return fields.merging(storeHealthFields()) { _, new in new }
+        return fields.merging(storeHealthFields()) { _, new in new }.merging(quarantineFields()) { _, new in new }
     }
 
     /// Brings the Prometheus metrics up to the counters `status` reports.
@@ -104,6 +104,7 @@ extension IngestLoop {
                 "severity": (active?.severity ?? rule.severity).rawValue,
                 "editions": rule.editions.map(\.rawValue),
                 "active": active != nil,
+                "quarantined": quarantineReason(of: rule.id) ?? NSNull(),
                 "fire": rule.fire.rawValue,
                 "summary": rule.summary, "guideline": rule.guideline, "source": rule.source,
                 "parameters": rule.parameters.map { p in

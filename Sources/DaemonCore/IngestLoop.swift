@@ -18,7 +18,7 @@ public final class IngestLoop: @unchecked Sendable {
 
     let configuration: DaemonConfiguration
     let catalog: RuleCatalog
-    private let logger: Logger
+    let logger: Logger
     private let wakeup: Wakeup
     private let configurationSource: ConfigurationSource
     private let notifier: SystemdNotifier
@@ -31,6 +31,7 @@ public final class IngestLoop: @unchecked Sendable {
     private(set) var publishing: PublishingThread!
     private(set) var history: ViolationHistory?
     private(set) var zap: ZapHandler?
+    private(set) var faultGuard: RuleFaultGuard!
     private var transport = TransportStatistics()
     private var rate = EventRate()
     private var boundEndpoints: [String: [String]] = [:]
@@ -147,7 +148,17 @@ public final class IngestLoop: @unchecked Sendable {
         outbox = Outbox(socket: handover, logger: logger)
         // However the loop ends, the publishing thread gets what was found and is told to finish.
         defer { outbox.finish() }
-        pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: outbox)
+        // Module faults (docs/RELIABILITY.md): the rule-call marker, quarantine, watchdog.
+        faultGuard = RuleFaultGuard(
+            directory: configuration.stateDirectory, catalog: catalog,
+            quarantineEnabled: configuration.quarantineEnabled, logger: logger)
+        var engineConfiguration = configuration.engine
+        engineConfiguration.quarantined = faultGuard.engineQuarantine
+        pipeline = EventPipeline(catalog: catalog, configuration: engineConfiguration, output: outbox)
+        pipeline.engine.useMarker(faultGuard.marker)
+        let watchdog = configuration.ruleCallTimeoutMs.map { RuleWatchdog(guardian: faultGuard, limitMs: $0, logger: logger) }
+        watchdog?.start()
+        defer { watchdog?.stop() }
         var metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
         if let address = configuration.metrics {
             let exporter = MetricsExporter()
@@ -364,6 +375,7 @@ public final class IngestLoop: @unchecked Sendable {
     func reload() -> Result<String, DaemonError> {
         do {
             let fresh = try configurationSource()
+            faultGuard.clearQuarantine()
             pipeline.engine.reconfigure(fresh.engine)
             reloads.done += 1
             var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.rawValue)"

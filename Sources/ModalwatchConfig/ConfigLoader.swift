@@ -116,6 +116,13 @@ private struct Reader {
             case "metrics_allow_remote":
                 if let flag = readFlag(value, key) { configuration.metricsAllowRemote = flag }
             case "rules_dirs": if let v = readStrings(value, key) { configuration.rulesDirs = v }
+            case "rule_call_timeout":
+                if value.null != nil { configuration.ruleCallTimeoutMs = nil }
+                else if let v = readDuration(value, key, minimum: 10, maximum: 3_600_000) { configuration.ruleCallTimeoutMs = v }
+            case "quarantine":
+                if let flag = readFlag(value, key) { configuration.quarantineEnabled = flag }
+            case "stop_timeout":
+                if let v = readDuration(value, key, minimum: 100, maximum: 3_600_000) { configuration.stopTimeoutMs = v }
             case "log_level":
                 if let v = readString(value, key) {
                     if ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) {
@@ -147,7 +154,7 @@ private struct Reader {
             case "apps":
                 configuration.engine.apps = readApps(value, key)
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, metrics_allow_remote, rules_dirs, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps")
             }
         }
     }

@@ -28,6 +28,13 @@ public struct DaemonConfiguration: Sendable {
     /// then in a spill file in the state directory, before they are counted as lost.
     public var spoolMemoryBytes = 64 << 20
     public var spoolFileBytes = 1 << 30
+    /// The longest one rule call may run before the watchdog ends the process (nil: no watchdog).
+    public var ruleCallTimeoutMs: Int64? = 1000
+    /// Whether a rule that crashed or hung is quarantined after the restart (`quarantine`).
+    public var quarantineEnabled = true
+    /// How long a graceful stop may take before the process ends all the same (`stop_timeout`);
+    /// below the unit's TimeoutStopSec (30 s).
+    public var stopTimeoutMs: Int64 = 20_000
     /// CURVE encryption of ingest and publish, or nil for none.
     public var curve: CurveConfiguration?
     /// Whether state-changing control commands (`reload`) are accepted on a `tcp://` control endpoint.

@@ -32,8 +32,9 @@ struct IngestService: Service {
                 thread.name = "modalwatch-ingest"
                 thread.start()
             }
-        } onGracefulShutdown: { [wakeup] in
+        } onGracefulShutdown: { [wakeup, loop] in
             wakeup.request(.stop)
+            loop.armStopDeadline()
         }
     }
 }
