@@ -1,22 +1,31 @@
-import Foundation
+import ControlProtocol
 
-/// The history store's health in `status` and in the metrics (violations.md: "`status` says
-/// whether the store is healthy").
+/// The history store's health and module faults in `status` and in the metrics
+/// (violations.md: "`status` says whether the store is healthy"; docs/RELIABILITY.md).
 extension IngestLoop {
-    /// `history_state` (`ok`, `failing`, `none`), `history_healthy`, the spool and the losses.
-    func storeHealthFields() -> [String: Any] {
+    /// The fault part of the `status` reply.
+    func faultStatus() -> FaultStatus {
         let health = publishing.health
-        return [
-            "history_state": health.state.name,
-            "history_healthy": health.state == .ok,
-            "history_error": health.lastErrorText ?? NSNull(),
-            "history_outages": health.outages.load(ordering: .relaxed),
-            "violations_spooled": health.spooled.load(ordering: .relaxed),
-            "spool_memory_bytes": health.spoolMemoryBytes.load(ordering: .relaxed),
-            "spool_file_bytes": health.spoolFileBytes.load(ordering: .relaxed),
-            "violations_recovered": health.recovered.load(ordering: .relaxed),
-            "violations_unstored": health.unstored.load(ordering: .relaxed),
-        ]
+        var status = FaultStatus()
+        status.topicsTooLarge = Int(clamping: transportStatistics.topicsTooLarge)
+        status.historyState = health.state.name
+        status.historyHealthy = health.state == .ok
+        status.historyError = health.lastErrorText
+        status.historyOutages = Int(clamping: health.outages.load(ordering: .relaxed))
+        status.violationsSpooled = Int(clamping: health.spooled.load(ordering: .relaxed))
+        status.spoolMemoryBytes = Int(clamping: health.spoolMemoryBytes.load(ordering: .relaxed))
+        status.spoolFileBytes = Int(clamping: health.spoolFileBytes.load(ordering: .relaxed))
+        status.violationsRecovered = Int(clamping: health.recovered.load(ordering: .relaxed))
+        status.violationsUnstored = Int(clamping: health.unstored.load(ordering: .relaxed))
+        status.rulesQuarantined = faultGuard.quarantined.values.sorted { $0.rule < $1.rule }.map {
+            FaultStatus.Quarantined(rule: $0.rule, module: $0.module, fault: $0.fault, event: $0.event, since: $0.since)
+        }
+        return status
+    }
+
+    /// Why `rule` is in quarantine, or nil.
+    func quarantineReason(of rule: String) -> String? {
+        faultGuard.quarantined[rule].map { "\($0.fault) on \($0.event)" }
     }
 
     /// The store's counters for Prometheus.
@@ -26,6 +35,7 @@ extension IngestLoop {
             ("modalwatch_violations_unstored_total", [], health.unstored.load(ordering: .relaxed)),
             ("modalwatch_violations_recovered_total", [], health.recovered.load(ordering: .relaxed)),
             ("modalwatch_history_outages_total", [], health.outages.load(ordering: .relaxed)),
+            ("modalwatch_topics_too_large_total", [], transportStatistics.topicsTooLarge),
         ]
     }
 
@@ -34,5 +44,6 @@ extension IngestLoop {
         let health = publishing.health
         exporter.record(gauge: "modalwatch_history_healthy", health.state == .ok ? 1 : 0)
         exporter.record(gauge: "modalwatch_violations_spooled", Double(health.spooled.load(ordering: .relaxed)))
+        exporter.record(gauge: "modalwatch_rules_quarantined", Double(faultGuard.quarantined.count))
     }
 }
