@@ -41,6 +41,8 @@ public struct FaultStatus: Sendable, Equatable {
 
     /// Messages whose topic frame was over 1 KiB.
     public var topicsTooLarge: Int = 0
+    /// Control requests answered (this one not yet counted).
+    public var controlRequests: Int = 0
     /// `ok`, `failing` or `none` (no history kept).
     public var historyState: String = "none"
     /// Whether the history store takes writes.
@@ -66,6 +68,7 @@ public struct FaultStatus: Sendable, Equatable {
 
     init(fields: JSONFields) throws(JSONFields.Mismatch) {
         topicsTooLarge = try fields.optionalInt("topics_too_large") ?? 0
+        controlRequests = try fields.optionalInt("control_requests") ?? 0
         historyState = try fields.optionalString("history_state") ?? "none"
         historyHealthy = try fields.optionalBool("history_healthy") ?? false
         historyError = try fields.optionalString("history_error")
@@ -83,6 +86,7 @@ public struct FaultStatus: Sendable, Equatable {
     var fields: [String: JSONValue] {
         [
             "topics_too_large": .int(topicsTooLarge),
+            "control_requests": .int(controlRequests),
             "history_state": .string(historyState),
             "history_healthy": .bool(historyHealthy),
             "history_error": .nullable(historyError),

@@ -8,6 +8,7 @@ extension IngestLoop {
         let health = publishing.health
         var status = FaultStatus()
         status.topicsTooLarge = Int(clamping: transportStatistics.topicsTooLarge)
+        status.controlRequests = controlRequests
         status.historyState = health.state.name
         status.historyHealthy = health.state == .ok
         status.historyError = health.lastErrorText

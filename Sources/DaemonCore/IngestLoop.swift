@@ -96,6 +96,9 @@ public final class IngestLoop {
     private var timers: Timers
     private var message = ZMQMessage()
     private var frame = ZMQMessage()
+    private var trimmer = MemoryTrimmer()
+    /// Control requests answered.
+    private(set) var controlRequests = 0
     /// Reloads put in force, and refused.
     private(set) var reloads = (done: 0, refused: 0)
 
@@ -268,6 +271,8 @@ public final class IngestLoop {
         }
         guard let request else { return }
         let reply = handler.reply(to: request.frames.first ?? [])
+        trimmer.noteReply(bytes: reply.count)
+        controlRequests += 1
         do {
             _ = try socket.send(reply, flags: [.dontWait])
         } catch {
@@ -300,6 +305,7 @@ public final class IngestLoop {
             if let metrics = resources.metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
             rate.sample(total: pipeline.statistics.eventsReceived, now: now)
             pipeline.engine.releaseIdleSessions(now: WallClock.milliseconds(), limit: 10_000)
+            trimmer.trimIfDue(now: now)
         }
         if now - timers.rateSummary >= 10_000 {
             timers.rateSummary = now

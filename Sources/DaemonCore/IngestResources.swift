@@ -170,6 +170,12 @@ final class IngestResources {
             for prefix in configuration.subscribe { try ingest.subscribe(prefix) }
             try handover.set(.sendHighWaterMark, 1000)
             try control.set(.linger, 0)
+            // Bounded per peer (docs/RELIABILITY.md): a client that pipelines requests and never
+            // reads holds at most this many replies (each at most 256 KiB of violations) in the
+            // daemon; past it libzmq drops the reply. Requests are small.
+            try control.set(.sendHighWaterMark, ControlLimits.repliesQueuedPerPeer)
+            try control.set(.receiveHighWaterMark, ControlLimits.requestsQueuedPerPeer)
+            try control.set(.maxMessageSize, ControlLimits.maxRequestBytes)
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)")
         }
