@@ -6,9 +6,10 @@ enum ControlLimits {
     /// Replies queued for one peer at most (ZMQ_SNDHWM); a peer that does not read loses the rest.
     static let repliesQueuedPerPeer: Int32 = 4
     /// Requests queued from one peer at most (ZMQ_RCVHWM).
-    static let requestsQueuedPerPeer: Int32 = 16
-    /// The largest request (ZMQ_MAXMSGSIZE); a larger one drops the peer's connection.
-    static let maxRequestBytes: Int64 = 64 << 10
+    static let requestsQueuedPerPeer: Int32 = 4
+    /// The largest request (ZMQ_MAXMSGSIZE); a larger one drops the peer's connection. Well above
+    /// any real request, so that a malformed one of some size still gets its error reply.
+    static let maxRequestBytes: Int64 = 256 << 10
     /// A reply at least this large is followed, within a second, by `malloc_trim(0)`.
     static let largeReplyBytes = 64 << 10
 }
