@@ -10,7 +10,8 @@ the warm-up, and descriptors and threads must not grow.
     python3 bench/soak.py --seconds 180 --rate 50000
 
 With --faults (root: it mounts a tmpfs), faults come on top of the load: a second
-subscriber that connects and never reads; the state directory on a small tmpfs that is
+subscriber that stalls (reads nothing) for --stall seconds of every --fault-period, then
+catches up; the state directory on a small tmpfs that is
 filled up (the history cannot write: violations are spooled, then counted past the
 spool's bound) and freed again every --fault-period seconds for --outage seconds; and
 a SIGHUP every --hup-every seconds. RSS is judged at the healthy point of each cycle
@@ -129,6 +130,8 @@ def main() -> int:
     parser.add_argument("--fault-period", type=float, default=60, help="seconds between two fills of the store")
     parser.add_argument("--outage", type=float, default=10, help="seconds the store stays full each time")
     parser.add_argument("--hup-every", type=float, default=60, help="seconds between two SIGHUPs")
+    parser.add_argument("--stall", type=float, default=None,
+                        help="seconds of each --fault-period the second subscriber stalls (default: half); it reads the rest")
     parser.add_argument("--tmpfs-size", default="192m", help="size of the state directory's tmpfs")
     parser.add_argument("--spool-memory", type=int, default=16 << 20, help="history.spool_memory (bytes)")
     args = parser.parse_args()
@@ -192,7 +195,7 @@ def main() -> int:
         sub.connect(publish_ep)
         stalled = None
         if args.faults:
-            stalled = ctx.socket(zmq.SUB)  # a subscriber that stalls: connected, never reading
+            stalled = ctx.socket(zmq.SUB)  # a subscriber that stalls, then catches up
             stalled.rcvhwm = 10
             stalled.setsockopt(zmq.SUBSCRIBE, b"")
             stalled.connect(publish_ep)
@@ -238,6 +241,11 @@ def main() -> int:
                 time.sleep(pause)
             now = time.monotonic()
             if args.faults:
+                # The second subscriber stalls for the first --stall seconds of each period, then reads.
+                stall = args.fault_period / 2 if args.stall is None else args.stall
+                if (now - started) % args.fault_period >= stall:
+                    while stalled.poll(0):
+                        stalled.recv_multipart()
                 if filler is None and now >= next_fill:
                     s = status()   # the healthy point of this cycle: the spool is empty
                     rss, fds, threads = proc_figures(daemon.pid)

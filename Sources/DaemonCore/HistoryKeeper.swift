@@ -77,6 +77,13 @@ final class HistoryKeeper {
                     }
                 }
                 statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
+                if health.state == .failing {
+                    // Failing with nothing spooled (every violation went past a zero bound): healthy again.
+                    health.state = .ok
+                    health.lastErrorText = nil
+                    logger.notice("the history store accepts writes again", metadata: [
+                        "unstored_total": "\(health.unstored.load(ordering: .relaxed))"])
+                }
                 return
             } catch {
                 failed(error, now: now)

@@ -27,7 +27,7 @@ final class PublishingThread: Sendable {
         var historyPath: String?
         var retention: Retention
         /// The bounds of the spool of violations the store could not take (violations.md).
-        var spool: HistoryKeeper.SpoolBounds
+        var spool = HistoryKeeper.SpoolBounds(memoryBytes: 64 << 20, fileBytes: 0)
         /// The CURVE secret key for the `PUB` socket, or nil for plain text.
         var curveSecretKey: String?
         var logger: Logger
