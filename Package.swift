@@ -111,6 +111,9 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // The HTML report: aggregation in bounded memory (ReportModel) and rendering (HTMLReport, inline SVG).
+        .target(name: "Report", dependencies: ["ModalwatchABI", "RuleHost"], swiftSettings: strictSwift),
+
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
             name: "DaemonCore",
@@ -135,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore",
+                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "Report",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -161,6 +164,7 @@ let package = Package(
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"], swiftSettings: strictSwift),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"], swiftSettings: strictSwift),
         .testTarget(
             name: "EventDecodingTests",
             dependencies: ["EventDecoding"],
