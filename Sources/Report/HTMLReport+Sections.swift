@@ -138,7 +138,7 @@ extension HTMLReport {
             return html + unavailable("versions", "No session.start event in these streams carries an app_version.") + "</section>"
         }
         html += "<p class=\"lead\">Sessions and violations by the app_version their session.start event gave; violations per session tell whether a version is better than the one before.</p>"
-        let bars = rows.map { SVGChart.Bar(label: "\($0.key.app) \($0.key.version) · \($0.value.sessions) sessions", value: $0.value.violations) }
+        let bars = rows.map { SVGChart.Bar(label: "\($0.key.app) \($0.key.version) · \($0.value.sessions) \($0.value.sessions == 1 ? "session" : "sessions")", value: $0.value.violations) }
         let chart = SVGChart.bars(id: "by-version", title: "Violations by app version",
                                   desc: "Horizontal bars, one per app version: " + rows.map { "\($0.key.app) \($0.key.version) \($0.value.violations) violations in \($0.value.sessions) sessions" }.joined(separator: "; ") + ".",
                                   bars: bars)
@@ -164,7 +164,7 @@ extension HTMLReport {
         let bars = top.map { entry -> SVGChart.Bar in
             let p = entry.value
             let name = p.title.map { "\u{201C}\($0)\u{201D}" } ?? p.id
-            return SVGChart.Bar(label: "\(p.kind?.rawValue ?? "presentation") \(name) · \(p.rules.count) rules", value: entry.count)
+            return SVGChart.Bar(label: "\(p.kind?.rawValue ?? "presentation") \(name) · \(p.rules.count) \(p.rules.count == 1 ? "rule" : "rules")", value: entry.count)
         }
         let chart = SVGChart.bars(id: "presentations", title: "Alerts and sheets by violations",
                                   desc: "Horizontal bars, one per alert, sheet or modal, by the violations about it: " + top.prefix(5).map { e in
@@ -198,7 +198,7 @@ extension HTMLReport {
             cards += "</li>"
         }
         cards += "</ol>"
-        return html + cards + pair(chart, table.render()) + "</section>"
+        return html + cards + "<figure class=\"chart-box\">\(chart)</figure><details><summary>The same as a table</summary>\(table.render())</details></section>"
     }
 
     // MARK: distributions

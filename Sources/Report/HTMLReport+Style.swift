@@ -42,8 +42,11 @@ extension HTMLReport {
         caption{text-align:left;font-weight:600;padding:0 0 6px}
         th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}
         thead th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
-        tbody th{font-weight:500;overflow-wrap:anywhere}
+        tbody th{font-weight:500}
         .num{text-align:right}
+        tbody th[data-col]{white-space:nowrap}
+        .chart-box+details,.pair+details{margin-top:12px}
+        .chart-box.wide svg.chart{max-width:none}
         details{margin:10px 0}
         summary{cursor:pointer;color:var(--link)}
         .presentations{list-style:none;padding:0;margin:0 0 18px;display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:12px}

@@ -50,6 +50,12 @@ public final class ReportModel {
         public var app: String
         /// `app_version`.
         public var version: String
+
+        /// Creates a key.
+        public init(app: String, version: String) {
+            self.app = app
+            self.version = version
+        }
     }
 
     /// An empty model.

@@ -69,7 +69,8 @@ enum SVGChart {
         var svg = open(id: id, title: title, desc: desc, height: height)
         for (i, bar) in bars.enumerated() {
             let y = Double(i) * rowHeight
-            svg += "<text class=\"label\" x=\"0\" y=\"\(HTML.coordinate(y + 14))\">\(HTML.escape(bar.label))</text>"
+            let label = bar.label.count > 64 ? String(bar.label.prefix(63)) + "\u{2026}" : bar.label
+            svg += "<text class=\"label\" x=\"0\" y=\"\(HTML.coordinate(y + 14))\">\(HTML.escape(label))</text>"
             var x = 0.0
             if let value = bar.value {
                 let w = max(1, room * Double(value) / maximum)

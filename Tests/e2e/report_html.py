@@ -18,7 +18,7 @@ class Table:
         return {key: row[col] for key, row in self.rows.items() if col in row}
 
     def numbers(self, col: str) -> dict[str, int]:
-        return {key: int(value) for key, value in self.column(col).items()}
+        return {key: int(value) for key, value in self.column(col).items() if value != ""}
 
 
 @dataclass
