@@ -35,7 +35,7 @@ extension HTMLReport {
         .two{display:grid;grid-template-columns:1fr 1fr;gap:24px}
         figure{margin:0}
         .chart-box{background:var(--card);border-radius:10px;padding:12px}
-        svg.chart{display:block;width:100%;height:auto;max-width:720px;font-family:inherit}
+        svg.chart{display:block;width:100%;overflow:visible;font-family:inherit}
         svg.defs{position:absolute;width:0;height:0;overflow:hidden}
         .table-wrap{overflow-x:auto;max-width:100%}
         table{border-collapse:collapse;width:100%;font-size:14px;font-variant-numeric:tabular-nums}
@@ -45,8 +45,8 @@ extension HTMLReport {
         tbody th{font-weight:500}
         .num{text-align:right}
         tbody th[data-col]{white-space:nowrap}
+        td[data-col=guideline]{min-width:15em}
         .chart-box+details,.pair+details{margin-top:12px}
-        .chart-box.wide svg.chart{max-width:none}
         details{margin:10px 0}
         summary{cursor:pointer;color:var(--link)}
         .presentations{list-style:none;padding:0;margin:0 0 18px;display:grid;grid-template-columns:repeat(auto-fill,minmax(300px,1fr));gap:12px}
@@ -68,6 +68,7 @@ extension HTMLReport {
         .nothing{font-size:17px}
         footer{padding:18px 20px 40px;color:var(--muted);font-size:13px;border-top:1px solid var(--line)}
         svg text{fill:var(--fg);font-size:13px}
+        svg .label{font-size:13.5px}
         svg .tick{fill:var(--muted);font-size:11px}
         svg .value{font-size:12px;font-weight:600}
         svg .in-bar{fill:#fff;font-size:11px;font-weight:600}
@@ -83,7 +84,7 @@ extension HTMLReport {
         .bar-plain{fill:var(--plain)}
         .k-alert{fill:var(--alert)}.k-sheet{fill:url(#p-sheet)}.k-modal{fill:var(--modal)}
         .k-popover{fill:var(--lane);stroke:var(--popover);stroke-width:1.5;stroke-dasharray:4 2}
-        .k-popover+text{fill:var(--fg)}
+        svg .in-bar.on-lane{fill:var(--fg)}
         .open{stroke:var(--fg);stroke-width:1;stroke-dasharray:3 2}
         @media (prefers-color-scheme:dark){svg .in-bar{fill:#111}}
         @media (max-width:760px){.pair,.two{grid-template-columns:minmax(0,1fr)}h1{font-size:23px}header,main,footer{padding-left:14px;padding-right:14px}\

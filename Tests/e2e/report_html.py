@@ -58,6 +58,7 @@ class _Parser(HTMLParser):
         self.row: dict[str, str] | None = None
         self.row_key: str | None = None
         self.chart: Chart | None = None
+        self.svg_depth = 0
         self.text_target: str | None = None
         self.unavailable_key: str | None = None
         self.text = ""
@@ -87,6 +88,9 @@ class _Parser(HTMLParser):
         elif tag == "svg" and "data-chart" in attrs:
             self.chart = Chart(attrs["data-chart"], attrs)
             self.report.charts[self.chart.name] = self.chart
+            self.svg_depth = 1
+        elif tag == "svg" and self.chart is not None:
+            self.svg_depth += 1
         elif self.chart is not None and tag in ("title", "desc") and attrs.get("id", "").startswith(self.chart.name):
             self.text_target, self.text = tag, ""
         elif self.chart is not None and tag in ("rect", "path", "circle"):
@@ -101,8 +105,10 @@ class _Parser(HTMLParser):
             self.table = None
         elif tag == "tr":
             self.row = None
-        elif tag == "svg":
-            self.chart = None
+        elif tag == "svg" and self.chart is not None:
+            self.svg_depth -= 1
+            if self.svg_depth == 0:
+                self.chart = None
         elif self.text_target == tag and self.chart is not None:
             setattr(self.chart, tag, self.text)
             self.text_target = None
