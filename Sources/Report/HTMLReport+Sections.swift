@@ -70,7 +70,9 @@ extension HTMLReport {
         guard !rows.isEmpty else { return html + "<p>No violations.</p></section>" }
         html += "<p class=\"lead\">Which guidelines are broken most. Each rule links to its entry under <a href=\"#glossary\">Rules</a>.</p>"
         let bars = rows.map { rule, counts in
-            SVGChart.Bar(label: model.rules[rule].map { "\(rule) · \($0.guideline)" } ?? rule, counts: counts)
+            var bar = SVGChart.Bar(label: rule, counts: counts)
+            bar.detail = model.rules[rule]?.guideline
+            return bar
         }
         let top = rows.first.map { "\($0.key) is broken most, \($0.value.total) times" } ?? ""
         let chart = SVGChart.bars(id: "by-rule", title: "Violations by rule",
@@ -81,7 +83,7 @@ extension HTMLReport {
             let severity = [Severity.error, .warning, .info].first { counts[$0] > 0 } ?? .info
             table.add(key: rule, [.html(ruleLink(rule), value: rule), .text(model.rules[rule]?.guideline ?? "—"), severityCell(severity), .number(counts.total)])
         }
-        return html + pair(chart, table.render()) + "</section>"
+        return html + "<figure class=\"chart-box\">\(chart)</figure>" + table.render() + "</section>"
     }
 
     func appSection() -> String {

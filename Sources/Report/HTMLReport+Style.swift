@@ -31,7 +31,7 @@ extension HTMLReport {
         .card .detail{font-size:12px;color:var(--muted)}
         .glyph.s-error,.s-error{color:var(--error)}.s-warning{color:var(--warning)}.s-info{color:var(--info)}
         .sev-word{white-space:nowrap;font-weight:600}
-        .pair{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:24px;align-items:start}
+        .pair{display:grid;grid-template-columns:minmax(0,7fr) minmax(0,6fr);gap:22px;align-items:start}
         .two{display:grid;grid-template-columns:1fr 1fr;gap:24px}
         figure{margin:0}
         .chart-box{background:var(--card);border-radius:10px;padding:12px}
@@ -40,7 +40,7 @@ extension HTMLReport {
         .table-wrap{overflow-x:auto;max-width:100%}
         table{border-collapse:collapse;width:100%;font-size:14px;font-variant-numeric:tabular-nums}
         caption{text-align:left;font-weight:600;padding:0 0 6px}
-        th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}
+        th,td{text-align:left;padding:4px 6px;border-bottom:1px solid var(--line);vertical-align:top}
         thead th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}
         tbody th{font-weight:500}
         .num{text-align:right}
@@ -68,7 +68,9 @@ extension HTMLReport {
         .nothing{font-size:17px}
         footer{padding:18px 20px 40px;color:var(--muted);font-size:13px;border-top:1px solid var(--line)}
         svg text{fill:var(--fg);font-size:13px}
-        svg .label{font-size:13.5px}
+        svg .label{font-size:13.5px;font-weight:600}
+        svg .muted{fill:var(--muted);font-weight:400}
+        .chart-box+.table-wrap{margin-top:14px}
         svg .tick{fill:var(--muted);font-size:11px}
         svg .value{font-size:12px;font-weight:600}
         svg .in-bar{fill:#fff;font-size:11px;font-weight:600}

@@ -8,6 +8,8 @@ enum SVGChart {
     /// One bar of a bar chart.
     struct Bar {
         let label: String
+        /// Shown after the label, muted (e.g. a rule's guideline).
+        var detail: String?
         let counts: SeverityCounts
         /// One plain value instead of severities (used when `counts` is empty).
         let value: Int?
@@ -75,7 +77,7 @@ enum SVGChart {
         for (i, bar) in bars.enumerated() {
             let y = Double(i) * rowHeight
             // In a nested svg as wide as the chart: a long label is cut at the chart's edge.
-            svg += "<svg y=\"\(HTML.coordinate(y))\" width=\"100%\" height=\"20\"><text class=\"label\" x=\"0\" y=\"15\">\(HTML.escape(bar.label))</text></svg>"
+            svg += "<svg y=\"\(HTML.coordinate(y))\" width=\"100%\" height=\"20\"><text class=\"label\" x=\"0\" y=\"15\">\(HTML.escape(bar.label))\(bar.detail.map { "<tspan class=\"muted\"> · \(HTML.escape($0))</tspan>" } ?? "")</text></svg>"
             var x = 0.0
             if let value = bar.value {
                 let w = max(0.004, room * Double(value) / maximum)
