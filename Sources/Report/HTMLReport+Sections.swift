@@ -260,7 +260,7 @@ extension HTMLReport {
                 session: session)
             html += "<figure class=\"chart-box wide\">\(chart)"
             if session.marksDropped > 0 || session.spansDropped > 0 {
-                html += "<figcaption class=\"note\">Drawn: the first \(session.marks.count) violations and \(session.spans.count) presentations.</figcaption>"
+                html += "<figcaption class=\"note\">Drawn: \(session.marks.count) of its \(session.violations) violations and \(session.spans.count) of its \(session.spans.count + session.spansDropped) presentations.</figcaption>"
             }
             html += "</figure>"
             var marks = ReportTable(id: "session-violations", caption: "Violations in session \(session.id)",

@@ -185,8 +185,13 @@ public final class ReportModel {
     }
 
     /// The worst sessions: from streams, the finished ones; from a history, those with the most violations.
+    /// Their marks are in event-time order whatever order the violations came in.
     public var worstSessions: [SessionTimeline] {
-        if hasEvents { return worst }
-        return sessionCounter.top(worstSessionCount) { $0.key < $1.key }.map(\.value)
+        let sessions = hasEvents ? worst : sessionCounter.top(worstSessionCount) { $0.key < $1.key }.map(\.value)
+        return sessions.map { session in
+            var session = session
+            session.marks.sort { $0.ts != $1.ts ? $0.ts < $1.ts : $0.rule < $1.rule }
+            return session
+        }
     }
 }

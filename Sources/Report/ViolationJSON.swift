@@ -1,3 +1,5 @@
+import Glibc
+
 /// Top-level string fields read straight out of a violation's JSON as the engine writes it,
 /// without building an object: the engine writes `,"subject":` and `,"message":` as keys, and a
 /// string value can never contain `,"key":` unescaped (its quotes are escaped), so the first
@@ -5,20 +7,20 @@
 public enum ViolationJSON {
     /// The string value of top-level `key`; nil when absent or null.
     public static func string(_ key: StaticString, in json: UnsafeRawBufferPointer) -> String? {
-        let needle = UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        // Look for `,"` key `":`.
-        let total = needle.count + 4
-        guard json.count > total else { return nil }
-        var i = 0
-        while i + total < json.count {
-            if json[i] == 0x2C && json[i + 1] == 0x22 && json[i + 2 + needle.count] == 0x22 && json[i + 3 + needle.count] == 0x3A {
-                var same = true
-                for j in 0..<needle.count where json[i + 2 + j] != needle[j] { same = false; break }
-                if same { return decodeString(json, from: i + total) }
+        // Look for `,"` key `":`: memchr to each comma, memcmp there (a byte loop cost most of a million-row report).
+        var pattern: [UInt8] = [0x2C, 0x22]
+        pattern.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        pattern.append(contentsOf: [0x22, 0x3A])
+        guard let base = json.baseAddress, json.count > pattern.count else { return nil }
+        return pattern.withUnsafeBytes { needle -> String? in
+            var offset = 0
+            while offset + needle.count <= json.count, let comma = memchr(base + offset, 0x2C, json.count - offset - needle.count + 1) {
+                let at = UnsafeRawPointer(comma) - base
+                if memcmp(comma, needle.baseAddress!, needle.count) == 0 { return decodeString(json, from: at + needle.count) }
+                offset = at + 1
             }
-            i += 1
+            return nil
         }
-        return nil
     }
 
     /// The JSON string starting at `start` (at its opening quote), unescaped; nil for anything else.

@@ -147,10 +147,10 @@ struct ReportCommand: ParsableCommand {
         var skipped = 0
         do {
             let history = try ViolationHistory(path: path, readOnly: true)
-            try history.scan(app: filter.app, sinceTs: filter.since, untilTs: filter.until) { row in
+            try history.scan(app: filter.app, sinceTs: filter.since, untilTs: filter.until) { row, json in
                 guard let severity = Severity(rawValue: row.severity) else { skipped += 1; return }
-                model.add(ReportViolation(rule: row.rule, severity: severity, app: row.app, session: row.session,
-                                          ts: row.ts, subject: row.subject, message: row.message))
+                model.add(ReportViolation(rule: row.rule, severity: severity, app: row.app, session: row.session, ts: row.ts,
+                                          subject: ViolationJSON.string("subject", in: json), message: ViolationJSON.string("message", in: json)))
             }
         } catch {
             Terminal.error("cannot read the history at \(path): \(error)")
