@@ -267,3 +267,21 @@ def test_chromium_renders_every_chart_at_phone_and_desktop_width(demo, tmp_path:
     assert CHARTS_FROM_STREAMS <= set(rendered.charts), set(rendered.charts)
     for chart in rendered.charts.values():
         assert chart.title and chart.desc and chart.shapes > 0, chart.name
+
+
+def test_chromium_follows_the_dark_colour_scheme(demo, tmp_path: Path):
+    browser = chromium()
+    if browser is None:
+        pytest.fail("chromium is not installed (scripts/setup.sh installs it)")
+    from PIL import Image
+    _, html, _ = demo
+    page = tmp_path / "report.html"
+    page.write_text(html)
+    corners = {}
+    for scheme, flags in (("light", []), ("dark", ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"])):
+        shot = tmp_path / f"{scheme}.png"
+        subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", *flags, f"--user-data-dir={tmp_path / scheme}",
+                        f"--screenshot={shot}", "--window-size=390,600", page.as_uri()], capture_output=True, timeout=90)
+        with Image.open(shot) as image:
+            corners[scheme] = sum(image.convert("RGB").getpixel((3, 3))) / 3
+    assert corners["light"] > 200 and corners["dark"] < 60, corners
