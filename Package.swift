@@ -77,6 +77,9 @@ let package = Package(
         // A small Swift module over libzmq: context, sockets, options, poll, errors with errno.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: hotPathSwift),
 
+        // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
+        .target(name: "Posix", swiftSettings: strictSwift),
+
         // The rule-module C ABI: one header, include/modalwatch_module.h.
         .target(name: "ModalwatchABI"),
 
@@ -111,6 +114,9 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // The control protocol: typed requests and replies, their JSON, the client; the version.
+        .target(name: "ControlProtocol", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
+
         // The HTML report: aggregation in bounded memory (ReportModel) and rendering (HTMLReport, inline SVG).
         .target(name: "Report", dependencies: ["ModalwatchABI", "RuleHost"], swiftSettings: strictSwift),
 
@@ -118,7 +124,7 @@ let package = Package(
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore",
+                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix", "ControlProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -128,17 +134,18 @@ let package = Package(
         .executableTarget(
             name: "modalwatchd",
             dependencies: [
-                "DaemonCore",
+                "DaemonCore", "ControlProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "Report",
+                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol", "Report",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -149,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch-bench",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "EventDecoding",
+                "ZeroMQ", "SessionEngine", "RuleHost", "EventDecoding", "ControlProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -162,9 +169,16 @@ let package = Package(
         .target(name: "AlertText", swiftSettings: hotPathSwift),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"], swiftSettings: strictSwift),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"], swiftSettings: strictSwift),
         .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"], swiftSettings: strictSwift),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "DaemonCoreTests",
+            dependencies: ["DaemonCore", "ZeroMQ", "ModalwatchConfig", "RuleHost", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "EventDecodingTests",
             dependencies: ["EventDecoding"],
