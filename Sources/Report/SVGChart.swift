@@ -125,7 +125,7 @@ enum SVGChart {
                     svg += "<rect class=\"sev-\(severity.rawValue)\" x=\"\(pct(x))\" y=\"\(HTML.coordinate(y))\" width=\"\(pct(w))\" height=\"\(HTML.coordinate(h))\"/>"
                 }
             }
-            if bar.total > 0 && bars.count <= 24 {
+            if bar.total > 0 && bars.count <= 12 {
                 svg += "<text class=\"value\" x=\"\(pct(x + w / 2))\" y=\"\(HTML.coordinate(y - 4))\" text-anchor=\"middle\">\(HTML.number(bar.total))</text>"
             }
             if i % max(1, labelEvery) == 0 {
