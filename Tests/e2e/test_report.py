@@ -285,3 +285,22 @@ def test_chromium_follows_the_dark_colour_scheme(demo, tmp_path: Path):
         with Image.open(shot) as image:
             corners[scheme] = sum(image.convert("RGB").getpixel((3, 3))) / 3
     assert corners["light"] > 200 and corners["dark"] < 60, corners
+
+
+def test_several_daemons_are_merged(zctx, daemon: support.Daemon, tmp_path: Path):
+    """Sharded daemons each hold their shard's violations: one report over both adds them up."""
+    second = support.Daemon(zctx, tmp_path / "second").start()
+    try:
+        send_demo_and_settle(daemon)
+        send_demo_and_settle(second)
+        listed = []
+        for one in (daemon, second):
+            result = support.run_cli(["violations", "--json", "--limit", "10000", "--control", one.control])
+            listed += [json.loads(line) for line in result.stdout.decode().splitlines() if line.strip()]
+        report, _ = make_report(tmp_path, "--control", daemon.control, "--control", second.control)
+        counts = report.table("summary").numbers("count")
+        assert counts["violations"] == len(listed)
+        assert counts["events"] == daemon.status()["events_received"] + second.status()["events_received"]
+        assert report.table("by-rule").numbers("count") == Counter(v["rule"] for v in listed)
+    finally:
+        assert second.stop() == 0
