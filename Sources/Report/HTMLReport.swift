@@ -127,3 +127,7 @@ public struct HTMLReport {
         """
     }
 }
+
+/// It holds its model, which belongs to one thread.
+@available(*, unavailable)
+extension HTMLReport: Sendable {}

@@ -195,3 +195,7 @@ public final class ReportModel {
         }
     }
 }
+
+/// A model is built and read on one thread.
+@available(*, unavailable)
+extension ReportModel: Sendable {}

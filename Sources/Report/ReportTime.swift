@@ -1,3 +1,5 @@
+import Foundation
+
 /// Event times for people, in UTC, without a locale: "2024-11-22 15:40 UTC".
 enum ReportTime {
     /// "2024-11-22 15:40:05 UTC" (seconds only when `seconds`).

@@ -68,3 +68,6 @@ public struct TopCounter<Key: Hashable, Value> {
         for (i, entry) in entries.enumerated() { index[entry.key] = i }
     }
 }
+
+extension TopCounter: Sendable where Key: Sendable, Value: Sendable {}
+extension TopCounter.Entry: Sendable where Key: Sendable, Value: Sendable {}

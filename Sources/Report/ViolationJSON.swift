@@ -4,7 +4,7 @@ import Glibc
 /// without building an object: the engine writes `,"subject":` and `,"message":` as keys, and a
 /// string value can never contain `,"key":` unescaped (its quotes are escaped), so the first
 /// match is the key.
-public enum ViolationJSON {
+public enum ViolationJSON: Sendable {
     /// The string value of top-level `key`; nil when absent or null.
     public static func string(_ key: StaticString, in json: UnsafeRawBufferPointer) -> String? {
         // Look for `,"` key `":`: memchr to each comma, memcmp there (a byte loop cost most of a million-row report).

@@ -3,9 +3,8 @@ import Report
 import RuleHost
 
 /// `modalwatch report --control EP...`: the violations and counters of running daemons, merged
-/// (sharded daemons each hold their shard's sessions), through the typed control protocol. A
-/// daemon answers `violations` with at most its newest `ViolationsRequest.maximumLimit`; the
-/// report says when that bound was reached.
+/// (sharded daemons each hold their shard's sessions), through the typed control protocol. Every
+/// stored violation is read, page by page (`next` / `cursor`), straight into the model.
 struct ReportFromDaemons {
     let endpoints: [String]
     let timeoutMs: Int
@@ -14,12 +13,10 @@ struct ReportFromDaemons {
     func report(filter: ReportFilter, generated: Int64) throws -> HTMLReport {
         var rules: [ReportRule] = []
         var seenRules: Set<String> = []
-        var violations: [ReportViolation] = []
         var events = 0
         var live = 0
-        var notes: [String] = []
-        for endpoint in endpoints {
-            let client = ControlClient(endpoint: endpoint, timeoutMs: timeoutMs)
+        let clients = endpoints.map { ControlClient(endpoint: $0, timeoutMs: timeoutMs) }
+        for client in clients {
             let status = try client.ask(StatusRequest())
             events += status.eventsReceived
             live += status.sessionsLive
@@ -27,16 +24,21 @@ struct ReportFromDaemons {
                 rules.append(ReportRule(id: rule.id, module: rule.module, severity: Severity(rawValue: rule.severity) ?? .warning,
                                         guideline: rule.guideline, summary: rule.summary))
             }
-            let limit = ViolationsRequest.maximumLimit
-            let reply = try client.ask(ViolationsRequest(app: filter.app, limit: limit))
-            if reply.violations.count >= limit {
-                notes.append("\(endpoint) answered with its newest \(limit) violations; for every stored one, make the report from its --state-dir.")
-            }
-            violations += reply.violations.compactMap(Self.violation)
         }
         let model = ReportModel(rules: rules, filter: filter, worstSessionCount: worst)
-        // Oldest first, as a stream would give them.
-        for violation in violations.sorted(by: { $0.ts < $1.ts }) { model.add(violation) }
+        var unreadable = 0
+        for client in clients {
+            var request = ViolationsRequest(app: filter.app, limit: ViolationsRequest.maximumLimit)
+            while true {
+                let reply = try client.ask(request)
+                for object in reply.violations {
+                    if let violation = Self.violation(object) { model.add(violation) } else { unreadable += 1 }
+                }
+                guard let next = reply.next, !reply.violations.isEmpty else { break }
+                request.cursor = next
+            }
+        }
+        let notes = unreadable > 0 ? ["\(unreadable) violation(s) in the replies lacked a field the report counts and were left out."] : []
         let source = ReportSource(kind: .daemons, names: endpoints, generated: generated,
                                   daemonEvents: events, daemonLiveSessions: live, notes: notes)
         return HTMLReport(model: model, source: source)
