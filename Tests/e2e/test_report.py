@@ -304,3 +304,21 @@ def test_several_daemons_are_merged(zctx, daemon: support.Daemon, tmp_path: Path
         assert report.table("by-rule").numbers("count") == Counter(v["rule"] for v in listed)
     finally:
         assert second.stop() == 0
+
+
+def test_a_daemon_report_reads_every_page_of_a_large_history(daemon: support.Daemon, tmp_path: Path):
+    """More violations than one control reply holds (256 KiB): the report follows the pages."""
+    t0 = 1_732_290_000_000
+    events = [{"v": 1, "type": "session.start", "session": "big", "ts": t0, "app": "com.example.big"}]
+    for i in range(400):
+        events.append({"v": 1, "type": "alert.presented", "session": "big", "ts": t0 + 1000 * (i + 1), "id": f"a{i}",
+                       "title": "Error", "message": "it failed", "buttons": [{"title": "OK"}]})
+    stream = support.write_stream(tmp_path / "big.ndjson", events)
+    _, expected, _ = support.check_json(stream)
+    assert len(expected) * 600 > 256 * 1024, "enough violations for several pages"
+    result = support.run_cli(["send", str(stream), "--events", daemon.events, "--timeout", "5000"], timeout=60)
+    assert result.returncode == 0, result.stderr.decode()
+    daemon.wait_status(lambda s: s["violations_published"] >= len(expected), timeout=20, what="every violation")
+    report, _ = make_report(tmp_path, "--control", daemon.control)
+    assert report.table("summary").numbers("count")["violations"] == len(expected)
+    assert report.table("by-rule").numbers("count") == Counter(v["rule"] for v in expected)
