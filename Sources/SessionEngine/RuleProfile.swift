@@ -9,6 +9,8 @@ public final class RuleProfile: @unchecked Sendable {
         let entry: RuleEntry
         let moduleState: UnsafeMutableRawPointer?
         let parameters: UnsafePointer<Int64>
+        let parameterDeclarations: UnsafePointer<mw_param>?
+        let parameterCount: UInt32
         let ruleIndex: UInt32
         let seed: UInt64
         let ordinal: Int
@@ -58,7 +60,8 @@ public final class RuleProfile: @unchecked Sendable {
                 guard rule.descriptor.wants(eventType: UInt32(type)) else { return nil }
                 return Dispatch(
                     entry: rule.descriptor.entry, moduleState: rule.descriptor.moduleState,
-                    parameters: rule.parameters, ruleIndex: rule.descriptor.index,
+                    parameters: rule.parameters, parameterDeclarations: rule.descriptor.parameterDeclarations,
+                    parameterCount: UInt32(rule.parameterCount), ruleIndex: rule.descriptor.index,
                     seed: rule.seed, ordinal: ordinal, fire: rule.descriptor.fire)
             }
         }
