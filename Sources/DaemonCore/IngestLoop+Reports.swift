@@ -18,6 +18,7 @@ extension IngestLoop {
             "edition": configuration.engine.defaultEdition.rawValue,
             "modules": catalog.modules.map { ["name": $0.name, "version": $0.version, "rules": $0.rules.count, "path": $0.path] as [String: Any] },
             "module_failures": catalog.failures.map(\.description),
+            "module_errors": Dictionary(catalog.modules.map { ($0.name, $0.runtime.errors) }, uniquingKeysWith: +),
             "endpoints": endpoints,
             "messages_received": transportStatistics.messagesReceived,
             "events_received": pipe.eventsReceived,

@@ -30,9 +30,17 @@ struct StatusCommand: ParsableCommand {
             ("sessions live", n("sessions_live")),
             ("violations out", n("violations_published")),
             ("dropped", n("messages_dropped")),
-        ]
+        ] + Self.moduleErrorsRow(s["module_errors"])
         for failure in s["module_failures"] as? [String] ?? [] { Terminal.error("module failed: \(failure)") }
         let width = rows.map(\.0.count).max() ?? 0
         for (key, value) in rows { print(Terminal.paint(key.padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  " + value) }
+    }
+
+    /// "module errors" with each module that reported any (ABI 1.2), or no row.
+    private static func moduleErrorsRow(_ value: Any?) -> [(String, String)] {
+        let errors = (value as? [String: Any] ?? [:])
+            .compactMap { name, count in (count as? NSNumber).map { (name, $0.intValue) } }
+            .filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }
+        return errors.isEmpty ? [] : [("module errors", errors.map { "\($0.0) \($0.1)" }.joined(separator: ", "))]
     }
 }
