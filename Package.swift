@@ -49,6 +49,15 @@ let modules = [
     ruleModule("action-sheet", target: "ActionSheetRules", dir: "ActionSheet", extra: ["AlertText"]),
 ]
 
+/// What a rule module written in another package builds on (docs/writing-a-rule-module.md):
+/// the C header, RuleKit and AlertText. Their targets carry no unsafe flags, so that a
+/// package can depend on modalwatch by URL and tag as well as by path.
+let moduleAuthorLibraries: [Product] = [
+    .library(name: "ModalwatchABI", targets: ["ModalwatchABI"]),
+    .library(name: "RuleKit", targets: ["RuleKit"]),
+    .library(name: "AlertText", targets: ["AlertText"]),
+]
+
 let package = Package(
     name: "modalwatch",
     platforms: [.macOS(.v15)],
@@ -56,7 +65,7 @@ let package = Package(
         .executable(name: "modalwatchd", targets: ["modalwatchd"]),
         .executable(name: "modalwatch", targets: ["modalwatch"]),
         .executable(name: "modalwatch-bench", targets: ["modalwatch-bench"]),
-    ] + modules.map(\.0),
+    ] + modules.map(\.0) + moduleAuthorLibraries,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -66,6 +75,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // `swift package generate-documentation --target RuleKit` (the module author's reference).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libzmq, found through pkg-config (Debian: libzmq3-dev).
@@ -154,9 +165,10 @@ let package = Package(
         ),
 
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
-        .target(name: "RuleKit", dependencies: ["ModalwatchABI"], swiftSettings: hotPathSwift),
+        // Library products (moduleAuthorLibraries): no unsafe flags, so strictSwift.
+        .target(name: "RuleKit", dependencies: ["ModalwatchABI"], swiftSettings: strictSwift),
         // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
-        .target(name: "AlertText", swiftSettings: hotPathSwift),
+        .target(name: "AlertText", swiftSettings: strictSwift),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),

@@ -16,7 +16,9 @@ extension IngestLoop {
             "uptime_s": Double(WallClock.monotonicMilliseconds() - startedMonotonicMs) / 1000,
             "started": startedAtMs,
             "edition": configuration.engine.defaultEdition.rawValue,
-            "modules": catalog.modules.map { ["name": $0.name, "version": $0.version, "rules": $0.rules.count, "path": $0.path] as [String: Any] },
+            "modules": catalog.modules.map {
+                ["name": $0.name, "version": $0.version, "rules": $0.rules.count, "path": $0.path, "abi": "\($0.abiMajor).\($0.abiMinor)"] as [String: Any]
+            },
             "module_failures": catalog.failures.map(\.description),
             "module_errors": Dictionary(catalog.modules.map { ($0.name, $0.runtime.errors) }, uniquingKeysWith: +),
             "endpoints": endpoints,

@@ -59,6 +59,11 @@ public final class ModuleRuntime: @unchecked Sendable {
     /// module wrote more than `logLinesPerSecond` this second.
     public func log(level: UInt32, message: String, metadata: Logger.Metadata = [:]) {
         if level >= UInt32(MW_LOG_ERROR.rawValue) { lastError.withLock { $0 = message } }
+        write(level: level, message: message, metadata: metadata)
+    }
+
+    /// One line, within the module's rate.
+    private func write(level: UInt32, message: String, metadata: Logger.Metadata) {
         let now = Self.monotonicSecond()
         let dropped: UInt64? = logWindow.withLock { window in
             if window.second != now {
@@ -86,7 +91,7 @@ public final class ModuleRuntime: @unchecked Sendable {
         let count = errorCount.add(1, ordering: .relaxed).newValue
         var metadata = metadata
         metadata["module_errors"] = "\(count)"
-        log(level: UInt32(MW_LOG_ERROR.rawValue), message: "module error: \(detail)", metadata: metadata)
+        write(level: UInt32(MW_LOG_ERROR.rawValue), message: "module error: \(detail)", metadata: metadata)
         return count
     }
 
