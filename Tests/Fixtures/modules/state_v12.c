@@ -42,7 +42,11 @@ static int32_t init(const mw_init *in, void **out) {
     return MW_INIT_OK;
 }
 
-static void destroy(void *s) { free(s); }
+/* How many states on_destroy released: a test reads it to see the host call it. */
+static int destroyed;
+int state_v12_destroyed(void) { return destroyed; }
+
+static void destroy(void *s) { free(s); destroyed++; }
 
 static void judge(const mw_call *call) {
     const state *s = (const state *)call->module_state;
