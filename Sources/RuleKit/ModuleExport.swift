@@ -24,9 +24,9 @@ public import ModalwatchABI
 ///     HouseSettings(exemptApps: settings["exempt_apps"] ?? "")
 /// }
 /// ```
+// @unchecked: the pointee and everything it points to is written once in
+// `make` and never again, so sharing it between threads is safe.
 public struct ModuleExport: @unchecked Sendable {
-    // @unchecked: the pointee and everything it points to is written once in
-    // `make` and never again, so sharing it between threads is safe.
 
     /// The description to return from `modalwatch_module`.
     public let module: UnsafePointer<mw_module>

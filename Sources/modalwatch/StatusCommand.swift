@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 
 /// `modalwatch status`: the daemon's version, uptime, modules and counters.
@@ -12,35 +13,31 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let client = options.client
         if options.json {
-            JSONOutput.raw(try client.requestRaw(["cmd": "status"]))
+            JSONOutput.raw(try client.askRaw(StatusRequest()))
             return
         }
-        let s = try client.request(["cmd": "status"])
-        func n(_ key: String) -> String { "\(s[key] ?? "-")" }
-        let modules = (s["modules"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "?") \($0["version"] ?? "")" }
-        let rejected = (s["rejected_by_reason"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        let uptime = RelativeTime.number(s["uptime_s"]).map { RelativeTime.duration(ms: $0 * 1000) } ?? "-"
+        let s = try client.ask(StatusRequest())
+        let modules = s.modules.map { "\($0.name) \($0.version)" }
+        let rejected = s.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         let rows: [(String, String)] = [
-            ("version", n("version")),
-            ("uptime", uptime),
-            ("edition", n("edition")),
+            ("version", s.version),
+            ("uptime", RelativeTime.duration(ms: s.uptimeSeconds * 1000)),
+            ("edition", s.edition),
             ("modules", modules.isEmpty ? "none loaded" : modules.joined(separator: ", ")),
-            ("events in", "\(n("events_received")) (\(String(format: "%.1f", RelativeTime.number(s["events_per_second"]) ?? 0))/s)"),
-            ("rejected", n("events_rejected") + (rejected.isEmpty ? "" : " (\(rejected.joined(separator: ", ")))")),
-            ("sessions live", n("sessions_live")),
-            ("violations out", n("violations_published")),
-            ("dropped", n("messages_dropped")),
-        ] + Self.moduleErrorsRow(s["module_errors"])
-        for failure in s["module_failures"] as? [String] ?? [] { Terminal.error("module failed: \(failure)") }
+            ("events in", "\(s.eventsReceived) (\(String(format: "%.1f", s.eventsPerSecond))/s)"),
+            ("rejected", "\(s.eventsRejected)" + (rejected.isEmpty ? "" : " (\(rejected.joined(separator: ", ")))")),
+            ("sessions live", "\(s.sessionsLive)"),
+            ("violations out", "\(s.violationsPublished)"),
+            ("dropped", "\(s.messagesDropped)"),
+        ] + Self.moduleErrorsRow(s.moduleErrors)
+        for failure in s.moduleFailures { Terminal.error("module failed: \(failure)") }
         let width = rows.map(\.0.count).max() ?? 0
         for (key, value) in rows { print(Terminal.paint(key.padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  " + value) }
     }
 
     /// "module errors" with each module that reported any (ABI 1.2), or no row.
-    private static func moduleErrorsRow(_ value: Any?) -> [(String, String)] {
-        let errors = (value as? [String: Any] ?? [:])
-            .compactMap { name, count in (count as? NSNumber).map { (name, $0.intValue) } }
-            .filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }
-        return errors.isEmpty ? [] : [("module errors", errors.map { "\($0.0) \($0.1)" }.joined(separator: ", "))]
+    private static func moduleErrorsRow(_ errors: [String: Int]) -> [(String, String)] {
+        let reported = errors.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        return reported.isEmpty ? [] : [("module errors", reported.map { "\($0.key) \($0.value)" }.joined(separator: ", "))]
     }
 }
