@@ -20,7 +20,7 @@ public struct Parameter<Value: ParameterValue>: ParameterDeclaration {
     /// The declaration the module describes to the host (`mw_param`).
     public let declaration: ParameterDescription
     /// FNV-1a of the name: how `RuleCall` finds the value without comparing strings.
-    let nameHash: UInt64
+    @usableFromInline let nameHash: UInt64
 
     /// Declares a parameter from its description.
     public init(_ declaration: ParameterDescription) {

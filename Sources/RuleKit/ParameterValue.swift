@@ -7,20 +7,20 @@ public protocol ParameterValue: Sendable {
 
 extension Int64: ParameterValue {
     /// The value as is.
-    public init(parameterValue: Int64) { self = parameterValue }
+    @inlinable public init(parameterValue: Int64) { self = parameterValue }
 }
 
 extension Int: ParameterValue {
     /// The value as is (a declared bound keeps it in range).
-    public init(parameterValue: Int64) { self = Int(truncatingIfNeeded: parameterValue) }
+    @inlinable public init(parameterValue: Int64) { self = Int(truncatingIfNeeded: parameterValue) }
 }
 
 extension Int32: ParameterValue {
     /// The value, clamped to `Int32`'s range.
-    public init(parameterValue: Int64) { self = Int32(clamping: parameterValue) }
+    @inlinable public init(parameterValue: Int64) { self = Int32(clamping: parameterValue) }
 }
 
 extension Duration: ParameterValue {
     /// A duration parameter's milliseconds as a `Duration`.
-    public init(parameterValue: Int64) { self = .milliseconds(parameterValue) }
+    @inlinable public init(parameterValue: Int64) { self = .milliseconds(parameterValue) }
 }

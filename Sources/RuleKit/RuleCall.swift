@@ -39,23 +39,25 @@ public struct RuleCall {
     /// The value in force of `parameter` (the default, or what the config set for the
     /// app), typed as the parameter declares; durations in ms (or a `Duration`).
     /// A parameter the rule does not list in `Rule.parameters` reads as its default.
+    @inlinable
     public subscript<Value>(parameter: Parameter<Value>) -> Value {
-        Value(parameterValue: value(of: parameter.nameHash, name: parameter.declaration.name)
-            ?? parameter.declaration.defaultValue)
+        // Inlinable, so that a module's call specializes for its `Value` (no generic dispatch per event).
+        Value(parameterValue: rawValue(parameter.nameHash, parameter.declaration))
     }
 
-    /// The raw value of the parameter with this name: by hash in RuleKit's table, else by
-    /// name through the host's declarations (ABI 1.2).
-    private func value(of hash: UInt64, name: String) -> Int64? {
+    /// The raw value of the declared parameter: by its name's hash in RuleKit's table, else by
+    /// name through the host's declarations (ABI 1.2), else its default.
+    @usableFromInline
+    func rawValue(_ hash: UInt64, _ declaration: ParameterDescription) -> Int64 {
         if let params = raw.pointee.params {
             for index in parameterHashes.indices where parameterHashes[index] == hash { return params[index] }
         }
         guard parameterHashes.isEmpty, let host = raw.pointee.host, host.pointee.abi_minor >= 2,
-              let declarations = raw.pointee.param_decls, let params = raw.pointee.params else { return nil }
+              let declarations = raw.pointee.param_decls, let params = raw.pointee.params else { return declaration.defaultValue }
         for index in 0..<Int(raw.pointee.param_count) {
-            if let declared = declarations[index].name, String(cString: declared) == name { return params[index] }
+            if let name = declarations[index].name, String(cString: name) == declaration.name { return params[index] }
         }
-        return nil
+        return declaration.defaultValue
     }
 
     /// The module's state, made by the factory given to `ModuleExport.make(state:)` when the
