@@ -140,3 +140,16 @@ def test_rules_verify_module_gives_a_verdict_per_rule(tmp_path):
     result = support.run_cli(["rules", "--verify", "--module", str(tmp_path / "text.so")])
     assert result.returncode == 1
     assert result.stdout.decode().startswith("FAILED  module: ") and "not a loadable shared library" in result.stdout.decode()
+
+
+def test_module_settings_in_the_config_are_checked(tmp_path):
+    rules = build_rules(tmp_path)
+    config = tmp_path / "bad.yaml"
+    config.write_text("modules:\n  nosuch: { a: 1 }\n  state_v12: { broken_word: [1, 2] }\n")
+    check = subprocess.run(
+        [str(support.daemon_path()), "--check-config", "--rules-dir", str(rules), "--config", str(config)],
+        capture_output=True, timeout=30, text=True)
+    output = check.stdout + check.stderr
+    assert check.returncode == 1, output
+    assert "bad.yaml:2: modules.nosuch: no rule module named 'nosuch' is loaded" in output, output
+    assert "bad.yaml:3: modules.state_v12.broken_word: must be a single value" in output, output
