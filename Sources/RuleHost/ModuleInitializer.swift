@@ -51,17 +51,19 @@ struct ModuleInitializer {
         }
         var state: UnsafeMutableRawPointer?
         let status: Int32 = bytes.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-                .assumingMemoryBound(to: CChar.self)
-            let entries = ranges.map { range in
-                mw_setting(
-                    key: mw_str(ptr: base + range.key.lowerBound, len: range.key.count),
-                    value: mw_str(ptr: base + range.value.lowerBound, len: range.value.count))
+            var entries: [mw_setting] = []
+            if let start = buffer.baseAddress {
+                let base = UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+                entries = ranges.map { range in
+                    mw_setting(
+                        key: mw_str(ptr: base + range.key.lowerBound, len: range.key.count),
+                        value: mw_str(ptr: base + range.value.lowerBound, len: range.value.count))
+                }
             }
             return entries.withUnsafeBufferPointer { entries in
                 var arguments = mw_init(
                     struct_size: UInt32(MemoryLayout<mw_init>.size), abi_minor: UInt32(MW_ABI_MINOR),
-                    settings: entries.baseAddress, setting_count: UInt32(entries.count), reserved: 0,
+                    settings: entries.isEmpty ? nil : entries.baseAddress, setting_count: UInt32(entries.count), reserved: 0,
                     host: UnsafePointer(Self.host),
                     ctx: OpaquePointer(Unmanaged.passUnretained(runtime).toOpaque()),
                     module: description)
