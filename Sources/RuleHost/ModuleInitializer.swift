@@ -15,10 +15,10 @@ struct ModuleInitializer {
             report: { _, _ in },
             should_report: { _, _, _ in 0 },
             log: { context, level, message in
-                runtime(context)?.log(level: level, message: ModuleRuntime.text(message), metadata: ["phase": "init"])
+                runtime(context)?.log(level: level, message: ModuleRuntime.text(message), context: ["phase": "init"])
             },
             module_error: { context, detail in
-                runtime(context)?.recordError(ModuleRuntime.text(detail), metadata: ["phase": "init"])
+                runtime(context)?.recordError(ModuleRuntime.text(detail), context: ["phase": "init"])
             }))
         return host
     }()

@@ -57,9 +57,10 @@ public final class ModuleRuntime: @unchecked Sendable {
 
     /// `mw_host.log`: one line into the daemon's log with the module's name, unless the
     /// module wrote more than `logLinesPerSecond` this second.
-    public func log(level: UInt32, message: String, metadata: Logger.Metadata = [:]) {
+    /// `context` goes into the line's metadata (e.g. `rule`, `session`).
+    public func log(level: UInt32, message: String, context: [String: String] = [:]) {
         if level >= UInt32(MW_LOG_ERROR.rawValue) { lastError.withLock { $0 = message } }
-        write(level: level, message: message, metadata: metadata)
+        write(level: level, message: message, metadata: context.mapValues { .string($0) })
     }
 
     /// One line, within the module's rate.
@@ -86,12 +87,13 @@ public final class ModuleRuntime: @unchecked Sendable {
 
     /// `mw_host.module_error`: counts the error and logs it (rate-limited); returns the new count.
     @discardableResult
-    public func recordError(_ detail: String, metadata: Logger.Metadata = [:]) -> UInt64 {
+    public func recordError(_ detail: String, context: [String: String] = [:]) -> UInt64 {
         lastError.withLock { $0 = detail }
         let count = errorCount.add(1, ordering: .relaxed).newValue
-        var metadata = metadata
+        var metadata: Logger.Metadata = context.mapValues { .string($0) }
         metadata["module_errors"] = "\(count)"
-        write(level: UInt32(MW_LOG_ERROR.rawValue), message: "module error: \(detail)", metadata: metadata)
+        metadata["detail"] = "\(detail)"
+        write(level: UInt32(MW_LOG_ERROR.rawValue), message: "rule module error", metadata: metadata)
         return count
     }
 

@@ -1,4 +1,5 @@
 import ModalwatchABI
+import RuleHost
 
 extension Engine {
     /// Runs every rule that wants this event, with the session as it now stands.

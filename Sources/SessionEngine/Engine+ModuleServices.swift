@@ -13,8 +13,8 @@ extension Engine {
     /// `mw_host.log`: one line into the module's log (rate-limited per module), with the rule and session.
     func moduleLog(level: UInt32, message: mw_str) {
         guard let rule = currentRule, let runtime = rule.runtime else { return }
-        runtime.log(level: level, message: ModuleRuntime.text(message), metadata: [
-            "rule": "\(rule.id)", "session": "\(currentSession?.id.string ?? "-")",
+        runtime.log(level: level, message: ModuleRuntime.text(message), context: [
+            "rule": rule.id, "session": currentSession?.id.string ?? "-",
         ])
     }
 
@@ -23,7 +23,7 @@ extension Engine {
     func moduleError(_ detail: mw_str) {
         guard let rule = currentRule, let runtime = rule.runtime, let session = currentSession else { return }
         let text = ModuleRuntime.text(detail)
-        runtime.recordError(text, metadata: ["rule": "\(rule.id)", "session": "\(session.id.string)"])
+        runtime.recordError(text, context: ["rule": rule.id, "session": session.id.string])
         statistics.moduleErrors += 1
         output.emitDiagnostic(.moduleError, app: nil, session: session.id.string) {
             "module \(rule.module), rule \(rule.id): \(text)"

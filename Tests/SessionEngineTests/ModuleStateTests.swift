@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Logging
 import RuleHost
 import SessionEngine
@@ -13,9 +14,17 @@ final class ModuleStateTests: XCTestCase {
 
     private let t0: Int64 = 1_700_000_000_000
 
-    private func load(settings: [String: [(key: String, value: String)]], lines: CollectingLogHandler.Lines) throws -> RuleCatalog {
-        ModuleLoader(logger: CollectingLogHandler.logger(into: lines))
+    private func load(
+        settings: [String: [(key: String, value: String)]], logs: InMemoryLogHandler = InMemoryLogHandler()
+    ) throws -> RuleCatalog {
+        var handler = logs
+        handler.logLevel = .trace
+        return ModuleLoader(logger: Logger(label: "modalwatch.tests") { _ in handler })
             .load(directories: [try Self.modules.get()], includeBuiltins: false, settings: settings)
+    }
+
+    private func messages(_ logs: InMemoryLogHandler, at level: Logger.Level) -> [String] {
+        logs.entries.filter { $0.level == level }.map(\.message.description)
     }
 
     private func alert(_ id: String, _ ts: Int64, title: String, buttons: Int) -> String {
@@ -24,7 +33,7 @@ final class ModuleStateTests: XCTestCase {
     }
 
     func testA10AndA12ModuleLoadSideBySide() throws {
-        let catalog = try load(settings: [:], lines: .init())
+        let catalog = try load(settings: [:])
         XCTAssertEqual(catalog.failures.map(\.description), [])
         let abi = Dictionary(uniqueKeysWithValues: catalog.modules.map { ($0.name, "\($0.abiMajor).\($0.abiMinor)") })
         XCTAssertEqual(abi, ["older_minor": "1.0", "state_v12": "1.2"])
@@ -34,10 +43,10 @@ final class ModuleStateTests: XCTestCase {
     }
 
     func testInitGetsTheSettingsAndEveryCallTheState() throws {
-        let lines = CollectingLogHandler.Lines()
-        let catalog = try load(settings: ["state_v12": [("broken_word", "kaboom")]], lines: lines)
+        let logs = InMemoryLogHandler()
+        let catalog = try load(settings: ["state_v12": [("broken_word", "kaboom")]], logs: logs)
         XCTAssertEqual(catalog.failures.map(\.description), [])
-        XCTAssertEqual(lines.messages(at: .info).filter { $0 == "state_v12 ready" }.count, 1)
+        XCTAssertEqual(messages(logs, at: .info).filter { $0 == "state_v12 ready" }.count, 1)
         let output = CollectingOutput()
         let pipeline = EventPipeline(catalog: catalog, configuration: .init(), output: output)
         for line in [Line.start("S", t0), alert("a1", t0 + 1, title: "boom", buttons: 1),
@@ -54,11 +63,14 @@ final class ModuleStateTests: XCTestCase {
                        "module state_v12, rule v12-few-buttons: cannot judge an alert titled with the broken word")
         XCTAssertEqual(pipeline.engine.statistics.moduleErrors, 1)
         XCTAssertEqual(catalog.modules.first { $0.name == "state_v12" }?.runtime.errors, 1)
-        XCTAssertTrue(lines.messages(at: .error).contains("module error: cannot judge an alert titled with the broken word"))
+        let errors = logs.entries.filter { $0.level == .error && $0.message.description == "rule module error" }
+        XCTAssertEqual(errors.map { $0.metadata["detail"]?.description }, ["cannot judge an alert titled with the broken word"])
+        XCTAssertEqual(errors.first?.metadata["module"]?.description, "state_v12")
+        XCTAssertEqual(errors.first?.metadata["rule"]?.description, "v12-few-buttons")
     }
 
     func testParametersAreFoundByNameWithTheConfigsValue() throws {
-        let catalog = try load(settings: [:], lines: .init())
+        let catalog = try load(settings: [:])
         var configuration = EngineConfiguration()
         configuration.rules["v12-few-buttons"] = .init(parameters: ["min_buttons": 3])
         let output = CollectingOutput()
@@ -71,7 +83,7 @@ final class ModuleStateTests: XCTestCase {
     }
 
     func testARefusedInitKeepsTheModuleOutWithItsReason() throws {
-        let catalog = try load(settings: ["state_v12": [("broken_word", "")]], lines: .init())
+        let catalog = try load(settings: ["state_v12": [("broken_word", "")]])
         XCTAssertEqual(catalog.modules.map(\.name), ["older_minor"])
         XCTAssertEqual(catalog.failures.count, 1)
         XCTAssertEqual(catalog.failures.first?.reason,
@@ -85,7 +97,7 @@ final class ModuleStateTests: XCTestCase {
         let destroyed = unsafeBitCast(try XCTUnwrap(dlsym(handle, "state_v12_destroyed")), to: Count.self)
         let before = destroyed()
         do {
-            let catalog = try load(settings: [:], lines: .init())
+            let catalog = try load(settings: [:])
             let copy = catalog
             XCTAssertEqual(copy.modules.count, 2)
             XCTAssertEqual(destroyed(), before)

@@ -39,7 +39,13 @@ def house_rules(tmp_path_factory) -> Path:
     swift = shutil.which("swift")
     if swift is None:
         pytest.fail("no swift on PATH")
-    build = subprocess.run([swift, "build", "--package-path", str(EXAMPLE)], capture_output=True, text=True, timeout=900)
+    command = [swift, "build", "--package-path", str(EXAMPLE)]
+    build = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    if build.returncode != 0:
+        # An incremental build can trip over a dependency graph the root package changed since
+        # (a target's new dependency): build once more from a clean folder before failing.
+        shutil.rmtree(EXAMPLE / ".build", ignore_errors=True)
+        build = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
     built = EXAMPLE / ".build" / "debug" / LIBRARY
     assert built.exists(), f"{built} was not built"
