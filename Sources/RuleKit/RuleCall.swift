@@ -6,7 +6,7 @@ public struct RuleCall {
     /// The C record.
     public let raw: UnsafePointer<mw_call>
     /// FNV-1a of the rule's parameter names, in declared order (how `self[parameter]` finds a value).
-    private let parameterHashes: UnsafeBufferPointer<UInt64>
+    @usableFromInline let parameterHashes: UnsafeBufferPointer<UInt64>
     /// The module's state, when RuleKit dispatched the call.
     private let owned: UnsafeMutablePointer<ModuleState>?
 
@@ -41,17 +41,19 @@ public struct RuleCall {
     /// A parameter the rule does not list in `Rule.parameters` reads as its default.
     @inlinable
     public subscript<Value>(parameter: Parameter<Value>) -> Value {
-        // Inlinable, so that a module's call specializes for its `Value` (no generic dispatch per event).
-        Value(parameterValue: rawValue(parameter.nameHash, parameter.declaration))
+        // Inlined into the module: a scan of the rule's few name hashes, specialized for `Value`.
+        if let params = raw.pointee.params {
+            for index in parameterHashes.indices where parameterHashes[index] == parameter.nameHash {
+                return Value(parameterValue: params[index])
+            }
+        }
+        return Value(parameterValue: valueByName(parameter.declaration))
     }
 
-    /// The raw value of the declared parameter: by its name's hash in RuleKit's table, else by
-    /// name through the host's declarations (ABI 1.2), else its default.
+    /// A parameter RuleKit's table does not hold (a `RuleCall` made outside `ModuleExport`):
+    /// by name through the host's declarations (ABI 1.2), else its default.
     @usableFromInline
-    func rawValue(_ hash: UInt64, _ declaration: ParameterDescription) -> Int64 {
-        if let params = raw.pointee.params {
-            for index in parameterHashes.indices where parameterHashes[index] == hash { return params[index] }
-        }
+    func valueByName(_ declaration: ParameterDescription) -> Int64 {
         guard parameterHashes.isEmpty, let host = raw.pointee.host, host.pointee.abi_minor >= 2,
               let declarations = raw.pointee.param_decls, let params = raw.pointee.params else { return declaration.defaultValue }
         for index in 0..<Int(raw.pointee.param_count) {
