@@ -62,17 +62,24 @@ let package = Package(
         // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
         .target(name: "Posix"),
 
+        // FNV-1a 64, UTF-8 decoding and validation, JSON string escaping: one implementation of each,
+        // for the decoder, the engine, RuleKit (and so every rule module) and AlertText.
+        .target(name: "ByteBasics"),
+
         // The rule-module C ABI: one header, include/modalwatch_module.h.
         .target(name: "ModalwatchABI"),
 
         // Wire format v1 → mw_event, without JSONDecoder: a scanner over the message bytes.
-        .target(name: "EventDecoding", dependencies: ["ModalwatchABI"]),
+        .target(name: "EventDecoding", dependencies: ["ModalwatchABI", "ByteBasics"]),
 
         // Finding, checking and loading rule modules with dlopen.
         .target(name: "RuleHost", dependencies: ["ModalwatchABI", .product(name: "Logging", package: "swift-log")]),
 
+        // The rule-call marker and the fatal-signal handler (C: async-signal-safe).
+        .target(name: "CRuleGuard"),
+
         // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.
-        .target(name: "SessionEngine", dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost"]),
+        .target(name: "SessionEngine", dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics", "CRuleGuard"]),
 
         // The YAML configuration: every error names the file, the line and the key.
         .target(
@@ -91,6 +98,7 @@ let package = Package(
             name: "DaemonCore",
             dependencies: [
                 "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix", "ControlProtocol",
+                "EventDecoding", "CRuleGuard",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -116,16 +124,17 @@ let package = Package(
         ),
 
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
-        .target(name: "RuleKit", dependencies: ["ModalwatchABI"]),
+        .target(name: "RuleKit", dependencies: ["ModalwatchABI", "ByteBasics"]),
         // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
-        .target(name: "AlertText"),
+        .target(name: "AlertText", dependencies: ["ByteBasics"]),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"]),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"]),
-        .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding"], resources: [.copy("Corpus")]),
+        .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
+        .testTarget(name: "ByteBasicsTests", dependencies: ["ByteBasics"]),
         .testTarget(
             name: "SessionEngineTests",
             dependencies: [
@@ -174,7 +183,7 @@ let package = Package(
 
 /// Targets that out-of-tree packages depend on by URL (rule modules written elsewhere: issue 14).
 /// SwiftPM refuses `unsafeFlags` in a remote dependency, so these get none.
-let vendedByURL: Set<String> = ["RuleKit", "ModalwatchABI", "AlertText"]
+let vendedByURL: Set<String> = ["RuleKit", "ModalwatchABI", "AlertText", "ByteBasics"]
 
 /// Release builds without dynamic exclusivity checks, only where callgrind shows they cost
 /// (docs/PERFORMANCE.md, "Exclusivity checks"): `swift_beginAccess` on class-property

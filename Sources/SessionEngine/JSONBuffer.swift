@@ -1,4 +1,4 @@
-import EventDecoding
+import ByteBasics
 
 /// A growable byte buffer for writing JSON without Foundation: reused, so
 /// writing a violation allocates nothing once it has grown.

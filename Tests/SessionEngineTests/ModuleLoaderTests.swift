@@ -64,8 +64,9 @@ final class ModuleLoaderTests: XCTestCase {
             XCTAssertTrue(failure.description.contains(reason), "\(failure.description)\n does not say: \(reason)")
             XCTAssertFalse(failure.description.contains("\n"), "one line")
         }
-        XCTAssertEqual(messages(at: .error).sorted(), catalog.failures.map(\.description).sorted(),
-                       "each failure is logged once, as its line")
+        // The message is constant; the file and the reason go in the metadata (path, error).
+        XCTAssertEqual(messages(at: .error), Array(repeating: "rule module not loaded", count: catalog.failures.count),
+                       "each failure is logged once")
 
         XCTAssertEqual(catalog.modules.map(\.name), ["across_a", "probe"], "the good modules still load")
         XCTAssertEqual(messages(at: .info).count, 2)
