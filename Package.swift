@@ -190,7 +190,10 @@ let vendedByURL: Set<String> = ["RuleKit", "ModalwatchABI", "AlertText", "ByteBa
 /// accesses in the per-event code. Debug builds and the tests keep the checks.
 let uncheckedExclusivity: Set<String> = ["SessionEngine", "EventDecoding", "ZeroMQ", "DaemonCore"]
 
-for target in package.targets where [.executable, .test, .regular].contains(target.type) && target.name != "ModalwatchABI" {
+/// Targets in C: no Swift settings.
+let cTargets: Set<String> = ["ModalwatchABI", "CRuleGuard"]
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) && !cTargets.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     // Require `any` for existential types (SE-0335).

@@ -2,6 +2,7 @@ import DaemonCore
 import Foundation
 import Logging
 import ServiceLifecycle
+import ModalwatchConfig
 
 /// Runs the ingest loop on its own thread for the life of the service; a
 /// graceful shutdown (SIGTERM, SIGINT) asks it to finish what it received and stop.
