@@ -1,6 +1,7 @@
 import DaemonCore
 import Foundation
 import Logging
+import ModalwatchConfig
 import ServiceLifecycle
 import ModalwatchConfig
 
