@@ -118,11 +118,14 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // The control protocol: typed requests and replies, their JSON, the client; the version.
+        .target(name: "ControlProtocol", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
+
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix",
+                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix", "ControlProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -132,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatchd",
             dependencies: [
-                "DaemonCore",
+                "DaemonCore", "ControlProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -143,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore",
+                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -154,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch-bench",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "EventDecoding",
+                "ZeroMQ", "SessionEngine", "RuleHost", "EventDecoding", "ControlProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -167,6 +170,7 @@ let package = Package(
         .target(name: "AlertText", dependencies: ["ByteBasics"], swiftSettings: hotPathSwift),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"], swiftSettings: strictSwift),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"], swiftSettings: strictSwift),
         .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strictSwift),

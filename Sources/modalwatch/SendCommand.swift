@@ -1,6 +1,8 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import Glibc
+import ModalwatchConfig
 import ZeroMQ
 
 /// `modalwatch send`: publish recorded event streams to a daemon.
@@ -13,7 +15,7 @@ struct SendCommand: ParsableCommand {
     var files: [String]
 
     @Option(name: .long, help: "The daemon's ingest endpoint (it binds; send connects).")
-    var events: String = "tcp://127.0.0.1:7450"
+    var events: String = DefaultEndpoints.events
 
     @Option(name: .long, help: "Events per second (default: as fast as allowed).")
     var rate: Double?
@@ -107,11 +109,11 @@ struct SendCommand: ParsableCommand {
         let rateText = seconds > 0 ? String(format: "%.0f", Double(lines.count) / seconds) : "-"
         FileHandle.standardError.write(Data("sent \(lines.count) events in \(String(format: "%.2f", seconds)) s (\(rateText)/s)\n".utf8))
         if json {
-            try JSONOutput.line([
-                "events": lines.count, "messages": messages, "seconds": seconds, "endpoint": events,
-                "events_per_second": seconds > 0 ? Double(lines.count) / seconds : NSNull(),
-                "rate_limit": rate.map { $0 as Any } ?? NSNull(),
-            ] as [String: Any])
+            JSONOutput.line([
+                "events": .int(lines.count), "messages": .int(messages), "seconds": .number(seconds), "endpoint": .string(events),
+                "events_per_second": seconds > 0 ? .number(Double(lines.count) / seconds) : .null,
+                "rate_limit": rate.map(JSONValue.number) ?? .null,
+            ])
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import DaemonCore
 import Foundation
 import Logging
@@ -18,16 +19,16 @@ struct Modalwatchd: AsyncParsableCommand {
     @Option(name: .long, help: "Configuration file (default: \(ConfigLoader.defaultPath) if it exists).")
     var config: String?
 
-    @Option(name: .long, help: "Bind the ingest SUB socket here (repeatable; default tcp://127.0.0.1:7450).")
+    @Option(name: .long, help: "Bind the ingest SUB socket here (repeatable; default \(DefaultEndpoints.events)).")
     var events: [String] = []
 
     @Option(name: .customLong("events-connect"), help: "Also connect the ingest SUB socket here (repeatable).")
     var eventsConnect: [String] = []
 
-    @Option(name: .long, help: "Bind the violations PUB socket here (default tcp://127.0.0.1:7451).")
+    @Option(name: .long, help: "Bind the violations PUB socket here (default \(DefaultEndpoints.publish)).")
     var publish: String?
 
-    @Option(name: .long, help: "Bind the control REP socket here (default tcp://127.0.0.1:7452).")
+    @Option(name: .long, help: "Bind the control REP socket here (default \(DefaultEndpoints.control)).")
     var control: String?
 
     @Option(name: .long, help: "Guideline edition for apps the config does not name: 2009, ios7 or current.")
