@@ -5,7 +5,7 @@
 /// copied as UTF-8. Bytes that are not valid UTF-8 become U+FFFD, so the output is always valid JSON.
 /// With `escapingLineSeparators`, U+2028 and U+2029 become `\u2028` and `\u2029` too (what a
 /// JavaScript reader of the text needs; evidence has always been written so).
-public enum JSONStringEscaper {
+public enum JSONStringEscaper: Sendable {
     /// Appends `"` + the escaped `bytes` + `"` to `out`.
     public static func appendQuoted(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         out.append(0x22)

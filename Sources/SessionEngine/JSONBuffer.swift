@@ -145,3 +145,7 @@ public struct JSONBuffer: ~Copyable {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 }
+
+/// Not `Sendable`: it owns raw memory written by one thread.
+@available(*, unavailable)
+extension JSONBuffer: Sendable {}
