@@ -1,4 +1,5 @@
 import DaemonCore
+import ModalwatchConfig
 import Foundation
 import Logging
 import ModalwatchConfig
