@@ -56,6 +56,8 @@ let package = Package(
         .executable(name: "modalwatchd", targets: ["modalwatchd"]),
         .executable(name: "modalwatch", targets: ["modalwatch"]),
         .executable(name: "modalwatch-bench", targets: ["modalwatch-bench"]),
+        // For apps and tools that publish events (docs/client.md).
+        .library(name: "ModalwatchClient", targets: ["ModalwatchClient"]),
     ] + modules.map(\.0),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -97,10 +99,19 @@ let package = Package(
             swiftSettings: hotPathSwift
         ),
 
+        // Shard buckets and topics (scale.md): FNV-1a 64 of the shard key, which daemon owns what.
+        .target(name: "ShardRouting", swiftSettings: strictSwift),
+        // The library apps publish events with: typed events, batching, a bounded queue, shard topics.
+        .target(
+            name: "ModalwatchClient",
+            dependencies: ["ZeroMQ", "ShardRouting", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
+
         // The YAML configuration: every error names the file, the line and the key.
         .target(
             name: "ModalwatchConfig",
-            dependencies: ["SessionEngine", "RuleHost", .product(name: "Yams", package: "Yams")],
+            dependencies: ["SessionEngine", "RuleHost", "ShardRouting", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSwift
         ),
 
@@ -115,7 +126,7 @@ let package = Package(
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore",
+                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "ShardRouting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -136,6 +147,7 @@ let package = Package(
             name: "modalwatch",
             dependencies: [
                 "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore",
+                "ModalwatchClient", "ShardRouting", "ModalwatchABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -159,6 +171,11 @@ let package = Package(
         .target(name: "AlertText", swiftSettings: hotPathSwift),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "ModalwatchClientTests",
+            dependencies: ["ModalwatchClient", "ShardRouting", "EventDecoding", "ModalwatchABI", "ZeroMQ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"], swiftSettings: strictSwift),
         .testTarget(

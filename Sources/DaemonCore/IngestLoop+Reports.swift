@@ -53,6 +53,8 @@ extension IngestLoop {
             "curve": configuration.curve != nil,
             "curve_clients_accepted": zap?.accepted ?? 0,
             "curve_clients_refused": zap?.refused ?? 0,
+            "shard": configuration.shard.map { ["index": $0.index, "count": $0.count, "key": $0.key.rawValue] as [String: Any] } ?? NSNull(),
+            "shard_buckets": configuration.shard?.ownedBuckets.count ?? 256,
             "config_reloads": reloads.done,
             "config_reloads_refused": reloads.refused,
         ]

@@ -120,7 +120,7 @@ public final class IngestLoop: @unchecked Sendable {
             }
             try ingest.set(.receiveHighWaterMark, 10_000)
             try ingest.set(.maxMessageSize, Self.socketMessageLimit)
-            for prefix in configuration.subscribe { try ingest.subscribe(prefix) }
+            for prefix in configuration.ingestSubscriptions { try ingest.subscribe(prefix) }
             try handover.set(.sendHighWaterMark, 1000)
             try control.set(.linger, 0)
         } catch {
@@ -201,7 +201,13 @@ public final class IngestLoop: @unchecked Sendable {
                     logReload(reload())
                     notifier.notify("READY=1")
                 }
-                if request.contains(.stop) { stopping = true }
+                if request.contains(.stop) {
+                    stopping = true
+                    unsubscribeAndSettle(ingest) {
+                        drain(ingest, &message, &frame, stopping: false)
+                        outbox.flush()
+                    }
+                }
             }
             if poller.isReadable(ingestIndex) || stopping {
                 // On stop: take everything already received, then close.
@@ -349,7 +355,7 @@ public final class IngestLoop: @unchecked Sendable {
                 logger.warning("ignored a session snapshot of another format", metadata: ["version": "\(snapshot.version)"])
                 return
             }
-            let restored = pipeline.engine.restore(snapshot)
+            let restored = pipeline.engine.restore(keepingOwnedSessions(of: snapshot, logger: logger))
             logger.notice("restored sessions from the snapshot", metadata: ["sessions": "\(restored)"])
         } catch {
             logger.error("the session snapshot could not be read; it was moved aside and sessions start afresh", metadata: ["error": "\(error)"])
@@ -360,6 +366,10 @@ public final class IngestLoop: @unchecked Sendable {
     func reload() -> Result<String, DaemonError> {
         do {
             let fresh = try configurationSource()
+            if let refusal = configuration.shardChangeRefusal(to: fresh) {
+                reloads.refused += 1
+                return .failure(DaemonError(.configuration, refusal))
+            }
             pipeline.engine.reconfigure(fresh.engine)
             reloads.done += 1
             var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.rawValue)"

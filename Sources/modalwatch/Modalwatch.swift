@@ -9,7 +9,7 @@ struct Modalwatch: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             StatusCommand.self, SessionsCommand.self, SessionCommand.self, TopCommand.self, TailCommand.self,
-            ViolationsCommand.self, RulesCommand.self, CheckCommand.self, SendCommand.self, KeygenCommand.self,
+            ViolationsCommand.self, RulesCommand.self, CheckCommand.self, SendCommand.self, ForwardCommand.self, KeygenCommand.self,
         ])
 
     /// Runs the command; bad usage exits 2 (interfaces.md), not ArgumentParser's 64.

@@ -1,0 +1,4 @@
+/// `session.start`'s `device`.
+public enum Device: String, Sendable, CaseIterable {
+    case phone, pad, mac, tv, vision
+}

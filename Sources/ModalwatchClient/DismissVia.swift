@@ -1,0 +1,4 @@
+/// How a presentation went away (`via`).
+public enum DismissVia: String, Sendable, CaseIterable {
+    case button, background, programmatic, gesture
+}

@@ -1,0 +1,4 @@
+/// `size_class` of `session.start` and `modal.presented`.
+public enum SizeClass: String, Sendable, CaseIterable {
+    case compact, regular
+}

@@ -1,0 +1,4 @@
+/// `task.progress`'s `state`.
+public enum TaskState: String, Sendable, CaseIterable {
+    case started, progress, finished, failed, cancelled
+}
