@@ -5,10 +5,10 @@ public import ShardRouting
 /// goes away): so the client knows, per message, whether any daemon will get it.
 public struct SubscriptionTable: Sendable {
     private var prefixes: [[UInt8]: Int] = [:]
-    /// For each bucket: some prefix covers all of `ui/<bb>/`.
-    private var bucketCovered = [Bool](repeating: false, count: 256)
-    /// Some prefix is longer than `ui/<bb>/` (it covers only part of a bucket).
-    private var hasNarrowPrefixes = false
+    /// For each bucket: how many prefixes cover all of `ui/<bb>/`.
+    private var bucketCover = [Int](repeating: 0, count: 256)
+    /// How many prefixes are longer than `ui/<bb>/` (each covers only part of a bucket).
+    private var narrowPrefixes = 0
 
     /// An empty table.
     public init() {}
@@ -20,41 +20,43 @@ public struct SubscriptionTable: Sendable {
         guard let first = message.first, first <= 1 else { return false }
         let prefix = Array(message.dropFirst())
         if first == 1 {
-            prefixes[prefix, default: 0] += 1
+            let count = prefixes[prefix, default: 0]
+            prefixes[prefix] = count + 1
+            if count == 0 { adjust(prefix, by: 1) }
         } else if let count = prefixes[prefix] {
             prefixes[prefix] = count > 1 ? count - 1 : nil
+            if count == 1 { adjust(prefix, by: -1) }
         }
-        recompute()
         return true
     }
 
-    /// Whether a message with this topic reaches at least one subscriber.
-    public func matches(topic: [UInt8], bucket: ShardBucket) -> Bool {
-        if bucketCovered[Int(bucket.value)] { return true }
-        guard hasNarrowPrefixes else { return false }
-        return prefixes.keys.contains { topic.starts(with: $0) }
+    /// Counts a prefix in (or out of) the buckets it covers.
+    private mutating func adjust(_ prefix: [UInt8], by step: Int) {
+        if prefix.count > 6 {
+            narrowPrefixes += step
+        } else if prefix.count == 6, let bucket = ShardBucket(topic: prefix) {
+            bucketCover[Int(bucket.value)] += step
+        } else {
+            for index in 0..<256 where Self.bucketPrefixes[index].starts(with: prefix) { bucketCover[index] += step }
+        }
     }
-
-    /// Whether every message of `bucket` reaches a subscriber.
-    public func covers(_ bucket: ShardBucket) -> Bool { bucketCovered[Int(bucket.value)] }
-
-    /// Buckets wholly covered now.
-    public var coveredBucketCount: Int { bucketCovered.lazy.filter { $0 }.count }
-
-    /// Prefixes subscribed now.
-    public var prefixCount: Int { prefixes.count }
 
     /// `ui/<bb>/` of every bucket, as bytes.
     private static let bucketPrefixes: [[UInt8]] = ShardBucket.all.map { Array($0.topicPrefix.utf8) }
 
-    private mutating func recompute() {
-        hasNarrowPrefixes = false
-        for index in 0..<256 { bucketCovered[index] = false }
-        for prefix in prefixes.keys {
-            if prefix.count > 6 { hasNarrowPrefixes = true; continue }
-            for index in 0..<256 where Self.bucketPrefixes[index].starts(with: prefix) {
-                bucketCovered[index] = true
-            }
-        }
+    /// Whether a message with this topic reaches at least one subscriber.
+    public func matches(topic: [UInt8], bucket: ShardBucket) -> Bool {
+        if bucketCover[Int(bucket.value)] > 0 { return true }
+        guard narrowPrefixes > 0 else { return false }
+        return prefixes.keys.contains { topic.starts(with: $0) }
     }
+
+    /// Whether every message of `bucket` reaches a subscriber.
+    public func covers(_ bucket: ShardBucket) -> Bool { bucketCover[Int(bucket.value)] > 0 }
+
+    /// Buckets wholly covered now.
+    public var coveredBucketCount: Int { bucketCover.lazy.filter { $0 > 0 }.count }
+
+    /// Prefixes subscribed now.
+    public var prefixCount: Int { prefixes.count }
 }
