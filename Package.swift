@@ -58,6 +58,7 @@ let package = Package(
         .executable(name: "modalwatch-bench", targets: ["modalwatch-bench"]),
         // For apps and tools that publish events (docs/client.md).
         .library(name: "ModalwatchClient", targets: ["ModalwatchClient"]),
+        .executable(name: "modalwatch-client-example", targets: ["ClientExample"]),
     ] + modules.map(\.0),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -105,6 +106,14 @@ let package = Package(
         .target(
             name: "ModalwatchClient",
             dependencies: ["ZeroMQ", "ShardRouting", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
+
+        // A scripted app session published through ModalwatchClient (docs/client.md; the e2e tests run it).
+        .executableTarget(
+            name: "ClientExample",
+            dependencies: ["ModalwatchClient", .product(name: "Logging", package: "swift-log")],
+            path: "Examples/ClientExample",
             swiftSettings: strictSwift
         ),
 

@@ -1,6 +1,11 @@
 public import Logging
 public import ShardRouting
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Publishes UI events to modalwatch daemons (events.md, scale.md) without blocking the app.
 ///
@@ -79,6 +84,17 @@ public final class ModalwatchClient: Sendable {
 
     /// Whether some daemon subscribes to every message of `bucket` now.
     public func hasSubscriber(for bucket: ShardBucket) -> Bool { shared.covers(bucket) }
+
+    /// Waits (sleeping, on the caller's thread) until some daemon subscribes to `bucket`, at
+    /// most `timeoutMs`; for tools and tests. An app need not wait: what it sends before is counted.
+    public func waitUntilSubscribed(_ bucket: ShardBucket, timeoutMs: Int) -> Bool {
+        let deadline = ClientClock.monotonicMilliseconds() + Int64(timeoutMs)
+        while !shared.covers(bucket) {
+            if ClientClock.monotonicMilliseconds() >= deadline { return false }
+            usleep(1000)
+        }
+        return true
+    }
 
     /// The bucket an event of `app`'s `session` goes to.
     public func bucket(app: String, session: String) -> ShardBucket {
