@@ -80,6 +80,9 @@ let package = Package(
         // A small Swift module over libzmq: context, sockets, options, poll, errors with errno.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: hotPathSwift),
 
+        // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
+        .target(name: "Posix", swiftSettings: strictSwift),
+
         // The rule-module C ABI: one header, include/modalwatch_module.h.
         .target(name: "ModalwatchABI"),
 
@@ -131,11 +134,15 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
+        // The control protocol: typed requests and replies, their JSON, the client; the version.
+        .target(name: "ControlProtocol", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
+
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "ShardRouting",
+                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix", "ControlProtocol",
+                "ShardRouting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -145,17 +152,18 @@ let package = Package(
         .executableTarget(
             name: "modalwatchd",
             dependencies: [
-                "DaemonCore",
+                "DaemonCore", "ControlProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore",
+                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol",
                 "ModalwatchClient", "ShardRouting", "ModalwatchABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -167,7 +175,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch-bench",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "EventDecoding",
+                "ZeroMQ", "SessionEngine", "RuleHost", "EventDecoding", "ControlProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -180,6 +188,7 @@ let package = Package(
         .target(name: "AlertText", swiftSettings: hotPathSwift),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"], swiftSettings: strictSwift),
         .testTarget(
             name: "ModalwatchClientTests",
             dependencies: ["ModalwatchClient", "ShardRouting", "EventDecoding", "ModalwatchABI", "ZeroMQ", .product(name: "Logging", package: "swift-log")],
@@ -187,6 +196,12 @@ let package = Package(
         ),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"], swiftSettings: strictSwift),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "DaemonCoreTests",
+            dependencies: ["DaemonCore", "ZeroMQ", "ModalwatchConfig", "RuleHost", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "EventDecodingTests",
             dependencies: ["EventDecoding"],

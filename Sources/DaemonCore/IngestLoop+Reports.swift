@@ -1,63 +1,63 @@
-import Foundation
+import ControlProtocol
 import RuleHost
 import SessionEngine
 
 /// What the control socket reports about the loop.
 extension IngestLoop {
-    /// The `status` reply's fields (interfaces.md).
-    func statusReport() -> [String: Any] {
+    /// The `status` reply (interfaces.md; docs/control-protocol.md).
+    func statusReport() -> StatusReply {
         let engine = pipeline.engine.statistics
         let pipe = pipeline.statistics
         let rejected = pipeline.rejectedByReason
         let published = publishing.statistics
-        return [
-            "version": ModalwatchVersion.string,
-            "protocol": ModalwatchVersion.controlProtocol,
-            "uptime_s": Double(WallClock.monotonicMilliseconds() - startedMonotonicMs) / 1000,
-            "started": startedAtMs,
-            "edition": configuration.engine.defaultEdition.rawValue,
-            "modules": catalog.modules.map { ["name": $0.name, "version": $0.version, "rules": $0.rules.count, "path": $0.path] as [String: Any] },
-            "module_failures": catalog.failures.map(\.description),
-            "endpoints": endpoints,
-            "messages_received": transportStatistics.messagesReceived,
-            "events_received": pipe.eventsReceived,
-            "events_accepted": engine.eventsAccepted,
-            "events_judged": engine.eventsJudged,
-            "events_rejected": rejected.values.reduce(0, +),
-            "rejected_by_reason": rejected,
-            "events_unknown_type": engine.eventsUnknownType,
-            "events_per_second": eventsPerSecond,
-            "duplicates": engine.duplicates,
-            "events_lost": engine.eventsLost,
-            "out_of_order": engine.outOfOrder,
-            "unknown_dismissals": engine.unknownDismissals,
-            "sessions_live": pipeline.engine.liveSessions,
-            "sessions_started": engine.sessionsStarted,
-            "sessions_ended": engine.sessionsEnded,
-            "sessions_expired": engine.sessionsExpired,
-            "sessions_evicted": engine.sessionsEvicted,
-            "violations_found": engine.violations,
-            "violations_published": published.violationsPublished.load(ordering: .relaxed),
-            "violations_stored": published.violationsStored.load(ordering: .relaxed),
-            "history_failures": published.storeFailures.load(ordering: .relaxed),
-            "history_pruned": published.historyPruned.load(ordering: .relaxed),
-            "history": configuration.stateDirectory.map { $0 + "/history.sqlite" } ?? NSNull(),
-            "reports_suppressed": engine.reportsSuppressed,
-            "violations_rate_limited": engine.violationsRateLimited,
-            "violations_rate_limited_by_rule": pipeline.engine.violationsRateLimitedByRule,
-            "bad_evidence": engine.badEvidence,
-            "diagnostics_published": published.diagnosticsPublished.load(ordering: .relaxed),
-            "diagnostics_suppressed": outbox.diagnosticsSuppressed,
-            "messages_dropped": published.messagesDropped.load(ordering: .relaxed),
-            "subscriber_overflows": published.subscriberOverflows.load(ordering: .relaxed),
-            "curve": configuration.curve != nil,
-            "curve_clients_accepted": zap?.accepted ?? 0,
-            "curve_clients_refused": zap?.refused ?? 0,
-            "shard": configuration.shard.map { ["index": $0.index, "count": $0.count, "key": $0.key.rawValue] as [String: Any] } ?? NSNull(),
-            "shard_buckets": configuration.shard?.ownedBuckets.count ?? 256,
-            "config_reloads": reloads.done,
-            "config_reloads_refused": reloads.refused,
-        ]
+        var reply = StatusReply()
+        reply.uptimeSeconds = Double(WallClock.monotonicMilliseconds() - startedMonotonicMs) / 1000
+        reply.started = startedAtMs
+        reply.edition = configuration.engine.defaultEdition.rawValue
+        reply.modules = catalog.modules.map {
+            StatusReply.Module(name: $0.name, version: $0.version, rules: $0.rules.count, path: $0.path)
+        }
+        reply.moduleFailures = catalog.failures.map(\.description)
+        reply.endpoints = endpoints
+        reply.messagesReceived = Int(clamping: transportStatistics.messagesReceived)
+        reply.eventsReceived = Int(clamping: pipe.eventsReceived)
+        reply.eventsAccepted = Int(clamping: engine.eventsAccepted)
+        reply.eventsJudged = Int(clamping: engine.eventsJudged)
+        reply.eventsRejected = Int(clamping: rejected.values.reduce(0, +))
+        reply.rejectedByReason = rejected.mapValues { Int(clamping: $0) }
+        reply.eventsUnknownType = Int(clamping: engine.eventsUnknownType)
+        reply.eventsPerSecond = eventsPerSecond
+        reply.duplicates = Int(clamping: engine.duplicates)
+        reply.eventsLost = Int(clamping: engine.eventsLost)
+        reply.outOfOrder = Int(clamping: engine.outOfOrder)
+        reply.unknownDismissals = Int(clamping: engine.unknownDismissals)
+        reply.sessionsLive = Int(clamping: pipeline.engine.liveSessions)
+        reply.sessionsStarted = Int(clamping: engine.sessionsStarted)
+        reply.sessionsEnded = Int(clamping: engine.sessionsEnded)
+        reply.sessionsExpired = Int(clamping: engine.sessionsExpired)
+        reply.sessionsEvicted = Int(clamping: engine.sessionsEvicted)
+        reply.violationsFound = Int(clamping: engine.violations)
+        reply.violationsPublished = Int(clamping: published.violationsPublished.load(ordering: .relaxed))
+        reply.violationsStored = Int(clamping: published.violationsStored.load(ordering: .relaxed))
+        reply.historyFailures = Int(clamping: published.storeFailures.load(ordering: .relaxed))
+        reply.historyPruned = Int(clamping: published.historyPruned.load(ordering: .relaxed))
+        reply.history = configuration.stateDirectory.map { $0 + "/history.sqlite" }
+        reply.reportsSuppressed = Int(clamping: engine.reportsSuppressed)
+        reply.violationsRateLimited = Int(clamping: engine.violationsRateLimited)
+        reply.violationsRateLimitedByRule = pipeline.engine.violationsRateLimitedByRule.mapValues { Int(clamping: $0) }
+        reply.badEvidence = Int(clamping: engine.badEvidence)
+        reply.diagnosticsPublished = Int(clamping: published.diagnosticsPublished.load(ordering: .relaxed))
+        reply.diagnosticsSuppressed = Int(clamping: outbox.diagnosticsSuppressed)
+        reply.messagesDropped = Int(clamping: published.messagesDropped.load(ordering: .relaxed))
+        reply.subscriberOverflows = Int(clamping: published.subscriberOverflows.load(ordering: .relaxed))
+        reply.curve = configuration.curve != nil
+        reply.curveClientsAccepted = Int(clamping: zap?.accepted ?? 0)
+        reply.curveClientsRefused = Int(clamping: zap?.refused ?? 0)
+        reply.shard = configuration.shard.map { StatusReply.Shard(index: $0.index, count: $0.count, key: $0.key.rawValue) }
+        reply.shardBuckets = configuration.shard?.ownedBuckets.count ?? 256
+        reply.configReloads = Int(clamping: reloads.done)
+        reply.configReloadsRefused = Int(clamping: reloads.refused)
+        return reply
     }
 
     /// Brings the Prometheus metrics up to the counters `status` reports.
@@ -93,27 +93,25 @@ extension IngestLoop {
     }
 
     /// The `rules` reply: every loaded rule with its metadata and the parameter values in force.
-    func rulesReport() -> [[String: Any]] {
+    func rulesReport() -> RulesReply {
         let profile = pipeline.engine.profile(forApp: nil)
-        return catalog.rules.map { rule in
+        let rules = catalog.rules.map { rule in
             let active = profile.rules.first { $0.descriptor.id == rule.id }
-            return [
-                "id": rule.id, "rev": rule.rev, "module": rule.module,
-                "severity": (active?.severity ?? rule.severity).rawValue,
-                "editions": rule.editions.map(\.rawValue),
-                "active": active != nil,
-                "fire": rule.fire.rawValue,
-                "summary": rule.summary, "guideline": rule.guideline, "source": rule.source,
-                "parameters": rule.parameters.map { p in
-                    [
-                        "name": p.name, "kind": p.kind.rawValue, "default": p.defaultValue,
-                        "value": active?.value(of: p.name) ?? p.defaultValue,
-                        "display": p.format(active?.value(of: p.name) ?? p.defaultValue),
-                        "meaning": p.meaning,
-                    ] as [String: Any]
+            return RuleInfo(
+                id: rule.id, rev: rule.rev, module: rule.module,
+                severity: (active?.severity ?? rule.severity).rawValue,
+                editions: rule.editions.map(\.rawValue),
+                active: active != nil,
+                fire: rule.fire.rawValue,
+                summary: rule.summary, guideline: rule.guideline, source: rule.source,
+                parameters: rule.parameters.map { p in
+                    let value = active?.value(of: p.name) ?? p.defaultValue
+                    return RuleInfo.Parameter(
+                        name: p.name, kind: p.kind.rawValue, defaultValue: p.defaultValue, value: value,
+                        display: p.format(value), meaning: p.meaning)
                 },
-                "examples": rule.examples.count,
-            ] as [String: Any]
+                examples: rule.examples.count)
         }
+        return RulesReply(edition: pipeline.engine.configuration.defaultEdition.rawValue, rules: rules)
     }
 }

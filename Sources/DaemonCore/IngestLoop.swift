@@ -2,252 +2,182 @@ public import Logging
 public import ModalwatchConfig
 public import RuleHost
 import Foundation
-import Glibc
 import HistoryStore
 import SessionEngine
 import ZeroMQ
 
 /// The daemon's one hot thread: receives event messages on the `SUB` socket,
-/// decodes and judges them, publishes on the `PUB` socket, and answers the
-/// control `REP` socket in between. Every socket is created, used and closed
-/// on this thread; other threads reach it only through `Wakeup`.
-public final class IngestLoop: @unchecked Sendable {
+/// decodes and judges them, hands what it finds to the publishing thread, and
+/// answers the control `REP` socket in between.
+///
+/// The loop is made on its thread by `run(_:ready:)` and never leaves it (it is not
+/// `Sendable`): only `Settings` cross over, and other threads reach the loop only
+/// through `Wakeup`. Its life is a small state machine (`State`): `IngestResources`
+/// opens every socket, then `running` → `draining` → `stopping` → `stopped`, one
+/// step per phase; see docs/architecture.md.
+public final class IngestLoop {
     /// Reads the configuration again, for a reload.
     public typealias ConfigurationSource = @Sendable () throws -> DaemonConfiguration
 
-    let configuration: DaemonConfiguration
-    let catalog: RuleCatalog
-    private let logger: Logger
-    private let wakeup: Wakeup
-    private let configurationSource: ConfigurationSource
-    private let notifier: SystemdNotifier
-    let startedAtMs = WallClock.milliseconds()
-    let startedMonotonicMs = WallClock.monotonicMilliseconds()
+    /// What the loop is made from: plain values that may cross to its thread.
+    public struct Settings: Sendable {
+        /// The configuration in force at the start.
+        public var configuration: DaemonConfiguration
+        /// The loaded rule modules.
+        public var catalog: RuleCatalog
+        /// Where other threads ask the loop to stop or reload.
+        public var wakeup: Wakeup
+        /// The daemon's logger.
+        public var logger: Logger
+        /// systemd's notify socket (inactive outside systemd).
+        public var notifier: SystemdNotifier
+        /// Reads the configuration again, for a reload.
+        public var configurationSource: ConfigurationSource
 
-    // Created on the loop's thread in run().
-    private(set) var pipeline: EventPipeline!
-    private(set) var outbox: Outbox!
-    private(set) var publishing: PublishingThread!
-    private(set) var history: ViolationHistory?
-    private(set) var zap: ZapHandler?
-    private var transport = TransportStatistics()
-    private var rate = EventRate()
-    private var boundEndpoints: [String: [String]] = [:]
+        /// Settings for a loop.
+        public init(
+            configuration: DaemonConfiguration, catalog: RuleCatalog, wakeup: Wakeup,
+            logger: Logger, notifier: SystemdNotifier, configurationSource: @escaping ConfigurationSource
+        ) {
+            self.configuration = configuration
+            self.catalog = catalog
+            self.wakeup = wakeup
+            self.logger = logger
+            self.notifier = notifier
+            self.configurationSource = configurationSource
+        }
+    }
 
-    /// Reloads put in force, and refused.
-    private(set) var reloads = (done: 0, refused: 0)
-
-    var transportStatistics: TransportStatistics { transport }
-    var eventsPerSecond: Double { rate.perSecond }
-    var endpoints: [String: [String]] { boundEndpoints }
+    /// The phases of the loop's life, after `IngestResources.open`.
+    private enum State {
+        /// Polling the sockets and the wake-up; draining received events in slices
+        /// between control requests and timers.
+        case running
+        /// A stop was asked: taking everything already received (at most `stopDrainMs`).
+        case draining
+        /// Everything received is judged: snapshot written, the rest handed over, `finish` said.
+        case stopping
+        /// Done; `IngestResources.close()` follows.
+        case stopped
+    }
 
     /// Most bytes one ZeroMQ message may have before the socket itself refuses it and
     /// drops the sender's connection. Messages up to this size but over the wire
     /// format's 256 KiB are rejected `too_large` and counted, without losing the connection.
     public static let socketMessageLimit: Int64 = 1 << 20
+    /// The longest one drain runs before the loop serves the control socket and its timers.
+    static let drainSliceMs: Int64 = 20
+    /// How long a graceful stop keeps taking what was already received, at most.
+    static let stopDrainMs: Int64 = 2000
+    /// How often the loop's timers run (rates, metrics, idle sessions), in ms.
+    static let tickMs: Int64 = 200
 
-    /// A loop for `configuration` and the modules of `catalog`.
-    public init(
-        configuration: DaemonConfiguration, catalog: RuleCatalog, wakeup: Wakeup,
-        logger: Logger, notifier: SystemdNotifier, configurationSource: @escaping ConfigurationSource
-    ) {
-        self.notifier = notifier
-        self.configuration = configuration
-        self.catalog = catalog
-        self.wakeup = wakeup
-        self.logger = logger
-        self.configurationSource = configurationSource
+    let configuration: DaemonConfiguration
+    let catalog: RuleCatalog
+    let startedAtMs = WallClock.milliseconds()
+    let startedMonotonicMs = WallClock.monotonicMilliseconds()
+    let pipeline: EventPipeline
+    let outbox: Outbox
+    private let resources: IngestResources
+    private let logger: Logger
+    private let wakeup: Wakeup
+    private let notifier: SystemdNotifier
+    private let configurationSource: ConfigurationSource
+    private let snapshotFile: SnapshotFile?
+    private var state = State.running
+    private var transport = TransportStatistics()
+    private var rate = EventRate()
+    private var timers: Timers
+    private var message = ZMQMessage()
+    private var frame = ZMQMessage()
+    /// Reloads put in force, and refused.
+    private(set) var reloads = (done: 0, refused: 0)
+
+    var publishing: PublishingThread { resources.publishing }
+    var history: ViolationHistory? { resources.history }
+    var zap: ZapHandler? { resources.zap }
+    var transportStatistics: TransportStatistics { transport }
+    var eventsPerSecond: Double { rate.perSecond }
+    var endpoints: [String: [String]] { resources.endpoints }
+
+    /// Opens every socket for `settings` on the calling thread, calls `ready` with the
+    /// endpoints bound, and runs there until a stop is requested and everything received
+    /// was judged, stored and published. Throws only when the start fails.
+    public static func run(_ settings: Settings, ready: ([String: [String]]) -> Void) throws(DaemonError) {
+        let resources = try IngestResources.open(settings.configuration, wakeup: settings.wakeup, logger: settings.logger)
+        let loop = IngestLoop(settings, resources)
+        ready(resources.endpoints)
+        loop.run()
+        resources.close()
     }
 
-    /// Binds every socket, calls `ready` with the endpoints bound, and runs until a stop is requested.
-    public func run(ready: ([String: [String]]) -> Void) throws(DaemonError) {
-        let context: ZMQContext
-        do { context = try ZMQContext(ioThreads: 1) } catch { throw DaemonError(.systemCall, "cannot create a ZeroMQ context: \(error)") }
-        defer { context.terminate() }
-        var sockets: [ZMQSocket] = []
-        defer { for socket in sockets { socket.close() } }
-
-        // CURVE: the authentication handler must be bound before any encrypted socket exists.
-        var zap: ZapHandler?
-        var curveSecret: String?
-        if let curve = configuration.curve {
-            do {
-                curveSecret = try CurveKeyFile.read(path: curve.keyFile).secretKey
-            } catch {
-                throw DaemonError(.configuration, error.description)
-            }
-            zap = try ZapHandler(context: context, allowedClients: curve.allowedClients, logger: logger)
-            if curve.allowedClients.isEmpty { logger.warning("curve is on but allowed_clients is empty: every client will be refused") }
-        }
-        self.zap = zap
-        defer { zap?.close() }
-
-        // The publishing thread owns the PUB socket and the history; it binds first.
-        let handoff = "inproc://modalwatch-publish-\(UInt64.random(in: 0...UInt64.max))"
-        var historyPath: String?
-        if let directory = configuration.stateDirectory {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw DaemonError(.systemCall, "cannot create the state directory \(directory): \(error.localizedDescription); choose another with --state-dir")
-            }
-            historyPath = directory + "/" + ViolationHistory.fileName
-        }
-        publishing = PublishingThread(
-            context: context, handoff: handoff, publish: configuration.publish, historyPath: historyPath,
-            retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
-            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil,
-            logger: logger)
-        try publishing.start()
-        let publishingThread = publishing!
-        defer {
-            // Failed before the outbox existed (e.g. an endpoint taken): nobody will send the
-            // publishing thread its stop marker, so wake it with ETERM instead.
-            if outbox == nil { context.shutdown() }
-            publishingThread.join()
-        }
-        if let historyPath { history = try? ViolationHistory(path: historyPath, readOnly: true) }
-
-        let ingest = try open(context, .sub, &sockets)
-        let handover = try open(context, .pair, &sockets)
-        let control = try open(context, .rep, &sockets)
-        do { try handover.connect(handoff) } catch {
-            throw DaemonError(.systemCall, "cannot connect to the publishing thread: \(error)")
-        }
-        do {
-            if let curveSecret, configuration.curve?.ingest == true {
-                try ZapHandler.makeServer(ingest, secretKey: curveSecret)
-            }
-            try ingest.set(.receiveHighWaterMark, 10_000)
-            try ingest.set(.maxMessageSize, Self.socketMessageLimit)
-            for prefix in configuration.ingestSubscriptions { try ingest.subscribe(prefix) }
-            try handover.set(.sendHighWaterMark, 1000)
-            try control.set(.linger, 0)
-        } catch {
-            throw DaemonError(.systemCall, "cannot set socket options: \(error)")
-        }
-        var boundEvents: [String] = []
-        for endpoint in configuration.events { boundEvents.append(try bind(ingest, endpoint, "events")) }
-        boundEndpoints["events"] = boundEvents
-        for endpoint in configuration.eventsConnect {
-            do { try ingest.connect(endpoint) } catch {
-                throw DaemonError(.endpoint, "cannot connect events to \(endpoint): \(error.reason); check the endpoint (e.g. tcp://host:port)")
-            }
-        }
-        boundEndpoints["events_connect"] = configuration.eventsConnect
-        boundEndpoints["publish"] = [publishingThread.boundEndpoint]
-        boundEndpoints["control"] = [try bind(control, configuration.control, "control")]
-        if configuration.control.hasPrefix("ipc://") {
-            // Owner and group only: whoever may run `modalwatch` shares the daemon's group.
-            let path = String(configuration.control.dropFirst("ipc://".count))
-            if chmod(path, 0o660) != 0 {
-                logger.warning("could not set mode 0660 on the control socket", metadata: ["path": "\(path)", "errno": "\(errno)"])
-            }
-        }
-
-        outbox = Outbox(socket: handover, logger: logger)
-        // However the loop ends, the publishing thread gets what was found and is told to finish.
-        defer { outbox.finish() }
+    private init(_ settings: Settings, _ resources: IngestResources) {
+        configuration = settings.configuration
+        catalog = settings.catalog
+        logger = settings.logger
+        wakeup = settings.wakeup
+        notifier = settings.notifier
+        configurationSource = settings.configurationSource
+        self.resources = resources
+        outbox = Outbox(socket: resources.handover, logger: logger)
         pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: outbox)
-        var metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
-        if let address = configuration.metrics {
-            let exporter = MetricsExporter()
-            let server = MetricsHTTPServer(registry: exporter.registry, logger: logger)
-            try server.start(address: address)
-            boundEndpoints["metrics"] = ["http://\(server.boundAddress)/metrics"]
-            metrics = (exporter, server)
-        }
-        defer { metrics?.server.stop() }
-        let snapshotFile = configuration.stateDirectory.map(SnapshotFile.init(directory:))
+        snapshotFile = configuration.stateDirectory.map(SnapshotFile.init(directory:))
+        timers = Timers(now: WallClock.monotonicMilliseconds())
         if let snapshotFile { restore(from: snapshotFile) }
+    }
+
+    /// Steps through the phases until `stopped`.
+    private func run() {
+        tell("READY=1\nSTATUS=ready; no events yet")
         let handler = ControlHandler(loop: self)
-
-        let poller = ZMQPoller()
-        let ingestIndex: Int, controlIndex: Int
-        do {
-            ingestIndex = try poller.add(ingest)
-            controlIndex = try poller.add(control)
-        } catch {
-            throw DaemonError(.systemCall, "cannot poll sockets: \(error)")
-        }
-        let wakeIndex = poller.add(fileDescriptor: wakeup.fileDescriptor)
-        var zapIndex = -1
-        if let zap {
-            do { zapIndex = try poller.add(zap.socket) } catch { throw DaemonError(.systemCall, "cannot poll the CURVE handler: \(error)") }
-        }
-        ready(boundEndpoints)
-        notifier.notify("READY=1\nSTATUS=ready; no events yet")
-        var lastRateSummary = WallClock.monotonicMilliseconds()
-        var heldByRule: [String: UInt64] = [:]
-        var lastWatchdog = WallClock.monotonicMilliseconds()
-        var lastStatus = lastWatchdog
-
-        var message = ZMQMessage()
-        var frame = ZMQMessage()
-        var lastTick = WallClock.monotonicMilliseconds()
-        var stopping = false
-        while !stopping {
-            do {
-                _ = try poller.poll(timeout: 200)
-            } catch {
-                if error.isTerminated { break }
-                logger.error("poll failed", metadata: ["error": "\(error)"])
-                continue
-            }
-            if poller.isReadable(wakeIndex) {
-                let request = wakeup.take()
-                if request.contains(.reload) {
-                    notifier.reloading()
-                    logReload(reload())
-                    notifier.notify("READY=1")
+        while true {
+            switch state {
+            case .running: state = poll(handler)
+            case .draining:
+                // Producers stop sending here first (and count what they then cannot deliver).
+                unsubscribeAndSettle(resources.ingest) {
+                    drain(stopping: false)
+                    outbox.flush()
                 }
-                if request.contains(.stop) {
-                    stopping = true
-                    unsubscribeAndSettle(ingest) {
-                        drain(ingest, &message, &frame, stopping: false)
-                        outbox.flush()
-                    }
-                }
-            }
-            if poller.isReadable(ingestIndex) || stopping {
-                // On stop: take everything already received, then close.
-                drain(ingest, &message, &frame, stopping: stopping)
+                drain(stopping: true)
                 outbox.flush()
-            }
-            if poller.isReadable(controlIndex) {
-                serveControl(control, handler)
-            }
-            if zapIndex >= 0, poller.isReadable(zapIndex) { zap?.serve() }
-            let now = WallClock.monotonicMilliseconds()
-            if now - lastTick >= 200 {
-                let lag = Double(max(0, now - lastTick - 200)) / 1000
-                lastTick = now
-                if let metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
-                rate.sample(total: pipeline.statistics.eventsReceived, now: now)
-                pipeline.engine.releaseIdleSessions(now: WallClock.milliseconds(), limit: 10_000)
-            }
-            if now - lastRateSummary >= 10_000 {
-                lastRateSummary = now
-                let held = pipeline.engine.violationsRateLimitedByRule
-                for (rule, count) in held.sorted(by: { $0.key < $1.key }) where count > heldByRule[rule] ?? 0 {
-                    logger.warning("rule fired past its rate limit; violations held back (counted, not published)", metadata: [
-                        "rule": "\(rule)", "held_last_10s": "\(count - (heldByRule[rule] ?? 0))", "held_total": "\(count)",
-                        "limit_per_s": "\(configuration.engine.maxViolationsPerRulePerSecond)",
-                    ])
-                }
-                heldByRule = held
-            }
-            // The watchdog is fed from this loop itself: a stuck loop starves it.
-            if let interval = notifier.watchdogIntervalMs, now - lastWatchdog >= interval {
-                lastWatchdog = now
-                notifier.notify("WATCHDOG=1")
-            }
-            if notifier.isActive && now - lastStatus >= 2000 {
-                lastStatus = now
-                notifier.notify("STATUS=\(statusLine())")
+                state = .stopping
+            case .stopping:
+                stop()
+                state = .stopped
+            case .stopped: return
             }
         }
-        notifier.notify("STOPPING=1")
+    }
+
+    /// `running`: one poll, then whatever became readable, then the timers.
+    private func poll(_ handler: ControlHandler) -> State {
+        let index = resources.index
+        do {
+            _ = try resources.poller.poll(timeout: Int(Self.tickMs))
+        } catch {
+            if error.isTerminated { return .stopping }
+            logger.error("poll failed", metadata: ["error": "\(error)"])
+            return .running
+        }
+        if resources.poller.isReadable(index.wakeup) {
+            let request = wakeup.take()
+            if request.contains(.reload) { reloadOnRequest() }
+            if request.contains(.stop) { return .draining }
+        }
+        if resources.poller.isReadable(index.ingest) {
+            drain(stopping: false)
+            outbox.flush()
+        }
+        if resources.poller.isReadable(index.control) { serveControl(handler) }
+        if index.zap >= 0, resources.poller.isReadable(index.zap) { resources.zap?.serve() }
+        runTimers()
+        return .running
+    }
+
+    /// `stopping`: tells systemd, writes the session snapshot, hands the rest over and says `finish`.
+    private func stop() {
+        tell("STOPPING=1")
         if let snapshotFile {
             do {
                 let snapshot = pipeline.engine.snapshot()
@@ -261,37 +191,14 @@ public final class IngestLoop: @unchecked Sendable {
             "events": "\(pipeline.statistics.eventsReceived)",
             "violations": "\(outbox.violationsFound)",
         ])
+        outbox.finish()
     }
-
-    private func open(_ context: ZMQContext, _ type: ZMQSocketType, _ sockets: inout [ZMQSocket]) throws(DaemonError) -> ZMQSocket {
-        do {
-            let socket = try ZMQSocket(context, type: type, linger: 0)
-            sockets.append(socket)
-            return socket
-        } catch {
-            throw DaemonError(.systemCall, "cannot create a \(type) socket: \(error)")
-        }
-    }
-
-    private func bind(_ socket: ZMQSocket, _ endpoint: String, _ role: String) throws(DaemonError) -> String {
-        do {
-            try socket.bind(endpoint)
-            return (try? socket.lastEndpoint) ?? endpoint
-        } catch {
-            throw DaemonError(.endpoint, "cannot bind \(role) to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --\(role)")
-        }
-    }
-
-    /// The longest one drain runs before the loop serves the control socket and its timers.
-    static let drainSliceMs: Int64 = 20
-
-    /// How long a graceful stop keeps taking what was already received, at most.
-    static let stopDrainMs: Int64 = 2000
 
     /// Receives and judges messages without blocking, for at most `drainSliceMs`, so
     /// control requests and the watchdog are never starved. When stopping: until the
     /// socket is empty, or `stopDrainMs` under a sender that does not stop.
-    private func drain(_ socket: ZMQSocket, _ message: inout ZMQMessage, _ frame: inout ZMQMessage, stopping: Bool) {
+    private func drain(stopping: Bool) {
+        let socket = resources.ingest
         var handled = 0
         var observed = WallClock.milliseconds()
         let deadline = WallClock.monotonicMilliseconds() + (stopping ? Self.stopDrainMs : Self.drainSliceMs)
@@ -332,7 +239,8 @@ public final class IngestLoop: @unchecked Sendable {
         }
     }
 
-    private func serveControl(_ socket: ZMQSocket, _ handler: ControlHandler) {
+    private func serveControl(_ handler: ControlHandler) {
+        let socket = resources.control
         let request: ZMQMultipart?
         do {
             request = try socket.receiveMultipart(maxFrames: 1, dontWait: true)
@@ -347,6 +255,68 @@ public final class IngestLoop: @unchecked Sendable {
             logger.warning("control reply not sent", metadata: ["error": "\(error)"])
         }
     }
+    /// When each periodic job last ran (monotonic ms), and the held-back counts last logged.
+    private struct Timers {
+        var tick: Int64
+        var rateSummary: Int64
+        var watchdog: Int64
+        var status: Int64
+        var heldByRule: [String: UInt64] = [:]
+
+        init(now: Int64) {
+            tick = now
+            rateSummary = now
+            watchdog = now
+            status = now
+        }
+    }
+
+    /// The periodic jobs, each when due: rates, metrics and idle sessions every tick; the
+    /// rate-limit summary every 10 s; systemd's watchdog and status line.
+    private func runTimers() {
+        let now = WallClock.monotonicMilliseconds()
+        if now - timers.tick >= Self.tickMs {
+            let lag = Double(max(0, now - timers.tick - Self.tickMs)) / 1000
+            timers.tick = now
+            if let metrics = resources.metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
+            rate.sample(total: pipeline.statistics.eventsReceived, now: now)
+            pipeline.engine.releaseIdleSessions(now: WallClock.milliseconds(), limit: 10_000)
+        }
+        if now - timers.rateSummary >= 10_000 {
+            timers.rateSummary = now
+            logHeldBack()
+        }
+        // The watchdog is fed from this loop itself: a stuck loop starves it.
+        if let interval = notifier.watchdogIntervalMs, now - timers.watchdog >= interval {
+            timers.watchdog = now
+            tell("WATCHDOG=1")
+        }
+        if notifier.isActive && now - timers.status >= 2000 {
+            timers.status = now
+            tell("STATUS=\(statusLine())")
+        }
+    }
+
+    /// Sends `state` to systemd; a failure is logged and the loop goes on.
+    private func tell(_ state: String) {
+        do {
+            try notifier.notify(state)
+        } catch {
+            logger.warning("systemd notification not sent", metadata: ["state": "\(state)", "error": "\(error)"])
+        }
+    }
+
+    /// One warning per rule that held violations back since the last summary.
+    private func logHeldBack() {
+        let held = pipeline.engine.violationsRateLimitedByRule
+        for (rule, count) in held.sorted(by: { $0.key < $1.key }) where count > timers.heldByRule[rule] ?? 0 {
+            logger.warning("rule fired past its rate limit; violations held back (counted, not published)", metadata: [
+                "rule": "\(rule)", "held_last_10s": "\(count - (timers.heldByRule[rule] ?? 0))", "held_total": "\(count)",
+                "limit_per_s": "\(configuration.engine.maxViolationsPerRulePerSecond)",
+            ])
+        }
+        timers.heldByRule = held
+    }
 
     private func restore(from file: SnapshotFile) {
         do {
@@ -360,6 +330,16 @@ public final class IngestLoop: @unchecked Sendable {
         } catch {
             logger.error("the session snapshot could not be read; it was moved aside and sessions start afresh", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// A reload asked through the wake-up (SIGHUP): systemd hears of it, the log says how it went.
+    private func reloadOnRequest() {
+        do { try notifier.reloading() } catch { logger.warning("systemd notification not sent", metadata: ["state": "RELOADING=1", "error": "\(error)"]) }
+        switch reload() {
+        case .success(let summary): logger.notice("\(summary)")
+        case .failure(let error): logger.error("reload refused; the old configuration stays in force: \(error.message)")
+        }
+        tell("READY=1")
     }
 
     /// Reads the configuration again and puts its rule settings in force; sessions keep their state.
@@ -386,11 +366,7 @@ public final class IngestLoop: @unchecked Sendable {
             return .failure(DaemonError(.configuration, "\(error)"))
         }
     }
-
-    private func logReload(_ result: Result<String, DaemonError>) {
-        switch result {
-        case .success(let summary): logger.notice("\(summary)")
-        case .failure(let error): logger.error("reload refused; the old configuration stays in force: \(error.message)")
-        }
-    }
 }
+
+@available(*, unavailable)
+extension IngestLoop: Sendable {}

@@ -1,24 +1,29 @@
 import Foundation
 import Glibc
 import Logging
+import Posix
 import Prometheus
 
 /// A small HTTP/1.1 server on its own thread that answers `GET /metrics` with
 /// the Prometheus text format. It binds where the config says (loopback by
 /// default, e.g. `127.0.0.1:9464`) and serves one short request at a time.
-final class MetricsHTTPServer: @unchecked Sendable {
+/// Every system call goes through `Posix`.
+final class MetricsHTTPServer: Sendable {
     private let registry: PrometheusCollectorRegistry
     private let logger: Logger
-    private var listener: Int32 = -1
-    private(set) var boundAddress = ""
+    private let listener: Int32
+    /// `host:port` as bound (with the real port for port 0).
+    let boundAddress: String
 
-    init(registry: PrometheusCollectorRegistry, logger: Logger) {
+    private init(registry: PrometheusCollectorRegistry, logger: Logger, listener: Int32, boundAddress: String) {
         self.registry = registry
         self.logger = logger
+        self.listener = listener
+        self.boundAddress = boundAddress
     }
 
-    /// Binds `host:port` and starts serving.
-    func start(address: String) throws(DaemonError) {
+    /// Binds `host:port` and starts serving on a thread of its own.
+    static func start(address: String, registry: PrometheusCollectorRegistry, logger: Logger) throws(DaemonError) -> MetricsHTTPServer {
         guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) else {
             throw DaemonError(.configuration, "metrics address '\(address)' must be host:port, e.g. 127.0.0.1:9464")
         }
@@ -29,54 +34,64 @@ final class MetricsHTTPServer: @unchecked Sendable {
         guard inet_pton(AF_INET, host, &socketAddress.sin_addr) == 1 else {
             throw DaemonError(.configuration, "metrics host '\(host)' must be an IPv4 address, e.g. 127.0.0.1")
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw DaemonError(.systemCall, "socket() for metrics failed: \(String(cString: strerror(errno)))") }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let fd: Int32
+        do { fd = try Posix.socket(AF_INET, Int32(SOCK_STREAM.rawValue)) } catch {
+            throw DaemonError(.systemCall, "cannot create the metrics socket: \(error)")
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw DaemonError(.endpoint, "cannot bind metrics to \(address): \(reason); choose another with metrics: in the config")
+        let actual: sockaddr_in
+        do {
+            try Posix.setOption(fd, SOL_SOCKET, SO_REUSEADDR, Int32(1))
+            try Posix.bind(fd, socketAddress)
+            try Posix.listen(fd, backlog: 16)
+            actual = try Posix.localAddress(fd)
+        } catch {
+            try? Posix.close(fd)
+            throw DaemonError(.endpoint, "cannot bind metrics to \(address): \(error); choose another with metrics: in the config")
         }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        boundAddress = "\(host):\(UInt16(bigEndian: actual.sin_port))"
-        listener = fd
-        let thread = Thread { [self] in serve() }
+        let server = MetricsHTTPServer(
+            registry: registry, logger: logger, listener: fd, boundAddress: "\(host):\(UInt16(bigEndian: actual.sin_port))")
+        let thread = Thread { server.serve() }
         thread.name = "modalwatch-metrics"
         thread.start()
+        return server
     }
 
-    /// Stops accepting.
+    /// Stops accepting: the serving thread's `accept` fails and it closes the listener.
     func stop() {
-        if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+        do {
+            try Posix.shutdown(listener)
+        } catch {
+            logger.warning("could not shut the metrics listener down", metadata: ["error": "\(error)"])
+        }
     }
 
     private func serve() {
         while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
+            let client: Int32
+            do { client = try Posix.accept(listener) } catch {
+                // EINVAL after stop(); anything else ends the server too, said once.
+                if error.errno != EINVAL { logger.error("the metrics server stopped accepting", metadata: ["error": "\(error)"]) }
                 break
             }
-            handle(client)
-            close(client)
+            do {
+                try handle(client)
+            } catch {
+                logger.debug("a metrics request failed", metadata: ["error": "\(error)"])
+            }
+            try? Posix.close(client)
         }
-        close(listener)
+        try? Posix.close(listener)
     }
 
-    private func handle(_ client: Int32) {
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    private func handle(_ client: Int32) throws(PosixError) {
+        try Posix.setOption(client, SOL_SOCKET, SO_RCVTIMEO, timeval(tv_sec: 2, tv_usec: 0))
         var request = [UInt8](repeating: 0, count: 4096)
         var received = 0
         while received < request.count {
-            let n = request.withUnsafeMutableBytes { recv(client, $0.baseAddress! + received, $0.count - received, 0) }
-            if n <= 0 { break }
+            let n = try request.withUnsafeMutableBytes { buffer in
+                Result { () throws(PosixError) in try Posix.receive(client, into: UnsafeMutableRawBufferPointer(rebasing: buffer[received...])) }
+            }.get()
+            if n == 0 { break }
             received += n
             if request[0..<received].contains(0x0A) { break }
         }
@@ -90,11 +105,6 @@ final class MetricsHTTPServer: @unchecked Sendable {
             let body = Array("not found; the metrics are at /metrics\n".utf8)
             response = Array("HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body
         }
-        var sent = 0
-        while sent < response.count {
-            let n = response.withUnsafeBytes { send(client, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { break }
-            sent += n
-        }
+        try response.withUnsafeBytes { bytes in Result { () throws(PosixError) in try Posix.sendAll(client, bytes) } }.get()
     }
 }

@@ -5,7 +5,7 @@ import ZeroMQ
 
 /// The engine's output on the ingest thread: packs violations and rate-limited
 /// diagnostics into a batch, and hands the batch to the publishing thread over
-/// an `inproc` PAIR socket at the end of each drain slice.
+/// an `inproc` PAIR socket (as a `HandOver`) at the end of each drain slice.
 final class Outbox: EngineOutput {
     /// Diagnostics held back by the per-app rate limit (violations.md: at most 10 a second per app).
     private(set) var diagnosticsSuppressed: UInt64 = 0
@@ -94,7 +94,7 @@ final class Outbox: EngineOutput {
     func flush() {
         guard !batch.isEmpty else { return }
         do {
-            _ = try batch.bytes.withUnsafeBytes { try socket.send($0) }
+            _ = try batch.bytes.withUnsafeBytes { try HandOver.batch.send(on: socket, body: $0) }
         } catch {
             // The context is shutting down; nothing more can be handed over.
         }
@@ -104,7 +104,7 @@ final class Outbox: EngineOutput {
     /// Tells the publishing thread that nothing more will come.
     func finish() {
         flush()
-        _ = try? socket.send([UInt8]())
+        _ = try? HandOver.finish.send(on: socket)
     }
 }
 

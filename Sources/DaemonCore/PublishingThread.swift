@@ -1,215 +1,91 @@
 import Foundation
-import HistoryStore
 import Logging
+import Synchronization
 import ZeroMQ
 
-/// The thread that owns the violations `PUB` socket and writes the history:
-/// for each batch from the ingest thread, it commits the violations to the
-/// history store in one transaction, then publishes every record in order.
-/// So a subscriber never sees a violation the history does not have.
-final class PublishingThread: @unchecked Sendable {
+/// The ingest thread's handle on the publishing thread, which owns the violations
+/// `PUB` socket and writes the history (`Publisher`, made on that thread and never
+/// leaving it). The handle holds only what may cross threads: the settings went in,
+/// the bound endpoint and the counters come out, and `join()` waits for the end.
+final class PublishingThread: Sendable {
     /// Retention of the history.
     struct Retention: Sendable {
         var maxAgeMs: Int64?
         var maxRows: Int?
     }
 
-    let statistics = PublishingStatistics()
-    /// At most this many hand-over batches, or this many bytes, go into one history transaction.
-    static let maxBatchesPerCommit = 256
-    /// Commits start at least this many µs apart. Each commit writes the last page of the
-    /// table and of every index to the WAL again, so at a steady 100 k events/s one commit
-    /// per hand-over spent most of this thread in small WAL writes; waiting up to this long
-    /// after the previous commit gathers the batches of that time into one. Under a burst
-    /// commits take longer than this and never wait.
-    static let commitSpacingUs: Int64 = 250
-    static let maxBytesPerCommit = 8 << 20
-    private let context: ZMQContext
-    private let handoff: String
-    private let publish: String
-    private let historyPath: String?
-    private let retention: Retention
-    private let curveSecretKey: String?
-    private let logger: Logger
-    private let started = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    private var startError: DaemonError?
-    private(set) var boundEndpoint = ""
+    /// What the publishing thread is made from: plain values, handed to the thread,
+    /// which builds its `Publisher` (and so its sockets) itself.
+    struct Settings: Sendable {
+        /// The context of both ends of the hand-over.
+        var context: ZMQContext
+        /// The `inproc` endpoint the hand-over PAIR socket binds.
+        var handoff: String
+        /// Where the violations `PUB` socket binds.
+        var publish: String
+        /// The history store's file, or nil for none.
+        var historyPath: String?
+        var retention: Retention
+        /// The CURVE secret key for the `PUB` socket, or nil for plain text.
+        var curveSecretKey: String?
+        var logger: Logger
+    }
 
-    init(context: ZMQContext, handoff: String, publish: String, historyPath: String?, retention: Retention,
-         curveSecretKey: String?, logger: Logger) {
-        self.curveSecretKey = curveSecretKey
-        self.context = context
+    /// The thread's counters, read by `status`.
+    let statistics: PublishingStatistics
+    /// The endpoint the `PUB` socket bound (with the real port for a `*` port).
+    let boundEndpoint: String
+    /// The `inproc` endpoint of the hand-over, for the ingest side's PAIR socket to connect.
+    let handoff: String
+    private let finished: DispatchSemaphore
+
+    private init(statistics: PublishingStatistics, boundEndpoint: String, handoff: String, finished: DispatchSemaphore) {
+        self.statistics = statistics
+        self.boundEndpoint = boundEndpoint
         self.handoff = handoff
-        self.publish = publish
-        self.historyPath = historyPath
-        self.retention = retention
-        self.logger = logger
+        self.finished = finished
     }
 
     /// Starts the thread and waits until its sockets are bound and the history is open.
-    func start() throws(DaemonError) {
-        let thread = Thread { [self] in run() }
-        thread.name = "modalwatch-publish"
-        thread.start()
-        started.wait()
-        if let startError { throw startError }
-    }
-
-    /// Waits until the thread has published everything and closed its sockets.
-    func join() { finished.wait() }
-
-    private func run() {
-        defer { finished.signal() }
-        let pair: ZMQSocket, pub: ZMQSocket
-        var history: ViolationHistory?
-        do {
-            pair = try ZMQSocket(context, type: .pair, linger: 0)
-            try pair.bind(handoff)
-        } catch {
-            startError = DaemonError(.systemCall, "cannot create the publishing hand-over socket: \(error)")
-            started.signal()
-            return
-        }
-        defer { pair.close() }
-        do {
-            pub = try ZMQSocket(context, type: .pub, linger: 1000)
-            try pub.set(.sendHighWaterMark, 100_000)
-            // Drops become visible (EAGAIN) so that they can be counted; see send(_:_:_:).
-            try pub.set(.xpubNoDrop, true)
-            if let curveSecretKey { try ZapHandler.makeServer(pub, secretKey: curveSecretKey) }
-            try pub.bind(publish)
-            boundEndpoint = (try? pub.lastEndpoint) ?? publish
-        } catch {
-            startError = DaemonError(.endpoint, "cannot bind publish to \(publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish")
-            started.signal()
-            return
-        }
-        defer { pub.close() }
-        var checkpointer: HistoryCheckpointer?
-        defer { checkpointer?.stop() }
-        if let historyPath {
-            do {
-                // WAL checkpoints on a thread of their own: a commit here (and so a
-                // publication) never waits for one.
-                history = try ViolationHistory(path: historyPath, checkpointsElsewhere: true)
-                checkpointer = HistoryCheckpointer(path: historyPath)
-                try checkpointer?.start()
+    /// On an error the thread has already ended and closed what it opened.
+    static func start(_ settings: Settings) throws(DaemonError) -> PublishingThread {
+        let statistics = PublishingStatistics()
+        let finished = DispatchSemaphore(value: 0)
+        let started = StartReport()
+        let thread = Thread {
+            defer { finished.signal() }
+            let publisher: Publisher
+            do throws(DaemonError) {
+                publisher = try Publisher(settings, statistics: statistics)
             } catch {
-                startError = DaemonError(.systemCall, "cannot open the history store \(historyPath): \(error); check --state-dir and its permissions")
-                started.signal()
+                started.post(.failure(error))
                 return
             }
+            started.post(.success(publisher.boundEndpoint))
+            publisher.run()
         }
-        started.signal()
-
-        var message = ZMQMessage()
-        var group: [UInt8] = []
-        group.reserveCapacity(1 << 20)
-        var lastPrune = WallClock.monotonicMilliseconds() - 60_000
-        var lastFailureLog = WallClock.monotonicMilliseconds() - 10_000
-        var finishing = false
-        var lastCommitUs: Int64 = 0
-        while !finishing {
-            // Group commit: wait for one batch, then take every batch already waiting, and
-            // store them all in one transaction (batches are self-delimiting records).
-            group.removeAll(keepingCapacity: true)
-            do {
-                guard try pair.receive(into: &message) else { continue }
-            } catch {
-                if error.isInterrupted { continue }
-                break
-            }
-            if message.count > 0 {
-                let wait = lastCommitUs + Self.commitSpacingUs - WallClock.monotonicMicroseconds()
-                if wait > 0 { usleep(UInt32(wait)) }
-            }
-            var taken = 0
-            while true {
-                if message.count == 0 { finishing = true; break }  // the ingest thread is done
-                message.withBytes { group.append(contentsOf: $0) }
-                taken += 1
-                guard taken < Self.maxBatchesPerCommit, group.count < Self.maxBytesPerCommit,
-                      (try? pair.receive(into: &message, dontWait: true)) == true else { break }
-            }
-            if group.isEmpty { continue }
-            lastCommitUs = WallClock.monotonicMicroseconds()
-            group.withUnsafeBytes { bytes in
-                if let history, Self.containsViolation(bytes) {
-                    do {
-                        // Each violation's columns bound straight from the batch bytes: no String, no copy.
-                        let stored = try history.write { writer in
-                            var reader = OutboundBatchReader(bytes)
-                            while let record = reader.next() {
-                                guard case .violation(_, let payload, let c) = record else { continue }
-                                try writer.insert(
-                                    idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: c.rule, app: c.app,
-                                    session: c.session, severity: c.severity, ts: c.ts, observed: c.observed, json: payload)
-                            }
-                        }
-                        statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
-                    } catch {
-                        statistics.storeFailures.add(1, ordering: .relaxed)
-                        let now = WallClock.monotonicMilliseconds()
-                        if now - lastFailureLog > 10_000 {
-                            lastFailureLog = now
-                            logger.error("the history store could not write; violations are published but not stored", metadata: ["error": "\(error)"])
-                        }
-                    }
-                }
-                var again = OutboundBatchReader(bytes)
-                while let record = again.next() {
-                    switch record {
-                    case .violation(let topic, let payload, _):
-                        if send(pub, topic, payload) { statistics.violationsPublished.add(1, ordering: .relaxed) }
-                    case .diagnostic(let topic, let payload):
-                        if send(pub, topic, payload) { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
-                    }
-                }
-            }
-            let now = WallClock.monotonicMilliseconds()
-            if let history, retention.maxAgeMs != nil || retention.maxRows != nil, now - lastPrune > 60_000 {
-                lastPrune = now
-                if let pruned = try? history.prune(now: WallClock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
-                    statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed)
-                }
-            }
-        }
+        thread.name = "modalwatch-publish"
+        thread.start()
+        let endpoint = try started.wait().get()
+        return PublishingThread(statistics: statistics, boundEndpoint: endpoint, handoff: settings.handoff, finished: finished)
     }
 
-    /// Sends one message. The socket runs with ZMQ_XPUB_NODROP, so a full subscriber queue
-    /// shows as EAGAIN instead of a silent drop: that is counted as a subscriber overflow,
-    /// and the message goes out once more in lossy mode so that every subscriber that keeps
-    /// up still gets it. libzmq then leaves the full subscriber out until it catches up, so
-    /// the count is of overflows, not of each message it missed. The history has them all.
-    private func send(_ pub: ZMQSocket, _ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> Bool {
-        do {
-            if try pub.send(topic, flags: [.more, .dontWait]) {
-                // The queue limit counts whole messages: the second frame always fits once the first did.
-                _ = try pub.send(payload, flags: [.dontWait])
-                return true
-            }
-            statistics.subscriberOverflows.add(1, ordering: .relaxed)
-            try pub.set(.xpubNoDrop, false)
-            defer { try? pub.set(.xpubNoDrop, true) }
-            guard try pub.send(topic, flags: [.more, .dontWait]) else {
-                statistics.messagesDropped.add(1, ordering: .relaxed)
-                return false
-            }
-            _ = try pub.send(payload, flags: [.dontWait])
-            return true
-        } catch {
-            statistics.messagesDropped.add(1, ordering: .relaxed)
-            return false
-        }
+    /// Waits until the thread has published everything and closed its sockets. Call it once.
+    func join() { finished.wait() }
+}
+
+/// How the start went, posted once by the new thread and taken once by its starter.
+private final class StartReport: Sendable {
+    private let result = Mutex<Result<String, DaemonError>?>(nil)
+    private let posted = DispatchSemaphore(value: 0)
+
+    func post(_ value: Result<String, DaemonError>) {
+        result.withLock { $0 = value }
+        posted.signal()
     }
 
-    /// Whether the records hold at least one violation (a group of diagnostics alone needs no transaction).
-    private static func containsViolation(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var reader = OutboundBatchReader(bytes)
-        while let record = reader.next() {
-            if case .violation = record { return true }
-        }
-        return false
+    func wait() -> Result<String, DaemonError> {
+        posted.wait()
+        return result.withLock { $0 } ?? .failure(DaemonError(.systemCall, "the publishing thread ended before it started"))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import SessionEngine
 
 /// The session snapshot in the state directory: written atomically on a
@@ -12,12 +13,10 @@ struct SnapshotFile {
         path = directory + "/" + Self.fileName
     }
 
-    /// Writes `snapshot` to a temporary file, then renames it into place.
+    /// Writes `snapshot` atomically: a temporary file, synced, renamed into place, the folder synced.
     func write(_ snapshot: EngineSnapshot) throws {
         let data = try JSONEncoder().encode(snapshot)
-        let temporary = path + ".tmp"
-        try data.write(to: URL(fileURLWithPath: temporary))
-        _ = rename(temporary, path)
+        try data.withUnsafeBytes { try AtomicFile.write($0, to: path) }
     }
 
     /// The snapshot, if there is one; a damaged one is moved aside and reported.

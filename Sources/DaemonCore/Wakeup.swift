@@ -1,5 +1,6 @@
 import CZeroMQ
 import Glibc
+import Posix
 import Synchronization
 
 /// Wakes the ingest loop from another thread or a signal handler: an eventfd
@@ -21,24 +22,37 @@ public final class Wakeup: Sendable {
 
     /// Creates the eventfd.
     public init() throws(DaemonError) {
-        let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        guard fd >= 0 else { throw DaemonError(.systemCall, "eventfd failed: \(String(cString: strerror(errno)))") }
-        fileDescriptor = fd
+        do {
+            fileDescriptor = try Posix.call("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+        } catch {
+            throw DaemonError(.systemCall, "cannot create the wake-up eventfd: \(error)")
+        }
     }
 
-    deinit { close(fileDescriptor) }
+    deinit { try? Posix.close(fileDescriptor) }
 
     /// Asks the loop for `request` and wakes it. Safe from any thread.
     public func request(_ request: Request) {
         pending.bitwiseOr(request.rawValue, ordering: .sequentiallyConsistent)
         var one: UInt64 = 1
-        _ = write(fileDescriptor, &one, 8)
+        do {
+            // nil: the counter is at its maximum, so the loop is woken already.
+            _ = try withUnsafeBytes(of: &one) { (bytes) throws(PosixError) in try Posix.write(fileDescriptor, bytes) }
+        } catch {
+            // An eventfd write of 8 bytes fails only on a bad descriptor, which Posix stops on.
+            preconditionFailure("cannot wake the ingest loop: \(error)")
+        }
     }
 
     /// Takes what was asked since the last call (the loop's side).
     public func take() -> Request {
         var value: UInt64 = 0
-        _ = read(fileDescriptor, &value, 8)
+        do {
+            // nil: nothing was written since the last take (a spurious wake-up); the flags decide.
+            _ = try withUnsafeMutableBytes(of: &value) { (bytes) throws(PosixError) in try Posix.read(fileDescriptor, into: bytes) }
+        } catch {
+            preconditionFailure("cannot read the wake-up eventfd: \(error)")
+        }
         return Request(rawValue: pending.exchange(0, ordering: .sequentiallyConsistent))
     }
 }

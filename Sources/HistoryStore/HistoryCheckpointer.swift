@@ -11,6 +11,8 @@ import GRDB
 /// `checkpointsElsewhere`), and this thread runs PASSIVE checkpoints on its own
 /// connection: they never block the writer, and once one has copied every frame,
 /// the writer's next commit starts the WAL over from its beginning.
+// @unchecked: `stopping`, `done` and `failed` are read and written only with `wake` locked;
+// `started` only by the one thread that calls `start()` and `stop()`; the rest is `let`.
 public final class HistoryCheckpointer: @unchecked Sendable {
     /// Checkpoints done, and failed, so far.
     public var counts: (done: Int, failed: Int) {

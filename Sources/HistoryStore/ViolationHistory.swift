@@ -11,7 +11,7 @@ import GRDBSQLite
 /// their hex is the published string), bound straight from the daemon's bytes
 /// by `write(_:)`. A v1 file (hex TEXT) is converted when the writer opens it;
 /// a read-only reader reads either.
-public final class ViolationHistory: @unchecked Sendable {
+public final class ViolationHistory: Sendable {
     /// The file name inside the state directory.
     public static let fileName = "history.sqlite"
 

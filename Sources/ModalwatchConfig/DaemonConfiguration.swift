@@ -4,7 +4,7 @@ public import ShardRouting
 /// Everything the configuration file sets (interfaces.md, "Configuration file").
 public struct DaemonConfiguration: Sendable {
     /// Where ingest `SUB` binds.
-    public var events: [String] = ["tcp://127.0.0.1:7450"]
+    public var events: [String] = [DefaultEndpoints.events]
     /// Where ingest `SUB` also connects.
     public var eventsConnect: [String] = []
     /// Topic prefixes to subscribe to (unsharded daemons; see ``ingestSubscriptions``).
@@ -12,9 +12,9 @@ public struct DaemonConfiguration: Sendable {
     /// This daemon's share of the shard buckets (scale.md), or nil to take everything.
     public var shard: ShardAssignment?
     /// Where the violations `PUB` binds.
-    public var publish = "tcp://127.0.0.1:7451"
+    public var publish = DefaultEndpoints.publish
     /// Where the control `REP` binds.
-    public var control = "tcp://127.0.0.1:7452"
+    public var control = DefaultEndpoints.control
     /// `host:port` for Prometheus metrics, or nil.
     public var metrics: String?
     /// Extra rule module folders.

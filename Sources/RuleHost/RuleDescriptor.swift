@@ -4,6 +4,9 @@ public import ModalwatchABI
 public typealias RuleEntry = @convention(c) (UnsafePointer<mw_call>?) -> Void
 
 /// One rule as a module declared it, checked and copied out of the module's C description.
+// @unchecked: `entry` and `moduleState` belong to a module that is never unloaded, so they stay
+// valid; the host calls a module's rules from one thread at a time (the ingest thread, or
+// `modalwatch check`'s), which is what the C ABI asks of it.
 public struct RuleDescriptor: @unchecked Sendable {
     /// The stable rule id, e.g. `alert-frequency`.
     public var id: String

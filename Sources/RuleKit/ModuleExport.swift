@@ -14,9 +14,9 @@ public import ModalwatchABI
 /// @_cdecl("modalwatch_module")
 /// public func modalwatchModule() -> UnsafePointer<mw_module> { OveruseModule.exported }
 /// ```
+// @unchecked: the pointee and everything it points to is written once in
+// `make` and never again, so sharing it between threads is safe.
 public struct ModuleExport: @unchecked Sendable {
-    // @unchecked: the pointee and everything it points to is written once in
-    // `make` and never again, so sharing it between threads is safe.
 
     /// The description to return from `modalwatch_module`.
     public let module: UnsafePointer<mw_module>

@@ -1,6 +1,8 @@
 public import RuleHost
 
 /// A rule as it runs for one app: its parameters and severity in force.
+// @unchecked: `parameters` points into the storage of the `RuleProfile` that made this value,
+// written only in that profile's `init`; it is read-only from then on, on any thread.
 public struct ActiveRule: @unchecked Sendable {
     /// The rule as its module declared it.
     public let descriptor: RuleDescriptor

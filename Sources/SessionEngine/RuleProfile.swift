@@ -3,6 +3,8 @@ public import RuleHost
 
 /// The rules that run for one app: its edition, each rule's parameters and
 /// severity in force, and for each event type the rules that want it.
+// @unchecked: `storage` (the parameter values the `Dispatch` entries and `ActiveRule`s point
+// into) is written only in `init` and freed only in `deinit`; nothing is mutable after `init`.
 public final class RuleProfile: @unchecked Sendable {
     /// What the engine needs to call one rule: plain values, no reference counting.
     struct Dispatch {

@@ -114,8 +114,9 @@ public final class ZMQContext: Sendable {
 }
 
 extension ZMQContext {
-    /// A libzmq handle that may cross threads: a context handle is thread-safe by libzmq's contract,
-    /// and a socket handle crosses only from the locked creation back to its single owner.
+    /// A libzmq handle that may cross threads.
+    // @unchecked: a context handle is thread-safe by libzmq's contract, and a socket handle
+    // crosses only from the locked creation back to its single owner.
     struct Handle: @unchecked Sendable {
         /// The raw `void *`.
         let raw: UnsafeMutableRawPointer

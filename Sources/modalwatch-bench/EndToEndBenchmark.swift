@@ -1,3 +1,5 @@
+import ControlProtocol
+
 /// The daemon end to end: a real `modalwatchd` child with the built-in defaults and all
 /// four modules; the bench sends the messages over loopback TCP and polls `status`
 /// until every event is received and judged. From the first measured message sent to
@@ -23,12 +25,12 @@ struct EndToEndBenchmark {
     func run() throws(BenchError) -> ThroughputSample {
         let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry)
         defer { daemon.stop() }
-        let client = try ControlClient(endpoint: daemon.control)
+        let client = StatusPoller(endpoint: daemon.control)
         try Self.checkModules(try client.status())
         let sender = EventSender(endpoint: daemon.events, warmup: BenchEvents.warmupStart(), messages: messages)
         try sender.start()
         defer { sender.finish() }
-        _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the warm-up event") { $0["events_received"] >= 1 }
+        _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the warm-up event") { $0.eventsReceived >= 1 }
         let profiler = try profile.map { profile throws(BenchError) in
             try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
         }
@@ -38,7 +40,7 @@ struct EndToEndBenchmark {
         let total = warmupEvents + messages.events
         let timeoutMs = max(60_000, messages.events / 20)
         let (reply, end) = try client.pollAdaptively(total: total, maxIntervalMs: pollIntervalMs, timeoutMs: timeoutMs,
-                                                     what: "\(total) events received", counter: "events_received")
+                                                     what: "\(total) events received", counter: \.eventsReceived)
         let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
         profiler?.stop()
         let sent = sender.currentReport
@@ -46,14 +48,17 @@ struct EndToEndBenchmark {
         let seconds = MonotonicClock.seconds(from: sent.firstSend, to: end)
         // Not timed: until every violation found is stored and published.
         let (drained, drainEnd) = try client.poll(intervalMs: pollIntervalMs, timeoutMs: 120_000, what: "violations published") {
-            $0["violations_published"] + $0["messages_dropped"] + $0["history_failures"] >= $0["violations_found"]
+            $0.violationsPublished + $0.messagesDropped + $0.historyFailures >= $0.violationsFound
         }
         var details: [(String, Int)] = [("warmup_events", warmupEvents)]
-        for key in ["events_received", "events_judged", "events_rejected", "duplicates", "sessions_live", "violations_found", "reports_suppressed"] {
-            details.append((key, reply[key]))
-        }
-        details.append(("violations_published", drained["violations_published"]))
-        details.append(("messages_dropped", drained["messages_dropped"]))
+        details += [
+            ("events_received", reply.eventsReceived), ("events_judged", reply.eventsJudged),
+            ("events_rejected", reply.eventsRejected), ("duplicates", reply.duplicates),
+            ("sessions_live", reply.sessionsLive), ("violations_found", reply.violationsFound),
+            ("reports_suppressed", reply.reportsSuppressed),
+        ]
+        details.append(("violations_published", drained.violationsPublished))
+        details.append(("messages_dropped", drained.messagesDropped))
         details.append(("published_after_ms", Int(MonotonicClock.seconds(from: sent.firstSend, to: drainEnd) * 1000)))
         details.append(("ready_us", Int(daemon.readyNanoseconds / 1000)))
         details.append(("status_polls", client.requests))
@@ -68,9 +73,10 @@ struct EndToEndBenchmark {
 
     /// Throws unless the status reply names every built-in module.
     static func checkModules(_ status: StatusReply) throws(BenchError) {
-        let missing = modules.filter { !status.contains("\"name\":\"\($0)\"") }
+        let loaded = Set(status.modules.map(\.name))
+        let missing = modules.filter { !loaded.contains($0) }
         if !missing.isEmpty {
-            throw BenchError("modalwatchd did not load the modules \(missing.joined(separator: ", ")); build them with `swift build -c release` (status: \(status.text.prefix(400)))")
+            throw BenchError("modalwatchd did not load the modules \(missing.joined(separator: ", ")); build them with `swift build -c release` (loaded: \(loaded.sorted().joined(separator: ", ")); failures: \(status.moduleFailures.joined(separator: "; ")))")
         }
     }
 }

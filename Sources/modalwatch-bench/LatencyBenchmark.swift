@@ -1,3 +1,4 @@
+import ControlProtocol
 import Histogram
 
 /// Latency from event sent to violation received, at a fixed offered rate: a paced
@@ -47,7 +48,7 @@ struct LatencyBenchmark {
         let probes = count / probeEvery
         let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry)
         defer { daemon.stop() }
-        let client = try ControlClient(endpoint: daemon.control)
+        let client = StatusPoller(endpoint: daemon.control)
         try EndToEndBenchmark.checkModules(try client.status())
         let receiver = ViolationReceiver(endpoint: daemon.publish, topic: BenchEvents.probeTopic, probes: probes)
         try receiver.start()
@@ -62,7 +63,7 @@ struct LatencyBenchmark {
         let deadline = MonotonicClock.nanoseconds() + 10_000_000_000
         while receiver.warmupsReceived < 1 {
             if MonotonicClock.nanoseconds() > deadline {
-                throw BenchError("no warm-up violation came back within 10 s; status: \(ControlClient.summary(try client.status()))")
+                throw BenchError("no warm-up violation came back within 10 s; status: \(StatusPoller.summary(try client.status()))")
             }
             MonotonicClock.sleep(milliseconds: 2)
         }
@@ -79,8 +80,8 @@ struct LatencyBenchmark {
             if report.lastSend != 0 || report.failure != nil { break }
             let status = try client.status()
             let due = min(count, Int(MonotonicClock.seconds(from: report.firstSend, to: MonotonicClock.nanoseconds()) * rate))
-            maxIngestBacklog = max(maxIngestBacklog, warmupEvents + due - status["events_received"])
-            maxPublishBacklog = max(maxPublishBacklog, status["violations_found"] - status["violations_published"] - status["messages_dropped"])
+            maxIngestBacklog = max(maxIngestBacklog, warmupEvents + due - status.eventsReceived)
+            maxPublishBacklog = max(maxPublishBacklog, status.violationsFound - status.violationsPublished - status.messagesDropped)
             samples += 1
             MonotonicClock.sleep(milliseconds: 100)
         }
@@ -91,8 +92,8 @@ struct LatencyBenchmark {
         // Every probe's violation; if the daemon fell behind, until it has published all it found.
         let total = warmupEvents + count
         _ = try client.poll(intervalMs: 50, timeoutMs: 120_000, what: "every event judged and every violation published") {
-            $0["events_received"] >= total
-                && $0["violations_published"] + $0["messages_dropped"] + $0["history_failures"] >= $0["violations_found"]
+            $0.eventsReceived >= total
+                && $0.violationsPublished + $0.messagesDropped + $0.historyFailures >= $0.violationsFound
         }
         let waitUntil = MonotonicClock.nanoseconds() + 1_000_000_000
         while receiver.probesReceived < probes && MonotonicClock.nanoseconds() < waitUntil {
@@ -113,9 +114,11 @@ struct LatencyBenchmark {
             _ = corrected.record(at > sent.intended[i] ? at - sent.intended[i] : 0)
         }
         var details: [(String, Int)] = []
-        for key in ["events_received", "events_judged", "events_rejected", "violations_found", "violations_published", "messages_dropped"] {
-            details.append((key, status[key]))
-        }
+        details += [
+            ("events_received", status.eventsReceived), ("events_judged", status.eventsJudged),
+            ("events_rejected", status.eventsRejected), ("violations_found", status.violationsFound),
+            ("violations_published", status.violationsPublished), ("messages_dropped", status.messagesDropped),
+        ]
         details.append(("warmup_events", sent.warmupEvents))
         details.append(("max_ingest_backlog_events", maxIngestBacklog))
         details.append(("max_publish_backlog_violations", maxPublishBacklog))

@@ -1,3 +1,5 @@
+import ControlProtocol
+
 /// Resident memory per live idle session: a fresh daemon, one session to warm up,
 /// its RSS; then `sessions - 1` more `session.start` events, paced so that no receive
 /// queue builds up (queued messages would count as session memory); once `status` says
@@ -42,20 +44,20 @@ struct MemoryBenchmark {
         let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry)
         // No graceful stop: it would write a snapshot of every session.
         defer { daemon.stopNow() }
-        let client = try ControlClient(endpoint: daemon.control)
+        let client = StatusPoller(endpoint: daemon.control)
         try EndToEndBenchmark.checkModules(try client.status())
         let sender = EventSender(
             endpoint: daemon.events, warmup: warmup, messages: messages,
             pacing: .init(messagesPerSecond: rate / Double(batch), stampEvery: Int.max))
         try sender.start()
         defer { sender.finish() }
-        _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the first session") { $0["sessions_live"] >= 1 }
+        _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the first session") { $0.sessionsLive >= 1 }
         MonotonicClock.sleep(milliseconds: 300)
         let before = try daemon.residentBytes()
         sender.go()
         let timeoutMs = max(60_000, Int(Double(sessions) / rate * 4000))
         let (_, end) = try client.poll(intervalMs: 20, timeoutMs: timeoutMs, what: "\(sessions) live sessions") {
-            $0["sessions_live"] >= sessions
+            $0.sessionsLive >= sessions
         }
         let first = sender.currentReport.firstSend
         if let failure = sender.currentReport.failure { throw BenchError("memory run: \(failure)") }
@@ -64,11 +66,13 @@ struct MemoryBenchmark {
         let after = try daemon.residentBytes()
         let status = try client.status()
         var details: [(String, Int)] = []
-        for key in ["sessions_live", "sessions_started", "sessions_evicted", "duplicates", "events_received", "events_rejected"] {
-            details.append((key, status[key]))
-        }
+        details += [
+            ("sessions_live", status.sessionsLive), ("sessions_started", status.sessionsStarted),
+            ("sessions_evicted", status.sessionsEvicted), ("duplicates", status.duplicates),
+            ("events_received", status.eventsReceived), ("events_rejected", status.eventsRejected),
+        ]
         return Result(
-            sessions: status["sessions_live"], before: before, after: after,
+            sessions: status.sessionsLive, before: before, after: after,
             perSession: Double(after - before) / Double(max(1, sessions - 1)),
             seconds: MonotonicClock.seconds(from: first, to: end), details: details)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import Glibc
 import ModalwatchConfig
@@ -98,12 +99,12 @@ struct ForwardCommand: ParsableCommand {
         if let final {
             FileHandle.standardError.write(Data(("stopped; " + Self.line(final) + "\n").utf8))
             if json {
-                try JSONOutput.line([
-                    "frontend": bound.frontend, "backend": bound.backend,
-                    "messages_forwarded": final.backendMessagesOut, "bytes_forwarded": final.backendBytesOut,
-                    "messages_received": final.frontendMessagesIn, "bytes_received": final.frontendBytesIn,
-                    "subscriptions_forwarded": final.frontendMessagesOut, "subscription_bytes_forwarded": final.frontendBytesOut,
-                ] as [String: Any])
+                JSONOutput.line([
+                    "frontend": .string(bound.frontend), "backend": .string(bound.backend),
+                    "messages_forwarded": .unsigned(final.backendMessagesOut), "bytes_forwarded": .unsigned(final.backendBytesOut),
+                    "messages_received": .unsigned(final.frontendMessagesIn), "bytes_received": .unsigned(final.frontendBytesIn),
+                    "subscriptions_forwarded": .unsigned(final.frontendMessagesOut), "subscription_bytes_forwarded": .unsigned(final.frontendBytesOut),
+                ])
             }
         }
         if let failure = proxy.failure {

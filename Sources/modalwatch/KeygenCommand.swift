@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import Glibc
 import ModalwatchConfig
@@ -35,7 +36,7 @@ struct KeygenCommand: ParsableCommand {
         let file = CurveKeyFile(publicKey: pair.publicKey, secretKey: pair.secretKey)
         guard let output else {
             if json {
-                try JSONOutput.line(["public_key": pair.publicKey, "secret_key": pair.secretKey])
+                JSONOutput.line(["public_key": .string(pair.publicKey), "secret_key": .string(pair.secretKey)])
             } else {
                 print(file.text(), terminator: "")
             }
@@ -59,7 +60,7 @@ struct KeygenCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if json {
-            try JSONOutput.line(["public_key": pair.publicKey, "file": output])
+            JSONOutput.line(["public_key": .string(pair.publicKey), "file": .string(output)])
         } else {
             print(pair.publicKey)
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 
 /// `modalwatch`: inspect a running modalwatchd, and judge recorded streams offline.
 @main
@@ -6,7 +7,7 @@ struct Modalwatch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modalwatch",
         abstract: "Inspect modalwatchd live, and judge recorded UI-event streams offline.",
-        version: "0.1.0",
+        version: ModalwatchVersion.string,
         subcommands: [
             StatusCommand.self, SessionsCommand.self, SessionCommand.self, TopCommand.self, TailCommand.self,
             ViolationsCommand.self, RulesCommand.self, CheckCommand.self, SendCommand.self, ForwardCommand.self, KeygenCommand.self,

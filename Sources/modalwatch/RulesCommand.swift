@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import RuleHost
 import SessionEngine
@@ -51,25 +52,23 @@ struct RulesCommand: ParsableCommand {
         }
         let profile = RuleProfile(catalog: catalog, configuration: configuration.engine, app: nil)
         let edition = profile.edition
-        var objects: [[String: Any]] = []
-        for rule in catalog.rules {
-            let active = profile.rules.first { $0.descriptor.id == rule.id }
-            if selection.edition != nil && !rule.applies(in: edition) { continue }
-            objects.append([
-                "id": rule.id, "rev": rule.rev, "module": rule.module,
-                "severity": (active?.severity ?? rule.severity).rawValue,
-                "editions": rule.editions.map(\.rawValue), "active": active != nil,
-                "summary": rule.summary, "guideline": rule.guideline, "source": rule.source,
-                "parameters": rule.parameters.map { p in
-                    let value = active?.value(of: p.name) ?? p.defaultValue
-                    return ["name": p.name, "kind": p.kind.rawValue, "default": p.defaultValue, "value": value,
-                            "display": p.format(value), "meaning": p.meaning] as [String: Any]
-                },
-            ])
-        }
         if json {
-            let data = try JSONSerialization.data(withJSONObject: ["edition": edition.rawValue, "rules": objects], options: [.sortedKeys])
-            FileHandle.standardOutput.write(data + Data([0x0A]))
+            var rules: [RuleInfo] = []
+            for rule in catalog.rules where selection.edition == nil || rule.applies(in: edition) {
+                let active = profile.rules.first { $0.descriptor.id == rule.id }
+                rules.append(RuleInfo(
+                    id: rule.id, rev: rule.rev, module: rule.module,
+                    severity: (active?.severity ?? rule.severity).rawValue,
+                    editions: rule.editions.map(\.rawValue), active: active != nil, fire: nil,
+                    summary: rule.summary, guideline: rule.guideline, source: rule.source,
+                    parameters: rule.parameters.map { p in
+                        let value = active?.value(of: p.name) ?? p.defaultValue
+                        return RuleInfo.Parameter(name: p.name, kind: p.kind.rawValue, defaultValue: p.defaultValue, value: value,
+                                                  display: p.format(value), meaning: p.meaning)
+                    },
+                    examples: nil))
+            }
+            JSONOutput.line(RulesReply(edition: edition.rawValue, rules: rules).fields)
             return
         }
         let idWidth = catalog.rules.map(\.id.count).max() ?? 0
@@ -90,27 +89,23 @@ struct RulesCommand: ParsableCommand {
 
     /// The rules the daemon at `endpoint` runs.
     private func daemonRules(_ endpoint: String) throws {
-        var reply = try ControlClient(endpoint: endpoint, timeoutMs: timeout).request(["cmd": "rules"])
-        var rules = reply["rules"] as? [[String: Any]] ?? []
+        var reply = try ControlClient(endpoint: endpoint, timeoutMs: timeout).ask(RulesRequest())
         if let edition = selection.edition {
-            rules = rules.filter { ($0["editions"] as? [String] ?? []).contains(edition) }
+            reply.rules = reply.rules.filter { $0.editions.contains(edition) }
         }
         if json {
-            reply["rules"] = rules
-            try JSONOutput.line(["edition": reply["edition"] ?? NSNull(), "rules": rules])
+            JSONOutput.line(reply.fields)
             return
         }
         var table = TextTable(["RULE", "MODULE", "SEVERITY", "EDITIONS", "PARAMETERS", "SUMMARY"])
-        for rule in rules {
-            let severity = rule["severity"] as? String ?? "?"
-            let parameters = (rule["parameters"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "?")=\($0["display"] ?? "?")" }
-            let active = rule["active"] as? Bool ?? true
+        for rule in reply.rules {
+            let parameters = rule.parameters.map { "\($0.name)=\($0.display)" }
             table.add([
-                active ? "\(rule["id"] ?? "?")" : Terminal.paint("\(rule["id"] ?? "?") (off)", "2"),
-                "\(rule["module"] ?? "?")", Terminal.severity(severity, severity),
-                (rule["editions"] as? [String] ?? []).joined(separator: ","),
+                rule.active ? rule.id : Terminal.paint("\(rule.id) (off)", "2"),
+                rule.module, Terminal.severity(rule.severity, rule.severity),
+                rule.editions.joined(separator: ","),
                 parameters.isEmpty ? "-" : parameters.joined(separator: " "),
-                "\(rule["guideline"] ?? "")",
+                rule.guideline,
             ])
         }
         for line in table.lines(width: Terminal.isTerminal(1) ? Terminal.size()?.columns : nil) { print(line) }

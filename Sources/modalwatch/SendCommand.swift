@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import Glibc
 import Logging
@@ -59,7 +60,7 @@ struct SendCommand: ParsableCommand {
     }
 
     func run() throws {
-        let endpoints = events.isEmpty ? ["tcp://127.0.0.1:7450"] : events
+        let endpoints = events.isEmpty ? [DefaultEndpoints.events] : events
         let lines = try readLines()
         let stream = RecordedStream(lines: lines)
         var configuration = ClientConfiguration(endpoints: endpoints)
@@ -161,17 +162,18 @@ struct SendCommand: ParsableCommand {
         if statistics.eventsDroppedStalled > 0 { line += "; \(statistics.eventsDroppedStalled) dropped: a daemon took nothing for 10 s" }
         FileHandle.standardError.write(Data((line + "\n").utf8))
         if json {
-            try JSONOutput.line([
-                "events": events, "events_sent": statistics.eventsSent, "messages": statistics.messagesSent,
-                "bytes": statistics.bytesSent, "seconds": seconds, "endpoint": endpoints[0], "endpoints": endpoints,
-                "events_per_second": seconds > 0 ? Double(events) / seconds : NSNull(),
-                "rate_limit": rate.map { $0 as Any } ?? NSNull(),
-                "shard_count": shardCount.map { $0 as Any } ?? NSNull(), "shard_key": shardKey,
-                "events_dropped_no_subscriber": statistics.eventsDroppedNoSubscriber,
-                "messages_dropped_no_subscriber": statistics.messagesDroppedNoSubscriber,
-                "events_dropped_stalled": statistics.eventsDroppedStalled,
-                "events_dropped_queue_full": statistics.eventsDroppedQueueFull,
-            ] as [String: Any])
+            JSONOutput.line([
+                "events": .int(events), "events_sent": .int(Int(statistics.eventsSent)),
+                "messages": .int(Int(statistics.messagesSent)), "bytes": .int(Int(statistics.bytesSent)),
+                "seconds": .number(seconds), "endpoint": .string(endpoints[0]), "endpoints": .array(endpoints.map(JSONValue.string)),
+                "events_per_second": seconds > 0 ? .number(Double(events) / seconds) : .null,
+                "rate_limit": rate.map(JSONValue.number) ?? .null,
+                "shard_count": shardCount.map(JSONValue.int) ?? .null, "shard_key": .string(shardKey),
+                "events_dropped_no_subscriber": .int(Int(statistics.eventsDroppedNoSubscriber)),
+                "messages_dropped_no_subscriber": .int(Int(statistics.messagesDroppedNoSubscriber)),
+                "events_dropped_stalled": .int(Int(statistics.eventsDroppedStalled)),
+                "events_dropped_queue_full": .int(Int(statistics.eventsDroppedQueueFull)),
+            ])
         }
         if statistics.eventsDroppedStalled > 0 {
             Terminal.error("a daemon at \(endpoints.joined(separator: ", ")) took no event for 10 s; is it still running?")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 
 /// `modalwatch session ID`: one session's presentation stack as a tree, alert timeline,
@@ -22,17 +23,16 @@ struct SessionCommand: ParsableCommand {
     var events: Int = 20
 
     func validate() throws {
-        if events < 0 || events > 16_384 { throw ValidationError("--events must be 0 to 16384") }
+        if events < 0 || events > SessionRequest.maximumEvents { throw ValidationError("--events must be 0 to \(SessionRequest.maximumEvents)") }
     }
 
     func run() throws {
-        let request: [String: Any] = ["cmd": "session", "id": id, "events": events, "ended": true]
+        let request = SessionRequest(id: id, events: events, ended: true)
         let client = options.client
         if options.json {
-            JSONOutput.raw(try client.requestRaw(request))
+            JSONOutput.raw(try client.askRaw(request))
             return
         }
-        let reply = try client.request(request)
-        for line in SessionReport(reply: reply).lines() { print(line) }
+        for line in SessionReport(reply: try client.ask(request)).lines() { print(line) }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import Glibc
 
@@ -25,46 +26,41 @@ struct SessionsCommand: ParsableCommand {
     var limit: Int = 50
 
     func validate() throws {
-        if limit < 0 || limit > 1_000_000 { throw ValidationError("--limit must be 0 to 1000000") }
+        if limit < 0 || limit > SessionsRequest.maximumLimit { throw ValidationError("--limit must be 0 to \(SessionsRequest.maximumLimit)") }
     }
 
     func run() throws {
-        var request: [String: Any] = ["cmd": "sessions", "sort": sort.rawValue, "limit": limit]
-        if let app { request["app"] = app }
+        let request = SessionsRequest(app: app, sort: SessionsRequest.Sort(rawValue: sort.rawValue) ?? .recent, limit: limit)
         let client = options.client
         if options.json {
-            JSONOutput.raw(try client.requestRaw(request))
+            JSONOutput.raw(try client.askRaw(request))
             return
         }
-        let reply = try client.request(request)
-        let sessions = reply["sessions"] as? [[String: Any]] ?? []
-        let total = reply["total"] as? Int ?? sessions.count
-        let now = RelativeTime.number(reply["now"]) ?? RelativeTime.nowMs
-        if sessions.isEmpty {
+        let reply = try client.ask(request)
+        if reply.sessions.isEmpty {
             print(app.map { "no live sessions of \($0)" } ?? "no live sessions")
             return
         }
-        for line in Self.table(sessions, now: now).lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) {
+        for line in Self.table(reply.sessions, now: Double(reply.now)).lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) {
             print(line)
         }
-        if total > sessions.count { print("\(sessions.count) of \(total) live sessions; --limit shows more") }
+        if reply.total > reply.sessions.count { print("\(reply.sessions.count) of \(reply.total) live sessions; --limit shows more") }
     }
 
-    /// The sessions table (also drawn by `top`'s snapshot).
-    static func table(_ sessions: [[String: Any]], now: Double) -> TextTable {
-        let window = sessions.compactMap { RelativeTime.number($0["window_ms"]) }.first ?? 600_000
+    /// The sessions table.
+    static func table(_ sessions: [SessionInfo], now: Double) -> TextTable {
+        let window = sessions.compactMap(\.windowMs).first.map(Double.init) ?? 600_000
         var table = TextTable(
             ["SESSION", "APP", "DEVICE", "AGE", "LAST EVENT", "ALERTS/\(RelativeTime.duration(ms: window))", "DEPTH", "MAX", "VIOLATIONS"],
             rightAligned: [5, 6, 7, 8])
         for s in sessions {
-            let started = RelativeTime.number(s["started_ts"]) ?? 0, last = RelativeTime.number(s["last_ts"]) ?? 0
-            let violations = s["violations"] as? Int ?? 0
+            let started = Double(s.startedTs ?? 0), last = Double(s.lastTs ?? 0)
             table.add([
-                "\(s["id"] ?? "?")", "\(s["app"] ?? "?")", "\(s["device"] ?? "?")",
+                s.id, s.app ?? "?", s.device ?? "?",
                 RelativeTime.duration(ms: last - started),
-                RelativeTime.ago(ms: now - (RelativeTime.number(s["last_observed"]) ?? now)),
-                "\(s["alerts_window"] ?? 0)", "\(s["modal_depth"] ?? 0)", "\(s["max_depth"] ?? 0)",
-                violations > 0 ? Terminal.paint("\(violations)", "33") : "0",
+                RelativeTime.ago(ms: now - (s.lastObserved.map(Double.init) ?? now)),
+                "\(s.alertsWindow ?? 0)", "\(s.modalDepth ?? 0)", "\(s.maxDepth ?? 0)",
+                s.violations > 0 ? Terminal.paint("\(s.violations)", "33") : "0",
             ])
         }
         return table

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 
 /// `modalwatch status`: the daemon's version, uptime, modules and counters.
@@ -12,26 +13,24 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let client = options.client
         if options.json {
-            JSONOutput.raw(try client.requestRaw(["cmd": "status"]))
+            JSONOutput.raw(try client.askRaw(StatusRequest()))
             return
         }
-        let s = try client.request(["cmd": "status"])
-        func n(_ key: String) -> String { "\(s[key] ?? "-")" }
-        let modules = (s["modules"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? "?") \($0["version"] ?? "")" }
-        let rejected = (s["rejected_by_reason"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        let uptime = RelativeTime.number(s["uptime_s"]).map { RelativeTime.duration(ms: $0 * 1000) } ?? "-"
+        let s = try client.ask(StatusRequest())
+        let modules = s.modules.map { "\($0.name) \($0.version)" }
+        let rejected = s.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         let rows: [(String, String)] = [
-            ("version", n("version")),
-            ("uptime", uptime),
-            ("edition", n("edition")),
+            ("version", s.version),
+            ("uptime", RelativeTime.duration(ms: s.uptimeSeconds * 1000)),
+            ("edition", s.edition),
             ("modules", modules.isEmpty ? "none loaded" : modules.joined(separator: ", ")),
-            ("events in", "\(n("events_received")) (\(String(format: "%.1f", RelativeTime.number(s["events_per_second"]) ?? 0))/s)"),
-            ("rejected", n("events_rejected") + (rejected.isEmpty ? "" : " (\(rejected.joined(separator: ", ")))")),
-            ("sessions live", n("sessions_live")),
-            ("violations out", n("violations_published")),
-            ("dropped", n("messages_dropped")),
+            ("events in", "\(s.eventsReceived) (\(String(format: "%.1f", s.eventsPerSecond))/s)"),
+            ("rejected", "\(s.eventsRejected)" + (rejected.isEmpty ? "" : " (\(rejected.joined(separator: ", ")))")),
+            ("sessions live", "\(s.sessionsLive)"),
+            ("violations out", "\(s.violationsPublished)"),
+            ("dropped", "\(s.messagesDropped)"),
         ]
-        for failure in s["module_failures"] as? [String] ?? [] { Terminal.error("module failed: \(failure)") }
+        for failure in s.moduleFailures { Terminal.error("module failed: \(failure)") }
         let width = rows.map(\.0.count).max() ?? 0
         for (key, value) in rows { print(Terminal.paint(key.padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  " + value) }
     }

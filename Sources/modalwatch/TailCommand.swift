@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import ModalwatchConfig
 import RuleHost
 import ZeroMQ
 
@@ -16,7 +17,7 @@ struct TailCommand: ParsableCommand {
             """)
 
     @Option(name: .long, help: "The daemon's publish endpoint.")
-    var publish: String = "tcp://127.0.0.1:7451"
+    var publish: String = DefaultEndpoints.publish
 
     @Option(name: .long, help: "Only this app (bundle id).")
     var app: String?
@@ -100,7 +101,7 @@ struct TailCommand: ParsableCommand {
                 }
             }
         } catch {
-            Terminal.error("cannot subscribe at \(publish): \(error); check the endpoint (e.g. tcp://127.0.0.1:7451)")
+            Terminal.error("cannot subscribe at \(publish): \(error); check the endpoint (e.g. \(DefaultEndpoints.publish))")
             throw ExitCode(3)
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import Glibc
 
@@ -39,7 +40,7 @@ struct TopCommand: ParsableCommand {
         }
         let screen = TopScreen(endpoint: options.control, intervalSeconds: interval)
         if options.json {
-            try JSONOutput.line(first.json)
+            JSONOutput.line(first.json)
             return
         }
         guard !once, Terminal.isTerminal(STDOUT_FILENO), Terminal.isTerminal(STDIN_FILENO) else {

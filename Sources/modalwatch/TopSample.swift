@@ -1,12 +1,15 @@
+import ControlProtocol
 import Foundation
 
 /// One look at the daemon for `top`: its status and its most recently active sessions,
 /// with rates worked out against the look before.
 struct TopSample {
     /// The `status` reply.
-    let status: [String: Any]
+    let status: StatusReply
     /// The `sessions` reply's sessions, busiest first once ranked.
-    private(set) var sessions: [[String: Any]]
+    private(set) var sessions: [SessionInfo]
+    /// Events per second of each session seen in the look before, by id.
+    private(set) var eventsPerSecond: [String: Double] = [:]
     /// Live sessions in all.
     let total: Int
     /// The daemon's wall clock (ms) when it answered.
@@ -21,11 +24,10 @@ struct TopSample {
 
     /// Asks the daemon; `previous` gives the rates.
     static func take(_ client: ControlClient, after previous: TopSample?) throws(ControlClient.Failure) -> TopSample {
-        let status = try client.exchange(["cmd": "status"]).reply
-        let listing = try client.exchange(["cmd": "sessions", "sort": "recent", "limit": window]).reply
+        let status = try client.send(StatusRequest())
+        let listing = try client.send(SessionsRequest(sort: .recent, limit: window))
         var sample = TopSample(
-            status: status, sessions: listing["sessions"] as? [[String: Any]] ?? [],
-            total: listing["total"] as? Int ?? 0, now: RelativeTime.number(listing["now"]) ?? RelativeTime.nowMs,
+            status: status, sessions: listing.sessions, total: listing.total, now: Double(listing.now),
             taken: Self.monotonic(), violationsPerSecond: nil)
         sample.rank(after: previous)
         return sample
@@ -38,36 +40,39 @@ struct TopSample {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
-    /// Adds `events_per_second` to each session seen before, and orders the sessions busiest first.
+    /// Works out each session's events per second against the look before (those seen before,
+    /// and those that started within the interval), and orders the sessions busiest first.
     private mutating func rank(after previous: TopSample?) {
         if let previous, taken > previous.taken {
             let seconds = taken - previous.taken
-            var before: [String: Double] = [:]
-            for s in previous.sessions {
-                if let id = s["id"] as? String, let events = RelativeTime.number(s["events"]) { before[id] = events }
-            }
-            for i in sessions.indices {
-                guard let id = sessions[i]["id"] as? String, let events = RelativeTime.number(sessions[i]["events"]) else { continue }
+            var before: [String: Int] = [:]
+            for s in previous.sessions { before[s.id] = s.events }
+            for s in sessions {
                 // A session not seen before started within the interval: all its events are new.
-                sessions[i]["events_per_second"] = max(0, events - (before[id] ?? 0)) / seconds
+                eventsPerSecond[s.id] = Double(max(0, s.events - (before[s.id] ?? 0))) / seconds
             }
-            if let now = RelativeTime.number(status["violations_published"]),
-               let then = RelativeTime.number(previous.status["violations_published"]) {
-                violationsPerSecond = max(0, now - then) / seconds
-            }
+            violationsPerSecond = Double(max(0, status.violationsPublished - previous.status.violationsPublished)) / seconds
         }
-        func key(_ s: [String: Any]) -> (Double, Double) {
-            (RelativeTime.number(s["events_per_second"]) ?? 0, RelativeTime.number(s["events"]) ?? 0)
-        }
+        let rates = eventsPerSecond
+        func key(_ s: SessionInfo) -> (Double, Int) { (rates[s.id] ?? 0, s.events) }
         sessions.sort { key($0) > key($1) }
     }
 
-    /// The sample as `top --json` prints it.
-    var json: [String: Any] {
-        [
-            "now": now, "status": status, "sessions": sessions, "total": total,
-            "violations_per_second": violationsPerSecond.map { $0 as Any } ?? NSNull(),
-            "events_per_second": status["events_per_second"] ?? NSNull(),
-        ]
+    /// The sample as `top --json` prints it: the status reply as the daemon sent it, and the
+    /// sessions with their `events_per_second`.
+    var json: JSONValue {
+        var statusObject = status.fields
+        statusObject["ok"] = .bool(true)
+        statusObject["v"] = .int(ModalwatchVersion.controlProtocol)
+        let sessionObjects = sessions.map { s -> JSONValue in
+            guard var object = s.json.objectValue else { return s.json }
+            if let rate = eventsPerSecond[s.id] { object["events_per_second"] = .number(rate) }
+            return .object(object)
+        }
+        return .object([
+            "now": .number(now), "status": .object(statusObject), "sessions": .array(sessionObjects), "total": .int(total),
+            "violations_per_second": violationsPerSecond.map(JSONValue.number) ?? .null,
+            "events_per_second": .number(status.eventsPerSecond),
+        ])
     }
 }

@@ -11,33 +11,33 @@ struct TopScreen {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         let clock = formatter.string(from: Date(timeIntervalSince1970: sample.now / 1000))
-        let uptime = RelativeTime.number(s["uptime_s"]).map { RelativeTime.duration(ms: $0 * 1000) } ?? "-"
+        let uptime = RelativeTime.duration(ms: s.uptimeSeconds * 1000)
         var lines: [String] = []
-        lines.append(Terminal.paint("modalwatch top", "1") + "  \(endpoint)  modalwatchd \(s["version"] ?? "?"), up \(uptime), edition \(s["edition"] ?? "?")  \(clock)")
-        let eventRate = String(format: "%.1f", RelativeTime.number(s["events_per_second"]) ?? 0)
+        lines.append(Terminal.paint("modalwatch top", "1") + "  \(endpoint)  modalwatchd \(s.version), up \(uptime), edition \(s.edition)  \(clock)")
+        let eventRate = String(format: "%.1f", s.eventsPerSecond)
         let violationRate = sample.violationsPerSecond.map { String(format: "%.1f/s", $0) } ?? "-/s"
         let rate = sample.violationsPerSecond ?? 0
         lines.append([
-            "events \(s["events_received"] ?? 0) in, \(eventRate)/s",
-            "rejected \(s["events_rejected"] ?? 0)",
-            "sessions \(s["sessions_live"] ?? sample.total) live",
-            (rate > 0 ? Terminal.paint("violations \(s["violations_published"] ?? 0) out, \(violationRate)", "33")
-                : "violations \(s["violations_published"] ?? 0) out, \(violationRate)"),
-            "dropped \(s["messages_dropped"] ?? 0)",
+            "events \(s.eventsReceived) in, \(eventRate)/s",
+            "rejected \(s.eventsRejected)",
+            "sessions \(s.sessionsLive) live",
+            (rate > 0 ? Terminal.paint("violations \(s.violationsPublished) out, \(violationRate)", "33")
+                : "violations \(s.violationsPublished) out, \(violationRate)"),
+            "dropped \(s.messagesDropped)",
         ].joined(separator: "   "))
         lines.append("")
         var table = TextTable(["SESSION", "APP", "EVENTS/S", "EVENTS", "ALERTS", "DEPTH", "MAX", "VIOLATIONS", "LAST EVENT"],
                               rightAligned: [2, 3, 4, 5, 6, 7])
         let room = height.map { max(0, $0 - lines.count - 2) } ?? sample.sessions.count
         for session in sample.sessions.prefix(room) {
-            let violations = session["violations"] as? Int ?? 0
+            let violations = session.violations
             table.add([
-                "\(session["id"] ?? "?")", "\(session["app"] ?? "?")",
-                RelativeTime.number(session["events_per_second"]).map { String(format: "%.1f", $0) } ?? "-",
-                "\(session["events"] ?? 0)", "\(session["alerts_window"] ?? 0)",
-                "\(session["modal_depth"] ?? 0)", "\(session["max_depth"] ?? 0)",
+                session.id, session.app ?? "?",
+                sample.eventsPerSecond[session.id].map { String(format: "%.1f", $0) } ?? "-",
+                "\(session.events)", "\(session.alertsWindow ?? 0)",
+                "\(session.modalDepth ?? 0)", "\(session.maxDepth ?? 0)",
                 violations > 0 ? Terminal.paint("\(violations)", "33") : "0",
-                RelativeTime.ago(ms: sample.now - (RelativeTime.number(session["last_observed"]) ?? sample.now)),
+                RelativeTime.ago(ms: sample.now - (session.lastObserved.map(Double.init) ?? sample.now)),
             ])
         }
         if sample.sessions.isEmpty {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import Glibc
 import HistoryStore
@@ -39,7 +40,7 @@ struct ViolationsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let objects: [[String: Any]]
+        let objects: [JSONValue]
         if let stateDir {
             let path = stateDir + "/" + ViolationHistory.fileName
             guard FileManager.default.fileExists(atPath: path) else {
@@ -50,35 +51,30 @@ struct ViolationsCommand: ParsableCommand {
             do {
                 let history = try ViolationHistory(path: path, readOnly: true)
                 let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, sinceObserved: sinceObserved, limit: limit))
-                objects = rows.compactMap { try? JSONSerialization.jsonObject(with: Data($0.json.utf8)) as? [String: Any] }
+                objects = rows.compactMap { row in
+                    guard let value = try? JSONParser.parse(Array(row.json.utf8)), value.objectValue != nil else { return nil }
+                    return value
+                }
             } catch {
                 Terminal.error("cannot read the history at \(path): \(error)")
                 throw ExitCode(2)
             }
         } else {
-            var request: [String: Any] = ["cmd": "violations", "limit": limit]
-            if let app { request["app"] = app }
-            if let rule { request["rule"] = rule }
-            if let session { request["session"] = session }
-            if let since { request["since"] = since }
-            let reply = try options.client.request(request)
-            objects = reply["violations"] as? [[String: Any]] ?? []
+            let request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) }, limit: limit)
+            objects = try options.client.ask(request).violations
         }
         if options.json {
-            for object in objects {
-                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-                FileHandle.standardOutput.write(data + Data([0x0A]))
-            }
+            for object in objects { JSONOutput.line(object) }
             return
         }
         let now = RelativeTime.nowMs
         var table = TextTable(["FOUND", "SEVERITY", "RULE", "APP", "SESSION", "SUBJECT", "MESSAGE"])
         for object in objects {
-            let severity = object["severity"] as? String ?? "?"
+            let severity = object["severity"]?.stringValue ?? "?"
             table.add([
-                RelativeTime.ago(ms: now - (RelativeTime.number(object["observed"]) ?? now)),
-                Terminal.severity(severity, severity), "\(object["rule"] ?? "?")", "\(object["app"] ?? "?")",
-                "\(object["session"] ?? "?")", object["subject"] as? String ?? "-", "\(object["message"] ?? "")",
+                RelativeTime.ago(ms: now - (object["observed"]?.doubleValue ?? now)),
+                Terminal.severity(severity, severity), Self.text(object["rule"], "?"), Self.text(object["app"], "?"),
+                Self.text(object["session"], "?"), object["subject"]?.stringValue ?? "-", Self.text(object["message"], ""),
             ])
         }
         if objects.isEmpty {
@@ -86,5 +82,11 @@ struct ViolationsCommand: ParsableCommand {
         } else {
             for line in table.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { print(line) }
         }
+    }
+
+    /// A field for the table: a string as it is, any other value as JSON, `fallback` when absent.
+    private static func text(_ value: JSONValue?, _ fallback: String) -> String {
+        guard let value else { return fallback }
+        return value.stringValue ?? value.text
     }
 }

@@ -5,19 +5,18 @@ import ServiceLifecycle
 
 /// Runs the ingest loop on its own thread for the life of the service; a
 /// graceful shutdown (SIGTERM, SIGINT) asks it to finish what it received and stop.
+/// Only the loop's `Settings` cross to that thread: the loop is made there.
 struct IngestService: Service {
-    let loop: IngestLoop
-    let wakeup: Wakeup
-    let logger: Logger
+    let settings: IngestLoop.Settings
 
     func run() async throws {
-        let loop = self.loop
-        let logger = self.logger
+        let settings = self.settings
+        let logger = settings.logger
         try await withGracefulShutdownHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let thread = Thread {
                     do {
-                        try loop.run { endpoints in
+                        try IngestLoop.run(settings) { endpoints in
                             logger.notice("modalwatchd ready", metadata: [
                                 "events": "\(endpoints["events"] ?? [])",
                                 "publish": "\(endpoints["publish"] ?? [])",
@@ -32,7 +31,7 @@ struct IngestService: Service {
                 thread.name = "modalwatch-ingest"
                 thread.start()
             }
-        } onGracefulShutdown: { [wakeup] in
+        } onGracefulShutdown: { [wakeup = settings.wakeup] in
             wakeup.request(.stop)
         }
     }

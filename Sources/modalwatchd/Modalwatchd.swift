@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import DaemonCore
 import Foundation
 import Logging
@@ -19,16 +20,16 @@ struct Modalwatchd: AsyncParsableCommand {
     @Option(name: .long, help: "Configuration file (default: \(ConfigLoader.defaultPath) if it exists).")
     var config: String?
 
-    @Option(name: .long, help: "Bind the ingest SUB socket here (repeatable; default tcp://127.0.0.1:7450).")
+    @Option(name: .long, help: "Bind the ingest SUB socket here (repeatable; default \(DefaultEndpoints.events)).")
     var events: [String] = []
 
     @Option(name: .customLong("events-connect"), help: "Also connect the ingest SUB socket here (repeatable).")
     var eventsConnect: [String] = []
 
-    @Option(name: .long, help: "Bind the violations PUB socket here (default tcp://127.0.0.1:7451).")
+    @Option(name: .long, help: "Bind the violations PUB socket here (default \(DefaultEndpoints.publish)).")
     var publish: String?
 
-    @Option(name: .long, help: "Bind the control REP socket here (default tcp://127.0.0.1:7452).")
+    @Option(name: .long, help: "Bind the control REP socket here (default \(DefaultEndpoints.control)).")
     var control: String?
 
     @Option(name: .long, help: "Guideline edition for apps the config does not name: 2009, ios7 or current.")
@@ -116,21 +117,19 @@ struct Modalwatchd: AsyncParsableCommand {
         }
 
         let wakeup = try Wakeup()
-        let loop = IngestLoop(
+        let settings = IngestLoop.Settings(
             configuration: loaded, catalog: catalog, wakeup: wakeup, logger: logger,
             notifier: SystemdNotifier(environment: ProcessInfo.processInfo.environment),
             configurationSource: { [self] in try self.loadConfiguration(path: configPath, catalog: catalog) })
-        let reloads = ReloadSignal(wakeup: wakeup)
-        let service = IngestService(loop: loop, wakeup: wakeup, logger: logger)
         let group = ServiceGroup(
-            services: [service], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+            services: [ReloadService(wakeup: wakeup), IngestService(settings: settings)],
+            gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         do {
             try await group.run()
         } catch let error as DaemonError {
             logger.critical("\(error.message)")
             throw ExitCode(1)
         }
-        withExtendedLifetime(reloads) {}
     }
 
     /// `$STATE_DIRECTORY` (systemd's StateDirectory=), else `~/.local/state/modalwatch`.

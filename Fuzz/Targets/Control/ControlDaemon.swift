@@ -1,3 +1,4 @@
+import ControlProtocol
 import DaemonCore
 import Dispatch
 import Foundation
@@ -38,13 +39,13 @@ final class ControlDaemon {
         let logger = Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() })
         let wakeup: Wakeup
         do { wakeup = try Wakeup() } catch { Self.fail("no wake-up descriptor: \(error)") }
-        let loop = IngestLoop(
+        let settings = IngestLoop.Settings(
             configuration: configuration, catalog: catalog, wakeup: wakeup, logger: logger,
             notifier: SystemdNotifier(environment: [:]), configurationSource: { fixed })
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread {
             do {
-                try loop.run { _ in ready.signal() }
+                try IngestLoop.run(settings) { _ in ready.signal() }
             } catch {
                 ControlDaemon.fail("the ingest loop failed: \(error)")
             }
@@ -78,12 +79,14 @@ final class ControlDaemon {
         }
     }
 
-    func request(_ text: String) -> [String: Any] {
-        let reply = Array(text.utf8).withUnsafeBytes { request($0) }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(reply)) as? [String: Any] else {
-            Self.fail("the reply to \(text) is not a JSON object")
+    /// The daemon's `status`, typed.
+    func status() -> StatusReply {
+        let reply = Array(StatusRequest().encoded()).withUnsafeBytes { request($0) }
+        do {
+            return try ControlReply.decode(reply, as: StatusReply.self)
+        } catch {
+            Self.fail("the status reply does not read: \(error)")
         }
-        return object
     }
 
     /// Publishes the stream to the ingest socket until the loop has received all of it.
@@ -106,7 +109,7 @@ final class ControlDaemon {
     }
 
     private func received() -> Int {
-        (request(#"{"cmd":"status"}"#)["events_received"] as? Int) ?? 0
+        status().eventsReceived
     }
 
     static func fail(_ message: String) -> Never {

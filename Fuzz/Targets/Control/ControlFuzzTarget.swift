@@ -1,3 +1,4 @@
+import ControlProtocol
 import Foundation
 
 /// libFuzzer calls this once before the first input: the daemon starts here.
@@ -40,51 +41,77 @@ final class ControlFuzzTarget {
         if verbose {
             FileHandle.standardError.write(Data("request: ".utf8) + Data(input) + Data("\nreply: ".utf8) + Data(reply) + Data("\n".utf8))
         }
-        let parsed: Any
+        // Foundation's parser, independent of the daemon's, says whether the reply is JSON at all.
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(reply))
+            _ = try JSONSerialization.jsonObject(with: Data(reply))
         } catch {
             FuzzCheck.fail("a reply that is not JSON: \(String(decoding: reply, as: UTF8.self))")
         }
-        guard let object = parsed as? [String: Any] else { FuzzCheck.fail("a reply that is not a JSON object") }
         let text = String(decoding: reply, as: UTF8.self)
-        guard let ok = object["ok"] as? Bool, text.contains(#""ok":\#(ok)"#) else {
+        guard let object = try? JSONParser.parse(reply), object.objectValue != nil else {
+            FuzzCheck.fail("a reply that is not a JSON object: \(text)")
+        }
+        guard let ok = object["ok"]?.boolValue, text.contains(#""ok":\#(ok)"#) else {
             FuzzCheck.fail("a reply without a boolean \"ok\": \(text)")
         }
-        FuzzCheck.require((object["v"] as? Int) == 1, "a reply without \"v\": 1: \(text)")
+        FuzzCheck.require(object["v"]?.wholeNumber == 1, "a reply without \"v\": 1: \(text)")
         if !ok {
-            let error = object["error"] as? String ?? ""
-            FuzzCheck.require(!error.isEmpty, "a refusal without an error sentence: \(object)")
+            let error = object["error"]?.stringValue ?? ""
+            FuzzCheck.require(!error.isEmpty, "a refusal without an error sentence: \(text)")
+        } else {
+            checkTyped(request: input, reply: reply)
         }
-        if strict { checkNumbers(request: input, ok: ok, error: object["error"] as? String ?? "") }
+        if strict { checkNumbers(request: input, ok: ok, error: object["error"]?.stringValue ?? "") }
+    }
+
+    /// A request the daemon did what it asked gets the reply of its type: every field there,
+    /// of the type ControlProtocol says.
+    private func checkTyped(request: UnsafeRawBufferPointer, reply: [UInt8]) {
+        let parsed: ControlRequest
+        do {
+            parsed = try ControlRequest(parsing: UnsafeBufferPointer(request.bindMemory(to: UInt8.self)))
+        } catch {
+            FuzzCheck.fail("the daemon answered ok to a request ControlProtocol refuses (\(error)): \(String(decoding: reply, as: UTF8.self))")
+        }
+        do throws(ControlReply.Failure) {
+            switch parsed {
+            case .status: _ = try ControlReply.decode(reply, as: StatusReply.self)
+            case .sessions: _ = try ControlReply.decode(reply, as: SessionsReply.self)
+            case .session: _ = try ControlReply.decode(reply, as: SessionReply.self)
+            case .rules: _ = try ControlReply.decode(reply, as: RulesReply.self)
+            case .reload: _ = try ControlReply.decode(reply, as: ReloadReply.self)
+            case .violations: _ = try ControlReply.decode(reply, as: ViolationsReply.self)
+            }
+        } catch {
+            FuzzCheck.fail("a reply that does not read as its request's: \(error)")
+        }
     }
 
     /// `sessions` and `violations` take `limit` only as a whole number (`1.0`, `true`, `"5"` are
     /// refused, as `sessions` does) and never call a non-negative one negative; `violations` takes
     /// `since` only as a duration string or a whole number of ms.
     private func checkNumbers(request: UnsafeRawBufferPointer, ok: Bool, error: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(request)) as? [String: Any],
-              let command = object["cmd"] as? String, command == "sessions" || command == "violations" else { return }
-        if let limit = object["limit"] {
+        guard let object = try? JSONParser.parse(UnsafeBufferPointer(request.bindMemory(to: UInt8.self))),
+              let command = object["cmd"]?.stringValue, command == "sessions" || command == "violations" else { return }
+        if let limit = object["limit"], !limit.isNull {
             guard let whole = Self.wholeNumberSign(limit) else {
-                FuzzCheck.require(!ok, "\(command) took a limit that is not a whole number: \(limit) (\(type(of: limit)))")
+                FuzzCheck.require(!ok, "\(command) took a limit that is not a whole number: \(limit.text)")
                 return
             }
             if whole < 0 { FuzzCheck.require(!ok, "\(command) took a negative limit") }
-            if whole >= 0, !ok { FuzzCheck.require(!error.contains("0 or more"), "\(command) called the limit \(limit) negative") }
+            if whole >= 0, !ok { FuzzCheck.require(!error.contains("0 or more"), "\(command) called the limit \(limit.text) negative") }
         }
-        if command == "violations", let since = object["since"], !(since is String) {
-            FuzzCheck.require(Self.wholeNumberSign(since) != nil || !ok, "violations took a since that is not a whole number: \(since) (\(type(of: since)))")
+        if command == "violations", let since = object["since"], !since.isNull, since.stringValue == nil {
+            FuzzCheck.require(Self.wholeNumberSign(since) != nil || !ok, "violations took a since that is not a whole number: \(since.text)")
         }
     }
 
     /// The sign of a JSON whole number (-1, 0, 1), or nil for a boolean, a fraction, `1.0` or not a number.
-    private static func wholeNumberSign(_ value: Any) -> Int? {
-        guard let number = value as? NSNumber, !(value is String) else { return nil }
-        switch String(cString: number.objCType) {
-        case "c", "d", "f": return nil
-        case "Q", "L", "I", "S", "C": return number.uint64Value == 0 ? 0 : 1
-        default: return Int(number.int64Value.signum())
+    private static func wholeNumberSign(_ value: JSONValue) -> Int? {
+        switch value {
+        case .integer(let number): Int(number.signum())
+        case .unsigned: 1
+        default: nil
         }
     }
 }

@@ -1,43 +1,24 @@
-import ZeroMQ
+import ControlProtocol
 
-/// Asks a daemon's control `REP` socket for `status`, from the bench's main thread.
-final class ControlClient {
-    private let context: ZMQContext
-    private let endpoint: String
-    private var socket: ZMQSocket?
-    private let timeoutMs: Int32
+/// Asks a daemon's control socket for `status` (typed, ControlProtocol's `StatusReply`), from
+/// the bench's main thread, and polls it until a condition holds.
+final class StatusPoller {
+    private let client: ControlClient
     /// Status requests made.
     private(set) var requests = 0
 
-    /// A client of the control socket at `endpoint`.
-    init(endpoint: String, timeoutMs: Int32 = 5000) throws(BenchError) {
-        do { context = try ZMQContext(ioThreads: 1) } catch { throw BenchError("cannot create a ZeroMQ context: \(error)") }
-        self.endpoint = endpoint
-        self.timeoutMs = timeoutMs
-    }
-
-    deinit {
-        socket?.close()
-        context.terminate()
+    /// A poller of the control socket at `endpoint`.
+    init(endpoint: String, timeoutMs: Int = 5000) {
+        client = ControlClient(endpoint: endpoint, timeoutMs: timeoutMs)
     }
 
     /// One `status` request and its reply.
     func status() throws(BenchError) -> StatusReply {
+        requests += 1
         do {
-            let socket = try open()
-            requests += 1
-            try socket.send(#"{"v":1,"cmd":"status"}"#)
-            guard let reply = try socket.receiveFrame() else { throw BenchError("no status reply") }
-            return StatusReply(bytes: reply)
-        } catch let error as ZMQError {
-            // A REQ socket that missed its reply cannot ask again: start over next time.
-            self.socket?.close()
-            self.socket = nil
-            throw BenchError(error.isAgain
-                ? "the daemon did not answer status within \(timeoutMs) ms (\(endpoint))"
-                : "status request to \(endpoint) failed: \(error)")
+            return try client.send(StatusRequest())
         } catch {
-            throw error as? BenchError ?? BenchError("\(error)")
+            throw BenchError("status request failed: \(error)")
         }
     }
 
@@ -61,14 +42,14 @@ final class ControlClient {
     /// (every status reply costs the daemon's one thread some time): the next request goes
     /// when about half the remaining events should be done at the rate seen so far, at most
     /// every `maxIntervalMs` and at least every 5 ms. Returns that reply and when it arrived.
-    func pollAdaptively(total: Int, maxIntervalMs: Int, timeoutMs: Int, what: String, counter: String) throws(BenchError) -> (StatusReply, UInt64) {
+    func pollAdaptively(total: Int, maxIntervalMs: Int, timeoutMs: Int, what: String, counter: KeyPath<StatusReply, Int>) throws(BenchError) -> (StatusReply, UInt64) {
         let start = MonotonicClock.nanoseconds()
         let deadline = start + UInt64(timeoutMs) * 1_000_000
-        let first = try status()[counter]
+        let first = try status()[keyPath: counter]
         while true {
             let reply = try status()
             let now = MonotonicClock.nanoseconds()
-            let done = reply[counter]
+            let done = reply[keyPath: counter]
             if done >= total { return (reply, now) }
             if now > deadline {
                 throw BenchError("timed out after \(timeoutMs) ms waiting for \(what); last status: \(Self.summary(reply))")
@@ -83,18 +64,12 @@ final class ControlClient {
 
     /// The counters that matter, on one line.
     static func summary(_ reply: StatusReply) -> String {
-        ["events_received", "events_judged", "events_rejected", "duplicates", "sessions_live",
-         "violations_found", "violations_published", "messages_dropped"]
-            .map { "\($0)=\(reply[$0])" }.joined(separator: " ")
-    }
-
-    private func open() throws(ZMQError) -> ZMQSocket {
-        if let socket { return socket }
-        let made = try ZMQSocket(context, type: .req, linger: 0)
-        try made.set(.receiveTimeout, timeoutMs)
-        try made.set(.sendTimeout, timeoutMs)
-        try made.connect(endpoint)
-        socket = made
-        return made
+        let counters: [(String, Int)] = [
+            ("events_received", reply.eventsReceived), ("events_judged", reply.eventsJudged),
+            ("events_rejected", reply.eventsRejected), ("duplicates", reply.duplicates),
+            ("sessions_live", reply.sessionsLive), ("violations_found", reply.violationsFound),
+            ("violations_published", reply.violationsPublished), ("messages_dropped", reply.messagesDropped),
+        ]
+        return counters.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
     }
 }

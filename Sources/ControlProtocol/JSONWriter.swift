@@ -1,101 +1,70 @@
 import Foundation
 
-/// Writes a control reply (a `[String: Any]` tree of plain values) as JSON bytes,
-/// byte for byte what `JSONSerialization.data(withJSONObject:options: [.sortedKeys])`
-/// writes for it — keys in its order, `/` written `\/`, numbers printed as it prints
-/// them — but in microseconds: `JSONSerialization` compares keys through ICU (about
-/// 2 µs a comparison, 0.5 ms for a `status` reply) and writes each character as a
-/// `String`. The reply is written on the ingest thread.
+/// Writes a ``JSONValue`` as compact JSON bytes, byte for byte what Foundation's
+/// `JSONSerialization.data(withJSONObject:options: [.sortedKeys])` writes for the same
+/// tree — keys in its order, `/` written `\/`, numbers printed as it prints them — but in
+/// microseconds: `JSONSerialization` compares keys through ICU (about 2 µs a comparison,
+/// 0.5 ms for a `status` reply) and writes each character as a `String`. Control replies
+/// are written on the daemon's ingest thread, and their bytes are the protocol
+/// (docs/control-protocol.md), so they must not change.
 ///
-/// Values: `String`, `Bool`, the integer types, `Double`, `Float`, `NSNumber`,
-/// `NSNull`, `[String: Any]`, `[Any]`, and `Raw` (JSON bytes put in as they are: a
-/// violation exactly as published).
-struct ControlReply {
-    /// JSON written elsewhere, put in the reply unchanged.
-    struct Raw {
-        /// One JSON value.
-        let bytes: [UInt8]
-    }
-
+/// JSON has no NaN or infinity: a non-finite number is written `null`.
+public struct JSONWriter {
     private var bytes: [UInt8] = []
-    /// Whether a `Raw` value went in (JSONSerialization cannot write those).
-    private var containsRaw = false
 
-    /// The reply's bytes, or nil when it holds a value JSON cannot carry (a non-finite
-    /// number, a type not listed above).
-    static func encode(_ object: [String: Any]) -> [UInt8]? {
-        var reply = ControlReply()
-        reply.bytes.reserveCapacity(4096)
-        guard reply.object(object) else { return nil }
-        assert(reply.containsRaw || reply.bytes == foundationBytes(object),
-               "ControlReply differs from JSONSerialization for \(object)")
-        return reply.bytes
+    private init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
     }
 
-    /// What JSONSerialization writes (for the debug-build check).
-    private static func foundationBytes(_ object: [String: Any]) -> [UInt8]? {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { [UInt8]($0) }
+    /// The value's JSON bytes.
+    public static func encode(_ value: JSONValue, capacity: Int = 256) -> [UInt8] {
+        var writer = JSONWriter(capacity: capacity)
+        writer.value(value)
+        return writer.bytes
+    }
+
+    /// An object's JSON bytes.
+    public static func encode(_ object: [String: JSONValue], capacity: Int = 4096) -> [UInt8] {
+        var writer = JSONWriter(capacity: capacity)
+        writer.object(object)
+        return writer.bytes
     }
 
     // MARK: - Values
 
-    private mutating func value(_ value: Any) -> Bool {
+    private mutating func value(_ value: JSONValue) {
         switch value {
-        // The commonest first: each case is a dynamic cast.
-        case let number as UInt64: unsigned(number)
-        case let text as String: string(text)
-        case let number as Int: integer(Int64(number))
-        case let number as Int64: integer(number)
-        case let flag as Bool: literal(flag ? "true" : "false")
-        case let number as Double: return real(number)
-        case let object as [String: Any]: return self.object(object)
-        case let array as [Any]: return self.array(array)
-        case let raw as Raw:
-            bytes.append(contentsOf: raw.bytes)
-            containsRaw = true
-        case is NSNull: literal("null")
-        case let number as Int32: integer(Int64(number))
-        case let number as UInt32: unsigned(UInt64(number))
-        case let number as UInt: unsigned(UInt64(number))
-        case let number as Int16: integer(Int64(number))
-        case let number as UInt16: unsigned(UInt64(number))
-        case let number as Int8: integer(Int64(number))
-        case let number as UInt8: unsigned(UInt64(number))
-        case let number as Float: return real(number)
-        default:
-            // A Foundation number (only from parsed JSON): as JSONSerialization reads its kind.
-            guard type(of: value) is NSNumber.Type, let number = value as? NSNumber else { return false }
-            switch String(cString: number.objCType) {
-            case "c": literal(number.boolValue ? "true" : "false")
-            case "d", "f": return real(number.doubleValue)
-            case "Q": unsigned(number.uint64Value)
-            default: integer(number.int64Value)
-            }
+        case .null: literal("null")
+        case .bool(let flag): literal(flag ? "true" : "false")
+        case .integer(let number): integer(number)
+        case .unsigned(let number): unsigned(number)
+        case .number(let number): real(number)
+        case .string(let text): string(text)
+        case .array(let values): array(values)
+        case .object(let fields): object(fields)
+        case .raw(let raw): bytes.append(contentsOf: raw.bytes)
         }
-        return true
     }
 
-    private mutating func object(_ object: [String: Any]) -> Bool {
+    private mutating func object(_ object: [String: JSONValue]) {
         bytes.append(UInt8(ascii: "{"))
         // Sorting the keys alone moves less than sorting the pairs; each value is then looked up once.
         for (index, key) in object.keys.sorted(by: Self.precedes).enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             string(key)
             bytes.append(UInt8(ascii: ":"))
-            guard let value = object[key], self.value(value) else { return false }
+            if let field = object[key] { value(field) }
         }
         bytes.append(UInt8(ascii: "}"))
-        return true
     }
 
-    private mutating func array(_ array: [Any]) -> Bool {
+    private mutating func array(_ values: [JSONValue]) {
         bytes.append(UInt8(ascii: "["))
-        for (index, element) in array.enumerated() {
+        for (index, element) in values.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            guard value(element) else { return false }
+            value(element)
         }
         bytes.append(UInt8(ascii: "]"))
-        return true
     }
 
     private mutating func literal(_ text: StaticString) {
@@ -120,12 +89,11 @@ struct ControlReply {
     }
 
     /// As JSONSerialization: Swift's shortest round-trip form, without a trailing ".0".
-    private mutating func real<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T) -> Bool {
-        guard value.isFinite else { return false }
+    private mutating func real(_ value: Double) {
+        guard value.isFinite else { return literal("null") }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         bytes.append(contentsOf: text.utf8)
-        return true
     }
 
     /// A JSON string escaped as JSONSerialization escapes: `"`, `\`, `/`, and the control
@@ -163,7 +131,7 @@ struct ControlReply {
     /// `.forcedOrdering` in the system locale, i.e. ICU's collation. For the keys replies
     /// have (lowercase ASCII letters, digits, `_ - : . /`, spaces) that order is computed
     /// here from the bytes; any other key goes to Foundation.
-    static func precedes(_ a: String, _ b: String) -> Bool {
+    public static func precedes(_ a: String, _ b: String) -> Bool {
         let fast = a.utf8.withContiguousStorageIfAvailable { a in
             b.utf8.withContiguousStorageIfAvailable { b in collationPrecedes(a, b) } ?? nil
         } ?? nil

@@ -1,0 +1,13 @@
+/// `{"cmd": "rules"}`: every loaded rule with its metadata and the parameter values in force.
+public struct RulesRequest: ControlCommand {
+    public typealias Reply = RulesReply
+
+    /// `rules`.
+    public static let name = "rules"
+
+    /// The request.
+    public init() {}
+
+    /// No fields.
+    public var fields: [String: JSONValue] { [:] }
+}

@@ -1,0 +1,26 @@
+/// The `sessions` reply: the live sessions matching the request.
+public struct SessionsReply: ControlReplyBody {
+    /// Live sessions matching `app`.
+    public var total: Int
+    /// The daemon's wall clock, ms.
+    public var now: Int64
+    /// At most `limit` of them, in the order asked, each with `alertsWindow` and `windowMs`.
+    public var sessions: [SessionInfo]
+
+    /// A reply.
+    public init(total: Int, now: Int64, sessions: [SessionInfo]) {
+        self.total = total
+        self.now = now
+        self.sessions = sessions
+    }
+
+    public init(fields: JSONFields) throws(JSONFields.Mismatch) {
+        total = try fields.int("total")
+        now = try fields.int64("now")
+        sessions = try fields.array("sessions") { value throws(JSONFields.Mismatch) in try SessionInfo(value) }
+    }
+
+    public var fields: [String: JSONValue] {
+        ["total": .int(total), "now": .integer(now), "sessions": .array(sessions.map(\.json))]
+    }
+}

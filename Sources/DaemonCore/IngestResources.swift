@@ -1,0 +1,224 @@
+import Foundation
+import Glibc
+import HistoryStore
+import Logging
+import ModalwatchConfig
+import ZeroMQ
+
+/// Everything the ingest thread opens before it polls, opened in `open(_:)` and closed
+/// in `close()` in the reverse order: the ZeroMQ context, the CURVE handler, the
+/// publishing thread, the ingest `SUB`, hand-over `PAIR` and control `REP` sockets,
+/// the poller over them and the wake-up, and the metrics server.
+///
+/// Made on the ingest thread and confined to it (its sockets belong to that thread).
+/// A new socket or thread of the loop belongs here: one line to open it in `open`,
+/// one to close it in `close`.
+final class IngestResources {
+    /// Where each poll item sits in `poller`.
+    struct PollIndex {
+        var ingest: Int
+        var control: Int
+        var wakeup: Int
+        /// -1 without CURVE.
+        var zap: Int
+    }
+
+    let context: ZMQContext
+    let zap: ZapHandler?
+    let publishing: PublishingThread
+    let ingest: ZMQSocket
+    let handover: ZMQSocket
+    let control: ZMQSocket
+    let poller: ZMQPoller
+    let index: PollIndex
+    let metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
+    /// The history, read-only, for the control socket's `violations`.
+    let history: ViolationHistory?
+    /// Every endpoint bound or connected, by role (`events`, `publish`, `control`, …).
+    let endpoints: [String: [String]]
+
+    private init(
+        context: ZMQContext, zap: ZapHandler?, publishing: PublishingThread, ingest: ZMQSocket, handover: ZMQSocket,
+        control: ZMQSocket, poller: ZMQPoller, index: PollIndex,
+        metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?, history: ViolationHistory?,
+        endpoints: [String: [String]]
+    ) {
+        self.context = context
+        self.zap = zap
+        self.publishing = publishing
+        self.ingest = ingest
+        self.handover = handover
+        self.control = control
+        self.poller = poller
+        self.index = index
+        self.metrics = metrics
+        self.history = history
+        self.endpoints = endpoints
+    }
+
+    /// Opens everything for `configuration`; on an error, closes what it had opened and throws.
+    static func open(_ configuration: DaemonConfiguration, wakeup: Wakeup, logger: Logger) throws(DaemonError) -> IngestResources {
+        var undo = Undo()
+        do throws(DaemonError) {
+            let context: ZMQContext
+            do { context = try ZMQContext(ioThreads: 1) } catch { throw DaemonError(.systemCall, "cannot create a ZeroMQ context: \(error)") }
+            undo.push { context.terminate() }
+
+            // CURVE: the authentication handler must be bound before any encrypted socket exists.
+            let curveSecret = try configuration.curve.map { (curve) throws(DaemonError) in
+                do { return try CurveKeyFile.read(path: curve.keyFile).secretKey } catch { throw DaemonError(.configuration, "\(error)") }
+            }
+            let zap = try configuration.curve.map { (curve) throws(DaemonError) in
+                try ZapHandler(context: context, allowedClients: curve.allowedClients, logger: logger)
+            }
+            undo.push { zap?.close() }
+            if configuration.curve?.allowedClients.isEmpty == true {
+                logger.warning("curve is on but allowed_clients is empty: every client will be refused")
+            }
+
+            // The publishing thread owns the PUB socket and the history; it binds first.
+            let publishing = try PublishingThread.start(publishingSettings(configuration, context, curveSecret, logger))
+            // Until the ingest side says `finish`, only the context's end stops that thread.
+            undo.push { context.shutdown(); publishing.join() }
+            let history = configuration.stateDirectory.flatMap { try? ViolationHistory(path: $0 + "/" + ViolationHistory.fileName, readOnly: true) }
+
+            let ingest = try socket(context, .sub, &undo)
+            let handover = try socket(context, .pair, &undo)
+            let control = try socket(context, .rep, &undo)
+            do { try handover.connect(publishing.handoff) } catch {
+                throw DaemonError(.systemCall, "cannot connect to the publishing thread: \(error)")
+            }
+            try configure(ingest: ingest, handover: handover, control: control, configuration, curveSecret: curveSecret)
+            var endpoints = try bind(ingest: ingest, control: control, configuration, logger: logger)
+            endpoints["publish"] = [publishing.boundEndpoint]
+
+            let poller = ZMQPoller()
+            let index: PollIndex
+            do {
+                index = PollIndex(
+                    ingest: try poller.add(ingest), control: try poller.add(control),
+                    wakeup: poller.add(fileDescriptor: wakeup.fileDescriptor), zap: try zap.map { try poller.add($0.socket) } ?? -1)
+            } catch {
+                throw DaemonError(.systemCall, "cannot poll sockets: \(error)")
+            }
+
+            var metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
+            if let address = configuration.metrics {
+                let exporter = MetricsExporter()
+                let server = try MetricsHTTPServer.start(address: address, registry: exporter.registry, logger: logger)
+                endpoints["metrics"] = ["http://\(server.boundAddress)/metrics"]
+                metrics = (exporter, server)
+            }
+            return IngestResources(
+                context: context, zap: zap, publishing: publishing, ingest: ingest, handover: handover, control: control,
+                poller: poller, index: index, metrics: metrics, history: history, endpoints: endpoints)
+        } catch {
+            undo.run()
+            throw error
+        }
+    }
+
+    /// Closes everything, the last opened first. The ingest side must have handed the
+    /// publishing thread `HandOver.finish` before: this waits for that thread to end.
+    func close() {
+        metrics?.server.stop()
+        publishing.join()
+        zap?.close()
+        for socket in [ingest, handover, control] { socket.close() }
+        context.terminate()
+    }
+
+    private static func publishingSettings(
+        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ curveSecret: String?, _ logger: Logger
+    ) throws(DaemonError) -> PublishingThread.Settings {
+        var historyPath: String?
+        if let directory = configuration.stateDirectory {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw DaemonError(.systemCall, "cannot create the state directory \(directory): \(error.localizedDescription); choose another with --state-dir")
+            }
+            historyPath = directory + "/" + ViolationHistory.fileName
+        }
+        return PublishingThread.Settings(
+            context: context, handoff: "inproc://modalwatch-publish-\(UInt64.random(in: 0...UInt64.max))",
+            publish: configuration.publish, historyPath: historyPath,
+            retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
+            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, logger: logger)
+    }
+
+    private static func socket(_ context: ZMQContext, _ type: ZMQSocketType, _ undo: inout Undo) throws(DaemonError) -> ZMQSocket {
+        do {
+            let socket = try ZMQSocket(context, type: type, linger: 0)
+            undo.push { socket.close() }
+            return socket
+        } catch {
+            throw DaemonError(.systemCall, "cannot create a \(type) socket: \(error)")
+        }
+    }
+
+    private static func configure(
+        ingest: ZMQSocket, handover: ZMQSocket, control: ZMQSocket, _ configuration: DaemonConfiguration, curveSecret: String?
+    ) throws(DaemonError) {
+        do {
+            if let curveSecret, configuration.curve?.ingest == true {
+                try ZapHandler.makeServer(ingest, secretKey: curveSecret)
+            }
+            try ingest.set(.receiveHighWaterMark, 10_000)
+            try ingest.set(.maxMessageSize, IngestLoop.socketMessageLimit)
+            for prefix in configuration.ingestSubscriptions { try ingest.subscribe(prefix) }
+            try handover.set(.sendHighWaterMark, 1000)
+            try control.set(.linger, 0)
+        } catch {
+            throw DaemonError(.systemCall, "cannot set socket options: \(error)")
+        }
+    }
+
+    /// Binds (and connects) the ingest and control sockets; returns the endpoints by role.
+    private static func bind(
+        ingest: ZMQSocket, control: ZMQSocket, _ configuration: DaemonConfiguration, logger: Logger
+    ) throws(DaemonError) -> [String: [String]] {
+        var endpoints: [String: [String]] = [:]
+        var boundEvents: [String] = []
+        for endpoint in configuration.events { boundEvents.append(try bind(ingest, endpoint, "events")) }
+        endpoints["events"] = boundEvents
+        for endpoint in configuration.eventsConnect {
+            do { try ingest.connect(endpoint) } catch {
+                throw DaemonError(.endpoint, "cannot connect events to \(endpoint): \(error.reason); check the endpoint (e.g. tcp://host:port)")
+            }
+        }
+        endpoints["events_connect"] = configuration.eventsConnect
+        endpoints["control"] = [try bind(control, configuration.control, "control")]
+        if configuration.control.hasPrefix("ipc://") {
+            // Owner and group only: whoever may run `modalwatch` shares the daemon's group.
+            let path = String(configuration.control.dropFirst("ipc://".count))
+            if chmod(path, 0o660) != 0 {
+                logger.warning("could not set mode 0660 on the control socket", metadata: ["path": "\(path)", "errno": "\(errno)"])
+            }
+        }
+        return endpoints
+    }
+
+    private static func bind(_ socket: ZMQSocket, _ endpoint: String, _ role: String) throws(DaemonError) -> String {
+        do {
+            try socket.bind(endpoint)
+            return (try? socket.lastEndpoint) ?? endpoint
+        } catch {
+            throw DaemonError(.endpoint, "cannot bind \(role) to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --\(role)")
+        }
+    }
+}
+
+@available(*, unavailable)
+extension IngestResources: Sendable {}
+
+/// What `IngestResources.open` has to close again when a later step fails, last first.
+private struct Undo {
+    private var steps: [() -> Void] = []
+
+    mutating func push(_ step: @escaping () -> Void) { steps.append(step) }
+
+    mutating func run() {
+        while let step = steps.popLast() { step() }
+    }
+}

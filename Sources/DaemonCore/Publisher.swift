@@ -1,0 +1,254 @@
+import Foundation
+import HistoryStore
+import Logging
+import ZeroMQ
+
+/// The publishing thread's side, made on that thread and confined to it: it owns the
+/// hand-over PAIR socket, the violations `PUB` socket and the history's writer. For
+/// each hand-over from the ingest thread, it commits the violations to the history
+/// store in one transaction, then publishes every record in order. So a subscriber
+/// never sees a violation the history does not have.
+///
+/// Its life is a small state machine (`State`), one step per phase:
+/// `waiting` → `gathering` → `storing` → `waiting` … until a `HandOver.finish`
+/// (or the context's end) leads to `finished`.
+final class Publisher {
+    /// At most this many hand-over batches, or this many bytes, go into one history transaction.
+    static let maxBatchesPerCommit = 256
+    /// Commits start at least this many µs apart. Each commit writes the last page of the
+    /// table and of every index to the WAL again, so at a steady 100 k events/s one commit
+    /// per hand-over spent most of this thread in small WAL writes; waiting up to this long
+    /// after the previous commit gathers the batches of that time into one. Under a burst
+    /// commits take longer than this and never wait.
+    static let commitSpacingUs: Int64 = 250
+    static let maxBytesPerCommit = 8 << 20
+
+    private enum State {
+        /// Blocked until the ingest thread hands something over.
+        case waiting
+        /// A batch arrived: taking every batch already waiting into the same group.
+        case gathering(taken: Int)
+        /// The group is complete: commit it, publish it, then go on to `next`.
+        case storing(next: Next)
+        /// Everything handed over is stored and published: the thread ends.
+        case finished
+    }
+
+    /// Where `storing` leads.
+    private enum Next {
+        case waiting, finished
+    }
+
+    /// The endpoint the `PUB` socket bound.
+    let boundEndpoint: String
+    private let pair: ZMQSocket
+    private let pub: ZMQSocket
+    private let history: ViolationHistory?
+    private let checkpointer: HistoryCheckpointer?
+    private let retention: PublishingThread.Retention
+    private let statistics: PublishingStatistics
+    private let logger: Logger
+    private var state = State.waiting
+    private var header = ZMQMessage()
+    private var body = ZMQMessage()
+    /// The batches of one commit, end to end (batches are self-delimiting records).
+    private var group: [UInt8] = []
+    private var lastCommitUs: Int64 = 0
+    private var lastPrune = WallClock.monotonicMilliseconds() - 60_000
+    private var lastFailureLog = WallClock.monotonicMilliseconds() - 10_000
+
+    /// Binds the hand-over and `PUB` sockets and opens the history; on an error, closes what it opened.
+    init(_ settings: PublishingThread.Settings, statistics: PublishingStatistics) throws(DaemonError) {
+        let pair: ZMQSocket, pub: ZMQSocket
+        do {
+            pair = try ZMQSocket(settings.context, type: .pair, linger: 0)
+            try pair.bind(settings.handoff)
+        } catch {
+            throw DaemonError(.systemCall, "cannot create the publishing hand-over socket: \(error)")
+        }
+        do {
+            pub = try ZMQSocket(settings.context, type: .pub, linger: 1000)
+            try pub.set(.sendHighWaterMark, 100_000)
+            // Drops become visible (EAGAIN) so that they can be counted; see send(_:_:).
+            try pub.set(.xpubNoDrop, true)
+            if let key = settings.curveSecretKey { try ZapHandler.makeServer(pub, secretKey: key) }
+            try pub.bind(settings.publish)
+            boundEndpoint = (try? pub.lastEndpoint) ?? settings.publish
+        } catch {
+            pair.close()
+            throw DaemonError(.endpoint, "cannot bind publish to \(settings.publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish")
+        }
+        var history: ViolationHistory?
+        var checkpointer: HistoryCheckpointer?
+        if let path = settings.historyPath {
+            do {
+                // WAL checkpoints on a thread of their own: a commit here (and so a
+                // publication) never waits for one.
+                history = try ViolationHistory(path: path, checkpointsElsewhere: true)
+                checkpointer = HistoryCheckpointer(path: path)
+                try checkpointer?.start()
+            } catch {
+                checkpointer?.stop()
+                pub.close()
+                pair.close()
+                throw DaemonError(.systemCall, "cannot open the history store \(path): \(error); check --state-dir and its permissions")
+            }
+        }
+        self.pair = pair
+        self.pub = pub
+        self.history = history
+        self.checkpointer = checkpointer
+        self.retention = settings.retention
+        self.statistics = statistics
+        self.logger = settings.logger
+        group.reserveCapacity(1 << 20)
+    }
+
+    /// Runs the phases until `finished`, then closes the checkpointer and the sockets.
+    func run() {
+        defer { close() }
+        while true {
+            switch state {
+            case .waiting: state = waitForHandOver()
+            case .gathering(let taken): state = gather(taken: taken)
+            case .storing(let next):
+                storeAndPublish()
+                pruneIfDue()
+                state = next == .finished ? .finished : .waiting
+            case .finished: return
+            }
+        }
+    }
+
+    /// `waiting`: blocks for one hand-over. A batch starts a group, after the commit spacing.
+    private func waitForHandOver() -> State {
+        group.removeAll(keepingCapacity: true)
+        let kind: HandOver?
+        do {
+            kind = try HandOver.receive(from: pair, header: &header, body: &body)
+        } catch {
+            // ETERM: the ingest side failed before it could say `finish`.
+            return error.isInterrupted ? .waiting : .finished
+        }
+        switch kind {
+        case nil: return .waiting
+        case .finish: return .finished
+        case .batch:
+            let wait = lastCommitUs + Self.commitSpacingUs - WallClock.monotonicMicroseconds()
+            if wait > 0 { usleep(UInt32(wait)) }
+            body.withBytes { group.append(contentsOf: $0) }
+            return .gathering(taken: 1)
+        }
+    }
+
+    /// `gathering`: takes every batch already waiting, up to a commit's limits.
+    private func gather(taken: Int) -> State {
+        var taken = taken
+        while taken < Self.maxBatchesPerCommit, group.count < Self.maxBytesPerCommit {
+            switch try? HandOver.receive(from: pair, header: &header, body: &body, dontWait: true) {
+            case .batch?:
+                body.withBytes { group.append(contentsOf: $0) }
+                taken += 1
+            case .finish?: return .storing(next: .finished)
+            case nil: return .storing(next: .waiting)
+            }
+        }
+        return .storing(next: .waiting)
+    }
+
+    /// `storing`: commits the group's violations in one transaction, then publishes every record.
+    private func storeAndPublish() {
+        guard !group.isEmpty else { return }
+        lastCommitUs = WallClock.monotonicMicroseconds()
+        group.withUnsafeBytes { bytes in
+            if let history, Self.containsViolation(bytes) { store(bytes, in: history) }
+            var reader = OutboundBatchReader(bytes)
+            while let record = reader.next() {
+                switch record {
+                case .violation(let topic, let payload, _):
+                    if send(topic, payload) { statistics.violationsPublished.add(1, ordering: .relaxed) }
+                case .diagnostic(let topic, let payload):
+                    if send(topic, payload) { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
+                }
+            }
+        }
+    }
+
+    private func store(_ bytes: UnsafeRawBufferPointer, in history: ViolationHistory) {
+        do {
+            // Each violation's columns bound straight from the batch bytes: no String, no copy.
+            let stored = try history.write { writer in
+                var reader = OutboundBatchReader(bytes)
+                while let record = reader.next() {
+                    guard case .violation(_, let payload, let c) = record else { continue }
+                    try writer.insert(
+                        idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: c.rule, app: c.app,
+                        session: c.session, severity: c.severity, ts: c.ts, observed: c.observed, json: payload)
+                }
+            }
+            statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
+        } catch {
+            statistics.storeFailures.add(1, ordering: .relaxed)
+            let now = WallClock.monotonicMilliseconds()
+            if now - lastFailureLog > 10_000 {
+                lastFailureLog = now
+                logger.error("the history store could not write; violations are published but not stored", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Applies the retention at most once a minute.
+    private func pruneIfDue() {
+        let now = WallClock.monotonicMilliseconds()
+        guard let history, retention.maxAgeMs != nil || retention.maxRows != nil, now - lastPrune > 60_000 else { return }
+        lastPrune = now
+        if let pruned = try? history.prune(now: WallClock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
+            statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed)
+        }
+    }
+
+    private func close() {
+        checkpointer?.stop()
+        pub.close()
+        pair.close()
+    }
+
+    /// Sends one message. The socket runs with ZMQ_XPUB_NODROP, so a full subscriber queue
+    /// shows as EAGAIN instead of a silent drop: that is counted as a subscriber overflow,
+    /// and the message goes out once more in lossy mode so that every subscriber that keeps
+    /// up still gets it. libzmq then leaves the full subscriber out until it catches up, so
+    /// the count is of overflows, not of each message it missed. The history has them all.
+    private func send(_ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) -> Bool {
+        do {
+            if try pub.send(topic, flags: [.more, .dontWait]) {
+                // The queue limit counts whole messages: the second frame always fits once the first did.
+                _ = try pub.send(payload, flags: [.dontWait])
+                return true
+            }
+            statistics.subscriberOverflows.add(1, ordering: .relaxed)
+            try pub.set(.xpubNoDrop, false)
+            defer { try? pub.set(.xpubNoDrop, true) }
+            guard try pub.send(topic, flags: [.more, .dontWait]) else {
+                statistics.messagesDropped.add(1, ordering: .relaxed)
+                return false
+            }
+            _ = try pub.send(payload, flags: [.dontWait])
+            return true
+        } catch {
+            statistics.messagesDropped.add(1, ordering: .relaxed)
+            return false
+        }
+    }
+
+    /// Whether the records hold at least one violation (a group of diagnostics alone needs no transaction).
+    private static func containsViolation(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var reader = OutboundBatchReader(bytes)
+        while let record = reader.next() {
+            if case .violation = record { return true }
+        }
+        return false
+    }
+}
+
+@available(*, unavailable)
+extension Publisher: Sendable {}

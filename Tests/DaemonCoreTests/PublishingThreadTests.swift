@@ -1,0 +1,76 @@
+@testable import DaemonCore
+import Foundation
+import Logging
+import XCTest
+import ZeroMQ
+
+/// The publishing thread's phases with real sockets and a real history file: it binds,
+/// publishes what is handed over, and ends on `finish` or on the context's end.
+final class PublishingThreadTests: XCTestCase {
+    private var folder = ""
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "publishing-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private func settings(_ context: ZMQContext, publish: String = "tcp://127.0.0.1:*") -> PublishingThread.Settings {
+        PublishingThread.Settings(
+            context: context, handoff: "inproc://publish-\(UInt64.random(in: 0...UInt64.max))", publish: publish,
+            historyPath: folder + "/history.sqlite", retention: .init(maxAgeMs: nil, maxRows: nil), curveSecretKey: nil,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+    }
+
+    func testPublishesEachBatchThenEndsOnFinish() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let publishing = try PublishingThread.start(settings(context))
+        let subscriber = try ZMQSocket(context, type: .sub)
+        defer { subscriber.close() }
+        try subscriber.subscribe("diag/")
+        try subscriber.set(.receiveTimeout, 5000)
+        try subscriber.connect(publishing.boundEndpoint)
+        let handover = try ZMQSocket(context, type: .pair)
+        defer { handover.close() }
+        try handover.connect(publishing.handoff)
+        Thread.sleep(forTimeInterval: 0.3)  // the subscription reaches the PUB socket
+
+        var batch = OutboundBatch()
+        let topic = Array("diag/app/test".utf8), payload = Array(#"{"v":1}"#.utf8)
+        topic.withUnsafeBytes { t in payload.withUnsafeBytes { p in batch.appendDiagnostic(topic: t, payload: p) } }
+        _ = try batch.bytes.withUnsafeBytes { try HandOver.batch.send(on: handover, body: $0) }
+
+        let received = try XCTUnwrap(subscriber.receiveMultipart())
+        XCTAssertEqual(received.frames, [topic, payload])
+        try HandOver.finish.send(on: handover)
+        publishing.join()
+        XCTAssertEqual(publishing.statistics.diagnosticsPublished.load(ordering: .relaxed), 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/history.sqlite"))
+    }
+
+    func testEndsWhenTheContextShutsDownBeforeAnyFinish() throws {
+        let context = try ZMQContext()
+        let publishing = try PublishingThread.start(settings(context))
+        context.shutdown()
+        publishing.join()  // returns: the blocked receive got ETERM
+        context.terminate()
+    }
+
+    func testAPublishEndpointTakenFailsTheStartWithTheEndpointNamed() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let taken = try ZMQSocket(context, type: .pub)
+        defer { taken.close() }
+        try taken.bind("tcp://127.0.0.1:*")
+        let endpoint = try taken.lastEndpoint
+        XCTAssertThrowsError(try PublishingThread.start(settings(context, publish: endpoint))) { error in
+            let failure = error as? DaemonError
+            XCTAssertEqual(failure?.code, .endpoint)
+            XCTAssertTrue(failure?.message.contains(endpoint) == true, failure?.message ?? "")
+        }
+    }
+}
