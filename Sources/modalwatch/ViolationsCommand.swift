@@ -61,7 +61,8 @@ struct ViolationsCommand: ParsableCommand {
             }
         } else {
             let request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) }, limit: limit)
-            objects = try options.client.ask(request).violations
+            let answers = try options.fleet.ask(request)
+            objects = answers.count == 1 ? answers[0].reply.violations : FleetMerging.violations(answers.map(\.reply), limit: limit)
         }
         if options.json {
             for object in objects { JSONOutput.line(object) }
