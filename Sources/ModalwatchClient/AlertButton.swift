@@ -2,7 +2,12 @@
 public struct AlertButton: Sendable, Equatable {
     /// A button's `style`.
     public enum Style: String, Sendable, CaseIterable {
-        case `default`, cancel, destructive
+        /// An ordinary button.
+        case `default`
+        /// The cancel button.
+        case cancel
+        /// A button that destroys something.
+        case destructive
     }
 
     /// The button's title.

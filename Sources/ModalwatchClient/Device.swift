@@ -1,4 +1,13 @@
 /// `session.start`'s `device`.
 public enum Device: String, Sendable, CaseIterable {
-    case phone, pad, mac, tv, vision
+    /// An iPhone (the default).
+    case phone
+    /// An iPad.
+    case pad
+    /// A Mac.
+    case mac
+    /// An Apple TV.
+    case tv
+    /// Apple Vision Pro.
+    case vision
 }

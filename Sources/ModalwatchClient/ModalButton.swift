@@ -2,7 +2,14 @@
 public struct ModalButton: Sendable, Equatable {
     /// A modal button's `role`.
     public enum Role: String, Sendable, CaseIterable {
-        case done, cancel, confirm, other
+        /// Finishes the task.
+        case done
+        /// Abandons it.
+        case cancel
+        /// Confirms it (Send, Save).
+        case confirm
+        /// Anything else.
+        case other
     }
 
     /// The button's title.

@@ -23,13 +23,21 @@ public enum ZMQProxy {
 
     /// The proxy's counters: messages and bytes each socket received and sent.
     public struct Statistics: Sendable, Equatable {
+        /// Messages the frontend received (producers' messages, for a forwarder).
         public var frontendMessagesIn: UInt64 = 0
+        /// Bytes the frontend received.
         public var frontendBytesIn: UInt64 = 0
+        /// Messages the frontend sent (subscriptions going upstream, for a forwarder).
         public var frontendMessagesOut: UInt64 = 0
+        /// Bytes the frontend sent.
         public var frontendBytesOut: UInt64 = 0
+        /// Messages the backend received (the daemons' subscriptions, for a forwarder).
         public var backendMessagesIn: UInt64 = 0
+        /// Bytes the backend received.
         public var backendBytesIn: UInt64 = 0
+        /// Messages the backend sent (forwarded to the daemons).
         public var backendMessagesOut: UInt64 = 0
+        /// Bytes the backend sent.
         public var backendBytesOut: UInt64 = 0
 
         /// Zero counters.
