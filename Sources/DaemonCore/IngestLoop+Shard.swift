@@ -28,8 +28,12 @@ extension IngestLoop {
     /// Before a graceful stop: unsubscribes from everything, so producers stop sending to this
     /// daemon (and, through `XPUB`, count what they then cannot deliver), and takes what was
     /// already on its way until the socket stays quiet for `settleQuietMs` (at most `settleMaxMs`).
+    /// The ingest socket is an `XSUB`, which does not filter by its own subscriptions: a `SUB`
+    /// would drop what arrives after its unsubscription, though the producer sent it before.
     func unsubscribeAndSettle(_ ingest: ZMQSocket, _ settle: () -> Void) {
-        for prefix in configuration.ingestSubscriptions { try? ingest.unsubscribe(prefix) }
+        for prefix in configuration.ingestSubscriptions {
+            _ = try? ingest.send(Self.subscription(prefix, subscribe: false), flags: [.dontWait])
+        }
         let poller = ZMQPoller()
         guard (try? poller.add(ingest)) != nil else { return }
         let deadline = WallClock.monotonicMilliseconds() + Self.settleMaxMs
@@ -39,8 +43,13 @@ extension IngestLoop {
         }
     }
 
+    /// The message an `XSUB` sends to subscribe to (or unsubscribe from) a topic prefix.
+    static func subscription(_ prefix: String, subscribe: Bool) -> [UInt8] {
+        [subscribe ? 1 : 0] + Array(prefix.utf8)
+    }
+
     /// How long the ingest socket must stay quiet after the unsubscription before the stop goes on.
-    static let settleQuietMs: Int64 = 50
+    static let settleQuietMs: Int64 = 100
     /// The longest the settling after the unsubscription takes.
-    static let settleMaxMs: Int64 = 1000
+    static let settleMaxMs: Int64 = 2000
 }
