@@ -145,6 +145,8 @@ public struct StatusReply: ControlReplyBody {
     public var shard: Shard? = nil
     /// Buckets of the shard topic this daemon owns (256 unsharded).
     public var shardBuckets: Int = 256
+    /// The history store's health, refused topics and quarantined rules (`FaultStatus`).
+    public var faults = FaultStatus()
 
     /// A reply of zeros, this build's version and protocol; the daemon fills in the rest.
     public init() {}
@@ -200,9 +202,14 @@ public struct StatusReply: ControlReplyBody {
             self.shard = Shard(index: try shard.int("index"), count: try shard.int("count"), key: try shard.string("key"))
         }
         shardBuckets = try fields.optionalInt("shard_buckets") ?? 256
+        faults = try FaultStatus(fields: fields)
     }
 
     public var fields: [String: JSONValue] {
+        faults.fields.merging(ownFields) { _, own in own }
+    }
+
+    private var ownFields: [String: JSONValue] {
         [
             "version": .string(version),
             "protocol": .int(protocolVersion),

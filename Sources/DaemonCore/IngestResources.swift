@@ -3,6 +3,7 @@ import Glibc
 import HistoryStore
 import Logging
 import ModalwatchConfig
+import Posix
 import ZeroMQ
 
 /// Everything the ingest thread opens before it polls, opened in `open(_:)` and closed
@@ -107,7 +108,8 @@ final class IngestResources {
             var metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
             if let address = configuration.metrics {
                 let exporter = MetricsExporter()
-                let server = try MetricsHTTPServer.start(address: address, registry: exporter.registry, logger: logger)
+                let server = try MetricsHTTPServer.start(
+                    address: address, allowRemote: configuration.metricsAllowRemote, registry: exporter.registry, logger: logger)
                 endpoints["metrics"] = ["http://\(server.boundAddress)/metrics"]
                 metrics = (exporter, server)
             }
@@ -135,17 +137,17 @@ final class IngestResources {
     ) throws(DaemonError) -> PublishingThread.Settings {
         var historyPath: String?
         if let directory = configuration.stateDirectory {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw DaemonError(.systemCall, "cannot create the state directory \(directory): \(error.localizedDescription); choose another with --state-dir")
-            }
-            historyPath = directory + "/" + ViolationHistory.fileName
+            let path = directory + "/" + ViolationHistory.fileName
+            // Writable (violations.md) and sound (docs/RELIABILITY.md), or a one-line error at start.
+            try StateDirectoryProbe.check(directory, historyFile: path)
+            try HistoryStartCheck.prepare(path, logger: logger)
+            historyPath = path
         }
         return PublishingThread.Settings(
             context: context, handoff: "inproc://modalwatch-publish-\(UInt64.random(in: 0...UInt64.max))",
             publish: configuration.publish, historyPath: historyPath,
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
+            spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
             curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, logger: logger)
     }
 
@@ -171,6 +173,12 @@ final class IngestResources {
             for prefix in configuration.ingestSubscriptions { _ = try ingest.send(IngestLoop.subscription(prefix, subscribe: true)) }
             try handover.set(.sendHighWaterMark, 1000)
             try control.set(.linger, 0)
+            // Bounded per peer (docs/RELIABILITY.md): a client that pipelines requests and never
+            // reads holds at most this many replies (each at most 256 KiB of violations) in the
+            // daemon; past it libzmq drops the reply. Requests are small.
+            try control.set(.sendHighWaterMark, ControlLimits.repliesQueuedPerPeer)
+            try control.set(.receiveHighWaterMark, ControlLimits.requestsQueuedPerPeer)
+            try control.set(.maxMessageSize, ControlLimits.maxRequestBytes)
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)")
         }
@@ -194,8 +202,10 @@ final class IngestResources {
         if configuration.control.hasPrefix("ipc://") {
             // Owner and group only: whoever may run `modalwatch` shares the daemon's group.
             let path = String(configuration.control.dropFirst("ipc://".count))
-            if chmod(path, 0o660) != 0 {
-                logger.warning("could not set mode 0660 on the control socket", metadata: ["path": "\(path)", "errno": "\(errno)"])
+            do {
+                try Posix.chmod(path, 0o660)
+            } catch {
+                logger.warning("could not set mode 0660 on the control socket", metadata: ["path": "\(path)", "error": "\(error)"])
             }
         }
         return endpoints

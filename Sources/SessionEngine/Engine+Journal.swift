@@ -1,4 +1,5 @@
 import ModalwatchABI
+import RuleHost
 
 /// Reading the journal, and the live sessions it describes, for the control socket.
 /// Runs on the engine's thread between events: everything here is bounded by the
@@ -110,7 +111,7 @@ extension Engine {
             let app = session.app.name
             let window = windows[app] ?? alertWindowMs(forApp: app)
             windows[app] = window
-            let since = session.lastTs &- window
+            let since = session.lastTs.addingSaturated(-window)
             let count = entries.lazy.filter {
                 $0.sessionStartedTs == session.startedTs && $0.ts > since && $0.session.matches(session.id.buffer)
             }.count

@@ -1,5 +1,8 @@
+import ByteBasics
+
 /// One of the 256 buckets of the shard topic `ui/<bb>/<app>/<session>` (`scale.md`):
-/// FNV-1a 64 of the shard key's UTF-8 bytes, modulo 256.
+/// FNV-1a 64 (ByteBasics' `FNV1a64`, from the published offset basis) of the shard key's
+/// UTF-8 bytes, modulo 256.
 public struct ShardBucket: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The bucket number, 0–255.
     public let value: UInt8

@@ -41,17 +41,33 @@ final class DaemonFleet {
         return (answers, failures)
     }
 
+    /// `body` for each daemon's client, in order; each failure is one line on stderr naming its
+    /// daemon. Throws the exit code when none answered: 1 when each refused, else 3.
+    func each<Result>(_ body: (ControlClient) throws(ControlClient.Failure) -> Result) throws -> [Result] {
+        var results: [Result] = []
+        var failures: [(endpoint: String, failure: ControlClient.Failure)] = []
+        for client in clients {
+            do { results.append(try body(client)) } catch { failures.append((client.endpoint, error)) }
+        }
+        try report(failures, answered: !results.isEmpty)
+        return results
+    }
+
+    private func report(_ failures: [(endpoint: String, failure: ControlClient.Failure)], answered: Bool) throws {
+        for (endpoint, failure) in failures {
+            Terminal.error(isSingle ? failure.description : "\(endpoint): \(failure.description)")
+        }
+        if !answered {
+            let refused = failures.allSatisfy { if case .refused = $0.failure { true } else { false } }
+            throw refused ? ExitCode(1) : ExitCode(3)
+        }
+    }
+
     /// Every answer; each failure is one line on stderr naming its daemon. Throws the exit
     /// code when none answered: 1 when each refused, else 3.
     func ask<Command: ControlCommand>(_ command: Command) throws -> [Answer<Command.Reply>] {
         let (answers, failures) = gather(command)
-        for (endpoint, failure) in failures {
-            Terminal.error(isSingle ? failure.description : "\(endpoint): \(failure.description)")
-        }
-        if answers.isEmpty {
-            let refused = failures.allSatisfy { if case .refused = $0.failure { true } else { false } }
-            throw refused ? ExitCode(1) : ExitCode(3)
-        }
+        try report(failures, answered: !answers.isEmpty)
         return answers
     }
 }

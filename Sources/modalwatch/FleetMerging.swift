@@ -18,8 +18,8 @@ enum FleetMerging {
     }
 
     /// The violations of every daemon, newest first (as the history orders them), at most `limit`.
-    static func violations(_ replies: [ViolationsReply], limit: Int) -> [JSONValue] {
-        let all = replies.flatMap(\.violations)
+    static func violations(_ lists: [[JSONValue]], limit: Int) -> [JSONValue] {
+        let all = lists.flatMap { $0 }
         func key(_ v: JSONValue) -> (Double, String) { (v["observed"]?.doubleValue ?? 0, v["id"]?.stringValue ?? "") }
         return Array(all.sorted { key($0) > key($1) }.prefix(max(0, limit)))
     }

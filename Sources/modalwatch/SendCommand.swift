@@ -44,6 +44,9 @@ struct SendCommand: ParsableCommand {
     @Flag(name: .long, help: "Print a JSON summary (events, messages, seconds, rate, drops) on stdout.")
     var json = false
 
+    /// The endpoints named with `--events`, or the default one.
+    var endpoints: [String] { events.isEmpty ? [DefaultEndpoints.events] : events }
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one NDJSON file, or - for stdin") }
         if batch < 1 || batch > 1024 { throw ValidationError("--batch must be 1 to 1024") }
@@ -60,7 +63,7 @@ struct SendCommand: ParsableCommand {
     }
 
     func run() throws {
-        let endpoints = events.isEmpty ? [DefaultEndpoints.events] : events
+        let endpoints = self.endpoints
         let lines = try readLines()
         let stream = RecordedStream(lines: lines)
         var configuration = ClientConfiguration(endpoints: endpoints)

@@ -1,6 +1,7 @@
 import DaemonCore
 import Foundation
 import Logging
+import ModalwatchConfig
 import ServiceLifecycle
 
 /// Runs the ingest loop on its own thread for the life of the service; a
@@ -31,8 +32,9 @@ struct IngestService: Service {
                 thread.name = "modalwatch-ingest"
                 thread.start()
             }
-        } onGracefulShutdown: { [wakeup = settings.wakeup] in
+        } onGracefulShutdown: { [wakeup = settings.wakeup, settings] in
             wakeup.request(.stop)
+            settings.stopDeadline.arm(limitMs: settings.configuration.stopTimeoutMs, logger: settings.logger)
         }
     }
 }

@@ -6,6 +6,8 @@ import Logging
 import ModalwatchConfig
 import RuleHost
 import ServiceLifecycle
+import SessionEngine
+import UnixSignals
 import ShardRouting
 
 /// `modalwatchd`: subscribes to UI-event streams, judges them by the loaded rule
@@ -101,6 +103,10 @@ struct Modalwatchd: AsyncParsableCommand {
             for line in error.errors { FileHandle.standardError.write(Data("modalwatchd: \(line)\n".utf8)) }
             throw ExitCode(1)
         }
+        // Every endpoint checked by the same parser, for --check-config and for a start alike.
+        let endpointProblems = EndpointCheck.problems(in: loaded)
+        for problem in endpointProblems { FileHandle.standardError.write(Data("modalwatchd: \(problem)\n".utf8)) }
+        if !endpointProblems.isEmpty { throw ExitCode(1) }
         if checkConfig {
             print("configuration: \(configPath ?? "built-in defaults"): ok")
             for module in catalog.modules {
@@ -127,7 +133,7 @@ struct Modalwatchd: AsyncParsableCommand {
         do {
             try await group.run()
         } catch let error as DaemonError {
-            logger.critical("\(error.message)")
+            logger.critical("modalwatchd cannot run", metadata: ["error": "\(error.message)"])
             throw ExitCode(1)
         }
     }
