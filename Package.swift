@@ -107,6 +107,9 @@ let package = Package(
         // The control protocol: typed requests and replies, their JSON, the client; the version.
         .target(name: "ControlProtocol", dependencies: ["ZeroMQ"]),
 
+        // The HTML report: aggregation in bounded memory (ReportModel) and rendering (HTMLReport, inline SVG).
+        .target(name: "Report", dependencies: ["ModalwatchABI", "RuleHost"]),
+
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
             name: "DaemonCore",
@@ -131,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol",
+                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol", "Report",
                 "ModalwatchClient", "ShardRouting", "ModalwatchABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -151,6 +154,7 @@ let package = Package(
         ),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),
         .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "ByteBasicsTests", dependencies: ["ByteBasics"]),
