@@ -30,6 +30,15 @@ let modules = [
     ruleModule("action-sheet", target: "ActionSheetRules", dir: "ActionSheet", extra: ["AlertText"]),
 ]
 
+/// What a rule module written in another package builds on (docs/writing-a-rule-module.md):
+/// the C header, RuleKit and AlertText (their targets are in `vendedByURL` below: no
+/// unsafe flags, so a package can depend on modalwatch by URL and tag as well as by path).
+let moduleAuthorLibraries: [Product] = [
+    .library(name: "ModalwatchABI", targets: ["ModalwatchABI"]),
+    .library(name: "RuleKit", targets: ["RuleKit"]),
+    .library(name: "AlertText", targets: ["AlertText"]),
+]
+
 let package = Package(
     name: "modalwatch",
     platforms: [.macOS(.v15)],
@@ -42,7 +51,7 @@ let package = Package(
         // For apps and tools that publish events (docs/client.md).
         .library(name: "ModalwatchClient", targets: ["ModalwatchClient"]),
         .executable(name: "modalwatch-client-example", targets: ["ClientExample"]),
-    ] + modules.map(\.0),
+    ] + modules.map(\.0) + moduleAuthorLibraries,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -51,6 +60,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `swift package generate-documentation --target RuleKit` (the module author's reference).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libzmq, found through pkg-config (Debian: libzmq3-dev).

@@ -156,8 +156,12 @@ private struct Reader {
                 configuration.engine.apps = readApps(value, key)
             case "shard":
                 if value.null != nil { configuration.shard = nil } else { configuration.shard = readShard(value, key) }
+            case "modules":
+                var modules = ModuleSettingsReader(file: file)
+                configuration.moduleSettings = modules.read(value, catalog: catalog)
+                errors += modules.errors
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, shard, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, shard, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps, modules")
             }
         }
     }

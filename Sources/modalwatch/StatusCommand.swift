@@ -45,7 +45,7 @@ struct StatusCommand: ParsableCommand {
             ("sessions live", "\(s.sessionsLive)"),
             ("violations out", "\(s.violationsPublished)"),
             ("dropped", "\(s.messagesDropped)"),
-        ]
+        ] + Self.moduleErrorsRow(s.moduleErrors)
         for failure in s.moduleFailures { Terminal.error("module failed: \(failure)") }
         let width = rows.map(\.0.count).max() ?? 0
         for (key, value) in rows { print(Terminal.paint(key.padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  " + value) }
@@ -53,5 +53,11 @@ struct StatusCommand: ParsableCommand {
             print(Terminal.paint("daemons".padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  \(answers.count) of \(options.endpoints.count) answered, \(s.shardBuckets) of 256 buckets owned")
             for answer in answers { print("  " + answer.reply.daemonLine(endpoint: answer.endpoint)) }
         }
+    }
+
+    /// "module errors" with each module that reported any (ABI 1.2), or no row.
+    private static func moduleErrorsRow(_ errors: [String: Int]) -> [(String, String)] {
+        let reported = errors.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        return reported.isEmpty ? [] : [("module errors", reported.map { "\($0.key) \($0.value)" }.joined(separator: ", "))]
     }
 }
