@@ -10,35 +10,16 @@
 //     violation JSON) → RuleHost (modules loaded with dlopen through the C ABI
 //     in ModalwatchABI) → DaemonCore (ingest loop, publisher, control socket).
 // Rule modules live in Plugins/ and link only RuleKit + ModalwatchABI.
+// The benchmark is a package of its own in Benchmarks/.
 
 import PackageDescription
-
-/// Strict settings for every target of ours (in the spirit of swift-log's).
-let strictSwift: [SwiftSetting] = [
-    .swiftLanguageMode(.v6),
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-]
-
-/// The strict settings, and for release builds of the per-event code no dynamic
-/// exclusivity checks (`swift_beginAccess` on every class-property access was ~5% of
-/// the instructions per event; debug builds and the tests keep the checks on).
-/// See docs/PERFORMANCE.md.
-let hotPathSwift: [SwiftSetting] = strictSwift + [
-    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-]
 
 /// A rule module: a dynamic library product named `modalwatch-rules-NAME`,
 /// built from `Plugins/DIR`, linking only the helper library.
 func ruleModule(_ name: String, target: String, dir: String, extra: [Target.Dependency] = []) -> (Product, Target) {
     (
         .library(name: "modalwatch-rules-\(name)", type: .dynamic, targets: [target]),
-        .target(
-            name: target,
-            dependencies: ["RuleKit", "ModalwatchABI"] + extra,
-            path: "Plugins/\(dir)",
-            swiftSettings: hotPathSwift
-        )
+        .target(name: target, dependencies: ["RuleKit", "ModalwatchABI"] + extra, path: "Plugins/\(dir)")
     )
 }
 
@@ -55,7 +36,9 @@ let package = Package(
     products: [
         .executable(name: "modalwatchd", targets: ["modalwatchd"]),
         .executable(name: "modalwatch", targets: ["modalwatch"]),
-        .executable(name: "modalwatch-bench", targets: ["modalwatch-bench"]),
+        // For Benchmarks/ and tools in this repository only: not a stable API.
+        .library(name: "ModalwatchZeroMQ", targets: ["ZeroMQ"]),
+        .library(name: "ModalwatchControlProtocol", targets: ["ControlProtocol"]),
     ] + modules.map(\.0),
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,7 +48,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // libzmq, found through pkg-config (Debian: libzmq3-dev).
@@ -75,50 +57,41 @@ let package = Package(
             providers: [.apt(["libzmq3-dev"])]
         ),
         // A small Swift module over libzmq: context, sockets, options, poll, errors with errno.
-        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: hotPathSwift),
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
 
         // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
-        .target(name: "Posix", swiftSettings: strictSwift),
+        .target(name: "Posix"),
+
+        // FNV-1a 64, UTF-8 decoding and validation, JSON string escaping: one implementation of each,
+        // for the decoder, the engine, RuleKit (and so every rule module) and AlertText.
+        .target(name: "ByteBasics"),
 
         // The rule-module C ABI: one header, include/modalwatch_module.h.
         .target(name: "ModalwatchABI"),
 
         // Wire format v1 → mw_event, without JSONDecoder: a scanner over the message bytes.
-        .target(name: "EventDecoding", dependencies: ["ModalwatchABI"], swiftSettings: hotPathSwift),
+        .target(name: "EventDecoding", dependencies: ["ModalwatchABI", "ByteBasics"]),
 
         // Finding, checking and loading rule modules with dlopen.
-        .target(
-            name: "RuleHost",
-            dependencies: ["ModalwatchABI", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strictSwift
-        ),
+        .target(name: "RuleHost", dependencies: ["ModalwatchABI", .product(name: "Logging", package: "swift-log")]),
 
         // The rule-call marker and the fatal-signal handler (C: async-signal-safe).
         .target(name: "CRuleGuard"),
 
         // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.
-        .target(
-            name: "SessionEngine",
-            dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "CRuleGuard"],
-            swiftSettings: hotPathSwift
-        ),
+        .target(name: "SessionEngine", dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics", "CRuleGuard"]),
 
         // The YAML configuration: every error names the file, the line and the key.
         .target(
             name: "ModalwatchConfig",
-            dependencies: ["SessionEngine", "RuleHost", .product(name: "Yams", package: "Yams")],
-            swiftSettings: strictSwift
+            dependencies: ["SessionEngine", "RuleHost", .product(name: "Yams", package: "Yams")]
         ),
 
         // The history store: every violation, durably, in SQLite (GRDB, WAL).
-        .target(
-            name: "HistoryStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
-            swiftSettings: strictSwift
-        ),
+        .target(name: "HistoryStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
 
         // The control protocol: typed requests and replies, their JSON, the client; the version.
-        .target(name: "ControlProtocol", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
+        .target(name: "ControlProtocol", dependencies: ["ZeroMQ"]),
 
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
@@ -129,19 +102,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ],
-            swiftSettings: hotPathSwift
+            ]
         ),
         .executableTarget(
             name: "modalwatchd",
             dependencies: [
-                "DaemonCore", "ControlProtocol",
+                "DaemonCore", "ControlProtocol", "ModalwatchConfig", "RuleHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strictSwift
+            ]
         ),
         .executableTarget(
             name: "modalwatch",
@@ -149,52 +120,91 @@ let package = Package(
                 "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSwift
-        ),
-
-        // The benchmark: raw libzmq ceiling, the daemon end to end, latency, memory, start-up.
-        .executableTarget(
-            name: "modalwatch-bench",
-            dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "EventDecoding", "ControlProtocol",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ],
-            swiftSettings: strictSwift
+            ]
         ),
 
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
-        .target(name: "RuleKit", dependencies: ["ModalwatchABI"], swiftSettings: hotPathSwift),
+        .target(name: "RuleKit", dependencies: ["ModalwatchABI", "ByteBasics"]),
         // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
-        .target(name: "AlertText", swiftSettings: hotPathSwift),
+        .target(name: "AlertText", dependencies: ["ByteBasics"]),
 
-        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: strictSwift),
-        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"], swiftSettings: strictSwift),
-        .testTarget(name: "AlertTextTests", dependencies: ["AlertText"], swiftSettings: strictSwift),
-        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"], swiftSettings: strictSwift),
-        .testTarget(name: "PosixTests", dependencies: ["Posix"], swiftSettings: strictSwift),
-        .testTarget(
-            name: "DaemonCoreTests",
-            dependencies: ["DaemonCore", "ZeroMQ", "ModalwatchConfig", "RuleHost", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strictSwift
-        ),
-        .testTarget(
-            name: "EventDecodingTests",
-            dependencies: ["EventDecoding"],
-            resources: [.copy("Corpus")],
-            swiftSettings: strictSwift
-        ),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"]),
+        .testTarget(name: "AlertTextTests", dependencies: ["AlertText"]),
+        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"]),
+        .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
+        .testTarget(name: "ByteBasicsTests", dependencies: ["ByteBasics"]),
         .testTarget(
             name: "SessionEngineTests",
-            dependencies: ["SessionEngine", "RuleHost", "EventDecoding", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strictSwift
+            dependencies: [
+                "SessionEngine", "RuleHost", "EventDecoding",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "RuleKitTests", dependencies: ["RuleKit", "ModalwatchABI"]),
+        .testTarget(
+            name: "RuleHostTests",
+            dependencies: [
+                "RuleHost",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ModalwatchConfigTests",
+            dependencies: ["ModalwatchConfig", "RuleHost", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "DaemonCoreTests",
+            dependencies: [
+                "DaemonCore", "ControlProtocol", "ModalwatchConfig", "RuleHost", "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ModalwatchCLITests",
+            dependencies: [
+                "modalwatch", "ControlProtocol", "ModalwatchConfig", "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(
             name: "RuleModuleTests",
             dependencies: ["SessionEngine", "RuleHost", .product(name: "Logging", package: "swift-log")],
-            exclude: ["Streams"],
-            swiftSettings: strictSwift
+            exclude: ["Streams"]
         ),
     ] + modules.map(\.1)
 )
+
+// MARK: - Settings for every target (in the manner of swift-log's Package.swift)
+
+/// Targets that out-of-tree packages depend on by URL (rule modules written elsewhere: issue 14).
+/// SwiftPM refuses `unsafeFlags` in a remote dependency, so these get none.
+let vendedByURL: Set<String> = ["RuleKit", "ModalwatchABI", "AlertText", "ByteBasics"]
+
+/// Release builds without dynamic exclusivity checks, only where callgrind shows they cost
+/// (docs/PERFORMANCE.md, "Exclusivity checks"): `swift_beginAccess` on class-property
+/// accesses in the per-event code. Debug builds and the tests keep the checks.
+let uncheckedExclusivity: Set<String> = ["SessionEngine", "EventDecoding", "ZeroMQ", "DaemonCore"]
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) && !["ModalwatchABI", "CRuleGuard"].contains(target.name) {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    // Require `any` for existential types (SE-0335).
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    // A file sees the members of the modules it imports, not of everything the module imports (SE-0444).
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    // Imports are internal unless marked public (SE-0409).
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    if !vendedByURL.contains(target.name) {
+        // Every public type says whether it is Sendable (an unsafe flag: not on targets vended by URL).
+        settings.append(.unsafeFlags(["-Xfrontend", "-require-explicit-sendable"]))
+    }
+    if uncheckedExclusivity.contains(target.name) {
+        settings.append(.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)))
+    }
+    target.swiftSettings = settings
+}

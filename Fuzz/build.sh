@@ -45,17 +45,21 @@ build_decoder() {
     abi_module_map
     local dir=$OUT/decoder
     mkdir -p "$dir/modules"
-    echo "fuzz: EventDecoding (swiftc, instrumented)"
-    "$SWIFTC" "${FLAGS[@]}" -wmo -module-name EventDecoding -I "$OUT/abi" \
+    echo "fuzz: ByteBasics, EventDecoding (swiftc, instrumented)"
+    "$SWIFTC" "${FLAGS[@]}" -wmo -module-name ByteBasics \
+        -emit-module -emit-module-path "$dir/modules/ByteBasics.swiftmodule" \
+        -c "$ROOT"/Sources/ByteBasics/*.swift -o "$dir/ByteBasics.o"
+    "$SWIFTC" "${FLAGS[@]}" -wmo -module-name EventDecoding -I "$dir/modules" -I "$OUT/abi" \
         -emit-module -emit-module-path "$dir/modules/EventDecoding.swiftmodule" \
         -c "$ROOT"/Sources/EventDecoding/*.swift -o "$dir/EventDecoding.o"
     echo "fuzz: fuzz-decoder"
     "$SWIFTC" "${FLAGS[@]}" "${LINK[@]}" -module-name DecoderFuzz -I "$dir/modules" -I "$OUT/abi" \
-        "$FUZZ"/Targets/Decoder/*.swift "$FUZZ/Targets/Shared/FuzzCheck.swift" "$dir/EventDecoding.o" -o "$OUT/bin/fuzz-decoder"
+        "$FUZZ"/Targets/Decoder/*.swift "$FUZZ/Targets/Shared/FuzzCheck.swift" "$dir/EventDecoding.o" "$dir/ByteBasics.o" \
+        -o "$OUT/bin/fuzz-decoder"
 }
 
 # The modules DaemonCore needs, in the sanitized SwiftPM build: every object file of these is linked.
-SPM_MODULES=(DaemonCore ControlProtocol ModalwatchConfig HistoryStore SessionEngine RuleHost EventDecoding ModalwatchABI ZeroMQ
+SPM_MODULES=(DaemonCore ControlProtocol ModalwatchConfig HistoryStore SessionEngine RuleHost EventDecoding ByteBasics Posix ModalwatchABI ZeroMQ
              Yams CYaml GRDB Logging Metrics CoreMetrics Prometheus Atomics _AtomicsShims)
 
 # SwiftPM's --sanitize flags reach swiftc as separate -sanitize= options, of which only the last

@@ -12,9 +12,11 @@ cd "$(dirname "$0")/.."
 out=${1:-/tmp/modalwatch-profile}
 mkdir -p "$out"
 swift build -c release
+swift build -c release --package-path Benchmarks
+bench=Benchmarks/.build/release/modalwatch-bench
 
 # 1. perf under load.
-.build/release/modalwatch-bench --only e2e --repeat 1 --perf "$out" --output "$out/bench"
+"$bench" --only e2e --repeat 1 --perf "$out" --output "$out/bench"
 for data in "$out"/e2e-*.data; do
     base=${data%.data}
     perf report -i "$data" --no-children --sort pid --stdio -g none 2>/dev/null > "$base.threads.txt"
@@ -28,7 +30,7 @@ work="$out/callgrind"
 mkdir -p "$work"
 cp .build/release/modalwatch .build/release/libmodalwatch-rules-*.so "$work/"
 strip -g "$work"/modalwatch "$work"/libmodalwatch-rules-*.so
-.build/release/modalwatch-bench --write-stream "$work/stream100k.ndjson" --events 100000
+"$bench" --write-stream "$work/stream100k.ndjson" --events 100000
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
     "$work/modalwatch" check "$work/stream100k.ndjson" --format json > /dev/null 2> "$work/valgrind.log" || true
 callgrind_annotate --inclusive=yes "$work/callgrind.out" > "$work/inclusive.txt"

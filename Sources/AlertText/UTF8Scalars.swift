@@ -1,3 +1,5 @@
+import ByteBasics
+
 /// Walks the Unicode scalars of a UTF-8 buffer with their byte offsets, without
 /// allocating. A byte that does not start a valid UTF-8 sequence reads as U+FFFD
 /// (one byte wide), so any input can be walked.
@@ -7,25 +9,7 @@ struct UTF8Scalars {
 
     /// The scalar at `offset` (which must be below `bytes.count`) and its width in bytes.
     func scalar(at offset: Int) -> (scalar: Unicode.Scalar, width: Int) {
-        let lead = bytes[offset]
-        if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
-        let width: Int
-        var value: UInt32
-        switch lead {
-        case 0xC2...0xDF: width = 2; value = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: width = 3; value = UInt32(lead & 0x0F)
-        case 0xF0...0xF4: width = 4; value = UInt32(lead & 0x07)
-        default: return ("\u{FFFD}", 1)
-        }
-        guard offset + width <= bytes.count else { return ("\u{FFFD}", 1) }
-        for index in 1..<width {
-            let byte = bytes[offset + index]
-            guard byte & 0xC0 == 0x80 else { return ("\u{FFFD}", 1) }
-            value = value << 6 | UInt32(byte & 0x3F)
-        }
-        let minimum: UInt32 = width == 2 ? 0x80 : width == 3 ? 0x800 : 0x10000
-        guard value >= minimum, let scalar = Unicode.Scalar(value) else { return ("\u{FFFD}", 1) }
-        return (scalar, width)
+        UTF8Decoding.scalar(in: bytes, at: offset)
     }
 
     /// The scalar that ends just before `offset` (which must be above 0) and its start offset.

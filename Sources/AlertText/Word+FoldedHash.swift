@@ -1,3 +1,5 @@
+import ByteBasics
+
 extension Word {
     /// A 64-bit FNV-1a hash of the word folded to lowercase (each scalar's Unicode
     /// lowercase mapping, `’` read as `'`): words that `equals(_:)` calls equal
@@ -5,29 +7,27 @@ extension Word {
     public var foldedHash: UInt64 {
         // A plain loop over a local: a nested function or closure capturing `hash` would
         // cost a dynamic exclusivity check on every byte.
-        var hash: UInt64 = 1_469_598_103_934_665_603
+        var hash = FNV1a64(continuing: FNV1a64.modalwatchOffsetBasis)
         let walker = text.scalars
         var offset = 0
         while offset < text.count {
             let (scalar, width) = walker.scalar(at: offset)
             offset += width
             if ScalarClass.isApostrophe(scalar) {
-                hash = (hash ^ 0x27) &* 1_099_511_628_211
+                hash.add(0x27)
             } else if scalar.isASCII {
-                hash = (hash ^ UInt64(TextSlice.asciiLower(scalar.value))) &* 1_099_511_628_211
+                hash.add(UInt8(truncatingIfNeeded: TextSlice.asciiLower(scalar.value)))
             } else {
-                hash = Word.hashLowercaseMapping(of: scalar, into: hash)
+                Word.hashLowercaseMapping(of: scalar, into: &hash)
             }
         }
-        return hash
+        return hash.value
     }
 
-    /// FNV-1a of a non-ASCII scalar's lowercase mapping, continued from `hash` (out of
-    /// line: the property lookup's resilient types cost the ASCII path nothing then).
+    /// Adds a non-ASCII scalar's lowercase mapping to `hash` (out of line: the property
+    /// lookup's resilient types cost the ASCII path nothing then).
     @inline(never)
-    private static func hashLowercaseMapping(of scalar: Unicode.Scalar, into hash: UInt64) -> UInt64 {
-        var hash = hash
-        for byte in scalar.properties.lowercaseMapping.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
-        return hash
+    private static func hashLowercaseMapping(of scalar: Unicode.Scalar, into hash: inout FNV1a64) {
+        hash.add(scalar.properties.lowercaseMapping)
     }
 }

@@ -1,6 +1,6 @@
 /// Writing and reading whole replies: `{"ok": true, "v": 1, ...fields}` or
 /// `{"ok": false, "v": 1, "error": "..."}` (docs/control-protocol.md), compact, keys sorted.
-public enum ControlReply {
+public enum ControlReply: Sendable {
     /// Why a reply could not be read as the one expected.
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The daemon answered `{"ok": false, "error": ...}`: the sentence.

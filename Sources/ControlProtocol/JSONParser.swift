@@ -297,3 +297,7 @@ public struct JSONParser {
         Failure(reason: reason, offset: index)
     }
 }
+
+/// Not `Sendable`: it reads through a buffer pointer valid only during `parse`.
+@available(*, unavailable)
+extension JSONParser: Sendable {}

@@ -9,7 +9,7 @@ import Foundation
 /// (docs/control-protocol.md), so they must not change.
 ///
 /// JSON has no NaN or infinity: a non-finite number is written `null`.
-public struct JSONWriter {
+public struct JSONWriter: Sendable {
     private var bytes: [UInt8] = []
 
     private init(capacity: Int) {

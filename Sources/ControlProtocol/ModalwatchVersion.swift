@@ -1,5 +1,5 @@
 /// The version of modalwatch: one home for the daemon's, the CLI's and the bench's.
-public enum ModalwatchVersion {
+public enum ModalwatchVersion: Sendable {
     /// Semantic version of this build.
     public static let string = "0.1.0"
     /// Version of the control protocol (docs/control-protocol.md): every request may carry

@@ -1,6 +1,8 @@
 import ControlProtocol
+import ModalwatchConfig
 import RuleHost
 import SessionEngine
+import Synchronization
 
 /// What the control socket reports about the loop.
 extension IngestLoop {

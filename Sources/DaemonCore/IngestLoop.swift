@@ -361,8 +361,8 @@ public final class IngestLoop {
     private func reloadOnRequest() {
         do { try notifier.reloading() } catch { logger.warning("systemd notification not sent", metadata: ["state": "RELOADING=1", "error": "\(error)"]) }
         switch reload() {
-        case .success(let summary): logger.notice("\(summary)")
-        case .failure(let error): logger.error("reload refused; the old configuration stays in force: \(error.message)")
+        case .success(let summary): logger.notice("configuration reloaded", metadata: ["summary": "\(summary)"])
+        case .failure(let error): logger.error("reload refused; the old configuration stays in force", metadata: ["error": "\(error.message)"])
         }
         tell("READY=1")
     }

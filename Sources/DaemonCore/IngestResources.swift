@@ -3,6 +3,7 @@ import Glibc
 import HistoryStore
 import Logging
 import ModalwatchConfig
+import Posix
 import ZeroMQ
 
 /// Everything the ingest thread opens before it polls, opened in `open(_:)` and closed
@@ -199,8 +200,10 @@ final class IngestResources {
         if configuration.control.hasPrefix("ipc://") {
             // Owner and group only: whoever may run `modalwatch` shares the daemon's group.
             let path = String(configuration.control.dropFirst("ipc://".count))
-            if chmod(path, 0o660) != 0 {
-                logger.warning("could not set mode 0660 on the control socket", metadata: ["path": "\(path)", "errno": "\(errno)"])
+            do {
+                try Posix.chmod(path, 0o660)
+            } catch {
+                logger.warning("could not set mode 0660 on the control socket", metadata: ["path": "\(path)", "error": "\(error)"])
             }
         }
         return endpoints

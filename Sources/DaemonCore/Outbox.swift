@@ -84,9 +84,11 @@ final class Outbox: EngineOutput {
         }
         let held = logged[reason]?.held ?? 0
         logged[reason] = (now, 0)
-        var metadata: Logger.Metadata = ["reason": "\(reason.rawValue)", "app": "\(app ?? "-")", "session": "\(session ?? "-")"]
+        var metadata: Logger.Metadata = [
+            "reason": "\(reason.rawValue)", "app": "\(app ?? "-")", "session": "\(session ?? "-")", "detail": "\(detail())",
+        ]
         if held > 0 { metadata["more_since_last_line"] = "\(held)" }
-        logger.notice("stream problem: \(detail())", metadata: metadata)
+        logger.notice("stream problem", metadata: metadata)
     }
 
     /// Hands what was found so far to the publishing thread. Blocks only if that

@@ -2,6 +2,7 @@ import Foundation
 import HistoryStore
 import Logging
 import ZeroMQ
+import Synchronization
 
 /// The publishing thread's side, made on that thread and confined to it: it owns the
 /// hand-over PAIR socket, the violations `PUB` socket and the history's writer. For

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The wall clock, in milliseconds since the Unix epoch.
-public enum WallClock {
+public enum WallClock: Sendable {
     /// Now, in ms.
     @inline(__always)
     public static func milliseconds() -> Int64 {

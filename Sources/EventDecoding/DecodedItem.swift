@@ -8,3 +8,7 @@ public enum DecodedItem {
     /// An event the decoder rejected.
     case rejected(Rejection)
 }
+
+/// Not `Sendable`: its pointers are valid only during the decoder's callback.
+@available(*, unavailable)
+extension DecodedItem: Sendable {}

@@ -85,3 +85,7 @@ public final class EventDecoder {
             offset: error.offset, session: session, app: app)
     }
 }
+
+/// Not `Sendable`: its scratch storage belongs to the thread that decodes.
+@available(*, unavailable)
+extension EventDecoder: Sendable {}

@@ -1,3 +1,4 @@
+import ByteBasics
 import ModalwatchABI
 
 /// Reads the events of one payload: pass 1 frames an event object, validates all of its JSON and

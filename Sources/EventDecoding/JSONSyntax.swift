@@ -1,5 +1,5 @@
 /// JSON syntax checks for text that is not an event, e.g. a rule module's evidence JSON.
-public enum JSONSyntax {
+public enum JSONSyntax: Sendable {
     /// True when `bytes` is exactly one JSON object (RFC 8259, UTF-8, no byte order mark), with
     /// optional whitespace around it, nested at most `maxDepth` levels (at most 128).
     public static func isValidObject(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 128) -> Bool {

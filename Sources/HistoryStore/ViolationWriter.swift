@@ -67,3 +67,7 @@ public struct ViolationWriter: ~Copyable {
         return sqlite3_bind_text(statement, index, base.assumingMemoryBound(to: CChar.self), CInt(bytes.count), nil)
     }
 }
+
+/// Not `Sendable`: valid only during the `write` call that made it, on its thread.
+@available(*, unavailable)
+extension ViolationWriter: Sendable {}

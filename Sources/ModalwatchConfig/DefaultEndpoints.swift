@@ -1,6 +1,6 @@
 /// The endpoints the daemon binds when neither the configuration nor the command line names
 /// others, and where the CLI looks for it (interfaces.md): one home for all of them.
-public enum DefaultEndpoints {
+public enum DefaultEndpoints: Sendable {
     /// Where the ingest `SUB` binds (and `modalwatch send` connects).
     public static let events = "tcp://127.0.0.1:7450"
     /// Where the violations `PUB` binds (and `modalwatch tail` connects).

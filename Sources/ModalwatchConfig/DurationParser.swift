@@ -1,5 +1,7 @@
+import Foundation
+
 /// Durations as config writes them: a whole number and a unit, `ms`, `s`, `m`, `h` or `d`.
-public enum DurationParser {
+public enum DurationParser: Sendable {
     /// Milliseconds for "600s", "15m", "1000ms", "2h", "1d"; nil for anything else.
     public static func milliseconds(_ text: String) -> Int64? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

@@ -7,7 +7,7 @@ import Glibc
 /// Installed (`PREFIX/bin/modalwatchd`): `PREFIX/lib/modalwatch/rules`.
 /// In a build tree (`.build/debug/modalwatchd`): the executable's own folder, where
 /// SwiftPM puts the `libmodalwatch-rules-*.so` products.
-public enum BuiltinModules {
+public enum BuiltinModules: Sendable {
     /// File names of built-in modules in a build tree start with this.
     public static let buildTreePrefix = "libmodalwatch-rules-"
 

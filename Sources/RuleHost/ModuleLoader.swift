@@ -57,11 +57,11 @@ public struct ModuleLoader: Sendable {
             ])
         } catch let error as ModuleLoadError {
             catalog.failures.append(error)
-            logger.error("\(error.description)")
+            logger.error("rule module not loaded", metadata: ["path": "\(error.path)", "error": "\(error.description)"])
         } catch {
             let wrapped = ModuleLoadError(path: path, reason: .badMetadata("\(error)"))
             catalog.failures.append(wrapped)
-            logger.error("\(wrapped.description)")
+            logger.error("rule module not loaded", metadata: ["path": "\(path)", "error": "\(wrapped.description)"])
         }
     }
 

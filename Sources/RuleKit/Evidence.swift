@@ -1,3 +1,5 @@
+import ByteBasics
+
 /// Builds a violation's `evidence`: one JSON object text, with keys in the order
 /// added and strings escaped. Up to 248 bytes it is kept inline and allocates
 /// nothing; a larger object moves to the heap. Pass it to `RuleCall.report` as the
@@ -159,52 +161,16 @@ public struct Evidence: Sendable {
         value.withUTF8 { out.appendBytes($0) }
     }
 
-    /// Appends UTF-8 `bytes` as a JSON string literal to any byte sink.
+    /// Appends UTF-8 `bytes` as a JSON string literal to any byte sink, through the one
+    /// escaper (`ByteBasics.JSONStringEscaper`), U+2028 and U+2029 escaped too.
     static func appendString(bytes: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink) {
-        out.appendByte(0x22)
-        var run = 0
-        var i = 0
-        let count = bytes.count
-        while i < count {
-            let byte = bytes[i]
-            // Only quote, backslash, control characters and the lead byte of U+2028 / U+2029 may need escaping.
-            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xE2 {
-                i += 1
-                continue
-            }
-            var width = 1
-            switch byte {
-            case 0x22: flush(bytes, run, i, to: &out); appendLiteral("\\\"", to: &out)
-            case 0x5C: flush(bytes, run, i, to: &out); appendLiteral("\\\\", to: &out)
-            case 0x0A: flush(bytes, run, i, to: &out); appendLiteral("\\n", to: &out)
-            case 0x0D: flush(bytes, run, i, to: &out); appendLiteral("\\r", to: &out)
-            case 0x09: flush(bytes, run, i, to: &out); appendLiteral("\\t", to: &out)
-            case 0x08: flush(bytes, run, i, to: &out); appendLiteral("\\b", to: &out)
-            case 0x0C: flush(bytes, run, i, to: &out); appendLiteral("\\f", to: &out)
-            case 0x00..<0x20:
-                flush(bytes, run, i, to: &out)
-                appendLiteral("\\u00", to: &out)
-                out.appendByte(hexDigit(byte >> 4))
-                out.appendByte(hexDigit(byte & 0xF))
-            case 0xE2 where i + 2 < count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
-                flush(bytes, run, i, to: &out)
-                appendLiteral("\\u202", to: &out)
-                out.appendByte(bytes[i + 2] == 0xA8 ? 0x38 : 0x39)
-                width = 3
-            default:
-                i += 1
-                continue
-            }
-            i += width
-            run = i
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONStringEscaper.maxEscapedLength(bytes.count) + 2) { room in
+            let base = room.baseAddress!
+            base[0] = 0x22
+            let written = JSONStringEscaper.writeEscaped(UnsafeRawBufferPointer(bytes), to: base + 1, escapingLineSeparators: true)
+            base[written + 1] = 0x22
+            out.appendBytes(UnsafeBufferPointer(start: base, count: written + 2))
         }
-        flush(bytes, run, count, to: &out)
-        out.appendByte(0x22)
-    }
-
-    /// Appends `bytes[from..<to]` (nothing when empty).
-    private static func flush(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int, to out: inout some ByteSink) {
-        if from < to { out.appendBytes(UnsafeBufferPointer(rebasing: bytes[from..<to])) }
     }
 
     /// Appends a literal's bytes.
@@ -226,10 +192,5 @@ public struct Evidence: Sendable {
             } while magnitude != 0
             out.appendBytes(UnsafeBufferPointer(rebasing: digits[start..<20]))
         }
-    }
-
-    /// The lowercase hexadecimal digit of a value 0...15.
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? 0x30 + value : 0x57 + value
     }
 }

@@ -1,3 +1,5 @@
+import ByteBasics
+
 /// A violation's one-sentence message, written as UTF-8 straight from a string
 /// literal and its interpolations, without building a `String`: literal parts are
 /// copied from static storage, texts from the host's bytes, numbers as digits.
@@ -152,37 +154,6 @@ public struct Message: ExpressibleByStringInterpolation, Sendable {
 
     /// True when `bytes` is well-formed UTF-8 (shortest forms, no surrogates, at most U+10FFFF).
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        let count = bytes.count
-        while i < count {
-            let lead = bytes[i]
-            if lead < 0x80 {
-                i += 1
-                continue
-            }
-            let width: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: width = 2
-            case 0xE0: width = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: width = 3
-            case 0xED: width = 3; high = 0x9F
-            case 0xF0: width = 4; low = 0x90
-            case 0xF1...0xF3: width = 4
-            case 0xF4: width = 4; high = 0x8F
-            default: return false
-            }
-            guard i + width <= count else { return false }
-            let second = bytes[i + 1]
-            guard second >= low && second <= high else { return false }
-            var k = 2
-            while k < width {
-                guard bytes[i + k] & 0xC0 == 0x80 else { return false }
-                k += 1
-            }
-            i += width
-        }
-        return true
+        UTF8Decoding.isValid(bytes)
     }
 }

@@ -1,3 +1,5 @@
+import ByteBasics
+
 extension Text {
     /// True when absent, empty, or only whitespace (Unicode `White_Space`).
     public var isBlank: Bool {
@@ -81,28 +83,26 @@ extension Text {
     public func hashLowercased(into hasher: inout FNV1a) {
         let all = bytes
         var offset = 0
-        var value = hasher.value
+        var local = hasher.hasher
         while offset < all.count {
             let lead = all[offset]
             if lead < 0x80 {
-                value = (value ^ UInt64(Text.asciiLower(lead))) &* 1_099_511_628_211
+                local.add(Text.asciiLower(lead))
                 offset += 1
                 continue
             }
             let (scalar, width) = Text.decodeScalar(all, at: offset)
-            value = Text.hashLowercaseMapping(of: scalar, into: value)
+            Text.hashLowercaseMapping(of: scalar, into: &local)
             offset += width
         }
-        hasher = FNV1a(value: value)
+        hasher.hasher = local
     }
 
-    /// FNV-1a of a non-ASCII scalar's lowercase mapping, continued from `value` (out of line:
-    /// the property lookup's resilient types cost the ASCII path nothing then).
+    /// Adds a non-ASCII scalar's lowercase mapping to `hasher` (out of line: the property
+    /// lookup's resilient types cost the ASCII path nothing then).
     @inline(never)
-    private static func hashLowercaseMapping(of scalar: Unicode.Scalar, into value: UInt64) -> UInt64 {
-        var hasher = FNV1a(value: value)
-        for byte in scalar.properties.lowercaseMapping.utf8 { hasher.add(byte) }
-        return hasher.value
+    private static func hashLowercaseMapping(of scalar: Unicode.Scalar, into hasher: inout FNV1a64) {
+        hasher.add(scalar.properties.lowercaseMapping)
     }
 
     /// The lowercase mapping of the text as a `String` (empty when absent).
@@ -124,24 +124,7 @@ extension Text {
 
     /// Decodes the scalar at `offset` (at least one byte long).
     static func decodeScalar(_ all: UnsafeBufferPointer<UInt8>, at offset: Int) -> (Unicode.Scalar, Int) {
-        let lead = all[offset]
-        if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
-        let width: Int
-        var value: UInt32
-        switch lead {
-        case 0xC2...0xDF: width = 2; value = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: width = 3; value = UInt32(lead & 0x0F)
-        case 0xF0...0xF4: width = 4; value = UInt32(lead & 0x07)
-        default: return ("\u{FFFD}", 1)
-        }
-        guard offset + width <= all.count else { return ("\u{FFFD}", 1) }
-        for index in 1..<width {
-            let byte = all[offset + index]
-            guard byte & 0xC0 == 0x80 else { return ("\u{FFFD}", 1) }
-            value = value << 6 | UInt32(byte & 0x3F)
-        }
-        let minimum: UInt32 = width == 2 ? 0x80 : width == 3 ? 0x800 : 0x10000
-        guard value >= minimum, let scalar = Unicode.Scalar(value) else { return ("\u{FFFD}", 1) }
+        let (scalar, width) = UTF8Decoding.scalar(in: all, at: offset)
         return (scalar, width)
     }
 }

@@ -31,3 +31,7 @@ public struct EmittedViolation {
     /// The `fingerprint` (the JSON has its 16 hex digits).
     public let fingerprint: UInt64
 }
+
+/// Not `Sendable`: its buffers are valid only during the `EngineOutput` call.
+@available(*, unavailable)
+extension EmittedViolation: Sendable {}

@@ -1,4 +1,5 @@
 import ModalwatchABI
+import RuleHost
 
 /// The services a rule calls back into during `on_event` (`mw_host`).
 extension Engine {

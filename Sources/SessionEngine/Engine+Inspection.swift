@@ -1,4 +1,5 @@
 import ModalwatchABI
+import RuleHost
 
 /// Read-only views of the live sessions, for the control socket.
 extension Engine {

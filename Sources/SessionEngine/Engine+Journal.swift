@@ -1,4 +1,5 @@
 import ModalwatchABI
+import RuleHost
 
 /// Reading the journal, and the live sessions it describes, for the control socket.
 /// Runs on the engine's thread between events: everything here is bounded by the

@@ -1,5 +1,6 @@
 import CRuleGuard
 import ModalwatchABI
+import RuleHost
 
 extension Engine {
     /// Runs every rule that wants this event, with the session as it now stands.

@@ -1,3 +1,4 @@
+import ByteBasics
 import ModalwatchABI
 import RuleHost
 import EventDecoding
@@ -17,7 +18,7 @@ extension Engine {
         let fingerprint = Hashing.mix(h)
         // id: unique per firing (the session's count of violations so far tells apart two firings
         // at the same event time), and the same in a replay.
-        let firing = UInt64(session.violations) ^ (UInt64(bitPattern: session.startedTs) &* Hashing.prime)
+        let firing = UInt64(session.violations) ^ (UInt64(bitPattern: session.startedTs) &* FNV1a64.prime)
         let idHigh = Hashing.mix(fingerprint ^ Hashing.mix(UInt64(bitPattern: event.ts)) ^ Hashing.mix(firing))
         let idLow = Hashing.mix(idHigh ^ h)
 

@@ -268,3 +268,7 @@ public final class Engine {
         return true
     }
 }
+
+/// Not `Sendable`: confined to the ingest thread (or `check`'s one thread).
+@available(*, unavailable)
+extension Engine: Sendable {}

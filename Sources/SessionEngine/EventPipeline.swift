@@ -56,3 +56,7 @@ public final class EventPipeline {
         return rejected
     }
 }
+
+/// Not `Sendable`: confined to the ingest thread (or `check`'s one thread).
+@available(*, unavailable)
+extension EventPipeline: Sendable {}

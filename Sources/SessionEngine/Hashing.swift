@@ -1,33 +1,26 @@
+import ByteBasics
+
 /// The hashes the engine uses for keys, fingerprints and ids: FNV-1a 64 (as `mw_hash`)
 /// and a final mix, so keys from several parts do not collide by construction.
 enum Hashing {
-    static let offset: UInt64 = 1469598103934665603
-    static let prime: UInt64 = 1099511628211
-
     /// FNV-1a over `bytes`, continuing from `hash`.
     @inline(__always)
-    static func fnv1a(_ bytes: UnsafeRawBufferPointer, _ hash: UInt64 = offset) -> UInt64 {
-        var h = hash
-        for byte in bytes {
-            h ^= UInt64(byte)
-            h = h &* prime
-        }
-        return h
+    static func fnv1a(_ bytes: UnsafeRawBufferPointer, _ hash: UInt64 = FNV1a64.modalwatchOffsetBasis) -> UInt64 {
+        FNV1a64.hash(bytes, continuing: hash)
     }
 
     /// FNV-1a over a string's UTF-8, continuing from `hash`.
-    static func fnv1a(_ string: String, _ hash: UInt64 = offset) -> UInt64 {
-        var h = hash
-        for byte in string.utf8 {
-            h ^= UInt64(byte)
-            h = h &* prime
-        }
-        return h
+    static func fnv1a(_ string: String, _ hash: UInt64 = FNV1a64.modalwatchOffsetBasis) -> UInt64 {
+        FNV1a64.hash(string, continuing: hash)
     }
 
     /// One more byte (a separator between parts).
     @inline(__always)
-    static func separator(_ hash: UInt64) -> UInt64 { (hash ^ 0xFF) &* prime }
+    static func separator(_ hash: UInt64) -> UInt64 {
+        var hasher = FNV1a64(continuing: hash)
+        hasher.add(0xFF)
+        return hasher.value
+    }
 
     /// A strong 64-bit mix (splitmix64's finalizer).
     @inline(__always)

@@ -1,4 +1,4 @@
-import EventDecoding
+import ByteBasics
 
 /// A growable byte buffer for writing JSON without Foundation: reused, so
 /// writing a violation allocates nothing once it has grown.
@@ -145,3 +145,7 @@ public struct JSONBuffer: ~Copyable {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 }
+
+/// Not `Sendable`: it owns raw memory written by one thread.
+@available(*, unavailable)
+extension JSONBuffer: Sendable {}

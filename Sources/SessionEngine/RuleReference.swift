@@ -1,3 +1,4 @@
+import Foundation
 public import RuleHost
 
 /// The rule reference (docs/rules.md), generated from the loaded modules' own

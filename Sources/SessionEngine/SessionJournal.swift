@@ -285,3 +285,7 @@ public final class SessionJournal {
     private static let taskStateNames = ["started", "progress", "finished", "failed", "cancelled"]
     private static let viaNames = ["button", "background", "programmatic", "gesture"]
 }
+
+/// Not `Sendable`: confined to the engine's thread.
+@available(*, unavailable)
+extension SessionJournal: Sendable {}

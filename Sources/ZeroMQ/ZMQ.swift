@@ -1,7 +1,7 @@
 import CZeroMQ
 
 /// Facts about the libzmq this process runs with.
-public enum ZMQ {
+public enum ZMQ: Sendable {
     /// The version of the libzmq library loaded at run time (`zmq_version`).
     public static var version: ZMQVersion {
         var major: Int32 = 0

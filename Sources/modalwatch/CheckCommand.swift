@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import ModalwatchConfig
 import RuleHost
 import SessionEngine
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ModalwatchConfig
 import RuleHost
+import SessionEngine
 
 /// Options shared by the commands that load rule modules themselves (`check`, `rules --offline`).
 struct RuleSelectionOptions: ParsableArguments {

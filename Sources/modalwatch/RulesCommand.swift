@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlProtocol
 import Foundation
+import ModalwatchConfig
 import RuleHost
 import SessionEngine
 

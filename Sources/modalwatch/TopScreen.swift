@@ -1,3 +1,4 @@
+import ControlProtocol
 import Foundation
 
 /// What `top` draws: a header with the daemon's rates, then the busiest sessions.

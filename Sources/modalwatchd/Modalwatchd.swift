@@ -6,6 +6,8 @@ import Logging
 import ModalwatchConfig
 import RuleHost
 import ServiceLifecycle
+import SessionEngine
+import UnixSignals
 
 /// `modalwatchd`: subscribes to UI-event streams, judges them by the loaded rule
 /// modules, and publishes violations (interfaces.md, "modalwatchd").
@@ -118,7 +120,7 @@ struct Modalwatchd: AsyncParsableCommand {
         do {
             try await group.run()
         } catch let error as DaemonError {
-            logger.critical("\(error.message)")
+            logger.critical("modalwatchd cannot run", metadata: ["error": "\(error.message)"])
             throw ExitCode(1)
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import XCTest
 import ZeroMQ
+import Synchronization
 
 /// The publishing thread's phases with real sockets and a real history file: it binds,
 /// publishes what is handed over, and ends on `finish` or on the context's end.

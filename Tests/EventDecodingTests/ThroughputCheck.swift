@@ -1,5 +1,6 @@
 import EventDecoding
 import Foundation
+import ModalwatchABI
 import XCTest
 
 /// A manual throughput check, not a timed test: it runs only when MODALWATCH_THROUGHPUT=1 and prints

@@ -1,4 +1,5 @@
 import Foundation
+import RuleHost
 import SessionEngine
 import XCTest
 

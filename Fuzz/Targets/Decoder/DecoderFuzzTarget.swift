@@ -1,3 +1,4 @@
+import ByteBasics
 import EventDecoding
 import Foundation
 import ModalwatchABI

@@ -1,8 +1,11 @@
-/// Writes JSON strings: for the violation and diagnostic writers.
+/// Writes JSON strings: the one escaper, for the violation and diagnostic writers and a
+/// rule's evidence.
 ///
 /// Escapes `"`, `\` and the control characters (as `\n`, `\t`, ... or `\u00XX`); everything else is
 /// copied as UTF-8. Bytes that are not valid UTF-8 become U+FFFD, so the output is always valid JSON.
-public enum JSONStringEscaper {
+/// With `escapingLineSeparators`, U+2028 and U+2029 become `\u2028` and `\u2029` too (what a
+/// JavaScript reader of the text needs; evidence has always been written so).
+public enum JSONStringEscaper: Sendable {
     /// Appends `"` + the escaped `bytes` + `"` to `out`.
     public static func appendQuoted(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         out.append(0x22)
@@ -30,7 +33,9 @@ public enum JSONStringEscaper {
 
     /// Writes the escaped `bytes`, without quotes, at `out`, which has room for
     /// `maxEscapedLength(bytes.count)` bytes; returns how many it wrote.
-    public static func writeEscaped(_ bytes: UnsafeRawBufferPointer, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func writeEscaped(
+        _ bytes: UnsafeRawBufferPointer, to out: UnsafeMutablePointer<UInt8>, escapingLineSeparators: Bool = false
+    ) -> Int {
         guard let raw = bytes.baseAddress else { return 0 }
         let p = raw.assumingMemoryBound(to: UInt8.self)
         let n = bytes.count
@@ -58,7 +63,16 @@ public enum JSONStringEscaper {
                 continue
             }
             if b >= 0x80 {
-                let length = validSequenceLength(p, i, n)
+                let length = UTF8Decoding.validSequenceLength(p, at: i, count: n)
+                if length == 3, escapingLineSeparators, b == 0xE2, p[i + 1] == 0x80, p[i + 2] == 0xA8 || p[i + 2] == 0xA9 {
+                    flush(i)
+                    put(0x5C, UInt8(ascii: "u"))
+                    put(0x32, 0x30)
+                    put(0x32, p[i + 2] == 0xA8 ? 0x38 : 0x39)
+                    i += 3
+                    run = i
+                    continue
+                }
                 if length > 0 {
                     i += length
                     continue
@@ -92,27 +106,5 @@ public enum JSONStringEscaper {
         }
         flush(n)
         return o
-    }
-
-    /// The length of the valid UTF-8 sequence of 2 to 4 bytes at `p[i]`, or 0 when there is none.
-    private static func validSequenceLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        let trailing: Int
-        switch p[i] {
-        case 0xC2...0xDF: trailing = 1
-        case 0xE0: trailing = 2; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: trailing = 2
-        case 0xED: trailing = 2; high = 0x9F
-        case 0xF0: trailing = 3; low = 0x90
-        case 0xF1...0xF3: trailing = 3
-        case 0xF4: trailing = 3; high = 0x8F
-        default: return 0
-        }
-        guard i + trailing < n, p[i + 1] >= low, p[i + 1] <= high else { return 0 }
-        for k in 2...max(2, trailing) where k <= trailing {
-            guard p[i + k] & 0xC0 == 0x80 else { return 0 }
-        }
-        return trailing + 1
     }
 }

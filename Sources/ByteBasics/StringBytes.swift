@@ -1,11 +1,11 @@
-/// Word-at-a-time tests over string bytes, for the scanner and the escaper.
-enum StringBytes {
+/// Word-at-a-time tests over string bytes, for the event scanner and the escaper.
+public enum StringBytes {
     /// For eight bytes loaded little-endian: the high bit of each byte that is a control
     /// character, `"`, `\` or not ASCII. The lowest set bit is exact (the classic "has a
     /// byte less than / equal to" tests can only add false positives above a true one),
     /// so `trailingZeroBitCount / 8` is the index of the first byte that needs a look.
-    @inline(__always)
-    static func attentionMask(_ word: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func attentionMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let below20 = (word &- ones &* 0x20) & ~word
@@ -18,16 +18,16 @@ enum StringBytes {
 
     /// For eight bytes loaded little-endian: the high bit of each byte that is `"`. As in
     /// `attentionMask`, the lowest set bit is exact.
-    @inline(__always)
-    static func quoteMask(_ word: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func quoteMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quote = word ^ (ones &* 0x22)
         return (quote &- ones) & ~quote & (ones &* 0x80)
     }
 
     /// How many bytes from `p` on, up to `limit`, are plain printable ASCII other than `"` and `\`.
-    @inline(__always)
-    static func plainPrefix(_ p: UnsafePointer<UInt8>, _ limit: Int) -> Int {
+    @inlinable @inline(__always)
+    public static func plainPrefix(_ p: UnsafePointer<UInt8>, _ limit: Int) -> Int {
         var i = 0
         while i + 8 <= limit {
             let mask = attentionMask(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import Histogram
 
 /// `modalwatch-bench`: in one run on one machine, the raw libzmq ceiling and the real
 /// daemon end to end with the same messages, latency at a fixed rate, memory per idle
@@ -11,7 +12,7 @@ struct ModalwatchBench: ParsableCommand {
         commandName: "modalwatch-bench",
         abstract: "Measure modalwatchd against the raw ZeroMQ ceiling: throughput, latency, memory, start-up.",
         discussion: """
-            Build first: swift build -c release (the daemon, its four rule modules and this bench).
+            Build first: swift build -c release in the root package (the daemon and its four rule modules).
             Then: swift run -c release modalwatch-bench            (the full run, a few minutes)
                   swift run -c release modalwatch-bench --quick    (under a minute)
             Measurements: ceiling, e2e, latency, memory, ready (--only picks some).
@@ -59,7 +60,7 @@ struct ModalwatchBench: ParsableCommand {
     @Option(help: "Write the results to PATH.json and PATH.md.")
     var output = "bench-results"
 
-    @Option(help: "The modalwatchd to run (default: the one next to this executable).")
+    @Option(help: "The modalwatchd to run (default: next to this executable, or the root package's .build of the same configuration).")
     var daemon: String?
 
     @Option(help: "Record each end-to-end and latency run with `perf record` into this folder (perf must be installed).")
@@ -336,12 +337,24 @@ struct ModalwatchBench: ParsableCommand {
         return String(cString: made)
     }
 
-    /// `modalwatchd` in the folder of this executable (a build tree's `.build/release`).
+    /// `modalwatchd` next to this executable, or else in the root package's build folder of the same
+    /// configuration (`Benchmarks/.build/.../release/modalwatch-bench` → `.build/release/modalwatchd`).
     private static func daemonNextToMe() throws(BenchError) -> String {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let path = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("modalwatchd").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw BenchError("no modalwatchd next to this bench (\(path)); run `swift build -c release` first, or pass --daemon PATH")
+        let folder = URL(fileURLWithPath: me).deletingLastPathComponent()
+        var candidates = [folder.appendingPathComponent("modalwatchd").path]
+        // The nested package's .build sits in Benchmarks/; the root package's beside Benchmarks/.
+        var ancestor = folder
+        while ancestor.path != "/" {
+            if ancestor.lastPathComponent == ".build" {
+                let root = ancestor.deletingLastPathComponent().deletingLastPathComponent()
+                candidates.append(root.appendingPathComponent(".build/\(folder.lastPathComponent)/modalwatchd").path)
+                break
+            }
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw BenchError("no modalwatchd at \(candidates.joined(separator: " or ")); run `swift build -c release` in the root package first, or pass --daemon PATH")
         }
         return path
     }

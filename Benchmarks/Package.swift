@@ -1,0 +1,41 @@
+// swift-tools-version:6.1
+//
+// modalwatch's benchmark, a package of its own (as swift-nio keeps its Benchmarks/): the root
+// package's `swift build` does not build it, and its extra dependency (HdrHistogram) stays here.
+// It uses the root package by path, through library products marked for internal use.
+//
+//   swift build -c release                                                  # the daemon and its modules (root)
+//   swift run -c release --package-path Benchmarks modalwatch-bench --quick # the bench
+//
+// See Benchmarks/README.md.
+
+import PackageDescription
+
+let package = Package(
+    name: "modalwatch-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "modalwatch", path: "../"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+    ],
+    targets: [
+        // The benchmark: raw libzmq ceiling, the daemon end to end, latency, memory, start-up.
+        .executableTarget(
+            name: "modalwatch-bench",
+            dependencies: [
+                .product(name: "ModalwatchZeroMQ", package: "modalwatch"),
+                .product(name: "ModalwatchControlProtocol", package: "modalwatch"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            path: "Sources/modalwatch-bench",
+            swiftSettings: [
+                .swiftLanguageMode(.v6),
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]
+        ),
+    ]
+)

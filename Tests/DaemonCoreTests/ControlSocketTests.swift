@@ -1,0 +1,126 @@
+import ControlProtocol
+import DaemonCore
+import Dispatch
+import Foundation
+import InMemoryLogging
+import Logging
+import ModalwatchConfig
+import RuleHost
+import XCTest
+import ZeroMQ
+
+/// A real `IngestLoop` on its own thread, as modalwatchd runs it (ipc:// endpoints in a private
+/// folder, a state directory, the built-in modules), asked over its control socket with the typed
+/// client: what the CLI, the bench and the other engineers' tools do.
+final class ControlSocketTests: XCTestCase {
+    private var folder = ""
+    private var configuration = DaemonConfiguration()
+    private var wakeup: Wakeup?
+    private var stopped = DispatchSemaphore(value: 0)
+    private let logs = InMemoryLogHandler()
+
+    private static let stream = [
+        #"{"v":1,"type":"session.start","session":"mail-7f3a","ts":1732290000000,"app":"com.example.mail","app_version":"4.2.0","os":"iOS 18.1","device":"phone"}"#,
+        #"{"v":1,"type":"user.action","session":"mail-7f3a","ts":1732290004000,"control":"toolbar_button","label":"Trash"}"#,
+        #"{"v":1,"type":"alert.presented","session":"mail-7f3a","ts":1732290009500,"id":"a1","title":"Message Sent","message":"Your message was delivered.","buttons":[{"title":"OK","style":"default"}]}"#,
+    ]
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "mw-daemoncore-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        configuration.events = ["ipc://\(folder)/events"]
+        configuration.publish = "ipc://\(folder)/publish"
+        configuration.control = "ipc://\(folder)/control"
+        configuration.stateDirectory = folder + "/state"
+        configuration.metrics = nil
+        var quiet = Logger(label: "test")
+        quiet.logLevel = .critical
+        let catalog = ModuleLoader(logger: quiet).load(directories: [])
+        let wakeup = try Wakeup()
+        self.wakeup = wakeup
+        let fixed = configuration
+        let handler = logs
+        let settings = IngestLoop.Settings(
+            configuration: configuration, catalog: catalog, wakeup: wakeup, logger: Logger(label: "test") { _ in handler },
+            notifier: SystemdNotifier(environment: [:]), configurationSource: { fixed })
+        let ready = DispatchSemaphore(value: 0)
+        let stopped = DispatchSemaphore(value: 0)
+        self.stopped = stopped
+        let thread = Thread {
+            try? IngestLoop.run(settings) { _ in ready.signal() }
+            ready.signal()
+            stopped.signal()
+        }
+        thread.start()
+        XCTAssertEqual(ready.wait(timeout: .now() + 10), .success, "the loop did not start")
+    }
+
+    override func tearDownWithError() throws {
+        wakeup?.request(.stop)
+        XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success, "the loop did not stop")
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    private func client() -> ControlClient {
+        ControlClient(endpoint: configuration.control, timeoutMs: 5000)
+    }
+
+    func testStatusAnswersTypedWithTheVersionsAndTheEndpoints() throws {
+        let status = try client().send(StatusRequest())
+        XCTAssertEqual(status.version, ModalwatchVersion.string)
+        XCTAssertEqual(status.protocolVersion, ModalwatchVersion.controlProtocol)
+        XCTAssertEqual(status.endpoints["control"], [configuration.control])
+        XCTAssertEqual(status.history, folder + "/state/history.sqlite")
+        XCTAssertEqual(status.eventsReceived, 0)
+    }
+
+    func testSessionsAndSessionReportWhatWasSent() throws {
+        let context = try ZMQContext(ioThreads: 1)
+        defer { context.terminate() }
+        let publisher = try ZMQSocket(context, type: .pub, linger: 1000)
+        defer { publisher.close() }
+        try publisher.connect(configuration.events[0])
+        let client = client()
+        // A PUB drops what it sends before the connection is up: send until the loop counts them.
+        let deadline = Date().addingTimeInterval(10)
+        var status = try client.send(StatusRequest())
+        while status.eventsReceived < Self.stream.count, Date() < deadline {
+            for line in Self.stream where status.eventsReceived == 0 { _ = try publisher.send(line) }
+            Thread.sleep(forTimeInterval: 0.05)
+            status = try client.send(StatusRequest())
+        }
+        XCTAssertGreaterThanOrEqual(status.eventsReceived, Self.stream.count)
+
+        let sessions = try client.send(SessionsRequest(app: "com.example.mail"))
+        XCTAssertEqual(sessions.total, 1)
+        XCTAssertEqual(sessions.sessions.first?.id, "mail-7f3a")
+        XCTAssertEqual(sessions.sessions.first?.device, "phone")
+        XCTAssertNotNil(sessions.sessions.first?.windowMs)
+
+        let session = try client.send(SessionRequest(id: "mail-7f3a"))
+        XCTAssertEqual(session.session.live, true)
+        XCTAssertEqual(session.session.stack?.map(\.id), ["a1"])
+        XCTAssertEqual(session.session.stack?.first?.title, "Message Sent")
+        XCTAssertEqual(session.events.map(\.type).suffix(3), ["session.start", "user.action", "alert.presented"])
+        XCTAssertEqual(session.events.first { $0.type == "user.action" }?.label, "Trash")
+        XCTAssertNotNil(session.violations, "the daemon keeps history here")
+    }
+
+    func testAMalformedRequestGetsItsSentenceAndTheSocketGoesOn() throws {
+        let client = client()
+        let reply = try client.request(Array(#"{"cmd":"sessions","limit":1.5}"#.utf8))
+        XCTAssertEqual(String(decoding: reply, as: UTF8.self), #"{"error":"limit must be a whole number","ok":false,"v":1}"#)
+        XCTAssertThrowsError(try client.send(SessionRequest(id: "nobody"))) { error in
+            guard case .refused(let text)? = error as? ControlClient.Failure else { return XCTFail("\(error)") }
+            XCTAssertTrue(text.hasPrefix("no live session 'nobody'"), text)
+        }
+        XCTAssertEqual(try client.send(StatusRequest()).protocolVersion, 1, "still answering")
+    }
+
+    func testReloadOverIPCIsAnsweredAndLogged() throws {
+        let reply = try client().send(ReloadRequest())
+        XCTAssertTrue(reply.reloaded)
+        XCTAssertFalse(reply.summary.isEmpty)
+        XCTAssertEqual(try client().send(StatusRequest()).configReloads, 1)
+    }
+}

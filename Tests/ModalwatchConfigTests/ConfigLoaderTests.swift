@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import ModalwatchConfig
+import RuleHost
+import XCTest
+
+/// The configuration loader: defaults from one place, and every error naming the file, the line and the key.
+final class ConfigLoaderTests: XCTestCase {
+    private let loader = ConfigLoader(catalog: RuleCatalog())
+
+    private func errors(_ text: String, file: String = "test.yaml") -> [ConfigError] {
+        do {
+            _ = try loader.parse(text, file: file)
+            return []
+        } catch {
+            return error.errors
+        }
+    }
+
+    func testAnEmptyFileGivesTheDefaultEndpoints() throws {
+        let configuration = try loader.parse("", file: "empty.yaml")
+        XCTAssertEqual(configuration.events, [DefaultEndpoints.events])
+        XCTAssertEqual(configuration.publish, DefaultEndpoints.publish)
+        XCTAssertEqual(configuration.control, DefaultEndpoints.control)
+        XCTAssertEqual(DaemonConfiguration().control, "tcp://127.0.0.1:7452", "the documented default (interfaces.md)")
+    }
+
+    func testValuesAreRead() throws {
+        let configuration = try loader.parse("""
+            events: [ipc:///tmp/a, tcp://0.0.0.0:9000]
+            control: ipc:///run/modalwatch/control
+            control_allow_reload_over_tcp: true
+            max_sessions: 10
+            """, file: "ok.yaml")
+        XCTAssertEqual(configuration.events, ["ipc:///tmp/a", "tcp://0.0.0.0:9000"])
+        XCTAssertEqual(configuration.control, "ipc:///run/modalwatch/control")
+        XCTAssertTrue(configuration.controlAllowReloadOverTCP)
+        XCTAssertEqual(configuration.publish, DefaultEndpoints.publish)
+    }
+
+    func testEveryErrorNamesTheFileTheLineAndTheKey() {
+        let found = errors("""
+            edition: current
+            log_level: loud
+            max_sessions: -1
+            unknown_key: 1
+            session_idle_timeout: 10 parsecs
+            """)
+        let expected: [(line: Int, key: String)] = [(2, "log_level"), (3, "max_sessions"), (4, "unknown_key"), (5, "session_idle_timeout")]
+        XCTAssertEqual(found.count, expected.count, found.map(\.description).joined(separator: "\n"))
+        for (line, key) in expected {
+            let error = found.first { $0.key == key }
+            XCTAssertEqual(error?.file, "test.yaml", key)
+            XCTAssertEqual(error?.line, line, key)
+            XCTAssertEqual(error?.description.hasPrefix("test.yaml:\(line): \(key): "), true, error?.description ?? key)
+            XCTAssertEqual(error?.description.contains("\n"), false, "one line")
+        }
+    }
+
+    func testYAMLThatDoesNotParseIsOneErrorWithItsLine() {
+        let found = errors("edition: current\nevents: [a, b\n", file: "broken.yaml")
+        XCTAssertEqual(found.count, 1)
+        XCTAssertEqual(found.first?.file, "broken.yaml")
+        XCTAssertEqual(found.first?.message.hasPrefix("not valid YAML"), true, found.first?.message ?? "")
+        XCTAssertGreaterThan(found.first?.line ?? 0, 0)
+    }
+
+    func testAFileThatCannotBeReadIsNamed() {
+        XCTAssertThrowsError(try loader.load(path: "/nonexistent/modalwatchd.yaml")) { error in
+            let errors = (error as? ConfigErrors)?.errors ?? []
+            XCTAssertEqual(errors.first?.file, "/nonexistent/modalwatchd.yaml")
+            XCTAssertEqual(errors.first?.description.hasPrefix("/nonexistent/modalwatchd.yaml: cannot read the file"), true)
+        }
+    }
+
+    /// The configuration that ships (config/modalwatchd.yaml) loads with the built-in modules.
+    func testTheShippedConfigurationLoads() throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let catalog = ModuleLoader(logger: logger).load(directories: [])
+        try XCTSkipIf(catalog.modules.isEmpty, "the built-in modules are not next to the test binary")
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/modalwatchd.yaml").path
+        let configuration = try ConfigLoader(catalog: catalog).load(path: path)
+        XCTAssertEqual(configuration.control, DefaultEndpoints.control)
+    }
+}
