@@ -33,7 +33,9 @@ final class ModuleLoaderTests: XCTestCase {
         XCTAssertFalse(failure.description.contains("\n"), "one line")
 
         let errors = logs.entries.filter { $0.level == .error }
-        XCTAssertEqual(errors.map(\.message.description), [failure.description], "logged once, as its line")
+        XCTAssertEqual(errors.map(\.message.description), ["rule module not loaded"], "logged once, with a constant message")
+        XCTAssertEqual(errors.first?.metadata["path"]?.description, junk)
+        XCTAssertEqual(errors.first?.metadata["error"]?.description, failure.description, "the reason as its one line")
 
         // The built-in modules next to the test binary load all the same, each logged with its metadata.
         let loaded = logs.entries.filter { $0.level == .info && $0.message == "loaded rule module" }
