@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ModalwatchConfig
 import ServiceLifecycle
+import ModalwatchConfig
 
 /// Runs the ingest loop on its own thread for the life of the service; a
 /// graceful shutdown (SIGTERM, SIGINT) asks it to finish what it received and stop.
