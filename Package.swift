@@ -48,6 +48,9 @@ let package = Package(
         // For Benchmarks/ and tools in this repository only: not a stable API.
         .library(name: "ModalwatchZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "ModalwatchControlProtocol", targets: ["ControlProtocol"]),
+        // For apps and tools that publish events (docs/client.md).
+        .library(name: "ModalwatchClient", targets: ["ModalwatchClient"]),
+        .executable(name: "modalwatch-client-example", targets: ["ClientExample"]),
     ] + modules.map(\.0) + moduleAuthorLibraries,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -92,10 +95,21 @@ let package = Package(
         // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.
         .target(name: "SessionEngine", dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics", "CRuleGuard"]),
 
+        // Shard buckets and topics (scale.md): FNV-1a 64 of the shard key, which daemon owns what.
+        .target(name: "ShardRouting", dependencies: ["ByteBasics"]),
+        // The library apps publish events with: typed events, batching, a bounded queue, shard topics.
+        .target(name: "ModalwatchClient", dependencies: ["ZeroMQ", "ShardRouting", .product(name: "Logging", package: "swift-log")]),
+        // A scripted app session published through ModalwatchClient (docs/client.md; the e2e tests run it).
+        .executableTarget(
+            name: "ClientExample",
+            dependencies: ["ModalwatchClient", .product(name: "Logging", package: "swift-log")],
+            path: "Examples/ClientExample"
+        ),
+
         // The YAML configuration: every error names the file, the line and the key.
         .target(
             name: "ModalwatchConfig",
-            dependencies: ["SessionEngine", "RuleHost", .product(name: "Yams", package: "Yams")]
+            dependencies: ["SessionEngine", "RuleHost", "ShardRouting", .product(name: "Yams", package: "Yams")]
         ),
 
         // The history store: every violation, durably, in SQLite (GRDB, WAL).
@@ -112,7 +126,7 @@ let package = Package(
             name: "DaemonCore",
             dependencies: [
                 "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix", "ControlProtocol",
-                "EventDecoding", "CRuleGuard",
+                "EventDecoding", "CRuleGuard", "ShardRouting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -132,6 +146,7 @@ let package = Package(
             name: "modalwatch",
             dependencies: [
                 "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol", "Report",
+                "ModalwatchClient", "ShardRouting", "ModalwatchABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -144,6 +159,10 @@ let package = Package(
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"]),
+        .testTarget(
+            name: "ModalwatchClientTests",
+            dependencies: ["ModalwatchClient", "ShardRouting", "ByteBasics", "EventDecoding", "ModalwatchABI", "ZeroMQ", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),
@@ -200,12 +219,19 @@ let package = Package(
 /// SwiftPM refuses `unsafeFlags` in a remote dependency, so these get none.
 let vendedByURL: Set<String> = ["RuleKit", "ModalwatchABI", "AlertText", "ByteBasics"]
 
-/// Release builds without dynamic exclusivity checks, only where callgrind shows they cost
-/// (docs/PERFORMANCE.md, "Exclusivity checks"): `swift_beginAccess` on class-property
-/// accesses in the per-event code. Debug builds and the tests keep the checks.
-let uncheckedExclusivity: Set<String> = ["SessionEngine", "EventDecoding", "ZeroMQ", "DaemonCore"]
+/// Release builds without dynamic exclusivity checks (`swift_beginAccess` on class-property
+/// accesses: 5.8% of the per-event instructions when last measured, docs/PERFORMANCE.md) in
+/// the per-event targets, except those vended by URL, which may carry no unsafe flag. Debug
+/// builds and the tests keep the checks.
+let uncheckedExclusivity: Set<String> = [
+    "ZeroMQ", "EventDecoding", "SessionEngine", "DaemonCore",
+    "OveruseRules", "ModalityRules", "AlertContentRules", "ActionSheetRules",
+]
 
-for target in package.targets where [.executable, .test, .regular].contains(target.type) && target.name != "ModalwatchABI" {
+/// Targets in C: no Swift settings.
+let cTargets: Set<String> = ["ModalwatchABI", "CRuleGuard"]
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) && !cTargets.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     // Require `any` for existential types (SE-0335).

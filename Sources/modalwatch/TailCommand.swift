@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import Glibc
 import ModalwatchConfig
@@ -16,8 +17,11 @@ struct TailCommand: ParsableCommand {
             each violation is printed exactly as published, one per line. Ctrl-C (SIGINT) or SIGTERM stops it, exit 0.
             """)
 
-    @Option(name: .long, help: "The daemon's publish endpoint.")
-    var publish: String = DefaultEndpoints.publish
+    @Option(name: .long, help: "A daemon's publish endpoint (default \(DefaultEndpoints.publish)); repeat it for sharded daemons: their violations come as one stream.")
+    var publish: [String] = []
+
+    /// The publish endpoints named, or the default one.
+    var publishEndpoints: [String] { publish.isEmpty ? [DefaultEndpoints.publish] : publish }
 
     @Option(name: .long, help: "Only this app (bundle id).")
     var app: String?
@@ -53,12 +57,12 @@ struct TailCommand: ParsableCommand {
     }
 
     /// Whether a published message passes the filters.
-    func passes(topic: String, body: [String: Any]) -> Bool {
-        if let app, body["app"] as? String != app { return false }
+    func passes(topic: String, body: JSONValue) -> Bool {
+        if let app, body["app"]?.stringValue != app { return false }
         if topic.hasPrefix("diag/") { return diagnostics && rule == nil && severity == nil }
-        if let rule, body["rule"] as? String != rule { return false }
+        if let rule, body["rule"]?.stringValue != rule { return false }
         if let minimum = severity.flatMap(Severity.init(rawValue:)) {
-            guard let found = (body["severity"] as? String).flatMap(Severity.init(rawValue:)), found >= minimum else { return false }
+            guard let found = body["severity"]?.stringValue.flatMap(Severity.init(rawValue:)), found >= minimum else { return false }
         }
         return true
     }
@@ -72,9 +76,9 @@ struct TailCommand: ParsableCommand {
             let socket = try ZMQSocket(context, type: .sub, linger: 0)
             defer { socket.close() }
             for prefix in prefixes { try socket.subscribe(prefix) }
-            try socket.connect(publish)
+            for endpoint in publishEndpoints { try socket.connect(endpoint) }
             if Terminal.isTerminal(STDERR_FILENO) {
-                FileHandle.standardError.write(Data("modalwatch: waiting for violations from \(publish); Ctrl-C stops\n".utf8))
+                FileHandle.standardError.write(Data("modalwatch: waiting for violations from \(publishEndpoints.joined(separator: ", ")); Ctrl-C stops\n".utf8))
             }
             let poller = ZMQPoller()
             let index = try poller.add(socket)
@@ -89,7 +93,7 @@ struct TailCommand: ParsableCommand {
                 while let message = try socket.receiveMultipart(maxFrames: 2, dontWait: true) {
                     guard message.frames.count == 2 else { continue }
                     let topic = String(decoding: message.frames[0], as: UTF8.self)
-                    guard let body = try? JSONSerialization.jsonObject(with: Data(message.frames[1])) as? [String: Any],
+                    guard let body = try? JSONParser.parse(message.frames[1]), body.objectValue != nil,
                           passes(topic: topic, body: body) else { continue }
                     if json {
                         JSONOutput.raw(message.frames[1])
@@ -101,21 +105,27 @@ struct TailCommand: ParsableCommand {
                 }
             }
         } catch {
-            Terminal.error("cannot subscribe at \(publish): \(error); check the endpoint (e.g. \(DefaultEndpoints.publish))")
+            Terminal.error("cannot subscribe at \(publishEndpoints.joined(separator: ", ")): \(error); check the endpoint (e.g. \(DefaultEndpoints.publish))")
             throw ExitCode(3)
         }
     }
 
-    private func line(topic: String, body: [String: Any]) -> String {
+    private func line(topic: String, body: JSONValue) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
-        let time = formatter.string(from: Date(timeIntervalSince1970: (RelativeTime.number(body["observed"]) ?? RelativeTime.nowMs) / 1000))
+        let time = formatter.string(from: Date(timeIntervalSince1970: (body["observed"]?.doubleValue ?? RelativeTime.nowMs) / 1000))
         if topic.hasPrefix("diag/") {
-            let reason = body["reason"] as? String ?? "?"
-            return "\(time)  \(Terminal.paint(Terminal.pad("diag", 7), "2"))  \(Terminal.pad(reason, 16))  \(body["app"] as? String ?? "-") \(body["session"] as? String ?? "-"): \(body["detail"] as? String ?? "")"
+            let reason = body["reason"]?.stringValue ?? "?"
+            return "\(time)  \(Terminal.paint(Terminal.pad("diag", 7), "2"))  \(Terminal.pad(reason, 16))  \(body["app"]?.stringValue ?? "-") \(body["session"]?.stringValue ?? "-"): \(body["detail"]?.stringValue ?? "")"
         }
-        let severity = body["severity"] as? String ?? "?"
-        let subject = (body["subject"] as? String).map { " (\($0))" } ?? ""
-        return "\(time)  \(Terminal.severity(Terminal.pad(severity, 7), severity))  \(Terminal.pad(body["rule"] as? String ?? "?", 28))  \(body["app"] ?? "?") \(body["session"] ?? "?")\(subject): \(body["message"] ?? "")"
+        let severity = body["severity"]?.stringValue ?? "?"
+        let subject = body["subject"]?.stringValue.map { " (\($0))" } ?? ""
+        return "\(time)  \(Terminal.severity(Terminal.pad(severity, 7), severity))  \(Terminal.pad(body["rule"]?.stringValue ?? "?", 28))  \(Self.text(body["app"], "?")) \(Self.text(body["session"], "?"))\(subject): \(Self.text(body["message"], ""))"
+    }
+
+    /// A field for a line: a string as it is, any other value as JSON, `fallback` when absent.
+    private static func text(_ value: JSONValue?, _ fallback: String) -> String {
+        guard let value else { return fallback }
+        return value.stringValue ?? value.text
     }
 }
