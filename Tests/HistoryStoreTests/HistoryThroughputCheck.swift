@@ -6,7 +6,8 @@ import XCTest
 /// A manual throughput check of the history store, not a timed test: it runs only when
 /// MODALWATCH_HISTORY_BENCH names a file of violations, one JSON object a line (what
 /// `modalwatch check FILE --format json` prints), and prints rows/s, CPU µs per violation
-/// and the file size. Run it in a release build:
+/// WAL pages per violation (the frames each commit adds, the WAL checkpointed between
+/// commits outside the timing) and the file size. Run it in a release build:
 ///
 ///     modalwatch check /tmp/bench1m.ndjson --format json > /tmp/bench-violations.ndjson
 ///     MODALWATCH_HISTORY_BENCH=/tmp/bench-violations.ndjson swift test -c release --filter HistoryThroughputCheck
@@ -49,13 +50,18 @@ final class HistoryThroughputCheck: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent(ViolationHistory.fileName).path
-        var history: ViolationHistory? = try ViolationHistory(path: path)
-        let wallStart = ContinuousClock.now, cpuStart = Self.threadCPUSeconds()
+        var history: ViolationHistory? = try ViolationHistory(path: path, checkpointsElsewhere: true)
+        // The WAL's frames after each commit, checkpointed between commits (outside the timing),
+        // as the daemon's checkpointer thread does.
+        let counter = try WALFrameCounter(path: path)
+        var frames = 0
+        var wall = Duration.zero, cpu = 0.0
         try bytes.withUnsafeBytes { all in
             func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: all[range]) }
             var next = 0
             while next < rows.count {
                 let end = min(next + group, rows.count)
+                let wallStart = ContinuousClock.now, cpuStart = Self.threadCPUSeconds()
                 try history?.write { writer in
                     for c in rows[next..<end] {
                         try writer.insert(
@@ -63,18 +69,19 @@ final class HistoryThroughputCheck: XCTestCase {
                             session: slice(c.session), severity: slice(c.severity), ts: c.ts, observed: c.observed, json: slice(c.json))
                     }
                 }
+                cpu += Self.threadCPUSeconds() - cpuStart
+                wall += ContinuousClock.now - wallStart
+                frames += try counter.framesSinceLastCall()
                 next = end
             }
         }
-        let cpu = Self.threadCPUSeconds() - cpuStart
-        let wall = ContinuousClock.now - wallStart
         let stored = try history?.count() ?? 0
         history = nil  // closing checkpoints the WAL into the file
         let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        print(String(format: "history store: %d violations in groups of %d: %.2f s, %.0f rows/s, %.2f µs CPU per violation; file %.1f MB (%.0f B per row)",
+        print(String(format: "history store: %d violations in groups of %d: %.2f s, %.0f rows/s, %.2f µs CPU and %.3f WAL pages per violation; file %.1f MB (%.0f B per row)",
                      rows.count, group, seconds, Double(rows.count) / seconds, cpu * 1e6 / Double(rows.count),
-                     Double(size) / 1e6, Double(size) / Double(max(1, stored))))
+                     Double(frames) / Double(rows.count), Double(size) / 1e6, Double(size) / Double(max(1, stored))))
         XCTAssertEqual(stored, Set(rows.map { "\($0.idHigh)-\($0.idLow)" }).count, "every distinct id stored once")
     }
 
