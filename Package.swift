@@ -75,8 +75,11 @@ let package = Package(
         // Finding, checking and loading rule modules with dlopen.
         .target(name: "RuleHost", dependencies: ["ModalwatchABI", .product(name: "Logging", package: "swift-log")]),
 
+        // The rule-call marker and the fatal-signal handler (C: async-signal-safe).
+        .target(name: "CRuleGuard"),
+
         // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.
-        .target(name: "SessionEngine", dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics"]),
+        .target(name: "SessionEngine", dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics", "CRuleGuard"]),
 
         // The YAML configuration: every error names the file, the line and the key.
         .target(
@@ -95,6 +98,7 @@ let package = Package(
             name: "DaemonCore",
             dependencies: [
                 "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix", "ControlProtocol",
+                "EventDecoding", "CRuleGuard",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -9,14 +9,28 @@ the warm-up, and descriptors and threads must not grow.
 
     python3 bench/soak.py --seconds 180 --rate 50000
 
+With --faults (root: it mounts a tmpfs), faults come on top of the load: a second
+subscriber that stalls (reads nothing) for --stall seconds of every --fault-period, then
+catches up; the state directory on a small tmpfs that is
+filled up (the history cannot write: violations are spooled, then counted past the
+spool's bound) and freed again every --fault-period seconds for --outage seconds; and
+a SIGHUP every --hup-every seconds. RSS is judged at the healthy point of each cycle
+(just before the store is filled), where the spool is empty, and the counts are
+reconciled at the end: published = stored + unstored, history rows = stored − pruned,
+and what the keeping-up subscriber received against what was published.
+
+    sudo python3 bench/soak.py --faults --seconds 1800 --rate 30000
+
 Uses .build/release/modalwatchd when it exists, else .build/debug (MODALWATCH_BIN_DIR overrides).
-Exit status: 0 flat, 1 something grew, 2 the daemon died or could not start.
+Exit status: 0 flat, 1 something grew (or, with --faults, a count does not reconcile),
+2 the daemon died or could not start.
 """
 import argparse
 import json
 import os
 import random
 import shutil
+import sqlite3
 import signal
 import socket
 import subprocess
@@ -46,6 +60,20 @@ def proc_figures(pid: int) -> tuple[int, int, int]:
                 threads = int(line.split()[1])
     fds = len(os.listdir(f"/proc/{pid}/fd"))
     return rss_kib, fds, threads
+
+
+def fill(fs: Path) -> Path:
+    """Writes a filler file until the filesystem is full."""
+    filler = fs / "filler"
+    with open(filler, "wb", buffering=0) as f:
+        for size in (1 << 20, 65536, 4096, 512):
+            chunk = b"\0" * size
+            while True:
+                try:
+                    f.write(chunk)
+                except OSError:
+                    break
+    return filler
 
 
 def session_events(rng: random.Random, sid: str, t0: int) -> list[dict]:
@@ -98,14 +126,35 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=30, help="seconds before the baseline sample")
     parser.add_argument("--rss-growth", type=float, default=0.10)
     parser.add_argument("--json", help="write the samples and verdict here")
+    parser.add_argument("--faults", action="store_true", help="a stalled subscriber, a full store and SIGHUPs on top (root)")
+    parser.add_argument("--fault-period", type=float, default=60, help="seconds between two fills of the store")
+    parser.add_argument("--outage", type=float, default=10, help="seconds the store stays full each time")
+    parser.add_argument("--hup-every", type=float, default=60, help="seconds between two SIGHUPs")
+    parser.add_argument("--stall", type=float, default=None,
+                        help="seconds of each --fault-period the second subscriber stalls (default: half); it reads the rest")
+    parser.add_argument("--tmpfs-size", default="192m", help="size of the state directory's tmpfs")
+    parser.add_argument("--spool-memory", type=int, default=16 << 20, help="history.spool_memory (bytes)")
     args = parser.parse_args()
+    if args.faults and os.geteuid() != 0:
+        print("soak: --faults mounts a tmpfs for the state directory; run it as root", file=sys.stderr)
+        return 2
 
     bindir = Path(os.environ.get("MODALWATCH_BIN_DIR") or (ROOT / ".build/release" if (ROOT / ".build/release/modalwatchd").exists() else ROOT / ".build/debug"))
     work = Path(tempfile.mkdtemp(prefix="modalwatch-soak-"))
     ports = [free_port() for _ in range(3)]
     events_ep, publish_ep, control_ep = (f"tcp://127.0.0.1:{p}" for p in ports)
+    fs = work / "statefs"
+    state = work / "state"
+    extra: list[str] = []
+    if args.faults:
+        fs.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={args.tmpfs_size}", "tmpfs", str(fs)], check=True)
+        state = fs / "state"
+        (work / "faults.yaml").write_text(
+            f"history: {{ max_rows: 40000, spool_memory: {args.spool_memory}, spool_file: 0 }}\n")
+        extra = ["--config", str(work / "faults.yaml")]
     daemon = subprocess.Popen([str(bindir / "modalwatchd"), "--events", events_ep, "--publish", publish_ep,
-                               "--control", control_ep, "--state-dir", str(work / "state"), "--log-level", "warning"],
+                               "--control", control_ep, "--state-dir", str(state), "--log-level", "warning", *extra],
                               stdout=open(work / "daemon.log", "wb"), stderr=subprocess.STDOUT)
     ctx = zmq.Context()
     control = None
@@ -144,6 +193,17 @@ def main() -> int:
         sub.rcvhwm = 0
         sub.setsockopt(zmq.SUBSCRIBE, b"violation/")
         sub.connect(publish_ep)
+        stalled = None
+        if args.faults:
+            stalled = ctx.socket(zmq.SUB)  # a subscriber that stalls, then catches up
+            stalled.rcvhwm = 10
+            stalled.setsockopt(zmq.SUBSCRIBE, b"")
+            stalled.connect(publish_ep)
+        filler = None
+        fills = hups = 0
+        next_fill = time.monotonic() + args.fault_period / 2
+        next_hup = time.monotonic() + args.hup_every
+        healthy_points = []
         while status()["events_unknown_type"] == 0:
             pub.send(b'{"v":1,"type":"probe","session":"p","ts":0}')
             time.sleep(0.05)
@@ -180,6 +240,27 @@ def main() -> int:
             if pause > 0:
                 time.sleep(pause)
             now = time.monotonic()
+            if args.faults:
+                # The second subscriber stalls for the first --stall seconds of each period, then reads.
+                stall = args.fault_period / 2 if args.stall is None else args.stall
+                if (now - started) % args.fault_period >= stall:
+                    while stalled.poll(0):
+                        stalled.recv_multipart()
+                if filler is None and now >= next_fill:
+                    s = status()   # the healthy point of this cycle: the spool is empty
+                    rss, fds, threads = proc_figures(daemon.pid)
+                    healthy_points.append({"t": round(now - started, 1), "rss_kib": rss, "fds": fds, "threads": threads,
+                                           "history_state": s["history_state"], "spooled": s["violations_spooled"]})
+                    filler = fill(fs)
+                    fills += 1
+                elif filler is not None and now >= next_fill + args.outage:
+                    filler.unlink()
+                    filler = None
+                    next_fill += args.fault_period
+                if now >= next_hup:
+                    daemon.send_signal(signal.SIGHUP)
+                    hups += 1
+                    next_hup += args.hup_every
             if now >= next_sample:
                 next_sample = now + args.sample
                 if daemon.poll() is not None:
@@ -189,10 +270,17 @@ def main() -> int:
                 rss, fds, threads = proc_figures(daemon.pid)
                 samples.append({"t": round(now - started, 1), "sent": sent, "received": s["events_received"],
                                 "sessions_live": s["sessions_live"], "sessions_ended": s["sessions_ended"],
-                                "violations": s["violations_published"], "rss_kib": rss, "fds": fds, "threads": threads})
+                                "violations": s["violations_published"], "rss_kib": rss, "fds": fds, "threads": threads,
+                                "history_state": s.get("history_state"), "spooled": s.get("violations_spooled", 0),
+                                "unstored": s.get("violations_unstored", 0)})
                 row = samples[-1]
                 print(f"{row['t']:>7} s  sent {row['sent']:>10}  in {row['received']:>10}  live {row['sessions_live']:>6}  "
-                      f"ended {row['sessions_ended']:>8}  rss {row['rss_kib'] / 1024:>7.1f} MiB  fds {fds:>3}  threads {threads:>3}", flush=True)
+                      f"ended {row['sessions_ended']:>8}  rss {row['rss_kib'] / 1024:>7.1f} MiB  fds {fds:>3}  threads {threads:>3}"
+                      + (f"  store {row['history_state']:>7} spooled {row['spooled']:>6} unstored {row['unstored']:>6}" if args.faults else ""),
+                      flush=True)
+        if args.faults:
+            return judge_faults(args, status, daemon, state, filler, samples, healthy_points, sent, fills, hups,
+                                lambda: drain(sub), received_violations)
         after = [s for s in samples if s["t"] >= args.warmup]
         if len(after) < 2:
             print("soak: too short to judge; raise --seconds above --warmup", file=sys.stderr)
@@ -221,7 +309,65 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 daemon.kill()
         ctx.destroy(linger=0)
+        if args.faults:
+            subprocess.run(["umount", "-l", str(fs)], capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def drain(sub) -> int:
+    """Violations still waiting on the keeping-up subscriber."""
+    n = 0
+    while sub.poll(200):
+        sub.recv_multipart()
+        n += 1
+    return n
+
+
+def judge_faults(args, status, daemon, state: Path, filler, samples, healthy_points, sent, fills, hups,
+                 drain_rest, received_violations) -> int:
+    """--faults: RSS at each cycle's healthy point, and the counts reconciled once the store is healthy."""
+    if filler is not None:
+        filler.unlink()
+    deadline = time.monotonic() + 120
+    while True:
+        s = status()
+        if s["events_received"] >= sent and s["history_state"] == "ok" and s["violations_spooled"] == 0:
+            break
+        if time.monotonic() > deadline:
+            print("soak: the daemon did not catch up and empty its spool within 120 s", file=sys.stderr)
+            return 1
+        time.sleep(0.5)
+    received_violations += drain_rest()
+    s = status()
+    db = sqlite3.connect(f"file:{state / 'history.sqlite'}?mode=ro", uri=True)
+    rows = db.execute("SELECT COUNT(*) FROM violations").fetchone()[0]
+    db.close()
+    after = [p for p in healthy_points if p["t"] >= args.warmup]
+    base = after[0]["rss_kib"] if after else None
+    peak = max(p["rss_kib"] for p in after) if after else None
+    low = min(p["rss_kib"] for p in after) if after else None
+    verdict = {
+        "seconds": args.seconds, "offered_rate": args.rate, "events_sent": sent, "events_received": s["events_received"],
+        "fills": fills, "sighups": hups, "config_reloads": s["config_reloads"], "history_outages": s["history_outages"],
+        "violations_published": s["violations_published"], "violations_stored": s["violations_stored"],
+        "violations_unstored": s["violations_unstored"], "violations_recovered": s["violations_recovered"],
+        "history_pruned": s["history_pruned"], "history_rows": rows,
+        "violations_received_by_subscriber": received_violations, "subscriber_overflows": s["subscriber_overflows"],
+        "rss_at_healthy_points_kib": [p["rss_kib"] for p in healthy_points],
+        "rss_peak_any_kib": max(x["rss_kib"] for x in samples),
+        "rss_growth": round((peak - base) / base, 4) if base else None,
+        "rss_shrink": round((low - base) / base, 4) if base else None,
+        "fds": [p["fds"] for p in healthy_points], "threads": [p["threads"] for p in healthy_points],
+    }
+    reconciled = (s["violations_stored"] + s["violations_unstored"] == s["violations_published"]
+                  and rows == s["violations_stored"] - s["history_pruned"])
+    flat = base is not None and abs(verdict["rss_growth"]) <= args.rss_growth and abs(verdict["rss_shrink"]) <= args.rss_growth
+    verdict["reconciled"] = reconciled
+    verdict["flat"] = flat
+    print(json.dumps(verdict, indent=2))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"samples": samples, "healthy_points": healthy_points, "verdict": verdict}, indent=2))
+    return 0 if flat and reconciled else 1
 
 
 if __name__ == "__main__":

@@ -68,6 +68,8 @@ public struct RuleInfo: Sendable, Equatable {
     public var parameters: [Parameter]
     /// How many worked examples it has (the daemon's reply; not in the CLI's own listing).
     public var examples: Int?
+    /// Why it is in quarantine after a crash or hang in it (the daemon's reply), or nil.
+    public var quarantined: String?
 
     /// A rule.
     public init(id: String, rev: Int, module: String, severity: String, editions: [String], active: Bool, fire: String?,
@@ -100,6 +102,7 @@ public struct RuleInfo: Sendable, Equatable {
         source = try fields.string("source")
         parameters = try fields.array("parameters") { value throws(JSONFields.Mismatch) in try Parameter(value) }
         examples = try fields.optionalInt("examples")
+        quarantined = try fields.optionalString("quarantined")
     }
 
     /// The rule as it goes on the wire.
@@ -112,6 +115,7 @@ public struct RuleInfo: Sendable, Equatable {
         ]
         if let fire { object["fire"] = .string(fire) }
         if let examples { object["examples"] = .int(examples) }
+        if fire != nil { object["quarantined"] = .nullable(quarantined) }
         return .object(object)
     }
 }

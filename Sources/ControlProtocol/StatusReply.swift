@@ -120,6 +120,8 @@ public struct StatusReply: ControlReplyBody {
     public var configReloads: Int = 0
     /// Configuration reloads refused.
     public var configReloadsRefused: Int = 0
+    /// The history store's health, refused topics and quarantined rules (`FaultStatus`).
+    public var faults = FaultStatus()
 
     /// A reply of zeros, this build's version and protocol; the daemon fills in the rest.
     public init() {}
@@ -169,9 +171,14 @@ public struct StatusReply: ControlReplyBody {
         curveClientsRefused = try fields.int("curve_clients_refused")
         configReloads = try fields.int("config_reloads")
         configReloadsRefused = try fields.int("config_reloads_refused")
+        faults = try FaultStatus(fields: fields)
     }
 
     public var fields: [String: JSONValue] {
+        faults.fields.merging(ownFields) { _, own in own }
+    }
+
+    private var ownFields: [String: JSONValue] {
         [
             "version": .string(version),
             "protocol": .int(protocolVersion),

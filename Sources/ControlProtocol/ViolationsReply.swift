@@ -5,19 +5,23 @@ public struct ViolationsReply: ControlReplyBody {
     public var violations: [JSONValue]
     /// How many.
     public var count: Int
+    /// Where the next page starts (send it as `cursor`), or nil when these were the last.
+    public var next: String?
 
     /// A reply.
-    public init(violations: [JSONValue]) {
+    public init(violations: [JSONValue], next: String? = nil) {
         self.violations = violations
         count = violations.count
+        self.next = next
     }
 
     public init(fields: JSONFields) throws(JSONFields.Mismatch) {
         violations = try fields.array("violations") { $0 }
         count = try fields.int("count")
+        next = try fields.optionalString("next")
     }
 
     public var fields: [String: JSONValue] {
-        ["violations": .array(violations), "count": .int(count)]
+        ["violations": .array(violations), "count": .int(count), "next": .nullable(next)]
     }
 }

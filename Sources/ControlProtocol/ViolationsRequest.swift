@@ -35,9 +35,16 @@ public struct ViolationsRequest: ControlCommand {
     public var since: Since?
     /// At most this many (0 to ``maximumLimit``).
     public var limit: Int
+    /// Where this page starts: the `next` of the previous reply (nil: the newest).
+    public var cursor: String?
+    /// The most bytes of violations one reply carries: past it the reply stops early and
+    /// says `next` (the daemon's bound on a reply's memory; docs/RELIABILITY.md).
+    public static let maximumReplyBytes = 256 << 10
 
     /// A request.
-    public init(app: String? = nil, rule: String? = nil, session: String? = nil, since: Since? = nil, limit: Int = 100) {
+    public init(app: String? = nil, rule: String? = nil, session: String? = nil, since: Since? = nil, limit: Int = 100,
+                cursor: String? = nil) {
+        self.cursor = cursor
         self.app = app
         self.rule = rule
         self.session = session
@@ -50,6 +57,7 @@ public struct ViolationsRequest: ControlCommand {
         rule = try request.string("rule")
         session = try request.string("session")
         limit = try request.whole("limit", default: 100, range: 0...Self.maximumLimit)
+        cursor = try request.string("cursor")
         switch request.fields["since"] {
         case nil, .null?: since = nil
         case .string(let text)?: since = .duration(text)
@@ -66,6 +74,7 @@ public struct ViolationsRequest: ControlCommand {
         if let rule { fields["rule"] = .string(rule) }
         if let session { fields["session"] = .string(session) }
         if let since { fields["since"] = since.json }
+        if let cursor { fields["cursor"] = .string(cursor) }
         return fields
     }
 }

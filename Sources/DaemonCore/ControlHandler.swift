@@ -130,6 +130,13 @@ final class ControlHandler {
             throw ControlRefusal("this daemon keeps no history (no state directory); start it with --state-dir")
         }
         var query = HistoryQuery(app: request.app, rule: request.rule, session: request.session, limit: request.limit)
+        var cursor: HistoryPage.Cursor?
+        if let text = request.cursor {
+            guard let parsed = HistoryPage.Cursor(text: text) else {
+                throw ControlRefusal("cursor must be the \"next\" of an earlier violations reply")
+            }
+            cursor = parsed
+        }
         switch request.since {
         case nil: break
         case .duration(let text)?:
@@ -139,7 +146,9 @@ final class ControlHandler {
             query.sinceObserved = ms
         }
         do {
-            return ViolationsReply(violations: try history.find(query).compactMap(Self.published))
+            // Paged: a reply holds at most maximumReplyBytes of violations, then says where to go on.
+            let page = try history.findPage(query, after: cursor, maxBytes: ViolationsRequest.maximumReplyBytes)
+            return ViolationsReply(violations: page.rows.compactMap(Self.published), next: page.next?.text)
         } catch {
             throw ControlRefusal("the history store could not be read: \(error)")
         }

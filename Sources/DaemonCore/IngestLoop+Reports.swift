@@ -57,6 +57,7 @@ extension IngestLoop {
         reply.curveClientsRefused = Int(clamping: zap?.refused ?? 0)
         reply.configReloads = Int(clamping: reloads.done)
         reply.configReloadsRefused = Int(clamping: reloads.refused)
+        reply.faults = faultStatus()
         return reply
     }
 
@@ -82,7 +83,9 @@ extension IngestLoop {
         for (key, count) in outbox.violationsByRule {
             totals.append(("modalwatch_violations_total", [("rule", key.rule), ("severity", key.severity)], count))
         }
+        totals += storeHealthTotals()
         exporter.update(totals: totals, sessionsLive: pipeline.engine.liveSessions, lagSeconds: lagSeconds)
+        recordStoreHealthGauges(exporter)
     }
 
     /// One line for systemd's STATUS=: rates and counts.
@@ -97,7 +100,7 @@ extension IngestLoop {
         let profile = pipeline.engine.profile(forApp: nil)
         let rules = catalog.rules.map { rule in
             let active = profile.rules.first { $0.descriptor.id == rule.id }
-            return RuleInfo(
+            var info = RuleInfo(
                 id: rule.id, rev: rule.rev, module: rule.module,
                 severity: (active?.severity ?? rule.severity).rawValue,
                 editions: rule.editions.map(\.rawValue),
@@ -111,6 +114,8 @@ extension IngestLoop {
                         display: p.format(value), meaning: p.meaning)
                 },
                 examples: rule.examples.count)
+            info.quarantined = quarantineReason(of: rule.id)
+            return info
         }
         return RulesReply(edition: pipeline.engine.configuration.defaultEdition.rawValue, rules: rules)
     }

@@ -1,6 +1,7 @@
 public import Logging
 public import ModalwatchConfig
 public import RuleHost
+import EventDecoding
 import Foundation
 import HistoryStore
 import SessionEngine
@@ -33,6 +34,8 @@ public final class IngestLoop {
         public var notifier: SystemdNotifier
         /// Reads the configuration again, for a reload.
         public var configurationSource: ConfigurationSource
+        /// Ends the process when a graceful stop takes longer than `stop_timeout` (docs/RELIABILITY.md).
+        public var stopDeadline = StopDeadline()
 
         /// Settings for a loop.
         public init(
@@ -79,7 +82,10 @@ public final class IngestLoop {
     let pipeline: EventPipeline
     let outbox: Outbox
     private let resources: IngestResources
-    private let logger: Logger
+    let logger: Logger
+    /// The rule-call marker, quarantine and watchdog (docs/RELIABILITY.md, "Module faults").
+    let faultGuard: RuleFaultGuard
+    private let watchdog: RuleWatchdog?
     private let wakeup: Wakeup
     private let notifier: SystemdNotifier
     private let configurationSource: ConfigurationSource
@@ -90,6 +96,9 @@ public final class IngestLoop {
     private var timers: Timers
     private var message = ZMQMessage()
     private var frame = ZMQMessage()
+    private var trimmer = MemoryTrimmer()
+    /// Control requests answered.
+    private(set) var controlRequests = 0
     /// Reloads put in force, and refused.
     private(set) var reloads = (done: 0, refused: 0)
 
@@ -120,7 +129,19 @@ public final class IngestLoop {
         configurationSource = settings.configurationSource
         self.resources = resources
         outbox = Outbox(socket: resources.handover, logger: logger)
-        pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: outbox)
+        let faultGuard = RuleFaultGuard(
+            directory: settings.configuration.stateDirectory, catalog: settings.catalog,
+            quarantineEnabled: settings.configuration.quarantineEnabled, logger: settings.logger)
+        self.faultGuard = faultGuard
+        var engineConfiguration = settings.configuration.engine
+        engineConfiguration.quarantined = faultGuard.engineQuarantine
+        pipeline = EventPipeline(catalog: settings.catalog, configuration: engineConfiguration, output: outbox)
+        pipeline.engine.useMarker(faultGuard.marker)
+        settings.stopDeadline.watch(faultGuard)
+        watchdog = settings.configuration.ruleCallTimeoutMs.map {
+            RuleWatchdog(guardian: faultGuard, limitMs: $0, logger: settings.logger)
+        }
+        watchdog?.start()
         snapshotFile = configuration.stateDirectory.map(SnapshotFile.init(directory:))
         timers = Timers(now: WallClock.monotonicMilliseconds())
         if let snapshotFile { restore(from: snapshotFile) }
@@ -186,6 +207,7 @@ public final class IngestLoop {
             "events": "\(pipeline.statistics.eventsReceived)",
             "violations": "\(outbox.violationsFound)",
         ])
+        watchdog?.stop()
         outbox.finish()
     }
 
@@ -230,6 +252,11 @@ public final class IngestLoop {
                 pipeline.rejectMessage(.malformedJSON, detail: "a message of \(extra) frames; send one frame (payload) or two (topic, payload)")
                 continue
             }
+            if message.count > EventLimits.maxTopicBytes {
+                transport.topicsTooLarge += 1
+                pipeline.rejectMessage(.tooLarge, detail: "a topic frame of \(message.count) bytes; the limit is \(EventLimits.maxTopicBytes)")
+                continue
+            }
             frame.withBytes { pipeline.process(payload: $0, observed: observed) }
         }
     }
@@ -244,6 +271,8 @@ public final class IngestLoop {
         }
         guard let request else { return }
         let reply = handler.reply(to: request.frames.first ?? [])
+        trimmer.noteReply(bytes: reply.count)
+        controlRequests += 1
         do {
             _ = try socket.send(reply, flags: [.dontWait])
         } catch {
@@ -276,6 +305,7 @@ public final class IngestLoop {
             if let metrics = resources.metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
             rate.sample(total: pipeline.statistics.eventsReceived, now: now)
             pipeline.engine.releaseIdleSessions(now: WallClock.milliseconds(), limit: 10_000)
+            trimmer.trimIfDue(now: now)
         }
         if now - timers.rateSummary >= 10_000 {
             timers.rateSummary = now
@@ -341,6 +371,7 @@ public final class IngestLoop {
     func reload() -> Result<String, DaemonError> {
         do {
             let fresh = try configurationSource()
+            faultGuard.clearQuarantine()
             pipeline.engine.reconfigure(fresh.engine)
             reloads.done += 1
             var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.rawValue)"

@@ -106,7 +106,8 @@ final class IngestResources {
             var metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
             if let address = configuration.metrics {
                 let exporter = MetricsExporter()
-                let server = try MetricsHTTPServer.start(address: address, registry: exporter.registry, logger: logger)
+                let server = try MetricsHTTPServer.start(
+                    address: address, allowRemote: configuration.metricsAllowRemote, registry: exporter.registry, logger: logger)
                 endpoints["metrics"] = ["http://\(server.boundAddress)/metrics"]
                 metrics = (exporter, server)
             }
@@ -134,17 +135,17 @@ final class IngestResources {
     ) throws(DaemonError) -> PublishingThread.Settings {
         var historyPath: String?
         if let directory = configuration.stateDirectory {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw DaemonError(.systemCall, "cannot create the state directory \(directory): \(error.localizedDescription); choose another with --state-dir")
-            }
-            historyPath = directory + "/" + ViolationHistory.fileName
+            let path = directory + "/" + ViolationHistory.fileName
+            // Writable (violations.md) and sound (docs/RELIABILITY.md), or a one-line error at start.
+            try StateDirectoryProbe.check(directory, historyFile: path)
+            try HistoryStartCheck.prepare(path, logger: logger)
+            historyPath = path
         }
         return PublishingThread.Settings(
             context: context, handoff: "inproc://modalwatch-publish-\(UInt64.random(in: 0...UInt64.max))",
             publish: configuration.publish, historyPath: historyPath,
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
+            spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
             curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, logger: logger)
     }
 
@@ -170,6 +171,12 @@ final class IngestResources {
             for prefix in configuration.subscribe { try ingest.subscribe(prefix) }
             try handover.set(.sendHighWaterMark, 1000)
             try control.set(.linger, 0)
+            // Bounded per peer (docs/RELIABILITY.md): a client that pipelines requests and never
+            // reads holds at most this many replies (each at most 256 KiB of violations) in the
+            // daemon; past it libzmq drops the reply. Requests are small.
+            try control.set(.sendHighWaterMark, ControlLimits.repliesQueuedPerPeer)
+            try control.set(.receiveHighWaterMark, ControlLimits.requestsQueuedPerPeer)
+            try control.set(.maxMessageSize, ControlLimits.maxRequestBytes)
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)")
         }

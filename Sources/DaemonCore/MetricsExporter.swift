@@ -12,6 +12,7 @@ final class MetricsExporter {
     private var counters: [String: Metrics.Counter] = [:]
     private let sessionsLive: Metrics.Gauge
     private let ingestLag: Metrics.Gauge
+    private var gauges: [String: Metrics.Gauge] = [:]
 
     init() {
         registry = PrometheusCollectorRegistry()
@@ -36,5 +37,12 @@ final class MetricsExporter {
         }
         sessionsLive.record(live)
         ingestLag.record(lagSeconds)
+    }
+
+    /// Sets the gauge `name` (made on first use).
+    func record(gauge name: String, _ value: Double) {
+        let gauge = gauges[name] ?? Metrics.Gauge(label: name, factory: factory)
+        gauges[name] = gauge
+        gauge.record(value)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Logging
+import ModalwatchConfig
 import Posix
 import Prometheus
 
@@ -22,18 +23,18 @@ final class MetricsHTTPServer: Sendable {
         self.boundAddress = boundAddress
     }
 
-    /// Binds `host:port` and starts serving on a thread of its own.
-    static func start(address: String, registry: PrometheusCollectorRegistry, logger: Logger) throws(DaemonError) -> MetricsHTTPServer {
-        guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]) else {
-            throw DaemonError(.configuration, "metrics address '\(address)' must be host:port, e.g. 127.0.0.1:9464")
+    /// Binds `host:port` (checked by `MetricsAddress`, as `--check-config` does) and starts
+    /// serving on a thread of its own.
+    static func start(address: String, allowRemote: Bool, registry: PrometheusCollectorRegistry, logger: Logger) throws(DaemonError) -> MetricsHTTPServer {
+        let parsed: MetricsAddress
+        do { parsed = try MetricsAddress(parsing: address, allowRemote: allowRemote) } catch {
+            throw DaemonError(.configuration, "metrics: \(error.description)")
         }
-        let host = String(address[..<colon])
+        let host = parsed.host
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
-        socketAddress.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &socketAddress.sin_addr) == 1 else {
-            throw DaemonError(.configuration, "metrics host '\(host)' must be an IPv4 address, e.g. 127.0.0.1")
-        }
+        socketAddress.sin_port = parsed.port.bigEndian
+        socketAddress.sin_addr.s_addr = parsed.networkAddress
         let fd: Int32
         do { fd = try Posix.socket(AF_INET, Int32(SOCK_STREAM.rawValue)) } catch {
             throw DaemonError(.systemCall, "cannot create the metrics socket: \(error)")

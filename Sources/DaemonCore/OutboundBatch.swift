@@ -82,7 +82,8 @@ struct OutboundBatchReader {
     }
 
     private let bytes: UnsafeRawBufferPointer
-    private var offset = 0
+    /// Where the next record starts: after a successful `next()`, the end of the record it returned.
+    private(set) var offset = 0
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 

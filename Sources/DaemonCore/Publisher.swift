@@ -44,7 +44,11 @@ final class Publisher {
     let boundEndpoint: String
     private let pair: ZMQSocket
     private let pub: ZMQSocket
-    private let history: ViolationHistory?
+    /// The history's writer, with the spool of what it could not take (violations.md).
+    private let keeper: HistoryKeeper?
+    /// Polls the hand-over while violations wait in the spool, so that the store is retried.
+    private let poller = ZMQPoller()
+    private var pairIndex = -1
     private let checkpointer: HistoryCheckpointer?
     private let retention: PublishingThread.Retention
     private let statistics: PublishingStatistics
@@ -56,10 +60,9 @@ final class Publisher {
     private var group: [UInt8] = []
     private var lastCommitUs: Int64 = 0
     private var lastPrune = WallClock.monotonicMilliseconds() - 60_000
-    private var lastFailureLog = WallClock.monotonicMilliseconds() - 10_000
 
     /// Binds the hand-over and `PUB` sockets and opens the history; on an error, closes what it opened.
-    init(_ settings: PublishingThread.Settings, statistics: PublishingStatistics) throws(DaemonError) {
+    init(_ settings: PublishingThread.Settings, statistics: PublishingStatistics, health: StoreHealth) throws(DaemonError) {
         let pair: ZMQSocket, pub: ZMQSocket
         do {
             pair = try ZMQSocket(settings.context, type: .pair, linger: 0)
@@ -79,25 +82,26 @@ final class Publisher {
             pair.close()
             throw DaemonError(.endpoint, "cannot bind publish to \(settings.publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish")
         }
-        var history: ViolationHistory?
+        var keeper: HistoryKeeper?
         var checkpointer: HistoryCheckpointer?
         if let path = settings.historyPath {
             do {
                 // WAL checkpoints on a thread of their own: a commit here (and so a
                 // publication) never waits for one.
-                history = try ViolationHistory(path: path, checkpointsElsewhere: true)
+                keeper = try HistoryKeeper(path: path, bounds: settings.spool, statistics: statistics, health: health, logger: settings.logger)
                 checkpointer = HistoryCheckpointer(path: path)
                 try checkpointer?.start()
             } catch {
                 checkpointer?.stop()
                 pub.close()
                 pair.close()
-                throw DaemonError(.systemCall, "cannot open the history store \(path): \(error); check --state-dir and its permissions")
+                throw DaemonError(.systemCall, "cannot open the history store \(path): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions")
             }
         }
         self.pair = pair
         self.pub = pub
-        self.history = history
+        self.keeper = keeper
+        pairIndex = (try? poller.add(pair)) ?? -1
         self.checkpointer = checkpointer
         self.retention = settings.retention
         self.statistics = statistics
@@ -124,6 +128,15 @@ final class Publisher {
     /// `waiting`: blocks for one hand-over. A batch starts a group, after the commit spacing.
     private func waitForHandOver() -> State {
         group.removeAll(keepingCapacity: true)
+        if let keeper, keeper.hasSpooled, pairIndex >= 0 {
+            // The store is failing: retry it every so often while waiting for hand-overs.
+            keeper.retryIfDue()
+            publishNotice(keeper)
+            do { _ = try poller.poll(timeout: Int(HistoryKeeper.retryIntervalMs)) } catch {
+                return error.isTerminated ? .finished : .waiting
+            }
+            if !poller.isReadable(pairIndex) { return .waiting }
+        }
         let kind: HandOver?
         do {
             kind = try HandOver.receive(from: pair, header: &header, body: &body)
@@ -162,7 +175,7 @@ final class Publisher {
         guard !group.isEmpty else { return }
         lastCommitUs = WallClock.monotonicMicroseconds()
         group.withUnsafeBytes { bytes in
-            if let history, Self.containsViolation(bytes) { store(bytes, in: history) }
+            if let keeper, Self.containsViolation(bytes) { keeper.store(bytes) }
             var reader = OutboundBatchReader(bytes)
             while let record = reader.next() {
                 switch record {
@@ -173,42 +186,35 @@ final class Publisher {
                 }
             }
         }
+        if let keeper { publishNotice(keeper) }
     }
 
-    private func store(_ bytes: UnsafeRawBufferPointer, in history: ViolationHistory) {
-        do {
-            // Each violation's columns bound straight from the batch bytes: no String, no copy.
-            let stored = try history.write { writer in
-                var reader = OutboundBatchReader(bytes)
-                while let record = reader.next() {
-                    guard case .violation(_, let payload, let c) = record else { continue }
-                    try writer.insert(
-                        idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: c.rule, app: c.app,
-                        session: c.session, severity: c.severity, ts: c.ts, observed: c.observed, json: payload)
-                }
-            }
-            statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
-        } catch {
-            statistics.storeFailures.add(1, ordering: .relaxed)
-            let now = WallClock.monotonicMilliseconds()
-            if now - lastFailureLog > 10_000 {
-                lastFailureLog = now
-                logger.error("the history store could not write; violations are published but not stored", metadata: ["error": "\(error)"])
-            }
-        }
+    /// Publishes `diag/-/history_unavailable` when violations were lost past the spool's bound
+    /// (at most one a second).
+    private func publishNotice(_ keeper: HistoryKeeper) {
+        guard let detail = keeper.takeUnavailableNotice() else { return }
+        let body: [String: Any] = [
+            "v": 1, "reason": "history_unavailable", "app": NSNull(), "session": NSNull(),
+            "detail": detail, "observed": WallClock.milliseconds(),
+        ]
+        guard let payload = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return }
+        let topic = Array("diag/-/history_unavailable".utf8)
+        let sent = topic.withUnsafeBytes { topic in payload.withUnsafeBytes { send(topic, $0) } }
+        if sent { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
     }
 
     /// Applies the retention at most once a minute.
     private func pruneIfDue() {
         let now = WallClock.monotonicMilliseconds()
-        guard let history, retention.maxAgeMs != nil || retention.maxRows != nil, now - lastPrune > 60_000 else { return }
+        guard let keeper, retention.maxAgeMs != nil || retention.maxRows != nil, now - lastPrune > 60_000 else { return }
         lastPrune = now
-        if let pruned = try? history.prune(now: WallClock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
+        if let pruned = keeper.prune(maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
             statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed)
         }
     }
 
     private func close() {
+        keeper?.finish()
         checkpointer?.stop()
         pub.close()
         pair.close()

@@ -26,6 +26,8 @@ final class PublishingThread: Sendable {
         /// The history store's file, or nil for none.
         var historyPath: String?
         var retention: Retention
+        /// The bounds of the spool of violations the store could not take (violations.md).
+        var spool = HistoryKeeper.SpoolBounds(memoryBytes: 64 << 20, fileBytes: 0)
         /// The CURVE secret key for the `PUB` socket, or nil for plain text.
         var curveSecretKey: String?
         var logger: Logger
@@ -33,14 +35,17 @@ final class PublishingThread: Sendable {
 
     /// The thread's counters, read by `status`.
     let statistics: PublishingStatistics
+    /// The history store's health and spool, read by `status` and the metrics.
+    let health: StoreHealth
     /// The endpoint the `PUB` socket bound (with the real port for a `*` port).
     let boundEndpoint: String
     /// The `inproc` endpoint of the hand-over, for the ingest side's PAIR socket to connect.
     let handoff: String
     private let finished: DispatchSemaphore
 
-    private init(statistics: PublishingStatistics, boundEndpoint: String, handoff: String, finished: DispatchSemaphore) {
+    private init(statistics: PublishingStatistics, health: StoreHealth, boundEndpoint: String, handoff: String, finished: DispatchSemaphore) {
         self.statistics = statistics
+        self.health = health
         self.boundEndpoint = boundEndpoint
         self.handoff = handoff
         self.finished = finished
@@ -50,13 +55,14 @@ final class PublishingThread: Sendable {
     /// On an error the thread has already ended and closed what it opened.
     static func start(_ settings: Settings) throws(DaemonError) -> PublishingThread {
         let statistics = PublishingStatistics()
+        let health = StoreHealth()
         let finished = DispatchSemaphore(value: 0)
         let started = StartReport()
         let thread = Thread {
             defer { finished.signal() }
             let publisher: Publisher
             do throws(DaemonError) {
-                publisher = try Publisher(settings, statistics: statistics)
+                publisher = try Publisher(settings, statistics: statistics, health: health)
             } catch {
                 started.post(.failure(error))
                 return
@@ -67,7 +73,7 @@ final class PublishingThread: Sendable {
         thread.name = "modalwatch-publish"
         thread.start()
         let endpoint = try started.wait().get()
-        return PublishingThread(statistics: statistics, boundEndpoint: endpoint, handoff: settings.handoff, finished: finished)
+        return PublishingThread(statistics: statistics, health: health, boundEndpoint: endpoint, handoff: settings.handoff, finished: finished)
     }
 
     /// Waits until the thread has published everything and closed its sockets. Call it once.

@@ -27,6 +27,8 @@ public struct EventLimits: Sendable, Equatable {
     public var maxPayloadBytes: Int
     /// Deepest nesting of arrays and objects, the event object itself being depth 1 (malformed_json above).
     public var maxDepth: Int
+    /// Largest topic frame of a two-frame message (events.md: 1 KiB); a larger one is one too_large rejection.
+    public static let maxTopicBytes = 1024
 
     /// Limits with the defaults of events.md; every value must be at least 1 (`maxDepth` at most 128).
     public init(

@@ -15,7 +15,7 @@ public final class ViolationHistory: Sendable {
     /// The file name inside the state directory.
     public static let fileName = "history.sqlite"
 
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
     /// The file.
     public let path: String
 

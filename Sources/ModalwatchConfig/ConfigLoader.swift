@@ -113,7 +113,16 @@ private struct Reader {
             case "control": if let v = readString(value, key) { configuration.control = v }
             case "metrics":
                 if value.null != nil { configuration.metrics = nil } else if let v = readString(value, key) { configuration.metrics = v }
+            case "metrics_allow_remote":
+                if let flag = readFlag(value, key) { configuration.metricsAllowRemote = flag }
             case "rules_dirs": if let v = readStrings(value, key) { configuration.rulesDirs = v }
+            case "rule_call_timeout":
+                if value.null != nil { configuration.ruleCallTimeoutMs = nil }
+                else if let v = readDuration(value, key, minimum: 10, maximum: 3_600_000) { configuration.ruleCallTimeoutMs = v }
+            case "quarantine":
+                if let flag = readFlag(value, key) { configuration.quarantineEnabled = flag }
+            case "stop_timeout":
+                if let v = readDuration(value, key, minimum: 100, maximum: 3_600_000) { configuration.stopTimeoutMs = v }
             case "log_level":
                 if let v = readString(value, key) {
                     if ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) {
@@ -145,7 +154,7 @@ private struct Reader {
             case "apps":
                 configuration.engine.apps = readApps(value, key)
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, rules_dirs, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps")
             }
         }
     }
@@ -226,8 +235,12 @@ private struct Reader {
             case "max_rows":
                 if value.null != nil { configuration.historyMaxRows = nil }
                 else if let v = readInteger(value, key, minimum: 1, maximum: 1_000_000_000) { configuration.historyMaxRows = Int(v) }
+            case "spool_memory":
+                if let v = readInteger(value, key, minimum: 0, maximum: 1 << 40) { configuration.spoolMemoryBytes = Int(v) }
+            case "spool_file":
+                if let v = readInteger(value, key, minimum: 0, maximum: 1 << 50) { configuration.spoolFileBytes = Int(v) }
             default:
-                fail(keyNode, key, "unknown key; history takes max_age and max_rows")
+                fail(keyNode, key, "unknown key; history takes max_age, max_rows, spool_memory and spool_file (bytes)")
             }
         }
     }
@@ -303,6 +316,14 @@ private struct Reader {
             return nil
         }
         return edition
+    }
+
+    mutating func readFlag(_ node: Node, _ key: String) -> Bool? {
+        guard let flag = node.scalar.flatMap({ Bool.construct(from: $0) }) else {
+            fail(node, key, "must be true or false")
+            return nil
+        }
+        return flag
     }
 
     mutating func readString(_ node: Node, _ key: String) -> String? {

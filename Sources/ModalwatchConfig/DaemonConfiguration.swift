@@ -14,6 +14,8 @@ public struct DaemonConfiguration: Sendable {
     public var control = DefaultEndpoints.control
     /// `host:port` for Prometheus metrics, or nil.
     public var metrics: String?
+    /// Whether `metrics` may be a non-loopback address (`metrics_allow_remote`).
+    public var metricsAllowRemote = false
     /// Extra rule module folders.
     public var rulesDirs: [String] = []
     /// Where the history store and session snapshots live; nil keeps no history.
@@ -22,6 +24,17 @@ public struct DaemonConfiguration: Sendable {
     public var historyMaxAgeMs: Int64? = 30 * 24 * 3_600_000
     /// History retention by rows; nil keeps everything.
     public var historyMaxRows: Int? = 1_000_000
+    /// The store-failure spool (violations.md): bytes of unstored violations kept in memory,
+    /// then in a spill file in the state directory, before they are counted as lost.
+    public var spoolMemoryBytes = 64 << 20
+    public var spoolFileBytes = 1 << 30
+    /// The longest one rule call may run before the watchdog ends the process (nil: no watchdog).
+    public var ruleCallTimeoutMs: Int64? = 1000
+    /// Whether a rule that crashed or hung is quarantined after the restart (`quarantine`).
+    public var quarantineEnabled = true
+    /// How long a graceful stop may take before the process ends all the same (`stop_timeout`);
+    /// below the unit's TimeoutStopSec (30 s).
+    public var stopTimeoutMs: Int64 = 20_000
     /// CURVE encryption of ingest and publish, or nil for none.
     public var curve: CurveConfiguration?
     /// Whether state-changing control commands (`reload`) are accepted on a `tcp://` control endpoint.

@@ -48,7 +48,7 @@ extension Engine {
     }
 
     private static func push(_ ts: Int64, window: Int64, limit: Int, into times: inout [Int64]) -> Int {
-        let oldest = ts &- max(window, 0)
+        let oldest = ts.addingSaturated(-max(window, 0))
         var drop = 0
         while drop < times.count && times[drop] < oldest { drop += 1 }
         if times.count - drop + 1 > limit { drop = times.count + 1 - limit }
@@ -108,7 +108,7 @@ extension Engine {
             return once(&session.app.fired, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key)))
         case .oncePerWindow:
             if let quiet = session.quietUntil[dispatch.seed], ts < quiet { return false }
-            if record { session.quietUntil[dispatch.seed] = ts &+ max(quietMs, 0) }
+            if record { session.quietUntil[dispatch.seed] = ts.addingSaturated(max(quietMs, 0)) }
             return true
         case .everyTime:
             return true

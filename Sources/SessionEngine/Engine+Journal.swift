@@ -111,7 +111,7 @@ extension Engine {
             let app = session.app.name
             let window = windows[app] ?? alertWindowMs(forApp: app)
             windows[app] = window
-            let since = session.lastTs &- window
+            let since = session.lastTs.addingSaturated(-window)
             let count = entries.lazy.filter {
                 $0.sessionStartedTs == session.startedTs && $0.ts > since && $0.session.matches(session.id.buffer)
             }.count

@@ -1,3 +1,4 @@
+import CRuleGuard
 import ModalwatchABI
 import RuleHost
 
@@ -35,6 +36,8 @@ extension Engine {
         let edition = session.app.profile.edition.bit
         let context = OpaquePointer(Unmanaged.passUnretained(self).toOpaque())
         currentSession = session
+        let marker = self.marker
+        mw_marker_set_event(marker, event.ts, event.type, event.session.ptr, event.session.len)
         withUnsafePointer(to: &event) { eventPointer in
             withUnsafePointer(to: &view) { sessionPointer in
                 currentEvent = eventPointer
@@ -44,7 +47,9 @@ extension Engine {
                         host: UnsafePointer(host), ctx: context, event: eventPointer, session: sessionPointer,
                         params: dispatch.parameters, rule_index: dispatch.ruleIndex, edition: edition,
                         module_state: dispatch.moduleState)
+                    mw_marker_enter(marker, dispatch.catalogIndex)
                     dispatch.entry(&call)
+                    mw_marker_leave(marker)
                 }
                 currentEvent = nil
             }

@@ -1,3 +1,4 @@
+public import CRuleGuard
 import Glibc
 public import ModalwatchABI
 public import RuleHost
@@ -41,6 +42,10 @@ public final class Engine {
     var json = JSONBuffer(capacity: 8192)
     var topic = JSONBuffer(capacity: 512)
     let host = UnsafeMutablePointer<mw_host>.allocate(capacity: 1)
+    /// Written around every rule call: which rule, on which event (docs/RELIABILITY.md). The
+    /// engine's own until `useMarker(_:)` hands it the daemon's file-backed one.
+    public private(set) var marker: UnsafeMutablePointer<mw_marker>
+    private let ownMarker = UnsafeMutablePointer<mw_marker>.allocate(capacity: 1)
 
     /// The most presentations one session's stack holds; a stream that never dismisses cannot grow it further.
     public static let maxStackDepth = 256
@@ -53,6 +58,14 @@ public final class Engine {
         self.defaultProfile = RuleProfile(catalog: catalog, configuration: configuration, app: nil)
         stackViews = .allocate(capacity: stackViewCapacity)
         host.initialize(to: Self.makeHost())
+        ownMarker.initialize(to: mw_marker())
+        marker = ownMarker
+    }
+
+    /// Marks rule calls in `marker` from now on (the daemon's, in a file in the state directory).
+    /// It must stay valid for the engine's life.
+    public func useMarker(_ marker: UnsafeMutablePointer<mw_marker>) {
+        self.marker = marker
     }
 
     deinit {
@@ -60,6 +73,7 @@ public final class Engine {
         dismissedView.deallocate()
         dismissedID.deallocate()
         host.deallocate()
+        ownMarker.deallocate()
     }
 
     /// Live sessions.
@@ -110,7 +124,7 @@ public final class Engine {
             session = found
             if !checkApp(&event, session) { return }
             if !checkSequence(&event, session) { return }
-            if isStart || (session.lastTs != .min && event.ts > session.lastTs &+ configuration.sessionIdleTimeoutMs) {
+            if isStart || (session.lastTs != .min && event.ts > session.lastTs.addingSaturated(configuration.sessionIdleTimeoutMs)) {
                 // A new launch under the same id, or a session idle past the timeout: start afresh.
                 let lastSeq = session.lastSeq
                 session.app.liveSessions -= 1
@@ -166,7 +180,7 @@ public final class Engine {
     public func releaseIdleSessions(now: Int64, limit: Int = 1000) -> Int {
         var released = 0
         while released < limit, let oldest = table.leastRecentlyActive,
-              now > oldest.lastObserved &+ configuration.sessionIdleTimeoutMs {
+              now > oldest.lastObserved.addingSaturated(configuration.sessionIdleTimeoutMs) {
             release(oldest)
             statistics.sessionsExpired += 1
             released += 1

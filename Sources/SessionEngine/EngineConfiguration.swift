@@ -55,6 +55,9 @@ public struct EngineConfiguration: Sendable {
     /// counted, not published, so a rule that fires on every event cannot flood anyone.
     /// Event time, not wall clock: `check` holds back exactly what the daemon did.
     public var maxViolationsPerRulePerSecond: Int
+    /// Rules taken out of service after a crash or a hang in them, by id, with the reason
+    /// (the daemon's quarantine: docs/RELIABILITY.md); they run again after a reload.
+    public var quarantined: [String: String] = [:]
 
     /// The defaults of `interfaces.md`.
     public init(

@@ -12,6 +12,8 @@ public final class RuleProfile: @unchecked Sendable {
         let moduleState: UnsafeMutableRawPointer?
         let parameters: UnsafePointer<Int64>
         let ruleIndex: UInt32
+        /// The rule's index in the catalog (for the rule-call marker).
+        let catalogIndex: UInt32
         let seed: UInt64
         let ordinal: Int
         let fire: FireDiscipline
@@ -38,6 +40,8 @@ public final class RuleProfile: @unchecked Sendable {
         storage.initialize(repeating: 0, count: storageCount)
         var offset = 0
         var active: [ActiveRule] = []
+        var catalogIndex: [String: UInt32] = [:]
+        for (index, rule) in all.enumerated() where catalogIndex[rule.id] == nil { catalogIndex[rule.id] = UInt32(index) }
         for rule in all {
             var override = configuration.rules[rule.id] ?? .init()
             if let perApp = appOverride?.rules[rule.id] { override = override.merged(with: perApp) }
@@ -46,7 +50,7 @@ public final class RuleProfile: @unchecked Sendable {
                 base[i] = override.parameters[parameter.name] ?? parameter.defaultValue
             }
             offset += rule.parameters.count
-            guard rule.applies(in: edition), override.enabled ?? true else { continue }
+            guard rule.applies(in: edition), override.enabled ?? true, configuration.quarantined[rule.id] == nil else { continue }
             let seed = Hashing.fnv1a(rule.id)
             let severity = override.severity ?? rule.severity
             active.append(ActiveRule(
@@ -61,6 +65,7 @@ public final class RuleProfile: @unchecked Sendable {
                 return Dispatch(
                     entry: rule.descriptor.entry, moduleState: rule.descriptor.moduleState,
                     parameters: rule.parameters, ruleIndex: rule.descriptor.index,
+                    catalogIndex: catalogIndex[rule.descriptor.id] ?? 0,
                     seed: rule.seed, ordinal: ordinal, fire: rule.descriptor.fire)
             }
         }

@@ -60,8 +60,17 @@ struct ViolationsCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         } else {
-            let request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) }, limit: limit)
-            objects = try options.client.ask(request).violations
+            // The daemon pages a large answer (at most 256 KiB a reply): follow `next` up to --limit.
+            var request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) }, limit: limit)
+            var collected: [JSONValue] = []
+            while true {
+                let reply = try options.client.ask(request)
+                collected += reply.violations
+                guard let next = reply.next, !reply.violations.isEmpty, collected.count < limit else { break }
+                request.cursor = next
+                request.limit = limit - collected.count
+            }
+            objects = collected
         }
         if options.json {
             for object in objects { JSONOutput.line(object) }

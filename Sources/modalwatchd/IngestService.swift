@@ -31,8 +31,9 @@ struct IngestService: Service {
                 thread.name = "modalwatch-ingest"
                 thread.start()
             }
-        } onGracefulShutdown: { [wakeup = settings.wakeup] in
+        } onGracefulShutdown: { [wakeup = settings.wakeup, settings] in
             wakeup.request(.stop)
+            settings.stopDeadline.arm(limitMs: settings.configuration.stopTimeoutMs, logger: settings.logger)
         }
     }
 }

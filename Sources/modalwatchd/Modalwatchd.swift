@@ -90,6 +90,10 @@ struct Modalwatchd: AsyncParsableCommand {
             for line in error.errors { FileHandle.standardError.write(Data("modalwatchd: \(line)\n".utf8)) }
             throw ExitCode(1)
         }
+        // Every endpoint checked by the same parser, for --check-config and for a start alike.
+        let endpointProblems = EndpointCheck.problems(in: loaded)
+        for problem in endpointProblems { FileHandle.standardError.write(Data("modalwatchd: \(problem)\n".utf8)) }
+        if !endpointProblems.isEmpty { throw ExitCode(1) }
         if checkConfig {
             print("configuration: \(configPath ?? "built-in defaults"): ok")
             for module in catalog.modules {

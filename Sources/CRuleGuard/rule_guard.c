@@ -1,0 +1,72 @@
+#include "rule_guard.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static mw_marker *volatile installed_marker;
+static struct sigaction previous_actions[5];
+static const int fatal_signals[5] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+
+void mw_marker_set_event(mw_marker *m, int64_t ts, uint32_t type, const void *session, size_t length) {
+    if (length > MW_MARKER_SESSION_BYTES) length = MW_MARKER_SESSION_BYTES;
+    m->event_ts = ts;
+    m->event_type = type;
+    if (session != NULL && length > 0) memcpy(m->session, session, length);
+    __atomic_store_n(&m->session_len, (uint32_t)length, __ATOMIC_RELEASE);
+}
+
+int mw_marker_mark(mw_marker *m, uint64_t generation, uint32_t state) {
+    if (mw_marker_generation(m) != generation) return 0;
+    uint32_t expected = MW_MARKER_IN_CALL;
+    return __atomic_compare_exchange_n(&m->state, &expected, state, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? 1 : 0;
+}
+
+static void on_fatal_signal(int sig, siginfo_t *info, void *context) {
+    (void)info;
+    (void)context;
+    mw_marker *m = installed_marker;
+    if (m != NULL) {
+        uint32_t expected = MW_MARKER_IN_CALL;
+        __atomic_store_n(&m->signal, sig, __ATOMIC_RELAXED);
+        __atomic_compare_exchange_n(&m->state, &expected, MW_MARKER_CRASHED, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    for (int i = 0; i < 5; i++) {
+        if (fatal_signals[i] == sig) {
+            struct sigaction before = previous_actions[i];
+            if (before.sa_handler == SIG_IGN) before.sa_handler = SIG_DFL;
+            sigaction(sig, &before, NULL);
+            break;
+        }
+    }
+    // Blocked while this handler runs: delivered again, to the earlier handler, once it returns
+    // (a fault also recurs on its own when the instruction runs again).
+    raise(sig);
+}
+
+int mw_fault_handlers_install(mw_marker *m) {
+    static char *alternate_stack;
+    if (alternate_stack == NULL) {
+        size_t size = 64 * 1024;
+        alternate_stack = malloc(size);
+        if (alternate_stack == NULL) return -1;
+        stack_t stack = {.ss_sp = alternate_stack, .ss_size = size, .ss_flags = 0};
+        // The alternate stack is per thread; it is set for the thread that installs (the ingest
+        // thread runs the rules). Without it a stack overflow cannot run the handler.
+        if (sigaltstack(&stack, NULL) != 0) return -1;
+    }
+    installed_marker = m;
+    static int handlers_installed;
+    if (handlers_installed) return 0;   // once: a second install would chain to itself
+    handlers_installed = 1;
+    for (int i = 0; i < 5; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_sigaction = on_fatal_signal;
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+        sigemptyset(&action.sa_mask);
+        if (sigaction(fatal_signals[i], &action, &previous_actions[i]) != 0) return -1;
+    }
+    return 0;
+}

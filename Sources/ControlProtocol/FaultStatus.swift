@@ -1,0 +1,102 @@
+/// The part of the `status` reply about faults (docs/RELIABILITY.md): the history store's
+/// health and spool, topic frames refused, and rules in quarantine. Its fields sit at the
+/// top level of the reply, next to the others; a daemon that predates them leaves them out
+/// and they read as their defaults.
+public struct FaultStatus: Sendable, Equatable {
+    /// One rule in quarantine after a crash or hang in it.
+    public struct Quarantined: Sendable, Equatable {
+        /// The rule id.
+        public var rule: String
+        /// Its module.
+        public var module: String
+        /// `crashed (SIGSEGV)`, `hung (...)`.
+        public var fault: String
+        /// The event it was judging.
+        public var event: String
+        /// Since when (ms since the epoch).
+        public var since: Int64
+
+        /// A quarantined rule.
+        public init(rule: String, module: String, fault: String, event: String, since: Int64) {
+            self.rule = rule
+            self.module = module
+            self.fault = fault
+            self.event = event
+            self.since = since
+        }
+
+        init(_ value: JSONValue) throws(JSONFields.Mismatch) {
+            let fields = try JSONFields(value, context: "a quarantined rule")
+            rule = try fields.string("rule")
+            module = try fields.string("module")
+            fault = try fields.string("fault")
+            event = try fields.string("event")
+            since = try fields.int64("since")
+        }
+
+        var json: JSONValue {
+            .object(["rule": .string(rule), "module": .string(module), "fault": .string(fault), "event": .string(event), "since": .integer(since)])
+        }
+    }
+
+    /// Messages whose topic frame was over 1 KiB.
+    public var topicsTooLarge: Int = 0
+    /// Control requests answered (this one not yet counted).
+    public var controlRequests: Int = 0
+    /// `ok`, `failing` or `none` (no history kept).
+    public var historyState: String = "none"
+    /// Whether the history store takes writes.
+    public var historyHealthy: Bool = false
+    /// The last write error, one line.
+    public var historyError: String? = nil
+    /// Times the store went from healthy to failing.
+    public var historyOutages: Int = 0
+    /// Violations waiting in the spool.
+    public var violationsSpooled: Int = 0
+    /// Bytes of the spool in memory, and in its spill file.
+    public var spoolMemoryBytes: Int = 0
+    public var spoolFileBytes: Int = 0
+    /// Violations written from the spool once the store took writes again.
+    public var violationsRecovered: Int = 0
+    /// Violations lost past the spool's bound.
+    public var violationsUnstored: Int = 0
+    /// Rules in quarantine.
+    public var rulesQuarantined: [Quarantined] = []
+
+    /// Nothing to report.
+    public init() {}
+
+    init(fields: JSONFields) throws(JSONFields.Mismatch) {
+        topicsTooLarge = try fields.optionalInt("topics_too_large") ?? 0
+        controlRequests = try fields.optionalInt("control_requests") ?? 0
+        historyState = try fields.optionalString("history_state") ?? "none"
+        historyHealthy = try fields.optionalBool("history_healthy") ?? false
+        historyError = try fields.optionalString("history_error")
+        historyOutages = try fields.optionalInt("history_outages") ?? 0
+        violationsSpooled = try fields.optionalInt("violations_spooled") ?? 0
+        spoolMemoryBytes = try fields.optionalInt("spool_memory_bytes") ?? 0
+        spoolFileBytes = try fields.optionalInt("spool_file_bytes") ?? 0
+        violationsRecovered = try fields.optionalInt("violations_recovered") ?? 0
+        violationsUnstored = try fields.optionalInt("violations_unstored") ?? 0
+        if fields.optional("rules_quarantined") != nil {
+            rulesQuarantined = try fields.array("rules_quarantined") { value throws(JSONFields.Mismatch) in try Quarantined(value) }
+        }
+    }
+
+    var fields: [String: JSONValue] {
+        [
+            "topics_too_large": .int(topicsTooLarge),
+            "control_requests": .int(controlRequests),
+            "history_state": .string(historyState),
+            "history_healthy": .bool(historyHealthy),
+            "history_error": .nullable(historyError),
+            "history_outages": .int(historyOutages),
+            "violations_spooled": .int(violationsSpooled),
+            "spool_memory_bytes": .int(spoolMemoryBytes),
+            "spool_file_bytes": .int(spoolFileBytes),
+            "violations_recovered": .int(violationsRecovered),
+            "violations_unstored": .int(violationsUnstored),
+            "rules_quarantined": .array(rulesQuarantined.map(\.json)),
+        ]
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import HistoryStore
+import Logging
+
+/// Keeps the store-failure contract of violations.md for the publishing thread:
+/// writes each group's violations to the history; when the store cannot write
+/// (disk full, an I/O error, a read-only file), keeps them in a bounded
+/// `ViolationSpool` and retries, writing the spool back in order before anything
+/// newer; past the spool's bound, counts each violation lost (`violations_unstored`)
+/// and asks for a `diag/-/history_unavailable` notice.
+///
+/// Owned by the publishing thread, like the history's writer connection.
+final class HistoryKeeper {
+    /// The spool's bounds.
+    struct SpoolBounds: Sendable {
+        /// Bytes in memory at most.
+        var memoryBytes: Int
+        /// Bytes in the spill file (`spool.bin` in the state directory) at most; 0 for none.
+        var fileBytes: Int
+    }
+
+    /// The spill file's name in the state directory.
+    static let spillFileName = "spool.bin"
+    /// How often a failing store is tried again.
+    static let retryIntervalMs: Int64 = 250
+    /// At most this many bytes of spooled violations go into one transaction.
+    static let replayBytesPerCommit = 4 << 20
+
+    let health: StoreHealth
+    private let path: String
+    private let statistics: PublishingStatistics
+    private let logger: Logger
+    private(set) var history: ViolationHistory?
+    private let spool: ViolationSpool
+    private var nextRetryMs: Int64 = 0
+    private var lastSpoolFullLogMs: Int64 = .min / 2
+    private var lastNoticeMs: Int64 = .min / 2
+    private var unstoredSinceNotice: UInt64 = 0
+    private var failedSince: Int64 = 0
+
+    /// Opens the history at `path` (throws when it cannot) with a spool of `bounds`.
+    init(path: String, bounds: SpoolBounds, statistics: PublishingStatistics, health: StoreHealth, logger: Logger) throws {
+        self.path = path
+        self.statistics = statistics
+        self.health = health
+        self.logger = logger
+        let directory = (path as NSString).deletingLastPathComponent
+        spool = ViolationSpool(
+            memoryLimit: bounds.memoryBytes, fileLimit: bounds.fileBytes,
+            spillPath: directory + "/" + Self.spillFileName)
+        history = try ViolationHistory(path: path, checkpointsElsewhere: true)
+        health.state = .ok
+        if !spool.isEmpty {
+            logger.notice("found violations spooled by an earlier run; they go into the history first", metadata: [
+                "violations": "\(spool.count)", "path": "\(directory)/\(Self.spillFileName)"])
+            health.state = .failing
+            publishSpoolFigures()
+        }
+    }
+
+    /// Whether a retry is waiting (the publishing thread then wakes up for it).
+    var hasSpooled: Bool { !spool.isEmpty }
+
+    /// Stores the violations of one group of batch records, or spools them when the store
+    /// cannot take them (or when older ones wait in the spool: the order is kept).
+    func store(_ bytes: UnsafeRawBufferPointer) {
+        let now = WallClock.monotonicMilliseconds()
+        if spool.isEmpty, let history {
+            do {
+                let stored = try history.write { writer in
+                    var reader = OutboundBatchReader(bytes)
+                    while let record = reader.next() {
+                        guard case .violation(_, let payload, let c) = record else { continue }
+                        try writer.insert(
+                            idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: c.rule, app: c.app,
+                            session: c.session, severity: c.severity, ts: c.ts, observed: c.observed, json: payload)
+                    }
+                }
+                statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
+                if health.state == .failing {
+                    // Failing with nothing spooled (every violation went past a zero bound): healthy again.
+                    health.state = .ok
+                    health.lastErrorText = nil
+                    logger.notice("the history store accepts writes again", metadata: [
+                        "unstored_total": "\(health.unstored.load(ordering: .relaxed))"])
+                }
+                return
+            } catch {
+                failed(error, now: now)
+            }
+        }
+        spoolViolations(bytes)
+        retryIfDue(now: now)
+    }
+
+    /// Tries a failing store again when its time has come: the spool, oldest first.
+    func retryIfDue(now: Int64 = WallClock.monotonicMilliseconds()) {
+        guard !spool.isEmpty, now >= nextRetryMs else { return }
+        if history == nil || health.state == .failing {
+            // A fresh connection: one that met a read-only or vanished file may not recover by itself.
+            history = nil
+            do { history = try ViolationHistory(path: path, checkpointsElsewhere: true) } catch {
+                failed(error, now: now)
+                return
+            }
+        }
+        guard let history else { return }
+        var written = 0
+        // A bounded amount per wake-up, so that publishing goes on while a large spool is written.
+        let started = WallClock.monotonicMilliseconds()
+        while !spool.isEmpty, WallClock.monotonicMilliseconds() - started < 50 {
+            do {
+                let stored = try spool.writeOldest(to: history, maxBytes: Self.replayBytesPerCommit)
+                statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
+                health.recovered.add(UInt64(stored), ordering: .relaxed)
+                written += stored
+            } catch {
+                publishSpoolFigures()
+                failed(error, now: now)
+                return
+            }
+        }
+        publishSpoolFigures()
+        if spool.isEmpty {
+            health.state = .ok
+            health.lastErrorText = nil
+            logger.notice("the history store accepts writes again; every spooled violation is stored", metadata: [
+                "written_now": "\(written)", "recovered_total": "\(health.recovered.load(ordering: .relaxed))",
+                "unstored_total": "\(health.unstored.load(ordering: .relaxed))",
+                "outage_ms": "\(WallClock.monotonicMilliseconds() - failedSince)"])
+        }
+    }
+
+    /// At a stop: one last try of a failing store. What the spill file holds waits there for
+    /// the next run; what only memory held is lost now, counted and logged.
+    func finish() {
+        guard !spool.isEmpty else { return }
+        nextRetryMs = 0
+        retryIfDue()
+        let lost = UInt64(spool.count - spool.fileRecordCount)
+        guard !spool.isEmpty else { return }
+        health.unstored.add(lost, ordering: .relaxed)
+        logger.error("stopping while the history store cannot write; spooled violations not stored", metadata: [
+            "lost_from_memory": "\(lost)", "kept_in_spill_file": "\(spool.fileRecordCount)",
+            "unstored_total": "\(health.unstored.load(ordering: .relaxed))"])
+    }
+
+    /// When violations were lost since the last notice and a second has passed: the
+    /// `history_unavailable` detail to publish (at most one a second).
+    func takeUnavailableNotice(now: Int64 = WallClock.monotonicMilliseconds()) -> String? {
+        guard unstoredSinceNotice > 0, now - lastNoticeMs >= 1000 else { return nil }
+        lastNoticeMs = now
+        let lost = unstoredSinceNotice
+        unstoredSinceNotice = 0
+        return "the history store cannot write and the spool is full: \(lost) violation(s) published but not stored"
+            + " (\(health.unstored.load(ordering: .relaxed)) in total); last error: \(health.lastErrorText ?? "unknown")"
+    }
+
+    /// Retention, when the store is healthy.
+    func prune(maxAgeMs: Int64?, maxRows: Int?) -> Int? {
+        guard spool.isEmpty, let history else { return nil }
+        return try? history.prune(now: WallClock.milliseconds(), maxAgeMs: maxAgeMs, maxRows: maxRows)
+    }
+
+    private func spoolViolations(_ bytes: UnsafeRawBufferPointer) {
+        var reader = OutboundBatchReader(bytes)
+        var start = 0
+        var lost: UInt64 = 0
+        while let record = reader.next() {
+            defer { start = reader.offset }
+            guard case .violation = record else { continue }
+            if !spool.append(UnsafeRawBufferPointer(rebasing: bytes[start..<reader.offset])) { lost += 1 }
+        }
+        publishSpoolFigures()
+        guard lost > 0 else { return }
+        health.unstored.add(lost, ordering: .relaxed)
+        unstoredSinceNotice += lost
+        let now = WallClock.monotonicMilliseconds()
+        if now - lastSpoolFullLogMs >= 10_000 {
+            lastSpoolFullLogMs = now
+            logger.error("the violation spool is full; violations are published but not stored (counted as violations_unstored)", metadata: [
+                "unstored_total": "\(health.unstored.load(ordering: .relaxed))",
+                "spool_memory_bytes": "\(spool.memoryLimit)", "spool_file_bytes": "\(spool.fileLimit)"])
+        }
+    }
+
+    private func failed(_ error: any Error, now: Int64) {
+        let text = HistoryStoreError.oneLine(error)
+        statistics.storeFailures.add(1, ordering: .relaxed)
+        health.lastErrorText = text
+        nextRetryMs = now + Self.retryIntervalMs
+        if health.state != .failing {
+            health.state = .failing
+            health.outages.add(1, ordering: .relaxed)
+            failedSince = now
+            logger.error("the history store cannot write; violations are published and spooled until it can", metadata: [
+                "error": "\(text)", "path": "\(path)"])
+        }
+    }
+
+    private func publishSpoolFigures() {
+        health.spooled.store(UInt64(spool.count), ordering: .relaxed)
+        health.spoolMemoryBytes.store(UInt64(spool.memoryBytes), ordering: .relaxed)
+        health.spoolFileBytes.store(UInt64(spool.fileBytes), ordering: .relaxed)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import HistoryStore
+import Logging
+
+/// The history file checked at start, before anything writes to it (docs/RELIABILITY.md):
+/// a damaged file (not a database, or failing `PRAGMA quick_check`) is moved aside as
+/// `history.sqlite.damaged-<UTC time>` with its WAL, and the daemon starts a fresh
+/// history, saying so in one log line; a sound database that is not a modalwatch
+/// history (a foreign schema) is refused at start in one line, and left as it is.
+enum HistoryStartCheck {
+    /// Checks `path`; moves a damaged file aside; throws a one-line error for a foreign one.
+    static func prepare(_ path: String, logger: Logger) throws(DaemonError) {
+        switch HistoryInspection.inspect(path: path) {
+        case .absent, .sound:
+            return
+        case .foreign(let what):
+            throw DaemonError(.configuration, "the history \(path) is not a modalwatch history: \(what); move it away or choose another --state-dir")
+        case .damaged(let why):
+            let stamp = Self.timestamp()
+            let aside = "\(path).damaged-\(stamp)"
+            guard rename(path, aside) == 0 else {
+                throw DaemonError(.systemCall, "the history \(path) is damaged (\(why)) and could not be moved aside: \(String(cString: strerror(errno)))")
+            }
+            for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
+                if rename(path + suffix, aside + suffix) != 0 { unlink(path + suffix) }
+            }
+            logger.error("the history was damaged; moved aside and started afresh", metadata: [
+                "reason": "\(why)", "moved_to": "\(aside)"])
+        }
+    }
+
+    /// `20261124T063000Z`.
+    private static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                      parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+}

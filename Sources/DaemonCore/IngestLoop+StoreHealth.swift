@@ -1,0 +1,50 @@
+import ControlProtocol
+
+/// The history store's health and module faults in `status` and in the metrics
+/// (violations.md: "`status` says whether the store is healthy"; docs/RELIABILITY.md).
+extension IngestLoop {
+    /// The fault part of the `status` reply.
+    func faultStatus() -> FaultStatus {
+        let health = publishing.health
+        var status = FaultStatus()
+        status.topicsTooLarge = Int(clamping: transportStatistics.topicsTooLarge)
+        status.controlRequests = controlRequests
+        status.historyState = health.state.name
+        status.historyHealthy = health.state == .ok
+        status.historyError = health.lastErrorText
+        status.historyOutages = Int(clamping: health.outages.load(ordering: .relaxed))
+        status.violationsSpooled = Int(clamping: health.spooled.load(ordering: .relaxed))
+        status.spoolMemoryBytes = Int(clamping: health.spoolMemoryBytes.load(ordering: .relaxed))
+        status.spoolFileBytes = Int(clamping: health.spoolFileBytes.load(ordering: .relaxed))
+        status.violationsRecovered = Int(clamping: health.recovered.load(ordering: .relaxed))
+        status.violationsUnstored = Int(clamping: health.unstored.load(ordering: .relaxed))
+        status.rulesQuarantined = faultGuard.quarantined.values.sorted { $0.rule < $1.rule }.map {
+            FaultStatus.Quarantined(rule: $0.rule, module: $0.module, fault: $0.fault, event: $0.event, since: $0.since)
+        }
+        return status
+    }
+
+    /// Why `rule` is in quarantine, or nil.
+    func quarantineReason(of rule: String) -> String? {
+        faultGuard.quarantined[rule].map { "\($0.fault) on \($0.event)" }
+    }
+
+    /// The store's counters for Prometheus.
+    func storeHealthTotals() -> [(name: String, dimensions: [(String, String)], value: UInt64)] {
+        let health = publishing.health
+        return [
+            ("modalwatch_violations_unstored_total", [], health.unstored.load(ordering: .relaxed)),
+            ("modalwatch_violations_recovered_total", [], health.recovered.load(ordering: .relaxed)),
+            ("modalwatch_history_outages_total", [], health.outages.load(ordering: .relaxed)),
+            ("modalwatch_topics_too_large_total", [], transportStatistics.topicsTooLarge),
+        ]
+    }
+
+    /// The store's gauges for Prometheus: healthy (1/0) and violations in the spool.
+    func recordStoreHealthGauges(_ exporter: MetricsExporter) {
+        let health = publishing.health
+        exporter.record(gauge: "modalwatch_history_healthy", health.state == .ok ? 1 : 0)
+        exporter.record(gauge: "modalwatch_violations_spooled", Double(health.spooled.load(ordering: .relaxed)))
+        exporter.record(gauge: "modalwatch_rules_quarantined", Double(faultGuard.quarantined.count))
+    }
+}

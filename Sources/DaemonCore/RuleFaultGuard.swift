@@ -1,0 +1,195 @@
+import CRuleGuard
+import Foundation
+import Glibc
+import Logging
+import RuleHost
+import SessionEngine
+
+/// Keeps a rule module's crash or hang from becoming a crash loop (docs/RELIABILITY.md,
+/// "Module faults"). It maps `rule-call.marker` in the state directory (MAP_SHARED: what
+/// the ingest thread writes there outlives the process) and installs the fatal-signal
+/// handler that marks a crash in a rule call. At start it reads the marker the last run
+/// left: a crash or hang in a rule names the culprit in the log and puts that rule in
+/// quarantine (`quarantine.json`), until a reload or `quarantine: false` in the configuration.
+final class RuleFaultGuard: @unchecked Sendable {
+    /// One rule in quarantine.
+    struct Quarantined: Codable, Sendable, Equatable {
+        var rule: String
+        var module: String
+        /// `crashed (SIGSEGV)` or `hung (over 1000 ms)`.
+        var fault: String
+        /// The event it was judging: type, ts, session.
+        var event: String
+        /// When it was put in quarantine (ms since the epoch).
+        var since: Int64
+    }
+
+    static let markerFileName = "rule-call.marker"
+    static let quarantineFileName = "quarantine.json"
+
+    /// The marker the engine writes around each rule call.
+    let marker: UnsafeMutablePointer<mw_marker>
+    /// Rules in quarantine now, by id.
+    private(set) var quarantined: [String: Quarantined] = [:]
+    private let quarantinePath: String?
+    private let logger: Logger
+    private let names: [(module: String, rule: String)]
+
+    /// Maps the marker in `directory` (nil: an in-memory marker, no persistence), reads what the
+    /// last run left, and installs the signal handler. Call on the thread that runs the rules.
+    init(directory: String?, catalog: RuleCatalog, quarantineEnabled: Bool, logger: Logger) {
+        self.logger = logger
+        names = catalog.rules.map { ($0.module, $0.id) }
+        quarantinePath = directory.map { $0 + "/" + Self.quarantineFileName }
+        let size = Int(MW_MARKER_NAMES_OFFSET) + max(names.count, 1) * Int(MW_MARKER_NAME_BYTES)
+        var mapped: UnsafeMutableRawPointer?
+        var leftover: Quarantined?
+        if let directory {
+            let path = directory + "/" + Self.markerFileName
+            leftover = Self.readLeftover(path: path)
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            if fd >= 0, ftruncate(fd, off_t(size)) == 0 {
+                let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                if address != MAP_FAILED { mapped = address }
+            }
+            if fd >= 0 { close(fd) }
+            if mapped == nil {
+                logger.warning("could not map the rule-call marker; a module crash will not be traced to its rule", metadata: [
+                    "path": "\(path)", "errno": "\(errno)"])
+            }
+        }
+        let base = mapped ?? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        memset(base, 0, size)
+        marker = base.bindMemory(to: mw_marker.self, capacity: 1)
+        marker.pointee.magic = MW_MARKER_MAGIC
+        marker.pointee.version = MW_MARKER_VERSION
+        marker.pointee.rule_count = UInt32(names.count)
+        for (index, name) in names.enumerated() {
+            let slot = base + Int(MW_MARKER_NAMES_OFFSET) + index * Int(MW_MARKER_NAME_BYTES)
+            Self.put(name.module, at: slot, capacity: Int(MW_MARKER_MODULE_BYTES) - 1)
+            Self.put(name.rule, at: slot + Int(MW_MARKER_MODULE_BYTES), capacity: Int(MW_MARKER_NAME_BYTES - MW_MARKER_MODULE_BYTES) - 1)
+        }
+        if mw_fault_handlers_install(marker) != 0 {
+            logger.warning("could not install the fatal-signal handler; a module crash will not be traced to its rule", metadata: ["errno": "\(errno)"])
+        }
+        quarantined = readQuarantine()
+        if let leftover {
+            logger.error("the last run ended in a rule module fault; the rule is quarantined until a reload", metadata: [
+                "module": "\(leftover.module)", "rule": "\(leftover.rule)", "fault": "\(leftover.fault)", "event": "\(leftover.event)"])
+            if quarantineEnabled {
+                quarantined[leftover.rule] = leftover
+                writeQuarantine()
+            }
+        }
+        if !quarantineEnabled && !quarantined.isEmpty {
+            logger.notice("quarantine: false in the configuration; quarantined rules run again", metadata: [
+                "rules": "\(quarantined.keys.sorted().joined(separator: ","))"])
+            clearQuarantine()
+        }
+        for entry in quarantined.values.sorted(by: { $0.rule < $1.rule }) where entry != leftover {
+            logger.warning("rule in quarantine since an earlier fault; a reload (SIGHUP) lets it run again", metadata: [
+                "module": "\(entry.module)", "rule": "\(entry.rule)", "fault": "\(entry.fault)"])
+        }
+    }
+
+    /// The quarantine as the engine takes it: rule id to one line of reason.
+    var engineQuarantine: [String: String] {
+        quarantined.mapValues { "\($0.fault) in module \($0.module) on \($0.event)" }
+    }
+
+    /// Ends the quarantine (a reload): the file goes, every rule runs again.
+    func clearQuarantine() {
+        guard !quarantined.isEmpty else { return }
+        quarantined = [:]
+        if let quarantinePath { unlink(quarantinePath) }
+    }
+
+    /// Marks the running call (if it is still `generation`'s) as hung; the culprit, or nil.
+    func markHung(generation: UInt64) -> (module: String, rule: String, event: String)? {
+        guard mw_marker_mark(marker, generation, MW_MARKER_HUNG) == 1 else { return nil }
+        return culprit()
+    }
+
+    /// The rule and event of the call running now.
+    func culprit() -> (module: String, rule: String, event: String) {
+        let index = Int(marker.pointee.rule)
+        let name: (module: String, rule: String) = index < names.count ? names[index] : ("?", "?")
+        return (name.module, name.rule, Self.eventText(marker))
+    }
+
+    // MARK: - Files
+
+    /// What a marker file left by the previous run says, when it ended in a rule's crash or hang.
+    private static func readLeftover(path: String) -> Quarantined? {
+        guard let data = FileManager.default.contents(atPath: path),
+              data.count >= Int(MW_MARKER_NAMES_OFFSET) else { return nil }
+        return data.withUnsafeBytes { bytes -> Quarantined? in
+            var record = mw_marker()
+            withUnsafeMutableBytes(of: &record) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<MemoryLayout<mw_marker>.size])) }
+            guard record.magic == MW_MARKER_MAGIC, record.version == MW_MARKER_VERSION else { return nil }
+            let fault: String
+            switch record.state {
+            case MW_MARKER_CRASHED: fault = "crashed (\(signalName(record.signal)))"
+            case MW_MARKER_HUNG: fault = "hung (the watchdog ended it)"
+            default: return nil   // idle, or killed from outside mid-call (kill -9): not the rule's fault
+            }
+            let slot = Int(MW_MARKER_NAMES_OFFSET) + Int(record.rule) * Int(MW_MARKER_NAME_BYTES)
+            guard record.rule < record.rule_count, slot + Int(MW_MARKER_NAME_BYTES) <= bytes.count else { return nil }
+            let module = string(bytes, slot, Int(MW_MARKER_MODULE_BYTES))
+            let rule = string(bytes, slot + Int(MW_MARKER_MODULE_BYTES), Int(MW_MARKER_NAME_BYTES - MW_MARKER_MODULE_BYTES))
+            return withUnsafePointer(to: &record) { pointer in
+                Quarantined(rule: rule, module: module, fault: fault, event: eventText(UnsafeMutablePointer(mutating: pointer)),
+                            since: WallClock.milliseconds())
+            }
+        }
+    }
+
+    private func readQuarantine() -> [String: Quarantined] {
+        guard let quarantinePath, let data = FileManager.default.contents(atPath: quarantinePath) else { return [:] }
+        guard let entries = try? JSONDecoder().decode([Quarantined].self, from: data) else {
+            logger.warning("ignored an unreadable quarantine file", metadata: ["path": "\(quarantinePath)"])
+            return [:]
+        }
+        return Dictionary(entries.map { ($0.rule, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private func writeQuarantine() {
+        guard let quarantinePath else { return }
+        let entries = quarantined.values.sorted { $0.rule < $1.rule }
+        guard let data = try? JSONEncoder().encode(entries) else { return }
+        let temporary = quarantinePath + ".tmp"
+        if FileManager.default.createFile(atPath: temporary, contents: data) {
+            rename(temporary, quarantinePath)
+        } else {
+            logger.error("could not write the quarantine file; the quarantine lasts until this process ends", metadata: ["path": "\(quarantinePath)"])
+        }
+    }
+
+    private static func eventText(_ marker: UnsafeMutablePointer<mw_marker>) -> String {
+        let length = min(Int(marker.pointee.session_len), Int(MW_MARKER_SESSION_BYTES))
+        let session = withUnsafeBytes(of: &marker.pointee.session) { String(decoding: $0.prefix(length), as: UTF8.self) }
+        return "\(EventTypeName.of(marker.pointee.event_type)) at ts \(marker.pointee.event_ts) of session \(session)"
+    }
+
+    private static func put(_ text: String, at slot: UnsafeMutableRawPointer, capacity: Int) {
+        let bytes = Array(text.utf8.prefix(capacity))
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    }
+
+    private static func string(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ capacity: Int) -> String {
+        let field = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + capacity])
+        return String(decoding: field.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    private static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGILL: "SIGILL"
+        case SIGFPE: "SIGFPE"
+        case SIGABRT: "SIGABRT"
+        default: "signal \(signal)"
+        }
+    }
+}

@@ -1,0 +1,93 @@
+@testable import DaemonCore
+import Foundation
+import HistoryStore
+import XCTest
+
+/// The store-failure spool (violations.md): memory, then a spill file, written back in order;
+/// refused past both bounds; a spill file left by a stopped run taken over. A real SQLite file.
+final class ViolationSpoolTests: XCTestCase {
+    private var folder = ""
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "spool-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// One violation record of an `OutboundBatch`, built byte by byte as the batch lays it out.
+    private func record(_ n: Int) -> [UInt8] {
+        var bytes: [UInt8] = [OutboundBatch.violationKind]
+        func blob(_ text: String) {
+            let utf8 = Array(text.utf8)
+            withUnsafeBytes(of: UInt32(utf8.count)) { bytes += $0 }
+            bytes += utf8
+        }
+        func integer(_ value: UInt64) { withUnsafeBytes(of: value) { bytes += $0 } }
+        blob("violation/com.a/alert-frequency")
+        blob(#"{"v":1,"n":\#(n),"pad":"\#(String(repeating: "x", count: 200))"}"#)
+        integer(0)
+        integer(UInt64(n))
+        integer(UInt64(n))
+        integer(UInt64(1000 + n))
+        integer(UInt64(n))
+        blob("warning")
+        blob("com.a")
+        blob("S")
+        blob("alert-frequency")
+        return bytes
+    }
+
+    private func storedOrder(_ history: ViolationHistory) throws -> [Int] {
+        try history.find(HistoryQuery(limit: 1000)).reversed().map { Int($0.id, radix: 16)! }
+    }
+
+    func testMemoryThenTheSpillFileThenBackInOrder() throws {
+        let size = record(0).count
+        let spill = folder + "/spool.bin"
+        let spool = ViolationSpool(memoryLimit: 3 * size, fileLimit: 100 * size, spillPath: spill)
+        for n in 0..<10 { XCTAssertTrue(record(n).withUnsafeBytes { spool.append($0) }) }
+        XCTAssertEqual(spool.count, 10)
+        XCTAssertEqual(spool.memoryBytes, 3 * size)
+        XCTAssertEqual(spool.fileRecordCount, 7)
+        // After something went to the file, a record that would fit in memory goes behind it.
+        let history = try ViolationHistory(path: folder + "/history.sqlite")
+        var rounds = 0
+        while !spool.isEmpty && rounds < 20 {
+            _ = try spool.writeOldest(to: history, maxBytes: 2 * size)
+            rounds += 1
+        }
+        XCTAssertTrue(spool.isEmpty)
+        XCTAssertEqual(try storedOrder(history), Array(0..<10), "written back in the order spooled")
+        XCTAssertGreaterThan(rounds, 3, "in transactions of a bounded size")
+        XCTAssertEqual(((try? FileManager.default.attributesOfItem(atPath: spill))?[.size] as? Int) ?? -1, 0)
+    }
+
+    func testPastBothBoundsARecordIsRefused() {
+        let size = record(0).count
+        let spool = ViolationSpool(memoryLimit: 2 * size, fileLimit: 0, spillPath: folder + "/spool.bin")
+        let taken = (0..<5).map { n in record(n).withUnsafeBytes { spool.append($0) } }
+        XCTAssertEqual(taken, [true, true, false, false, false])
+        XCTAssertEqual(spool.count, 2)
+    }
+
+    func testASpillFileLeftByAStoppedRunIsTakenOverAndATornTailDropped() throws {
+        let size = record(0).count
+        let spill = folder + "/spool.bin"
+        do {
+            let spool = ViolationSpool(memoryLimit: 0, fileLimit: 100 * size, spillPath: spill)
+            for n in 0..<4 { XCTAssertTrue(record(n).withUnsafeBytes { spool.append($0) }) }
+        }
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: spill))
+        handle.seekToEndOfFile()
+        handle.write(Data(record(99).prefix(size / 2)))   // a record cut short by the end of the process
+        handle.closeFile()
+        let again = ViolationSpool(memoryLimit: 0, fileLimit: 100 * size, spillPath: spill)
+        XCTAssertEqual(again.count, 4)
+        let history = try ViolationHistory(path: folder + "/history.sqlite")
+        while !again.isEmpty { _ = try again.writeOldest(to: history, maxBytes: 1 << 20) }
+        XCTAssertEqual(try storedOrder(history), [0, 1, 2, 3])
+    }
+}

@@ -1,0 +1,111 @@
+"""Hostile control clients (issue 13): DEALERs that pipeline big `violations` requests and never read add at
+most 64 MiB to the daemon's RSS; replies are capped and paged; memory is given back."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+import zmq
+
+import e2e_support as support
+import streams
+from streams import T0
+
+APP = "com.example.mail"
+MIB = 1 << 20
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+def grow_history(state: Path, rows: int) -> int:
+    """Copies the history's rows (with fresh ids) until it has `rows`: big replies without a long stream."""
+    db = sqlite3.connect(state / "history.sqlite")
+    try:
+        while db.execute("SELECT COUNT(*) FROM violations").fetchone()[0] < rows:
+            db.execute("""INSERT INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
+                          SELECT randomblob(16), fingerprint, rule, app, session, severity, ts + 1, observed + 1, json
+                          FROM violations LIMIT 2000""")
+            db.commit()
+        return db.execute("SELECT COUNT(*) FROM violations").fetchone()[0]
+    finally:
+        db.close()
+
+
+@pytest.mark.needs_rules("alert-frequency")
+def test_hostile_control_clients_add_at_most_64_mib(zctx, tmp_path):
+    first = support.Daemon(zctx, tmp_path).start()
+    try:
+        sender = support.EventSender(zctx, first.events)
+        sender.warm_up(first)
+        for n in range(20):
+            sender.batch(streams.alert_frequency_session(f"C{n}", APP, T0 + n))
+        first.wait_status(lambda s: s["violations_stored"] == 20, what="a history")
+        sender.close()
+    finally:
+        assert first.stop() == 0, first.log()
+    rows = grow_history(tmp_path / "state", 4000)
+
+    daemon = support.Daemon(zctx, tmp_path).start()
+    try:
+        # Paged: a request for 10,000 gets at most 256 KiB of violations and a cursor; following
+        # the cursors gives every row once.
+        page = daemon.request({"cmd": "violations", "limit": 10000}, timeout=10)
+        assert page["ok"] is True and 0 < page["count"] < rows and page["next"], {k: page[k] for k in ("count", "next")}
+        assert sum(len(json.dumps(v)) for v in page["violations"]) <= 300 * 1024
+        seen = [v["id"] for v in page["violations"]]
+        while page["next"]:
+            page = daemon.request({"cmd": "violations", "limit": 10000, "cursor": page["next"]}, timeout=10)
+            assert page["ok"] is True, page
+            seen += [v["id"] for v in page["violations"]]
+        assert len(seen) == rows, "every row once (the copies share their JSON, so count them)"
+        bad = daemon.request({"cmd": "violations", "cursor": "yesterday"})
+        assert bad["ok"] is False and "cursor" in bad["error"]
+
+        # The hostile part with replies of ~50 KiB (60 rows), so that 2,000 requests take seconds in a
+        # debug build; unbounded, 20 x 100 of them would queue ~100 MiB in the daemon.
+        db = sqlite3.connect(tmp_path / "state" / "history.sqlite")
+        db.execute("DELETE FROM violations WHERE rowid NOT IN (SELECT rowid FROM violations ORDER BY rowid LIMIT 60)")
+        db.commit()
+        db.close()
+        pid = daemon.process.pid
+        time.sleep(1.2)   # the trim after those replies
+        base_status = daemon.status()
+        base = rss_bytes(pid)
+        clients = []
+        for _ in range(20):
+            dealer = zctx.socket(zmq.DEALER)
+            dealer.linger = 0
+            dealer.rcvhwm = 1          # reads nothing; keeps as little as it can on its side
+            dealer.connect(daemon.control)
+            for _ in range(100):
+                dealer.send_multipart([b"", b'{"cmd":"violations","limit":10000}'])
+            clients.append(dealer)
+        peak = base
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            peak = max(peak, rss_bytes(pid))
+            status = daemon.status()
+            if status["control_requests"] - base_status["control_requests"] >= 2000:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail(f"the daemon did not get through the 2,000 requests: {status['control_requests'] - base_status['control_requests']}")
+        peak = max(peak, rss_bytes(pid))
+        for dealer in clients:
+            dealer.close()
+        time.sleep(1.5)
+        after = rss_bytes(pid)
+        print(f"RSS: base {base / MIB:.1f} MiB, peak {peak / MIB:.1f} MiB, after the clients left {after / MIB:.1f} MiB")
+        assert peak - base <= 64 * MIB, (base / MIB, peak / MIB)
+        assert after - base <= 32 * MIB, (base / MIB, after / MIB)
+        assert daemon.status()["ok"] is True
+    finally:
+        assert daemon.stop() == 0, daemon.log()

@@ -1,0 +1,81 @@
+"""Endpoints checked before anything binds (issue 13): the abstract ipc namespace refused for control,
+metrics on a non-loopback address only by opt-in, and `--check-config` checking every endpoint with the
+same parser start-up uses."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import e2e_support as support
+
+
+def run_daemon(tmp_path: Path, *args: str, config: str | None = None) -> subprocess.CompletedProcess:
+    extra: list[str] = []
+    if config is not None:
+        path = tmp_path / "modalwatchd.yaml"
+        path.write_text(config)
+        extra = ["--config", str(path)]
+    return subprocess.run(
+        [str(support.daemon_path()), "--state-dir", str(tmp_path / "state"), *support.rules_dir_args(), *extra, *args],
+        capture_output=True, timeout=20)
+
+
+def one_error_line(result: subprocess.CompletedProcess) -> str:
+    lines = [line for line in result.stderr.decode().splitlines() if line.startswith("modalwatchd: ")]
+    assert len(lines) == 1, result.stderr.decode()
+    return lines[0]
+
+
+@pytest.mark.parametrize("check", [False, True], ids=["start", "check-config"])
+def test_an_abstract_namespace_control_endpoint_is_refused_in_one_line(tmp_path, check):
+    args = ["--control", "ipc://@modalwatch-e2e-control", "--events", support.free_tcp_endpoint(),
+            "--publish", support.free_tcp_endpoint()]
+    result = run_daemon(tmp_path, *args, *(["--check-config"] if check else []))
+    assert result.returncode == 1, result
+    line = one_error_line(result)
+    assert "abstract" in line and "ipc://@modalwatch-e2e-control" in line, line
+
+
+@pytest.mark.parametrize("check", [False, True], ids=["start", "check-config"])
+def test_metrics_on_every_interface_needs_the_opt_in(tmp_path, check):
+    endpoints = ["--events", support.free_tcp_endpoint(), "--publish", support.free_tcp_endpoint(),
+                 "--control", support.free_tcp_endpoint()]
+    result = run_daemon(tmp_path, *endpoints, *(["--check-config"] if check else []), config="metrics: 0.0.0.0:0\n")
+    assert result.returncode == 1, result
+    line = one_error_line(result)
+    assert "0.0.0.0:0" in line and "metrics_allow_remote" in line, line
+
+
+def test_metrics_on_every_interface_with_the_opt_in_serves(zctx, tmp_path):
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("metrics: 0.0.0.0:0\nmetrics_allow_remote: true\n")
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()
+    try:
+        url = daemon.status()["endpoints"]["metrics"][0]
+        assert url.startswith("http://0.0.0.0:"), url
+    finally:
+        assert daemon.stop() == 0, daemon.log()
+
+
+@pytest.mark.parametrize("args,config,named", [
+    ([], "metrics: 127.0.0.1:99999\n", "99999"),
+    ([], "metrics: localhost:9464\n", "localhost"),
+    (["--publish", "tcp://127.0.0.1:70000"], None, "70000"),
+    (["--events", "tcp://127.0.0.1"], None, "no port"),
+    (["--events-connect", "tcp://127.0.0.1:*"], None, "'*'"),
+    (["--control", "http://127.0.0.1:7452"], None, "'http'"),
+    (["--control", "ipc:///tmp/" + "d" * 120 + "/control.sock"], None, "at most 107"),
+], ids=["metrics-port", "metrics-host", "publish-port", "events-no-port", "connect-wildcard", "transport", "ipc-length"])
+def test_check_config_validates_every_endpoint(tmp_path, args, config, named):
+    result = run_daemon(tmp_path, "--check-config", *args, config=config)
+    assert result.returncode == 1, result
+    line = one_error_line(result)
+    assert named in line, line
+
+
+def test_check_config_passes_good_endpoints(tmp_path):
+    result = run_daemon(tmp_path, "--check-config", "--control", "ipc:///tmp/mw-control.sock",
+                        "--events", "tcp://*:0", config="metrics: 127.0.0.1:0\n")
+    assert result.returncode == 0, result.stderr.decode()
