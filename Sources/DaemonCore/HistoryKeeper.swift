@@ -1,6 +1,7 @@
 import Foundation
 import HistoryStore
 import Logging
+import Synchronization
 
 /// Keeps the store-failure contract of violations.md for the publishing thread:
 /// writes each group's violations to the history; when the store cannot write

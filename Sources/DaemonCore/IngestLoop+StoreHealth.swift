@@ -1,4 +1,5 @@
 import ControlProtocol
+import Synchronization
 
 /// The history store's health and module faults in `status` and in the metrics
 /// (violations.md: "`status` says whether the store is healthy"; docs/RELIABILITY.md).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Checks every endpoint of a configuration before anything is bound: the ZeroMQ
 /// endpoints (events, events_connect, publish, control) and the metrics address.
 /// `--check-config` and start-up call the same function, so a configuration that

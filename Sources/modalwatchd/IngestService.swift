@@ -1,6 +1,7 @@
 import DaemonCore
 import Foundation
 import Logging
+import ModalwatchConfig
 import ServiceLifecycle
 
 /// Runs the ingest loop on its own thread for the life of the service; a
