@@ -10,6 +10,8 @@ extension IngestLoop {
         var status = FaultStatus()
         status.topicsTooLarge = Int(clamping: transportStatistics.topicsTooLarge)
         status.controlRequests = controlRequests
+        status.controlHoldMaxMicros = Int(clamping: controlHolds.maxMicros)
+        status.controlHoldMaxRequest = controlHolds.maxRequest
         status.historyState = health.state.name
         status.historyHealthy = health.state == .ok
         status.historyError = health.lastErrorText

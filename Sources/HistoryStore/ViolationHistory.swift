@@ -243,7 +243,7 @@ public final class ViolationHistory: Sendable {
     public func find(_ query: HistoryQuery) throws -> [StoredViolation] {
         try database.read { db in
             var rows: [StoredViolation] = []
-            try Self.visit(query, before: nil, in: db) { _, row in
+            try Self.visit(query, after: nil, in: db) { _, row in
                 rows.append(row)
                 return true
             }

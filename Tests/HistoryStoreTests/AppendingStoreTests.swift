@@ -56,7 +56,8 @@ final class AppendingStoreTests: XCTestCase {
         XCTAssertEqual(expected.count, 5)
         XCTAssertEqual(try history.find(HistoryQuery(session: session, limit: 100)).map(\.id), Array(expected))
         XCTAssertEqual(try history.find(HistoryQuery(session: session, limit: 2)).map(\.id), Array(expected.prefix(2)))
-        XCTAssertEqual(try history.find(HistoryQuery(app: rows[7].app, session: session, limit: 100)).map(\.id), Array(expected))
+        XCTAssertEqual(try history.find(HistoryQuery(app: rows[7].app, session: session, limit: 100)).map(\.id),
+                       rows.filter { $0.session == session && $0.app == rows[7].app }.reversed().map(\.id))
         XCTAssertEqual(try history.find(HistoryQuery(app: "com.other", session: session, limit: 100)), [])
         XCTAssertEqual(try history.find(HistoryQuery(rule: rows[7].rule, session: session, limit: 100)).map(\.id),
                        rows.filter { $0.session == session && $0.rule == rows[7].rule }.reversed().map(\.id))
