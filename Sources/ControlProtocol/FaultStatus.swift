@@ -46,6 +46,8 @@ public struct FaultStatus: Sendable, Equatable {
     /// The longest any control request held the ingest thread (µs), and that request's `cmd`.
     public var controlHoldMaxMicros: Int = 0
     public var controlHoldMaxRequest: String? = nil
+    /// The longest hold of each command answered so far (µs).
+    public var controlHoldMaxByRequest: [String: Int] = [:]
     /// `ok`, `failing` or `none` (no history kept).
     public var historyState: String = "none"
     /// Whether the history store takes writes.
@@ -74,6 +76,9 @@ public struct FaultStatus: Sendable, Equatable {
         controlRequests = try fields.optionalInt("control_requests") ?? 0
         controlHoldMaxMicros = try fields.optionalInt("control_hold_max_us") ?? 0
         controlHoldMaxRequest = try fields.optionalString("control_hold_max_request")
+        if fields.optional("control_hold_us_by_request") != nil {
+            controlHoldMaxByRequest = try fields.counts("control_hold_us_by_request")
+        }
         historyState = try fields.optionalString("history_state") ?? "none"
         historyHealthy = try fields.optionalBool("history_healthy") ?? false
         historyError = try fields.optionalString("history_error")
@@ -94,6 +99,7 @@ public struct FaultStatus: Sendable, Equatable {
             "control_requests": .int(controlRequests),
             "control_hold_max_us": .int(controlHoldMaxMicros),
             "control_hold_max_request": .nullable(controlHoldMaxRequest),
+            "control_hold_us_by_request": .object(controlHoldMaxByRequest.mapValues(JSONValue.int)),
             "history_state": .string(historyState),
             "history_healthy": .bool(historyHealthy),
             "history_error": .nullable(historyError),

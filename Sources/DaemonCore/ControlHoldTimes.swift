@@ -9,6 +9,8 @@ struct ControlHoldTimes {
     private(set) var maxMicros: Int64 = 0
     /// The request of the longest hold: its `cmd`, or nil before the first request.
     private(set) var maxRequest: String?
+    /// The longest hold of each request (`cmd`), in microseconds.
+    private(set) var maxByRequest: [String: Int64] = [:]
     private var started: Int64 = 0
 
     /// Notes that a request was read.
@@ -20,12 +22,19 @@ struct ControlHoldTimes {
     @discardableResult
     mutating func end(request: [UInt8]) -> Int64 {
         let held = Posix.monotonicMicroseconds() - started
+        let command = Self.command(of: request)
         if held > maxMicros || maxRequest == nil {
             maxMicros = max(held, maxMicros)
-            maxRequest = Self.command(of: request)
+            maxRequest = command
         }
+        // Bounded: only the commands the protocol knows get an entry of their own.
+        let key = Self.commands.contains(command) ? command : "?"
+        maxByRequest[key] = max(maxByRequest[key] ?? 0, held)
         return held
     }
+
+    /// The control protocol's commands.
+    private static let commands: Set<String> = ["status", "sessions", "session", "rules", "reload", "violations"]
 
     /// The value of the `"cmd"` field, found without parsing the whole request (at most its
     /// first 64 characters); "?" when there is none.
