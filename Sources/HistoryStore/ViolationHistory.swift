@@ -103,7 +103,7 @@ public final class ViolationHistory: Sendable {
     /// to every index key), so a new row goes at the end of its app's, its rule's and the
     /// clock's run: a commit writes one leaf page per app and rule in it, not one per row.
     /// Sessions are many and their ids random, so their index is cut in buckets of
-    /// `sessionBucketRows` consecutive rows: `(seq >> 12, session)`. New rows go only into
+    /// 4,096 consecutive rows (`sessionBucketShift`): `(seq >> 12, session)`. New rows go only into
     /// the newest bucket (a few dozen pages, hot in the cache), and a session's rows are
     /// found by one index seek per bucket, newest bucket first.
     static let schemaV3Table = """

@@ -42,7 +42,7 @@ VIOLATION_FIELDS = {
 }
 DIAG_REASONS = {
     "malformed_json", "missing_field", "bad_field", "too_large", "unknown_dismiss",
-    "duplicate", "gap", "out_of_order", "session_evicted", "history_unavailable",
+    "duplicate", "gap", "out_of_order", "session_evicted", "history_unavailable", "module_error",
 }
 
 
@@ -275,6 +275,18 @@ class Daemon:
         reply = json.loads(self.request_raw(payload, timeout))
         assert isinstance(reply, dict), f"a control reply is a JSON object: {reply!r}"
         return reply
+
+    def all_violations(self, request: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Every violation a `violations` request selects, following the reply's `next` cursor page by page."""
+        request = {"cmd": "violations", "limit": 10000, **(request or {})}
+        found: list[dict[str, Any]] = []
+        while True:
+            reply = self.request(request)
+            assert reply.get("ok") is True, reply
+            found += reply["violations"]
+            if reply.get("next") is None:
+                return found
+            request = {**request, "cursor": reply["next"]}
 
     def status(self) -> dict[str, Any]:
         reply = self.request({"cmd": "status"})
