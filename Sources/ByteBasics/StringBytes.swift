@@ -1,5 +1,5 @@
 /// Word-at-a-time tests over string bytes, for the event scanner and the escaper.
-public enum StringBytes {
+public enum StringBytes: Sendable {
     /// For eight bytes loaded little-endian: the high bit of each byte that is a control
     /// character, `"`, `\` or not ASCII. The lowest set bit is exact (the classic "has a
     /// byte less than / equal to" tests can only add false positives above a true one),

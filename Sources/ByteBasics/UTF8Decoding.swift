@@ -1,6 +1,6 @@
 /// UTF-8 over raw bytes, without allocating: the one scalar decoder and the one
 /// sequence validator (RFC 3629: shortest forms only, no surrogates, at most U+10FFFF).
-public enum UTF8Decoding {
+public enum UTF8Decoding: Sendable {
     /// The scalar at `offset` (which must be below `bytes.count`) and its width in bytes.
     /// A byte that does not start a valid sequence reads as U+FFFD, one byte wide, so any
     /// input can be walked.

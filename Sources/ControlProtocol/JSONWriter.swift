@@ -10,10 +10,37 @@ import Foundation
 ///
 /// JSON has no NaN or infinity: a non-finite number is written `null`.
 public struct JSONWriter: Sendable {
-    private var bytes: [UInt8] = []
+    /// How to write: as JSONSerialization's options of the same names.
+    public struct Options: OptionSet, Sendable {
+        public let rawValue: Int
 
-    private init(capacity: Int) {
+        /// An options set.
+        public init(rawValue: Int) {
+            self.rawValue = rawValue
+        }
+
+        /// Two-space indentation, one member per line, `"key" : value`.
+        public static let prettyPrinted = Options(rawValue: 1)
+        /// `/` as it is, not `\/`.
+        public static let withoutEscapingSlashes = Options(rawValue: 2)
+    }
+
+    private var bytes: [UInt8] = []
+    private let pretty: Bool
+    private let escapeSlashes: Bool
+    private var depth = 0
+
+    private init(capacity: Int, options: Options = []) {
         bytes.reserveCapacity(capacity)
+        pretty = options.contains(.prettyPrinted)
+        escapeSlashes = !options.contains(.withoutEscapingSlashes)
+    }
+
+    /// The value's JSON bytes, written with `options`.
+    public static func encode(_ value: JSONValue, options: Options, capacity: Int = 4096) -> [UInt8] {
+        var writer = JSONWriter(capacity: capacity, options: options)
+        writer.value(value)
+        return writer.bytes
     }
 
     /// The value's JSON bytes.
@@ -47,24 +74,55 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func object(_ object: [String: JSONValue]) {
-        bytes.append(UInt8(ascii: "{"))
+        open(UInt8(ascii: "{"))
         // Sorting the keys alone moves less than sorting the pairs; each value is then looked up once.
         for (index, key) in object.keys.sorted(by: Self.precedes).enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            separate(index)
             string(key)
-            bytes.append(UInt8(ascii: ":"))
+            if pretty { literal(" : ") } else { bytes.append(UInt8(ascii: ":")) }
             if let field = object[key] { value(field) }
         }
-        bytes.append(UInt8(ascii: "}"))
+        close(UInt8(ascii: "}"))
     }
 
     private mutating func array(_ values: [JSONValue]) {
-        bytes.append(UInt8(ascii: "["))
+        open(UInt8(ascii: "["))
         for (index, element) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            separate(index)
             value(element)
         }
-        bytes.append(UInt8(ascii: "]"))
+        close(UInt8(ascii: "]"))
+    }
+
+    /// `{` or `[`, and in pretty output a new line one level deeper.
+    private mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        guard pretty else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        depth += 1
+    }
+
+    /// Before each member: a comma after the first, and in pretty output a new line and the indentation.
+    private mutating func separate(_ index: Int) {
+        if index > 0 {
+            bytes.append(UInt8(ascii: ","))
+            if pretty { bytes.append(UInt8(ascii: "\n")) }
+        }
+        if pretty { indent() }
+    }
+
+    /// `}` or `]`, and in pretty output on a line of its own (an empty container too, as JSONSerialization has it).
+    private mutating func close(_ bracket: UInt8) {
+        if pretty {
+            bytes.append(UInt8(ascii: "\n"))
+            depth -= 1
+            indent()
+        }
+        bytes.append(bracket)
+    }
+
+    private mutating func indent() {
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
     private mutating func literal(_ text: StaticString) {
@@ -103,7 +161,7 @@ public struct JSONWriter: Sendable {
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x2F {
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapeSlashes) {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 runStart = index + 1
                 bytes.append(UInt8(ascii: "\\"))

@@ -11,11 +11,13 @@ public struct ReloadReply: ControlReplyBody {
         self.summary = summary
     }
 
+    /// Reads a reply's fields; a missing or mistyped one is a mismatch naming it.
     public init(fields: JSONFields) throws(JSONFields.Mismatch) {
         reloaded = try fields.bool("reloaded")
         summary = try fields.string("summary")
     }
 
+    /// The reply's fields as they go on the wire.
     public var fields: [String: JSONValue] {
         ["reloaded": .bool(reloaded), "summary": .string(summary)]
     }

@@ -1,6 +1,7 @@
 /// `{"cmd": "reload"}`: read the configuration again (refused on a `tcp://` endpoint unless
 /// the configuration allows it).
 public struct ReloadRequest: ControlCommand {
+    /// The reply to this request.
     public typealias Reply = ReloadReply
 
     /// `reload`.

@@ -1,5 +1,6 @@
 /// `{"cmd": "rules"}`: every loaded rule with its metadata and the parameter values in force.
 public struct RulesRequest: ControlCommand {
+    /// The reply to this request.
     public typealias Reply = RulesReply
 
     /// `rules`.

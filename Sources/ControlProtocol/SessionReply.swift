@@ -65,6 +65,7 @@ public struct SessionReply: ControlReplyBody {
         self.violationsError = violationsError
     }
 
+    /// Reads a reply's fields; a missing or mistyped one is a mismatch naming it.
     public init(fields: JSONFields) throws(JSONFields.Mismatch) {
         session = try SessionInfo(try fields.object("session", context: "the session"))
         now = try fields.int64("now")
@@ -75,6 +76,7 @@ public struct SessionReply: ControlReplyBody {
         violationsError = try fields.optionalString("violations_error")
     }
 
+    /// The reply's fields as they go on the wire.
     public var fields: [String: JSONValue] {
         var fields: [String: JSONValue] = [
             "session": session.json, "now": .integer(now),

@@ -1,6 +1,7 @@
 /// `{"cmd": "session", "id": ID, "events": N?, "violations": N?, "ended": B?}`: one session's
 /// stack, timeline, recent events and violations.
 public struct SessionRequest: ControlCommand {
+    /// The reply to this request.
     public typealias Reply = SessionReply
 
     /// `session`.

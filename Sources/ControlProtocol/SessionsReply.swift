@@ -14,12 +14,14 @@ public struct SessionsReply: ControlReplyBody {
         self.sessions = sessions
     }
 
+    /// Reads a reply's fields; a missing or mistyped one is a mismatch naming it.
     public init(fields: JSONFields) throws(JSONFields.Mismatch) {
         total = try fields.int("total")
         now = try fields.int64("now")
         sessions = try fields.array("sessions") { value throws(JSONFields.Mismatch) in try SessionInfo(value) }
     }
 
+    /// The reply's fields as they go on the wire.
     public var fields: [String: JSONValue] {
         ["total": .int(total), "now": .integer(now), "sessions": .array(sessions.map(\.json))]
     }

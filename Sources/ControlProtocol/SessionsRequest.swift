@@ -1,5 +1,6 @@
 /// `{"cmd": "sessions", "app": A?, "sort": S?, "limit": N?}`: the live sessions.
 public struct SessionsRequest: ControlCommand {
+    /// The reply to this request.
     public typealias Reply = SessionsReply
 
     /// How the sessions are ordered.

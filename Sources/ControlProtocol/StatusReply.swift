@@ -135,6 +135,7 @@ public struct StatusReply: ControlReplyBody {
     /// A reply of zeros, this build's version and protocol; the daemon fills in the rest.
     public init() {}
 
+    /// Reads a reply's fields; a missing or mistyped one is a mismatch naming it.
     public init(fields: JSONFields) throws(JSONFields.Mismatch) {
         version = try fields.string("version")
         protocolVersion = try fields.int("protocol")
@@ -184,6 +185,7 @@ public struct StatusReply: ControlReplyBody {
         faults = try FaultStatus(fields: fields)
     }
 
+    /// The reply's fields as they go on the wire.
     public var fields: [String: JSONValue] {
         faults.fields.merging(ownFields) { _, own in own }
     }

@@ -1,5 +1,6 @@
 /// `{"cmd": "status"}`: the daemon's version, uptime, modules and counters.
 public struct StatusRequest: ControlCommand {
+    /// The reply to this request.
     public typealias Reply = StatusReply
 
     /// `status`.

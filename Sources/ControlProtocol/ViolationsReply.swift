@@ -15,12 +15,14 @@ public struct ViolationsReply: ControlReplyBody {
         self.next = next
     }
 
+    /// Reads a reply's fields; a missing or mistyped one is a mismatch naming it.
     public init(fields: JSONFields) throws(JSONFields.Mismatch) {
         violations = try fields.array("violations") { $0 }
         count = try fields.int("count")
         next = try fields.optionalString("next")
     }
 
+    /// The reply's fields as they go on the wire.
     public var fields: [String: JSONValue] {
         ["violations": .array(violations), "count": .int(count), "next": .nullable(next)]
     }

@@ -1,6 +1,7 @@
 /// `{"cmd": "violations", "app": A?, "rule": R?, "session": ID?, "since": D?, "limit": N?}`:
 /// the violation history, newest first.
 public struct ViolationsRequest: ControlCommand {
+    /// The reply to this request.
     public typealias Reply = ViolationsReply
 
     /// From when.

@@ -66,13 +66,21 @@ final class MetricsHTTPServer: Sendable {
         }
     }
 
+    /// Accepts until `stop()`: the listener stays open until then (so `stop()` never meets a
+    /// closed descriptor), and a failed accept (out of descriptors, a client gone) is waited out.
     private func serve() {
+        var lastFailureLog: Int64 = 0
         while true {
             let client: Int32
             do { client = try Posix.accept(listener) } catch {
-                // EINVAL after stop(); anything else ends the server too, said once.
-                if error.errno != EINVAL { logger.error("the metrics server stopped accepting", metadata: ["error": "\(error)"]) }
-                break
+                if error.errno == EINVAL { break }  // shut down by stop()
+                let now = WallClock.monotonicMilliseconds()
+                if now - lastFailureLog > 10_000 {
+                    lastFailureLog = now
+                    logger.warning("the metrics server could not accept a connection", metadata: ["error": "\(error)"])
+                }
+                usleep(100_000)
+                continue
             }
             do {
                 try handle(client)

@@ -1,8 +1,9 @@
+import ControlProtocol
 import Foundation
 import HistoryStore
 import Logging
-import ZeroMQ
 import Synchronization
+import ZeroMQ
 
 /// The publishing thread's side, made on that thread and confined to it: it owns the
 /// hand-over PAIR socket, the violations `PUB` socket and the history's writer. For
@@ -193,11 +194,10 @@ final class Publisher {
     /// (at most one a second).
     private func publishNotice(_ keeper: HistoryKeeper) {
         guard let detail = keeper.takeUnavailableNotice() else { return }
-        let body: [String: Any] = [
-            "v": 1, "reason": "history_unavailable", "app": NSNull(), "session": NSNull(),
-            "detail": detail, "observed": WallClock.milliseconds(),
-        ]
-        guard let payload = try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys]) else { return }
+        let payload = JSONWriter.encode([
+            "v": .int(1), "reason": .string("history_unavailable"), "app": .null, "session": .null,
+            "detail": .string(detail), "observed": .integer(WallClock.milliseconds()),
+        ])
         let topic = Array("diag/-/history_unavailable".utf8)
         let sent = topic.withUnsafeBytes { topic in payload.withUnsafeBytes { send(topic, $0) } }
         if sent { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }

@@ -11,6 +11,9 @@ import SessionEngine
 /// handler that marks a crash in a rule call. At start it reads the marker the last run
 /// left: a crash or hang in a rule names the culprit in the log and puts that rule in
 /// quarantine (`quarantine.json`), until a reload or `quarantine: false` in the configuration.
+// @unchecked: `quarantined` is read and written only on the ingest thread (init, status,
+// `clearQuarantine`); other threads (the rule watchdog, the stop deadline) use only `marker`,
+// through CRuleGuard's atomic operations, and the `let` names.
 final class RuleFaultGuard: @unchecked Sendable {
     /// One rule in quarantine.
     struct Quarantined: Codable, Sendable, Equatable {

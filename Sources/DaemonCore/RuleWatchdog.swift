@@ -11,6 +11,8 @@ import Logging
 ///
 /// It reads the marker's state and call counter every quarter of the limit; it costs the
 /// ingest thread nothing.
+// @unchecked: `stopping` is read and written only with `wake` locked; the rest is `let`
+// (the guard's marker is shared memory read with the C atomics of CRuleGuard).
 final class RuleWatchdog: @unchecked Sendable {
     /// The exit status of a process the watchdog ends.
     static let exitStatus: Int32 = 70

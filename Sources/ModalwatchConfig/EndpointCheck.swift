@@ -4,7 +4,7 @@ import Foundation
 /// endpoints (events, events_connect, publish, control) and the metrics address.
 /// `--check-config` and start-up call the same function, so a configuration that
 /// passes the check does not fail at start for its endpoints' syntax.
-public enum EndpointCheck {
+public enum EndpointCheck: Sendable {
     /// What is wrong with the endpoints of `configuration`, one line each; empty when all are fine.
     public static func problems(in configuration: DaemonConfiguration) -> [String] {
         var problems: [String] = []

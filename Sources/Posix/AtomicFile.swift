@@ -3,7 +3,7 @@ import Glibc
 /// Replaces a file atomically: the new bytes go to `PATH.tmp`, are synced, and
 /// renamed over `PATH`; then the folder is synced, so that after a crash the file
 /// is either the old one or the new one, whole. Every step's result is checked.
-public enum AtomicFile {
+public enum AtomicFile: Sendable {
     /// Writes `bytes` to `path` atomically (see the type).
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(PosixError) {
         let temporary = path + ".tmp"

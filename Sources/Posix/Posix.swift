@@ -5,7 +5,7 @@ public import Glibc
 /// throws a `PosixError` that keeps `errno`, and an `errno` that only a bug can cause
 /// (`EBADF`, `EFAULT`) stops the process with a message instead of going unnoticed.
 /// Non-blocking calls report `EAGAIN` as nil, not as an error.
-public enum Posix {
+public enum Posix: Sendable {
     /// Runs `body`, one system call that returns -1 and sets `errno` on failure, until it
     /// is not interrupted; returns its result or throws with `errno` kept.
     @inline(__always)

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Foundation
 import RuleHost
 import SessionEngine
@@ -19,12 +20,12 @@ final class CheckCollector: EngineOutput {
         let ts: Int64
         /// The line of the event that triggered it.
         let location: Location?
-        /// The violation's JSON as an object (for text and SARIF output only).
-        var object: [String: Any] {
-            (try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]) ?? [:]
+        /// The violation's JSON as a value (for text and SARIF output only).
+        var object: JSONValue {
+            (try? JSONParser.parse(json)) ?? .object([:])
         }
         /// The violation's message.
-        var message: String { object["message"] as? String ?? "" }
+        var message: String { object["message"]?.stringValue ?? "" }
     }
 
     private(set) var violations: [Found] = []

@@ -89,8 +89,7 @@ struct CheckCommand: ParsableCommand {
             let log = SarifLog(
                 catalog: catalog, profile: RuleProfile(catalog: catalog, configuration: configuration.engine, app: nil),
                 files: files, found: found, notifications: collector.diagnosticLines, version: Modalwatch.configuration.version)
-            let data = try JSONSerialization.data(withJSONObject: log.object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
-            out.write([UInt8](data))
+            out.write(log.bytes)
             out.write([0x0A])
         }
         out.flush()

@@ -12,12 +12,6 @@ enum RelativeTime {
         return "\(s / 86_400) d ago"
     }
 
-    /// How long ago, or "-" when unknown.
-    static func ago(ms: Any?) -> String {
-        guard let value = Self.number(ms) else { return "-" }
-        return ago(ms: value)
-    }
-
     /// A duration: "850 ms", "12 s", "3 min 4 s", "2 h 5 min", "3 d 4 h".
     static func duration(ms: Double) -> String {
         if ms < 1000 { return "\(Int(max(0, ms))) ms" }
@@ -32,11 +26,6 @@ enum RelativeTime {
     static func offset(ms: Double) -> String {
         if abs(ms) < 60_000 { return String(format: "%+.1f s", ms / 1000) }
         return (ms < 0 ? "-" : "+") + duration(ms: abs(ms))
-    }
-
-    /// A JSON number as Double.
-    static func number(_ value: Any?) -> Double? {
-        (value as? NSNumber)?.doubleValue
     }
 
     /// The wall clock, ms since the epoch.

@@ -1,3 +1,4 @@
+import ControlProtocol
 import Foundation
 import RuleHost
 import SessionEngine
@@ -30,91 +31,103 @@ struct SarifLog {
     }
 
     /// The whole log.
-    var object: [String: Any] {
+    var object: JSONValue {
         let rules = catalog.rules
         var ruleIndex: [String: Int] = [:]
         for (i, rule) in rules.enumerated() { ruleIndex[rule.id] = i }
         let artifacts = files.filter { $0 != "-" }
         var artifactIndex: [String: Int] = [:]
         for (i, file) in artifacts.enumerated() { artifactIndex[file] = i }
-        var run: [String: Any] = [
-            "tool": ["driver": [
-                "name": "modalwatch",
-                "version": version,
-                "semanticVersion": version,
-                "informationUri": "https://developer.apple.com/design/human-interface-guidelines/",
-                "rules": rules.map(descriptor),
-            ] as [String: Any]],
-            "artifacts": artifacts.map { ["location": ["uri": Self.uri(for: $0)]] },
-            "results": found.map { result($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) },
-            "properties": ["edition": profile.edition.rawValue],
+        var run: [String: JSONValue] = [
+            "tool": .object(["driver": .object([
+                "name": .string("modalwatch"),
+                "version": .string(version),
+                "semanticVersion": .string(version),
+                "informationUri": .string("https://developer.apple.com/design/human-interface-guidelines/"),
+                "rules": .array(rules.map(descriptor)),
+            ])]),
+            "results": .array(found.map { result($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) }),
+            "properties": .object(["edition": .string(profile.edition.rawValue)]),
         ]
-        if artifacts.isEmpty { run["artifacts"] = nil }
-        var invocation: [String: Any] = ["executionSuccessful": true]
-        if !notifications.isEmpty {
-            invocation["toolExecutionNotifications"] = notifications.map { ["level": "warning", "message": ["text": $0]] }
+        if !artifacts.isEmpty {
+            run["artifacts"] = .array(artifacts.map { .object(["location": .object(["uri": .string(Self.uri(for: $0))])]) })
         }
-        run["invocations"] = [invocation]
-        return ["$schema": Self.schema, "version": Self.sarifVersion, "runs": [run]]
+        var invocation: [String: JSONValue] = ["executionSuccessful": .bool(true)]
+        if !notifications.isEmpty {
+            invocation["toolExecutionNotifications"] = .array(notifications.map {
+                .object(["level": .string("warning"), "message": .object(["text": .string($0)])])
+            })
+        }
+        run["invocations"] = .array([.object(invocation)])
+        return .object(["$schema": .string(Self.schema), "version": .string(Self.sarifVersion), "runs": .array([.object(run)])])
     }
 
-    private func descriptor(_ rule: RuleDescriptor) -> [String: Any] {
+    /// The log as `check --format sarif` writes it: indented, keys sorted, slashes as they are.
+    var bytes: [UInt8] {
+        JSONWriter.encode(object, options: [.prettyPrinted, .withoutEscapingSlashes], capacity: 1 << 16)
+    }
+
+    private func descriptor(_ rule: RuleDescriptor) -> JSONValue {
         let active = profile.rules.first { $0.descriptor.id == rule.id }
         var help = "\(rule.guideline). Human Interface Guidelines: \(rule.source)."
         if !rule.parameters.isEmpty {
             let values = rule.parameters.map { "\($0.name) = \($0.format(active?.value(of: $0.name) ?? $0.defaultValue))" }
             help += " Parameters: \(values.joined(separator: ", "))."
         }
-        return [
-            "id": rule.id,
-            "name": Self.pascalCase(rule.id),
-            "shortDescription": ["text": rule.guideline],
-            "fullDescription": ["text": rule.summary],
-            "help": ["text": help],
-            "defaultConfiguration": [
-                "level": Self.level(active?.severity ?? rule.severity), "enabled": active != nil,
-            ] as [String: Any],
-            "properties": [
-                "module": rule.module, "rev": rule.rev, "editions": rule.editions.map(\.rawValue),
-                "guideline": rule.guideline, "source": rule.source, "tags": ["hig", rule.module],
-            ] as [String: Any],
-        ]
+        return .object([
+            "id": .string(rule.id),
+            "name": .string(Self.pascalCase(rule.id)),
+            "shortDescription": .object(["text": .string(rule.guideline)]),
+            "fullDescription": .object(["text": .string(rule.summary)]),
+            "help": .object(["text": .string(help)]),
+            "defaultConfiguration": .object([
+                "level": .string(Self.level(active?.severity ?? rule.severity)), "enabled": .bool(active != nil),
+            ]),
+            "properties": .object([
+                "module": .string(rule.module), "rev": .int(rule.rev), "editions": .array(rule.editions.map { .string($0.rawValue) }),
+                "guideline": .string(rule.guideline), "source": .string(rule.source),
+                "tags": .array([.string("hig"), .string(rule.module)]),
+            ]),
+        ])
     }
 
-    private func result(_ found: CheckCollector.Found, ruleIndex: [String: Int], artifactIndex: [String: Int]) -> [String: Any] {
+    private func result(_ found: CheckCollector.Found, ruleIndex: [String: Int], artifactIndex: [String: Int]) -> JSONValue {
         let violation = found.object
-        let subject = violation["subject"] as? String
-        var logical: [[String: Any]] = [
-            ["name": found.app, "fullyQualifiedName": found.app, "kind": "module"],
-            ["name": found.session, "fullyQualifiedName": "\(found.app)/\(found.session)", "kind": "namespace"],
+        let subject = violation["subject"]?.stringValue
+        var logical: [JSONValue] = [
+            .object(["name": .string(found.app), "fullyQualifiedName": .string(found.app), "kind": .string("module")]),
+            .object(["name": .string(found.session), "fullyQualifiedName": .string("\(found.app)/\(found.session)"), "kind": .string("namespace")]),
         ]
         if let subject {
-            logical.append(["name": subject, "fullyQualifiedName": "\(found.app)/\(found.session)/\(subject)", "kind": "object"])
+            logical.append(.object([
+                "name": .string(subject), "fullyQualifiedName": .string("\(found.app)/\(found.session)/\(subject)"), "kind": .string("object"),
+            ]))
         }
-        var location: [String: Any] = ["logicalLocations": logical]
+        var location: [String: JSONValue] = ["logicalLocations": .array(logical)]
         if let place = found.location, let index = artifactIndex[place.file] {
-            location["physicalLocation"] = [
-                "artifactLocation": ["uri": Self.uri(for: place.file), "index": index] as [String: Any],
-                "region": ["startLine": place.line],
-            ]
+            location["physicalLocation"] = .object([
+                "artifactLocation": .object(["uri": .string(Self.uri(for: place.file)), "index": .int(index)]),
+                "region": .object(["startLine": .int(place.line)]),
+            ])
         }
-        var result: [String: Any] = [
-            "ruleId": found.rule,
-            "level": Self.level(found.severity),
-            "message": ["text": found.message],
-            "locations": [location],
-            "fingerprints": ["modalwatch/v1": violation["fingerprint"] as? String ?? ""],
-            "partialFingerprints": ["modalwatchFingerprint/v1": violation["fingerprint"] as? String ?? ""],
-            "properties": [
-                "id": violation["id"] ?? NSNull(), "app": found.app, "session": found.session,
-                "subject": subject ?? NSNull(), "ts": found.ts, "edition": violation["edition"] ?? NSNull(),
-                "module": violation["module"] ?? NSNull(), "rev": violation["rev"] ?? NSNull(),
-                "guideline": violation["guideline"] ?? NSNull(), "evidence": violation["evidence"] ?? [:],
-                "events": violation["events"] ?? [],
-            ] as [String: Any],
+        let fingerprint = JSONValue.string(violation["fingerprint"]?.stringValue ?? "")
+        var result: [String: JSONValue] = [
+            "ruleId": .string(found.rule),
+            "level": .string(Self.level(found.severity)),
+            "message": .object(["text": .string(found.message)]),
+            "locations": .array([.object(location)]),
+            "fingerprints": .object(["modalwatch/v1": fingerprint]),
+            "partialFingerprints": .object(["modalwatchFingerprint/v1": fingerprint]),
+            "properties": .object([
+                "id": violation["id"] ?? .null, "app": .string(found.app), "session": .string(found.session),
+                "subject": .nullable(subject), "ts": .integer(found.ts), "edition": violation["edition"] ?? .null,
+                "module": violation["module"] ?? .null, "rev": violation["rev"] ?? .null,
+                "guideline": violation["guideline"] ?? .null, "evidence": violation["evidence"] ?? .object([:]),
+                "events": violation["events"] ?? .array([]),
+            ]),
         ]
-        if let index = ruleIndex[found.rule] { result["ruleIndex"] = index }
-        return result
+        if let index = ruleIndex[found.rule] { result["ruleIndex"] = .int(index) }
+        return .object(result)
     }
 
     /// A file name as a URI reference: relative paths stay relative, absolute ones become file: URIs.

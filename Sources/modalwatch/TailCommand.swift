@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import Glibc
 import ModalwatchConfig
@@ -53,12 +54,12 @@ struct TailCommand: ParsableCommand {
     }
 
     /// Whether a published message passes the filters.
-    func passes(topic: String, body: [String: Any]) -> Bool {
-        if let app, body["app"] as? String != app { return false }
+    func passes(topic: String, body: JSONValue) -> Bool {
+        if let app, body["app"]?.stringValue != app { return false }
         if topic.hasPrefix("diag/") { return diagnostics && rule == nil && severity == nil }
-        if let rule, body["rule"] as? String != rule { return false }
+        if let rule, body["rule"]?.stringValue != rule { return false }
         if let minimum = severity.flatMap(Severity.init(rawValue:)) {
-            guard let found = (body["severity"] as? String).flatMap(Severity.init(rawValue:)), found >= minimum else { return false }
+            guard let found = body["severity"]?.stringValue.flatMap(Severity.init(rawValue:)), found >= minimum else { return false }
         }
         return true
     }
@@ -89,7 +90,7 @@ struct TailCommand: ParsableCommand {
                 while let message = try socket.receiveMultipart(maxFrames: 2, dontWait: true) {
                     guard message.frames.count == 2 else { continue }
                     let topic = String(decoding: message.frames[0], as: UTF8.self)
-                    guard let body = try? JSONSerialization.jsonObject(with: Data(message.frames[1])) as? [String: Any],
+                    guard let body = try? JSONParser.parse(message.frames[1]), body.objectValue != nil,
                           passes(topic: topic, body: body) else { continue }
                     if json {
                         JSONOutput.raw(message.frames[1])
@@ -106,16 +107,22 @@ struct TailCommand: ParsableCommand {
         }
     }
 
-    private func line(topic: String, body: [String: Any]) -> String {
+    private func line(topic: String, body: JSONValue) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
-        let time = formatter.string(from: Date(timeIntervalSince1970: (RelativeTime.number(body["observed"]) ?? RelativeTime.nowMs) / 1000))
+        let time = formatter.string(from: Date(timeIntervalSince1970: (body["observed"]?.doubleValue ?? RelativeTime.nowMs) / 1000))
         if topic.hasPrefix("diag/") {
-            let reason = body["reason"] as? String ?? "?"
-            return "\(time)  \(Terminal.paint(Terminal.pad("diag", 7), "2"))  \(Terminal.pad(reason, 16))  \(body["app"] as? String ?? "-") \(body["session"] as? String ?? "-"): \(body["detail"] as? String ?? "")"
+            let reason = body["reason"]?.stringValue ?? "?"
+            return "\(time)  \(Terminal.paint(Terminal.pad("diag", 7), "2"))  \(Terminal.pad(reason, 16))  \(body["app"]?.stringValue ?? "-") \(body["session"]?.stringValue ?? "-"): \(body["detail"]?.stringValue ?? "")"
         }
-        let severity = body["severity"] as? String ?? "?"
-        let subject = (body["subject"] as? String).map { " (\($0))" } ?? ""
-        return "\(time)  \(Terminal.severity(Terminal.pad(severity, 7), severity))  \(Terminal.pad(body["rule"] as? String ?? "?", 28))  \(body["app"] ?? "?") \(body["session"] ?? "?")\(subject): \(body["message"] ?? "")"
+        let severity = body["severity"]?.stringValue ?? "?"
+        let subject = body["subject"]?.stringValue.map { " (\($0))" } ?? ""
+        return "\(time)  \(Terminal.severity(Terminal.pad(severity, 7), severity))  \(Terminal.pad(body["rule"]?.stringValue ?? "?", 28))  \(Self.text(body["app"], "?")) \(Self.text(body["session"], "?"))\(subject): \(Self.text(body["message"], ""))"
+    }
+
+    /// A field for a line: a string as it is, any other value as JSON, `fallback` when absent.
+    private static func text(_ value: JSONValue?, _ fallback: String) -> String {
+        guard let value else { return fallback }
+        return value.stringValue ?? value.text
     }
 }

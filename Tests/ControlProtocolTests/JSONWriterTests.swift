@@ -50,6 +50,25 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
+    /// `check --format sarif` writes with these options: the same bytes as JSONSerialization's.
+    func testPrettyOutputWithoutEscapedSlashesIsJSONSerializations() throws {
+        let value: JSONValue = .object([
+            "$schema": .string("https://example.com/a/b.json"), "runs": .array([.object([
+                "empty_array": .array([]), "empty_object": .object([:]), "n": .integer(3), "x": .number(0.5),
+                "nested": .object(["list": .array([.string("a/b"), .null, .bool(false)])]),
+            ])]),
+        ])
+        let foundation: [String: Any] = [
+            "$schema": "https://example.com/a/b.json", "runs": [[
+                "empty_array": [Any](), "empty_object": [String: Any](), "n": 3, "x": 0.5,
+                "nested": ["list": ["a/b", NSNull(), false] as [Any]],
+            ] as [String: Any]],
+        ]
+        let expected = try JSONSerialization.data(withJSONObject: foundation, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        XCTAssertEqual(String(decoding: JSONWriter.encode(value, options: [.prettyPrinted, .withoutEscapingSlashes]), as: UTF8.self),
+                       String(decoding: expected, as: UTF8.self))
+    }
+
     func testRawJSONGoesInUnchanged() {
         let published = #"{"z":1,"a":"x\/y"}"#
         let bytes = JSONWriter.encode(["violations": .array([.raw(RawJSON(bytes: Array(published.utf8)))]), "count": .int(1)])
