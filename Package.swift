@@ -48,6 +48,9 @@ let package = Package(
         // For Benchmarks/ and tools in this repository only: not a stable API.
         .library(name: "ModalwatchZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "ModalwatchControlProtocol", targets: ["ControlProtocol"]),
+        // For apps and tools that publish events (docs/client.md).
+        .library(name: "ModalwatchClient", targets: ["ModalwatchClient"]),
+        .executable(name: "modalwatch-client-example", targets: ["ClientExample"]),
     ] + modules.map(\.0) + moduleAuthorLibraries,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -92,10 +95,21 @@ let package = Package(
         // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.
         .target(name: "SessionEngine", dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics", "CRuleGuard"]),
 
+        // Shard buckets and topics (scale.md): FNV-1a 64 of the shard key, which daemon owns what.
+        .target(name: "ShardRouting", dependencies: ["ByteBasics"]),
+        // The library apps publish events with: typed events, batching, a bounded queue, shard topics.
+        .target(name: "ModalwatchClient", dependencies: ["ZeroMQ", "ShardRouting", .product(name: "Logging", package: "swift-log")]),
+        // A scripted app session published through ModalwatchClient (docs/client.md; the e2e tests run it).
+        .executableTarget(
+            name: "ClientExample",
+            dependencies: ["ModalwatchClient", .product(name: "Logging", package: "swift-log")],
+            path: "Examples/ClientExample"
+        ),
+
         // The YAML configuration: every error names the file, the line and the key.
         .target(
             name: "ModalwatchConfig",
-            dependencies: ["SessionEngine", "RuleHost", .product(name: "Yams", package: "Yams")]
+            dependencies: ["SessionEngine", "RuleHost", "ShardRouting", .product(name: "Yams", package: "Yams")]
         ),
 
         // The history store: every violation, durably, in SQLite (GRDB, WAL).
@@ -112,7 +126,7 @@ let package = Package(
             name: "DaemonCore",
             dependencies: [
                 "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix", "ControlProtocol",
-                "EventDecoding", "CRuleGuard",
+                "EventDecoding", "CRuleGuard", "ShardRouting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -132,6 +146,7 @@ let package = Package(
             name: "modalwatch",
             dependencies: [
                 "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol", "Report",
+                "ModalwatchClient", "ShardRouting", "ModalwatchABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -144,6 +159,10 @@ let package = Package(
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"]),
+        .testTarget(
+            name: "ModalwatchClientTests",
+            dependencies: ["ModalwatchClient", "ShardRouting", "ByteBasics", "EventDecoding", "ModalwatchABI", "ZeroMQ", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),

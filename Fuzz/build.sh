@@ -59,7 +59,7 @@ build_decoder() {
 }
 
 # The modules DaemonCore needs, in the sanitized SwiftPM build: every object file of these is linked.
-SPM_MODULES=(DaemonCore ControlProtocol ModalwatchConfig HistoryStore SessionEngine RuleHost EventDecoding ByteBasics Posix ModalwatchABI ZeroMQ
+SPM_MODULES=(DaemonCore ControlProtocol ModalwatchConfig ShardRouting HistoryStore SessionEngine RuleHost EventDecoding ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
              Yams CYaml GRDB Logging Metrics CoreMetrics Prometheus Atomics _AtomicsShims)
 
 # SwiftPM's --sanitize flags reach swiftc as separate -sanitize= options, of which only the last
@@ -98,6 +98,7 @@ link_spm_target() {
     local maps=()
     local map
     for map in "$rel/ModalwatchABI.build/module.modulemap" \
+               "$rel/CRuleGuard.build/module.modulemap" \
                "$ROOT/Sources/CZeroMQ/module.modulemap" \
                "$SPM/checkouts/Yams/Sources/CYaml/include/module.modulemap" \
                "$SPM/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap" \

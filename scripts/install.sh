@@ -4,6 +4,7 @@
 #   PREFIX/bin/modalwatchd, PREFIX/bin/modalwatch
 #   PREFIX/lib/modalwatch/rules/libmodalwatch-rules-*.so   (the built-in modules; found with no configuration)
 #   PREFIX/lib/systemd/system/modalwatchd.service          (ExecStart pointing at PREFIX/bin)
+#   PREFIX/lib/systemd/system/modalwatchd@.service, modalwatch-forward.service (sharding, docs/SCALING.md)
 #   /etc/modalwatch/modalwatchd.yaml                        (the commented default config; kept if present)
 #   PREFIX/share/doc/modalwatch/                            (README and docs)
 #
@@ -33,6 +34,11 @@ install -m 0755 "$BIN/modalwatchd" "$BIN/modalwatch" "$DESTDIR$PREFIX/bin/"
 install -m 0644 "$BIN"/libmodalwatch-rules-*.so "$DESTDIR$PREFIX/lib/modalwatch/rules/"
 sed "s#/usr/local/bin/#$PREFIX/bin/#g" systemd/modalwatchd.service > "$DESTDIR$PREFIX/lib/systemd/system/modalwatchd.service"
 chmod 0644 "$DESTDIR$PREFIX/lib/systemd/system/modalwatchd.service"
+# Sharded daemons (modalwatchd@N) and the forwarder between producers and them (docs/SCALING.md).
+for unit in "modalwatchd@.service" "modalwatch-forward.service"; do
+    sed "s#/usr/local/bin/#$PREFIX/bin/#g" "systemd/$unit" > "$DESTDIR$PREFIX/lib/systemd/system/$unit"
+    chmod 0644 "$DESTDIR$PREFIX/lib/systemd/system/$unit"
+done
 if [ -e "$DESTDIR/etc/modalwatch/modalwatchd.yaml" ]; then
     echo "install: keeping the existing /etc/modalwatch/modalwatchd.yaml"
 else

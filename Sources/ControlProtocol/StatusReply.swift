@@ -39,6 +39,27 @@ public struct StatusReply: ControlReplyBody {
         }
     }
 
+    /// A sharded daemon's share of the buckets (scale.md).
+    public struct Shard: Sendable, Equatable {
+        /// Its index, 0…count−1.
+        public var index: Int
+        /// How many daemons share the buckets.
+        public var count: Int
+        /// `app` or `session`.
+        public var key: String
+
+        /// A shard.
+        public init(index: Int, count: Int, key: String) {
+            self.index = index
+            self.count = count
+            self.key = key
+        }
+
+        var json: JSONValue {
+            .object(["index": .int(index), "count": .int(count), "key": .string(key)])
+        }
+    }
+
     /// The daemon's version (``ModalwatchVersion/string``).
     public var version: String = ModalwatchVersion.string
     /// The control protocol's version (``ModalwatchVersion/controlProtocol``).
@@ -129,6 +150,10 @@ public struct StatusReply: ControlReplyBody {
     public var configReloads: Int = 0
     /// Configuration reloads refused.
     public var configReloadsRefused: Int = 0
+    /// The shard, or nil for a daemon that takes everything.
+    public var shard: Shard? = nil
+    /// Buckets of the shard topic this daemon owns (256 unsharded).
+    public var shardBuckets: Int = 256
     /// The history store's health, refused topics and quarantined rules (`FaultStatus`).
     public var faults = FaultStatus()
 
@@ -182,6 +207,12 @@ public struct StatusReply: ControlReplyBody {
         curveClientsRefused = try fields.int("curve_clients_refused")
         configReloads = try fields.int("config_reloads")
         configReloadsRefused = try fields.int("config_reloads_refused")
+        // Absent from daemons before sharding: then unsharded.
+        if let value = fields.optional("shard"), !value.isNull {
+            let shard = try JSONFields(value, context: "\"shard\"")
+            self.shard = Shard(index: try shard.int("index"), count: try shard.int("count"), key: try shard.string("key"))
+        }
+        shardBuckets = try fields.optionalInt("shard_buckets") ?? 256
         faults = try FaultStatus(fields: fields)
     }
 
@@ -237,6 +268,8 @@ public struct StatusReply: ControlReplyBody {
             "curve_clients_refused": .int(curveClientsRefused),
             "config_reloads": .int(configReloads),
             "config_reloads_refused": .int(configReloadsRefused),
+            "shard": shard?.json ?? .null,
+            "shard_buckets": .int(shardBuckets),
         ]
     }
 

@@ -1,6 +1,8 @@
 import Foundation
+import Glibc
 import HistoryStore
 import Logging
+import Posix
 
 /// The history file checked at start, before anything writes to it (docs/RELIABILITY.md):
 /// a damaged file (not a database, or failing `PRAGMA quick_check`) is moved aside as
@@ -18,11 +20,11 @@ enum HistoryStartCheck {
         case .damaged(let why):
             let stamp = Self.timestamp()
             let aside = "\(path).damaged-\(stamp)"
-            guard rename(path, aside) == 0 else {
-                throw DaemonError(.systemCall, "the history \(path) is damaged (\(why)) and could not be moved aside: \(String(cString: strerror(errno)))")
+            do { try Posix.rename(path, aside) } catch {
+                throw DaemonError(.systemCall, "the history \(path) is damaged (\(why)) and could not be moved aside: \(error.reason)")
             }
             for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
-                if rename(path + suffix, aside + suffix) != 0 { unlink(path + suffix) }
+                do { try Posix.rename(path + suffix, aside + suffix) } catch { try? Posix.unlink(path + suffix) }
             }
             logger.error("the history was damaged; moved aside and started afresh", metadata: [
                 "reason": "\(why)", "moved_to": "\(aside)"])

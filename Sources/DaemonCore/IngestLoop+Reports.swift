@@ -3,6 +3,7 @@ import ModalwatchConfig
 import RuleHost
 import SessionEngine
 import Synchronization
+import ShardRouting
 
 /// What the control socket reports about the loop.
 extension IngestLoop {
@@ -57,6 +58,8 @@ extension IngestLoop {
         reply.curve = configuration.curve != nil
         reply.curveClientsAccepted = Int(clamping: zap?.accepted ?? 0)
         reply.curveClientsRefused = Int(clamping: zap?.refused ?? 0)
+        reply.shard = configuration.shard.map { StatusReply.Shard(index: $0.index, count: $0.count, key: $0.key.rawValue) }
+        reply.shardBuckets = configuration.shard?.ownedBuckets.count ?? 256
         reply.configReloads = Int(clamping: reloads.done)
         reply.configReloadsRefused = Int(clamping: reloads.refused)
         reply.faults = faultStatus()

@@ -157,6 +157,11 @@ public final class IngestLoop {
             switch state {
             case .running: state = poll(handler)
             case .draining:
+                // Producers stop sending here first (and count what they then cannot deliver).
+                unsubscribeAndSettle(resources.ingest) {
+                    drain(stopping: false)
+                    outbox.flush()
+                }
                 drain(stopping: true)
                 outbox.flush()
                 state = .stopping
@@ -355,7 +360,7 @@ public final class IngestLoop {
                 logger.warning("ignored a session snapshot of another format", metadata: ["version": "\(snapshot.version)"])
                 return
             }
-            let restored = pipeline.engine.restore(snapshot)
+            let restored = pipeline.engine.restore(keepingOwnedSessions(of: snapshot, logger: logger))
             logger.notice("restored sessions from the snapshot", metadata: ["sessions": "\(restored)"])
         } catch {
             logger.error("the session snapshot could not be read; it was moved aside and sessions start afresh", metadata: ["error": "\(error)"])
@@ -376,6 +381,10 @@ public final class IngestLoop {
     func reload() -> Result<String, DaemonError> {
         do {
             let fresh = try configurationSource()
+            if let refusal = configuration.shardChangeRefusal(to: fresh) {
+                reloads.refused += 1
+                return .failure(DaemonError(.configuration, refusal))
+            }
             faultGuard.clearQuarantine()
             pipeline.engine.reconfigure(fresh.engine)
             reloads.done += 1

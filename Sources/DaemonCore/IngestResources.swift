@@ -83,7 +83,9 @@ final class IngestResources {
             undo.push { context.shutdown(); publishing.join() }
             let history = configuration.stateDirectory.flatMap { try? ViolationHistory(path: $0 + "/" + ViolationHistory.fileName, readOnly: true) }
 
-            let ingest = try socket(context, .sub, &undo)
+            // XSUB, not SUB: it filters nothing itself (publishers filter by its subscriptions), so
+            // what is still on its way after a stop's unsubscription is received (IngestLoop+Shard).
+            let ingest = try socket(context, .xsub, &undo)
             let handover = try socket(context, .pair, &undo)
             let control = try socket(context, .rep, &undo)
             do { try handover.connect(publishing.handoff) } catch {
@@ -168,7 +170,7 @@ final class IngestResources {
             }
             try ingest.set(.receiveHighWaterMark, 10_000)
             try ingest.set(.maxMessageSize, IngestLoop.socketMessageLimit)
-            for prefix in configuration.subscribe { try ingest.subscribe(prefix) }
+            for prefix in configuration.ingestSubscriptions { _ = try ingest.send(IngestLoop.subscription(prefix, subscribe: true)) }
             try handover.set(.sendHighWaterMark, 1000)
             try control.set(.linger, 0)
             // Bounded per peer (docs/RELIABILITY.md): a client that pipelines requests and never

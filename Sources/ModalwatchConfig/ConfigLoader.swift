@@ -1,6 +1,7 @@
 import Foundation
 public import RuleHost
 import SessionEngine
+import ShardRouting
 import Yams
 
 /// Reads the YAML configuration and checks it against the loaded rules. Every
@@ -153,12 +154,14 @@ private struct Reader {
                 configuration.engine.rules = readRuleOverrides(value, key)
             case "apps":
                 configuration.engine.apps = readApps(value, key)
+            case "shard":
+                if value.null != nil { configuration.shard = nil } else { configuration.shard = readShard(value, key) }
             case "modules":
                 var modules = ModuleSettingsReader(file: file)
                 configuration.moduleSettings = modules.read(value, catalog: catalog)
                 errors += modules.errors
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps, modules")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, shard, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps, modules")
             }
         }
     }
@@ -283,6 +286,49 @@ private struct Reader {
             return nil
         }
         return CurveConfiguration(keyFile: keyFile, allowedClients: allowed, ingest: ingest, publish: publish)
+    }
+
+    mutating func readShard(_ node: Node, _ path: String) -> ShardAssignment? {
+        guard let mapping = node.mapping else {
+            fail(node, path, "must be a mapping such as { index: 0, count: 3, key: app }")
+            return nil
+        }
+        var index: Int64?, count: Int64?
+        var key = ShardKey.app
+        var valid = true
+        for (keyNode, value) in mapping {
+            let name = keyName(keyNode)
+            let full = "\(path).\(name)"
+            switch name {
+            case "index":
+                index = readInteger(value, full, minimum: 0, maximum: Int64(ShardAssignment.maximumCount - 1))
+                if index == nil { valid = false }
+            case "count":
+                count = readInteger(value, full, minimum: 1, maximum: Int64(ShardAssignment.maximumCount))
+                if count == nil { valid = false }
+            case "key":
+                guard let text = readString(value, full) else { valid = false; continue }
+                guard let parsed = ShardKey(rawValue: text) else {
+                    fail(value, full, "'\(text)' is not a shard key; use app or session")
+                    valid = false
+                    continue
+                }
+                key = parsed
+            default:
+                fail(keyNode, full, "unknown key; shard takes index, count and key")
+                valid = false
+            }
+        }
+        guard valid else { return nil }
+        guard let index, let count else {
+            fail(node, path, "needs index and count, e.g. { index: 0, count: 3 }")
+            return nil
+        }
+        guard let shard = ShardAssignment(index: Int(index), count: Int(count), key: key) else {
+            fail(node, "\(path).index", "\(index) is out of range 0...\(count - 1) for count \(count)")
+            return nil
+        }
+        return shard
     }
 
     mutating func readApps(_ node: Node, _ path: String) -> [String: EngineConfiguration.AppOverride] {

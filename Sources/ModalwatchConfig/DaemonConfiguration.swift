@@ -1,4 +1,5 @@
 public import SessionEngine
+public import ShardRouting
 
 /// Everything the configuration file sets (interfaces.md, "Configuration file").
 public struct DaemonConfiguration: Sendable {
@@ -6,8 +7,10 @@ public struct DaemonConfiguration: Sendable {
     public var events: [String] = [DefaultEndpoints.events]
     /// Where ingest `SUB` also connects.
     public var eventsConnect: [String] = []
-    /// Topic prefixes to subscribe to.
+    /// Topic prefixes to subscribe to (unsharded daemons; see ``ingestSubscriptions``).
     public var subscribe: [String] = [""]
+    /// This daemon's share of the shard buckets (scale.md), or nil to take everything.
+    public var shard: ShardAssignment?
     /// Where the violations `PUB` binds.
     public var publish = DefaultEndpoints.publish
     /// Where the control `REP` binds.

@@ -4,8 +4,8 @@ import ModalwatchConfig
 
 /// Options of every command that talks to the daemon's control socket.
 struct ControlOptions: ParsableArguments {
-    @Option(name: .long, help: "The daemon's control endpoint.")
-    var control: String = DefaultEndpoints.control
+    @Option(name: .long, help: "A daemon's control endpoint (default \(DefaultEndpoints.control)); repeat it for sharded daemons, which then answer as one.")
+    var control: [String] = []
 
     @Option(name: .long, help: "Milliseconds to wait for the daemon before giving up (exit 3).")
     var timeout: Int = 3000
@@ -17,6 +17,9 @@ struct ControlOptions: ParsableArguments {
         if timeout < 1 || timeout > 600_000 { throw ValidationError("--timeout must be 1 to 600000 ms") }
     }
 
-    /// A client for the control endpoint with this timeout.
-    var client: ControlClient { ControlClient(endpoint: control, timeoutMs: timeout) }
+    /// The control endpoints named, or the default one.
+    var endpoints: [String] { control.isEmpty ? [DefaultEndpoints.control] : control }
+
+    /// Every daemon named, asked as one, with this timeout (scale.md).
+    var fleet: DaemonFleet { DaemonFleet(endpoints: endpoints, timeoutMs: timeout) }
 }

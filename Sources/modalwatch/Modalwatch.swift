@@ -10,7 +10,7 @@ struct Modalwatch: ParsableCommand {
         version: ModalwatchVersion.string,
         subcommands: [
             StatusCommand.self, SessionsCommand.self, SessionCommand.self, TopCommand.self, TailCommand.self,
-            ViolationsCommand.self, RulesCommand.self, CheckCommand.self, SendCommand.self, KeygenCommand.self,
+            ViolationsCommand.self, RulesCommand.self, CheckCommand.self, SendCommand.self, ForwardCommand.self, KeygenCommand.self,
             ReportCommand.self,
         ])
 

@@ -28,11 +28,28 @@ struct SessionCommand: ParsableCommand {
 
     func run() throws {
         let request = SessionRequest(id: id, events: events, ended: true)
-        let client = options.client
+        let fleet = options.fleet
+        let answer: DaemonFleet.Answer<SessionReply>
+        if fleet.isSingle {
+            answer = try fleet.ask(request)[0]
+        } else {
+            // The session lives on one daemon; the others refuse ("no such session"), quietly.
+            let (answers, failures) = fleet.gather(request)
+            for (endpoint, failure) in failures {
+                if case .refused = failure { continue }
+                Terminal.error("\(endpoint): \(failure.description)")
+            }
+            guard let found = answers.first else {
+                let refusal = failures.lazy.compactMap { if case .refused(let text) = $0.failure { text } else { nil } }.first
+                Terminal.error(refusal ?? "no daemon answered")
+                throw refusal == nil ? ExitCode(3) : ExitCode(1)
+            }
+            answer = found
+        }
         if options.json {
-            JSONOutput.raw(try client.askRaw(request))
+            JSONOutput.raw(answer.bytes)
             return
         }
-        for line in SessionReport(reply: try client.ask(request)).lines() { print(line) }
+        for line in SessionReport(reply: answer.reply).lines() { print(line) }
     }
 }

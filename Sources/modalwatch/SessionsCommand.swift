@@ -31,12 +31,17 @@ struct SessionsCommand: ParsableCommand {
 
     func run() throws {
         let request = SessionsRequest(app: app, sort: SessionsRequest.Sort(rawValue: sort.rawValue) ?? .recent, limit: limit)
-        let client = options.client
+        let fleet = options.fleet
+        let answers = try fleet.ask(request)
         if options.json {
-            JSONOutput.raw(try client.askRaw(request))
+            if fleet.isSingle { JSONOutput.raw(answers[0].bytes); return }
+            var object = FleetMerging.sessions(answers.map(\.reply), sort: request.sort, limit: limit).fields
+            object["ok"] = .bool(true)
+            object["v"] = .int(ModalwatchVersion.controlProtocol)
+            JSONOutput.line(object)
             return
         }
-        let reply = try client.ask(request)
+        let reply = FleetMerging.sessions(answers.map(\.reply), sort: request.sort, limit: limit)
         if reply.sessions.isEmpty {
             print(app.map { "no live sessions of \($0)" } ?? "no live sessions")
             return

@@ -6,17 +6,33 @@ import Foundation
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the daemon's state and counters.",
-        discussion: "Exit status: 0 answered, 3 daemon unreachable within --timeout.")
+        discussion: """
+            With several --control endpoints (sharded daemons), counters are summed and each daemon has its own line \
+            (version, edition, uptime, shard, modules); a daemon that does not answer is named on stderr. \
+            Exit status: 0 answered, 3 no daemon reachable within --timeout.
+            """)
 
     @OptionGroup var options: ControlOptions
 
     func run() throws {
-        let client = options.client
+        let fleet = options.fleet
+        let answers = try fleet.ask(StatusRequest())
         if options.json {
-            JSONOutput.raw(try client.askRaw(StatusRequest()))
+            if fleet.isSingle { JSONOutput.raw(answers[0].bytes); return }
+            var object = StatusReply.merged(answers.map(\.reply)).fields
+            object["ok"] = .bool(true)
+            object["v"] = .int(ModalwatchVersion.controlProtocol)
+            object["daemons"] = .array(answers.map { answer in
+                var fields = answer.reply.fields
+                fields["endpoint"] = .string(answer.endpoint)
+                return .object(fields)
+            })
+            let answered = Set(answers.map(\.endpoint))
+            object["unreachable"] = .array(options.endpoints.filter { !answered.contains($0) }.map(JSONValue.string))
+            JSONOutput.line(object)
             return
         }
-        let s = try client.ask(StatusRequest())
+        let s = StatusReply.merged(answers.map(\.reply))
         let modules = s.modules.map { "\($0.name) \($0.version)" }
         let rejected = s.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         let rows: [(String, String)] = [
@@ -33,6 +49,10 @@ struct StatusCommand: ParsableCommand {
         for failure in s.moduleFailures { Terminal.error("module failed: \(failure)") }
         let width = rows.map(\.0.count).max() ?? 0
         for (key, value) in rows { print(Terminal.paint(key.padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  " + value) }
+        if !fleet.isSingle {
+            print(Terminal.paint("daemons".padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  \(answers.count) of \(options.endpoints.count) answered, \(s.shardBuckets) of 256 buckets owned")
+            for answer in answers { print("  " + answer.reply.daemonLine(endpoint: answer.endpoint)) }
+        }
     }
 
     /// "module errors" with each module that reported any (ABI 1.2), or no row.

@@ -17,8 +17,11 @@ struct TailCommand: ParsableCommand {
             each violation is printed exactly as published, one per line. Ctrl-C (SIGINT) or SIGTERM stops it, exit 0.
             """)
 
-    @Option(name: .long, help: "The daemon's publish endpoint.")
-    var publish: String = DefaultEndpoints.publish
+    @Option(name: .long, help: "A daemon's publish endpoint (default \(DefaultEndpoints.publish)); repeat it for sharded daemons: their violations come as one stream.")
+    var publish: [String] = []
+
+    /// The publish endpoints named, or the default one.
+    var publishEndpoints: [String] { publish.isEmpty ? [DefaultEndpoints.publish] : publish }
 
     @Option(name: .long, help: "Only this app (bundle id).")
     var app: String?
@@ -73,9 +76,9 @@ struct TailCommand: ParsableCommand {
             let socket = try ZMQSocket(context, type: .sub, linger: 0)
             defer { socket.close() }
             for prefix in prefixes { try socket.subscribe(prefix) }
-            try socket.connect(publish)
+            for endpoint in publishEndpoints { try socket.connect(endpoint) }
             if Terminal.isTerminal(STDERR_FILENO) {
-                FileHandle.standardError.write(Data("modalwatch: waiting for violations from \(publish); Ctrl-C stops\n".utf8))
+                FileHandle.standardError.write(Data("modalwatch: waiting for violations from \(publishEndpoints.joined(separator: ", ")); Ctrl-C stops\n".utf8))
             }
             let poller = ZMQPoller()
             let index = try poller.add(socket)
@@ -102,7 +105,7 @@ struct TailCommand: ParsableCommand {
                 }
             }
         } catch {
-            Terminal.error("cannot subscribe at \(publish): \(error); check the endpoint (e.g. \(DefaultEndpoints.publish))")
+            Terminal.error("cannot subscribe at \(publishEndpoints.joined(separator: ", ")): \(error); check the endpoint (e.g. \(DefaultEndpoints.publish))")
             throw ExitCode(3)
         }
     }

@@ -30,15 +30,16 @@ struct TopCommand: ParsableCommand {
     func run() throws {
         // Before any thread starts: these signals come to this loop, never kill it with the terminal left raw.
         var signals = BlockedSignals([SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP])
-        let client = options.client
+        let fleet = options.fleet
         let first: TopSample
         do {
-            first = try TopSample.take(client, after: nil)
+            first = try TopSample.take(fleet, after: nil)
         } catch {
             Terminal.error(error.description)
             throw error.exitCode
         }
-        let screen = TopScreen(endpoint: options.control, intervalSeconds: interval)
+        for (endpoint, failure) in first.failures { Terminal.error("\(endpoint): \(failure.description)") }
+        let screen = TopScreen(endpoint: options.endpoints.joined(separator: ", "), intervalSeconds: interval)
         if options.json {
             JSONOutput.line(first.json)
             return
@@ -48,7 +49,7 @@ struct TopCommand: ParsableCommand {
             return
         }
         // Each refresh waits for the daemon at most about one interval, so q is never held up long.
-        let refreshClient = ControlClient(endpoint: options.control, timeoutMs: min(options.timeout, max(200, Int(interval * 1000))))
+        let refreshFleet = DaemonFleet(endpoints: options.endpoints, timeoutMs: min(options.timeout, max(200, Int(interval * 1000))))
         let terminal = RawTerminal()
         terminal.enter()
         defer { terminal.leave() }
@@ -94,8 +95,8 @@ struct TopCommand: ParsableCommand {
                 }
                 if TopSample.monotonic() >= nextLook {
                     do {
-                        sample = try TopSample.take(refreshClient, after: sample)
-                        problem = nil
+                        sample = try TopSample.take(refreshFleet, after: sample)
+                        problem = sample.failures.isEmpty ? nil : "no answer from \(sample.failures.map(\.endpoint).joined(separator: ", "))"
                     } catch {
                         problem = "no answer: \(error.description); showing the last look, retrying"
                     }

@@ -18,6 +18,8 @@ struct TopSample {
     let taken: Double
     /// Violations published per second since the sample before, if there was one.
     private(set) var violationsPerSecond: Double?
+    /// The daemons that did not answer this look (several `--control`), by endpoint.
+    var failures: [(endpoint: String, failure: ControlClient.Failure)] = []
 
     /// Sessions asked for each time: the most recently active, where the busy ones are.
     static let window = 200
@@ -29,6 +31,23 @@ struct TopSample {
         var sample = TopSample(
             status: status, sessions: listing.sessions, total: listing.total, now: Double(listing.now),
             taken: Self.monotonic(), violationsPerSecond: nil)
+        sample.rank(after: previous)
+        return sample
+    }
+
+    /// Asks every daemon of `fleet` and merges their looks (scale.md); fails only when none answers.
+    static func take(_ fleet: DaemonFleet, after previous: TopSample?) throws(ControlClient.Failure) -> TopSample {
+        if fleet.isSingle { return try take(fleet.clients[0], after: previous) }
+        let statuses = fleet.gather(StatusRequest())
+        let listings = fleet.gather(SessionsRequest(sort: .recent, limit: window))
+        guard !statuses.answers.isEmpty, !listings.answers.isEmpty else {
+            throw statuses.failures.first?.failure ?? listings.failures.first?.failure ?? .unreachable("no daemon answered")
+        }
+        let listing = FleetMerging.sessions(listings.answers.map(\.reply), sort: .recent, limit: window)
+        var sample = TopSample(
+            status: StatusReply.merged(statuses.answers.map(\.reply)), sessions: listing.sessions, total: listing.total,
+            now: Double(listing.now), taken: Self.monotonic(), violationsPerSecond: nil)
+        sample.failures = statuses.failures
         sample.rank(after: previous)
         return sample
     }

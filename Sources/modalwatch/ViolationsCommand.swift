@@ -60,17 +60,9 @@ struct ViolationsCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         } else {
-            // The daemon pages a large answer (at most 256 KiB a reply): follow `next` up to --limit.
-            var request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) }, limit: limit)
-            var collected: [JSONValue] = []
-            while true {
-                let reply = try options.client.ask(request)
-                collected += reply.violations
-                guard let next = reply.next, !reply.violations.isEmpty, collected.count < limit else { break }
-                request.cursor = next
-                request.limit = limit - collected.count
-            }
-            objects = collected
+            let request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) }, limit: limit)
+            let lists = try options.fleet.each { client throws(ControlClient.Failure) in try Self.collect(client, request, limit: limit) }
+            objects = lists.count == 1 ? lists[0] : FleetMerging.violations(lists, limit: limit)
         }
         if options.json {
             for object in objects { JSONOutput.line(object) }
@@ -91,6 +83,21 @@ struct ViolationsCommand: ParsableCommand {
         } else {
             for line in table.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { print(line) }
         }
+    }
+
+    /// Every violation one daemon has for `first`, following its pages (at most 256 KiB a
+    /// reply, `next`) up to `limit`.
+    private static func collect(_ client: ControlClient, _ first: ViolationsRequest, limit: Int) throws(ControlClient.Failure) -> [JSONValue] {
+        var request = first
+        var collected: [JSONValue] = []
+        while true {
+            let reply = try client.send(request)
+            collected += reply.violations
+            guard let next = reply.next, !reply.violations.isEmpty, collected.count < limit else { break }
+            request.cursor = next
+            request.limit = limit - collected.count
+        }
+        return collected
     }
 
     /// A field for the table: a string as it is, any other value as JSON, `fallback` when absent.

@@ -8,6 +8,7 @@ import RuleHost
 import ServiceLifecycle
 import SessionEngine
 import UnixSignals
+import ShardRouting
 
 /// `modalwatchd`: subscribes to UI-event streams, judges them by the loaded rule
 /// modules, and publishes violations (interfaces.md, "modalwatchd").
@@ -45,6 +46,12 @@ struct Modalwatchd: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
+    @Option(name: .long, help: "Own the shard buckets bb with bb mod N == I (I/N, e.g. 0/3; scale.md).")
+    var shard: String?
+
+    @Option(name: .customLong("shard-key"), help: "What buckets are computed from: app (default) or session.")
+    var shardKey: String?
+
     @Flag(name: .customLong("check-config"), help: "Load the configuration and every rule module, print what is wrong, exit 0 or 1.")
     var checkConfig = false
 
@@ -70,6 +77,12 @@ struct Modalwatchd: AsyncParsableCommand {
     func validate() throws {
         if let edition, Edition(rawValue: edition) == nil {
             throw ValidationError("--edition must be 2009, ios7 or current, not '\(edition)'")
+        }
+        if let shard, ShardAssignment(parsing: shard) == nil {
+            throw ValidationError("--shard must be I/N with N 1 to 256 and I 0 to N-1 (e.g. 0/3), not '\(shard)'")
+        }
+        if let shardKey, ShardKey(rawValue: shardKey) == nil {
+            throw ValidationError("--shard-key must be app or session, not '\(shardKey)'")
         }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical")
@@ -149,6 +162,15 @@ struct Modalwatchd: AsyncParsableCommand {
         if let control { configuration.control = control }
         if let edition = edition.flatMap(Edition.init(rawValue:)) { configuration.engine.defaultEdition = edition }
         configuration.rulesDirs = rulesDir + configuration.rulesDirs
+        let key = shardKey.flatMap(ShardKey.init(rawValue:))
+        if let assignment = shard.flatMap({ ShardAssignment(parsing: $0, key: key ?? configuration.shard?.key ?? .app) }) {
+            configuration.shard = assignment
+        } else if let key {
+            guard let current = configuration.shard else {
+                throw ConfigErrors([ConfigError(file: "--shard-key", line: 0, key: "shard.key", message: "--shard-key needs a shard: pass --shard I/N or set shard: { index, count } in the configuration")])
+            }
+            configuration.shard = ShardAssignment(index: current.index, count: current.count, key: key)
+        }
         if let stateDir {
             configuration.stateDirectory = stateDir
         } else if configuration.stateDirectory == nil {

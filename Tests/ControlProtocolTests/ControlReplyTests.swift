@@ -37,12 +37,23 @@ final class ControlReplyTests: XCTestCase {
             + #""modules":[{"abi":"1.2","name":"overuse","path":"\/usr\/lib\/modalwatch\/libmodalwatch-rules-overuse.so","rules":3,"version":"1.2.0"}],"#
             + #""ok":true,"out_of_order":0,"protocol":1,"rejected_by_reason":{"bad_field":1,"malformed_json":1},"reports_suppressed":0,"#
             + #""rules_quarantined":[],"#
-            + #""sessions_ended":0,"sessions_evicted":0,"sessions_expired":0,"sessions_live":0,"sessions_started":0,"#
+            + #""sessions_ended":0,"sessions_evicted":0,"sessions_expired":0,"sessions_live":0,"sessions_started":0,"shard":null,"shard_buckets":256,"#
             + #""spool_file_bytes":0,"spool_memory_bytes":0,"started":1700000000000,"#
             + #""subscriber_overflows":0,"topics_too_large":0,"unknown_dismissals":0,"uptime_s":12.5,"v":1,"version":"0.1.0","violations_found":0,"#
             + #""violations_published":0,"violations_rate_limited":0,"violations_rate_limited_by_rule":{"alert-frequency":4},"#
             + #""violations_recovered":0,"violations_spooled":0,"violations_stored":0,"violations_unstored":0}"#
         XCTAssertEqual(text, expected)
+    }
+
+    func testStatusCarriesTheShard() throws {
+        var sharded = Self.status()
+        sharded.shard = StatusReply.Shard(index: 1, count: 3, key: "app")
+        sharded.shardBuckets = 85
+        let text = String(decoding: ControlReply.encode(sharded), as: UTF8.self)
+        XCTAssertTrue(text.contains(#""shard":{"count":3,"index":1,"key":"app"},"shard_buckets":85"#), text)
+        let back = try ControlReply.decode(ControlReply.encode(sharded), as: StatusReply.self)
+        XCTAssertEqual(back.shard, sharded.shard)
+        XCTAssertEqual(back.shardBuckets, 85)
     }
 
     func testStatusCarriesTheVersions() throws {

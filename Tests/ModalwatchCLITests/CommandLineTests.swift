@@ -9,13 +9,41 @@ import XCTest
 final class CommandLineTests: XCTestCase {
     func testControlCommandsDefaultToTheDefaultEndpoint() throws {
         let status = try XCTUnwrap(try Modalwatch.parseAsRoot(["status"]) as? StatusCommand)
-        XCTAssertEqual(status.options.control, DefaultEndpoints.control)
-        XCTAssertEqual(status.options.client.endpoint, DefaultEndpoints.control)
+        XCTAssertEqual(status.options.endpoints, [DefaultEndpoints.control])
+        XCTAssertEqual(status.options.fleet.clients.map(\.endpoint), [DefaultEndpoints.control])
         let send = try XCTUnwrap(try Modalwatch.parseAsRoot(["send", "-"]) as? SendCommand)
-        XCTAssertEqual(send.events, DefaultEndpoints.events)
+        XCTAssertEqual(send.endpoints, [DefaultEndpoints.events])
         let tail = try XCTUnwrap(try Modalwatch.parseAsRoot(["tail"]) as? TailCommand)
-        XCTAssertEqual(tail.publish, DefaultEndpoints.publish)
+        XCTAssertEqual(tail.publishEndpoints, [DefaultEndpoints.publish])
         XCTAssertEqual(Modalwatch.configuration.version, ModalwatchVersion.string)
+    }
+
+    func testSeveralDaemonsAreNamedByRepeatingTheOption() throws {
+        let status = try XCTUnwrap(try Modalwatch.parseAsRoot(["status", "--control", "tcp://a:1", "--control", "ipc:///b"]) as? StatusCommand)
+        XCTAssertEqual(status.options.endpoints, ["tcp://a:1", "ipc:///b"])
+        XCTAssertFalse(status.options.fleet.isSingle)
+        let send = try XCTUnwrap(try Modalwatch.parseAsRoot(["send", "-", "--events", "tcp://a:1", "--events", "tcp://b:2", "--shard-count", "2"]) as? SendCommand)
+        XCTAssertEqual(send.endpoints, ["tcp://a:1", "tcp://b:2"])
+        XCTAssertThrowsError(try Modalwatch.parseAsRoot(["send", "-", "--shard-count", "257"]))
+        XCTAssertThrowsError(try Modalwatch.parseAsRoot(["send", "-", "--shard-key", "color"]))
+    }
+
+    func testMergedStatusSumsCountersAndMarksWhatDiffers() {
+        var a = StatusReply(), b = StatusReply()
+        a.eventsReceived = 10; b.eventsReceived = 32
+        a.rejectedByReason = ["bad_field": 1]; b.rejectedByReason = ["bad_field": 2, "gap": 1]
+        a.edition = "current"; b.edition = "ios7"
+        a.uptimeSeconds = 50; b.uptimeSeconds = 20
+        a.shard = StatusReply.Shard(index: 0, count: 2, key: "app"); a.shardBuckets = 128
+        b.shard = StatusReply.Shard(index: 1, count: 2, key: "app"); b.shardBuckets = 128
+        let merged = StatusReply.merged([a, b])
+        XCTAssertEqual(merged.eventsReceived, 42)
+        XCTAssertEqual(merged.rejectedByReason, ["bad_field": 3, "gap": 1])
+        XCTAssertEqual(merged.edition, "mixed")
+        XCTAssertEqual(merged.uptimeSeconds, 20)
+        XCTAssertEqual(merged.shardBuckets, 256)
+        XCTAssertNil(merged.shard)
+        XCTAssertEqual(StatusReply.merged([a]).shard, a.shard, "one daemon's reply is its own")
     }
 
     func testOutOfRangeOptionsAreUsageErrors() {

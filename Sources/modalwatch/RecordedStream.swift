@@ -1,0 +1,41 @@
+import EventDecoding
+import ModalwatchABI
+
+/// A recorded stream's lines with the app and session each belongs to, for routing them
+/// to their shard: read with the daemon's own decoder. An event without `app` takes its
+/// session's (from its `session.start`); a line that is not a valid event goes with app
+/// and session "" (bucket `25`), where a daemon rejects and counts it.
+struct RecordedStream {
+    struct Item {
+        var bytes: [UInt8]
+        var app: String
+        var session: String
+    }
+
+    private(set) var items: [Item] = []
+
+    init(lines: [[UInt8]]) {
+        let decoder = EventDecoder()
+        var appOfSession: [String: String] = [:]
+        items.reserveCapacity(lines.count)
+        for line in lines {
+            var app = "", session = ""
+            decoder.decode(line) { item in
+                guard case .event(let event) = item else { return }
+                session = Self.string(event.pointee.session)
+                if let given = event.pointee.app.ptr {
+                    app = Self.string(mw_str(ptr: given, len: event.pointee.app.len))
+                    appOfSession[session] = app
+                } else {
+                    app = appOfSession[session] ?? ""
+                }
+            }
+            items.append(Item(bytes: line, app: app, session: session))
+        }
+    }
+
+    private static func string(_ value: mw_str) -> String {
+        guard let pointer = value.ptr else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: value.len), as: UTF8.self)
+    }
+}

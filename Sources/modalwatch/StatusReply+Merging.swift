@@ -1,0 +1,70 @@
+import ControlProtocol
+
+/// One `status` for several daemons (scale.md): counters summed, and what differs between
+/// daemons (edition, version, modules) marked so that each daemon's own line shows it.
+extension StatusReply {
+    /// The replies merged: every counter summed (and the rates), `shard_buckets` summed (256
+    /// when the daemons cover every bucket once), `uptime_s` the youngest daemon's, `edition`
+    /// and `version` the common value or `mixed`, `modules` each distinct module once.
+    static func merged(_ replies: [StatusReply]) -> StatusReply {
+        guard var merged = replies.first else { return StatusReply() }
+        for s in replies.dropFirst() {
+            merged.uptimeSeconds = min(merged.uptimeSeconds, s.uptimeSeconds)
+            merged.started = max(merged.started, s.started)
+            if merged.edition != s.edition { merged.edition = "mixed" }
+            if merged.version != s.version { merged.version = "mixed" }
+            for module in s.modules where !merged.modules.contains(module) { merged.modules.append(module) }
+            for failure in s.moduleFailures where !merged.moduleFailures.contains(failure) { merged.moduleFailures.append(failure) }
+            for (role, list) in s.endpoints { merged.endpoints[role, default: []] += list }
+            merged.messagesReceived += s.messagesReceived
+            merged.eventsReceived += s.eventsReceived
+            merged.eventsAccepted += s.eventsAccepted
+            merged.eventsJudged += s.eventsJudged
+            merged.eventsRejected += s.eventsRejected
+            merged.rejectedByReason.merge(s.rejectedByReason, uniquingKeysWith: +)
+            merged.eventsUnknownType += s.eventsUnknownType
+            merged.eventsPerSecond += s.eventsPerSecond
+            merged.duplicates += s.duplicates
+            merged.eventsLost += s.eventsLost
+            merged.outOfOrder += s.outOfOrder
+            merged.unknownDismissals += s.unknownDismissals
+            merged.sessionsLive += s.sessionsLive
+            merged.sessionsStarted += s.sessionsStarted
+            merged.sessionsEnded += s.sessionsEnded
+            merged.sessionsExpired += s.sessionsExpired
+            merged.sessionsEvicted += s.sessionsEvicted
+            merged.violationsFound += s.violationsFound
+            merged.violationsPublished += s.violationsPublished
+            merged.violationsStored += s.violationsStored
+            merged.historyFailures += s.historyFailures
+            merged.historyPruned += s.historyPruned
+            merged.reportsSuppressed += s.reportsSuppressed
+            merged.violationsRateLimited += s.violationsRateLimited
+            merged.violationsRateLimitedByRule.merge(s.violationsRateLimitedByRule, uniquingKeysWith: +)
+            merged.badEvidence += s.badEvidence
+            merged.diagnosticsPublished += s.diagnosticsPublished
+            merged.diagnosticsSuppressed += s.diagnosticsSuppressed
+            merged.messagesDropped += s.messagesDropped
+            merged.subscriberOverflows += s.subscriberOverflows
+            merged.curve = merged.curve || s.curve
+            merged.curveClientsAccepted += s.curveClientsAccepted
+            merged.curveClientsRefused += s.curveClientsRefused
+            merged.configReloads += s.configReloads
+            merged.configReloadsRefused += s.configReloadsRefused
+            merged.shardBuckets += s.shardBuckets
+        }
+        if replies.count > 1 {
+            merged.history = nil
+            merged.shard = nil
+        }
+        return merged
+    }
+
+    /// One daemon's own line: what may differ between daemons.
+    func daemonLine(endpoint: String) -> String {
+        let modules = self.modules.map { "\($0.name) \($0.version)" }.joined(separator: ", ")
+        let shard = self.shard.map { "shard \($0.index)/\($0.count) by \($0.key), \(shardBuckets) buckets" } ?? "unsharded"
+        return "\(endpoint): \(version), edition \(edition), up \(RelativeTime.duration(ms: uptimeSeconds * 1000)), \(shard), "
+            + "\(eventsReceived) events, modules \(modules.isEmpty ? "none" : modules)"
+    }
+}
