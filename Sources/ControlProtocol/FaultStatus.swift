@@ -43,6 +43,11 @@ public struct FaultStatus: Sendable, Equatable {
     public var topicsTooLarge: Int = 0
     /// Control requests answered (this one not yet counted).
     public var controlRequests: Int = 0
+    /// The longest any control request held the ingest thread (µs), and that request's `cmd`.
+    public var controlHoldMaxMicros: Int = 0
+    public var controlHoldMaxRequest: String? = nil
+    /// The longest hold of each command answered so far (µs).
+    public var controlHoldMaxByRequest: [String: Int] = [:]
     /// `ok`, `failing` or `none` (no history kept).
     public var historyState: String = "none"
     /// Whether the history store takes writes.
@@ -69,6 +74,11 @@ public struct FaultStatus: Sendable, Equatable {
     init(fields: JSONFields) throws(JSONFields.Mismatch) {
         topicsTooLarge = try fields.optionalInt("topics_too_large") ?? 0
         controlRequests = try fields.optionalInt("control_requests") ?? 0
+        controlHoldMaxMicros = try fields.optionalInt("control_hold_max_us") ?? 0
+        controlHoldMaxRequest = try fields.optionalString("control_hold_max_request")
+        if fields.optional("control_hold_us_by_request") != nil {
+            controlHoldMaxByRequest = try fields.counts("control_hold_us_by_request")
+        }
         historyState = try fields.optionalString("history_state") ?? "none"
         historyHealthy = try fields.optionalBool("history_healthy") ?? false
         historyError = try fields.optionalString("history_error")
@@ -87,6 +97,9 @@ public struct FaultStatus: Sendable, Equatable {
         [
             "topics_too_large": .int(topicsTooLarge),
             "control_requests": .int(controlRequests),
+            "control_hold_max_us": .int(controlHoldMaxMicros),
+            "control_hold_max_request": .nullable(controlHoldMaxRequest),
+            "control_hold_us_by_request": .object(controlHoldMaxByRequest.mapValues(JSONValue.int)),
             "history_state": .string(historyState),
             "history_healthy": .bool(historyHealthy),
             "history_error": .nullable(historyError),

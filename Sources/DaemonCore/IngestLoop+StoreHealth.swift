@@ -10,6 +10,9 @@ extension IngestLoop {
         var status = FaultStatus()
         status.topicsTooLarge = Int(clamping: transportStatistics.topicsTooLarge)
         status.controlRequests = controlRequests
+        status.controlHoldMaxMicros = Int(clamping: controlHolds.maxMicros)
+        status.controlHoldMaxRequest = controlHolds.maxRequest
+        status.controlHoldMaxByRequest = controlHolds.maxByRequest.mapValues { Int(clamping: $0) }
         status.historyState = health.state.name
         status.historyHealthy = health.state == .ok
         status.historyError = health.lastErrorText

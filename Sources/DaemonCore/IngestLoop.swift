@@ -99,6 +99,8 @@ public final class IngestLoop {
     private var trimmer = MemoryTrimmer()
     /// Control requests answered.
     private(set) var controlRequests = 0
+    /// How long control requests held this thread.
+    private(set) var controlHolds = ControlHoldTimes()
     /// Reloads put in force, and refused.
     private(set) var reloads = (done: 0, refused: 0)
 
@@ -275,6 +277,7 @@ public final class IngestLoop {
             return
         }
         guard let request else { return }
+        controlHolds.begin()
         let reply = handler.reply(to: request.frames.first ?? [])
         trimmer.noteReply(bytes: reply.count)
         controlRequests += 1
@@ -283,6 +286,8 @@ public final class IngestLoop {
         } catch {
             logger.warning("control reply not sent", metadata: ["error": "\(error)"])
         }
+        let held = controlHolds.end(request: request.frames.first ?? [])
+        logger.debug("control request answered", metadata: ["held_us": "\(held)", "reply_bytes": "\(reply.count)"])
     }
     /// When each periodic job last ran (monotonic ms), and the held-back counts last logged.
     private struct Timers {

@@ -15,10 +15,12 @@ public enum HistoryInspection: Equatable, Sendable {
 
     /// The tables a modalwatch history has.
     static let ownTables: Set<String> = ["violations", "grdb_migrations"]
-    /// The columns of its `violations` table (v1 and v2 name them alike).
+    /// The columns of its `violations` table (v1 and v2 name them alike; v3 adds `seq`).
     static let ownColumns: Set<String> = ["id", "fingerprint", "rule", "app", "session", "severity", "ts", "observed", "json"]
+    /// The columns of a v3 table.
+    static let ownColumnsV3 = ownColumns.union(["seq"])
     /// The migrations it may have applied.
-    static let ownMigrations: Set<String> = ["v1", "v2"]
+    static let ownMigrations: Set<String> = ["v1", "v2", "v3"]
 
     /// Inspects the file at `path` read-only, without changing it.
     public static func inspect(path: String) -> HistoryInspection {
@@ -46,7 +48,7 @@ public enum HistoryInspection: Equatable, Sendable {
                 }
                 guard tables.contains("violations") else { return .foreign("it has no violations table") }
                 let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(violations)").map { $0["name"] as String })
-                if columns != ownColumns {
+                if columns != ownColumns && columns != ownColumnsV3 {
                     let odd = columns.symmetricDifference(ownColumns).sorted().prefix(5).joined(separator: ", ")
                     return .foreign("its violations table has other columns (\(odd))")
                 }

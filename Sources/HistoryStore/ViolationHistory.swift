@@ -94,6 +94,42 @@ public final class ViolationHistory: Sendable {
         CREATE INDEX violations_rule ON violations(rule, observed);
         """
 
+    /// The v3 table: rows in arrival order under an integer key, so that the table and
+    /// every index grow at their end (docs/PERFORMANCE.md, "The history store").
+    ///
+    /// `seq` (the rowid) numbers rows as they are stored; newest first is `seq DESC`.
+    /// `(ts, id)` keeps a replayed violation once and grows with the event clock.
+    /// `app`, `rule` and `observed` are indexed with the rowid appended (SQLite appends it
+    /// to every index key), so a new row goes at the end of its app's, its rule's and the
+    /// clock's run: a commit writes one leaf page per app and rule in it, not one per row.
+    /// Sessions are many and their ids random, so their index is cut in buckets of
+    /// 4,096 consecutive rows (`sessionBucketShift`): `(seq >> 12, session)`. New rows go only into
+    /// the newest bucket (a few dozen pages, hot in the cache), and a session's rows are
+    /// found by one index seek per bucket, newest bucket first.
+    static let schemaV3Table = """
+        CREATE TABLE violations_v3 (
+            seq INTEGER PRIMARY KEY,
+            id BLOB NOT NULL,
+            fingerprint BLOB NOT NULL,
+            rule TEXT NOT NULL,
+            app TEXT NOT NULL,
+            session TEXT NOT NULL,
+            severity TEXT NOT NULL,
+            ts INTEGER NOT NULL,
+            observed INTEGER NOT NULL,
+            json TEXT NOT NULL
+        )
+        """
+    static let schemaV3Indexes = """
+        CREATE UNIQUE INDEX violations_key ON violations(ts, id);
+        CREATE INDEX violations_observed ON violations(observed);
+        CREATE INDEX violations_app ON violations(app);
+        CREATE INDEX violations_rule ON violations(rule);
+        CREATE INDEX violations_session ON violations(seq >> 12, session);
+        """
+    /// Rows per bucket of the session index (`seq >> 12`).
+    static let sessionBucketShift: Int64 = 12
+
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in try db.execute(sql: schemaV1) }
@@ -111,6 +147,18 @@ public final class ViolationHistory: Sendable {
             try db.execute(sql: "ALTER TABLE violations_v2 RENAME TO violations")
             try db.execute(sql: schemaV2Indexes)
             db.remove(function: HexBlob.function)
+        }
+        migrator.registerMigration("v3") { db in
+            // Arrival order: the rows copied in newest-first order's reverse, numbered anew.
+            try db.execute(sql: schemaV3Table)
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO violations_v3 (id, fingerprint, rule, app, session, severity, ts, observed, json)
+                SELECT id, fingerprint, rule, app, session, severity, ts, observed, json
+                FROM violations ORDER BY observed, rowid
+                """)
+            try db.execute(sql: "DROP TABLE violations")
+            try db.execute(sql: "ALTER TABLE violations_v3 RENAME TO violations")
+            try db.execute(sql: schemaV3Indexes)
         }
         return migrator
     }
@@ -178,9 +226,10 @@ public final class ViolationHistory: Sendable {
                 deleted += db.changesCount
             }
             if let maxRows {
+                // The oldest are the lowest rowids (v3: arrival order): one range from the start.
                 try db.execute(sql: """
-                    DELETE FROM violations WHERE rowid IN (
-                        SELECT rowid FROM violations ORDER BY observed DESC, rowid DESC LIMIT -1 OFFSET ?)
+                    DELETE FROM violations WHERE rowid <= (
+                        SELECT rowid FROM violations ORDER BY rowid DESC LIMIT 1 OFFSET ?)
                     """, arguments: [maxRows])
                 deleted += db.changesCount
             }
@@ -189,29 +238,16 @@ public final class ViolationHistory: Sendable {
     }
 
     /// Violations matching `query`, newest first, ids and fingerprints as lowercase hex
-    /// (from a v2 file's BLOBs, or a v1 file's TEXT as it is).
+    /// (from a v2 or v3 file's BLOBs, or a v1 file's TEXT as it is). Which index serves
+    /// which query: see `visit(_:before:in:_:)`.
     public func find(_ query: HistoryQuery) throws -> [StoredViolation] {
-        var clauses: [String] = []
-        var arguments: [any DatabaseValueConvertible] = []
-        if let app = query.app { clauses.append("app = ?"); arguments.append(app) }
-        if let rule = query.rule { clauses.append("rule = ?"); arguments.append(rule) }
-        if let session = query.session { clauses.append("session = ?"); arguments.append(session) }
-        if let since = query.sinceObserved { clauses.append("observed >= ?"); arguments.append(since) }
-        let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
-        arguments.append(max(0, query.limit))
-        return try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT
-                    CASE typeof(id) WHEN 'blob' THEN lower(hex(id)) ELSE id END AS id,
-                    CASE typeof(fingerprint) WHEN 'blob' THEN lower(hex(fingerprint)) ELSE fingerprint END AS fingerprint,
-                    rule, app, session, severity, ts, observed, json FROM violations
-                \(filter) ORDER BY observed DESC, rowid DESC LIMIT ?
-                """, arguments: StatementArguments(arguments)).map { row in
-                StoredViolation(
-                    id: row["id"], fingerprint: row["fingerprint"], rule: row["rule"], app: row["app"],
-                    session: row["session"], severity: row["severity"], ts: row["ts"], observed: row["observed"],
-                    json: row["json"])
+        try database.read { db in
+            var rows: [StoredViolation] = []
+            try Self.visit(query, after: nil, in: db) { _, row in
+                rows.append(row)
+                return true
             }
+            return rows
         }
     }
 

@@ -6,7 +6,8 @@ import XCTest
 /// A manual throughput check of the history store, not a timed test: it runs only when
 /// MODALWATCH_HISTORY_BENCH names a file of violations, one JSON object a line (what
 /// `modalwatch check FILE --format json` prints), and prints rows/s, CPU µs per violation
-/// and the file size. Run it in a release build:
+/// WAL pages per violation (the frames each commit adds, the WAL checkpointed between
+/// commits outside the timing) and the file size. Run it in a release build:
 ///
 ///     modalwatch check /tmp/bench1m.ndjson --format json > /tmp/bench-violations.ndjson
 ///     MODALWATCH_HISTORY_BENCH=/tmp/bench-violations.ndjson swift test -c release --filter HistoryThroughputCheck
@@ -25,6 +26,9 @@ final class HistoryThroughputCheck: XCTestCase {
             throw XCTSkip("set MODALWATCH_HISTORY_BENCH to a file of violations (modalwatch check --format json) to run")
         }
         let group = Int(ProcessInfo.processInfo.environment["MODALWATCH_HISTORY_GROUP"] ?? "") ?? 1000
+        // The file written this many times over (ids and ts shifted each round): a history of ≥ 1 M rows
+        // from a smaller file, to time the queries on.
+        let repeats = Int(ProcessInfo.processInfo.environment["MODALWATCH_HISTORY_REPEAT"] ?? "") ?? 1
         var bytes: [UInt8] = []
         var rows: [Columns] = []
         func append(_ text: String) -> Range<Int> {
@@ -49,33 +53,65 @@ final class HistoryThroughputCheck: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent(ViolationHistory.fileName).path
-        var history: ViolationHistory? = try ViolationHistory(path: path)
-        let wallStart = ContinuousClock.now, cpuStart = Self.threadCPUSeconds()
+        var history: ViolationHistory? = try ViolationHistory(path: path, checkpointsElsewhere: true)
+        // The WAL's frames after each commit, checkpointed between commits (outside the timing),
+        // as the daemon's checkpointer thread does.
+        let counter = try WALFrameCounter(path: path)
+        var frames = 0
+        var wall = Duration.zero, cpu = 0.0
         try bytes.withUnsafeBytes { all in
             func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: all[range]) }
+            for round in 0..<repeats {
             var next = 0
             while next < rows.count {
                 let end = min(next + group, rows.count)
+                let wallStart = ContinuousClock.now, cpuStart = Self.threadCPUSeconds()
                 try history?.write { writer in
                     for c in rows[next..<end] {
                         try writer.insert(
-                            idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: slice(c.rule), app: slice(c.app),
-                            session: slice(c.session), severity: slice(c.severity), ts: c.ts, observed: c.observed, json: slice(c.json))
+                            idHigh: c.idHigh ^ UInt64(round), idLow: c.idLow, fingerprint: c.fingerprint, rule: slice(c.rule), app: slice(c.app),
+                            session: slice(c.session), severity: slice(c.severity), ts: c.ts + Int64(round) * 1_000_000_000,
+                            observed: c.observed, json: slice(c.json))
                     }
                 }
+                cpu += Self.threadCPUSeconds() - cpuStart
+                wall += ContinuousClock.now - wallStart
+                frames += try counter.framesSinceLastCall()
                 next = end
             }
+            }
         }
-        let cpu = Self.threadCPUSeconds() - cpuStart
-        let wall = ContinuousClock.now - wallStart
+        // The queries of `violations` and `session ID`, each timed (median of 5) on the whole history.
+        if let history, let sample = rows.last {
+            let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self) }
+            let queries: [(String, HistoryQuery)] = [
+                ("newest 100", HistoryQuery(limit: 100)),
+                ("rule, 100", HistoryQuery(rule: text(sample.rule), limit: 100)),
+                ("app, 100", HistoryQuery(app: text(sample.app), limit: 100)),
+                ("session (app and session, as `session ID`), 50", HistoryQuery(app: text(sample.app), session: text(sample.session), limit: 50)),
+                ("since the newest minute, 100", HistoryQuery(sinceObserved: sample.observed - 60_000, limit: 100)),
+                ("a rare rule, 100", HistoryQuery(rule: "no-such-rule", limit: 100)),
+            ]
+            for (name, query) in queries {
+                var times: [Double] = []
+                var found = 0
+                for _ in 0..<5 {
+                    let start = ContinuousClock.now
+                    found = try history.find(query).count
+                    let took = ContinuousClock.now - start
+                    times.append(Double(took.components.seconds) * 1e3 + Double(took.components.attoseconds) / 1e15)
+                }
+                print(String(format: "query %@: %d rows, %.2f ms (median of 5)", name, found, times.sorted()[2]))
+            }
+        }
         let stored = try history?.count() ?? 0
         history = nil  // closing checkpoints the WAL into the file
         let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        print(String(format: "history store: %d violations in groups of %d: %.2f s, %.0f rows/s, %.2f µs CPU per violation; file %.1f MB (%.0f B per row)",
-                     rows.count, group, seconds, Double(rows.count) / seconds, cpu * 1e6 / Double(rows.count),
-                     Double(size) / 1e6, Double(size) / Double(max(1, stored))))
-        XCTAssertEqual(stored, Set(rows.map { "\($0.idHigh)-\($0.idLow)" }).count, "every distinct id stored once")
+        print(String(format: "history store: %d violations (x %d) in groups of %d: %.2f s, %.0f rows/s, %.2f µs CPU and %.3f WAL pages per violation; file %.1f MB (%.0f B per row)",
+                     rows.count, repeats, group, seconds, Double(rows.count * repeats) / seconds, cpu * 1e6 / Double(rows.count * repeats),
+                     Double(frames) / Double(rows.count * repeats), Double(size) / 1e6, Double(size) / Double(max(1, stored))))
+        XCTAssertEqual(stored, repeats * Set(rows.map { "\($0.idHigh)-\($0.idLow)" }).count, "every distinct id stored once")
     }
 
     /// CPU time of this thread (SQLite works on the caller's thread).

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+@testable import HistoryStore
+import XCTest
+
+/// The v3 store grows at its end: WAL pages per stored violation, a session found through
+/// its bucketed index, the order and retention by arrival, on real SQLite files.
+final class AppendingStoreTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mw-append-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A violation shaped like the daemon's: ~400 bytes of JSON, one of 2,000 sessions
+    /// (random-looking ids), 12 rules, 3 apps; ts and observed follow the clock.
+    private func violation(_ n: Int) -> StoredViolation {
+        let session = String(format: "%08X-%04X", (n % 2000) &* 2_654_435_761 & 0xffff_ffff, n % 2000)
+        let id = String(format: "%016llx%016llx", UInt64(1_700_000_000_000 + n), UInt64(n) &* 0x9e37_79b9_7f4a_7c15)
+        let rule = "rule-\(n % 12)", app = "com.example.app\(n % 3)"
+        let json = #"{"v":1,"id":"\#(id)","rule":"\#(rule)","app":"\#(app)","session":"\#(session)","severity":"warning","ts":\#(1_700_000_000_000 + n),"message":"\#(String(repeating: "x", count: 250))"}"#
+        return StoredViolation(
+            id: id, fingerprint: String(format: "%016llx", UInt64(n % 5000) &* 0x1234_5678_9abc_def1), rule: rule, app: app,
+            session: session, severity: "warning", ts: 1_700_000_000_000 + Int64(n), observed: 1_700_000_000_000 + Int64(n), json: json)
+    }
+
+    func testACommitOfAThousandWritesUnderHalfAWALPagePerViolation() throws {
+        let path = directory.appendingPathComponent(ViolationHistory.fileName).path
+        let history = try ViolationHistory(path: path, checkpointsElsewhere: true)
+        let counter = try WALFrameCounter(path: path)
+        let group = 1000
+        var frames: [Int] = []
+        for commit in 0..<30 {
+            try history.insert((commit * group..<(commit + 1) * group).map(violation))
+            frames.append(try counter.framesSinceLastCall())
+        }
+        // Past the first commits (the indexes' first pages), steady state.
+        let steady = Double(frames.suffix(20).reduce(0, +)) / Double(20 * group)
+        XCTAssertLessThan(steady, 0.5, "WAL pages per violation at commits of \(group): \(frames)")
+        XCTAssertEqual(try history.count(), 30 * group)
+    }
+
+    func testASessionIsFoundThroughItsIndexInEveryBucketNewestFirst() throws {
+        let path = directory.appendingPathComponent(ViolationHistory.fileName).path
+        let history = try ViolationHistory(path: path)
+        // 10,000 rows: three buckets of 4,096.
+        let rows = (0..<10_000).map(violation)
+        try history.insert(rows)
+        let session = rows[7].session
+        let expected = rows.filter { $0.session == session }.reversed().map(\.id)
+        XCTAssertEqual(expected.count, 5)
+        XCTAssertEqual(try history.find(HistoryQuery(session: session, limit: 100)).map(\.id), Array(expected))
+        XCTAssertEqual(try history.find(HistoryQuery(session: session, limit: 2)).map(\.id), Array(expected.prefix(2)))
+        XCTAssertEqual(try history.find(HistoryQuery(app: rows[7].app, session: session, limit: 100)).map(\.id),
+                       rows.filter { $0.session == session && $0.app == rows[7].app }.reversed().map(\.id))
+        XCTAssertEqual(try history.find(HistoryQuery(app: "com.other", session: session, limit: 100)), [])
+        XCTAssertEqual(try history.find(HistoryQuery(rule: rows[7].rule, session: session, limit: 100)).map(\.id),
+                       rows.filter { $0.session == session && $0.rule == rows[7].rule }.reversed().map(\.id))
+        XCTAssertEqual(try history.find(HistoryQuery(session: "no such session", limit: 100)), [])
+        // Retention from the oldest end leaves the newest buckets, still found.
+        XCTAssertEqual(try history.prune(now: 0, maxAgeMs: nil, maxRows: 5000), 5000)
+        XCTAssertEqual(try history.find(HistoryQuery(session: session, limit: 100)).map(\.id),
+                       rows.suffix(5000).filter { $0.session == session }.reversed().map(\.id))
+    }
+
+    func testRuleAndAppQueriesReadNewestFirstInArrivalOrder() throws {
+        let history = try ViolationHistory(path: directory.appendingPathComponent(ViolationHistory.fileName).path)
+        var rows = (0..<500).map(violation)
+        // A wall clock that stepped back: arrival order still decides newest first.
+        rows[499].observed = 0
+        try history.insert(rows)
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 3)).map(\.id), rows.suffix(3).reversed().map(\.id))
+        XCTAssertEqual(try history.find(HistoryQuery(rule: "rule-5", limit: 4)).map(\.id),
+                       rows.filter { $0.rule == "rule-5" }.suffix(4).reversed().map(\.id))
+        XCTAssertEqual(try history.find(HistoryQuery(app: "com.example.app1", rule: "rule-4", limit: 1000)).map(\.id),
+                       rows.filter { $0.app == "com.example.app1" && $0.rule == "rule-4" }.reversed().map(\.id))
+        XCTAssertEqual(try history.find(HistoryQuery(sinceObserved: rows[490].observed, limit: 1000)).count, 9)
+    }
+}
+
+/// Counts the frames each commit adds to a history's WAL: after each call it checkpoints
+/// everything (PASSIVE, on its own connection), so that the writer's next commit starts the
+/// WAL over and the WAL's frame count after it is that commit's pages.
+struct WALFrameCounter {
+    private let database: DatabaseQueue
+
+    init(path: String) throws {
+        database = try DatabaseQueue(path: path)
+    }
+
+    /// Frames in the WAL now (the commits since the last call), then checkpoints them all.
+    func framesSinceLastCall() throws -> Int {
+        try database.writeWithoutTransaction { db in
+            let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+            let log: Int = row?[1] ?? 0, done: Int = row?[2] ?? 0
+            precondition(log == done, "the checkpoint left frames behind (a reader?)")
+            return log
+        }
+    }
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""WAL pages per stored violation, history schema v2 (before issue 12) against v3 (rows and
+indexes growing at their end), on the same violations in commits of the same sizes.
+
+    modalwatch check STREAM --format json > /tmp/violations.ndjson
+    python3 bench/history_wal.py /tmp/violations.ndjson --groups 14,100,1000
+
+Each commit's pages are the frames it adds to the WAL: the WAL is checkpointed (PASSIVE, all
+of it) after every commit, so that the next commit starts it over. The CPU is this
+process's (Python's executemany binding each row, SQLite's B-trees), commits only. The v3 SQL is the one in
+Sources/HistoryStore/ViolationHistory.swift; the daemon's own figure comes from
+HistoryThroughputCheck (Tests/HistoryStoreTests), which counts the same way.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import tempfile
+import time
+
+SCHEMAS = {
+    "v2": """
+        CREATE TABLE violations (
+            id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL, app TEXT NOT NULL,
+            session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL, observed INTEGER NOT NULL,
+            json TEXT NOT NULL, PRIMARY KEY (ts, id));
+        CREATE INDEX violations_observed ON violations(observed);
+        CREATE INDEX violations_app ON violations(app, observed);
+        CREATE INDEX violations_rule ON violations(rule, observed);
+        """,
+    "v3": """
+        CREATE TABLE violations (
+            seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
+            app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
+            observed INTEGER NOT NULL, json TEXT NOT NULL);
+        CREATE UNIQUE INDEX violations_key ON violations(ts, id);
+        CREATE INDEX violations_observed ON violations(observed);
+        CREATE INDEX violations_app ON violations(app);
+        CREATE INDEX violations_rule ON violations(rule);
+        CREATE INDEX violations_session ON violations(seq >> 12, session);
+        """,
+}
+INSERT = """INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+
+
+def rows(path: str) -> list[tuple]:
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("{"):
+                continue
+            v = json.loads(line)
+            out.append((bytes.fromhex(v["id"]), bytes.fromhex(v["fingerprint"]), v["rule"], v["app"], v["session"],
+                        v["severity"], v["ts"], v["observed"], line.rstrip("\n")))
+    return out
+
+
+def pages_per_violation(schema: str, violations: list[tuple], group: int) -> tuple[float, float]:
+    """WAL pages and CPU µs (of this process, commits only, the checkpoints left out) per violation."""
+    with tempfile.TemporaryDirectory(prefix="mw-wal-") as folder:
+        db = sqlite3.connect(os.path.join(folder, "history.sqlite"), isolation_level=None)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA cache_size = -65536")
+        db.execute("PRAGMA wal_autocheckpoint = 0")
+        db.executescript(SCHEMAS[schema])
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        frames = 0
+        cpu = 0.0
+        for start in range(0, len(violations), group):
+            began = time.process_time()
+            db.execute("BEGIN")
+            db.executemany(INSERT, violations[start:start + group])
+            db.execute("COMMIT")
+            cpu += time.process_time() - began
+            _, log, done = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            assert log == done
+            frames += log
+        db.close()
+        return frames / len(violations), cpu * 1e6 / len(violations)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("violations", help="one violation a line, as `modalwatch check --format json` prints")
+    parser.add_argument("--groups", default="14,100,1000", help="violations per commit, comma-separated")
+    args = parser.parse_args()
+    violations = rows(args.violations)
+    print(f"{len(violations)} violations; SQLite {sqlite3.sqlite_version}")
+    for group in (int(g) for g in args.groups.split(",")):
+        figures = {schema: pages_per_violation(schema, violations, group) for schema in SCHEMAS}
+        print(f"commits of {group:>5}: " + ", ".join(
+            f"{s} {p:.3f} WAL pages and {c:.2f} µs CPU per violation" for s, (p, c) in figures.items()))
+
+
+if __name__ == "__main__":
+    main()
