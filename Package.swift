@@ -30,6 +30,15 @@ let modules = [
     ruleModule("action-sheet", target: "ActionSheetRules", dir: "ActionSheet", extra: ["AlertText"]),
 ]
 
+/// What a rule module written in another package builds on (docs/writing-a-rule-module.md):
+/// the C header, RuleKit and AlertText (their targets are in `vendedByURL` below: no
+/// unsafe flags, so a package can depend on modalwatch by URL and tag as well as by path).
+let moduleAuthorLibraries: [Product] = [
+    .library(name: "ModalwatchABI", targets: ["ModalwatchABI"]),
+    .library(name: "RuleKit", targets: ["RuleKit"]),
+    .library(name: "AlertText", targets: ["AlertText"]),
+]
+
 let package = Package(
     name: "modalwatch",
     platforms: [.macOS(.v15)],
@@ -39,7 +48,7 @@ let package = Package(
         // For Benchmarks/ and tools in this repository only: not a stable API.
         .library(name: "ModalwatchZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "ModalwatchControlProtocol", targets: ["ControlProtocol"]),
-    ] + modules.map(\.0),
+    ] + modules.map(\.0) + moduleAuthorLibraries,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -48,6 +57,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `swift package generate-documentation --target RuleKit` (the module author's reference).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libzmq, found through pkg-config (Debian: libzmq3-dev).
@@ -93,6 +104,9 @@ let package = Package(
         // The control protocol: typed requests and replies, their JSON, the client; the version.
         .target(name: "ControlProtocol", dependencies: ["ZeroMQ"]),
 
+        // The HTML report: aggregation in bounded memory (ReportModel) and rendering (HTMLReport, inline SVG).
+        .target(name: "Report", dependencies: ["ModalwatchABI", "RuleHost"]),
+
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
             name: "DaemonCore",
@@ -117,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol",
+                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol", "Report",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -132,6 +146,7 @@ let package = Package(
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"]),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),
         .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "ByteBasicsTests", dependencies: ["ByteBasics"]),

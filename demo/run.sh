@@ -3,7 +3,8 @@
 #
 # Builds (swift build), starts modalwatchd, starts a subscriber that prints each violation as it
 # arrives, sends demo/stream.ndjson with `modalwatch send`, prints `modalwatch status`, stops the
-# daemon with SIGTERM and exits 0. Everything it starts is stopped on exit, whatever happens.
+# daemon with SIGTERM, writes an HTML report of the stream (`modalwatch report`), prints its path
+# and exits 0. Everything it starts is stopped on exit, whatever happens.
 #
 # Environment:
 #   DEMO_EVENTS / DEMO_PUBLISH / DEMO_CONTROL   endpoints (default tcp://127.0.0.1:7450 / 7451 / 7452)
@@ -12,6 +13,7 @@
 #   SKIP_BUILD=1         do not run swift build
 #   SKIP_SETUP=1         do not run scripts/setup.sh
 #   DEMO_RULES_DIR       an extra folder of rule modules (--rules-dir)
+#   DEMO_REPORT          where the HTML report of the stream goes (default ${TMPDIR:-/tmp}/modalwatch-demo-report.html)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -135,4 +137,9 @@ tail -n 1 "$WORK/modalwatchd.log" | sed 's/^/  /'
 stop_pid "$SUBSCRIBER_PID"
 wait "$SUBSCRIBER_PID" 2>/dev/null || true
 SUBSCRIBER_PID=""
+
+REPORT="${DEMO_REPORT:-${TMPDIR:-/tmp}/modalwatch-demo-report.html}"
+say "modalwatch report $(basename "$STREAM") --output $REPORT"
+"$BIN/modalwatch" report "$STREAM" "${RULES_ARGS[@]}" --output "$REPORT" || fail "modalwatch report failed"
+echo "  open it in a browser: $REPORT"
 say "done"

@@ -141,7 +141,7 @@ static const mw_rule rules[] = {
 };
 
 static const mw_module module = {
-    MW_ABI_MAJOR, MW_ABI_MINOR, "examples", "1.0.0", rules, 1, 0, NULL,
+    MW_ABI_MAJOR, 1 /* ABI 1.1, on purpose: a 1.2 host loads it unchanged */, "examples", "1.0.0", rules, 1, 0, NULL,
 };
 
 const mw_module *modalwatch_module(void) { return &module; }

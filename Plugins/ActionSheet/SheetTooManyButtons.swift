@@ -7,15 +7,14 @@ enum SheetTooManyButtons: Rule {
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = [
-        .int("max_buttons", default: 7, min: 1, max: 64, "buttons a sheet may have before it scrolls")
-    ]
+    static let maxButtons = Parameter<Int64>.int("max_buttons", default: 7, min: 1, max: 64, "buttons a sheet may have before it scrolls")
+    static let parameters: [any ParameterDeclaration] = [maxButtons]
     static let summary = "A sheet.presented has more than max_buttons buttons, Cancel included (it would scroll)."
     static let guideline = "Avoid making people scroll an action sheet"
     static let source = "ios7: Action Sheet; current: Action Sheets"
 
     static func judge(_ call: RuleCall) {
-        let limit = call.param(0)
+        let limit = call[Self.maxButtons]
         let event = call.event
         let count = event.buttons.count
         guard count > limit else { return }

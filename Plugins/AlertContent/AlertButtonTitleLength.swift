@@ -8,9 +8,8 @@ enum AlertButtonTitleLength: Rule {
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = [
-        .int("max_words", default: 2, min: 1, max: 1000, "words a button title may have")
-    ]
+    static let maxWords = Parameter<Int64>.int("max_words", default: 2, min: 1, max: 1000, "words a button title may have")
+    static let parameters: [any ParameterDeclaration] = [maxWords]
     static let summary = """
         A button's title has more than max_words words (runs of letters, digits and apostrophes: Don’t Allow is 2, \
         Wi-Fi Settings is 3, emoji are not words); once per alert, naming every such button.
@@ -19,7 +18,7 @@ enum AlertButtonTitleLength: Rule {
     static let source = "ios7: Alert; current: Alerts (Alert Buttons)"
 
     static func judge(_ call: RuleCall) {
-        let limit = Int(call.param(0))
+        let limit = Int(call[Self.maxWords])
         let event = call.event
         var offending: [Int] = []
         for (index, button) in event.buttons.enumerated() where button.title.slice.hasMoreWords(than: limit) {

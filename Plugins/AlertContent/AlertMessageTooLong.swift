@@ -8,9 +8,8 @@ enum AlertMessageTooLong: Rule {
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = [
-        .int("max_chars", default: 120, min: 1, max: 4096, "characters an alert message may have")
-    ]
+    static let maxChars = Parameter<Int64>.int("max_chars", default: 120, min: 1, max: 4096, "characters an alert message may have")
+    static let parameters: [any ParameterDeclaration] = [maxChars]
     static let summary = """
         The message, as sent, has more than max_chars characters, counted as a person sees them (Swift Characters, \
         not UTF-8 bytes); a null or absent message has none.
@@ -19,7 +18,7 @@ enum AlertMessageTooLong: Rule {
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
 
     static func judge(_ call: RuleCall) {
-        let limit = Int(call.param(0))
+        let limit = Int(call[Self.maxChars])
         let event = call.event
         let message = event.message.slice
         guard message.hasMoreCharacters(than: limit) else { return }

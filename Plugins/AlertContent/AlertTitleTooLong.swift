@@ -8,9 +8,8 @@ enum AlertTitleTooLong: Rule {
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = [
-        .int("max_chars", default: 40, min: 1, max: 4096, "characters an alert title may have")
-    ]
+    static let maxChars = Parameter<Int64>.int("max_chars", default: 40, min: 1, max: 4096, "characters an alert title may have")
+    static let parameters: [any ParameterDeclaration] = [maxChars]
     static let summary = """
         The title, as sent, has more than max_chars characters, counted as a person sees them (Swift Characters: \
         é, a flag or a family emoji is one; UTF-8 bytes do not matter).
@@ -19,7 +18,7 @@ enum AlertTitleTooLong: Rule {
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
 
     static func judge(_ call: RuleCall) {
-        let limit = Int(call.param(0))
+        let limit = Int(call[Self.maxChars])
         let event = call.event
         let title = event.title.slice
         guard title.hasMoreCharacters(than: limit) else { return }

@@ -7,15 +7,14 @@ enum AlertTooManyButtons: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = [
-        .int("max_buttons", default: 2, min: 1, max: 64, "buttons an alert may have")
-    ]
+    static let maxButtons = Parameter<Int64>.int("max_buttons", default: 2, min: 1, max: 64, "buttons an alert may have")
+    static let parameters: [any ParameterDeclaration] = [maxButtons]
     static let summary = "An alert.presented has more than max_buttons buttons (cancel buttons count too); use an action sheet."
     static let guideline = "Avoid alerts with three or more buttons; offer more than two choices with an action sheet"
     static let source = "2009: Designing an Alert; ios7: Alert; current: Alerts (Alert Buttons)"
 
     static func judge(_ call: RuleCall) {
-        let limit = call.param(0)
+        let limit = call[Self.maxButtons]
         let event = call.event
         let buttons = event.buttons
         guard buttons.count > limit else { return }

@@ -7,9 +7,8 @@ enum ModalDepth: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.modalPresented]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = [
-        .int("max_depth", default: 2, min: 1, max: 1_000, "modal views allowed on the stack at once")
-    ]
+    static let maxDepth = Parameter<Int64>.int("max_depth", default: 2, min: 1, max: 1_000, "modal views allowed on the stack at once")
+    static let parameters: [any ParameterDeclaration] = [maxDepth]
     static let summary = """
         A modal.presented makes the modal depth (modal views on the stack; alerts, sheets and popovers \
         excluded) exceed max_depth; every presentation past the limit is its own subject.
@@ -18,7 +17,7 @@ enum ModalDepth: Rule {
     static let source = "2009: Using Modal Views; ios7: Modal View; current: Modality"
 
     static func judge(_ call: RuleCall) {
-        let maxDepth = call.param(0)
+        let maxDepth = call[Self.maxDepth]
         let session = call.session
         let depth = Int64(session.modalDepth)
         guard depth > maxDepth else { return }

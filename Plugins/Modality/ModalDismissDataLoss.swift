@@ -7,7 +7,6 @@ enum ModalDismissDataLoss: Rule {
     static let editions = Editions.current
     static let events: [EventType] = [.modalDismissed]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = []
     static let summary = """
         A modal.dismissed of a presentation on the stack has unsaved_changes true and not confirmed true \
         (confirmed absent counts as not confirmed), whatever the way it was closed.

@@ -7,9 +7,8 @@ enum ModalNavDepth: Rule {
     static let editions = Editions.current
     static let events: [EventType] = [.navPush]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = [
-        .int("max_pushes", default: 3, min: 0, max: 1_000, "screens pushed inside one modal view, net of pops")
-    ]
+    static let maxPushes = Parameter<Int64>.int("max_pushes", default: 3, min: 0, max: 1_000, "screens pushed inside one modal view, net of pops")
+    static let parameters: [any ParameterDeclaration] = [maxPushes]
     static let summary = """
         While a modal view is topmost, nav.push minus nav.pop since it appeared (the host's nav_depth, \
         counted only while it is topmost, never below 0) exceeds max_pushes; once per modal id.
@@ -18,7 +17,7 @@ enum ModalNavDepth: Rule {
     static let source = "current: Modality"
 
     static func judge(_ call: RuleCall) {
-        let maxPushes = call.param(0)
+        let maxPushes = call[Self.maxPushes]
         guard let top = call.session.top, top.kind == .modal else { return }
         let depth = Int64(top.navDepth)
         guard depth > maxPushes else { return }

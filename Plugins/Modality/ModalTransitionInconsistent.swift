@@ -7,9 +7,8 @@ enum ModalTransitionInconsistent: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.modalPresented]
     static let fire = Fire.oncePerAppValue
-    static let parameters: [Parameter] = [
-        .int("max_styles", default: 2, min: 1, max: 5, "distinct transitions an app's modal views may use")
-    ]
+    static let maxStyles = Parameter<Int64>.int("max_styles", default: 2, min: 1, max: 5, "distinct transitions an app's modal views may use")
+    static let parameters: [any ParameterDeclaration] = [maxStyles]
     static let summary = """
         An app's modal views, across all its sessions, use more than max_styles distinct transitions; fires on \
         each new transition past the limit (once per app and transition, about the modal that used it); \
@@ -26,7 +25,7 @@ enum ModalTransitionInconsistent: Rule {
     private static func rankKey(_ transition: Transition) -> UInt64 { 200 + UInt64(transition.rawValue) }
 
     static func judge(_ call: RuleCall) {
-        let maxStyles = call.param(0)
+        let maxStyles = call[Self.maxStyles]
         let event = call.event
         guard let transition = event.transition else { return }
         var rank = call.counterAdd(rankKey(transition), scope: .app)

@@ -7,9 +7,8 @@ enum SheetWithoutUserAction: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = [
-        .duration("window", defaultMs: 1_000, minMs: 1, "how soon after a user action an action sheet must appear")
-    ]
+    static let window = Parameter<Int64>.duration("window", defaultMs: 1_000, minMs: 1, "how soon after a user action an action sheet must appear")
+    static let parameters: [any ParameterDeclaration] = [window]
     static let summary = """
         A sheet.presented arrives with no user.action in the session within the preceding window \
         (an action exactly window ms earlier still counts).
@@ -18,7 +17,7 @@ enum SheetWithoutUserAction: Rule {
     static let source = "2009: Using Action Sheets; ios7: Action Sheet; current: Modality"
 
     static func judge(_ call: RuleCall) {
-        let window = call.param(0)
+        let window = call[Self.window]
         let event = call.event
         let last = call.session.lastUserActionTs
         if let last, event.ts - last <= window { return }

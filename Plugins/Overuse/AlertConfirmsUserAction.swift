@@ -7,9 +7,8 @@ enum AlertConfirmsUserAction: Rule {
     static let editions: Editions = [.edition2009, .ios7]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = [
-        .duration("window", defaultMs: 1_000, minMs: 1, "how soon after a user action an alert counts as confirming it")
-    ]
+    static let window = Parameter<Int64>.duration("window", defaultMs: 1_000, minMs: 1, "how soon after a user action an alert counts as confirming it")
+    static let parameters: [any ParameterDeclaration] = [window]
     static let summary = """
         An alert with a cancel button and at least one other button appears within window (inclusive) after \
         the session's latest user.action; not in current, which allows alerts to confirm destructive actions.
@@ -18,7 +17,7 @@ enum AlertConfirmsUserAction: Rule {
     static let source = "2009: Using Alerts; ios7: Alert"
 
     static func judge(_ call: RuleCall) {
-        let window = call.param(0)
+        let window = call[Self.window]
         let event = call.event
         let buttons = event.buttons
         let cancels = buttons.reduce(0) { $0 + ($1.style == .cancel ? 1 : 0) }

@@ -7,10 +7,9 @@ enum AlertDismissedUnread: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertDismissed]
     static let fire = Fire.oncePerSession
-    static let parameters: [Parameter] = [
-        .duration("min_read", defaultMs: 1_000, minMs: 1, "shortest time on screen that counts as read"),
-        .int("count", default: 3, min: 1, max: 10_000, "quick dismissals that make the session fire"),
-    ]
+    static let minRead = Parameter<Int64>.duration("min_read", defaultMs: 1_000, minMs: 1, "shortest time on screen that counts as read")
+    static let count = Parameter<Int64>.int("count", default: 3, min: 1, max: 10_000, "quick dismissals that make the session fire")
+    static let parameters: [any ParameterDeclaration] = [minRead, count]
     static let summary = """
         The count-th alert of the session dismissed via button less than min_read after it appeared \
         (dismissals via background or programmatic do not count); once per session, about that alert.
@@ -22,8 +21,8 @@ enum AlertDismissedUnread: Rule {
     private static let quickKey: UInt64 = 1
 
     static func judge(_ call: RuleCall) {
-        let minRead = call.param(0)
-        let threshold = call.param(1)
+        let minRead = call[Self.minRead]
+        let threshold = call[Self.count]
         let event = call.event
         guard event.via == .button, let alert = call.session.dismissed, alert.kind == .alert else { return }
         let shownMs = event.ts - alert.ts

@@ -7,9 +7,8 @@ enum AlertForNormalProgress: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
-    static let parameters: [Parameter] = [
-        .duration("window", defaultMs: 2_000, minMs: 1, "how soon after a task finished an alert counts as about it")
-    ]
+    static let window = Parameter<Int64>.duration("window", defaultMs: 2_000, minMs: 1, "how soon after a task finished an alert counts as about it")
+    static let parameters: [any ParameterDeclaration] = [window]
     static let summary = """
         An alert appears within window after a task.progress finished event (inclusive), and no task of the \
         session reported failed within the same window before the alert (then the alert may be about the failure).
@@ -18,7 +17,7 @@ enum AlertForNormalProgress: Rule {
     static let source = "2009: Using Alerts; ios7: Alert; current: Alerts"
 
     static func judge(_ call: RuleCall) {
-        let window = call.param(0)
+        let window = call[Self.window]
         let event = call.event
         let session = call.session
         guard let finished = session.lastTaskFinishedTs else { return }

@@ -7,10 +7,9 @@ enum AlertFrequency: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerWindow
-    static let parameters: [Parameter] = [
-        .int("limit", default: 3, min: 1, max: 10_000, "alerts allowed within the window"),
-        .duration("window", defaultMs: 600_000, minMs: 1_000, "the trailing window, in event time"),
-    ]
+    static let limit = Parameter<Int64>.int("limit", default: 3, min: 1, max: 10_000, "alerts allowed within the window")
+    static let window = Parameter<Int64>.duration("window", defaultMs: 600_000, minMs: 1_000, "the trailing window, in event time")
+    static let parameters: [any ParameterDeclaration] = [limit, window]
     static let summary = """
         An alert.presented makes the session's alerts within the trailing window (entries at exactly \
         ts - window still count) exceed limit; the subject is that alert; then quiet for one window.
@@ -24,8 +23,8 @@ enum AlertFrequency: Rule {
     private static let minimumKeep: Int64 = 32
 
     static func judge(_ call: RuleCall) {
-        let limit = call.param(0)
-        let window = call.param(1)
+        let limit = call[Self.limit]
+        let window = call[Self.window]
         let event = call.event
         let keep = UInt32(clamping: max(limit + 1, minimumKeep))
         let count = Int64(call.windowPush(windowKey, ts: event.ts, windowMs: window, keep: keep))

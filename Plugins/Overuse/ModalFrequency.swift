@@ -7,10 +7,9 @@ enum ModalFrequency: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented, .sheetPresented, .modalPresented]
     static let fire = Fire.oncePerWindow
-    static let parameters: [Parameter] = [
-        .int("limit", default: 10, min: 1, max: 10_000, "alerts, sheets and modal views allowed within the window"),
-        .duration("window", defaultMs: 300_000, minMs: 1_000, "the trailing window, in event time"),
-    ]
+    static let limit = Parameter<Int64>.int("limit", default: 10, min: 1, max: 10_000, "alerts, sheets and modal views allowed within the window")
+    static let window = Parameter<Int64>.duration("window", defaultMs: 300_000, minMs: 1_000, "the trailing window, in event time")
+    static let parameters: [any ParameterDeclaration] = [limit, window]
     static let summary = """
         An alert, action sheet or modal view presentation makes the session's presentations within the \
         trailing window exceed limit (popovers do not count); the subject is that presentation; then quiet for one window.
@@ -26,8 +25,8 @@ enum ModalFrequency: Rule {
     private static let minimumKeep: Int64 = 32
 
     static func judge(_ call: RuleCall) {
-        let limit = call.param(0)
-        let window = call.param(1)
+        let limit = call[Self.limit]
+        let window = call[Self.window]
         let event = call.event
         let keep = UInt32(clamping: max(limit + 1, minimumKeep))
         let count = Int64(call.windowPush(windowKey, ts: event.ts, windowMs: window, keep: keep))

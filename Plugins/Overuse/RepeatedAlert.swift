@@ -7,9 +7,8 @@ enum RepeatedAlert: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerKey
-    static let parameters: [Parameter] = [
-        .int("limit", default: 2, min: 1, max: 10_000, "presentations of one alert text allowed per session")
-    ]
+    static let limit = Parameter<Int64>.int("limit", default: 2, min: 1, max: 10_000, "presentations of one alert text allowed per session")
+    static let parameters: [any ParameterDeclaration] = [limit]
     static let summary = """
         An alert whose title and message (each trimmed of whitespace and lowercased; null counts as empty) \
         equal earlier ones' is presented more than limit times in the session; once per distinct text; \
@@ -24,7 +23,7 @@ enum RepeatedAlert: Rule {
     private static let separator = "\u{1F}"
 
     static func judge(_ call: RuleCall) {
-        let limit = call.param(0)
+        let limit = call[Self.limit]
         let event = call.event
         let title = event.title.trimmed
         let message = event.message.trimmed

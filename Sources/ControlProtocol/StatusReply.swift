@@ -11,13 +11,16 @@ public struct StatusReply: ControlReplyBody {
         public var rules: Int
         /// The file it was loaded from.
         public var path: String
+        /// The rule ABI it was built against, e.g. `1.2` (empty from a daemon before ABI 1.2).
+        public var abi: String
 
         /// A module.
-        public init(name: String, version: String, rules: Int, path: String) {
+        public init(name: String, version: String, rules: Int, path: String, abi: String = "") {
             self.name = name
             self.version = version
             self.rules = rules
             self.path = path
+            self.abi = abi
         }
 
         init(_ fields: JSONFields) throws(JSONFields.Mismatch) {
@@ -25,10 +28,14 @@ public struct StatusReply: ControlReplyBody {
             version = try fields.string("version")
             rules = try fields.int("rules")
             path = try fields.string("path")
+            abi = try fields.optionalString("abi") ?? ""
         }
 
         var json: JSONValue {
-            .object(["name": .string(name), "version": .string(version), "rules": .int(rules), "path": .string(path)])
+            .object([
+                "name": .string(name), "version": .string(version), "rules": .int(rules), "path": .string(path),
+                "abi": .string(abi),
+            ])
         }
     }
 
@@ -46,6 +53,8 @@ public struct StatusReply: ControlReplyBody {
     public var modules: [Module] = []
     /// The modules that failed to load, one line each (name and reason).
     public var moduleFailures: [String] = []
+    /// Non-fatal errors each loaded module reported (ABI 1.2 `module_error`), by module name.
+    public var moduleErrors: [String: Int] = [:]
     /// The endpoints bound, by role (`events`, `publish`, `control`, ...).
     public var endpoints: [String: [String]] = [:]
     /// Messages received on the ingest sockets.
@@ -134,6 +143,7 @@ public struct StatusReply: ControlReplyBody {
         edition = try fields.string("edition")
         modules = try fields.array("modules") { value throws(JSONFields.Mismatch) in try Module(JSONFields(value, context: "a module")) }
         moduleFailures = try fields.strings("module_failures")
+        moduleErrors = fields.optional("module_errors") == nil ? [:] : try fields.counts("module_errors")
         endpoints = try Self.endpoints(fields)
         messagesReceived = try fields.int("messages_received")
         eventsReceived = try fields.int("events_received")
@@ -187,6 +197,7 @@ public struct StatusReply: ControlReplyBody {
             "edition": .string(edition),
             "modules": .array(modules.map(\.json)),
             "module_failures": .array(moduleFailures.map(JSONValue.string)),
+            "module_errors": .object(moduleErrors.mapValues(JSONValue.int)),
             "endpoints": .object(endpoints.mapValues { .array($0.map(JSONValue.string)) }),
             "messages_received": .int(messagesReceived),
             "events_received": .int(eventsReceived),

@@ -17,9 +17,11 @@ extension IngestLoop {
         reply.started = startedAtMs
         reply.edition = configuration.engine.defaultEdition.rawValue
         reply.modules = catalog.modules.map {
-            StatusReply.Module(name: $0.name, version: $0.version, rules: $0.rules.count, path: $0.path)
+            StatusReply.Module(
+                name: $0.name, version: $0.version, rules: $0.rules.count, path: $0.path, abi: "\($0.abiMajor).\($0.abiMinor)")
         }
         reply.moduleFailures = catalog.failures.map(\.description)
+        reply.moduleErrors = Dictionary(catalog.modules.map { ($0.name, Int(clamping: $0.runtime.errors)) }, uniquingKeysWith: +)
         reply.endpoints = endpoints
         reply.messagesReceived = Int(clamping: transportStatistics.messagesReceived)
         reply.eventsReceived = Int(clamping: pipe.eventsReceived)

@@ -153,8 +153,12 @@ private struct Reader {
                 configuration.engine.rules = readRuleOverrides(value, key)
             case "apps":
                 configuration.engine.apps = readApps(value, key)
+            case "modules":
+                var modules = ModuleSettingsReader(file: file)
+                configuration.moduleSettings = modules.read(value, catalog: catalog)
+                errors += modules.errors
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps, modules")
             }
         }
     }

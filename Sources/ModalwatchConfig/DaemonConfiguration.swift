@@ -18,6 +18,9 @@ public struct DaemonConfiguration: Sendable {
     public var metricsAllowRemote = false
     /// Extra rule module folders.
     public var rulesDirs: [String] = []
+    /// Each rule module's settings (`modules:`), for the `on_init` of ABI 1.2 modules;
+    /// read when the modules load (a reload does not re-initialize them).
+    public var moduleSettings: [String: [(key: String, value: String)]] = [:]
     /// Where the history store and session snapshots live; nil keeps no history.
     public var stateDirectory: String?
     /// History retention by age (ms); nil keeps everything.

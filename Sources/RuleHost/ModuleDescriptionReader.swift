@@ -1,10 +1,12 @@
 import Glibc
+import Logging
 import ModalwatchABI
 
 /// Reads and checks a module's C description, field by field, into Swift values.
 struct ModuleDescriptionReader {
     let path: String
     let description: UnsafePointer<mw_module>
+    let logger: Logger
 
     func read() throws -> RuleModule {
         let raw = description.pointee
@@ -19,9 +21,16 @@ struct ModuleDescriptionReader {
         for index in 0..<Int(raw.rule_count) {
             rules.append(try rule(raw.rules![index], index: UInt32(index), module: name, state: raw.state))
         }
+        var hooks = ModuleHooks(description: description, staticState: raw.state)
+        if raw.abi_minor >= 2 {
+            // The 1.2 fields exist only in modules built against 1.2 or later.
+            hooks.initialize = raw.on_init
+            hooks.destroy = raw.on_destroy
+        }
         return RuleModule(
             name: name, version: version, path: path,
-            abiMajor: raw.abi_major, abiMinor: raw.abi_minor, rules: rules)
+            abiMajor: raw.abi_major, abiMinor: raw.abi_minor, rules: rules,
+            runtime: ModuleRuntime(name: name, logger: logger), hooks: hooks)
     }
 
     private func rule(_ raw: mw_rule, index: UInt32, module: String, state: UnsafeMutableRawPointer?) throws -> RuleDescriptor {
@@ -66,7 +75,8 @@ struct ModuleDescriptionReader {
             summary: try string(raw.summary, "\(at) summary"),
             guideline: try string(raw.guideline, "\(at) guideline"),
             source: try string(raw.source, "\(at) source"),
-            examples: examples, index: index, entry: entry, moduleState: state)
+            examples: examples, index: index, entry: entry, moduleState: state,
+            parameterDeclarations: raw.param_count == 0 ? nil : raw.params)
     }
 
     private func parameter(_ raw: mw_param, rule: String) throws -> RuleParameter {

@@ -18,6 +18,8 @@ public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case badMetadata(String)
         /// The directory could not be read.
         case unreadableDirectory(String)
+        /// The module's `on_init` (ABI 1.2) refused to start; `reason` is what it said.
+        case initFailed(module: String, reason: String)
     }
 
     /// The module file (or directory) concerned.
@@ -51,6 +53,8 @@ public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path): bad metadata: \(detail)"
         case .unreadableDirectory(let detail):
             return "\(path): cannot read rules directory (\(detail))"
+        case .initFailed(let module, let reason):
+            return "\(path): module '\(module)' failed to initialize: \(reason); check its settings under modules.\(module) in the config"
         }
     }
 }

@@ -20,8 +20,13 @@ public struct ModuleLoader: Sendable {
 
     /// Loads the built-in modules, then every module in `directories`, in order.
     ///
-    /// - Parameter includeBuiltins: false to load only `directories`.
-    public func load(directories: [String], includeBuiltins: Bool = true) -> RuleCatalog {
+    /// - Parameters:
+    ///   - includeBuiltins: false to load only `directories`.
+    ///   - settings: each module's settings (`modules:` in the config), by module name,
+    ///     for the `on_init` of 1.2 modules.
+    public func load(
+        directories: [String], includeBuiltins: Bool = true, settings: [String: [(key: String, value: String)]] = [:]
+    ) -> RuleCatalog {
         var catalog = RuleCatalog()
         var files: [String] = []
         if includeBuiltins, let exe = BuiltinModules.executableDirectory() {
@@ -40,20 +45,29 @@ public struct ModuleLoader: Sendable {
             }
         }
         for path in files {
-            load(path: path, into: &catalog)
+            load(path: path, into: &catalog, settings: settings)
         }
         return catalog
     }
 
-    /// Loads one module file into `catalog`, or records why not.
-    public func load(path: String, into catalog: inout RuleCatalog) {
+    /// Loads one module file into `catalog`, or records why not. A 1.2 module's `on_init`
+    /// runs once it passed every check, with its entry of `settings`.
+    public func load(
+        path: String, into catalog: inout RuleCatalog, settings: [String: [(key: String, value: String)]] = [:]
+    ) {
         do {
-            let module = try loadModule(path: path)
+            var module = try loadModule(path: path)
             try checkUnique(module, against: catalog)
+            try ModuleInitializer(path: path, description: module.hooks.description!, hooks: module.hooks)
+                .initialize(module.runtime, settings: settings[module.name] ?? [])
+            for index in module.rules.indices {
+                module.rules[index].moduleState = module.runtime.state
+                module.rules[index].runtime = module.runtime
+            }
             catalog.modules.append(module)
             logger.info("loaded rule module", metadata: [
                 "module": "\(module.name)", "version": "\(module.version)",
-                "rules": "\(module.rules.count)", "path": "\(path)",
+                "rules": "\(module.rules.count)", "path": "\(path)", "abi": "\(module.abiMajor).\(module.abiMinor)",
             ])
         } catch let error as ModuleLoadError {
             catalog.failures.append(error)
@@ -99,7 +113,7 @@ public struct ModuleLoader: Sendable {
             throw ModuleLoadError(path: path, reason: .incompatibleABI(
                 major: major, minor: minor, hostMajor: Self.hostABI.major, hostMinor: Self.hostABI.minor))
         }
-        return try ModuleDescriptionReader(path: path, description: description).read()
+        return try ModuleDescriptionReader(path: path, description: description, logger: logger).read()
     }
 
     private func checkUnique(_ module: RuleModule, against catalog: RuleCatalog) throws {

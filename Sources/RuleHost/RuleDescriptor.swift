@@ -38,8 +38,12 @@ public struct RuleDescriptor: @unchecked Sendable {
     public var index: UInt32
     /// The rule's entry point.
     public var entry: RuleEntry
-    /// The module's `state`, passed back in every call.
+    /// The module's state (what its `on_init` stored, else `mw_module.state`), passed back in every call.
     public var moduleState: UnsafeMutableRawPointer?
+    /// The module's declarations of the rule's parameters (`mw_call.param_decls`, ABI 1.2).
+    public var parameterDeclarations: UnsafePointer<mw_param>?
+    /// The module's run-time record: its log and error count.
+    public var runtime: ModuleRuntime?
 
     /// Whether the rule runs for events of `type` (an `mw_event_type` value).
     public func wants(eventType type: UInt32) -> Bool {

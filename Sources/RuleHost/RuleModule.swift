@@ -12,4 +12,8 @@ public struct RuleModule: Sendable {
     public var abiMinor: UInt32
     /// Its rules, in declared order.
     public var rules: [RuleDescriptor]
+    /// Its state, log and error count at run time (ABI 1.2; every module has one).
+    public var runtime: ModuleRuntime
+    /// Its lifecycle functions, read from the description.
+    var hooks = ModuleHooks()
 }

@@ -14,6 +14,16 @@ public import ModalwatchABI
 /// @_cdecl("modalwatch_module")
 /// public func modalwatchModule() -> UnsafePointer<mw_module> { OveruseModule.exported }
 /// ```
+///
+/// A module with state of its own (ABI 1.2) gives a factory: the host calls it once,
+/// with the module's settings, before any rule runs, and rules read the result with
+/// `RuleCall.moduleState(as:)`. A factory that throws keeps the module from loading.
+///
+/// ```swift
+/// static let export = ModuleExport.make(name: "house", version: "1.0.0", rules: [EarlyAlert.self]) { settings in
+///     HouseSettings(exemptApps: settings["exempt_apps"] ?? "")
+/// }
+/// ```
 // @unchecked: the pointee and everything it points to is written once in
 // `make` and never again, so sharing it between threads is safe.
 public struct ModuleExport: @unchecked Sendable {
@@ -24,11 +34,34 @@ public struct ModuleExport: @unchecked Sendable {
     private init(module: UnsafePointer<mw_module>) { self.module = module }
 
     /// Builds the module description. Call it once, from a `static let`.
-    public static func make(name: String, version: String, rules: [any Rule.Type]) -> ModuleExport {
+    ///
+    /// - Parameters:
+    ///   - name: the module's name, 1-64 of `a-z`, `0-9`, `-`, `_`.
+    ///   - version: the module's own version (semantic versioning recommended).
+    ///   - rules: its rules, in the order `modalwatch rules` lists them.
+    ///   - state: makes the module's state from its settings when the host loads it
+    ///     (ABI 1.2); nil for a module without state.
+    public static func make(
+        name: String, version: String, rules: [any Rule.Type],
+        state: (@Sendable (ModuleSettings) throws -> any Sendable)? = nil
+    ) -> ModuleExport {
         let table = UnsafeMutableBufferPointer<any Rule.Type>.allocate(capacity: rules.count)
         _ = table.initialize(from: rules)
-        let state = UnsafeMutablePointer<DispatchTable>.allocate(capacity: 1)
-        state.initialize(to: DispatchTable(rules: UnsafeBufferPointer(table)))
+        let hashes = UnsafeMutableBufferPointer<UnsafeBufferPointer<UInt64>>.allocate(capacity: max(rules.count, 1))
+        for (index, rule) in rules.enumerated() {
+            let names = rule.parameters.map { Parameter<Int64>.hash($0.declaration.name) }
+            let buffer = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(names.count, 1))
+            _ = buffer.initialize(from: names)
+            (hashes.baseAddress! + index).initialize(to: UnsafeBufferPointer(rebasing: buffer[0..<names.count]))
+        }
+        // The instance a host older than 1.2 passes back (it never calls on_init): no state.
+        let owned = UnsafeMutablePointer<ModuleState>.allocate(capacity: 1)
+        owned.initialize(to: ModuleState(makeState: state, state: nil))
+        let instance = UnsafeMutablePointer<ModuleInstance>.allocate(capacity: 1)
+        instance.initialize(to: ModuleInstance(
+            rules: UnsafeBufferPointer(table),
+            parameterHashes: UnsafeBufferPointer(rebasing: hashes[0..<rules.count]),
+            owned: owned))
 
         let described = UnsafeMutableBufferPointer<mw_rule>.allocate(capacity: max(rules.count, 1))
         for (index, rule) in rules.enumerated() {
@@ -45,28 +78,61 @@ public struct ModuleExport: @unchecked Sendable {
                 rules: UnsafePointer(described.baseAddress),
                 rule_count: UInt32(rules.count),
                 reserved: 0,
-                state: UnsafeMutableRawPointer(state)
+                state: UnsafeMutableRawPointer(instance),
+                on_init: { arguments, state in ModuleExport.initialize(arguments, state) },
+                on_destroy: { state in ModuleExport.destroy(state) }
             )
         )
         return ModuleExport(module: UnsafePointer(module))
     }
 
-    /// The rule types, indexed like `mw_module.rules`; what `module_state` points to.
-    private struct DispatchTable {
-        let rules: UnsafeBufferPointer<any Rule.Type>
+    /// `on_init`: a fresh instance with the module's state made from its settings.
+    private static func initialize(
+        _ arguments: UnsafePointer<mw_init>?, _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) -> Int32 {
+        guard let arguments, let state, let module = arguments.pointee.module,
+              let shared = module.pointee.state?.assumingMemoryBound(to: ModuleInstance.self).pointee
+        else { return MW_INIT_FAILED }
+        let settings = ModuleSettings(arguments)
+        let makeState = shared.owned.pointee.makeState
+        var made: (any Sendable)?
+        if let makeState {
+            do {
+                made = try makeState(settings)
+            } catch {
+                settings.log(.error, "\(error)")
+                return MW_INIT_FAILED
+            }
+        }
+        let owned = UnsafeMutablePointer<ModuleState>.allocate(capacity: 1)
+        owned.initialize(to: ModuleState(makeState: makeState, state: made))
+        let instance = UnsafeMutablePointer<ModuleInstance>.allocate(capacity: 1)
+        instance.initialize(to: ModuleInstance(rules: shared.rules, parameterHashes: shared.parameterHashes, owned: owned))
+        state.pointee = UnsafeMutableRawPointer(instance)
+        return MW_INIT_OK
+    }
+
+    /// `on_destroy`: releases what `initialize` made (the rule tables are shared and stay).
+    private static func destroy(_ state: UnsafeMutableRawPointer?) {
+        guard let instance = state?.assumingMemoryBound(to: ModuleInstance.self) else { return }
+        let owned = instance.pointee.owned
+        owned.deinitialize(count: 1)
+        owned.deallocate()
+        instance.deinitialize(count: 1)
+        instance.deallocate()
     }
 
     /// The one `on_event` of every rule: finds the rule by `rule_index` and judges.
     private static func dispatch(_ call: UnsafePointer<mw_call>?) {
         guard let call, let state = call.pointee.module_state else { return }
-        let table = state.assumingMemoryBound(to: DispatchTable.self).pointee
+        let instance = state.assumingMemoryBound(to: ModuleInstance.self).pointee
         let index = Int(call.pointee.rule_index)
-        guard index < table.rules.count else { return }
-        table.rules[index].judge(RuleCall(call))
+        guard index < instance.rules.count else { return }
+        instance.rules[index].judge(RuleCall(call, parameterHashes: instance.parameterHashes[index], owned: instance.owned))
     }
 
     private static func describe(_ rule: any Rule.Type) -> mw_rule {
-        let parameters = rule.parameters
+        let parameters = rule.parameters.map(\.declaration)
         let params = UnsafeMutableBufferPointer<mw_param>.allocate(capacity: max(parameters.count, 1))
         for (index, parameter) in parameters.enumerated() {
             (params.baseAddress! + index).initialize(

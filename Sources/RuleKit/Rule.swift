@@ -33,8 +33,10 @@ public protocol Rule {
     static var events: [EventType] { get }
     /// How often it may fire; the host enforces it.
     static var fire: Fire { get }
-    /// Its parameters, in the order `RuleCall.param(_:)` indexes them (default none).
-    static var parameters: [Parameter] { get }
+    /// Its parameters (default none): each a `Parameter` declared once as a static
+    /// member and read in `judge` as `call[member]`. The order is the order
+    /// `modalwatch rules` lists them in, nothing more.
+    static var parameters: [any ParameterDeclaration] { get }
     /// One line: what it checks, and any decision the catalogue left open.
     static var summary: String { get }
     /// The guideline it applies, short, e.g. `Minimize alerts`.
@@ -52,5 +54,5 @@ extension Rule {
     /// 1
     public static var rev: UInt32 { 1 }
     /// None.
-    public static var parameters: [Parameter] { [] }
+    public static var parameters: [any ParameterDeclaration] { [] }
 }

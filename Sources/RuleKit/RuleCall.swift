@@ -5,9 +5,24 @@ public import ModalwatchABI
 public struct RuleCall {
     /// The C record.
     public let raw: UnsafePointer<mw_call>
+    /// FNV-1a of the rule's parameter names, in declared order (how `self[parameter]` finds a value).
+    @usableFromInline let parameterHashes: UnsafeBufferPointer<UInt64>
+    /// The module's state, when RuleKit dispatched the call.
+    private let owned: UnsafeMutablePointer<ModuleState>?
 
-    /// Wraps the C record.
-    public init(_ raw: UnsafePointer<mw_call>) { self.raw = raw }
+    /// Wraps the C record. Parameters are then found by name through the host (ABI 1.2).
+    public init(_ raw: UnsafePointer<mw_call>) {
+        self.raw = raw
+        self.parameterHashes = UnsafeBufferPointer(start: nil, count: 0)
+        self.owned = nil
+    }
+
+    /// Wraps the C record of a call `ModuleExport` dispatched.
+    init(_ raw: UnsafePointer<mw_call>, parameterHashes: UnsafeBufferPointer<UInt64>, owned: UnsafeMutablePointer<ModuleState>) {
+        self.raw = raw
+        self.parameterHashes = parameterHashes
+        self.owned = owned
+    }
 
     /// The event being judged (already applied to the session).
     public var event: Event { Event(raw.pointee.event) }
@@ -21,9 +36,54 @@ public struct RuleCall {
     /// The edition it is judged by (one edition).
     public var edition: Editions { Editions(rawValue: raw.pointee.edition) }
 
-    /// The value in force of parameter `index` (declared order; durations in ms).
-    public func param(_ index: Int) -> Int64 {
-        raw.pointee.params[index]
+    /// The value in force of `parameter` (the default, or what the config set for the
+    /// app), typed as the parameter declares; durations in ms (or a `Duration`).
+    /// A parameter the rule does not list in `Rule.parameters` reads as its default.
+    @inlinable
+    public subscript<Value>(parameter: Parameter<Value>) -> Value {
+        // Inlined into the module: a scan of the rule's few name hashes, specialized for `Value`.
+        if let params = raw.pointee.params {
+            for index in parameterHashes.indices where parameterHashes[index] == parameter.nameHash {
+                return Value(parameterValue: params[index])
+            }
+        }
+        return Value(parameterValue: valueByName(parameter.declaration))
+    }
+
+    /// A parameter RuleKit's table does not hold (a `RuleCall` made outside `ModuleExport`):
+    /// by name through the host's declarations (ABI 1.2), else its default.
+    @usableFromInline
+    func valueByName(_ declaration: ParameterDescription) -> Int64 {
+        guard parameterHashes.isEmpty, let host = raw.pointee.host, host.pointee.abi_minor >= 2,
+              let declarations = raw.pointee.param_decls, let params = raw.pointee.params else { return declaration.defaultValue }
+        for index in 0..<Int(raw.pointee.param_count) {
+            if let name = declarations[index].name, String(cString: name) == declaration.name { return params[index] }
+        }
+        return declaration.defaultValue
+    }
+
+    /// The module's state, made by the factory given to `ModuleExport.make(state:)` when the
+    /// host loaded the module (ABI 1.2); nil under an older host, or when it is not a `State`.
+    public func moduleState<State>(as type: State.Type) -> State? {
+        owned?.pointee.state as? State
+    }
+
+    /// One line into the daemon's log, attributed to the module and the rule (ABI 1.2;
+    /// rate-limited per module; nothing under an older host).
+    public func log(_ level: LogLevel, _ message: String) {
+        guard let host = raw.pointee.host, host.pointee.abi_minor >= 2, let log = host.pointee.log else { return }
+        var message = message
+        message.withUTF8 { log(raw.pointee.ctx, level.rawValue, RuleCall.present($0)) }
+    }
+
+    /// Reports a non-fatal error of the module (ABI 1.2): the host counts it per module,
+    /// shows it in `status` and publishes `diag/-/module_error`; the rule goes on.
+    public func reportModuleError(_ detail: String) {
+        guard let host = raw.pointee.host, host.pointee.abi_minor >= 2, let report = host.pointee.module_error else {
+            return
+        }
+        var detail = detail
+        detail.withUTF8 { report(raw.pointee.ctx, RuleCall.present($0)) }
     }
 
     /// Adds `delta` to the rule's counter `key` in `scope` and returns the new
@@ -126,7 +186,7 @@ public struct RuleCall {
     }
 
     /// A present slice even for an empty string (whose buffer may have no address).
-    private static func present(_ bytes: UnsafeBufferPointer<UInt8>) -> mw_str {
+    static func present(_ bytes: UnsafeBufferPointer<UInt8>) -> mw_str {
         if let base = bytes.baseAddress {
             return mw_str(ptr: UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), len: bytes.count)
         }

@@ -18,4 +18,6 @@ public enum DiagnosticReason: String, Sendable, CaseIterable {
     case outOfOrder = "out_of_order"
     /// A session released to stay within `max_sessions`.
     case sessionEvicted = "session_evicted"
+    /// A rule module reported a non-fatal error (`mw_host.module_error`, ABI 1.2); always on `diag/-/`.
+    case moduleError = "module_error"
 }

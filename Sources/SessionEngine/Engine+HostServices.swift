@@ -6,7 +6,7 @@ extension Engine {
     static func makeHost() -> mw_host {
         mw_host(
             struct_size: UInt32(MemoryLayout<mw_host>.size),
-            reserved: 0,
+            abi_minor: UInt32(MW_ABI_MINOR),
             counter_add: { context, scope, key, delta in
                 Engine.from(context)?.counterAdd(scope: scope, key: key, delta: delta) ?? 0
             },
@@ -19,6 +19,12 @@ extension Engine {
             },
             should_report: { context, subject, key in
                 (Engine.from(context)?.shouldReport(subject: subject, key: key) ?? false) ? 1 : 0
+            },
+            log: { context, level, message in
+                Engine.from(context)?.moduleLog(level: level, message: message)
+            },
+            module_error: { context, detail in
+                Engine.from(context)?.moduleError(detail)
             })
     }
 

@@ -46,7 +46,8 @@ extension Engine {
                     var call = mw_call(
                         host: UnsafePointer(host), ctx: context, event: eventPointer, session: sessionPointer,
                         params: dispatch.parameters, rule_index: dispatch.ruleIndex, edition: edition,
-                        module_state: dispatch.moduleState)
+                        module_state: dispatch.moduleState, param_decls: dispatch.parameterDeclarations,
+                        param_count: dispatch.parameterCount, reserved: 0)
                     mw_marker_enter(marker, dispatch.catalogIndex)
                     dispatch.entry(&call)
                     mw_marker_leave(marker)

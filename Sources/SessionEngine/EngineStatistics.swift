@@ -35,4 +35,6 @@ public struct EngineStatistics: Sendable, Equatable {
 
     /// All zero.
     public init() {}
+    /// Non-fatal errors rule modules reported during calls (`mw_host.module_error`).
+    public var moduleErrors: UInt64 = 0
 }

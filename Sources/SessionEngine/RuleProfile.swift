@@ -11,6 +11,8 @@ public final class RuleProfile: @unchecked Sendable {
         let entry: RuleEntry
         let moduleState: UnsafeMutableRawPointer?
         let parameters: UnsafePointer<Int64>
+        let parameterDeclarations: UnsafePointer<mw_param>?
+        let parameterCount: UInt32
         let ruleIndex: UInt32
         /// The rule's index in the catalog (for the rule-call marker).
         let catalogIndex: UInt32
@@ -64,7 +66,8 @@ public final class RuleProfile: @unchecked Sendable {
                 guard rule.descriptor.wants(eventType: UInt32(type)) else { return nil }
                 return Dispatch(
                     entry: rule.descriptor.entry, moduleState: rule.descriptor.moduleState,
-                    parameters: rule.parameters, ruleIndex: rule.descriptor.index,
+                    parameters: rule.parameters, parameterDeclarations: rule.descriptor.parameterDeclarations,
+                    parameterCount: UInt32(rule.parameterCount), ruleIndex: rule.descriptor.index,
                     catalogIndex: catalogIndex[rule.descriptor.id] ?? 0,
                     seed: rule.seed, ordinal: ordinal, fire: rule.descriptor.fire)
             }

@@ -27,7 +27,8 @@ struct RuleSelectionOptions: ParsableArguments {
         var logger = Logger(label: "modalwatch")
         logger.logLevel = .critical
         let directories = rulesDir + (config.map(ConfigLoader.peekRulesDirectories(path:)) ?? [])
-        let catalog = ModuleLoader(logger: logger).load(directories: directories)
+        let settings = config.map(ConfigLoader.peekModuleSettings(path:)) ?? [:]
+        let catalog = ModuleLoader(logger: logger).load(directories: directories, settings: settings)
         for failure in catalog.failures { Terminal.error("rule module not loaded: \(failure.description)") }
         var configuration = DaemonConfiguration()
         if let config {

@@ -32,10 +32,18 @@ struct RulesCommand: ParsableCommand {
     @Flag(name: .long, help: "Run every rule's worked examples (its tests) and report each that does not come out as declared.")
     var verify = false
 
+    @Option(name: .long, help: "With --verify: check this built module file alone (ABI, metadata, worked examples), one verdict per rule.")
+    var module: String?
+
     func run() throws {
         if let control {
             if markdown || verify { throw ValidationError("--markdown and --verify load the modules; they do not take --control") }
             try daemonRules(control)
+            return
+        }
+        if let module {
+            guard verify else { throw ValidationError("--module goes with --verify: modalwatch rules --verify --module PATH") }
+            try verifyModule(at: module)
             return
         }
         let (catalog, configuration) = try selection.load()

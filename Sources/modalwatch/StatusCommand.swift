@@ -29,9 +29,15 @@ struct StatusCommand: ParsableCommand {
             ("sessions live", "\(s.sessionsLive)"),
             ("violations out", "\(s.violationsPublished)"),
             ("dropped", "\(s.messagesDropped)"),
-        ]
+        ] + Self.moduleErrorsRow(s.moduleErrors)
         for failure in s.moduleFailures { Terminal.error("module failed: \(failure)") }
         let width = rows.map(\.0.count).max() ?? 0
         for (key, value) in rows { print(Terminal.paint(key.padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  " + value) }
+    }
+
+    /// "module errors" with each module that reported any (ABI 1.2), or no row.
+    private static func moduleErrorsRow(_ errors: [String: Int]) -> [(String, String)] {
+        let reported = errors.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        return reported.isEmpty ? [] : [("module errors", reported.map { "\($0.key) \($0.value)" }.joined(separator: ", "))]
     }
 }

@@ -81,7 +81,8 @@ struct Modalwatchd: AsyncParsableCommand {
         bootstrapLogger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (checkConfig ? .warning : .info)
         let configPath = resolvedConfigPath()
         let directories = rulesDir + (configPath.map(ConfigLoader.peekRulesDirectories(path:)) ?? [])
-        let catalog = ModuleLoader(logger: bootstrapLogger).load(directories: directories)
+        let moduleSettings = configPath.map(ConfigLoader.peekModuleSettings(path:)) ?? [:]
+        let catalog = ModuleLoader(logger: bootstrapLogger).load(directories: directories, settings: moduleSettings)
 
         let loaded: DaemonConfiguration
         do {

@@ -7,8 +7,10 @@ final class ControlReplyTests: XCTestCase {
         reply.uptimeSeconds = 12.5
         reply.started = 1_700_000_000_000
         reply.edition = "current"
-        reply.modules = [StatusReply.Module(name: "overuse", version: "1.2.0", rules: 3, path: "/usr/lib/modalwatch/libmodalwatch-rules-overuse.so")]
+        reply.modules = [StatusReply.Module(
+            name: "overuse", version: "1.2.0", rules: 3, path: "/usr/lib/modalwatch/libmodalwatch-rules-overuse.so", abi: "1.2")]
         reply.moduleFailures = ["broken: no symbol mw_module_v1"]
+        reply.moduleErrors = ["overuse": 1]
         reply.endpoints = ["events": ["tcp://127.0.0.1:7450"], "publish": ["tcp://127.0.0.1:7451"], "control": ["ipc:///run/mw/control"]]
         reply.eventsReceived = 10
         reply.eventsRejected = 2
@@ -31,8 +33,8 @@ final class ControlReplyTests: XCTestCase {
             + #""events_accepted":0,"events_judged":0,"events_lost":0,"events_per_second":0,"events_received":10,"events_rejected":2,"#
             + #""events_unknown_type":0,"history":null,"history_error":null,"history_failures":0,"history_healthy":false,"#
             + #""history_outages":0,"history_pruned":0,"history_state":"none","messages_dropped":0,"messages_received":0,"#
-            + #""module_failures":["broken: no symbol mw_module_v1"],"#
-            + #""modules":[{"name":"overuse","path":"\/usr\/lib\/modalwatch\/libmodalwatch-rules-overuse.so","rules":3,"version":"1.2.0"}],"#
+            + #""module_errors":{"overuse":1},"module_failures":["broken: no symbol mw_module_v1"],"#
+            + #""modules":[{"abi":"1.2","name":"overuse","path":"\/usr\/lib\/modalwatch\/libmodalwatch-rules-overuse.so","rules":3,"version":"1.2.0"}],"#
             + #""ok":true,"out_of_order":0,"protocol":1,"rejected_by_reason":{"bad_field":1,"malformed_json":1},"reports_suppressed":0,"#
             + #""rules_quarantined":[],"#
             + #""sessions_ended":0,"sessions_evicted":0,"sessions_expired":0,"sessions_live":0,"sessions_started":0,"#

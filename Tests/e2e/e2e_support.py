@@ -42,7 +42,7 @@ VIOLATION_FIELDS = {
 }
 DIAG_REASONS = {
     "malformed_json", "missing_field", "bad_field", "too_large", "unknown_dismiss",
-    "duplicate", "gap", "out_of_order", "session_evicted", "history_unavailable",
+    "duplicate", "gap", "out_of_order", "session_evicted", "history_unavailable", "module_error",
 }
 
 

@@ -99,7 +99,11 @@ def test_run_sh_works_unattended(tmp_path):
     assert result.returncode == 0, out + result.stderr.decode()
     assert "== modalwatch status" in out and "events in" in out and f"{len(events())} (" in out, out
     assert "== done" in out
-    assert list(tmp_path.iterdir()) == [], "run.sh removes its work folder"
+    # It ends with an HTML report of the stream, and prints where; its work folder is gone.
+    report = tmp_path / "modalwatch-demo-report.html"
+    assert f"open it in a browser: {report}" in out, out
+    assert 'data-table="summary"' in report.read_text()
+    assert list(tmp_path.iterdir()) == [report], "run.sh removes its work folder"
     loaded, _ = support.available_rules()
     if {"alert-frequency", "modal-depth"} <= loaded:
         assert any("alert-frequency" in line and "mail-7f3a" in line for line in out.splitlines()), out

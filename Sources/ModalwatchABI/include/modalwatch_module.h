@@ -27,6 +27,13 @@
  * state lives in the host, through `mw_host.counter_add` and
  * `mw_host.window_push`.
  *
+ * Module state (ABI 1.2): a module may give `on_init` and `on_destroy`. The host
+ * calls `on_init` once when it loads the module, with the module's settings from
+ * the configuration; the state it stores is passed as `mw_call.module_state` to
+ * every call, and to `on_destroy` when the host releases the module (at exit).
+ * The state is shared by every shard: make it immutable after `on_init`, or
+ * synchronize what you write.
+ *
  * Strings are UTF-8, not NUL-terminated, given as `mw_str`; `ptr == NULL`
  * means absent or JSON null. Metadata strings in `mw_module` / `mw_rule` are
  * ordinary NUL-terminated C strings.
@@ -44,7 +51,7 @@ extern "C" {
 #endif
 
 #define MW_ABI_MAJOR 1
-#define MW_ABI_MINOR 1
+#define MW_ABI_MINOR 2
 
 /** The name of the one symbol a module exports. */
 #define MW_ENTRY_SYMBOL "modalwatch_module"
@@ -272,10 +279,18 @@ typedef struct mw_report {
     uint32_t reserved;
 } mw_report;
 
+/** Log levels for `mw_host.log` (ABI 1.2). */
+typedef enum mw_log_level {
+    MW_LOG_DEBUG = 0, MW_LOG_INFO = 1, MW_LOG_WARNING = 2, MW_LOG_ERROR = 3
+} mw_log_level;
+
 /** Services the host offers to a rule during `on_event`. */
 typedef struct mw_host {
     uint32_t struct_size;     /**< sizeof(mw_host) of the host */
-    uint32_t reserved;
+    /** Since ABI 1.2: the host's MW_ABI_MINOR (0 in older hosts, where this was
+        a reserved field). The fields each minor added are there when it is at
+        least that minor. */
+    uint32_t abi_minor;
     /**
      * Add `delta` to the rule's counter `key` in `scope` (MW_SCOPE_SESSION or
      * MW_SCOPE_APP) and return the new value; a counter starts at 0. Use
@@ -298,6 +313,19 @@ typedef struct mw_host {
      * and evidence the host would only hold back. 1 yes, 0 no.
      */
     int32_t (*should_report)(mw_context *ctx, mw_str subject, mw_str key);
+    /**
+     * Since ABI 1.2 (check `abi_minor >= 2`): one line into the daemon's log,
+     * with the module's and rule's names attached. `level` is an mw_log_level.
+     * Rate-limited per module (lines over the limit are counted and dropped).
+     */
+    void (*log)(mw_context *ctx, uint32_t level, mw_str message);
+    /**
+     * Since ABI 1.2: reports a non-fatal error of the module (a setting it cannot
+     * use, a resource it cannot reach, an input it cannot judge). The host counts
+     * it per module, shows the count in `status` (`module_errors`) and publishes
+     * it as the diagnostic `diag/-/module_error`; the module keeps running.
+     */
+    void (*module_error)(mw_context *ctx, mw_str detail);
 } mw_host;
 
 /** Everything a rule gets for one event. */
@@ -309,7 +337,13 @@ typedef struct mw_call {
     const int64_t *params;    /**< the rule's parameter values in force, in declared order */
     uint32_t rule_index;      /**< index of the rule in its module's `rules` */
     uint32_t edition;         /**< one MW_EDITION_* bit: the edition it is judged by */
-    void *module_state;       /**< mw_module.state, untouched */
+    /** What `mw_module.on_init` stored (ABI 1.2), else `mw_module.state`, untouched. */
+    void *module_state;
+    /** Since ABI 1.2 (`host->abi_minor >= 2`): the rule's parameter declarations,
+        for lookup by name (`mw_param_by_name`); `params[i]` is the value of `param_decls[i]`. */
+    const struct mw_param *param_decls;
+    uint32_t param_count;
+    uint32_t reserved;
 } mw_call;
 
 /* ------------------------------------------------------------ descriptions */
@@ -369,6 +403,30 @@ typedef struct mw_rule {
     void (*on_event)(const mw_call *call);
 } mw_rule;
 
+/** One `key: value` setting of a module (`modules: {NAME: {key: value}}` in the config). */
+typedef struct mw_setting {
+    mw_str key;
+    mw_str value;             /**< the YAML scalar as written */
+} mw_setting;
+
+/** What `mw_module.on_init` gets (ABI 1.2); valid only during the call. */
+typedef struct mw_init {
+    uint32_t struct_size;     /**< sizeof(mw_init) of the host */
+    uint32_t abi_minor;       /**< the host's MW_ABI_MINOR */
+    const mw_setting *settings; /**< the module's settings, in the config's order */
+    uint32_t setting_count;
+    uint32_t reserved;
+    /** Only `log` and `module_error` may be called during `on_init`, with `ctx`. */
+    const mw_host *host;
+    mw_context *ctx;
+    /** The module's own description, as its entry returned it. */
+    const struct mw_module *module;
+} mw_init;
+
+/** `mw_module.on_init` returns one of these; anything else but OK refuses the module. */
+#define MW_INIT_OK 0
+#define MW_INIT_FAILED 1
+
 typedef struct mw_module {
     uint32_t abi_major;       /**< MW_ABI_MAJOR the module was built against */
     uint32_t abi_minor;       /**< MW_ABI_MINOR the module was built against */
@@ -377,7 +435,18 @@ typedef struct mw_module {
     const mw_rule *rules;
     uint32_t rule_count;
     uint32_t reserved;
-    void *state;              /**< passed back as mw_call.module_state */
+    void *state;              /**< passed back as mw_call.module_state when there is no on_init */
+    /* ---- since ABI 1.2 (the host reads these only when abi_minor >= 2) ---- */
+    /**
+     * Optional (NULL: none). Called once, before any rule runs, with the
+     * module's settings. Store the module's state in `*state` (it becomes every
+     * call's `module_state`) and return MW_INIT_OK; on MW_INIT_FAILED the module
+     * is not loaded, and the host reports the module by name with the message
+     * the module gave through `init->host->log` or `module_error`.
+     */
+    int32_t (*on_init)(const mw_init *init, void **state);
+    /** Optional: releases what `on_init` made; called once, when the host lets go of the module. */
+    void (*on_destroy)(void *state);
 } mw_module;
 
 /** The one symbol a module exports (MW_ENTRY_SYMBOL). */
@@ -399,6 +468,21 @@ static inline int mw_str_eq(mw_str s, const char *lit) {
     if (s.ptr == NULL) return 0;
     for (; lit[i] != '\0'; i++) { if (i >= s.len || s.ptr[i] != lit[i]) return 0; }
     return i == s.len;
+}
+
+/**
+ * Since ABI 1.2: the value of the rule's parameter `name` in force, by name.
+ * Returns 1 and sets `*value`, or 0 when the rule declares no such parameter
+ * or the host is older than 1.2 (then use `call->params[i]`, by index).
+ */
+static inline int mw_param_by_name(const mw_call *call, const char *name, int64_t *value) {
+    if (call->host == NULL || call->host->abi_minor < 2 || call->param_decls == NULL) return 0;
+    for (uint32_t i = 0; i < call->param_count; i++) {
+        const char *a = call->param_decls[i].name, *b = name;
+        while (*a != '\0' && *a == *b) { a++; b++; }
+        if (*a == *b) { *value = call->params[i]; return 1; }
+    }
+    return 0;
 }
 
 #ifdef __cplusplus

@@ -1,0 +1,30 @@
+public import RuleHost
+
+/// One violation as the report counts it: the fields of a published violation that it needs.
+public struct ReportViolation: Sendable, Equatable {
+    /// Rule id.
+    public var rule: String
+    /// Severity in force.
+    public var severity: Severity
+    /// Bundle id.
+    public var app: String
+    /// Session id.
+    public var session: String
+    /// Event time of the triggering event (ms).
+    public var ts: Int64
+    /// The presentation it is about, or nil.
+    public var subject: String?
+    /// Its message, when the source gives it cheaply (kept only for the worst presentations).
+    public var message: String?
+
+    /// Creates a violation.
+    public init(rule: String, severity: Severity, app: String, session: String, ts: Int64, subject: String?, message: String? = nil) {
+        self.rule = rule
+        self.severity = severity
+        self.app = app
+        self.session = session
+        self.ts = ts
+        self.subject = subject
+        self.message = message
+    }
+}

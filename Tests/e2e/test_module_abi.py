@@ -1,0 +1,155 @@
+"""Rule modules of three ABI generations in one daemon, and what ABI 1.2 added.
+
+A module built against 1.0 (inline here), the C example at 1.1
+(Examples/long-modal) and a 1.2 fixture with per-module state
+(Tests/Fixtures/modules/state_v12.c) are compiled with the system C compiler
+and loaded side by side from one --rules-dir. The 1.2 module gets its settings
+from the config's `modules:` section in its on_init, logs through the daemon,
+reads its parameter by name, and reports a module error that arrives as
+`diag/-/module_error` and is counted in `status`.
+"""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import e2e_support as support
+from test_modules import ROOT, T0, compile_module
+
+FIXTURES = ROOT / "Tests" / "Fixtures" / "modules"
+
+V10 = """
+#include "modalwatch_module.h"
+/* Built against ABI 1.0: a 1.0 mw_module ends at `state`, and the module never reads past
+   the 1.0 part of mw_host or mw_call. */
+static void judge(const mw_call *call) {
+    mw_report r = {0};
+    r.subject = call->event->id;
+    r.message.ptr = "an alert"; r.message.len = 8;
+    call->host->report(call->ctx, &r);
+}
+static const mw_example EX[] = {
+    { "an alert", MW_EDITION_ALL, 1, "{\\"v\\":1,\\"type\\":\\"alert.presented\\",\\"session\\":\\"S\\",\\"ts\\":1,\\"id\\":\\"a\\",\\"title\\":\\"T\\",\\"buttons\\":[{\\"title\\":\\"OK\\"}]}" },
+    { "no alert", MW_EDITION_ALL, 0, "{\\"v\\":1,\\"type\\":\\"user.action\\",\\"session\\":\\"S\\",\\"ts\\":1}" },
+};
+static const mw_rule RULES[] = {{
+    "v10-any-alert", 1, MW_SEVERITY_INFO, MW_EDITION_ALL, MW_EVENT_BIT(MW_EVENT_ALERT_PRESENTED), MW_FIRE_ONCE_PER_SUBJECT,
+    0, 0, "Any alert.", "Test", "test", EX, 2, 0, judge
+}};
+/* Exactly the 1.0 layout: eight fields, no on_init / on_destroy after them. */
+struct mw_module_1_0 { uint32_t abi_major, abi_minor; const char *name, *version; const mw_rule *rules;
+                       uint32_t rule_count, reserved; void *state; };
+static const struct mw_module_1_0 M = { MW_ABI_MAJOR, 0, "v10", "1.0.0", RULES, 1, 0, 0 };
+const mw_module *modalwatch_module(void) { return (const mw_module *)&M; }
+"""
+
+
+def build_rules(tmp_path: Path) -> Path:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    compile_module(V10, rules / "v10.so", "v10.c")
+    compile_module(ROOT / "Examples" / "long-modal" / "long_modal.c", rules / "v11.so")
+    compile_module(FIXTURES / "state_v12.c", rules / "v12.so")
+    for leftover in rules.glob("*.c"):
+        leftover.unlink()
+    return rules
+
+
+def test_modules_of_abi_1_0_1_1_and_1_2_run_side_by_side(zctx, tmp_path):
+    rules = build_rules(tmp_path)
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("modules:\n  state_v12: { broken_word: kaboom }\n")
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--rules-dir", str(rules), "--config", str(config)]).start()
+    try:
+        status = daemon.status()
+        abi = {m["name"]: m["abi"] for m in status["modules"]}
+        assert (abi.get("v10"), abi.get("examples"), abi.get("state_v12")) == ("1.0", "1.1", "1.2"), status["modules"]
+        assert status["module_failures"] == []
+        assert status["module_errors"]["state_v12"] == 0
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        subscriber = support.Subscriber(
+            zctx, daemon.publish,
+            prefixes=("violation/com.example.abi/v1", "diag/-/module_error"))
+        subscriber.warm_up(sender)
+        sender.events([
+            {"v": 1, "type": "session.start", "session": "A1", "ts": T0, "app": "com.example.abi"},
+            {"v": 1, "type": "alert.presented", "session": "A1", "ts": T0 + 10, "id": "a1", "title": "Hello",
+             "buttons": [{"title": "OK"}]},
+            # the 1.2 module's broken word (from its settings, not its default "boom"): a module error
+            {"v": 1, "type": "alert.presented", "session": "A1", "ts": T0 + 20, "id": "a2", "title": "kaboom",
+             "buttons": [{"title": "OK"}]},
+            {"v": 1, "type": "alert.presented", "session": "A1", "ts": T0 + 30, "id": "a3", "title": "boom",
+             "buttons": [{"title": "OK"}]},
+        ])
+        got = subscriber.collect(
+            lambda m: len(subscriber.violations(m)) >= 5 and len(subscriber.diagnostics(m)) >= 1, timeout=5.0)
+        fired = sorted((m.body["rule"], m.body["subject"]) for m in subscriber.violations(got))
+        assert fired == [("v10-any-alert", "a1"), ("v10-any-alert", "a2"), ("v10-any-alert", "a3"),
+                         ("v12-few-buttons", "a1"), ("v12-few-buttons", "a3")], fired
+        diagnostics = subscriber.diagnostics(got)
+        assert len(diagnostics) == 1, [m.body for m in diagnostics]
+        support.assert_diagnostic_shape(diagnostics[0].topic, diagnostics[0].body)
+        assert diagnostics[0].topic == "diag/-/module_error"
+        assert "state_v12" in diagnostics[0].body["detail"] and "broken word" in diagnostics[0].body["detail"]
+        assert diagnostics[0].body["session"] == "A1"
+        status = daemon.wait_status(lambda s: s["module_errors"].get("state_v12") == 1, what="module_errors")
+        log = daemon.log()
+        assert "state_v12 ready" in log and "module=state_v12" in log, log[-2000:]
+        sender.close()
+        subscriber.close()
+    finally:
+        assert daemon.stop() == 0, daemon.log()[-3000:]
+
+
+def test_a_module_whose_init_refuses_its_settings_is_reported_and_the_rest_load(tmp_path):
+    rules = build_rules(tmp_path)
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text('modules:\n  state_v12: { broken_word: "" }\n')
+    check = subprocess.run(
+        [str(support.daemon_path()), "--check-config", "--rules-dir", str(rules), "--config", str(config)],
+        capture_output=True, timeout=30, text=True)
+    output = check.stdout + check.stderr
+    # the config names a module that did not load, and the module's refusal is one line with its reason
+    assert check.returncode == 1, output
+    assert "module 'state_v12' failed to initialize: broken_word must be 1 to 63 bytes" in output, output
+    # the others still load (offline, the same loader)
+    listing = support.run_cli(["rules", "--json", "--rules-dir", str(rules)])
+    ids = {rule["id"] for rule in __import__("json").loads(listing.stdout)["rules"]}
+    assert {"v10-any-alert", "modal-lingering", "v12-few-buttons"} <= ids
+
+
+def test_rules_verify_module_gives_a_verdict_per_rule(tmp_path):
+    rules = build_rules(tmp_path)
+    for name in ("v10.so", "v11.so", "v12.so"):
+        result = support.run_cli(["rules", "--verify", "--module", str(rules / name)])
+        assert result.returncode == 0, result.stdout.decode() + result.stderr.decode()
+        lines = result.stdout.decode().splitlines()
+        assert lines[0].startswith("module "), lines
+        assert any(line.startswith("ok ") for line in lines), lines
+        assert lines[-1].endswith("rules passed"), lines
+    # a module whose example does not come out as declared fails, naming the rule and the example
+    wrong = (FIXTURES / "state_v12.c").read_text().replace('{ "two buttons", MW_EDITION_ALL, 0,', '{ "two buttons", MW_EDITION_ALL, 3,')
+    compile_module(wrong, tmp_path / "wrong.so", "wrong.c")
+    result = support.run_cli(["rules", "--verify", "--module", str(tmp_path / "wrong.so")])
+    out = result.stdout.decode()
+    assert result.returncode == 1, out
+    assert "FAILED  v12-few-buttons  'two buttons' [2009] expected 3, found 0" in out, out
+    # not a module at all: one line, exit 1
+    (tmp_path / "text.so").write_text("not a library\n")
+    result = support.run_cli(["rules", "--verify", "--module", str(tmp_path / "text.so")])
+    assert result.returncode == 1
+    assert result.stdout.decode().startswith("FAILED  module: ") and "not a loadable shared library" in result.stdout.decode()
+
+
+def test_module_settings_in_the_config_are_checked(tmp_path):
+    rules = build_rules(tmp_path)
+    config = tmp_path / "bad.yaml"
+    config.write_text("modules:\n  nosuch: { a: 1 }\n  state_v12: { broken_word: [1, 2] }\n")
+    check = subprocess.run(
+        [str(support.daemon_path()), "--check-config", "--rules-dir", str(rules), "--config", str(config)],
+        capture_output=True, timeout=30, text=True)
+    output = check.stdout + check.stderr
+    assert check.returncode == 1, output
+    assert "bad.yaml:2: modules.nosuch: no rule module named 'nosuch' is loaded" in output, output
+    assert "bad.yaml:3: modules.state_v12.broken_word: must be a single value" in output, output
