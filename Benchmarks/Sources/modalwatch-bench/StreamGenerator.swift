@@ -1,7 +1,17 @@
 /// A port of `bench/generate_stream.py`: many concurrent sessions, the whole mix of
-/// event types, about 180 bytes per event. With the same seed, events and sessions
-/// it writes exactly the script's bytes (it uses CPython's Mersenne Twister the same way).
+/// event types, about 180 bytes per event. With the same seed, events, sessions and
+/// profile it writes exactly the script's bytes (it uses CPython's Mersenne Twister the
+/// same way).
 struct StreamGenerator {
+    /// The script's `--profile`.
+    enum Profile: String, CaseIterable, Sendable {
+        /// Presentations at random: about one event in four raises a violation.
+        case stress
+        /// A well-behaved app: presentations only where the guidelines allow them, and
+        /// about 1 % of events an alert titled "Error" (one violation each).
+        case clean
+    }
+
     private static let apps = ["com.example.mail", "com.example.photos", "com.example.notes", "com.example.shop", "com.example.maps"]
     private static let transitions = ["cover_vertical", "flip_horizontal", "cross_dissolve"]
     private static let styles = ["automatic", "full_screen", "page_sheet", "form_sheet", "current_context"]
@@ -18,16 +28,27 @@ struct StreamGenerator {
     /// The event time of the first session, as in the script.
     static let t0 = 1_732_290_000_000
 
-    private enum Kind: String {
+    enum Kind: String {
         case alert, sheet, modal, popover
     }
 
-    private final class SessionState {
+    final class SessionState {
         let app: String
         var ts: Int
         var seq = 1
-        var stack: [(kind: Kind, id: String)] = []
+        /// The presentations on screen; `shown` and `pushes` only in the clean profile.
+        var stack: [(kind: Kind, id: String, shown: Int, pushes: Int)] = []
         var n = 0
+        /// Clean profile: when the session's alerts were shown (trailing 600 s).
+        var alerts: [Int] = []
+        /// Clean profile: when its alerts, sheets and modals were shown (trailing 300 s).
+        var shown: [Int] = []
+        /// Clean profile: how often each alert text was shown.
+        var texts: [String: Int] = [:]
+        /// Clean profile: the last `user.action`.
+        var action: Int?
+        /// Clean profile: the last finished task.
+        var finished: Int?
 
         init(app: String, ts: Int) {
             self.app = app
@@ -41,6 +62,8 @@ struct StreamGenerator {
     let sessions: Int
     /// The script's `--seed`.
     let seed: UInt32
+    /// The script's `--profile`.
+    var profile: Profile = .stress
 
     /// Generates the stream.
     func generate() -> EventStream {
@@ -53,6 +76,7 @@ struct StreamGenerator {
         states.reserveCapacity(sessions)
         ids.reserveCapacity(sessions)
         var nextID = 0
+        var owed = 0  // clean profile: violations due (one per cleanViolationEvery events)
 
         func base(_ out: inout ByteWriter, _ id: String, _ st: SessionState) {
             out.raw("{\"v\":1,\"session\":")
@@ -96,10 +120,24 @@ struct StreamGenerator {
             st.ts += rng.range(50, 4000)
             st.seq += 1
             st.n += 1
-            let r = rng.random()
             base(&out, sid, st)
+            if profile == .clean {
+                if (offsets.count - 1) % Self.cleanViolationEvery == 0 { owed += 1 }
+                if owed > 0 && st.mayAlert("error") {
+                    owed -= 1
+                    st.presentAlert("error")
+                    out.raw(",\"type\":\"alert.presented\",\"id\":")
+                    out.string("a\(st.n)")
+                    out.raw(",\"title\":\"Error\",\"message\":null,\"buttons\":[{\"title\":\"Cancel\",\"style\":\"cancel\"},{\"title\":\"OK\",\"style\":\"default\"}]")
+                } else {
+                    Self.cleanEvent(&rng, st, &out)
+                }
+                out.byte(0x7D)
+                continue
+            }
+            let r = rng.random()
             if !st.stack.isEmpty && r < 0.30 {
-                let (kind, pid) = st.stack.removeLast()
+                let (kind, pid, _, _) = st.stack.removeLast()
                 out.raw(",\"type\":")
                 out.string(kind.rawValue + ".dismissed")
                 out.raw(",\"id\":")
@@ -122,7 +160,7 @@ struct StreamGenerator {
                 out.string(rng.choice(Self.labels))
             } else if r < 0.55 && st.stack.count < 6 {
                 let pid = "a\(st.n)"
-                st.stack.append((.alert, pid))
+                st.stack.append((.alert, pid, 0, 0))
                 out.raw(",\"type\":\"alert.presented\",\"id\":")
                 out.string(pid)
                 out.raw(",\"title\":")
@@ -132,13 +170,13 @@ struct StreamGenerator {
                 out.raw(",\"buttons\":[{\"title\":\"Cancel\",\"style\":\"cancel\"},{\"title\":\"Delete\",\"style\":\"destructive\"}]")
             } else if r < 0.63 && st.stack.count < 6 {
                 let pid = "sh\(st.n)"
-                st.stack.append((.sheet, pid))
+                st.stack.append((.sheet, pid, 0, 0))
                 out.raw(",\"type\":\"sheet.presented\",\"id\":")
                 out.string(pid)
                 out.raw(",\"buttons\":[{\"title\":\"Delete Message\",\"style\":\"destructive\"},{\"title\":\"Cancel\",\"style\":\"cancel\"}]")
             } else if r < 0.73 && st.stack.count < 6 {
                 let pid = "m\(st.n)"
-                st.stack.append((.modal, pid))
+                st.stack.append((.modal, pid, 0, 0))
                 out.raw(",\"type\":\"modal.presented\",\"id\":")
                 out.string(pid)
                 out.raw(",\"style\":")
@@ -148,7 +186,7 @@ struct StreamGenerator {
                 out.raw(",\"title\":\"New Message\",\"buttons\":[{\"title\":\"Cancel\",\"role\":\"cancel\"},{\"title\":\"Send\",\"role\":\"done\"}]")
             } else if r < 0.78 && st.stack.count < 6 {
                 let pid = "p\(st.n)"
-                st.stack.append((.popover, pid))
+                st.stack.append((.popover, pid, 0, 0))
                 out.raw(",\"type\":\"popover.presented\",\"id\":")
                 out.string(pid)
             } else if r < 0.88 {

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Cost per unit of work of the engine, by callgrind on `modalwatch check` (release,
+# copies without debug info, as bench/profile.sh): instructions, allocations and
+# retain/release per clean event and per violation (docs/PERFORMANCE.md, "Cost per
+# unit of work"). Exact, and independent of the machine's load.
+#
+#     bash bench/engine_cost.sh [OUT] [EVENTS]      (default /tmp/modalwatch-cost, 100000)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-/tmp/modalwatch-cost}
+events=${2:-100000}
+small=20000
+mkdir -p "$out"
+[ -n "${NO_BUILD:-}" ] || swift build -c release
+cp .build/release/modalwatch .build/release/libmodalwatch-rules-*.so "$out/"
+strip -g "$out"/modalwatch "$out"/libmodalwatch-rules-*.so
+for profile in clean stress; do
+    python3 bench/generate_stream.py --profile "$profile" --events "$events" > "$out/$profile.ndjson"
+    head -n "$small" "$out/$profile.ndjson" > "$out/$profile-small.ndjson"
+    for run in "$profile" "$profile-small"; do
+        valgrind --tool=callgrind --callgrind-out-file="$out/$run.callgrind" \
+            "$out/modalwatch" check "$out/$run.ndjson" --format json > "$out/$run.violations" 2> "$out/$run.valgrind.log" || true
+        python3 bench/callgrind_calls.py "$out/$run.callgrind" > "$out/$run.counts"
+    done
+    callgrind_annotate --inclusive=yes "$out/$profile.callgrind" > "$out/$profile.inclusive.txt"
+    callgrind_annotate "$out/$profile.callgrind" > "$out/$profile.self.txt"
+done
+# Per event: (run on EVENTS − run on the first 20000) / (EVENTS − 20000), so start-up
+# (module loading) and the first 10,000 session starts are not counted. Per violation: the extra cost of the stress stream
+# over the clean one, divided by the extra violations.
+python3 - "$out" "$events" "$small" <<'PY'
+import sys
+out, events, small = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+def counts(run):
+    result = {}
+    for line in open(f"{out}/{run}.counts"):
+        parts = line.split()
+        result[parts[0] if parts[0] == "total" else parts[1]] = int(parts[-1])
+    result["violations"] = sum(1 for _ in open(f"{out}/{run}.violations"))
+    return result
+per = {}
+for profile in ("clean", "stress"):
+    big, little = counts(profile), counts(f"{profile}-small")
+    per[profile] = {k: (big[k] - little[k]) / (events - small) for k in big}
+    print(f"{profile}: {big['violations']} violations in {events} events ({100 * big['violations'] / events:.2f} %)")
+    print("  per event: " + ", ".join(f"{k} {v:,.2f}" for k, v in per[profile].items() if k != "violations"))
+extra = per["stress"]["violations"] - per["clean"]["violations"]
+print("per violation (stress − clean over the extra violations): " + ", ".join(
+    f"{k} {(per['stress'][k] - per['clean'][k]) / extra:,.1f}" for k in per["clean"] if k != "violations"))
+PY
