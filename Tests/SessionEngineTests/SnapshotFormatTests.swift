@@ -12,25 +12,31 @@ final class SnapshotFormatTests: XCTestCase {
             EngineSnapshot.AppStateSnapshot(name: "com.example.shop", counters: [7: 3, 0xFFFF_FFFF_FFFF_FFFF: -2], fired: [11, 12]),
             EngineSnapshot.AppStateSnapshot(name: "com.example.mäil", counters: [:], fired: []),
         ]
-        let sessions = (0..<count).map { i in
-            EngineSnapshot.SessionState(
-                id: Array("session-\(i)".utf8), app: apps[i % 2].name, device: Int32(i % 3), sizeClass: 1,
-                foreground: i % 2 == 0,
-                stack: i % 3 == 0 ? [] : [
-                    .init(kind: 2, id: Array("sheet-\(i)".utf8), ts: 1_700_000_000_000 + Int64(i), style: 1, transition: -1,
-                          sizeClass: 0, navDepth: 3, buttonCount: 2, cancelIndex: -1, destructiveIndex: 1, inPopover: 0),
-                    .init(kind: 1, id: [], ts: .min, style: .max, transition: .min, sizeClass: 1, navDepth: 0,
-                          buttonCount: 0, cancelIndex: 0, destructiveIndex: -1, inPopover: 1),
-                ],
-                maxModalDepth: 2, startedTs: i == 1 ? .min : 1_699_999_999_000, lastTs: i == 2 ? .min : 1_700_000_000_500,
-                lastSeq: Int64(i) * 1000, lastUserActionTs: 1_700_000_000_100, lastUserActionControl: -1,
-                runningTasks: i == 0 ? [] : [0xDEAD_BEEF, .max], lastTaskFinishedTs: .min, lastTaskFailedTs: .max,
-                events: UInt64(i) + 40, alertsPresented: 3, presentations: 5, violations: .max,
-                lastObserved: 1_700_000_000_600, counters: [1: 4, 2: .min, 3: .max],
-                windows: [9: [1_700_000_000_000, 1_700_000_000_400], 10: []], fired: [5, 1, 3],
-                quietUntil: [4: 1_700_000_010_000])
-        }
+        let sessions: [EngineSnapshot.SessionState] = (0..<count).map { (i: Int) -> EngineSnapshot.SessionState in richSession(i, app: apps[i % 2].name) }
         return EngineSnapshot(version: EngineSnapshot.currentVersion, apps: apps, sessions: sessions)
+    }
+
+    private static func richSession(_ i: Int, app: String) -> EngineSnapshot.SessionState {
+        let sheet = EngineSnapshot.Entry(
+            kind: 2, id: Array("sheet-\(i)".utf8), ts: 1_700_000_000_000 + Int64(i), style: 1, transition: -1,
+            sizeClass: 0, navDepth: 3, buttonCount: 2, cancelIndex: -1, destructiveIndex: 1, inPopover: 0)
+        let odd = EngineSnapshot.Entry(
+            kind: 1, id: [], ts: .min, style: .max, transition: .min, sizeClass: 1, navDepth: 0,
+            buttonCount: 0, cancelIndex: 0, destructiveIndex: -1, inPopover: 1)
+        let stack: [EngineSnapshot.Entry] = i % 3 == 0 ? [] : [sheet, odd]
+        let startedTs: Int64 = i == 1 ? .min : 1_699_999_999_000
+        let lastTs: Int64 = i == 2 ? .min : 1_700_000_000_500
+        let tasks: [UInt64] = i == 0 ? [] : [0xDEAD_BEEF, .max]
+        let counters: [UInt64: Int64] = [1: 4, 2: .min, 3: .max]
+        let windows: [UInt64: [Int64]] = [9: [1_700_000_000_000, 1_700_000_000_400], 10: []]
+        let quiet: [UInt64: Int64] = [4: 1_700_000_010_000]
+        return EngineSnapshot.SessionState(
+            id: Array("session-\(i)".utf8), app: app, device: Int32(i % 3), sizeClass: 1, foreground: i % 2 == 0,
+            stack: stack, maxModalDepth: 2, startedTs: startedTs, lastTs: lastTs, lastSeq: Int64(i) * 1000,
+            lastUserActionTs: 1_700_000_000_100, lastUserActionControl: -1, runningTasks: tasks,
+            lastTaskFinishedTs: .min, lastTaskFailedTs: .max, events: UInt64(i) + 40, alertsPresented: 3,
+            presentations: 5, violations: .max, lastObserved: 1_700_000_000_600, counters: counters,
+            windows: windows, fired: [5, 1, 3], quietUntil: quiet)
     }
 
     private func decode(_ bytes: [UInt8]) throws(SnapshotFormatError) -> EngineSnapshot {
