@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(
             name: "SessionEngineTests",
             dependencies: [
-                "SessionEngine", "RuleHost", "EventDecoding",
+                "SessionEngine", "RuleHost", "EventDecoding", "ByteBasics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
@@ -193,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "DaemonCoreTests",
             dependencies: [
-                "DaemonCore", "ControlProtocol", "ModalwatchConfig", "RuleHost", "ZeroMQ",
+                "DaemonCore", "SessionEngine", "ControlProtocol", "ModalwatchConfig", "RuleHost", "ZeroMQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]

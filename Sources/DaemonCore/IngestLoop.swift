@@ -204,8 +204,10 @@ public final class IngestLoop {
         if let snapshotFile {
             do {
                 let snapshot = pipeline.engine.snapshot()
-                try snapshotFile.write(snapshot)
-                logger.info("wrote the session snapshot", metadata: ["sessions": "\(snapshot.sessionCount)", "path": "\(snapshotFile.path)"])
+                let bytes = try snapshotFile.write(snapshot)
+                logger.info("wrote the session snapshot", metadata: [
+                    "sessions": "\(snapshot.sessionCount)", "bytes": "\(bytes)", "path": "\(snapshotFile.path)",
+                ])
             } catch {
                 logger.error("could not write the session snapshot; sessions start afresh next time", metadata: ["error": "\(error)"])
             }

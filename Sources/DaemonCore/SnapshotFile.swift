@@ -2,33 +2,58 @@ import Foundation
 import Posix
 import SessionEngine
 
-/// The session snapshot in the state directory: written atomically on a
-/// graceful stop, read and removed on start (so a crash never restores a stale one).
+/// The session snapshot in the state directory: written atomically on a graceful stop
+/// in the binary format (`EngineSnapshot+Binary`), read and removed on start (so a crash
+/// never restores a stale one). A JSON snapshot left by an older daemon is still read.
 struct SnapshotFile {
-    static let fileName = "sessions.snapshot.json"
+    /// The binary snapshot's file name.
+    static let fileName = "sessions.snapshot"
+    /// The JSON snapshot older daemons wrote.
+    static let legacyFileName = "sessions.snapshot.json"
 
     let path: String
+    let legacyPath: String
 
     init(directory: String) {
         path = directory + "/" + Self.fileName
+        legacyPath = directory + "/" + Self.legacyFileName
     }
 
     /// Writes `snapshot` atomically: a temporary file, synced, renamed into place, the folder synced.
-    func write(_ snapshot: EngineSnapshot) throws {
-        let data = try JSONEncoder().encode(snapshot)
-        try data.withUnsafeBytes { try AtomicFile.write($0, to: path) }
+    /// Returns the bytes written.
+    @discardableResult
+    func write(_ snapshot: EngineSnapshot) throws -> Int {
+        let bytes = snapshot.binaryEncoded()
+        try AtomicFile.write(bytes, to: path)
+        return bytes.count
     }
 
-    /// The snapshot, if there is one; a damaged one is moved aside and reported.
+    /// The snapshot, if there is one (the binary one first, else a JSON one); a damaged
+    /// one is moved aside (`PATH.damaged`) and its error thrown.
     func take() throws -> EngineSnapshot? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let manager = FileManager.default
+        if manager.fileExists(atPath: path) {
+            defer {
+                try? manager.removeItem(atPath: path)
+                try? manager.removeItem(atPath: legacyPath)
+            }
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return try decodeOrSetAside(path) { () throws -> EngineSnapshot in
+                try data.withUnsafeBytes { bytes throws -> EngineSnapshot in try EngineSnapshot.decodeBinary(bytes) }
+            }
+        }
+        guard manager.fileExists(atPath: legacyPath) else { return nil }
+        defer { try? manager.removeItem(atPath: legacyPath) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: legacyPath))
+        return try decodeOrSetAside(legacyPath) { try JSONDecoder().decode(EngineSnapshot.self, from: data) }
+    }
+
+    private func decodeOrSetAside(_ file: String, _ decode: () throws -> EngineSnapshot) throws -> EngineSnapshot {
         do {
-            return try JSONDecoder().decode(EngineSnapshot.self, from: data)
+            return try decode()
         } catch {
-            try? FileManager.default.removeItem(atPath: path + ".damaged")
-            try? FileManager.default.copyItem(atPath: path, toPath: path + ".damaged")
+            try? FileManager.default.removeItem(atPath: file + ".damaged")
+            try? FileManager.default.copyItem(atPath: file, toPath: file + ".damaged")
             throw error
         }
     }

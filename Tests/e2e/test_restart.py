@@ -1,0 +1,61 @@
+"""Restarts with many sessions: a graceful stop writes the binary snapshot (checksummed,
+well under 150 bytes a session), the next daemon restores every session; a damaged
+snapshot is refused in one log line and the daemon starts with no sessions."""
+from __future__ import annotations
+
+import random
+import signal
+
+import e2e_support as support
+
+T0 = 1_732_290_000_000
+SESSIONS = 100_000
+BATCH = 1000
+
+
+def flood(daemon: support.Daemon, zctx, count: int) -> None:
+    sender = support.EventSender(zctx, daemon.events)
+    sender.warm_up(daemon)
+    for first in range(0, count, BATCH):
+        sender.batch([{"v": 1, "type": "session.start", "session": f"R{n}", "ts": T0 + n, "app": f"com.example.r{n % 7}",
+                       "device": "phone"} for n in range(first, min(first + BATCH, count))])
+    daemon.wait_status(lambda s: s["sessions_live"] == count, timeout=120, what=f"{count} sessions")
+    sender.close()
+
+
+def test_a_restart_keeps_100k_sessions(zctx, tmp_path):
+    first = support.Daemon(zctx, tmp_path).start()
+    flood(first, zctx, SESSIONS)
+    assert first.stop(signal.SIGTERM, timeout=5) == 0
+    snapshot = tmp_path / "state" / "sessions.snapshot"
+    assert snapshot.read_bytes()[:4] == b"MWSN"
+    assert snapshot.stat().st_size / SESSIONS < 150, snapshot.stat().st_size
+
+    second = support.Daemon(zctx, tmp_path).start(ready_timeout=30)
+    try:
+        assert second.status()["sessions_live"] == SESSIONS
+        for n in random.sample(range(SESSIONS), 5) + [0, SESSIONS - 1]:
+            reply = second.request({"cmd": "session", "id": f"R{n}"})
+            assert reply["ok"] is True, (n, reply)
+        assert not snapshot.exists(), "the snapshot is read once"
+    finally:
+        assert second.stop() == 0
+
+
+def test_a_damaged_snapshot_is_refused_and_the_daemon_starts_empty(zctx, tmp_path):
+    first = support.Daemon(zctx, tmp_path).start()
+    flood(first, zctx, 500)
+    assert first.stop(signal.SIGTERM) == 0
+    snapshot = tmp_path / "state" / "sessions.snapshot"
+    data = bytearray(snapshot.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    snapshot.write_bytes(bytes(data))
+
+    second = support.Daemon(zctx, tmp_path).start()
+    try:
+        assert second.status()["sessions_live"] == 0
+        refused = [line for line in second.log().splitlines() if "session snapshot could not be read" in line]
+        assert len(refused) == 1 and "checksum" in refused[0], second.log()
+        assert (tmp_path / "state" / "sessions.snapshot.damaged").exists()
+    finally:
+        assert second.stop() == 0
