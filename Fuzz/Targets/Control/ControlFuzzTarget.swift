@@ -69,7 +69,7 @@ final class ControlFuzzTarget {
     private func checkTyped(request: UnsafeRawBufferPointer, reply: [UInt8]) {
         let parsed: ControlRequest
         do {
-            parsed = try ControlRequest(parsing: UnsafeBufferPointer(request.bindMemory(to: UInt8.self)))
+            parsed = try ControlRequest(parsing: request.assumingMemoryBound(to: UInt8.self))
         } catch {
             FuzzCheck.fail("the daemon answered ok to a request ControlProtocol refuses (\(error)): \(String(decoding: reply, as: UTF8.self))")
         }
@@ -91,7 +91,7 @@ final class ControlFuzzTarget {
     /// refused, as `sessions` does) and never call a non-negative one negative; `violations` takes
     /// `since` only as a duration string or a whole number of ms.
     private func checkNumbers(request: UnsafeRawBufferPointer, ok: Bool, error: String) {
-        guard let object = try? JSONParser.parse(UnsafeBufferPointer(request.bindMemory(to: UInt8.self))),
+        guard let object = try? JSONParser.parse(request.assumingMemoryBound(to: UInt8.self)),
               let command = object["cmd"]?.stringValue, command == "sessions" || command == "violations" else { return }
         if let limit = object["limit"], !limit.isNull {
             guard let whole = Self.wholeNumberSign(limit) else {
