@@ -25,19 +25,6 @@ def rss_bytes(pid: int) -> int:
     raise AssertionError("no VmRSS")
 
 
-def grow_history(state: Path, rows: int) -> int:
-    """Copies the history's rows (with fresh ids) until it has `rows`: big replies without a long stream."""
-    db = sqlite3.connect(state / "history.sqlite")
-    try:
-        while db.execute("SELECT COUNT(*) FROM violations").fetchone()[0] < rows:
-            db.execute("""INSERT INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-                          SELECT randomblob(16), fingerprint, rule, app, session, severity, ts + 1, observed + 1, json
-                          FROM violations LIMIT 2000""")
-            db.commit()
-        return db.execute("SELECT COUNT(*) FROM violations").fetchone()[0]
-    finally:
-        db.close()
-
 
 @pytest.mark.needs_rules("alert-frequency")
 def test_hostile_control_clients_add_at_most_64_mib(zctx, tmp_path):
@@ -51,7 +38,7 @@ def test_hostile_control_clients_add_at_most_64_mib(zctx, tmp_path):
         sender.close()
     finally:
         assert first.stop() == 0, first.log()
-    rows = grow_history(tmp_path / "state", 4000)
+    rows = support.grow_history(tmp_path / "state", 4000, step=2000)
 
     daemon = support.Daemon(zctx, tmp_path).start()
     try:

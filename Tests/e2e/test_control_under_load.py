@@ -21,19 +21,6 @@ SESSIONS = 1200          # one alert-frequency violation each
 EVENTS_PER_SESSION = len(streams.alert_frequency_session("x", APP))
 
 
-def grow_history(state: Path, rows: int) -> int:
-    """Copies the history's rows (fresh ids, later ts) until it has `rows`: a large history without a long stream."""
-    db = sqlite3.connect(state / "history.sqlite")
-    try:
-        while db.execute("SELECT COUNT(*) FROM violations").fetchone()[0] < rows:
-            db.execute("""INSERT INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-                          SELECT randomblob(16), fingerprint, rule, app, session, severity, ts + 1, observed + 1, json
-                          FROM violations ORDER BY rowid DESC LIMIT 5000""")
-            db.commit()
-        return db.execute("SELECT COUNT(*) FROM violations").fetchone()[0]
-    finally:
-        db.close()
-
 
 @pytest.mark.needs_rules("alert-frequency")
 def test_every_control_request_at_its_largest_during_a_stream_loses_nothing(zctx, tmp_path):
@@ -48,7 +35,7 @@ def test_every_control_request_at_its_largest_during_a_stream_loses_nothing(zctx
         sender.close()
     finally:
         assert first.stop() == 0, first.log()
-    rows = grow_history(tmp_path / "state", 20_000)
+    rows = support.grow_history(tmp_path / "state", 20_000)
 
     daemon = support.Daemon(zctx, tmp_path, ipc=True).start()
     try:
