@@ -102,7 +102,8 @@ def test_every_control_request_at_its_largest_during_a_stream_loses_nothing(zctx
         print(f"history {rows} rows; requests answered during the stream {answered}; "
               f"longest hold of the ingest thread {after['control_hold_max_us']} µs ({after['control_hold_max_request']}); "
               f"by request {after['control_hold_us_by_request']}")
-        assert set(after["control_hold_us_by_request"]) == {r["cmd"] for r in requests}
+        # `violations` is answered by the control thread alone: it never holds the ingest thread.
+        assert set(after["control_hold_us_by_request"]) == {r["cmd"] for r in requests} - {"violations"}
         assert after["control_hold_max_us"] > 0 and after["control_hold_max_request"] in {r["cmd"] for r in requests}
         subscriber.close()
     finally:
