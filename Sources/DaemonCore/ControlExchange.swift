@@ -1,4 +1,5 @@
 import ControlProtocol
+import ModalwatchConfig
 import SessionEngine
 import Synchronization
 
@@ -12,7 +13,8 @@ final class ControlExchange: Sendable {
     enum Job: Sendable {
         case status
         case rules
-        case reload
+        /// Puts a configuration read again (by the control thread) in force.
+        case reload(Result<DaemonConfiguration, DaemonError>)
         /// The engine's part of `session`: the live session and the journal (the history's part is the control thread's).
         case session(SessionRequest)
         /// The live sessions, read in slices (`Engine.continueScan`).

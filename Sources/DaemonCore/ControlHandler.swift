@@ -46,9 +46,9 @@ final class ControlHandler {
             case .rules:
                 command = "rules"
                 answer(.rules(loop.rulesReport()))
-            case .reload:
+            case .reload(let read):
                 command = "reload"
-                answer(.reload(Result { () throws(ControlRefusal) in try reload() }))
+                answer(.reload(Result { () throws(ControlRefusal) in try reload(read) }))
             case .session(let request):
                 command = "session"
                 answer(.session(Result { () throws(ControlRefusal) in try session(request) }))
@@ -83,12 +83,8 @@ final class ControlHandler {
 
     // MARK: - Commands
 
-    private func reload() throws(ControlRefusal) -> ReloadReply {
-        // A state change over the network: only when the config says so (issue 8).
-        if loop.configuration.control.hasPrefix("tcp://") && !loop.configuration.controlAllowReloadOverTCP {
-            throw ControlRefusal("reload is refused on a tcp:// control endpoint; send SIGHUP, use an ipc:// control endpoint, or set control_allow_reload_over_tcp: true")
-        }
-        switch loop.reload() {
+    private func reload(_ read: Result<DaemonConfiguration, DaemonError>) throws(ControlRefusal) -> ReloadReply {
+        switch loop.reload(read) {
         case .success(let summary): return ReloadReply(summary: summary)
         case .failure(let failure): throw ControlRefusal("reload refused: \(failure.description); the old configuration stays in force")
         }
@@ -103,14 +99,8 @@ final class ControlHandler {
         guard snapshot != nil || request.ended else {
             throw ControlRefusal("no live session '\(id)'; `modalwatch sessions` lists the live ones (add \"ended\": true for one that ended)")
         }
-        let excerpt = engine.journalExcerpt(session: id)
-        guard snapshot != nil || !excerpt.records.isEmpty else {
-            throw ControlRefusal("no session '\(id)' is live or still in the journal; `modalwatch sessions` lists the live ones")
-        }
         return SessionReplyParts(
-            snapshot: snapshot, excerpt: excerpt,
-            journal: SessionReply.Journal(
-                capacity: engine.journal.capacity, recorded: Int(clamping: engine.journal.recorded),
-                held: engine.journal.count, events: excerpt.records.count, complete: excerpt.complete))
+            snapshot: snapshot, journalCopy: engine.journalCopy(session: id),
+            capacity: engine.journal.capacity, recorded: Int(clamping: engine.journal.recorded), held: engine.journal.count)
     }
 }

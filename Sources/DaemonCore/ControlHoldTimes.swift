@@ -1,3 +1,4 @@
+import Glibc
 import Posix
 
 /// How long control requests held the ingest thread, one turn at a time: the control thread
@@ -12,17 +13,24 @@ struct ControlHoldTimes {
     private(set) var maxRequest: String?
     /// The longest hold of each request (`cmd`), in microseconds.
     private(set) var maxByRequest: [String: Int64] = [:]
+    /// The longest hold so far as CPU time of the ingest thread, in microseconds.
+    private(set) var maxCPUMicros: Int64 = 0
+    /// The longest CPU time of each request (`cmd`), in microseconds.
+    private(set) var maxCPUByRequest: [String: Int64] = [:]
     private var started: Int64 = 0
+    private var startedCPU: Int64 = 0
 
     /// Notes that a turn of work on a request starts.
     mutating func begin() {
         started = Posix.monotonicMicroseconds()
+        startedCPU = Self.threadCPUMicroseconds()
     }
 
     /// Notes that a turn of work on `command` (the request's `cmd`) ended; returns the hold in microseconds.
     @discardableResult
     mutating func end(command: String) -> Int64 {
         let held = Posix.monotonicMicroseconds() - started
+        let cpu = Self.threadCPUMicroseconds() - startedCPU
         if held > maxMicros || maxRequest == nil {
             maxMicros = max(held, maxMicros)
             maxRequest = command
@@ -30,7 +38,16 @@ struct ControlHoldTimes {
         // Bounded: only the commands the protocol knows get an entry of their own.
         let key = Self.commands.contains(command) ? command : "?"
         maxByRequest[key] = max(maxByRequest[key] ?? 0, held)
+        maxCPUMicros = max(maxCPUMicros, cpu)
+        maxCPUByRequest[key] = max(maxCPUByRequest[key] ?? 0, cpu)
         return held
+    }
+
+    /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), in microseconds.
+    private static func threadCPUMicroseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
     }
 
     /// The commands the ingest thread works on (`violations` never reaches it).

@@ -25,6 +25,8 @@ final class ControlServer {
     private let pairPoller = ZMQPoller()
     private let history: ViolationHistory?
     private let keepsHistory: Bool
+    private let configurationSource: IngestLoop.ConfigurationSource
+    private let reloadRefused: Bool
     private let exchange: ControlExchange
     private let logger: Logger
     private var trimmer = MemoryTrimmer()
@@ -65,6 +67,8 @@ final class ControlServer {
         self.control = control
         self.pair = pair
         keepsHistory = settings.historyPath != nil
+        configurationSource = settings.configurationSource
+        reloadRefused = settings.reloadRefused
         history = settings.historyPath.flatMap { try? ViolationHistory(path: $0, readOnly: true) }
     }
 
@@ -124,7 +128,11 @@ final class ControlServer {
                 guard case .rules(let reply)? = ask(.rules) else { return nil }
                 return ControlReply.encode(reply)
             case .reload:
-                guard case .reload(let result)? = ask(.reload) else { return nil }
+                if reloadRefused {
+                    throw ControlRefusal("reload is refused on a tcp:// control endpoint; send SIGHUP, use an ipc:// control endpoint, or set control_allow_reload_over_tcp: true")
+                }
+                // Read (a file, parsed) here; the ingest thread only puts it in force.
+                guard case .reload(let result)? = ask(.reload(IngestLoop.readConfiguration(configurationSource))) else { return nil }
                 return ControlReply.encode(try result.get())
             case .session(let request):
                 guard case .session(let result)? = ask(.session(request)) else { return nil }

@@ -14,6 +14,10 @@ final class ControlThread: Sendable {
         var context: ZMQContext
         /// Where the control `REP` socket binds.
         var control: String
+        /// Reads the configuration again, for `reload` (read here, put in force by the ingest thread).
+        var configurationSource: IngestLoop.ConfigurationSource
+        /// Whether `reload` is refused on this endpoint (a `tcp://` one, unless the configuration allows it).
+        var reloadRefused: Bool
         /// The `inproc` endpoint the thread's PAIR socket binds, for the ingest side to connect.
         var pair: String
         /// The history store's file, or nil for none.

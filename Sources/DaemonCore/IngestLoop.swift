@@ -115,7 +115,8 @@ public final class IngestLoop {
     /// endpoints bound, and runs there until a stop is requested and everything received
     /// was judged, stored and published. Throws only when the start fails.
     public static func run(_ settings: Settings, ready: ([String: [String]]) -> Void) throws(DaemonError) {
-        let resources = try IngestResources.open(settings.configuration, wakeup: settings.wakeup, logger: settings.logger)
+        let resources = try IngestResources.open(
+            settings.configuration, wakeup: settings.wakeup, configurationSource: settings.configurationSource, logger: settings.logger)
         let loop = IngestLoop(settings, resources)
         ready(resources.endpoints)
         loop.run()
@@ -360,8 +361,24 @@ public final class IngestLoop {
 
     /// Reads the configuration again and puts its rule settings in force; sessions keep their state.
     func reload() -> Result<String, DaemonError> {
+        reload(Self.readConfiguration(configurationSource))
+    }
+
+    /// Reads the configuration (on any thread: the control thread reads it for `reload`).
+    static func readConfiguration(_ source: ConfigurationSource) -> Result<DaemonConfiguration, DaemonError> {
         do {
-            let fresh = try configurationSource()
+            return .success(try source())
+        } catch let error as ConfigErrors {
+            return .failure(DaemonError(.configuration, error.errors.map(\.description).joined(separator: "; ")))
+        } catch {
+            return .failure(DaemonError(.configuration, "\(error)"))
+        }
+    }
+
+    /// Puts the rule settings of a configuration read again in force; sessions keep their state.
+    func reload(_ read: Result<DaemonConfiguration, DaemonError>) -> Result<String, DaemonError> {
+        do throws(DaemonError) {
+            let fresh = try read.get()
             if let refusal = configuration.shardChangeRefusal(to: fresh) {
                 reloads.refused += 1
                 return .failure(DaemonError(.configuration, refusal))
@@ -375,12 +392,9 @@ public final class IngestLoop {
                 summary += "; endpoint changes take effect after a restart"
             }
             return .success(summary)
-        } catch let error as ConfigErrors {
-            reloads.refused += 1
-            return .failure(DaemonError(.configuration, error.errors.map(\.description).joined(separator: "; ")))
         } catch {
             reloads.refused += 1
-            return .failure(DaemonError(.configuration, "\(error)"))
+            return .failure(error)
         }
     }
 }

@@ -58,7 +58,9 @@ final class IngestResources {
     }
 
     /// Opens everything for `configuration`; on an error, closes what it had opened and throws.
-    static func open(_ configuration: DaemonConfiguration, wakeup: Wakeup, logger: Logger) throws(DaemonError) -> IngestResources {
+    static func open(
+        _ configuration: DaemonConfiguration, wakeup: Wakeup, configurationSource: @escaping IngestLoop.ConfigurationSource, logger: Logger
+    ) throws(DaemonError) -> IngestResources {
         var undo = Undo()
         do throws(DaemonError) {
             let context: ZMQContext
@@ -82,7 +84,7 @@ final class IngestResources {
             // Until the ingest side says `finish`, only the context's end stops that thread.
             undo.push { context.shutdown(); publishing.join() }
             // The control thread owns the control socket and reads the history; it binds now.
-            let controlThread = try ControlThread.start(controlSettings(configuration, context, logger))
+            let controlThread = try ControlThread.start(controlSettings(configuration, context, configurationSource, logger))
             undo.push { context.shutdown(); controlThread.join() }
 
             // XSUB, not SUB: it filters nothing itself (publishers filter by its subscriptions), so
@@ -158,9 +160,13 @@ final class IngestResources {
             curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, logger: logger)
     }
 
-    private static func controlSettings(_ configuration: DaemonConfiguration, _ context: ZMQContext, _ logger: Logger) -> ControlThread.Settings {
+    private static func controlSettings(
+        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ source: @escaping IngestLoop.ConfigurationSource, _ logger: Logger
+    ) -> ControlThread.Settings {
         ControlThread.Settings(
-            context: context, control: configuration.control,
+            context: context, control: configuration.control, configurationSource: source,
+            // A state change over the network: only when the config says so (issue 8).
+            reloadRefused: configuration.control.hasPrefix("tcp://") && !configuration.controlAllowReloadOverTCP,
             pair: "inproc://modalwatch-control-\(UInt64.random(in: 0...UInt64.max))",
             historyPath: configuration.stateDirectory.map { $0 + "/" + ViolationHistory.fileName }, logger: logger)
     }

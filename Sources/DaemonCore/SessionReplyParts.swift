@@ -7,14 +7,21 @@ import SessionEngine
 struct SessionReplyParts: Sendable {
     /// The live session, or nil for one that ended.
     var snapshot: SessionSnapshot?
-    /// What the journal holds of the session.
-    var excerpt: Engine.JournalExcerpt
-    /// The journal's figures.
-    var journal: SessionReply.Journal
+    /// What the journal holds of the session, as it is.
+    var journalCopy: Engine.JournalCopy
+    /// The journal's capacity, events recorded and events held.
+    var capacity: Int, recorded: Int, held: Int
 
-    /// The `session` reply, without the history's violations.
-    func reply(_ request: SessionRequest, now: Int64) -> SessionReply {
+    /// The `session` reply, without the history's violations; a refusal for a session that is
+    /// neither live nor in the journal.
+    func reply(_ request: SessionRequest, now: Int64) throws(ControlRefusal) -> SessionReply {
         let id = request.id
+        let excerpt = journalCopy.excerpt()
+        guard snapshot != nil || !excerpt.records.isEmpty else {
+            throw ControlRefusal("no session '\(id)' is live or still in the journal; `modalwatch sessions` lists the live ones")
+        }
+        let journal = SessionReply.Journal(
+            capacity: capacity, recorded: recorded, held: held, events: excerpt.records.count, complete: excerpt.complete)
         let records = Self.journalRecords(excerpt, now: now)
         var info: SessionInfo
         if let snapshot {
