@@ -56,7 +56,7 @@ extension Engine {
             if let only = scan.app, only != app { continue }
             let window = scan.windows[app] ?? alertWindowMs(forApp: app)
             scan.windows[app] = window
-            guard let snapshot = sessionSnapshot(id: session.id.string) else { continue }
+            let snapshot = snapshot(session)
             var recent = 0
             if let entries = alerts[session.idHash] {
                 let since = session.lastTs.addingSaturated(-window)
