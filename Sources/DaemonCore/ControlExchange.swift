@@ -28,7 +28,7 @@ final class ControlExchange: Sendable {
         case reload(Result<ReloadReply, ControlRefusal>)
         case session(Result<SessionReplyParts, ControlRefusal>)
         /// Some of the sessions; more follow until `sessionsEnd`.
-        case sessionsSlice([Engine.ScannedSession])
+        case sessionsSlice(Engine.ScanSlice)
         /// Every slot was visited.
         case sessionsEnd
     }

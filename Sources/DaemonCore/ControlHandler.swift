@@ -65,8 +65,7 @@ final class ControlHandler {
         guard let scan else { return }
         holds.begin()
         let deadline = Posix.monotonicMicroseconds() + Self.turnMicros
-        let slice = loop.pipeline.engine.continueScan(scan) { Posix.monotonicMicroseconds() >= deadline }
-        if !slice.isEmpty { answer(.sessionsSlice(slice)) }
+        answer(.sessionsSlice(loop.pipeline.engine.continueScan(scan) { Posix.monotonicMicroseconds() >= deadline }))
         if scan.finished {
             answer(.sessionsEnd)
             self.scan = nil

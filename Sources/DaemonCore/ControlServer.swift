@@ -189,7 +189,8 @@ final class ControlServer {
         while let answers = nextAnswers() {
             for answer in answers {
                 switch answer {
-                case .sessionsSlice(let slice): listing.add(slice)
+                case .sessionsSlice(.sessions(let sessions)): listing.add(sessions)
+                case .sessionsSlice(.alerts(let alerts)): listing.alerts = alerts.index()
                 case .sessionsEnd:
                     let sessions = listing.finish()
                     return SessionsReply(total: listing.total, now: WallClock.milliseconds(), sessions: sessions)

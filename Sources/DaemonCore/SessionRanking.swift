@@ -12,7 +12,16 @@ struct SessionRanking {
     let limit: Int
     /// Live sessions of the app seen so far.
     private(set) var total = 0
-    private var kept: [Engine.ScannedSession] = []
+    /// The journal's alerts (the scan's first slice), for each session's `alerts_window`.
+    var alerts: Engine.JournalAlerts.Index?
+    private var kept: [Ranked] = []
+
+    /// A session found, and its alerts within its app's window.
+    private struct Ranked {
+        var scanned: Engine.ScannedSession
+        var recentAlerts: Int
+        var snapshot: SessionSnapshot { scanned.snapshot }
+    }
 
     /// An empty listing.
     init(order: SessionsRequest.Sort, limit: Int) {
@@ -23,7 +32,9 @@ struct SessionRanking {
     /// Adds a slice.
     mutating func add(_ slice: [Engine.ScannedSession]) {
         total += slice.count
-        kept.append(contentsOf: slice)
+        kept.append(contentsOf: slice.map {
+            Ranked(scanned: $0, recentAlerts: alerts?.count(for: $0.snapshot, windowMs: $0.windowMs) ?? 0)
+        })
         if kept.count >= max(2 * limit, 4096) { cut() }
     }
 
@@ -43,7 +54,7 @@ struct SessionRanking {
         return kept.map { item in
             var info = SessionReplyParts.sessionInfo(item.snapshot)
             info.alertsWindow = item.recentAlerts
-            info.windowMs = item.windowMs
+            info.windowMs = item.scanned.windowMs
             return info
         }
     }
@@ -57,7 +68,7 @@ struct SessionRanking {
 
     /// Whether `a` comes before `b`: the order's key, greatest first, then the most recently
     /// active, then by id (so that the order does not depend on where the table keeps them).
-    private static func precedes(_ a: Engine.ScannedSession, _ b: Engine.ScannedSession, _ order: SessionsRequest.Sort) -> Bool {
+    private static func precedes(_ a: Ranked, _ b: Ranked, _ order: SessionsRequest.Sort) -> Bool {
         let x = a.snapshot, y = b.snapshot
         switch order {
         case .recent: break

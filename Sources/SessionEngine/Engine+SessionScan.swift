@@ -12,8 +12,8 @@ extension Engine {
         public let app: String?
         /// The next slot to visit.
         fileprivate var nextSlot = 0
-        /// The journal's `alert.presented` entries by session hash, read by the first slice.
-        fileprivate var alerts: [UInt64: [SessionJournal.Entry]]?
+        /// Whether the first slice copied the journal's alerts.
+        fileprivate var copiedAlerts = false
         /// The alert window of each app met so far.
         fileprivate var windows: [String: Int64] = [:]
         /// Whether every slot was visited.
@@ -25,29 +25,67 @@ extension Engine {
         }
     }
 
-    /// One session a scan found: its snapshot, and its alerts within its app's alert window.
+    /// One session a scan found: its snapshot, and its app's alert window.
     public struct ScannedSession: Sendable {
         /// The session.
         public var snapshot: SessionSnapshot
-        /// Alerts it presented within `windowMs` before its latest event (from the journal).
-        public var recentAlerts: Int
         /// Its app's alert window, in ms.
         public var windowMs: Int64
     }
 
+    /// What a scan's slice found: sessions, or (the first slice) the journal's alerts.
+    public enum ScanSlice: Sendable {
+        /// Live sessions.
+        case sessions([ScannedSession])
+        /// The journal's `alert.presented` entries, copied as they are (one array, no strings).
+        case alerts(JournalAlerts)
+    }
+
+    /// The journal's `alert.presented` entries, for counting each session's recent alerts on
+    /// another thread than the engine's (`index()`, then `JournalAlerts.Index.count`).
+    public struct JournalAlerts: Sendable {
+        fileprivate var entries: [SessionJournal.Entry]
+
+        /// The entries by session, for counting.
+        public func index() -> Index {
+            var bySession: [UInt64: [SessionJournal.Entry]] = [:]
+            for entry in entries { bySession[entry.sessionHash, default: []].append(entry) }
+            return Index(bySession: bySession)
+        }
+
+        /// The journal's alerts by session.
+        public struct Index: Sendable {
+            fileprivate var bySession: [UInt64: [SessionJournal.Entry]]
+
+            /// The alerts `session` presented within `windowMs` of event time before its latest
+            /// event, in its current launch. A lower bound once the journal has wrapped.
+            public func count(for session: SessionSnapshot, windowMs: Int64) -> Int {
+                var id = session.id
+                return id.withUTF8 { utf8 in
+                    let bytes = UnsafeRawBufferPointer(utf8)
+                    guard let entries = bySession[Hashing.fnv1a(bytes)] else { return 0 }
+                    let since = session.lastTs.addingSaturated(-windowMs)
+                    return entries.lazy.filter {
+                        $0.sessionStartedTs == session.startedTs && $0.ts > since && $0.session.matches(bytes)
+                    }.count
+                }
+            }
+        }
+    }
+
     /// Goes on with `scan`: visits sessions until `shouldStop()` (asked every 8 sessions) is
-    /// true or every slot was visited, and returns the ones of its app. The first call only reads
-    /// the journal's alerts (bounded by the journal's capacity) and returns none.
-    public func continueScan(_ scan: SessionScan, shouldStop: () -> Bool) -> [ScannedSession] {
-        guard !scan.finished else { return [] }
-        guard let alerts = scan.alerts else {
-            scan.alerts = journalAlerts()
-            return []
+    /// true or every slot was visited, and returns the ones of its app. The first call only copies
+    /// the journal's alerts (one pass over the journal's fixed capacity).
+    public func continueScan(_ scan: SessionScan, shouldStop: () -> Bool) -> ScanSlice {
+        guard !scan.finished else { return .sessions([]) }
+        guard scan.copiedAlerts else {
+            scan.copiedAlerts = true
+            return .alerts(journalAlerts())
         }
         var found: [ScannedSession] = []
         var visited = 0
         while scan.nextSlot < table.slotCount {
-            if visited & 7 == 7 && shouldStop() { return found }
+            if visited & 7 == 7 && shouldStop() { return .sessions(found) }
             let slot = scan.nextSlot
             scan.nextSlot += 1
             visited += 1
@@ -56,29 +94,20 @@ extension Engine {
             if let only = scan.app, only != app { continue }
             let window = scan.windows[app] ?? alertWindowMs(forApp: app)
             scan.windows[app] = window
-            let snapshot = snapshot(session)
-            var recent = 0
-            if let entries = alerts[session.idHash] {
-                let since = session.lastTs.addingSaturated(-window)
-                recent = entries.lazy.filter {
-                    $0.sessionStartedTs == session.startedTs && $0.ts > since && $0.session.matches(session.id.buffer)
-                }.count
-            }
-            found.append(ScannedSession(snapshot: snapshot, recentAlerts: recent, windowMs: window))
+            found.append(ScannedSession(snapshot: snapshot(session), windowMs: window))
         }
         scan.finished = true
-        return found
+        return .sessions(found)
     }
 
-    /// The journal's `alert.presented` entries, by session hash.
-    private func journalAlerts() -> [UInt64: [SessionJournal.Entry]] {
-        var alerts: [UInt64: [SessionJournal.Entry]] = [:]
+    /// The journal's `alert.presented` entries, newest first.
+    private func journalAlerts() -> JournalAlerts {
+        var alerts: [SessionJournal.Entry] = []
+        alerts.reserveCapacity(journal.count)
         journal.forEachEntry { entry in
-            if UInt32(entry.type) == MW_EVENT_ALERT_PRESENTED.rawValue {
-                alerts[entry.sessionHash, default: []].append(entry)
-            }
+            if UInt32(entry.type) == MW_EVENT_ALERT_PRESENTED.rawValue { alerts.append(entry) }
         }
-        return alerts
+        return JournalAlerts(entries: alerts)
     }
 }
 
