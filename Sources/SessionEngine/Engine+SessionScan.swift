@@ -102,8 +102,13 @@ extension Engine {
 
     /// The journal's `alert.presented` entries, newest first.
     private func journalAlerts() -> JournalAlerts {
+        // Counted first, so that the copy is one allocation of its size (not of the journal's, ~2.4 MB).
+        var count = 0
+        journal.forEachEntry { entry in
+            if UInt32(entry.type) == MW_EVENT_ALERT_PRESENTED.rawValue { count += 1 }
+        }
         var alerts: [SessionJournal.Entry] = []
-        alerts.reserveCapacity(journal.count)
+        alerts.reserveCapacity(count)
         journal.forEachEntry { entry in
             if UInt32(entry.type) == MW_EVENT_ALERT_PRESENTED.rawValue { alerts.append(entry) }
         }
