@@ -89,8 +89,16 @@ struct EventReader {
             return
         }
         while true {
-            if let key = try readKey(K.self) {
-                slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
+            // The common member, `"key":"plain string"` or `"key":value`, without a call: the key's and
+            // the string's word paths inline, anything else through `readKey` and `readValue`.
+            var found = quickKey(K.self)
+            if found == nil { found = try readKey(K.self) }
+            if let key = found {
+                if let string = quickString() {
+                    slots[Int(key.rawValue)] = string
+                } else {
+                    slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
+                }
                 if K.isTopLevel { present |= 1 << UInt32(key.rawValue) } else { itemPresent |= 1 << UInt32(key.rawValue) }
             } else {
                 try scanner.skipValue(depth: depth + 1)
@@ -107,6 +115,58 @@ struct EventReader {
                 throw scanner.unexpected("expected ',' or '}' in object")
             }
         }
+    }
+
+    /// The fast path of `readKey`, which cannot fail: a key of `K` (one or two words loaded, the first
+    /// quote found in them, the bytes before it matched) with `:` right after it. Then the cursor is
+    /// on the value after the `:`; else nil, and the cursor has not moved.
+    @inline(__always)
+    private mutating func quickKey<K: WireKey>(_: K.Type) -> K? {
+        let quote = scanner.pos
+        guard quote < scanner.end, base[quote] == 0x22 else { return nil }
+        let start = quote &+ 1
+        let w0 = word(at: start)
+        let q0 = StringBytes.quoteMask(w0)
+        var key: K?
+        var count = 0
+        if q0 != 0 {
+            count = q0.trailingZeroBitCount &>> 3
+            key = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
+        } else {
+            let w1 = word(at: start &+ 8)
+            let q1 = StringBytes.quoteMask(w1)
+            guard q1 != 0 else { return nil }
+            let n = q1.trailingZeroBitCount &>> 3
+            count = 8 &+ n
+            key = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(n)))
+        }
+        let colon = start &+ count &+ 1
+        guard let key, colon < scanner.end, base[colon] == UInt8(ascii: ":") else { return nil }
+        scanner.pos = colon &+ 1
+        scanner.skipWhitespace()
+        return key
+    }
+
+    /// The fast path of `readValue` for a string, which cannot fail: plain printable ASCII from an
+    /// opening quote at the cursor to the closing quote, 8 bytes at a time. Then the cursor is after
+    /// the closing quote; else nil, and the cursor has not moved.
+    @inline(__always)
+    private mutating func quickString() -> FieldSlot? {
+        let quote = scanner.pos
+        guard quote < scanner.end, base[quote] == 0x22 else { return nil }
+        let contentStart = quote &+ 1
+        var i = contentStart
+        while true {
+            let mask = StringBytes.attentionMask(word(at: i))
+            if mask != 0 {
+                i &+= mask.trailingZeroBitCount &>> 3
+                break
+            }
+            i &+= 8
+        }
+        guard i < scanner.end, base[i] == 0x22 else { return nil }
+        scanner.pos = i &+ 1
+        return FieldSlot(start: contentStart, end: i, kind: .string, escaped: false)
     }
 
     /// Scans `"key"` and the `:` after it, like `JSONScanner.scanKey`, and says which key of `K` it is.
