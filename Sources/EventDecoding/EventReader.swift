@@ -89,13 +89,18 @@ struct EventReader {
             return
         }
         while true {
-            // The common member, `"key":"plain string"` or `"key":value`, without a call: the key's and
-            // the string's word paths inline, anything else through `readKey` and `readValue`.
+            // The common member, `"key":"plain string"` or `"key":123`, without a call: the word paths
+            // of keys, strings and integers inline, anything else through `readKey` and `readValue`.
             var found = quickKey(K.self)
             if found == nil { found = try readKey(K.self) }
             if let key = found {
+                let valueStart = scanner.pos
+                let b = scanner.peek
                 if let string = quickString() {
                     slots[Int(key.rawValue)] = string
+                } else if b &- 0x31 < 9, let integer = scanner.quickInteger() {
+                    slots[Int(key.rawValue)] = FieldSlot(
+                        start: valueStart, end: scanner.pos, kind: .integer, escaped: false, integer: integer)
                 } else {
                     slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
                 }
