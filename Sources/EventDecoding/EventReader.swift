@@ -98,6 +98,13 @@ struct EventReader {
                 let b = scanner.peek
                 if let string = quickString() {
                     slots[Int(key.rawValue)] = string
+                } else if b &- 0x30 < 10, valueStart &+ 1 < scanner.end,
+                    Self.endsOneDigitInteger(base[valueStart &+ 1])
+                {
+                    // One digit (`"v":1`, a small `seq`): its value is the digit.
+                    scanner.pos = valueStart &+ 1
+                    slots[Int(key.rawValue)] = FieldSlot(
+                        start: valueStart, end: valueStart &+ 1, kind: .integer, escaped: false, integer: Int64(b &- 0x30))
                 } else if b &- 0x31 < 9, let integer = scanner.quickInteger() {
                     slots[Int(key.rawValue)] = FieldSlot(
                         start: valueStart, end: scanner.pos, kind: .integer, escaped: false, integer: integer)
@@ -120,6 +127,12 @@ struct EventReader {
                 throw scanner.unexpected("expected ',' or '}' in object")
             }
         }
+    }
+
+    /// True when `b`, the byte after a digit, ends the number there (no digit, fraction or exponent).
+    @inline(__always)
+    private static func endsOneDigitInteger(_ b: UInt8) -> Bool {
+        b &- 0x30 >= 10 && b != UInt8(ascii: ".") && b != UInt8(ascii: "e") && b != UInt8(ascii: "E")
     }
 
     /// The fast path of `readKey`, which cannot fail: a key of `K` (one or two words loaded, the first
