@@ -8,7 +8,8 @@ public enum InstructionVerbs {
     /// True when `word` is a listed verb.
     public static func contains(_ word: Word) -> Bool {
         // One pass over the word and an integer `switch` (`Word.asciiKey`): no table to load.
-        guard word.text.count <= 6, let key = word.asciiKey else { return false }
+        // First letters c p s t.
+        guard word.text.count <= 6, word.startsWithLetter(in: 0xC_8004), let key = word.asciiKey else { return false }
         switch key {
         case 0x706174, 0x6863756f74, 0x6b63696c63, 0x7373657270, 0x65736f6f6863, 0x7463656c6573:
             return true

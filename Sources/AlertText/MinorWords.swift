@@ -23,7 +23,8 @@ public enum MinorWords {
     /// True when `word` is a minor word (ignoring case).
     public static func contains(_ word: Word) -> Bool {
         // One pass over the word and an integer `switch` (`Word.asciiKey`): no table to load.
-        guard word.text.count <= 4, let key = word.asciiKey else { return false }
+        // First letters a b f i l n o p s t u v w y.
+        guard word.text.count <= 4, word.startsWithLetter(in: 0x17C_E923), let key = word.asciiKey else { return false }
         switch key {
         case 0x61, 0x6e61, 0x656874, 0x646e61, 0x747562, 0x726f, 0x726f6e, 0x726f66,
             0x746579, 0x6f73, 0x7361, 0x7461, 0x7962, 0x6d6f7266, 0x6e69, 0x6f746e69,

@@ -9,7 +9,8 @@ public enum Pronouns {
     /// True when `word` is a listed pronoun.
     public static func contains(_ word: Word) -> Bool {
         // One pass over the word and an integer `switch` (`Word.asciiKey`): no table to load.
-        guard word.text.count <= 8, let key = word.asciiKey else { return false }
+        // First letters m y.
+        guard word.text.count <= 8, word.startsWithLetter(in: 0x100_1000), let key = word.asciiKey else { return false }
         switch key {
         case 0x756f79, 0x72756f79, 0x657227756f79, 0x7372756f79, 0x656d, 0x796d:
             return true

@@ -26,4 +26,14 @@ extension Word {
         }
         return key
     }
+
+    /// True when the word's first byte is an ASCII letter (either case) whose bit is set in
+    /// `letters` (bit 0 `a` … bit 25 `z`): a list's first letters, checked before its key.
+    @inline(__always)
+    func startsWithLetter(in letters: UInt32) -> Bool {
+        guard let lead = text.bytes.first else { return false }
+        let lower = lead | 0x20
+        guard lower >= 0x61 && lower <= 0x7A else { return false }
+        return letters & (1 << UInt32(lower - 0x61)) != 0
+    }
 }

@@ -113,7 +113,24 @@ final class WordMemo {
     /// True when `slot` was made from the `length` bytes at `text`.
     @inline(__always)
     private func holds(_ slot: UnsafeMutablePointer<WordSlot>, _ text: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-        slot.pointee.length == length && memcmp(slot.pointee.text.unsafelyUnwrapped, text, length) == 0
+        guard slot.pointee.length == length else { return false }
+        let stored = UnsafeRawPointer(slot.pointee.text.unsafelyUnwrapped)
+        let other = UnsafeRawPointer(text)
+        guard length <= 64 else { return memcmp(stored, other, length) == 0 }
+        // Short (most titles and buttons): eight bytes at a time, inline.
+        var offset = 0
+        while offset + 8 <= length {
+            guard stored.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                == other.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        while offset < length {
+            guard stored.load(fromByteOffset: offset, as: UInt8.self) == other.load(fromByteOffset: offset, as: UInt8.self)
+            else { return false }
+            offset += 1
+        }
+        return true
     }
 }
 

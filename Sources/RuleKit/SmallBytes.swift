@@ -37,7 +37,12 @@ struct SmallBytes: Sendable {
         if heap == nil, inlineCount + bytes.count <= SmallBytes.inlineCapacity {
             let offset = inlineCount
             withUnsafeMutableBytes(of: &storage) { raw in
-                (raw.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
+                if bytes.count <= 16 {
+                    // A short literal or key: a byte loop costs less than a call of memcpy.
+                    for index in 0..<bytes.count { raw[offset + index] = source[index] }
+                } else {
+                    (raw.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
+                }
             }
             inlineCount += bytes.count
             return
@@ -71,9 +76,9 @@ struct SmallBytes: Sendable {
     /// Runs `body` with the bytes.
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let heap { return try heap.withUnsafeBufferPointer(body) }
-        var copy = storage
         let count = inlineCount
-        return try withUnsafeBytes(of: &copy) { raw in
+        // Borrowed in place: no copy of the 248 bytes.
+        return try withUnsafeBytes(of: storage) { raw in
             try raw.withMemoryRebound(to: UInt8.self) { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
         }
     }
