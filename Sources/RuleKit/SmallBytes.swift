@@ -37,12 +37,7 @@ struct SmallBytes: Sendable {
         if heap == nil, inlineCount + bytes.count <= SmallBytes.inlineCapacity {
             let offset = inlineCount
             withUnsafeMutableBytes(of: &storage) { raw in
-                if bytes.count <= 16 {
-                    // A short literal or key: a byte loop costs less than a call of memcpy.
-                    for index in 0..<bytes.count { raw[offset + index] = source[index] }
-                } else {
-                    (raw.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
-                }
+                (raw.baseAddress! + offset).copyMemory(from: source, byteCount: bytes.count)
             }
             inlineCount += bytes.count
             return
