@@ -13,7 +13,9 @@ With --faults (root: it mounts a tmpfs), faults come on top of the load: a secon
 subscriber that stalls (reads nothing) for --stall seconds of every --fault-period, then
 catches up; the state directory on a small tmpfs that is
 filled up (the history cannot write: violations are spooled, then counted past the
-spool's bound) and freed again every --fault-period seconds for --outage seconds; and
+spool's bound) and freed again every --fault-period seconds for --outage seconds, each
+fill after a checkpoint that truncates the WAL (so that the daemon's writes need new
+blocks: a history at its retention bound otherwise reuses the ones it has); and
 a SIGHUP every --hup-every seconds. RSS is judged at the healthy point of each cycle
 (just before the store is filled), where the spool is empty, and the counts are
 reconciled at the end: published = stored + unstored, history rows = stored − pruned,
@@ -76,6 +78,22 @@ def fill(fs: Path) -> Path:
     return filler
 
 
+def truncate_wal(history: Path) -> bool:
+    """`PRAGMA wal_checkpoint(TRUNCATE)` from a connection of our own, as any connection may: the
+    WAL goes to 0 bytes, so the daemon's next commits need new blocks. Without it a history at its
+    retention bound writes only into blocks it has (freed pages, a WAL that the daemon's PASSIVE
+    checkpoints start over), and a full disk would not fail a single write. True when it ran."""
+    try:
+        db = sqlite3.connect(str(history), timeout=2)
+        try:
+            busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            return busy == 0
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
+
+
 def session_events(rng: random.Random, sid: str, t0: int) -> list[dict]:
     app = f"com.example.soak{rng.randrange(8)}"
     ts = t0
@@ -132,7 +150,8 @@ def main() -> int:
     parser.add_argument("--hup-every", type=float, default=60, help="seconds between two SIGHUPs")
     parser.add_argument("--stall", type=float, default=None,
                         help="seconds of each --fault-period the second subscriber stalls (default: half); it reads the rest")
-    parser.add_argument("--tmpfs-size", default="192m", help="size of the state directory's tmpfs")
+    parser.add_argument("--tmpfs-size", default="640m",
+                        help="size of the state directory's tmpfs: the history with a minute of violations past max_rows, and its WAL, must fit")
     parser.add_argument("--spool-memory", type=int, default=16 << 20, help="history.spool_memory (bytes)")
     args = parser.parse_args()
     if args.faults and os.geteuid() != 0:
@@ -200,7 +219,7 @@ def main() -> int:
             stalled.setsockopt(zmq.SUBSCRIBE, b"")
             stalled.connect(publish_ep)
         filler = None
-        fills = hups = 0
+        fills = hups = truncations = 0
         next_fill = time.monotonic() + args.fault_period / 2
         next_hup = time.monotonic() + args.hup_every
         healthy_points = []
@@ -251,6 +270,8 @@ def main() -> int:
                     rss, fds, threads = proc_figures(daemon.pid)
                     healthy_points.append({"t": round(now - started, 1), "rss_kib": rss, "fds": fds, "threads": threads,
                                            "history_state": s["history_state"], "spooled": s["violations_spooled"]})
+                    if truncate_wal(state / "history.sqlite"):
+                        truncations += 1
                     filler = fill(fs)
                     fills += 1
                 elif filler is not None and now >= next_fill + args.outage:
@@ -280,7 +301,7 @@ def main() -> int:
                       flush=True)
         if args.faults:
             return judge_faults(args, status, daemon, state, filler, samples, healthy_points, sent, fills, hups,
-                                lambda: drain(sub), received_violations)
+                                lambda: drain(sub), received_violations, truncations)
         after = [s for s in samples if s["t"] >= args.warmup]
         if len(after) < 2:
             print("soak: too short to judge; raise --seconds above --warmup", file=sys.stderr)
@@ -324,7 +345,7 @@ def drain(sub) -> int:
 
 
 def judge_faults(args, status, daemon, state: Path, filler, samples, healthy_points, sent, fills, hups,
-                 drain_rest, received_violations) -> int:
+                 drain_rest, received_violations, truncations) -> int:
     """--faults: RSS at each cycle's healthy point, and the counts reconciled once the store is healthy."""
     if filler is not None:
         filler.unlink()
@@ -348,7 +369,7 @@ def judge_faults(args, status, daemon, state: Path, filler, samples, healthy_poi
     low = min(p["rss_kib"] for p in after) if after else None
     verdict = {
         "seconds": args.seconds, "offered_rate": args.rate, "events_sent": sent, "events_received": s["events_received"],
-        "fills": fills, "sighups": hups, "config_reloads": s["config_reloads"], "history_outages": s["history_outages"],
+        "fills": fills, "wal_truncations": truncations, "sighups": hups, "config_reloads": s["config_reloads"], "history_outages": s["history_outages"],
         "violations_published": s["violations_published"], "violations_stored": s["violations_stored"],
         "violations_unstored": s["violations_unstored"], "violations_recovered": s["violations_recovered"],
         "history_pruned": s["history_pruned"], "history_rows": rows,

@@ -2,6 +2,7 @@ import CRuleGuard
 import Foundation
 import Glibc
 import Logging
+import Posix
 import RuleHost
 import SessionEngine
 
@@ -11,6 +12,7 @@ import SessionEngine
 /// handler that marks a crash in a rule call. At start it reads the marker the last run
 /// left: a crash or hang in a rule names the culprit in the log and puts that rule in
 /// quarantine (`quarantine.json`), until a reload or `quarantine: false` in the configuration.
+/// Its own system calls go through `Posix`; what the signal handler does is C only (`CRuleGuard`).
 // @unchecked: `quarantined` is read and written only on the ingest thread (init, status,
 // `clearQuarantine`); other threads (the rule watchdog, the stop deadline) use only `marker`,
 // through CRuleGuard's atomic operations, and the `let` names.
@@ -50,19 +52,15 @@ final class RuleFaultGuard: @unchecked Sendable {
         if let directory {
             let path = directory + "/" + Self.markerFileName
             leftover = Self.readLeftover(path: path)
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            if fd >= 0, ftruncate(fd, off_t(size)) == 0 {
-                let address = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
-                if address != MAP_FAILED { mapped = address }
-            }
-            if fd >= 0 { close(fd) }
-            if mapped == nil {
+            do {
+                mapped = try Self.map(path: path, size: size)
+            } catch {
                 logger.warning("could not map the rule-call marker; a module crash will not be traced to its rule", metadata: [
-                    "path": "\(path)", "errno": "\(errno)"])
+                    "path": "\(path)", "error": "\(error)"])
             }
         }
         let base = mapped ?? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        memset(base, 0, size)
+        base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         marker = base.bindMemory(to: mw_marker.self, capacity: 1)
         marker.pointee.magic = MW_MARKER_MAGIC
         marker.pointee.version = MW_MARKER_VERSION
@@ -72,8 +70,10 @@ final class RuleFaultGuard: @unchecked Sendable {
             Self.put(name.module, at: slot, capacity: Int(MW_MARKER_MODULE_BYTES) - 1)
             Self.put(name.rule, at: slot + Int(MW_MARKER_MODULE_BYTES), capacity: Int(MW_MARKER_NAME_BYTES - MW_MARKER_MODULE_BYTES) - 1)
         }
-        if mw_fault_handlers_install(marker) != 0 {
-            logger.warning("could not install the fatal-signal handler; a module crash will not be traced to its rule", metadata: ["errno": "\(errno)"])
+        do {
+            try Posix.call("sigaction") { [marker] in mw_fault_handlers_install(marker) }
+        } catch {
+            logger.warning("could not install the fatal-signal handler; a module crash will not be traced to its rule", metadata: ["error": "\(error)"])
         }
         quarantined = readQuarantine()
         if let leftover {
@@ -104,7 +104,13 @@ final class RuleFaultGuard: @unchecked Sendable {
     func clearQuarantine() {
         guard !quarantined.isEmpty else { return }
         quarantined = [:]
-        if let quarantinePath { unlink(quarantinePath) }
+        guard let quarantinePath else { return }
+        do {
+            try Posix.unlink(quarantinePath)
+        } catch where error.errno != ENOENT {
+            logger.error("could not remove the quarantine file; the next start would quarantine its rules again", metadata: [
+                "path": "\(quarantinePath)", "error": "\(error)"])
+        } catch {}
     }
 
     /// Marks the running call (if it is still `generation`'s) as hung; the culprit, or nil.
@@ -121,6 +127,14 @@ final class RuleFaultGuard: @unchecked Sendable {
     }
 
     // MARK: - Files
+
+    /// The marker file at `path`, `size` bytes, mapped shared; its descriptor is closed (the mapping stays).
+    private static func map(path: String, size: Int) throws(PosixError) -> UnsafeMutableRawPointer {
+        let descriptor = try Posix.open(path, O_RDWR | O_CREAT, mode: 0o600)
+        defer { try? Posix.close(descriptor) }
+        try Posix.truncate(descriptor, to: size)
+        return try Posix.mapShared(descriptor, size: size)
+    }
 
     /// What a marker file left by the previous run says, when it ended in a rule's crash or hang.
     private static func readLeftover(path: String) -> Quarantined? {
@@ -160,11 +174,11 @@ final class RuleFaultGuard: @unchecked Sendable {
         guard let quarantinePath else { return }
         let entries = quarantined.values.sorted { $0.rule < $1.rule }
         guard let data = try? JSONEncoder().encode(entries) else { return }
-        let temporary = quarantinePath + ".tmp"
-        if FileManager.default.createFile(atPath: temporary, contents: data) {
-            rename(temporary, quarantinePath)
-        } else {
-            logger.error("could not write the quarantine file; the quarantine lasts until this process ends", metadata: ["path": "\(quarantinePath)"])
+        do {
+            try AtomicFile.write([UInt8](data), to: quarantinePath)
+        } catch {
+            logger.error("could not write the quarantine file; the quarantine lasts until this process ends", metadata: [
+                "path": "\(quarantinePath)", "error": "\(error)"])
         }
     }
 

@@ -1,5 +1,6 @@
 import Glibc
 import HistoryStore
+import Posix
 
 /// The violations the history store could not take, oldest first, as the
 /// `OutboundBatch` records they came in (violations.md, the store-failure paragraph):
@@ -9,7 +10,8 @@ import HistoryStore
 /// so the order is kept. Past both bounds a record is refused: the caller counts it.
 ///
 /// Owned by the publishing thread. `writeOldest` moves the oldest records into the
-/// history in one transaction and forgets them only once that has committed.
+/// history in one transaction and forgets them only once that has committed. The spill
+/// file's system calls go through `Posix` (`EINTR` retried, `errno` kept).
 final class ViolationSpool {
     /// Bytes held in memory at most.
     let memoryLimit: Int
@@ -48,7 +50,7 @@ final class ViolationSpool {
     }
 
     deinit {
-        if spill >= 0 { close(spill) }
+        if spill >= 0 { try? Posix.close(spill) }
     }
 
     /// Keeps one record (its bytes are copied). False when it fits in neither the memory nor the file.
@@ -63,16 +65,12 @@ final class ViolationSpool {
             return true
         }
         guard fileBytes + record.count <= fileLimit, openSpill() else { return false }
-        var written = 0
-        while written < record.count {
-            let n = pwrite(spill, record.baseAddress! + written, record.count - written, off_t(fileEnd + written))
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                // A full disk: take back the part written; the record is refused as a whole.
-                _ = ftruncate(spill, off_t(fileEnd))
-                return false
-            }
-            written += n
+        do {
+            try Posix.writeAll(spill, record, at: fileEnd)
+        } catch {
+            // A full disk: take back the part written; the record is refused as a whole.
+            try? Posix.truncate(spill, to: fileEnd)
+            return false
         }
         fileEnd += record.count
         fileRecords += 1
@@ -104,9 +102,15 @@ final class ViolationSpool {
         if readBuffer.count < want { readBuffer = [UInt8](repeating: 0, count: want) }
         var read = 0
         while read < want {
-            let n = readBuffer.withUnsafeMutableBytes { pread(spill, $0.baseAddress! + read, want - read, off_t(fileHead + read)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw HistoryStoreError("the spool's spill file could not be read (errno \(errno))") }
+            let n: Int
+            do {
+                n = try readBuffer.withUnsafeMutableBytes { buffer in
+                    try Posix.read(spill, into: UnsafeMutableRawBufferPointer(rebasing: buffer[read..<want]), at: fileHead + read)
+                }
+            } catch {
+                throw HistoryStoreError("the spool's spill file could not be read: \(error)")
+            }
+            guard n > 0 else { throw HistoryStoreError("the spool's spill file ends at byte \(fileHead + read), before its records do") }
             read += n
         }
         let (stored, consumed, records) = try readBuffer.withUnsafeBytes { all in
@@ -116,7 +120,7 @@ final class ViolationSpool {
         fileHead += consumed
         fileRecords -= records
         if fileRecords == 0 {
-            _ = ftruncate(spill, 0)
+            try? Posix.truncate(spill, to: 0)
             fileHead = 0
             fileEnd = 0
             readBuffer = []
@@ -144,25 +148,32 @@ final class ViolationSpool {
 
     private func openSpill() -> Bool {
         if spill >= 0 { return true }
-        guard let spillPath else { return false }
-        spill = open(spillPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        return spill >= 0
+        guard let spillPath, let descriptor = try? Posix.open(spillPath, O_RDWR | O_CREAT, mode: 0o600) else { return false }
+        spill = descriptor
+        return true
     }
 
     /// Takes over a spill file a previous run left: counts its whole records, drops a torn tail.
     private func adoptLeftover() {
-        guard let spillPath, access(spillPath, F_OK) == 0, openSpill() else { return }
-        var info = stat()
-        guard fstat(spill, &info) == 0, info.st_size > 0 else { return }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        let n = bytes.withUnsafeMutableBytes { pread(spill, $0.baseAddress!, $0.count, 0) }
-        guard n == bytes.count else { return }
+        guard let spillPath, let descriptor = try? Posix.open(spillPath, O_RDWR) else { return }
+        spill = descriptor
+        guard let size = try? Posix.fileSize(spill), size > 0 else { return }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var n = 0
+        while n < size {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                try? Posix.read(spill, into: UnsafeMutableRawBufferPointer(rebasing: buffer[n...]), at: n)
+            }
+            guard let got, got > 0 else { break }
+            n += got
+        }
+        guard n == size else { return }
         var whole = 0, records = 0
         bytes.withUnsafeBytes { all in
             var reader = OutboundBatchReader(all)
             while reader.next() != nil { whole = reader.offset; records += 1 }
         }
-        if whole < bytes.count { _ = ftruncate(spill, off_t(whole)) }
+        if whole < bytes.count { try? Posix.truncate(spill, to: whole) }
         fileEnd = whole
         fileRecords = records
     }

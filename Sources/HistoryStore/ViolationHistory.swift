@@ -33,8 +33,9 @@ public final class ViolationHistory: Sendable {
                 // WAL + NORMAL: a commit is in the WAL file before it returns; a killed
                 // process loses nothing committed (only a power loss can cost the last ones).
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                // A 64 MiB page cache and fewer, larger checkpoints: the writer batches anyway.
-                try db.execute(sql: "PRAGMA cache_size = -65536")
+                // A 16 MiB page cache (docs/RELIABILITY.md, "Fault soak": 64 MiB was no faster on a
+                // million rows) and fewer, larger checkpoints: the writer batches anyway.
+                try db.execute(sql: "PRAGMA cache_size = -16384")
                 try db.execute(sql: checkpointsElsewhere ? "PRAGMA wal_autocheckpoint = 0" : "PRAGMA wal_autocheckpoint = 16384")
             }
         }

@@ -73,6 +73,20 @@ final class ViolationSpoolTests: XCTestCase {
         XCTAssertEqual(spool.count, 2)
     }
 
+    /// A spill file on a full device (`/dev/full`: every write fails with `ENOSPC`): the record
+    /// is refused as a whole, what is in memory stays and is written back.
+    func testASpillFileThatCannotTakeARecordRefusesIt() throws {
+        let size = record(0).count
+        let spool = ViolationSpool(memoryLimit: 2 * size, fileLimit: 100 * size, spillPath: "/dev/full")
+        let taken = (0..<4).map { n in record(n).withUnsafeBytes { spool.append($0) } }
+        XCTAssertEqual(taken, [true, true, false, false])
+        XCTAssertEqual(spool.count, 2)
+        XCTAssertEqual(spool.fileRecordCount, 0)
+        let history = try ViolationHistory(path: folder + "/history.sqlite")
+        while !spool.isEmpty { _ = try spool.writeOldest(to: history, maxBytes: 1 << 20) }
+        XCTAssertEqual(try storedOrder(history), [0, 1])
+    }
+
     func testASpillFileLeftByAStoppedRunIsTakenOverAndATornTailDropped() throws {
         let size = record(0).count
         let spill = folder + "/spool.bin"

@@ -200,6 +200,27 @@ def test_a_read_only_state_directory_is_refused_at_start_in_one_line(zctx, tmp_p
     assert "cannot be written" in lines[0] and "Read-only file system" in lines[0], lines[0]
 
 
+@pytest.mark.needs_rules("alert-frequency")
+def test_a_read_only_remount_under_a_running_daemon_is_refused_by_linux(zctx, tmp_path, small_fs):
+    """Why the read-only case is checked at start only: while the daemon has its history open for
+    writing, Linux refuses `remount,ro` (EBUSY), and the daemon goes on storing."""
+    state = small_fs / "state"
+    daemon = start(zctx, tmp_path, state)
+    try:
+        remount = subprocess.run(["mount", "-o", "remount,ro", str(small_fs)], capture_output=True, text=True)
+        assert remount.returncode != 0, "the remount went through under an open history"
+        assert "busy" in remount.stderr.lower(), remount.stderr
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        send_sessions(sender, "AFTER", 5)
+        status = daemon.wait_status(lambda s: s["violations_stored"] == 5, what="5 violations stored after the refused remount")
+        assert status["history_state"] == "ok" and status["violations_unstored"] == 0, status
+        assert len(stored_ids(state)) == 5
+        sender.close()
+    finally:
+        assert daemon.stop() == 0, daemon.log()
+
+
 def test_a_state_directory_that_cannot_be_created_is_refused_at_start(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
