@@ -12,11 +12,17 @@ enum ControlLimits {
     static let maxRequestBytes: Int64 = 256 << 10
     /// A reply at least this large is followed, within a second, by `malloc_trim(0)`.
     static let largeReplyBytes = 64 << 10
+    /// Whatever happened, the heap is trimmed at least this often: bursts elsewhere (a store
+    /// outage's spool, a stalled subscriber catching up) free memory the allocator would keep.
+    static let idleTrimIntervalMs: Int64 = 30_000
 }
 
 /// Gives memory back to the system after large control replies: the allocator keeps freed
-/// reply buffers otherwise, and a burst of big requests would stay in RSS for good. Owned
-/// by the control thread, which builds the replies; `trimIfDue` runs after each poll, at most once a second.
+/// reply buffers otherwise, and a burst of big requests would stay in RSS for good. It also
+/// trims every `ControlLimits.idleTrimIntervalMs`, because glibc keeps what any thread freed
+/// (the store's spool after an outage, libzmq's queue for a subscriber that caught up); the
+/// trim walks every arena, so it runs here and never on the ingest thread. Owned by the
+/// control thread; `trimIfDue` runs after each poll (at least once a second).
 struct MemoryTrimmer {
     private var pending = false
     private var lastTrimMs: Int64 = 0
@@ -26,9 +32,11 @@ struct MemoryTrimmer {
         if bytes >= ControlLimits.largeReplyBytes { pending = true }
     }
 
-    /// Trims the heap if a large reply went out since the last trim and a second has passed.
+    /// Trims the heap if a large reply went out since the last trim and a second has passed,
+    /// or if the last trim is `ControlLimits.idleTrimIntervalMs` old.
     mutating func trimIfDue(now: Int64) {
-        guard pending, now - lastTrimMs >= 1000 else { return }
+        let elapsed = now - lastTrimMs
+        guard (pending && elapsed >= 1000) || elapsed >= ControlLimits.idleTrimIntervalMs else { return }
         pending = false
         lastTrimMs = now
         _ = glibcMallocTrim(0)
