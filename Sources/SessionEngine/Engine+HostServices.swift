@@ -40,7 +40,7 @@ extension Engine {
         guard let current = currentSession, let dispatch = currentDispatch else { return 0 }
         let k = Hashing.ruleKey(seed: dispatch.seed, key)
         return current._withUnsafeGuaranteedRef { session in
-            scope == MW_SCOPE_APP ? session.app.counterMap.add(k, delta) : session.counterMap.add(k, delta)
+            scope == MW_SCOPE_APP ? session.withApp { $0.counterMap.add(k, delta) } : session.counterMap.add(k, delta)
         }
     }
 

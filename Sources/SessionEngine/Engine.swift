@@ -256,7 +256,7 @@ public final class Engine {
     private func checkApp(_ event: inout mw_event, _ session: Session) -> Bool {
         guard event.app.ptr != nil else { return true }
         let app = UnsafeRawBufferPointer(start: event.app.ptr, count: event.app.len)
-        if session.app.bytes.equals(app) || event.type == MW_EVENT_SESSION_START.rawValue { return true }
+        if session.withApp({ $0.bytes.equals(app) }) || event.type == MW_EVENT_SESSION_START.rawValue { return true }
         if session.app.name == "-" {
             // The session had not said its app; it says so now.
             session.app.liveSessions -= 1

@@ -116,6 +116,7 @@ struct IntegerMap: ~Copyable {
 
     /// The map as a dictionary (for snapshots and inspection, not the hot path).
     var dictionary: [UInt64: Int64] {
+        if count == 0 { return [:] }
         var result: [UInt64: Int64] = [:]
         result.reserveCapacity(count)
         forEach { result[$0] = $1 }
@@ -124,6 +125,7 @@ struct IntegerMap: ~Copyable {
 
     /// The keys as a set.
     var keySet: Set<UInt64> {
+        if count == 0 { return [] }
         var result = Set<UInt64>(minimumCapacity: count)
         forEach { key, _ in result.insert(key) }
         return result
@@ -132,6 +134,7 @@ struct IntegerMap: ~Copyable {
     /// Replaces the contents by `values`.
     mutating func replace(with values: [UInt64: Int64]) {
         removeAll()
+        if values.isEmpty { return }
         for (key, value) in values { set(key, value) }
     }
 

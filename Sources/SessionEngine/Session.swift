@@ -11,8 +11,18 @@ final class Session {
     /// Slot in the session table.
     var slot: Int32 = -1
     /// The app it belongs to: owned by the engine's `apps`, which never lets one go, so
-    /// held unowned (no reference counting on every `session.app`).
-    unowned(unsafe) var app: AppState
+    /// held unretained (no reference counting on every `session.app`).
+    var app: AppState {
+        get { appReference.takeUnretainedValue() }
+        set { appReference = .passUnretained(newValue) }
+    }
+    private var appReference: Unmanaged<AppState>
+
+    /// Runs `body` on the app without retaining it (the engine's `apps` holds it).
+    @inline(__always)
+    func withApp<Result>(_ body: (AppState) -> Result) -> Result {
+        appReference._withUnsafeGuaranteedRef(body)
+    }
 
     var device: Int32 = Int32(MW_DEVICE_PHONE.rawValue)
     var sizeClass: Int32 = Int32(MW_SIZE_COMPACT.rawValue)
@@ -76,7 +86,7 @@ final class Session {
     init(id: StableBytes, idHash: UInt64, app: AppState) {
         self.id = id
         self.idHash = idHash
-        self.app = app
+        appReference = .passUnretained(app)
         idStart = id.pointer
         idCount = id.count
     }

@@ -76,6 +76,7 @@ struct WindowRings: ~Copyable {
 
     /// Every window's times, oldest first (for snapshots and inspection, not the hot path).
     var dictionary: [UInt64: [Int64]] {
+        if ringCount == 0 { return [:] }
         var result: [UInt64: [Int64]] = [:]
         result.reserveCapacity(ringCount)
         index.forEach { key, number in
