@@ -8,9 +8,20 @@ final class AppState {
     /// The rules in force for the app.
     var profile: RuleProfile
     /// App-scoped rule counters, keyed by rule seed and the rule's key.
-    var counters: [UInt64: Int64] = [:]
+    var counterMap = IntegerMap()
     /// Keys of app-wide firings already made (MW_FIRE_ONCE_PER_APP_VALUE).
-    var fired: Set<UInt64> = []
+    var firedKeys = IntegerMap()
+
+    /// `counterMap` as a dictionary (snapshots).
+    var counters: [UInt64: Int64] {
+        get { counterMap.dictionary }
+        set { counterMap.replace(with: newValue) }
+    }
+    /// `firedKeys` as a set (snapshots).
+    var fired: Set<UInt64> {
+        get { firedKeys.keySet }
+        set { firedKeys.replace(withKeys: newValue) }
+    }
     /// Live sessions of the app.
     var liveSessions = 0
 

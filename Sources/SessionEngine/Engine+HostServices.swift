@@ -8,63 +8,54 @@ extension Engine {
             struct_size: UInt32(MemoryLayout<mw_host>.size),
             abi_minor: UInt32(MW_ABI_MINOR),
             counter_add: { context, scope, key, delta in
-                Engine.from(context)?.counterAdd(scope: scope, key: key, delta: delta) ?? 0
+                Engine.with(context, 0) { $0.counterAdd(scope: scope, key: key, delta: delta) }
             },
             window_push: { context, key, ts, window, keep in
-                Engine.from(context)?.windowPush(key: key, ts: ts, window: window, keep: keep) ?? 0
+                Engine.with(context, 0) { $0.windowPush(key: key, ts: ts, window: window, keep: keep) }
             },
             report: { context, report in
                 guard let report else { return }
-                Engine.from(context)?.report(report)
+                Engine.with(context, ()) { $0.report(report) }
             },
             should_report: { context, subject, key in
-                (Engine.from(context)?.shouldReport(subject: subject, key: key) ?? false) ? 1 : 0
+                Engine.with(context, false) { $0.shouldReport(subject: subject, key: key) } ? 1 : 0
             },
             log: { context, level, message in
-                Engine.from(context)?.moduleLog(level: level, message: message)
+                Engine.with(context, ()) { $0.moduleLog(level: level, message: message) }
             },
             module_error: { context, detail in
-                Engine.from(context)?.moduleError(detail)
+                Engine.with(context, ()) { $0.moduleError(detail) }
             })
     }
 
-    private static func from(_ context: OpaquePointer?) -> Engine? {
-        guard let context else { return nil }
-        return Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(context)).takeUnretainedValue()
+    /// Runs `body` on the engine a rule call's context names (unretained: the engine is
+    /// judging, so it is alive), or returns `fallback` without one.
+    @inline(__always)
+    private static func with<Result>(_ context: OpaquePointer?, _ fallback: Result, _ body: (Engine) -> Result) -> Result {
+        guard let context else { return fallback }
+        return Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(context))._withUnsafeGuaranteedRef(body)
     }
 
     func counterAdd(scope: UInt32, key: UInt64, delta: Int64) -> Int64 {
-        guard let session = currentSession, let dispatch = currentDispatch else { return 0 }
+        guard let current = currentSession, let dispatch = currentDispatch else { return 0 }
         let k = Hashing.ruleKey(seed: dispatch.seed, key)
-        if scope == MW_SCOPE_APP {
-            let value = (session.app.counters[k] ?? 0) &+ delta
-            if delta != 0 { session.app.counters[k] = value }
-            return value
+        return current._withUnsafeGuaranteedRef { session in
+            scope == MW_SCOPE_APP ? session.withApp { $0.counterMap.add(k, delta) } : session.counterMap.add(k, delta)
         }
-        let value = (session.counters[k] ?? 0) &+ delta
-        if delta != 0 { session.counters[k] = value }
-        return value
     }
 
     func windowPush(key: UInt64, ts: Int64, window: Int64, keep: UInt32) -> UInt32 {
-        guard let session = currentSession, let dispatch = currentDispatch else { return 0 }
+        guard let current = currentSession, let dispatch = currentDispatch else { return 0 }
         let k = Hashing.ruleKey(seed: dispatch.seed, key)
         let limit = Int(max(1, min(keep, 4096)))
-        return UInt32(Self.push(ts, window: window, limit: limit, into: &session.windows[k, default: []]))
-    }
-
-    private static func push(_ ts: Int64, window: Int64, limit: Int, into times: inout [Int64]) -> Int {
-        let oldest = ts.addingSaturated(-max(window, 0))
-        var drop = 0
-        while drop < times.count && times[drop] < oldest { drop += 1 }
-        if times.count - drop + 1 > limit { drop = times.count + 1 - limit }
-        if drop > 0 { times.removeFirst(drop) }
-        times.append(ts)
-        return times.count
+        return current._withUnsafeGuaranteedRef { session in
+            UInt32(session.windowRings.push(ts, key: k, window: window, limit: limit))
+        }
     }
 
     func report(_ reportPointer: UnsafePointer<mw_report>) {
-        guard let session = currentSession, let dispatch = currentDispatch, let eventPointer = currentEvent else { return }
+        guard let current = currentSession, let dispatch = currentDispatch, let eventPointer = currentEvent else { return }
+        let session = current.takeUnretainedValue()
         let report = reportPointer.pointee
         let event = eventPointer.pointee
         let subject = Self.bytes(report.subject)
@@ -75,7 +66,7 @@ extension Engine {
             statistics.reportsSuppressed += 1
             return
         }
-        guard withinRate(dispatch.seed, ts: event.ts) else {
+        guard withinRate(Int(dispatch.catalogIndex), ts: event.ts) else {
             statistics.violationsRateLimited += 1
             return
         }
@@ -100,21 +91,21 @@ extension Engine {
         _ dispatch: RuleProfile.Dispatch, session: Session, ts: Int64,
         subject: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, record: Bool, quietMs: Int64
     ) -> Bool {
-        func once(_ set: inout Set<UInt64>, _ value: UInt64) -> Bool {
-            record ? set.insert(value).inserted : !set.contains(value)
+        func once(_ set: inout IntegerMap, _ value: UInt64) -> Bool {
+            record ? set.insert(value) : !set.contains(value)
         }
         switch dispatch.fire {
         case .oncePerSubject:
-            return once(&session.fired, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(subject)))
+            return once(&session.firedKeys, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(subject)))
         case .oncePerKey:
-            return once(&session.fired, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key) ^ 0x6b6579))
+            return once(&session.firedKeys, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key) ^ 0x6b6579))
         case .oncePerSession:
-            return once(&session.fired, Hashing.ruleKey(seed: dispatch.seed, 0x7365_7373_696f_6e))
+            return once(&session.firedKeys, Hashing.ruleKey(seed: dispatch.seed, 0x7365_7373_696f_6e))
         case .oncePerAppValue:
-            return once(&session.app.fired, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key)))
+            return once(&session.app.firedKeys, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key)))
         case .oncePerWindow:
-            if let quiet = session.quietUntil[dispatch.seed], ts < quiet { return false }
-            if record { session.quietUntil[dispatch.seed] = ts.addingSaturated(max(quietMs, 0)) }
+            if let quiet = session.quietMap.value(dispatch.seed), ts < quiet { return false }
+            if record { session.quietMap.set(dispatch.seed, ts.addingSaturated(max(quietMs, 0))) }
             return true
         case .everyTime:
             return true
@@ -123,12 +114,16 @@ extension Engine {
 
     /// `mw_host.should_report`: would a report pass the discipline and the rate limit now?
     func shouldReport(subject: mw_str, key: mw_str) -> Bool {
-        guard let session = currentSession, let dispatch = currentDispatch, let event = currentEvent else { return false }
+        guard let current = currentSession, let dispatch = currentDispatch, let event = currentEvent else { return false }
         let subjectBytes = Self.bytes(subject)
         let keyBytes = key.ptr != nil ? Self.bytes(key) : subjectBytes
-        guard discipline(dispatch, session: session, ts: event.pointee.ts, subject: subjectBytes, key: keyBytes,
-                         record: false, quietMs: 0) else { return false }
-        if let rate = ruleRates[dispatch.seed], rate.second == Self.eventSecond(event.pointee.ts),
+        let allowed = current._withUnsafeGuaranteedRef { session in
+            discipline(dispatch, session: session, ts: event.pointee.ts, subject: subjectBytes, key: keyBytes,
+                       record: false, quietMs: 0)
+        }
+        guard allowed else { return false }
+        let rate = ruleRates[Int(dispatch.catalogIndex)]
+        if rate.second == Self.eventSecond(event.pointee.ts),
            rate.count >= configuration.maxViolationsPerRulePerSecond { return false }
         return true
     }
@@ -137,14 +132,14 @@ extension Engine {
     static func eventSecond(_ ts: Int64) -> Int64 { ts >= 0 ? ts / 1000 : (ts - 999) / 1000 }
 
     /// The per-rule rate limit, counted per second of event time.
-    private func withinRate(_ seed: UInt64, ts: Int64) -> Bool {
+    private func withinRate(_ rule: Int, ts: Int64) -> Bool {
         let second = Self.eventSecond(ts)
-        var rate = ruleRates[seed] ?? (second, 0, 0)
-        if rate.second != second { rate = (second, 0, rate.held) }
+        var rate = ruleRates[rule]
+        if rate.second != second { rate = RuleRate(second: second, count: 0, held: rate.held) }
         rate.count += 1
         let allowed = rate.count <= configuration.maxViolationsPerRulePerSecond
         if !allowed { rate.held += 1 }
-        ruleRates[seed] = rate
+        ruleRates[rule] = rate
         return allowed
     }
 

@@ -4,7 +4,7 @@ import RuleHost
 
 extension Engine {
     /// Runs every rule that wants this event, with the session as it now stands.
-    func judge(_ event: inout mw_event, session: Session, previousTs: Int64, dispatches: [RuleProfile.Dispatch]) {
+    func judge(_ event: inout mw_event, session: Session, previousTs: Int64, dispatches: UnsafeBufferPointer<RuleProfile.Dispatch>) {
         let depth = session.stack.count
         if depth > stackViewCapacity {
             stackViews.deallocate()
@@ -19,7 +19,7 @@ extension Engine {
             || event.type == MW_EVENT_MODAL_DISMISSED.rawValue
             || event.type == MW_EVENT_POPOVER_DISMISSED.rawValue
         var view = mw_session(
-            id: session.id.str, app: session.app.bytes.str,
+            id: session.idStr, app: session.app.bytes.str,
             device: session.device, size_class: session.sizeClass,
             foreground: session.foreground ? 1 : 0,
             modal_depth: session.modalDepth, max_modal_depth: session.maxModalDepth,
@@ -35,7 +35,7 @@ extension Engine {
             dismissed: isDismissal ? UnsafePointer(dismissedView) : nil)
         let edition = session.app.profile.edition.bit
         let context = OpaquePointer(Unmanaged.passUnretained(self).toOpaque())
-        currentSession = session
+        currentSession = Unmanaged.passUnretained(session)
         let marker = self.marker
         mw_marker_set_event(marker, event.ts, event.type, event.session.ptr, event.session.len)
         withUnsafePointer(to: &event) { eventPointer in

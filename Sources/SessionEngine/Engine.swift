@@ -23,11 +23,14 @@ public final class Engine {
     let table = SessionTable()
     var observed: Int64 = 0
 
-    /// Per rule (by seed): the event-time second being counted, violations in it, and held back so far.
-    var ruleRates: [UInt64: (second: Int64, count: Int, held: UInt64)] = [:]
+    /// Per rule (by catalog index, the first of its id): the event-time second being counted,
+    /// violations in it, and held back so far.
+    let ruleRates: UnsafeMutablePointer<RuleRate>
+    private let ruleRateCount: Int
 
-    // The rule now running, for the host services.
-    var currentSession: Session?
+    // The rule now running, for the host services. The session unretained: it is held by
+    // the session table for the whole of the call.
+    var currentSession: Unmanaged<Session>?
     var currentEvent: UnsafePointer<mw_event>?
     var currentDispatch: RuleProfile.Dispatch?
 
@@ -57,6 +60,9 @@ public final class Engine {
         self.output = output
         self.defaultProfile = RuleProfile(catalog: catalog, configuration: configuration, app: nil)
         stackViews = .allocate(capacity: stackViewCapacity)
+        ruleRateCount = max(catalog.rules.count, 1)
+        ruleRates = .allocate(capacity: ruleRateCount)
+        ruleRates.initialize(repeating: RuleRate(), count: ruleRateCount)
         host.initialize(to: Self.makeHost())
         ownMarker.initialize(to: mw_marker())
         marker = ownMarker
@@ -74,6 +80,7 @@ public final class Engine {
         dismissedID.deallocate()
         host.deallocate()
         ownMarker.deallocate()
+        ruleRates.deallocate()
     }
 
     /// Live sessions.
@@ -82,8 +89,9 @@ public final class Engine {
     /// Violations held back by the per-rule rate limit, by rule id (for `status`).
     public var violationsRateLimitedByRule: [String: UInt64] {
         var result: [String: UInt64] = [:]
-        for rule in catalog.rules {
-            if let held = ruleRates[Hashing.fnv1a(rule.id)]?.held, held > 0 { result[rule.id] = held }
+        for (index, rule) in catalog.rules.enumerated() where result[rule.id] == nil {
+            let held = ruleRates[index].held
+            if held > 0 { result[rule.id] = held }
         }
         return result
     }
@@ -118,32 +126,49 @@ public final class Engine {
         }
         let sessionID = UnsafeRawBufferPointer(start: event.session.ptr, count: event.session.len)
         let idHash = Hashing.fnv1a(sessionID)
-        let isStart = event.type == MW_EVENT_SESSION_START.rawValue
-        let session: Session
-        if let found = table.find(sessionID, hash: idHash) {
-            session = found
-            if !checkApp(&event, session) { return }
-            if !checkSequence(&event, session) { return }
-            if isStart || (session.lastTs != .min && event.ts > session.lastTs.addingSaturated(configuration.sessionIdleTimeoutMs)) {
-                // A new launch under the same id, or a session idle past the timeout: start afresh.
-                let lastSeq = session.lastSeq
-                session.app.liveSessions -= 1
-                session.reset(app: isStart ? appState(named: event.app) : session.app)
-                session.app.liveSessions += 1
-                session.lastSeq = lastSeq
-                statistics.sessionsStarted += 1
+        if let found = table.findUnretained(sessionID, hash: idHash) {
+            // The table holds the session for the whole event: no retain and release for it.
+            let ended = found._withUnsafeGuaranteedRef { session in
+                guard resume(&event, session) else { return false }
+                return applyAndJudge(&event, session: session, observed: observed)
             }
-            table.touch(session)
+            if ended { release(found.takeUnretainedValue()) }
         } else {
-            session = startSession(id: sessionID, hash: idHash, event: &event)
+            let session = startSession(id: sessionID, hash: idHash, event: &event)
             _ = checkSequence(&event, session)
+            if applyAndJudge(&event, session: session, observed: observed) { release(session) }
         }
+    }
+
+    /// An event of a live session: whether it passes the checks; restarts the session if
+    /// it is a new launch or comes after the idle timeout.
+    private func resume(_ event: inout mw_event, _ session: Session) -> Bool {
+        if !checkApp(&event, session) { return false }
+        if !checkSequence(&event, session) { return false }
+        let isStart = event.type == MW_EVENT_SESSION_START.rawValue
+        if isStart || (session.lastTs != .min && event.ts > session.lastTs.addingSaturated(configuration.sessionIdleTimeoutMs)) {
+            // A new launch under the same id, or a session idle past the timeout: start afresh.
+            let lastSeq = session.lastSeq
+            session.app.liveSessions -= 1
+            session.reset(app: isStart ? appState(named: event.app) : session.app)
+            session.app.liveSessions += 1
+            session.lastSeq = lastSeq
+            statistics.sessionsStarted += 1
+        }
+        table.touch(session)
+        return true
+    }
+
+    /// Applies an event to its session and runs the rules that want it; returns whether the
+    /// session ended (the caller releases it).
+    private func applyAndJudge(_ event: inout mw_event, session: Session, observed: Int64) -> Bool {
         // Judge by event time: never earlier than the session's latest.
         if session.lastTs != .min && event.ts < session.lastTs {
             statistics.outOfOrder += 1
             let latest = session.lastTs
+            let ts = event.ts
             output.emitDiagnostic(.outOfOrder, app: session.app.name, session: session.id.string) {
-                "event time \(event.ts) is before the session's latest \(latest); judged at \(latest)"
+                "event time \(ts) is before the session's latest \(latest); judged at \(latest)"
             }
             event.ts = latest
         }
@@ -152,11 +177,11 @@ public final class Engine {
         session.lastTs = event.ts
         session.lastObserved = observed
 
-        guard apply(&event, to: session) else { return }
+        guard apply(&event, to: session) else { return false }
         session.events += 1
         statistics.eventsJudged += 1
 
-        let dispatches = session.app.profile.dispatchByType[Int(event.type)]
+        let dispatches = session.app.profile.dispatches(forType: Int(event.type))
         if !dispatches.isEmpty {
             judge(&event, session: session, previousTs: previousTs, dispatches: dispatches)
         }
@@ -167,8 +192,9 @@ public final class Engine {
         journal.record(&event, session: session, observed: observed)
         if event.type == MW_EVENT_SESSION_END.rawValue {
             statistics.sessionsEnded += 1
-            release(session)
+            return true
         }
+        return false
     }
 
     /// Releases the memory of sessions that received nothing for the idle timeout, by
@@ -230,7 +256,7 @@ public final class Engine {
     private func checkApp(_ event: inout mw_event, _ session: Session) -> Bool {
         guard event.app.ptr != nil else { return true }
         let app = UnsafeRawBufferPointer(start: event.app.ptr, count: event.app.len)
-        if session.app.bytes.equals(app) || event.type == MW_EVENT_SESSION_START.rawValue { return true }
+        if session.withApp({ $0.bytes.equals(app) }) || event.type == MW_EVENT_SESSION_START.rawValue { return true }
         if session.app.name == "-" {
             // The session had not said its app; it says so now.
             session.app.liveSessions -= 1

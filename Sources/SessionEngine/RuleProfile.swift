@@ -27,8 +27,19 @@ public final class RuleProfile: @unchecked Sendable {
     public let rules: [ActiveRule]
     /// Rules by `mw_event_type`, each list in catalog order.
     let dispatchByType: [[Dispatch]]
+    /// `dispatchByType` in one block: the rules of type `t` are `dispatchList[dispatchStart[t] ..<
+    /// dispatchStart[t + 1]]`, reached on every event without reference counting.
+    private let dispatchList: UnsafeMutablePointer<Dispatch>
+    private let dispatchStart: UnsafeMutablePointer<Int>
+    private let dispatchCount: Int
     private let storage: UnsafeMutablePointer<Int64>
     private let storageCount: Int
+
+    /// The rules that want events of `type` (an `mw_event_type` below `MW_EVENT_TYPE_COUNT`), in catalog order.
+    @inline(__always)
+    func dispatches(forType type: Int) -> UnsafeBufferPointer<Dispatch> {
+        UnsafeBufferPointer(start: dispatchList + dispatchStart[type], count: dispatchStart[type + 1] - dispatchStart[type])
+    }
 
     /// Resolves the profile for `app` (nil: the default profile).
     public init(catalog: RuleCatalog, configuration: EngineConfiguration, app: String?) {
@@ -72,9 +83,23 @@ public final class RuleProfile: @unchecked Sendable {
                     seed: rule.seed, ordinal: ordinal, fire: rule.descriptor.fire)
             }
         }
+        let flat = dispatchByType.flatMap { $0 }
+        dispatchCount = flat.count
+        dispatchList = .allocate(capacity: max(flat.count, 1))
+        dispatchList.initialize(from: flat, count: flat.count)
+        dispatchStart = .allocate(capacity: dispatchByType.count + 1)
+        var start = 0
+        for (type, list) in dispatchByType.enumerated() {
+            dispatchStart[type] = start
+            start += list.count
+        }
+        dispatchStart[dispatchByType.count] = start
     }
 
     deinit {
+        dispatchList.deinitialize(count: dispatchCount)
+        dispatchList.deallocate()
+        dispatchStart.deallocate()
         storage.deinitialize(count: storageCount)
         storage.deallocate()
     }

@@ -10,8 +10,19 @@ final class Session {
     let idHash: UInt64
     /// Slot in the session table.
     var slot: Int32 = -1
-    /// The app it belongs to.
-    var app: AppState
+    /// The app it belongs to: owned by the engine's `apps`, which never lets one go, so
+    /// held unretained (no reference counting on every `session.app`).
+    var app: AppState {
+        get { appReference.takeUnretainedValue() }
+        set { appReference = .passUnretained(newValue) }
+    }
+    private var appReference: Unmanaged<AppState>
+
+    /// Runs `body` on the app without retaining it (the engine's `apps` holds it).
+    @inline(__always)
+    func withApp<Result>(_ body: (AppState) -> Result) -> Result {
+        appReference._withUnsafeGuaranteedRef(body)
+    }
 
     var device: Int32 = Int32(MW_DEVICE_PHONE.rawValue)
     var sizeClass: Int32 = Int32(MW_SIZE_COMPACT.rawValue)
@@ -39,13 +50,34 @@ final class Session {
     var lastObserved: Int64 = 0
 
     /// Rule counters (MW_SCOPE_SESSION), keyed by rule seed and key.
-    var counters: [UInt64: Int64] = [:]
+    var counterMap = IntegerMap()
     /// Rule windows, keyed by rule seed and key: event times, oldest first.
-    var windows: [UInt64: [Int64]] = [:]
+    var windowRings = WindowRings()
     /// Firings already made for once-per-subject / key / session rules.
-    var fired: Set<UInt64> = []
-    /// For once-per-window rules: the event time until which each rule stays quiet.
-    var quietUntil: [UInt64: Int64] = [:]
+    var firedKeys = IntegerMap()
+    /// For once-per-window rules: the event time until which each rule (by seed) stays quiet.
+    var quietMap = IntegerMap()
+
+    /// `counterMap` as a dictionary (snapshots).
+    var counters: [UInt64: Int64] {
+        get { counterMap.dictionary }
+        set { counterMap.replace(with: newValue) }
+    }
+    /// `windowRings` as a dictionary (snapshots).
+    var windows: [UInt64: [Int64]] {
+        get { windowRings.dictionary }
+        set { windowRings.replace(with: newValue) }
+    }
+    /// `firedKeys` as a set (snapshots).
+    var fired: Set<UInt64> {
+        get { firedKeys.keySet }
+        set { firedKeys.replace(withKeys: newValue) }
+    }
+    /// `quietMap` as a dictionary (snapshots).
+    var quietUntil: [UInt64: Int64] {
+        get { quietMap.dictionary }
+        set { quietMap.replace(with: newValue) }
+    }
 
     /// `id`'s bytes, kept here too so that a table lookup compares them without loading `id` first.
     private let idStart: UnsafeMutablePointer<UInt8>
@@ -54,10 +86,16 @@ final class Session {
     init(id: StableBytes, idHash: UInt64, app: AppState) {
         self.id = id
         self.idHash = idHash
-        self.app = app
+        appReference = .passUnretained(app)
         idStart = id.pointer
         idCount = id.count
     }
+
+    /// The id bytes, read from the session itself (not through `id`).
+    var idBuffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: idStart, count: idCount) }
+
+    /// The id bytes as an `mw_str`, read from the session itself.
+    var idStr: mw_str { mw_str(ptr: UnsafeRawPointer(idStart).assumingMemoryBound(to: CChar.self), len: idCount) }
 
     /// Whether the session's id is `other`.
     @inline(__always)
@@ -89,10 +127,10 @@ final class Session {
         alertsPresented = 0
         presentations = 0
         violations = 0
-        counters.removeAll()
-        windows.removeAll()
-        fired.removeAll()
-        quietUntil.removeAll()
+        counterMap.removeAll()
+        windowRings.removeAll()
+        firedKeys.removeAll()
+        quietMap.removeAll()
     }
 
     /// Pushes a presentation whose id is `id`.

@@ -174,7 +174,7 @@ public final class SessionJournal {
         slot.pointee.modalDepth = UInt8(clamping: session.modalDepth)
         slot.pointee.stackDepth = UInt16(clamping: session.stack.count)
         slot.pointee.violations = UInt32(clamping: session.violations)
-        slot.pointee.session.set(session.id.buffer)
+        slot.pointee.session.set(session.idBuffer)
         switch event.type {
         case MW_EVENT_SESSION_START.rawValue:
             slot.pointee.detail = event.device

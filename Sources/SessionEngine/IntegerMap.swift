@@ -1,0 +1,164 @@
+/// `UInt64` keys to `Int64` values: the rules' per-session and per-app state (counters,
+/// firings made, quiet windows), which a rule reaches on almost every event.
+///
+/// Open addressing with linear probing over one allocation, positions by Fibonacci
+/// hashing (one multiply, no SipHash). Nothing is ever removed but everything at once,
+/// and `removeAll` keeps the room, so a map that has its size allocates nothing more.
+/// Key 0 marks an empty position; the key 0 itself is kept beside the table.
+/// Non-copyable: it owns its memory.
+struct IntegerMap: ~Copyable {
+    private struct Entry {
+        var key: UInt64
+        var value: Int64
+    }
+
+    private var entries: UnsafeMutablePointer<Entry>?
+    private var capacity = 0
+    private var shift: UInt64 = 64
+    private var zeroValue: Int64 = 0
+    private var hasZero = false
+    /// Keys held.
+    private(set) var count = 0
+
+    /// An empty map; it allocates on its first insertion.
+    init() {}
+
+    /// A map holding `values`.
+    init(_ values: [UInt64: Int64]) {
+        for (key, value) in values { set(key, value) }
+    }
+
+    deinit { entries?.deallocate() }
+
+    @inline(__always)
+    private func position(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// The position holding `key`, or the empty one where it would go (`entries` must exist).
+    @inline(__always)
+    private func probe(_ key: UInt64) -> (index: Int, found: Bool) {
+        let entries = self.entries!
+        let mask = capacity - 1
+        var index = position(key)
+        while true {
+            let held = entries[index].key
+            if held == key { return (index, true) }
+            if held == 0 { return (index, false) }
+            index = (index + 1) & mask
+        }
+    }
+
+    /// The value for `key`, if any.
+    @inline(__always)
+    func value(_ key: UInt64) -> Int64? {
+        if key == 0 { return hasZero ? zeroValue : nil }
+        guard entries != nil else { return nil }
+        let (index, found) = probe(key)
+        return found ? entries![index].value : nil
+    }
+
+    /// Whether `key` is held.
+    @inline(__always)
+    func contains(_ key: UInt64) -> Bool { value(key) != nil }
+
+    /// Sets `key`'s value.
+    @inline(__always)
+    mutating func set(_ key: UInt64, _ value: Int64) {
+        if key == 0 {
+            if !hasZero { count += 1 }
+            hasZero = true
+            zeroValue = value
+            return
+        }
+        if (count + 1) * 4 > capacity * 3 { grow() }
+        let (index, found) = probe(key)
+        if !found {
+            entries![index].key = key
+            count += 1
+        }
+        entries![index].value = value
+    }
+
+    /// Adds `delta` to `key`'s value (0 when absent) and returns the sum; a `delta` of 0
+    /// reads without inserting.
+    @inline(__always)
+    mutating func add(_ key: UInt64, _ delta: Int64) -> Int64 {
+        let sum = (value(key) ?? 0) &+ delta
+        if delta != 0 { set(key, sum) }
+        return sum
+    }
+
+    /// Inserts `key` (as a set); returns whether it was absent.
+    @inline(__always)
+    mutating func insert(_ key: UInt64) -> Bool {
+        if contains(key) { return false }
+        set(key, 1)
+        return true
+    }
+
+    /// Forgets every key, keeping the room.
+    mutating func removeAll() {
+        if let entries, count > (hasZero ? 1 : 0) {
+            UnsafeMutableRawPointer(entries).initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<Entry>.stride)
+        }
+        count = 0
+        hasZero = false
+        zeroValue = 0
+    }
+
+    /// Every key and its value, in no particular order.
+    func forEach(_ body: (UInt64, Int64) -> Void) {
+        if hasZero { body(0, zeroValue) }
+        guard let entries else { return }
+        for i in 0..<capacity where entries[i].key != 0 { body(entries[i].key, entries[i].value) }
+    }
+
+    /// The map as a dictionary (for snapshots and inspection, not the hot path).
+    var dictionary: [UInt64: Int64] {
+        if count == 0 { return [:] }
+        var result: [UInt64: Int64] = [:]
+        result.reserveCapacity(count)
+        forEach { result[$0] = $1 }
+        return result
+    }
+
+    /// The keys as a set.
+    var keySet: Set<UInt64> {
+        if count == 0 { return [] }
+        var result = Set<UInt64>(minimumCapacity: count)
+        forEach { key, _ in result.insert(key) }
+        return result
+    }
+
+    /// Replaces the contents by `values`.
+    mutating func replace(with values: [UInt64: Int64]) {
+        removeAll()
+        if values.isEmpty { return }
+        for (key, value) in values { set(key, value) }
+    }
+
+    /// Replaces the contents by `keys` (as a set).
+    mutating func replace(withKeys keys: some Sequence<UInt64>) {
+        removeAll()
+        for key in keys { set(key, 1) }
+    }
+
+    private mutating func grow() {
+        let oldEntries = entries
+        let oldCapacity = capacity
+        capacity = max(8, capacity * 2)
+        shift = UInt64(64 - capacity.trailingZeroBitCount)
+        let fresh = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
+        UnsafeMutableRawPointer(fresh).initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<Entry>.stride)
+        entries = fresh
+        guard let oldEntries else { return }
+        let mask = capacity - 1
+        for i in 0..<oldCapacity where oldEntries[i].key != 0 {
+            var index = position(oldEntries[i].key)
+            while fresh[index].key != 0 { index = (index + 1) & mask }
+            fresh[index] = oldEntries[i]
+        }
+        oldEntries.deallocate()
+    }
+}

@@ -1,0 +1,105 @@
+@testable import SessionEngine
+import XCTest
+
+/// `IntegerMap` and `WindowRings` (the rules' per-session state) against plain
+/// dictionaries and arrays doing the same work, over seeded random operations.
+final class RuleStateStorageTests: XCTestCase {
+    /// A small deterministic generator (xorshift64*), so a failure replays.
+    private struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state >> 12
+            state ^= state << 25
+            state ^= state >> 27
+            return state &* 2_685_821_657_736_338_717
+        }
+        mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    }
+
+    func testIntegerMapAgreesWithADictionary() {
+        var random = Generator(state: 0x5EED)
+        var map = IntegerMap()
+        var reference: [UInt64: Int64] = [:]
+        // Few distinct keys (so keys repeat), key 0 among them, and keys that share their high bits.
+        var keys: [UInt64] = [0]
+        for i in 1..<300 {
+            let key: UInt64 = i % 3 == 0 ? UInt64(i) << 40 : random.next()
+            keys.append(key)
+        }
+        for round in 0..<20_000 {
+            let key = keys[random.next(below: keys.count)]
+            let delta = Int64(random.next(below: 5)) - 2
+            switch random.next(below: 4) {
+            case 0:
+                let expected = (reference[key] ?? 0) &+ delta
+                if delta != 0 { reference[key] = expected }
+                XCTAssertEqual(map.add(key, delta), expected)
+            case 1:
+                XCTAssertEqual(map.insert(key), reference[key] == nil)
+                if reference[key] == nil { reference[key] = 1 }
+            case 2:
+                map.set(key, delta)
+                reference[key] = delta
+            default:
+                XCTAssertEqual(map.value(key), reference[key])
+            }
+            XCTAssertEqual(map.count, reference.count)
+            if round == 10_000 {
+                XCTAssertEqual(map.dictionary, reference)
+                map.removeAll()
+                reference.removeAll()
+                XCTAssertNil(map.value(keys[1]))
+                XCTAssertFalse(map.contains(0))
+            }
+        }
+        XCTAssertEqual(map.dictionary, reference)
+        XCTAssertEqual(map.keySet, Set(reference.keys))
+        map.replace(with: [7: 70, 0: -1])
+        XCTAssertEqual(map.dictionary, [7: 70, 0: -1])
+    }
+
+    /// The windows as the engine kept them before: an array per key, oldest first.
+    private static func referencePush(_ ts: Int64, window: Int64, limit: Int, into times: inout [Int64]) -> Int {
+        let oldest = ts.addingSaturated(-max(window, 0))
+        var drop = 0
+        while drop < times.count && times[drop] < oldest { drop += 1 }
+        if times.count - drop + 1 > limit { drop = times.count + 1 - limit }
+        if drop > 0 { times.removeFirst(drop) }
+        times.append(ts)
+        return times.count
+    }
+
+    func testWindowRingsAgreeWithArrays() {
+        var random = Generator(state: 0xC0FFEE)
+        var rings = WindowRings()
+        var reference: [UInt64: [Int64]] = [:]
+        let keys: [UInt64] = [0, 1, 2, 1 << 50, random.next(), random.next(), random.next()]
+        var ts: Int64 = 1_732_290_000_000
+        for round in 0..<30_000 {
+            ts += Int64(random.next(below: 200))
+            let key = keys[random.next(below: keys.count)]
+            // Windows from nothing to long, limits from 1 past the 8 a ring starts with (so rings grow and move).
+            let window = [Int64(0), 50, 1_000, 20_000, 600_000][random.next(below: 5)]
+            let limit = [1, 3, 8, 9, 40, 300][random.next(below: 6)]
+            let expected = Self.referencePush(ts, window: window, limit: limit, into: &reference[key, default: []])
+            XCTAssertEqual(rings.push(ts, key: key, window: window, limit: limit), expected, "round \(round)")
+            if round == 15_000 {
+                XCTAssertEqual(rings.dictionary, reference)
+                rings.removeAll()
+                reference.removeAll()
+                XCTAssertEqual(rings.count, 0)
+            }
+        }
+        XCTAssertEqual(rings.dictionary, reference)
+        var restored = WindowRings()
+        restored.replace(with: reference)
+        XCTAssertEqual(restored.dictionary, reference)
+        // A restored window goes on as the one it was taken from.
+        for key in keys {
+            ts += 10
+            XCTAssertEqual(restored.push(ts, key: key, window: 600_000, limit: 300),
+                           rings.push(ts, key: key, window: 600_000, limit: 300))
+        }
+        XCTAssertEqual(restored.dictionary, rings.dictionary)
+    }
+}
