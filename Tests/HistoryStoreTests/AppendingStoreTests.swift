@@ -93,6 +93,11 @@ struct WALFrameCounter {
         database = try DatabaseQueue(path: path)
     }
 
+    /// The file's page size: a WAL frame is one page.
+    func pageSize() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0 }
+    }
+
     /// Frames in the WAL now (the commits since the last call), then checkpoints them all.
     func framesSinceLastCall() throws -> Int {
         try database.writeWithoutTransaction { db in
