@@ -47,6 +47,17 @@ SCHEMAS = {
         CREATE INDEX violations_rule ON violations(rule);
         CREATE INDEX violations_session ON violations(seq >> 12, session);
         """,
+    # v4 (the daemon's now): v3 without the `observed` index, which no query read.
+    "v4": """
+        CREATE TABLE violations (
+            seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
+            app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
+            observed INTEGER NOT NULL, json TEXT NOT NULL);
+        CREATE UNIQUE INDEX violations_key ON violations(ts, id);
+        CREATE INDEX violations_app ON violations(app);
+        CREATE INDEX violations_rule ON violations(rule);
+        CREATE INDEX violations_session ON violations(seq >> 12, session);
+        """,
     # The floors: the table alone, and the table with the replay key (what one SQLite row costs).
     "table": """
         CREATE TABLE violations (
@@ -108,7 +119,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("violations", help="one violation a line, as `modalwatch check --format json` prints")
     parser.add_argument("--groups", default="14,100,1000", help="violations per commit, comma-separated")
-    parser.add_argument("--schemas", default="v2,v3", help=f"comma-separated, of: {', '.join(SCHEMAS)}")
+    parser.add_argument("--schemas", default="v2,v3,v4", help=f"comma-separated, of: {', '.join(SCHEMAS)}")
     parser.add_argument("--page-size", type=int, default=4096, help="the file's page size (the daemon's: 8192)")
     args = parser.parse_args()
     violations = rows(args.violations)

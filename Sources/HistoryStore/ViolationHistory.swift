@@ -103,6 +103,8 @@ public final class ViolationHistory: Sendable {
         CREATE INDEX violations_rule ON violations(rule, observed);
         """
 
+    /// v4 is v3 without `violations_observed` (the migration drops it).
+    ///
     /// The v3 table: rows in arrival order under an integer key, so that the table and
     /// every index grow at their end (docs/PERFORMANCE.md, "The history store").
     ///
@@ -169,6 +171,13 @@ public final class ViolationHistory: Sendable {
             try db.execute(sql: "ALTER TABLE violations_v3 RENAME TO violations")
             try db.execute(sql: schemaV3Indexes)
         }
+        migrator.registerMigration("v4") { db in
+            // No query reads `violations_observed` (newest first and `--since` read the table
+            // backwards); only retention by age did, and it now reads the table from its start.
+            // One B-tree fewer per row: ~5,600 instructions and, in small commits, ~0.1 WAL
+            // page less per violation (docs/PERFORMANCE.md, "The store writer").
+            try db.execute(sql: "DROP INDEX IF EXISTS violations_observed")
+        }
         return migrator
     }
 
@@ -231,7 +240,15 @@ public final class ViolationHistory: Sendable {
         try database.write { db in
             var deleted = 0
             if let maxAgeMs {
-                try db.execute(sql: "DELETE FROM violations WHERE observed < ?", arguments: [now - maxAgeMs])
+                // Rows are in arrival order and `observed` is the wall clock when each was found: the
+                // old ones are a range from the table's start, up to the first row young enough (all of
+                // them when none is). Read from the start, it costs the rows it deletes, and no index.
+                // (A row stored after the wall clock stepped back goes with the rows after it.)
+                try db.execute(sql: """
+                    DELETE FROM violations WHERE rowid < COALESCE(
+                        (SELECT rowid FROM violations WHERE observed >= ? ORDER BY rowid LIMIT 1),
+                        (SELECT MAX(rowid) + 1 FROM violations))
+                    """, arguments: [now - maxAgeMs])
                 deleted += db.changesCount
             }
             if let maxRows {
@@ -265,7 +282,7 @@ public final class ViolationHistory: Sendable {
         try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM violations") ?? 0 }
     }
 
-    /// The schema migrations applied to the file, oldest first (`v1`, `v2`).
+    /// The schema migrations applied to the file, oldest first (`v1` … `v4`).
     public func appliedMigrations() throws -> [String] {
         try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
     }

@@ -63,6 +63,24 @@ final class AppendingStoreTests: XCTestCase {
         XCTAssertEqual(try WALFrameCounter(path: old).pageSize(), 4096)
     }
 
+    func testRetentionByAgeTakesTheOldRangeFromTheStartWithoutAnIndex() throws {
+        let path = directory.appendingPathComponent(ViolationHistory.fileName).path
+        let history = try ViolationHistory(path: path)
+        // observed 0, 1000, … 9000, then one found after the wall clock stepped back (500).
+        var rows = (0..<10).map { n -> StoredViolation in var v = violation(n); v.observed = Int64(n) * 1000; return v }
+        var late = violation(10)
+        late.observed = 500
+        rows.append(late)
+        try history.insert(rows)
+        // Older than 4000: the first four in arrival order; the late row stays with its neighbours.
+        XCTAssertEqual(try history.prune(now: 10_000, maxAgeMs: 6_000, maxRows: nil), 4)
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 100)).map(\.observed), [500, 9000, 8000, 7000, 6000, 5000, 4000])
+        // None young enough: every row goes.
+        XCTAssertEqual(try history.prune(now: 1_000_000, maxAgeMs: 1_000, maxRows: nil), 7)
+        XCTAssertEqual(try history.count(), 0)
+        XCTAssertEqual(try history.prune(now: 1_000_000, maxAgeMs: 1_000, maxRows: nil), 0, "an empty store prunes nothing")
+    }
+
     func testASessionIsFoundThroughItsIndexInEveryBucketNewestFirst() throws {
         let path = directory.appendingPathComponent(ViolationHistory.fileName).path
         let history = try ViolationHistory(path: path)
