@@ -10,6 +10,12 @@ of it) after every commit, so that the next commit starts it over. The CPU is th
 process's (Python's executemany binding each row, SQLite's B-trees), commits only. The v3 SQL is the one in
 Sources/HistoryStore/ViolationHistory.swift; the daemon's own figure comes from
 HistoryThroughputCheck (Tests/HistoryStoreTests), which counts the same way.
+
+SQLite's own instructions per violation (exact, whatever the machine's load), e.g.:
+
+    valgrind --tool=callgrind --toggle-collect=sqlite3_step --callgrind-out-file=/tmp/h.cg \
+        "$(python3 -c 'import sys; print(sys.executable)')" bench/history_wal.py V --groups 1000 --schemas v3 --page-size 8192
+    callgrind_annotate /tmp/h.cg | grep 'PROGRAM TOTALS'     # divide by the violations
 """
 from __future__ import annotations
 
@@ -41,6 +47,31 @@ SCHEMAS = {
         CREATE INDEX violations_rule ON violations(rule);
         CREATE INDEX violations_session ON violations(seq >> 12, session);
         """,
+    # v4 (the daemon's now): v3 without the `observed` index, which no query read.
+    "v4": """
+        CREATE TABLE violations (
+            seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
+            app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
+            observed INTEGER NOT NULL, json TEXT NOT NULL);
+        CREATE UNIQUE INDEX violations_key ON violations(ts, id);
+        CREATE INDEX violations_app ON violations(app);
+        CREATE INDEX violations_rule ON violations(rule);
+        CREATE INDEX violations_session ON violations(seq >> 12, session);
+        """,
+    # The floors: the table alone, and the table with the replay key (what one SQLite row costs).
+    "table": """
+        CREATE TABLE violations (
+            seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
+            app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
+            observed INTEGER NOT NULL, json TEXT NOT NULL);
+        """,
+    "table+key": """
+        CREATE TABLE violations (
+            seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
+            app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
+            observed INTEGER NOT NULL, json TEXT NOT NULL);
+        CREATE UNIQUE INDEX violations_key ON violations(ts, id);
+        """,
 }
 INSERT = """INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
@@ -58,10 +89,11 @@ def rows(path: str) -> list[tuple]:
     return out
 
 
-def pages_per_violation(schema: str, violations: list[tuple], group: int) -> tuple[float, float]:
+def pages_per_violation(schema: str, violations: list[tuple], group: int, page_size: int = 4096) -> tuple[float, float]:
     """WAL pages and CPU µs (of this process, commits only, the checkpoints left out) per violation."""
     with tempfile.TemporaryDirectory(prefix="mw-wal-") as folder:
         db = sqlite3.connect(os.path.join(folder, "history.sqlite"), isolation_level=None)
+        db.execute(f"PRAGMA page_size = {page_size}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
         db.execute("PRAGMA cache_size = -65536")
@@ -87,11 +119,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("violations", help="one violation a line, as `modalwatch check --format json` prints")
     parser.add_argument("--groups", default="14,100,1000", help="violations per commit, comma-separated")
+    parser.add_argument("--schemas", default="v2,v3,v4", help=f"comma-separated, of: {', '.join(SCHEMAS)}")
+    parser.add_argument("--page-size", type=int, default=4096, help="the file's page size (the daemon's: 8192)")
     args = parser.parse_args()
     violations = rows(args.violations)
-    print(f"{len(violations)} violations; SQLite {sqlite3.sqlite_version}")
+    print(f"{len(violations)} violations; SQLite {sqlite3.sqlite_version}; {args.page_size}-byte pages")
     for group in (int(g) for g in args.groups.split(",")):
-        figures = {schema: pages_per_violation(schema, violations, group) for schema in SCHEMAS}
+        figures = {schema: pages_per_violation(schema, violations, group, args.page_size) for schema in args.schemas.split(",")}
         print(f"commits of {group:>5}: " + ", ".join(
             f"{s} {p:.3f} WAL pages and {c:.2f} µs CPU per violation" for s, (p, c) in figures.items()))
 

@@ -78,6 +78,7 @@ final class HistoryKeeper {
                     }
                 }
                 statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
+                statistics.historyCommits.add(1, ordering: .relaxed)
                 if health.state == .failing {
                     // Failing with nothing spooled (every violation went past a zero bound): healthy again.
                     health.state = .ok

@@ -13,6 +13,8 @@ final class PublishingStatistics: Sendable {
     let subscriberOverflows = Atomic<UInt64>(0)
     /// Violations committed to the history.
     let violationsStored = Atomic<UInt64>(0)
+    /// History transactions that stored violations (group commit: one per group of hand-overs).
+    let historyCommits = Atomic<UInt64>(0)
     /// Batches the history could not write (published all the same).
     let storeFailures = Atomic<UInt64>(0)
     /// Rows removed by retention.

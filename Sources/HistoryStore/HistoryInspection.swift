@@ -20,7 +20,7 @@ public enum HistoryInspection: Equatable, Sendable {
     /// The columns of a v3 table.
     static let ownColumnsV3 = ownColumns.union(["seq"])
     /// The migrations it may have applied.
-    static let ownMigrations: Set<String> = ["v1", "v2", "v3"]
+    static let ownMigrations: Set<String> = ["v1", "v2", "v3", "v4"]
 
     /// Inspects the file at `path` read-only, without changing it.
     public static func inspect(path: String) -> HistoryInspection {

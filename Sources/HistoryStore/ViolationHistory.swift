@@ -30,6 +30,12 @@ public final class ViolationHistory: Sendable {
         if !readOnly {
             configuration.journalMode = .wal
             configuration.prepareDatabase { db in
+                // 8 KiB pages for a new file (an existing one keeps its own: SQLite ignores this then).
+                // Each commit writes whole pages, the table's and each index's last ones: with 8 KiB
+                // pages a commit of 1,000 violations writes half the WAL frames of 4 KiB pages for
+                // about the same bytes, and costs ~4 % fewer instructions (docs/PERFORMANCE.md,
+                // "The store writer"). Set here, before GRDB turns WAL on and the schema is made.
+                try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
                 // WAL + NORMAL: a commit is in the WAL file before it returns; a killed
                 // process loses nothing committed (only a power loss can cost the last ones).
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -43,6 +49,9 @@ public final class ViolationHistory: Sendable {
         database = try DatabaseQueue(path: path, configuration: configuration)
         if !readOnly { try Self.migrator.migrate(database) }
     }
+
+    /// The page size of a file this store creates.
+    static let pageSize = 8192
 
     /// The v1 table, exactly as the first release created it (ids and fingerprints as hex TEXT).
     static let schemaV1 = """
@@ -95,6 +104,8 @@ public final class ViolationHistory: Sendable {
         CREATE INDEX violations_rule ON violations(rule, observed);
         """
 
+    /// v4 is v3 without `violations_observed` (the migration drops it).
+    ///
     /// The v3 table: rows in arrival order under an integer key, so that the table and
     /// every index grow at their end (docs/PERFORMANCE.md, "The history store").
     ///
@@ -161,6 +172,13 @@ public final class ViolationHistory: Sendable {
             try db.execute(sql: "ALTER TABLE violations_v3 RENAME TO violations")
             try db.execute(sql: schemaV3Indexes)
         }
+        migrator.registerMigration("v4") { db in
+            // No query reads `violations_observed` (newest first and `--since` read the table
+            // backwards); only retention by age did, and it now reads the table from its start.
+            // One B-tree fewer per row: ~5,600 instructions and, in small commits, ~0.1 WAL
+            // page less per violation (docs/PERFORMANCE.md, "The store writer").
+            try db.execute(sql: "DROP INDEX IF EXISTS violations_observed")
+        }
         return migrator
     }
 
@@ -223,7 +241,15 @@ public final class ViolationHistory: Sendable {
         try database.write { db in
             var deleted = 0
             if let maxAgeMs {
-                try db.execute(sql: "DELETE FROM violations WHERE observed < ?", arguments: [now - maxAgeMs])
+                // Rows are in arrival order and `observed` is the wall clock when each was found: the
+                // old ones are a range from the table's start, up to the first row young enough (all of
+                // them when none is). Read from the start, it costs the rows it deletes, and no index.
+                // (A row stored after the wall clock stepped back goes with the rows after it.)
+                try db.execute(sql: """
+                    DELETE FROM violations WHERE rowid < COALESCE(
+                        (SELECT rowid FROM violations WHERE observed >= ? ORDER BY rowid LIMIT 1),
+                        (SELECT MAX(rowid) + 1 FROM violations))
+                    """, arguments: [now - maxAgeMs])
                 deleted += db.changesCount
             }
             if let maxRows {
@@ -257,7 +283,7 @@ public final class ViolationHistory: Sendable {
         try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM violations") ?? 0 }
     }
 
-    /// The schema migrations applied to the file, oldest first (`v1`, `v2`).
+    /// The schema migrations applied to the file, oldest first (`v1` … `v4`).
     public func appliedMigrations() throws -> [String] {
         try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
     }

@@ -45,6 +45,42 @@ final class AppendingStoreTests: XCTestCase {
         XCTAssertEqual(try history.count(), 30 * group)
     }
 
+    func testANewFileHasEightKiBPagesAndAnOldOneKeepsItsOwn() throws {
+        let path = directory.appendingPathComponent(ViolationHistory.fileName).path
+        _ = try ViolationHistory(path: path)
+        XCTAssertEqual(try WALFrameCounter(path: path).pageSize(), ViolationHistory.pageSize)
+
+        // A file made with 4 KiB pages (the earlier default) opens, converts nothing, and keeps them.
+        let old = directory.appendingPathComponent("old.sqlite").path
+        let queue = try DatabaseQueue(path: old)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 4096")
+            try db.execute(sql: "CREATE TABLE t (x)")
+        }
+        let reopened = try ViolationHistory(path: old)
+        try reopened.insert([violation(1)])
+        XCTAssertEqual(try reopened.count(), 1)
+        XCTAssertEqual(try WALFrameCounter(path: old).pageSize(), 4096)
+    }
+
+    func testRetentionByAgeTakesTheOldRangeFromTheStartWithoutAnIndex() throws {
+        let path = directory.appendingPathComponent(ViolationHistory.fileName).path
+        let history = try ViolationHistory(path: path)
+        // observed 0, 1000, … 9000, then one found after the wall clock stepped back (500).
+        var rows = (0..<10).map { n -> StoredViolation in var v = violation(n); v.observed = Int64(n) * 1000; return v }
+        var late = violation(10)
+        late.observed = 500
+        rows.append(late)
+        try history.insert(rows)
+        // Older than 4000: the first four in arrival order; the late row stays with its neighbours.
+        XCTAssertEqual(try history.prune(now: 10_000, maxAgeMs: 6_000, maxRows: nil), 4)
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 100)).map(\.observed), [500, 9000, 8000, 7000, 6000, 5000, 4000])
+        // None young enough: every row goes.
+        XCTAssertEqual(try history.prune(now: 1_000_000, maxAgeMs: 1_000, maxRows: nil), 7)
+        XCTAssertEqual(try history.count(), 0)
+        XCTAssertEqual(try history.prune(now: 1_000_000, maxAgeMs: 1_000, maxRows: nil), 0, "an empty store prunes nothing")
+    }
+
     func testASessionIsFoundThroughItsIndexInEveryBucketNewestFirst() throws {
         let path = directory.appendingPathComponent(ViolationHistory.fileName).path
         let history = try ViolationHistory(path: path)
@@ -91,6 +127,11 @@ struct WALFrameCounter {
 
     init(path: String) throws {
         database = try DatabaseQueue(path: path)
+    }
+
+    /// The file's page size: a WAL frame is one page.
+    func pageSize() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0 }
     }
 
     /// Frames in the WAL now (the commits since the last call), then checkpoints them all.

@@ -6,7 +6,7 @@ import XCTest
 /// A manual throughput check of the history store, not a timed test: it runs only when
 /// MODALWATCH_HISTORY_BENCH names a file of violations, one JSON object a line (what
 /// `modalwatch check FILE --format json` prints), and prints rows/s, CPU µs per violation
-/// WAL pages per violation (the frames each commit adds, the WAL checkpointed between
+/// WAL pages and bytes per violation (the frames each commit adds, the WAL checkpointed between
 /// commits outside the timing) and the file size. Run it in a release build:
 ///
 ///     modalwatch check /tmp/bench1m.ndjson --format json > /tmp/bench-violations.ndjson
@@ -57,6 +57,7 @@ final class HistoryThroughputCheck: XCTestCase {
         // The WAL's frames after each commit, checkpointed between commits (outside the timing),
         // as the daemon's checkpointer thread does.
         let counter = try WALFrameCounter(path: path)
+        let pageSize = try counter.pageSize()
         var frames = 0
         var wall = Duration.zero, cpu = 0.0
         try bytes.withUnsafeBytes { all in
@@ -108,9 +109,10 @@ final class HistoryThroughputCheck: XCTestCase {
         history = nil  // closing checkpoints the WAL into the file
         let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        print(String(format: "history store: %d violations (x %d) in groups of %d: %.2f s, %.0f rows/s, %.2f µs CPU and %.3f WAL pages per violation; file %.1f MB (%.0f B per row)",
-                     rows.count, repeats, group, seconds, Double(rows.count * repeats) / seconds, cpu * 1e6 / Double(rows.count * repeats),
-                     Double(frames) / Double(rows.count * repeats), Double(size) / 1e6, Double(size) / Double(max(1, stored))))
+        let written = Double(rows.count * repeats)
+        print(String(format: "history store: %d violations (x %d) in groups of %d: %.2f s, %.0f rows/s, %.2f µs CPU and %.3f WAL pages (%.0f bytes, %d-byte pages) per violation; file %.1f MB (%.0f B per row)",
+                     rows.count, repeats, group, seconds, written / seconds, cpu * 1e6 / written,
+                     Double(frames) / written, Double(frames * pageSize) / written, pageSize, Double(size) / 1e6, Double(size) / Double(max(1, stored))))
         XCTAssertEqual(stored, repeats * Set(rows.map { "\($0.idHigh)-\($0.idLow)" }).count, "every distinct id stored once")
     }
 

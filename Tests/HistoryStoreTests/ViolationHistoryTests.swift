@@ -125,7 +125,7 @@ final class ViolationHistoryTests: XCTestCase {
         }
         XCTAssertEqual(shapes.map { [$0[0] as String, "\($0[1] as Int)", $0[2] as String, "\($0[3] as Int)"] },
                        Array(repeating: ["blob", "16", "blob", "8"], count: 3))
-        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3"])
+        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4"])
     }
 
     func testTheWriterKeepsAReplayedIdOnce() throws {
@@ -225,7 +225,7 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(before[0].first?.id, rows.last?.id, "v1 read back: newest first")
 
         let history = try ViolationHistory(path: path)
-        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3"])
+        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4"])
         XCTAssertEqual(try history.count(), 40)
         for (query, expected) in zip(queries, before) {
             XCTAssertEqual(try history.find(query), expected, "\(query) reads the same after the conversion")
@@ -236,14 +236,14 @@ final class ViolationHistoryTests: XCTestCase {
         let indexes = try raw.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'violations' ORDER BY name")
         }
-        XCTAssertEqual(indexes, ["violations_app", "violations_key", "violations_observed", "violations_rule", "violations_session"])
+        XCTAssertEqual(indexes, ["violations_app", "violations_key", "violations_rule", "violations_session"])
 
         // The converted file goes on working: a replay of an old id is kept once, new rows go in.
         try history.insert([rows[0], row(5000, observed: 200)])
         XCTAssertEqual(try history.count(), 41)
         XCTAssertEqual(try history.find(HistoryQuery(limit: 1)).first?.id, String(format: "%032x", 5000))
         // Opening it again migrates nothing more.
-        XCTAssertEqual(try ViolationHistory(path: path).appliedMigrations(), ["v1", "v2", "v3"])
+        XCTAssertEqual(try ViolationHistory(path: path).appliedMigrations(), ["v1", "v2", "v3", "v4"])
     }
 
     func testTheConversionKeepsARowWhoseIdIsNotHex() throws {
@@ -268,7 +268,8 @@ final class ViolationHistoryTests: XCTestCase {
             ("SELECT json FROM violations WHERE rule = 'r' ORDER BY rowid DESC LIMIT 100", "INDEX violations_rule"),
             ("SELECT json FROM violations INDEXED BY violations_session WHERE (seq >> 12) = 3 AND session = 's' AND app = 'a' ORDER BY rowid DESC",
              "INDEX violations_session (<expr>=? AND session=?)"),
-            ("SELECT rowid FROM violations WHERE observed < 5", "INDEX violations_observed"),
+            // Retention by age: the first row young enough, read from the table's start (v4: no index on observed).
+            ("SELECT rowid FROM violations WHERE observed >= 5 ORDER BY rowid LIMIT 1", "SCAN violations"),
             ("SELECT rowid FROM violations ORDER BY rowid DESC LIMIT 1 OFFSET 5", "SCAN violations"),
             // The replay check of INSERT OR IGNORE: (ts, id).
             ("SELECT 1 FROM violations WHERE ts = 1 AND id = x'00000000000000000000000000000001'", "INDEX violations_key"),

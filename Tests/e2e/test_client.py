@@ -83,7 +83,9 @@ def test_what_the_client_sends_is_wire_format_v1_on_shard_topics(zctx):
 def test_a_daemon_judges_every_type_the_client_sends(daemon):
     counters = run_example(daemon.events, "--app", "com.example.mail")
     assert counters["events_sent"] == 18, counters
-    status = daemon.wait_status(lambda s: s["events_received"] >= 18, what="the example session")
+    # Stored is asynchronous (the publishing thread commits after the ingest thread judged): wait for both.
+    status = daemon.wait_status(lambda s: s["events_received"] >= 18 and s["violations_stored"] == s["violations_found"],
+                                what="the example session judged and stored")
     assert status["events_rejected"] == 0 and status["events_unknown_type"] == 0, support.compact_status(status)
     assert status["events_judged"] == 18 and status["sessions_ended"] == 1
     found = daemon.request({"cmd": "violations", "limit": 100})["violations"]

@@ -372,7 +372,7 @@ def test_a_history_file_of_the_first_schema_is_read_then_converted(zctx, tmp_pat
     finally:
         assert daemon.stop() == 0
     with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
-        assert db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid").fetchall() == [("v1",), ("v2",), ("v3",)]
+        assert db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid").fetchall() == [("v1",), ("v2",), ("v3",), ("v4",)]
         assert db.execute("SELECT DISTINCT typeof(id), length(id), typeof(fingerprint), length(fingerprint) FROM violations"
                           ).fetchall() == [("blob", 16, "blob", 8)]
         converted = {row[0]: row[1] for row in db.execute("SELECT lower(hex(id)), lower(hex(fingerprint)) FROM violations")}

@@ -1,0 +1,87 @@
+@testable import DaemonCore
+import Foundation
+import HistoryStore
+import Logging
+import RuleHost
+@testable import SessionEngine
+import Synchronization
+import XCTest
+import ZeroMQ
+
+/// The publishing thread's group commit, with real sockets and a real history file: a
+/// burst of hand-overs goes into few transactions, every violation is stored before it is
+/// published, and a lone hand-over is committed and published at once.
+final class GroupCommitTests: XCTestCase {
+    private var folder = ""
+
+    override func setUpWithError() throws {
+        folder = NSTemporaryDirectory() + "group-commit-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    func testABurstOfHandOversIsCommittedInFewTransactionsAndEveryViolationStoredThenPublished() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let publishing = try PublishingThread.start(PublishingThread.Settings(
+            context: context, handoff: "inproc://group-\(UInt64.random(in: 0...UInt64.max))", publish: "tcp://127.0.0.1:*",
+            historyPath: folder + "/" + ViolationHistory.fileName, retention: .init(maxAgeMs: nil, maxRows: nil),
+            curveSecretKey: nil, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
+        let subscriber = try ZMQSocket(context, type: .sub)
+        defer { subscriber.close() }
+        try subscriber.subscribe("violation/")
+        try subscriber.set(.receiveTimeout, 10_000)
+        try subscriber.set(.receiveHighWaterMark, 0)
+        try subscriber.connect(publishing.boundEndpoint)
+        let handover = try ZMQSocket(context, type: .pair)
+        defer { handover.close() }
+        try handover.connect(publishing.handoff)
+        Thread.sleep(forTimeInterval: 0.3)  // the subscription reaches the PUB socket
+
+        // One violation alone: committed and published without waiting for company.
+        try handOver(violations: 0..<1, on: handover)
+        XCTAssertNotNil(try subscriber.receiveMultipart())
+        let history = try ViolationHistory(path: folder + "/" + ViolationHistory.fileName, readOnly: true)
+        XCTAssertEqual(try history.count(), 1, "published only once stored")
+        XCTAssertEqual(publishing.statistics.historyCommits.load(ordering: .relaxed), 1)
+
+        // A burst: 400 hand-overs of 5 violations each, sent faster than one commit takes.
+        let batches = 400, perBatch = 5
+        for batch in 0..<batches { try handOver(violations: (1 + batch * perBatch)..<(1 + (batch + 1) * perBatch), on: handover) }
+        var received = 0
+        while received < batches * perBatch, try subscriber.receiveMultipart() != nil { received += 1 }
+        XCTAssertEqual(received, batches * perBatch)
+        try HandOver.finish.send(on: handover)
+        publishing.join()
+
+        let stored = publishing.statistics.violationsStored.load(ordering: .relaxed)
+        let commits = publishing.statistics.historyCommits.load(ordering: .relaxed)
+        XCTAssertEqual(stored, UInt64(1 + batches * perBatch))
+        XCTAssertEqual(try history.count(), 1 + batches * perBatch)
+        XCTAssertLessThan(commits, UInt64(batches / 4), "a burst's hand-overs share commits (\(commits) commits for \(batches) hand-overs)")
+    }
+
+    /// Hands over one batch of the numbered violations (ids from the number, so each is new).
+    private func handOver(violations numbers: Range<Int>, on socket: ZMQSocket) throws {
+        var batch = OutboundBatch()
+        let topic = Array("violation/com.example.app/test-rule".utf8)
+        let session = Array("s-1".utf8)
+        for number in numbers {
+            let json = Array(#"{"v":1,"n":\#(number)}"#.utf8)
+            topic.withUnsafeBytes { topic in
+                json.withUnsafeBytes { json in
+                    session.withUnsafeBytes { session in
+                        batch.appendViolation(EmittedViolation(
+                            topic: topic, json: json, rule: "test-rule", ruleSeed: 0, module: "test", severity: .warning,
+                            app: "com.example.app", session: session, ts: Int64(number), observed: Int64(number),
+                            idHigh: UInt64(number), idLow: 0x5eed, fingerprint: UInt64(number)))
+                    }
+                }
+            }
+        }
+        _ = try batch.bytes.withUnsafeBytes { try HandOver.batch.send(on: socket, body: $0) }
+    }
+}
