@@ -10,11 +10,11 @@ import Histogram
 struct ModalwatchBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modalwatch-bench",
-        abstract: "Measure modalwatchd against the raw ZeroMQ ceiling: throughput, latency, memory, start-up.",
+        abstract: "Measure modalwatchd against the raw ZeroMQ ceiling: throughput, latency, scaling, memory, start-up, restart.",
         discussion: """
             Build first: swift build -c release in the root package (the daemon and its four rule modules).
-            Then: swift run -c release modalwatch-bench            (the full run, a few minutes)
-                  swift run -c release modalwatch-bench --quick    (under a minute)
+            Then: swift run -c release modalwatch-bench            (the full run, about 10 minutes)
+                  swift run -c release modalwatch-bench --quick    (a minute or two)
             Measurements: ceiling, e2e (both on --streams stress,clean), latency, scaling, memory, ready, restart
             (--only picks some). The last table lists every target of issue 12 with its figure.
             """)
