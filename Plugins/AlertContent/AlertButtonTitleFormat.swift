@@ -19,6 +19,8 @@ enum AlertButtonTitleFormat: Rule {
 
     static func judge(_ call: RuleCall) {
         let event = call.event
+        // Most alerts have no such button: decided before any array is made.
+        guard event.buttons.contains(where: { problem($0.title.slice) != nil }) else { return }
         var offending: [Int] = []
         for (index, button) in event.buttons.enumerated() where problem(button.title.slice) != nil {
             offending.append(index)

@@ -20,6 +20,8 @@ enum AlertButtonTitleLength: Rule {
     static func judge(_ call: RuleCall) {
         let limit = Int(call[Self.maxWords])
         let event = call.event
+        // Most alerts have no such button: decided before any array is made.
+        guard event.buttons.contains(where: { $0.title.slice.hasMoreWords(than: limit) }) else { return }
         var offending: [Int] = []
         for (index, button) in event.buttons.enumerated() where button.title.slice.hasMoreWords(than: limit) {
             offending.append(index)

@@ -17,6 +17,8 @@ enum AlertButtonYesNo: Rule {
 
     static func judge(_ call: RuleCall) {
         let event = call.event
+        // Most alerts have no such button: decided before any array is made.
+        guard event.buttons.contains(where: { isYesOrNo($0.title.slice) }) else { return }
         var offending: [Int] = []
         for (index, button) in event.buttons.enumerated() where isYesOrNo(button.title.slice) {
             offending.append(index)

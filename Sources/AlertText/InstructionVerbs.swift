@@ -5,13 +5,16 @@ public enum InstructionVerbs {
     /// Every listed verb, lowercase.
     public static let all: [StaticString] = ["tap", "touch", "click", "press", "choose", "select"]
 
-    /// The first letters of `all`.
-    private static let firstLetters = FirstLetters(all)
-
     /// True when `word` is a listed verb.
     public static func contains(_ word: Word) -> Bool {
-        guard word.text.count <= 6, firstLetters.admits(word) else { return false }
-        for verb in all where word.equals(verb) { return true }
-        return false
+        // One pass over the word and an integer `switch` (`Word.asciiKey`): no table to load.
+        // First letters c p s t.
+        guard word.text.count <= 6, word.startsWithLetter(in: 0xC_8004), let key = word.asciiKey else { return false }
+        switch key {
+        case 0x706174, 0x6863756f74, 0x6b63696c63, 0x7373657270, 0x65736f6f6863, 0x7463656c6573:
+            return true
+        default:
+            return false
+        }
     }
 }

@@ -20,13 +20,19 @@ public enum MinorWords {
         "past", "per", "to", "up", "upon", "via", "with",
     ]
 
-    /// The first letters of `all`.
-    private static let firstLetters = FirstLetters(all)
-
     /// True when `word` is a minor word (ignoring case).
     public static func contains(_ word: Word) -> Bool {
-        guard word.text.count <= 4, firstLetters.admits(word) else { return false }
-        for minor in all where word.equals(minor) { return true }
-        return false
+        // One pass over the word and an integer `switch` (`Word.asciiKey`): no table to load.
+        // First letters a b f i l n o p s t u v w y.
+        guard word.text.count <= 4, word.startsWithLetter(in: 0x17C_E923), let key = word.asciiKey else { return false }
+        switch key {
+        case 0x61, 0x6e61, 0x656874, 0x646e61, 0x747562, 0x726f, 0x726f6e, 0x726f66,
+            0x746579, 0x6f73, 0x7361, 0x7461, 0x7962, 0x6d6f7266, 0x6e69, 0x6f746e69,
+            0x656b696c, 0x7261656e, 0x666f, 0x66666f, 0x6e6f, 0x6f746e6f, 0x74756f, 0x7265766f,
+            0x74736170, 0x726570, 0x6f74, 0x7075, 0x6e6f7075, 0x616976, 0x68746977:
+            return true
+        default:
+            return false
+        }
     }
 }

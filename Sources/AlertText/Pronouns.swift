@@ -6,13 +6,16 @@ public enum Pronouns {
     /// Every listed pronoun, lowercase.
     public static let all: [StaticString] = ["you", "your", "you're", "yours", "me", "my"]
 
-    /// The first letters of `all`.
-    private static let firstLetters = FirstLetters(all)
-
     /// True when `word` is a listed pronoun.
     public static func contains(_ word: Word) -> Bool {
-        guard word.text.count <= 8, firstLetters.admits(word) else { return false }
-        for pronoun in all where word.equals(pronoun) { return true }
-        return false
+        // One pass over the word and an integer `switch` (`Word.asciiKey`): no table to load.
+        // First letters m y.
+        guard word.text.count <= 8, word.startsWithLetter(in: 0x100_1000), let key = word.asciiKey else { return false }
+        switch key {
+        case 0x756f79, 0x72756f79, 0x657227756f79, 0x7372756f79, 0x656d, 0x796d:
+            return true
+        default:
+            return false
+        }
     }
 }

@@ -4,10 +4,11 @@
 /// a sentence.
 ///
 /// A text of up to 1 KiB is tokenized once per thread while it stays among the 16
-/// texts walked last there (`WordMemo`, which allocates the list when it makes
-/// one): the rules of one event walk the same title, message and button titles
-/// again and again, and apps show the same alerts again. Longer texts are walked
-/// without allocating.
+/// texts walked last there (`WordMemo`, whose slots keep their buffers): the rules of
+/// one event walk the same title, message and button titles again and again, and
+/// apps show the same alerts again. Longer texts are walked directly. A walk counts
+/// no references and allocates nothing (once the memo's buffers have grown); it
+/// belongs to the thread that began it.
 public struct Words: Sequence {
     /// The text walked.
     public let text: TextSlice
@@ -37,8 +38,9 @@ public struct Words: Sequence {
         private var quotations = 0
         private var terminated = false
         private var boundary = true
-        /// The text's words from the memo, when it had them: the walk reads them instead.
-        private let list: WordList?
+        /// The text's words from the memo, when it had them: the walk reads them instead
+        /// (while the memo's slot still holds them; else it goes on by scanning).
+        private var list: WordList?
         /// In a list walk: the words read so far, and whether the end was read.
         private var position = 0
         private var finished = false
@@ -59,22 +61,41 @@ public struct Words: Sequence {
         var isInsideQuotation: Bool {
             guard let list else { return open != nil }
             if finished { return list.endsInsideQuotation }
-            return position > 0 && list.words[position - 1].insideQuotationAfter
+            guard position > 0 else { return false }
+            guard list.isCurrent else {
+                // The memo gave the slot to another text: ask a scan at the same place.
+                var scan = self
+                scan.resumeScanning()
+                return scan.open != nil
+            }
+            return list.entries[position - 1].insideQuotationAfter
         }
 
         /// The next word, or nil at the end of the text.
         public mutating func next() -> Word? {
-            if let list { return nextListed(list) }
+            if let list {
+                if finished { return nil }
+                if list.isCurrent { return nextListed(list) }
+                resumeScanning()
+            }
             return nextScanned()
+        }
+
+        /// Leaves the memo's list (its slot now holds another text) for a scan from the
+        /// start that skips the words already read: the walk goes on exactly as it would have.
+        private mutating func resumeScanning() {
+            let read = position
+            self = Iterator(text)
+            for _ in 0..<read { _ = nextScanned() }
         }
 
         /// The next word of the memo's list.
         private mutating func nextListed(_ list: WordList) -> Word? {
-            guard position < list.words.count else {
+            guard position < list.count else {
                 finished = true
                 return nil
             }
-            let entry = list.words[position]
+            let entry = list.entries[position]
             let start = Int(entry.offset)
             let word = Word(
                 text: text.slice(start, start + Int(entry.length)),
@@ -304,6 +325,10 @@ public struct Words: Sequence {
         }
     }
 }
+
+// A walk may read its thread's memo: it stays on that thread.
+@available(*, unavailable)
+extension Words.Iterator: Sendable {}
 
 extension TextSlice {
     /// The words of the text (`Word`).

@@ -21,14 +21,28 @@ struct EventReader {
     var resumeAt = -1
     /// Offset of the current event's `{`.
     var eventStart = 0
+    /// The payload offset of `scratch.tail`'s first byte.
+    let tailStart: Int
 
     init(base: UnsafePointer<UInt8>, count: Int, scratch: EventScratch, limits: EventLimits) {
         scanner = JSONScanner(base: base, end: count, maxDepth: limits.maxDepth)
         self.scratch = scratch
         self.limits = limits
+        tailStart = max(0, count &- EventScratch.tailBytes)
+        let n = count &- tailStart
+        scratch.tail.update(from: base + tailStart, count: n)
+        (scratch.tail + n).update(repeating: 0, count: EventScratch.tailCapacity &- n)
     }
 
     @inline(__always) var base: UnsafePointer<UInt8> { scanner.base }
+
+    /// The eight payload bytes from offset `i` (at most the payload's end), as a little-endian word:
+    /// zero bytes stand for those past the end.
+    @inline(__always)
+    func word(at i: Int) -> UInt64 {
+        if i &+ 8 <= scanner.end { return UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) }
+        return UnsafeRawPointer(scratch.tail + (i &- tailStart)).loadUnaligned(as: UInt64.self)
+    }
 
     /// Reads the event at the cursor into `scratch.event`. `index` is its index in the payload.
     mutating func readEvent(index: Int) throws(DecodeError) {
@@ -75,8 +89,28 @@ struct EventReader {
             return
         }
         while true {
-            if let key = try readKey(K.self) {
-                slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
+            // The common member, `"key":"plain string"` or `"key":123`, without a call: the word paths
+            // of keys, strings and integers inline, anything else through `readKey` and `readValue`.
+            var found = quickKey(K.self)
+            if found == nil { found = try readKey(K.self) }
+            if let key = found {
+                let valueStart = scanner.pos
+                let b = scanner.peek
+                if let string = quickString() {
+                    slots[Int(key.rawValue)] = string
+                } else if b &- 0x30 < 10, valueStart &+ 1 < scanner.end,
+                    Self.endsOneDigitInteger(base[valueStart &+ 1])
+                {
+                    // One digit (`"v":1`, a small `seq`): its value is the digit.
+                    scanner.pos = valueStart &+ 1
+                    slots[Int(key.rawValue)] = FieldSlot(
+                        start: valueStart, end: valueStart &+ 1, kind: .integer, escaped: false, integer: Int64(b &- 0x30))
+                } else if b &- 0x31 < 9, let integer = scanner.quickInteger() {
+                    slots[Int(key.rawValue)] = FieldSlot(
+                        start: valueStart, end: scanner.pos, kind: .integer, escaped: false, integer: integer)
+                } else {
+                    slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
+                }
                 if K.isTopLevel { present |= 1 << UInt32(key.rawValue) } else { itemPresent |= 1 << UInt32(key.rawValue) }
             } else {
                 try scanner.skipValue(depth: depth + 1)
@@ -95,20 +129,77 @@ struct EventReader {
         }
     }
 
+    /// True when `b`, the byte after a digit, ends the number there (no digit, fraction or exponent).
+    @inline(__always)
+    private static func endsOneDigitInteger(_ b: UInt8) -> Bool {
+        b &- 0x30 >= 10 && b != UInt8(ascii: ".") && b != UInt8(ascii: "e") && b != UInt8(ascii: "E")
+    }
+
+    /// The fast path of `readKey`, which cannot fail: a key of `K` (one or two words loaded, the first
+    /// quote found in them, the bytes before it matched) with `:` right after it. Then the cursor is
+    /// on the value after the `:`; else nil, and the cursor has not moved.
+    @inline(__always)
+    private mutating func quickKey<K: WireKey>(_: K.Type) -> K? {
+        let quote = scanner.pos
+        guard quote < scanner.end, base[quote] == 0x22 else { return nil }
+        let start = quote &+ 1
+        let w0 = word(at: start)
+        let q0 = StringBytes.quoteMask(w0)
+        var key: K?
+        var count = 0
+        if q0 != 0 {
+            count = q0.trailingZeroBitCount &>> 3
+            key = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
+        } else {
+            let w1 = word(at: start &+ 8)
+            let q1 = StringBytes.quoteMask(w1)
+            guard q1 != 0 else { return nil }
+            let n = q1.trailingZeroBitCount &>> 3
+            count = 8 &+ n
+            key = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(n)))
+        }
+        let colon = start &+ count &+ 1
+        guard let key, colon < scanner.end, base[colon] == UInt8(ascii: ":") else { return nil }
+        scanner.pos = colon &+ 1
+        scanner.skipWhitespace()
+        return key
+    }
+
+    /// The fast path of `readValue` for a string, which cannot fail: plain printable ASCII from an
+    /// opening quote at the cursor to the closing quote, 8 bytes at a time. Then the cursor is after
+    /// the closing quote; else nil, and the cursor has not moved.
+    @inline(__always)
+    private mutating func quickString() -> FieldSlot? {
+        let quote = scanner.pos
+        guard quote < scanner.end, base[quote] == 0x22 else { return nil }
+        let contentStart = quote &+ 1
+        var i = contentStart
+        while true {
+            let mask = StringBytes.attentionMask(word(at: i))
+            if mask != 0 {
+                i &+= mask.trailingZeroBitCount &>> 3
+                break
+            }
+            i &+= 8
+        }
+        guard i < scanner.end, base[i] == 0x22 else { return nil }
+        scanner.pos = i &+ 1
+        return FieldSlot(start: contentStart, end: i, kind: .string, escaped: false)
+    }
+
     /// Scans `"key"` and the `:` after it, like `JSONScanner.scanKey`, and says which key of `K` it is.
     ///
-    /// The fast path, for a key of `K` with 16 bytes of payload after its opening quote: one or two
-    /// words loaded, the first quote found in them, and the bytes before it matched as a key of `K`.
+    /// The fast path, for a key of `K`: one or two words loaded (`word(at:)`, so also near the
+    /// payload's end), the first quote found in them, and the bytes before it matched as a key of `K`.
     /// A match proves them valid (plain ASCII, no escape), so nothing else is checked. Anything else
-    /// (unknown keys, escapes, the payload's end near) takes the general path, which scans from the
-    /// opening quote again.
+    /// (unknown keys, escapes, the payload's end before the closing quote) takes the general path,
+    /// which scans from the opening quote again.
     @inline(__always)
     private mutating func readKey<K: WireKey>(_: K.Type) throws(DecodeError) -> K? {
         let quote = scanner.pos
         let start = quote &+ 1
-        if start &+ KeyWords.capacity <= scanner.end, base[quote] == 0x22 {
-            let p = UnsafeRawPointer(base + start)
-            let w0 = p.loadUnaligned(as: UInt64.self)
+        if quote < scanner.end, base[quote] == 0x22 {
+            let w0 = word(at: start)
             let q0 = StringBytes.quoteMask(w0)
             var key: K?
             var count = 0
@@ -116,7 +207,7 @@ struct EventReader {
                 count = q0.trailingZeroBitCount &>> 3
                 key = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
             } else {
-                let w1 = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                let w1 = word(at: start &+ 8)
                 let q1 = StringBytes.quoteMask(w1)
                 if q1 != 0 {
                     let n = q1.trailingZeroBitCount &>> 3
@@ -156,7 +247,22 @@ struct EventReader {
         let kind: FieldSlot.Kind
         switch scanner.peek {
         case 0x22:
-            let s = try scanner.scanString()
+            // The fast path: plain printable ASCII up to the closing quote, 8 bytes at a time.
+            let contentStart = start &+ 1
+            var i = contentStart
+            while true {
+                let mask = StringBytes.attentionMask(word(at: i))
+                if mask != 0 {
+                    i &+= mask.trailingZeroBitCount &>> 3
+                    break
+                }
+                i &+= 8
+            }
+            if i < scanner.end, base[i] == 0x22 {
+                scanner.pos = i &+ 1
+                return FieldSlot(start: contentStart, end: i, kind: .string, escaped: false)
+            }
+            let s = try scanner.scanString()  // escapes, UTF-8, errors: the validating scan, from the quote
             return FieldSlot(start: s.start, end: s.end, kind: .string, escaped: s.escaped)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             if let value = try scanner.scanInteger() {

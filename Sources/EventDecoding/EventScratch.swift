@@ -23,6 +23,11 @@ struct EventScratch {
     let itemSlots: UnsafeMutablePointer<FieldSlot>
     /// Where an escaped key is unescaped before it is matched.
     let keyBuffer: UnsafeMutablePointer<UInt8>
+    /// A copy of a payload's last `tailBytes` bytes, zero after them (`tailCapacity` in all): where
+    /// word loads near the payload's end read (`EventReader.word(at:)`), so they need no byte loop.
+    let tail: UnsafeMutablePointer<UInt8>
+    static let tailBytes = 16
+    static let tailCapacity = 32
 
     init(limits: EventLimits) {
         event = .allocate(capacity: 1)
@@ -41,6 +46,8 @@ struct EventScratch {
         itemSlots = .allocate(capacity: ItemKey.allCases.count)
         itemSlots.initialize(repeating: .empty, count: ItemKey.allCases.count)
         keyBuffer = .allocate(capacity: Self.keyCapacity)
+        tail = .allocate(capacity: Self.tailCapacity)
+        tail.initialize(repeating: 0, count: Self.tailCapacity)
     }
 
     /// Frees everything; the scratch must not be used afterwards.
@@ -53,6 +60,7 @@ struct EventScratch {
         slots.deallocate()
         itemSlots.deallocate()
         keyBuffer.deallocate()
+        tail.deallocate()
     }
 
     /// An event that carries nothing: NULL strings, zero counts, MW_ABSENT enums and booleans.

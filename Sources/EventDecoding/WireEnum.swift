@@ -19,16 +19,12 @@ enum WireEnum: UInt8, CaseIterable {
         }
     }
 
-    /// The index of the value spelled by the `count` bytes at `bytes`, or nil.
+    /// The index of the value spelled by the `count` bytes at `bytes`, or nil (`WireEnum+Match.swift`:
+    /// a jump on the length and word compares, not a walk over the values).
     @inline(__always)
     func index(of bytes: UnsafePointer<UInt8>, _ count: Int) -> Int? {
-        let values = self.values
-        var i = 0
-        while i < values.count {
-            if values[i].isSpelled(by: bytes, count) { return i }
-            i += 1
-        }
-        return nil
+        guard let words = ValueWords(bytes, count) else { return nil }
+        return index(of: words)
     }
 
     private static let eventTypes: [StaticString] = [

@@ -32,13 +32,13 @@ public struct Event {
     public var message: Text { Text(raw.pointee.message) }
     /// Alert or sheet buttons, in visual order.
     public var buttons: CArrayView<mw_button, Button> {
-        CArrayView(raw.pointee.buttons, count: Int(raw.pointee.button_count), wrap: Button.init)
+        CArrayView(raw.pointee.buttons, count: Int(raw.pointee.button_count))
     }
     /// True when the `buttons` field was present.
     public var hasButtons: Bool { raw.pointee.has_buttons == 1 }
     /// Modal view buttons.
     public var modalButtons: CArrayView<mw_modal_button, ModalButton> {
-        CArrayView(raw.pointee.modal_buttons, count: Int(raw.pointee.modal_button_count), wrap: ModalButton.init)
+        CArrayView(raw.pointee.modal_buttons, count: Int(raw.pointee.modal_button_count))
     }
     /// An alert's text fields.
     public var textFieldCount: Int { Int(raw.pointee.text_field_count) }

@@ -164,6 +164,13 @@ public struct Evidence: Sendable {
     /// Appends UTF-8 `bytes` as a JSON string literal to any byte sink, through the one
     /// escaper (`ByteBasics.JSONStringEscaper`), U+2028 and U+2029 escaped too.
     static func appendString(bytes: UnsafeBufferPointer<UInt8>, into out: inout some ByteSink) {
+        // Plain printable ASCII (keys, most titles): copied between quotes, eight bytes checked at a time.
+        if let base = bytes.baseAddress, StringBytes.plainPrefix(base, bytes.count) == bytes.count {
+            out.appendByte(0x22)
+            out.appendBytes(bytes)
+            out.appendByte(0x22)
+            return
+        }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONStringEscaper.maxEscapedLength(bytes.count) + 2) { room in
             let base = room.baseAddress!
             base[0] = 0x22

@@ -25,7 +25,7 @@ public struct Session {
     public var maxModalDepth: Int { Int(raw.pointee.max_modal_depth) }
     /// The presentation stack, bottom first; `last` is topmost.
     public var stack: CArrayView<mw_presentation, Presentation> {
-        CArrayView(raw.pointee.stack, count: Int(raw.pointee.stack_count), wrap: Presentation.init)
+        CArrayView(raw.pointee.stack, count: Int(raw.pointee.stack_count))
     }
     /// The topmost presentation, if any.
     public var top: Presentation? { stack.last }

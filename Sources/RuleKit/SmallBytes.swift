@@ -71,9 +71,9 @@ struct SmallBytes: Sendable {
     /// Runs `body` with the bytes.
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let heap { return try heap.withUnsafeBufferPointer(body) }
-        var copy = storage
         let count = inlineCount
-        return try withUnsafeBytes(of: &copy) { raw in
+        // Borrowed in place: no copy of the 248 bytes.
+        return try withUnsafeBytes(of: storage) { raw in
             try raw.withMemoryRebound(to: UInt8.self) { try body(UnsafeBufferPointer(rebasing: $0[0..<count])) }
         }
     }

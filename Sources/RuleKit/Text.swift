@@ -45,8 +45,7 @@ public struct Text {
     /// True when the bytes equal `literal` exactly (absent equals nothing).
     public static func == (lhs: Text, rhs: StaticString) -> Bool {
         guard !lhs.isAbsent, rhs.hasPointerRepresentation else { return false }
-        let other = UnsafeBufferPointer(start: rhs.utf8Start, count: rhs.utf8CodeUnitCount)
-        return lhs.bytes.elementsEqual(other)
+        return Text.same(lhs.bytes, UnsafeBufferPointer(start: rhs.utf8Start, count: rhs.utf8CodeUnitCount))
     }
 
     /// True when the bytes differ from `literal` (or the text is absent).
@@ -54,7 +53,15 @@ public struct Text {
 
     /// True when both are present and byte for byte equal.
     public func equals(_ other: Text) -> Bool {
-        !isAbsent && !other.isAbsent && bytes.elementsEqual(other.bytes)
+        !isAbsent && !other.isAbsent && Text.same(bytes, other.bytes)
+    }
+
+    /// Byte equality: the lengths first, then a plain loop (no generic sequence walk).
+    @inline(__always)
+    static func same(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for index in 0..<lhs.count where lhs[index] != rhs[index] { return false }
+        return true
     }
 
     /// True when the text equals `literal` ignoring ASCII case (e.g. `"cancel"` matches `Cancel`).

@@ -124,6 +124,34 @@ final class WordMemoTests: XCTestCase {
         }
     }
 
+    func testAWalkWhoseSlotIsReusedGoesOnAsAPlainWalk() {
+        var random = SplitMix(state: 23)
+        for round in 0..<300 {
+            let bytes = randomText(&random)
+            bytes.withUnsafeBufferPointer { buffer in
+                let text = TextSlice(buffer)
+                let plain = steps(Words.Iterator(text))
+                _ = steps(text.words.makeIterator())  // into the memo
+                var walk = text.words.makeIterator()  // reads the memo's slot
+                let stop = plain.0.isEmpty ? 0 : round % (plain.0.count + 1)
+                var before: [Bool] = []
+                for _ in 0..<stop {
+                    _ = walk.next()
+                    before.append(walk.isInsideQuotation)
+                }
+                // Every slot given to other texts: the walk's slot now holds one of them.
+                for n in 0..<40 { _ = TextSlice.with("Other text \(round) \(n)") { $0.wordCount } }
+                XCTAssertEqual(before, plain.0.prefix(stop).map(\.insideQuotation), "before, \(bytes)")
+                if stop > 0 {
+                    XCTAssertEqual(walk.isInsideQuotation, plain.0[stop - 1].insideQuotation, "after, \(bytes)")
+                }
+                let rest = steps(walk)
+                XCTAssertEqual(rest.0, Array(plain.0.dropFirst(stop)), "the rest of \(bytes) after \(stop) words")
+                XCTAssertEqual(rest.1, plain.1, "quotation state at the end of \(bytes)")
+            }
+        }
+    }
+
     func testThreadsEachReadTheirOwnTexts() {
         let texts = (0..<8).map { "Thread \($0) says: Delete “File \($0)” now? Yes." }
         let expected = texts.map { text in TextSlice.with(text) { $0.words.map(\.string) } }

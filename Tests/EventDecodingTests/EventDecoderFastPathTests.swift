@@ -1,0 +1,181 @@
+import EventDecoding
+import ModalwatchABI
+import XCTest
+
+/// The decoder's word-at-a-time paths against what the byte-by-byte rules say: enumeration values
+/// matched by words (every value and its near misses), integers read 8 digits at a time (every
+/// length, and what may follow), and strings and keys scanned 8 bytes at a time up to the payload's
+/// end (every length and position of the last field, escapes across word boundaries).
+final class EventDecoderFastPathTests: XCTestCase {
+    private let decoder = EventDecoder()
+
+    /// Each enumeration's values in its C enum's order, and how to put a value in an event and read
+    /// back what it decoded to.
+    private struct Enumeration {
+        var field: String
+        var values: [String]
+        var payload: (String) -> String
+        var decoded: (EventSnapshot) -> Int32
+    }
+
+    private var enumerations: [Enumeration] {
+        [
+            Enumeration(
+                field: "type",
+                values: [
+                    "session.start", "session.end", "app.background", "app.foreground", "user.action", "task.progress",
+                    "alert.presented", "alert.dismissed", "sheet.presented", "sheet.dismissed", "modal.presented",
+                    "modal.dismissed", "popover.presented", "popover.dismissed", "nav.push", "nav.pop",
+                ],
+                payload: { event($0, #""app":"a","id":"x","task":"t","state":"started""#) },
+                decoded: { Int32($0.type) - 1 }),
+            Enumeration(
+                field: "device", values: ["phone", "pad", "mac", "tv", "vision"],
+                payload: { event("session.start", #""app":"a","device":"\#($0)""#) }, decoded: { $0.device }),
+            Enumeration(
+                field: "size_class", values: ["compact", "regular"],
+                payload: { event("session.start", #""app":"a","size_class":"\#($0)""#) }, decoded: { $0.sizeClass }),
+            Enumeration(
+                field: "control", values: ["button", "bar_button", "toolbar_button", "cell", "gesture", "key", "other"],
+                payload: { event("user.action", #""control":"\#($0)""#) }, decoded: { $0.control }),
+            Enumeration(
+                field: "state", values: ["started", "progress", "finished", "failed", "cancelled"],
+                payload: { event("task.progress", #""task":"t","state":"\#($0)""#) }, decoded: { $0.taskState }),
+            Enumeration(
+                field: "buttons[0].style", values: ["default", "cancel", "destructive"],
+                payload: { event("alert.presented", #""id":"a","buttons":[{"title":"OK","style":"\#($0)"}]"#) },
+                decoded: { $0.buttons?.first?.style ?? -2 }),
+            Enumeration(
+                field: "buttons[0].role", values: ["done", "cancel", "confirm", "other"],
+                payload: { event("modal.presented", #""id":"m","buttons":[{"title":"OK","role":"\#($0)"}]"#) },
+                decoded: { $0.modalButtons?.first?.role ?? -2 }),
+            Enumeration(
+                field: "via", values: ["button", "background", "programmatic", "gesture"],
+                payload: { event("alert.dismissed", #""id":"a","via":"\#($0)""#) }, decoded: { $0.via }),
+            Enumeration(
+                field: "style",
+                values: [
+                    "automatic", "full_screen", "page_sheet", "form_sheet", "current_context", "over_full_screen",
+                    "over_current_context", "custom",
+                ],
+                payload: { event("modal.presented", #""id":"m","style":"\#($0)""#) }, decoded: { $0.style }),
+            Enumeration(
+                field: "transition",
+                values: ["cover_vertical", "flip_horizontal", "cross_dissolve", "partial_curl", "custom"],
+                payload: { event("modal.presented", #""id":"m","transition":"\#($0)""#) }, decoded: { $0.transition }),
+        ]
+    }
+
+    func testEveryEnumerationValueDecodesToItsIndex() throws {
+        for enumeration in enumerations {
+            for (index, value) in enumeration.values.enumerated() {
+                let e = try XCTUnwrap(decoder.event(enumeration.payload(value)), value)
+                XCTAssertEqual(enumeration.decoded(e), Int32(index), "\(enumeration.field) \(value)")
+                // The same value written with an escape (unescaped into the arena, then matched).
+                let escaped = #"\u00"# + String(value.utf8.first!, radix: 16) + value.dropFirst()
+                let f = try XCTUnwrap(decoder.event(enumeration.payload(escaped)), escaped)
+                XCTAssertEqual(enumeration.decoded(f), Int32(index), "\(enumeration.field) \(escaped)")
+            }
+        }
+    }
+
+    func testNearMissesOfEnumerationValuesAreRejected() throws {
+        for enumeration in enumerations {
+            let known = Set(enumeration.values)
+            for value in enumeration.values {
+                var misses = [String(value.dropLast()), value + "x", value + " ", "x" + value, value.uppercased(), ""]
+                let bytes = Array(value.utf8)
+                for i in bytes.indices {
+                    var changed = bytes
+                    changed[i] ^= 0x01
+                    misses.append(String(decoding: changed, as: UTF8.self))
+                }
+                misses.append(String(decoding: bytes + [0], as: UTF8.self).replacingOccurrences(of: "\0", with: #"\u0000"#))
+                for miss in misses where !known.contains(miss) && !miss.contains("\"") && !miss.contains("\\\\") {
+                    if enumeration.field == "type" {
+                        if miss.isEmpty { continue }  // an empty type is "must not be empty", checked elsewhere
+                        // An unknown type is accepted as MW_EVENT_UNKNOWN.
+                        let e = try XCTUnwrap(decoder.event(enumeration.payload(miss)), miss)
+                        XCTAssertEqual(e.type, MW_EVENT_UNKNOWN.rawValue, miss)
+                        continue
+                    }
+                    let r = try XCTUnwrap(decoder.rejection(enumeration.payload(miss)), miss)
+                    XCTAssertEqual(r.reason, .badField, miss)
+                    XCTAssertEqual(r.field, String(enumeration.field.prefix { $0 != "[" }), miss)
+                    XCTAssertTrue(r.detail.hasPrefix("field '\(enumeration.field)' must be one of"), r.detail)
+                }
+            }
+        }
+    }
+
+    func testIntegersOfEveryLengthAndWhatFollowsThem() throws {
+        for length in 1...19 {
+            var digits = ""
+            for i in 0..<length { digits += String((i * 7 + 1) % 10) }
+            let value = try XCTUnwrap(Int64(digits))
+            // As the last member (only `}` after it, near the payload's end) and in the middle.
+            let last = try XCTUnwrap(decoder.event(#"{"v":1,"type":"session.end","session":"S","ts":\#(digits)}"#))
+            XCTAssertEqual(last.ts, value, digits)
+            let middle = try XCTUnwrap(decoder.event(event("session.end", #""seq":1,"app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits)))
+            XCTAssertEqual(middle.ts, value, digits)
+            XCTAssertEqual(middle.seq, 1)
+            let spaced = try XCTUnwrap(decoder.event(event("session.end", #""seq":\#(digits) ,"app":"abcdefghijklmnopqrstuvwxyz""#)))
+            XCTAssertEqual(spaced.seq, value, digits)
+            // A fraction or an exponent makes it a number read exactly: 1.0 and 1e0 are integers.
+            let fraction = try XCTUnwrap(decoder.event(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + ".0")))
+            XCTAssertEqual(fraction.ts, value, digits)
+            let exponent = try XCTUnwrap(decoder.event(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + "e0")))
+            XCTAssertEqual(exponent.ts, value, digits)
+            let r = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + ".5")))
+            XCTAssertEqual(r.reason, .badField)
+            XCTAssertEqual(r.field, "ts")
+            // Negative: ts must be >= 0; seq must be >= 1.
+            let negative = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "-" + digits)))
+            XCTAssertEqual(negative.field, "ts")
+            // A letter or a second number glued to the digits is malformed JSON.
+            for glued in ["x", "-", "\"", "true"] {
+                let m = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + glued)))
+                XCTAssertEqual(m.reason, .malformedJSON, digits + glued)
+            }
+        }
+        let over = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "9223372036854775808")))
+        XCTAssertEqual(over.reason, .badField)
+        XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", ts: "9223372036854775807"))).ts, Int64.max)
+        XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", ts: "0"))).ts, 0)
+        let leadingZero = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "0123")))
+        XCTAssertEqual(leadingZero.reason, .malformedJSON)
+    }
+
+    func testStringsAndKeysOfEveryLengthUpToThePayloadsEnd() throws {
+        for length in 0...40 {
+            let text = String((0..<length).map { Character(UnicodeScalar(UInt8(0x41 + $0 % 26))) })
+            // The label is the last member: its bytes and its key run into the payload's end.
+            let payload = event("user.action", #""label":"\#(text)""#)
+            let e = try XCTUnwrap(decoder.event(payload), payload)
+            XCTAssertEqual(e.label, text)
+            // Escapes at every position of the string, across word boundaries and at its end.
+            for at in stride(from: 0, through: length, by: 1) {
+                let chars = Array(text)
+                let escapedText = String(chars[..<at]) + #"\"\\\u00e9\n"# + String(chars[at...])
+                let f = try XCTUnwrap(decoder.event(event("user.action", #""label":"\#(escapedText)""#)), escapedText)
+                XCTAssertEqual(f.label, String(chars[..<at]) + "\"\\\u{e9}\n" + String(chars[at...]))
+                // A raw control character there is malformed JSON, at its offset.
+                let bad = event("user.action", #""label":"\#(String(chars[..<at]))"# + "\u{01}" + #"\#(String(chars[at...]))""#)
+                let r = try XCTUnwrap(decoder.rejection(bad), bad)
+                XCTAssertEqual(r.reason, .malformedJSON)
+                XCTAssertTrue(r.detail.contains("control character in string"), r.detail)
+            }
+            // Unterminated at the payload's end: every truncation of the event is malformed JSON.
+            let bytes = Array(payload.utf8)
+            for cut in (bytes.count - length - 12)..<bytes.count {
+                let items = decoder.outcomes(Array(bytes[..<cut]))
+                XCTAssertEqual(items.count, 1)
+                XCTAssertEqual(items.first?.rejection?.reason, .malformedJSON, String(decoding: bytes[..<cut], as: UTF8.self))
+            }
+        }
+        // Keys of every known length as the last member, and an unknown key there.
+        for member in [#""seq":3"#, #""app":"a""#, #""label":"b""#, #""control":"key""#, #""destructive":true"#, #""unknown_key":1"#] {
+            XCTAssertNotNil(decoder.event(event("user.action", member)), member)
+        }
+    }
+}
