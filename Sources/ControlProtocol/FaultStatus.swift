@@ -48,6 +48,11 @@ public struct FaultStatus: Sendable, Equatable {
     public var controlHoldMaxRequest: String? = nil
     /// The longest hold of each command answered so far (µs).
     public var controlHoldMaxByRequest: [String: Int] = [:]
+    /// The same as CPU time of the ingest thread (µs): the hold less the time the system ran other
+    /// threads meanwhile, which on a loaded machine is most of a long wall-clock hold.
+    public var controlHoldCPUMaxMicros: Int = 0
+    /// The longest CPU time of each command so far (µs).
+    public var controlHoldCPUMaxByRequest: [String: Int] = [:]
     /// `ok`, `failing` or `none` (no history kept).
     public var historyState: String = "none"
     /// Whether the history store takes writes.
@@ -79,6 +84,10 @@ public struct FaultStatus: Sendable, Equatable {
         if fields.optional("control_hold_us_by_request") != nil {
             controlHoldMaxByRequest = try fields.counts("control_hold_us_by_request")
         }
+        controlHoldCPUMaxMicros = try fields.optionalInt("control_hold_cpu_max_us") ?? 0
+        if fields.optional("control_hold_cpu_us_by_request") != nil {
+            controlHoldCPUMaxByRequest = try fields.counts("control_hold_cpu_us_by_request")
+        }
         historyState = try fields.optionalString("history_state") ?? "none"
         historyHealthy = try fields.optionalBool("history_healthy") ?? false
         historyError = try fields.optionalString("history_error")
@@ -100,6 +109,8 @@ public struct FaultStatus: Sendable, Equatable {
             "control_hold_max_us": .int(controlHoldMaxMicros),
             "control_hold_max_request": .nullable(controlHoldMaxRequest),
             "control_hold_us_by_request": .object(controlHoldMaxByRequest.mapValues(JSONValue.int)),
+            "control_hold_cpu_max_us": .int(controlHoldCPUMaxMicros),
+            "control_hold_cpu_us_by_request": .object(controlHoldCPUMaxByRequest.mapValues(JSONValue.int)),
             "history_state": .string(historyState),
             "history_healthy": .bool(historyHealthy),
             "history_error": .nullable(historyError),

@@ -1,9 +1,11 @@
+import Glibc
 import Posix
 
-/// How long control requests held the ingest thread: from the request read to its reply
-/// sent, parsing, answering and encoding included. The ingest thread owns it; `status`
-/// reports the longest so far and the request that took it (issue 12: no control request
-/// holds ingest for more than 1 ms).
+/// How long control requests held the ingest thread, one turn at a time: the control thread
+/// parses, reads the history, encodes and sends; the ingest thread spends on a request only
+/// its turns of engine work (`ControlHandler`: one per job, or one per slice of a `sessions`
+/// scan). The ingest thread owns it; `status` reports the longest turn so far and the request
+/// it was for (issue 12: no control request holds ingest for more than 1 ms).
 struct ControlHoldTimes {
     /// The longest hold so far, in microseconds.
     private(set) var maxMicros: Int64 = 0
@@ -11,18 +13,24 @@ struct ControlHoldTimes {
     private(set) var maxRequest: String?
     /// The longest hold of each request (`cmd`), in microseconds.
     private(set) var maxByRequest: [String: Int64] = [:]
+    /// The longest hold so far as CPU time of the ingest thread, in microseconds.
+    private(set) var maxCPUMicros: Int64 = 0
+    /// The longest CPU time of each request (`cmd`), in microseconds.
+    private(set) var maxCPUByRequest: [String: Int64] = [:]
     private var started: Int64 = 0
+    private var startedCPU: Int64 = 0
 
-    /// Notes that a request was read.
+    /// Notes that a turn of work on a request starts.
     mutating func begin() {
         started = Posix.monotonicMicroseconds()
+        startedCPU = Self.threadCPUMicroseconds()
     }
 
-    /// Notes that the reply to `request` (its `cmd`) went out; returns the hold in microseconds.
+    /// Notes that a turn of work on `command` (the request's `cmd`) ended; returns the hold in microseconds.
     @discardableResult
-    mutating func end(request: [UInt8]) -> Int64 {
+    mutating func end(command: String) -> Int64 {
         let held = Posix.monotonicMicroseconds() - started
-        let command = Self.command(of: request)
+        let cpu = Self.threadCPUMicroseconds() - startedCPU
         if held > maxMicros || maxRequest == nil {
             maxMicros = max(held, maxMicros)
             maxRequest = command
@@ -30,22 +38,18 @@ struct ControlHoldTimes {
         // Bounded: only the commands the protocol knows get an entry of their own.
         let key = Self.commands.contains(command) ? command : "?"
         maxByRequest[key] = max(maxByRequest[key] ?? 0, held)
+        maxCPUMicros = max(maxCPUMicros, cpu)
+        maxCPUByRequest[key] = max(maxCPUByRequest[key] ?? 0, cpu)
         return held
     }
 
-    /// The control protocol's commands.
-    private static let commands: Set<String> = ["status", "sessions", "session", "rules", "reload", "violations"]
-
-    /// The value of the `"cmd"` field, found without parsing the whole request (at most its
-    /// first 64 characters); "?" when there is none.
-    static func command(of request: [UInt8]) -> String {
-        let key = Array(#""cmd""#.utf8)
-        guard let at = request.firstRange(of: key) else { return "?" }
-        var index = at.upperBound
-        while index < request.count, request[index] == UInt8(ascii: " ") || request[index] == UInt8(ascii: ":") { index += 1 }
-        guard index < request.count, request[index] == UInt8(ascii: "\"") else { return "?" }
-        let start = index + 1
-        guard let end = request[start...].prefix(64).firstIndex(of: UInt8(ascii: "\"")) else { return "?" }
-        return String(decoding: request[start..<end], as: UTF8.self)
+    /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), in microseconds.
+    private static func threadCPUMicroseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
     }
+
+    /// The commands the ingest thread works on (`violations` never reaches it).
+    private static let commands: Set<String> = ["status", "sessions", "session", "rules", "reload"]
 }

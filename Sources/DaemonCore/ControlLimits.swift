@@ -16,7 +16,7 @@ enum ControlLimits {
 
 /// Gives memory back to the system after large control replies: the allocator keeps freed
 /// reply buffers otherwise, and a burst of big requests would stay in RSS for good. Owned
-/// by the ingest thread; `trimIfDue` runs on its tick, at most once a second.
+/// by the control thread, which builds the replies; `trimIfDue` runs after each poll, at most once a second.
 struct MemoryTrimmer {
     private var pending = false
     private var lastTrimMs: Int64 = 0

@@ -13,6 +13,8 @@ extension IngestLoop {
         status.controlHoldMaxMicros = Int(clamping: controlHolds.maxMicros)
         status.controlHoldMaxRequest = controlHolds.maxRequest
         status.controlHoldMaxByRequest = controlHolds.maxByRequest.mapValues { Int(clamping: $0) }
+        status.controlHoldCPUMaxMicros = Int(clamping: controlHolds.maxCPUMicros)
+        status.controlHoldCPUMaxByRequest = controlHolds.maxCPUByRequest.mapValues { Int(clamping: $0) }
         status.historyState = health.state.name
         status.historyHealthy = health.state == .ok
         status.historyError = health.lastErrorText

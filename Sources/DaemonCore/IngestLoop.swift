@@ -9,7 +9,7 @@ import ZeroMQ
 
 /// The daemon's one hot thread: receives event messages on the `SUB` socket,
 /// decodes and judges them, hands what it finds to the publishing thread, and
-/// answers the control `REP` socket in between.
+/// does the control thread's engine jobs in between, in bounded turns (`ControlHandler`).
 ///
 /// The loop is made on its thread by `run(_:ready:)` and never leaves it (it is not
 /// `Sendable`): only `Settings` cross over, and other threads reach the loop only
@@ -70,6 +70,8 @@ public final class IngestLoop {
     public static let socketMessageLimit: Int64 = 1 << 20
     /// The longest one drain runs before the loop serves the control socket and its timers.
     static let drainSliceMs: Int64 = 20
+    /// The same while a control job goes on in turns (a `sessions` scan): it then gets 0.5 ms of every ~5.5.
+    static let drainSliceBusyMs: Int64 = 5
     /// How long a graceful stop keeps taking what was already received, at most.
     static let stopDrainMs: Int64 = 2000
     /// How often the loop's timers run (rates, metrics, idle sessions), in ms.
@@ -96,16 +98,16 @@ public final class IngestLoop {
     private var timers: Timers
     private var message = ZMQMessage()
     private var frame = ZMQMessage()
-    private var trimmer = MemoryTrimmer()
-    /// Control requests answered.
-    private(set) var controlRequests = 0
+    /// The control thread's engine jobs, done on this thread.
+    private lazy var control = ControlHandler(loop: self, exchange: resources.controlThread.exchange, pair: resources.control)
+    /// Control requests answered (by the control thread, or with this thread's help).
+    var controlRequests: Int { resources.controlThread.exchange.requestsAnswered }
     /// How long control requests held this thread.
-    private(set) var controlHolds = ControlHoldTimes()
+    var controlHolds: ControlHoldTimes { control.holds }
     /// Reloads put in force, and refused.
     private(set) var reloads = (done: 0, refused: 0)
 
     var publishing: PublishingThread { resources.publishing }
-    var history: ViolationHistory? { resources.history }
     var zap: ZapHandler? { resources.zap }
     var transportStatistics: TransportStatistics { transport }
     var eventsPerSecond: Double { rate.perSecond }
@@ -115,7 +117,8 @@ public final class IngestLoop {
     /// endpoints bound, and runs there until a stop is requested and everything received
     /// was judged, stored and published. Throws only when the start fails.
     public static func run(_ settings: Settings, ready: ([String: [String]]) -> Void) throws(DaemonError) {
-        let resources = try IngestResources.open(settings.configuration, wakeup: settings.wakeup, logger: settings.logger)
+        let resources = try IngestResources.open(
+            settings.configuration, wakeup: settings.wakeup, configurationSource: settings.configurationSource, logger: settings.logger)
         let loop = IngestLoop(settings, resources)
         ready(resources.endpoints)
         loop.run()
@@ -152,10 +155,9 @@ public final class IngestLoop {
     /// Steps through the phases until `stopped`.
     private func run() {
         tell("READY=1\nSTATUS=ready; no events yet")
-        let handler = ControlHandler(loop: self)
         while true {
             switch state {
-            case .running: state = poll(handler)
+            case .running: state = poll()
             case .draining:
                 // Producers stop sending here first (and count what they then cannot deliver).
                 unsubscribeAndSettle(resources.ingest) {
@@ -174,10 +176,11 @@ public final class IngestLoop {
     }
 
     /// `running`: one poll, then whatever became readable, then the timers.
-    private func poll(_ handler: ControlHandler) -> State {
+    private func poll() -> State {
         let index = resources.index
         do {
-            _ = try resources.poller.poll(timeout: Int(Self.tickMs))
+            // A control job under way goes on in the next turn: no waiting then.
+            _ = try resources.poller.poll(timeout: control.isBusy ? 0 : Int(Self.tickMs))
         } catch {
             if error.isTerminated { return .stopping }
             logger.error("poll failed", metadata: ["error": "\(error)"])
@@ -192,7 +195,8 @@ public final class IngestLoop {
             drain(stopping: false)
             outbox.flush()
         }
-        if resources.poller.isReadable(index.control) { serveControl(handler) }
+        if resources.poller.isReadable(index.control) { control.serveJobs() }
+        control.continueJob()
         if index.zap >= 0, resources.poller.isReadable(index.zap) { resources.zap?.serve() }
         runTimers()
         return .running
@@ -227,7 +231,7 @@ public final class IngestLoop {
         let socket = resources.ingest
         var handled = 0
         var observed = WallClock.milliseconds()
-        let deadline = WallClock.monotonicMilliseconds() + (stopping ? Self.stopDrainMs : Self.drainSliceMs)
+        let deadline = WallClock.monotonicMilliseconds() + (stopping ? Self.stopDrainMs : control.isBusy ? Self.drainSliceBusyMs : Self.drainSliceMs)
         while true {
             if handled & 15 == 15 {
                 observed = WallClock.milliseconds()
@@ -270,27 +274,6 @@ public final class IngestLoop {
         }
     }
 
-    private func serveControl(_ handler: ControlHandler) {
-        let socket = resources.control
-        let request: ZMQMultipart?
-        do {
-            request = try socket.receiveMultipart(maxFrames: 1, dontWait: true)
-        } catch {
-            return
-        }
-        guard let request else { return }
-        controlHolds.begin()
-        let reply = handler.reply(to: request.frames.first ?? [])
-        trimmer.noteReply(bytes: reply.count)
-        controlRequests += 1
-        do {
-            _ = try socket.send(reply, flags: [.dontWait])
-        } catch {
-            logger.warning("control reply not sent", metadata: ["error": "\(error)"])
-        }
-        let held = controlHolds.end(request: request.frames.first ?? [])
-        logger.debug("control request answered", metadata: ["held_us": "\(held)", "reply_bytes": "\(reply.count)"])
-    }
     /// When each periodic job last ran (monotonic ms), and the held-back counts last logged.
     private struct Timers {
         var tick: Int64
@@ -317,7 +300,6 @@ public final class IngestLoop {
             if let metrics = resources.metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
             rate.sample(total: pipeline.statistics.eventsReceived, now: now)
             pipeline.engine.releaseIdleSessions(now: WallClock.milliseconds(), limit: 10_000)
-            trimmer.trimIfDue(now: now)
         }
         if now - timers.rateSummary >= 10_000 {
             timers.rateSummary = now
@@ -381,8 +363,24 @@ public final class IngestLoop {
 
     /// Reads the configuration again and puts its rule settings in force; sessions keep their state.
     func reload() -> Result<String, DaemonError> {
+        reload(Self.readConfiguration(configurationSource))
+    }
+
+    /// Reads the configuration (on any thread: the control thread reads it for `reload`).
+    static func readConfiguration(_ source: ConfigurationSource) -> Result<DaemonConfiguration, DaemonError> {
         do {
-            let fresh = try configurationSource()
+            return .success(try source())
+        } catch let error as ConfigErrors {
+            return .failure(DaemonError(.configuration, error.errors.map(\.description).joined(separator: "; ")))
+        } catch {
+            return .failure(DaemonError(.configuration, "\(error)"))
+        }
+    }
+
+    /// Puts the rule settings of a configuration read again in force; sessions keep their state.
+    func reload(_ read: Result<DaemonConfiguration, DaemonError>) -> Result<String, DaemonError> {
+        do throws(DaemonError) {
+            let fresh = try read.get()
             if let refusal = configuration.shardChangeRefusal(to: fresh) {
                 reloads.refused += 1
                 return .failure(DaemonError(.configuration, refusal))
@@ -396,12 +394,9 @@ public final class IngestLoop {
                 summary += "; endpoint changes take effect after a restart"
             }
             return .success(summary)
-        } catch let error as ConfigErrors {
-            reloads.refused += 1
-            return .failure(DaemonError(.configuration, error.errors.map(\.description).joined(separator: "; ")))
         } catch {
             reloads.refused += 1
-            return .failure(DaemonError(.configuration, "\(error)"))
+            return .failure(error)
         }
     }
 }

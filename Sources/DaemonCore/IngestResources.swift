@@ -8,7 +8,7 @@ import ZeroMQ
 
 /// Everything the ingest thread opens before it polls, opened in `open(_:)` and closed
 /// in `close()` in the reverse order: the ZeroMQ context, the CURVE handler, the
-/// publishing thread, the ingest `SUB`, hand-over `PAIR` and control `REP` sockets,
+/// publishing thread, the control thread, the ingest `XSUB`, hand-over `PAIR` and control `PAIR` sockets,
 /// the poller over them and the wake-up, and the metrics server.
 ///
 /// Made on the ingest thread and confined to it (its sockets belong to that thread).
@@ -29,19 +29,19 @@ final class IngestResources {
     let publishing: PublishingThread
     let ingest: ZMQSocket
     let handover: ZMQSocket
+    /// The PAIR to the control thread (which owns the control `REP` socket).
     let control: ZMQSocket
+    let controlThread: ControlThread
     let poller: ZMQPoller
     let index: PollIndex
     let metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
-    /// The history, read-only, for the control socket's `violations`.
-    let history: ViolationHistory?
     /// Every endpoint bound or connected, by role (`events`, `publish`, `control`, …).
     let endpoints: [String: [String]]
 
     private init(
         context: ZMQContext, zap: ZapHandler?, publishing: PublishingThread, ingest: ZMQSocket, handover: ZMQSocket,
-        control: ZMQSocket, poller: ZMQPoller, index: PollIndex,
-        metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?, history: ViolationHistory?,
+        control: ZMQSocket, controlThread: ControlThread, poller: ZMQPoller, index: PollIndex,
+        metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?,
         endpoints: [String: [String]]
     ) {
         self.context = context
@@ -50,15 +50,17 @@ final class IngestResources {
         self.ingest = ingest
         self.handover = handover
         self.control = control
+        self.controlThread = controlThread
         self.poller = poller
         self.index = index
         self.metrics = metrics
-        self.history = history
         self.endpoints = endpoints
     }
 
     /// Opens everything for `configuration`; on an error, closes what it had opened and throws.
-    static func open(_ configuration: DaemonConfiguration, wakeup: Wakeup, logger: Logger) throws(DaemonError) -> IngestResources {
+    static func open(
+        _ configuration: DaemonConfiguration, wakeup: Wakeup, configurationSource: @escaping IngestLoop.ConfigurationSource, logger: Logger
+    ) throws(DaemonError) -> IngestResources {
         var undo = Undo()
         do throws(DaemonError) {
             let context: ZMQContext
@@ -81,19 +83,25 @@ final class IngestResources {
             let publishing = try PublishingThread.start(publishingSettings(configuration, context, curveSecret, logger))
             // Until the ingest side says `finish`, only the context's end stops that thread.
             undo.push { context.shutdown(); publishing.join() }
-            let history = configuration.stateDirectory.flatMap { try? ViolationHistory(path: $0 + "/" + ViolationHistory.fileName, readOnly: true) }
+            // The control thread owns the control socket and reads the history; it binds now.
+            let controlThread = try ControlThread.start(controlSettings(configuration, context, configurationSource, logger))
+            undo.push { context.shutdown(); controlThread.join() }
 
             // XSUB, not SUB: it filters nothing itself (publishers filter by its subscriptions), so
             // what is still on its way after a stop's unsubscription is received (IngestLoop+Shard).
             let ingest = try socket(context, .xsub, &undo)
             let handover = try socket(context, .pair, &undo)
-            let control = try socket(context, .rep, &undo)
-            do { try handover.connect(publishing.handoff) } catch {
-                throw DaemonError(.systemCall, "cannot connect to the publishing thread: \(error)")
+            let control = try socket(context, .pair, &undo)
+            do {
+                try handover.connect(publishing.handoff)
+                try control.connect(controlThread.pair)
+            } catch {
+                throw DaemonError(.systemCall, "cannot connect to the publishing or control thread: \(error)")
             }
-            try configure(ingest: ingest, handover: handover, control: control, configuration, curveSecret: curveSecret)
-            var endpoints = try bind(ingest: ingest, control: control, configuration, logger: logger)
+            try configure(ingest: ingest, handover: handover, configuration, curveSecret: curveSecret)
+            var endpoints = try bind(ingest: ingest, configuration, logger: logger)
             endpoints["publish"] = [publishing.boundEndpoint]
+            endpoints["control"] = [controlThread.boundEndpoint]
 
             let poller = ZMQPoller()
             let index: PollIndex
@@ -115,7 +123,7 @@ final class IngestResources {
             }
             return IngestResources(
                 context: context, zap: zap, publishing: publishing, ingest: ingest, handover: handover, control: control,
-                poller: poller, index: index, metrics: metrics, history: history, endpoints: endpoints)
+                controlThread: controlThread, poller: poller, index: index, metrics: metrics, endpoints: endpoints)
         } catch {
             undo.run()
             throw error
@@ -125,6 +133,7 @@ final class IngestResources {
     /// Closes everything, the last opened first. The ingest side must have handed the
     /// publishing thread `HandOver.finish` before: this waits for that thread to end.
     func close() {
+        controlThread.finish(through: control)
         metrics?.server.stop()
         publishing.join()
         zap?.close()
@@ -151,6 +160,17 @@ final class IngestResources {
             curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, logger: logger)
     }
 
+    private static func controlSettings(
+        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ source: @escaping IngestLoop.ConfigurationSource, _ logger: Logger
+    ) -> ControlThread.Settings {
+        ControlThread.Settings(
+            context: context, control: configuration.control, configurationSource: source,
+            // A state change over the network: only when the config says so (issue 8).
+            reloadRefused: configuration.control.hasPrefix("tcp://") && !configuration.controlAllowReloadOverTCP,
+            pair: "inproc://modalwatch-control-\(UInt64.random(in: 0...UInt64.max))",
+            historyPath: configuration.stateDirectory.map { $0 + "/" + ViolationHistory.fileName }, logger: logger)
+    }
+
     private static func socket(_ context: ZMQContext, _ type: ZMQSocketType, _ undo: inout Undo) throws(DaemonError) -> ZMQSocket {
         do {
             let socket = try ZMQSocket(context, type: type, linger: 0)
@@ -162,7 +182,7 @@ final class IngestResources {
     }
 
     private static func configure(
-        ingest: ZMQSocket, handover: ZMQSocket, control: ZMQSocket, _ configuration: DaemonConfiguration, curveSecret: String?
+        ingest: ZMQSocket, handover: ZMQSocket, _ configuration: DaemonConfiguration, curveSecret: String?
     ) throws(DaemonError) {
         do {
             if let curveSecret, configuration.curve?.ingest == true {
@@ -172,21 +192,14 @@ final class IngestResources {
             try ingest.set(.maxMessageSize, IngestLoop.socketMessageLimit)
             for prefix in configuration.ingestSubscriptions { _ = try ingest.send(IngestLoop.subscription(prefix, subscribe: true)) }
             try handover.set(.sendHighWaterMark, 1000)
-            try control.set(.linger, 0)
-            // Bounded per peer (docs/RELIABILITY.md): a client that pipelines requests and never
-            // reads holds at most this many replies (each at most 256 KiB of violations) in the
-            // daemon; past it libzmq drops the reply. Requests are small.
-            try control.set(.sendHighWaterMark, ControlLimits.repliesQueuedPerPeer)
-            try control.set(.receiveHighWaterMark, ControlLimits.requestsQueuedPerPeer)
-            try control.set(.maxMessageSize, ControlLimits.maxRequestBytes)
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)")
         }
     }
 
-    /// Binds (and connects) the ingest and control sockets; returns the endpoints by role.
+    /// Binds (and connects) the ingest socket; returns the endpoints by role.
     private static func bind(
-        ingest: ZMQSocket, control: ZMQSocket, _ configuration: DaemonConfiguration, logger: Logger
+        ingest: ZMQSocket, _ configuration: DaemonConfiguration, logger: Logger
     ) throws(DaemonError) -> [String: [String]] {
         var endpoints: [String: [String]] = [:]
         var boundEvents: [String] = []
@@ -198,16 +211,6 @@ final class IngestResources {
             }
         }
         endpoints["events_connect"] = configuration.eventsConnect
-        endpoints["control"] = [try bind(control, configuration.control, "control")]
-        if configuration.control.hasPrefix("ipc://") {
-            // Owner and group only: whoever may run `modalwatch` shares the daemon's group.
-            let path = String(configuration.control.dropFirst("ipc://".count))
-            do {
-                try Posix.chmod(path, 0o660)
-            } catch {
-                logger.warning("could not set mode 0660 on the control socket", metadata: ["path": "\(path)", "error": "\(error)"])
-            }
-        }
         return endpoints
     }
 

@@ -81,7 +81,7 @@ final class PublishingThread: Sendable {
 }
 
 /// How the start went, posted once by the new thread and taken once by its starter.
-private final class StartReport: Sendable {
+final class StartReport: Sendable {
     private let result = Mutex<Result<String, DaemonError>?>(nil)
     private let posted = DispatchSemaphore(value: 0)
 

@@ -22,7 +22,7 @@ extension Engine {
         apps.filter { $0.value.liveSessions > 0 }.mapValues(\.liveSessions)
     }
 
-    private func snapshot(_ session: Session) -> SessionSnapshot {
+    func snapshot(_ session: Session) -> SessionSnapshot {
         SessionSnapshot(
             id: session.id.string, app: session.app.name, device: Self.deviceName(session.device),
             edition: session.app.profile.edition.rawValue,

@@ -103,6 +103,12 @@ final class SessionTable {
     /// The least recently active session.
     var leastRecentlyActive: Session? { tail >= 0 ? sessions[Int(tail)] : nil }
 
+    /// Slots, live or free: a scan in slices (`Engine.continueScan`) walks `0..<slotCount`.
+    var slotCount: Int { sessions.count }
+
+    /// The session in `slot`, if it holds one.
+    func session(inSlot slot: Int) -> Session? { sessions[slot] }
+
     /// Every live session, most recently active first.
     func allSessions() -> [Session] {
         var result: [Session] = []

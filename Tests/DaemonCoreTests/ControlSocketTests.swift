@@ -106,6 +106,66 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertNotNil(session.violations, "the daemon keeps history here")
     }
 
+    /// `sessions` is read on the ingest thread in slices (a few hundred µs each) and ranked on the
+    /// control thread: every live session once, in the order asked, cut to the limit; `status` says
+    /// how long each request held the ingest thread, and `violations` never does.
+    func testSessionsListsEveryLiveSessionOnceInOrderAcrossSlices() throws {
+        let context = try ZMQContext(ioThreads: 1)
+        defer { context.terminate() }
+        let publisher = try ZMQSocket(context, type: .pub, linger: 1000)
+        defer { publisher.close() }
+        try publisher.connect(configuration.events[0])
+        let client = client()
+        // A PUB drops what it sends before the connection is up: a probe until the loop counts it.
+        let deadline = Date().addingTimeInterval(10)
+        var status = try client.send(StatusRequest())
+        while status.eventsReceived == 0, Date() < deadline {
+            _ = try publisher.send(Self.stream[0])
+            Thread.sleep(forTimeInterval: 0.05)
+            status = try client.send(StatusRequest())
+        }
+        // 3,000 sessions; session n judges n % 5 actions after its start.
+        let count = 3000
+        var lines: [String] = []
+        for n in 0..<count {
+            let ts = 1_732_290_000_000 + Int64(n)
+            lines.append(#"{"v":1,"type":"session.start","session":"s\#(n)","ts":\#(ts),"app":"com.example.notes","app_version":"1","os":"iOS 18.1","device":"pad"}"#)
+            for k in 0..<(n % 5) {
+                lines.append(#"{"v":1,"type":"user.action","session":"s\#(n)","ts":\#(ts + 1 + Int64(k)),"control":"button","label":"Edit"}"#)
+            }
+        }
+        for first in stride(from: 0, to: lines.count, by: 500) {
+            _ = try publisher.send(lines[first..<min(first + 500, lines.count)].joined(separator: "\n"))
+        }
+        while status.sessionsLive < count + 1, Date() < deadline.addingTimeInterval(20) {
+            Thread.sleep(forTimeInterval: 0.05)
+            status = try client.send(StatusRequest())
+        }
+        XCTAssertEqual(status.sessionsLive, count + 1)
+
+        let all = try client.send(SessionsRequest(app: "com.example.notes", sort: .events, limit: SessionsRequest.maximumLimit))
+        XCTAssertEqual(all.total, count)
+        XCTAssertEqual(Set(all.sessions.map(\.id)).count, count, "every session once")
+        XCTAssertEqual(all.sessions.map(\.events), all.sessions.map(\.events).sorted(by: >))
+        XCTAssertEqual(all.sessions.first?.events, (all.sessions.last?.events ?? 0) + 4)
+        XCTAssertEqual(all.sessions.first?.device, "pad")
+        let top = try client.send(SessionsRequest(app: "com.example.notes", sort: .events, limit: 25))
+        XCTAssertEqual(top.total, count)
+        XCTAssertEqual(top.sessions.map(\.id), Array(all.sessions.prefix(25).map(\.id)), "the same order, cut to the limit")
+        let everyApp = try client.send(SessionsRequest(sort: .recent, limit: SessionsRequest.maximumLimit))
+        XCTAssertEqual(everyApp.total, count + 1)
+        let seen = everyApp.sessions.compactMap(\.lastObserved)
+        XCTAssertEqual(seen, seen.sorted(by: >), "most recently active first")
+        XCTAssertEqual(try client.send(SessionsRequest(app: "com.example.none", limit: 10)).total, 0)
+
+        _ = try client.send(ViolationsRequest(limit: ViolationsRequest.maximumLimit))
+        let faults = try client.send(StatusRequest()).faults
+        XCTAssertNotNil(faults.controlHoldMaxByRequest["sessions"])
+        XCTAssertNil(faults.controlHoldMaxByRequest["violations"], "answered by the control thread alone")
+        XCTAssertGreaterThan(faults.controlHoldCPUMaxMicros, 0)
+        XCTAssertLessThanOrEqual(faults.controlHoldCPUMaxMicros, faults.controlHoldMaxMicros + 1000)
+    }
+
     func testAMalformedRequestGetsItsSentenceAndTheSocketGoesOn() throws {
         let client = client()
         let reply = try client.request(Array(#"{"cmd":"sessions","limit":1.5}"#.utf8))

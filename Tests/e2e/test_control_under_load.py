@@ -4,6 +4,7 @@ stream is lost: every event received, every violation published and stored. `sta
 any request held the ingest thread (`control_hold_max_us`, and which request)."""
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -17,8 +18,19 @@ import streams
 from streams import T0
 
 APP = "com.example.mail"
-SESSIONS = 1200          # one alert-frequency violation each
-EVENTS_PER_SESSION = len(streams.alert_frequency_session("x", APP))
+# Scaled up by hand for the release figures in docs/PERFORMANCE.md (MODALWATCH_BIN_DIR=.build/release and
+# the MODALWATCH_LOAD_* variables); CI runs the defaults on the debug build.
+LIVE = int(os.environ.get("MODALWATCH_LOAD_LIVE", 3_000))    # live sessions before the stream (a session.start each)
+RATE = int(os.environ.get("MODALWATCH_LOAD_RATE", 1_000))    # stream sessions a second: 10 events each, one NDJSON message
+SESSIONS = RATE * 8      # ~8 s of stream; one alert-frequency violation each; each session ends
+EVENTS_PER_SESSION = len(streams.alert_frequency_session("x", APP, end_session=True))
+# The longest CPU time a control request may hold the ingest thread for in one turn, on the debug build.
+# The release build's figure is what issue 12 bounds at 1 ms (docs/PERFORMANCE.md); the debug build runs the
+# same turns 5-20 times slower (unoptimized Swift, every array access checked). A `sessions` slice stops at
+# 500 µs of wall clock; `session` copies at most the journal's 16,384 entries; `status` and `rules` are
+# bounded by the counters and the rules. CPU time, not wall clock: on the shared 2-core machine the
+# scheduler can take the thread away for tens of ms in any turn, which `control_hold_max_us` includes.
+DEBUG_CPU_BOUND_US = int(os.environ.get("MODALWATCH_LOAD_CPU_BOUND_US", 25_000))
 
 
 
@@ -49,21 +61,28 @@ def test_every_control_request_at_its_largest_during_a_stream_loses_nothing(zctx
         daemon.wait_status(lambda s: s["violations_stored"] == stored + 1, what="H7 live")
         subscriber.collect(lambda got: len(subscriber.violations(got)) >= 1, timeout=5)
         subscriber.pending.clear()
+
+        # Many live sessions: `sessions` with the largest limit lists every one of them.
+        for first in range(0, LIVE, 500):
+            sender.batch(streams.start(f"Q{n}", APP, T0 + n) for n in range(first, first + 500))
+        daemon.wait_status(lambda s: s["sessions_live"] >= LIVE, timeout=20, what="the live sessions")
         sender.close()
         before = daemon.status()
 
-        # The steady stream, from a thread of its own (its socket is made and closed there): one
-        # session every ~4 ms, each its own message of events.
+        # The steady stream, from a thread of its own (its socket is made and closed there): RATE sessions
+        # a second, each its own NDJSON message of events, encoded before the clock starts.
+        payloads = [support.ndjson(streams.alert_frequency_session(f"L{n}", APP, T0 + 1_000_000 + n, end_session=True)) for n in range(SESSIONS)]
         sent = {"events": 0}
 
         def stream() -> None:
             pub = support.EventSender(zctx, daemon.events)
             time.sleep(0.3)  # the connection (the daemon binds; a late joiner loses its first messages)
-            for n in range(SESSIONS):
-                events = streams.alert_frequency_session(f"L{n}", APP, T0 + 1_000_000 + n)
-                pub.events(events)
-                sent["events"] += len(events)
-                time.sleep(0.004)
+            started = time.monotonic()
+            for n, payload in enumerate(payloads):
+                pub.send(payload)
+                sent["events"] += EVENTS_PER_SESSION
+                if n % 20 == 19:  # in steps of 10 ms
+                    time.sleep(max(0.0, started + (n + 1) / RATE - time.monotonic()))
             pub.close()
 
         streamer = threading.Thread(target=stream)
@@ -71,25 +90,36 @@ def test_every_control_request_at_its_largest_during_a_stream_loses_nothing(zctx
         requests = [
             {"cmd": "status"},
             {"cmd": "sessions", "limit": 1_000_000},
+            {"cmd": "sessions", "sort": "alerts", "limit": 1_000_000},
             {"cmd": "session", "id": "H7", "events": 16_384, "violations": 10_000},
             {"cmd": "rules"},
             {"cmd": "violations", "limit": 10_000},
             {"cmd": "violations", "session": "H7", "limit": 10_000},
             {"cmd": "reload"},
         ]
-        answered = {r["cmd"] + ("/session" if "session" in r else ""): 0 for r in requests}
+        def name(request: dict) -> str:
+            return request["cmd"] + ("/session" if "session" in request else "") + ("/" + request["sort"] if "sort" in request else "")
+
+        answered = {name(r): 0 for r in requests}
+        slowest: dict[str, float] = {}
+        started = time.monotonic()
         while streamer.is_alive():
             for request in requests:
+                asked = time.monotonic()
                 reply = daemon.request(request, timeout=10)
+                slowest[name(request)] = max(slowest.get(name(request), 0.0), time.monotonic() - asked)
                 assert reply["ok"] is True, (request, reply)
-                answered[request["cmd"] + ("/session" if "session" in request else "")] += 1
+                if request["cmd"] == "sessions":
+                    assert reply["total"] >= LIVE and len(reply["sessions"]) == reply["total"], (reply["total"], len(reply["sessions"]))
+                answered[name(request)] += 1
         streamer.join()
-        assert min(answered.values()) >= 2, answered
+        elapsed = time.monotonic() - started
+        assert min(answered.values()) >= 1, answered  # each, repeatedly while the stream lasts
 
         after = daemon.wait_status(
             lambda s: s["events_received"] - before["events_received"] >= sent["events"]
-            and s["violations_stored"] - before["violations_stored"] >= SESSIONS, timeout=20, what="the stream")
-        received = subscriber.collect(lambda got: len(got) >= SESSIONS, timeout=20)
+            and s["violations_stored"] - before["violations_stored"] >= SESSIONS, timeout=30, what="the stream")
+        received = subscriber.collect(lambda got: len(got) >= SESSIONS, timeout=30)
         assert after["events_received"] - before["events_received"] == sent["events"] == SESSIONS * EVENTS_PER_SESSION
         assert after["violations_stored"] - before["violations_stored"] == SESSIONS
         assert after["violations_published"] - before["violations_published"] == SESSIONS
@@ -99,11 +129,16 @@ def test_every_control_request_at_its_largest_during_a_stream_loses_nothing(zctx
         stored = db.execute("SELECT COUNT(DISTINCT session) FROM violations WHERE session LIKE 'L%'").fetchone()[0]
         db.close()
         assert stored == SESSIONS
-        print(f"history {rows} rows; requests answered during the stream {answered}; "
-              f"longest hold of the ingest thread {after['control_hold_max_us']} µs ({after['control_hold_max_request']}); "
-              f"by request {after['control_hold_us_by_request']}")
-        assert set(after["control_hold_us_by_request"]) == {r["cmd"] for r in requests}
+        print(f"history {rows} rows, {after['sessions_live']} live sessions; {sent['events']} events in {elapsed:.1f} s "
+              f"({sent['events'] / elapsed:,.0f}/s); requests answered during the stream {answered}, slowest reply (s) "
+              f"{ {k: round(v, 2) for k, v in slowest.items()} }; "
+              f"longest hold of the ingest thread {after['control_hold_max_us']} µs ({after['control_hold_max_request']}), "
+              f"CPU {after['control_hold_cpu_max_us']} µs; by request {after['control_hold_us_by_request']}, "
+              f"CPU {after['control_hold_cpu_us_by_request']}")
+        # `violations` is answered by the control thread alone: it never holds the ingest thread.
+        assert set(after["control_hold_us_by_request"]) == {r["cmd"] for r in requests} - {"violations"}
         assert after["control_hold_max_us"] > 0 and after["control_hold_max_request"] in {r["cmd"] for r in requests}
+        assert 0 < after["control_hold_cpu_max_us"] <= DEBUG_CPU_BOUND_US, after["control_hold_cpu_us_by_request"]
         subscriber.close()
     finally:
         assert daemon.stop() == 0, daemon.log()

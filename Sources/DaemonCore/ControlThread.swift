@@ -1,0 +1,78 @@
+import Foundation
+import Logging
+import ZeroMQ
+
+/// The ingest thread's handle on the control thread, which owns the control `REP` socket and
+/// a read-only connection to the history (`ControlServer`, made on that thread and never
+/// leaving it). It answers history requests itself and hands what needs the engine to the
+/// ingest thread through a `ControlExchange`, so that no request holds ingest for long
+/// (issue 12). The handle holds only what may cross threads.
+final class ControlThread: Sendable {
+    /// What the control thread is made from: plain values, handed to the thread.
+    struct Settings: Sendable {
+        /// The context of the control socket and of both ends of the PAIR.
+        var context: ZMQContext
+        /// Where the control `REP` socket binds.
+        var control: String
+        /// Reads the configuration again, for `reload` (read here, put in force by the ingest thread).
+        var configurationSource: IngestLoop.ConfigurationSource
+        /// Whether `reload` is refused on this endpoint (a `tcp://` one, unless the configuration allows it).
+        var reloadRefused: Bool
+        /// The `inproc` endpoint the thread's PAIR socket binds, for the ingest side to connect.
+        var pair: String
+        /// The history store's file, or nil for none.
+        var historyPath: String?
+        var logger: Logger
+    }
+
+    /// Where the two threads pass jobs and answers.
+    let exchange: ControlExchange
+    /// The endpoint the control socket bound (with the real port for a `*` port).
+    let boundEndpoint: String
+    /// The `inproc` endpoint of the PAIR, for the ingest side to connect.
+    let pair: String
+    private let finished: DispatchSemaphore
+
+    private init(exchange: ControlExchange, boundEndpoint: String, pair: String, finished: DispatchSemaphore) {
+        self.exchange = exchange
+        self.boundEndpoint = boundEndpoint
+        self.pair = pair
+        self.finished = finished
+    }
+
+    /// Starts the thread and waits until its sockets are bound. On an error the thread has
+    /// already ended and closed what it opened.
+    static func start(_ settings: Settings) throws(DaemonError) -> ControlThread {
+        let exchange = ControlExchange()
+        let finished = DispatchSemaphore(value: 0)
+        let started = StartReport()
+        let thread = Thread {
+            defer { finished.signal() }
+            let server: ControlServer
+            do throws(DaemonError) {
+                server = try ControlServer(settings, exchange: exchange)
+            } catch {
+                started.post(.failure(error))
+                return
+            }
+            started.post(.success(server.boundEndpoint))
+            server.run()
+        }
+        thread.name = "modalwatch-control"
+        thread.start()
+        let endpoint = try started.wait().get()
+        return ControlThread(exchange: exchange, boundEndpoint: endpoint, pair: settings.pair, finished: finished)
+    }
+
+    /// Waits until the thread has closed its sockets: after `ControlExchange.Bell.finish`
+    /// on the PAIR, or the context's shutdown. Call it once.
+    func join() { finished.wait() }
+
+    /// Says `finish` on the ingest side's end of the PAIR and waits for the thread to end; when
+    /// the bell cannot go, ends the context's blocking calls instead. Call it once, on the ingest thread.
+    func finish(through pair: ZMQSocket) {
+        let rung = (try? pair.send([ControlExchange.Bell.finish.rawValue], flags: [.dontWait])) ?? false
+        if !rung { pair.context.shutdown() }
+        join()
+    }
+}

@@ -1,0 +1,120 @@
+import ModalwatchABI
+
+/// The live sessions read in slices, so that a `sessions` listing of any size never holds
+/// the engine's thread for long: each call visits sessions until its caller says stop, and
+/// the next call goes on from there. The walk is by table slot, which a session keeps for its
+/// whole life: a session that lives through the scan is seen once; one that starts or ends
+/// meanwhile may or may not be.
+extension Engine {
+    /// Where a scan of the live sessions stands. Made and used on the engine's thread.
+    public final class SessionScan {
+        /// Only sessions of this app (every app when nil).
+        public let app: String?
+        /// The next slot to visit.
+        fileprivate var nextSlot = 0
+        /// Whether the first slice copied the journal's alerts.
+        fileprivate var copiedAlerts = false
+        /// The alert window of each app met so far.
+        fileprivate var windows: [String: Int64] = [:]
+        /// Whether every slot was visited.
+        public fileprivate(set) var finished = false
+
+        /// A scan from the first slot.
+        public init(app: String?) {
+            self.app = app
+        }
+    }
+
+    /// One session a scan found: its snapshot, and its app's alert window.
+    public struct ScannedSession: Sendable {
+        /// The session.
+        public var snapshot: SessionSnapshot
+        /// Its app's alert window, in ms.
+        public var windowMs: Int64
+    }
+
+    /// What a scan's slice found: sessions, or (the first slice) the journal's alerts.
+    public enum ScanSlice: Sendable {
+        /// Live sessions.
+        case sessions([ScannedSession])
+        /// The journal's `alert.presented` entries, copied as they are (one array, no strings).
+        case alerts(JournalAlerts)
+    }
+
+    /// The journal's `alert.presented` entries, for counting each session's recent alerts on
+    /// another thread than the engine's (`index()`, then `JournalAlerts.Index.count`).
+    public struct JournalAlerts: Sendable {
+        fileprivate var entries: [SessionJournal.Entry]
+
+        /// The entries by session, for counting.
+        public func index() -> Index {
+            var bySession: [UInt64: [SessionJournal.Entry]] = [:]
+            for entry in entries { bySession[entry.sessionHash, default: []].append(entry) }
+            return Index(bySession: bySession)
+        }
+
+        /// The journal's alerts by session.
+        public struct Index: Sendable {
+            fileprivate var bySession: [UInt64: [SessionJournal.Entry]]
+
+            /// The alerts `session` presented within `windowMs` of event time before its latest
+            /// event, in its current launch. A lower bound once the journal has wrapped.
+            public func count(for session: SessionSnapshot, windowMs: Int64) -> Int {
+                var id = session.id
+                return id.withUTF8 { utf8 in
+                    let bytes = UnsafeRawBufferPointer(utf8)
+                    guard let entries = bySession[Hashing.fnv1a(bytes)] else { return 0 }
+                    let since = session.lastTs.addingSaturated(-windowMs)
+                    return entries.lazy.filter {
+                        $0.sessionStartedTs == session.startedTs && $0.ts > since && $0.session.matches(bytes)
+                    }.count
+                }
+            }
+        }
+    }
+
+    /// Goes on with `scan`: visits sessions until `shouldStop()` (asked every 8 sessions) is
+    /// true or every slot was visited, and returns the ones of its app. The first call only copies
+    /// the journal's alerts (one pass over the journal's fixed capacity).
+    public func continueScan(_ scan: SessionScan, shouldStop: () -> Bool) -> ScanSlice {
+        guard !scan.finished else { return .sessions([]) }
+        guard scan.copiedAlerts else {
+            scan.copiedAlerts = true
+            return .alerts(journalAlerts())
+        }
+        var found: [ScannedSession] = []
+        var visited = 0
+        while scan.nextSlot < table.slotCount {
+            if visited & 7 == 7 && shouldStop() { return .sessions(found) }
+            let slot = scan.nextSlot
+            scan.nextSlot += 1
+            visited += 1
+            guard let session = table.session(inSlot: slot) else { continue }
+            let app = session.app.name
+            if let only = scan.app, only != app { continue }
+            let window = scan.windows[app] ?? alertWindowMs(forApp: app)
+            scan.windows[app] = window
+            found.append(ScannedSession(snapshot: snapshot(session), windowMs: window))
+        }
+        scan.finished = true
+        return .sessions(found)
+    }
+
+    /// The journal's `alert.presented` entries, newest first.
+    private func journalAlerts() -> JournalAlerts {
+        // Counted first, so that the copy is one allocation of its size (not of the journal's, ~2.4 MB).
+        var count = 0
+        journal.forEachEntry { entry in
+            if UInt32(entry.type) == MW_EVENT_ALERT_PRESENTED.rawValue { count += 1 }
+        }
+        var alerts: [SessionJournal.Entry] = []
+        alerts.reserveCapacity(count)
+        journal.forEachEntry { entry in
+            if UInt32(entry.type) == MW_EVENT_ALERT_PRESENTED.rawValue { alerts.append(entry) }
+        }
+        return JournalAlerts(entries: alerts)
+    }
+}
+
+@available(*, unavailable)
+extension Engine.SessionScan: Sendable {}
