@@ -54,8 +54,17 @@ extension EngineSnapshot {
             Self.write(app.counters, base: 0, to: &out)
             Self.write(app.fired, to: &out)
         }
-        for session in sessions {
-            Self.write(session, appIndex: appIndex[session.app]!, to: &out)
+        // By reference, not by copy (a copy retains and releases each of the session's
+        // arrays and maps); the app's index is looked up only when the app changes.
+        sessions.withUnsafeBufferPointer { all in
+            var lastApp = "", lastIndex = 0
+            for i in all.indices {
+                if i == 0 || all[i].app != lastApp {
+                    lastApp = all[i].app
+                    lastIndex = appIndex[lastApp]!
+                }
+                Self.write(all[i], appIndex: lastIndex, to: &out)
+            }
         }
 
         let bodyLength = out.bytes.count - Self.binaryHeaderSize
@@ -147,10 +156,12 @@ extension EngineSnapshot {
         for task in session.runningTasks { out.fixed(task) }
         write(session.counters, base: 0, to: &out)
         out.count(session.windows.count)
-        for (key, times) in session.windows.sorted(by: { $0.key < $1.key }) {
-            out.fixed(key)
-            out.count(times.count)
-            for time in times { out.signed(time &- base) }
+        if !session.windows.isEmpty {
+            for (key, times) in session.windows.sorted(by: { $0.key < $1.key }) {
+                out.fixed(key)
+                out.count(times.count)
+                for time in times { out.signed(time &- base) }
+            }
         }
         write(session.fired, to: &out)
         write(session.quietUntil, base: base, to: &out)
@@ -158,6 +169,7 @@ extension EngineSnapshot {
 
     private static func write(_ map: [UInt64: Int64], base: Int64, to out: inout SnapshotWriter) {
         out.count(map.count)
+        guard !map.isEmpty else { return }
         for (key, value) in map.sorted(by: { $0.key < $1.key }) {
             out.fixed(key)
             out.signed(value &- base)
@@ -198,7 +210,7 @@ extension EngineSnapshot {
         let violations = try reader.unsigned()
         let stackCount = try reader.count(minimumSize: 11)
         var stack: [Entry] = []
-        stack.reserveCapacity(stackCount)
+        if stackCount > 0 { stack.reserveCapacity(stackCount) }
         for _ in 0..<stackCount {
             let rawKind = try reader.unsigned()
             guard let kind = UInt32(exactly: rawKind) else { throw .malformed("a stack entry kind out of range", offset: reader.offset) }
@@ -210,11 +222,12 @@ extension EngineSnapshot {
         }
         let taskCount = try reader.count(minimumSize: 8)
         var runningTasks: [UInt64] = []
-        runningTasks.reserveCapacity(taskCount)
+        if taskCount > 0 { runningTasks.reserveCapacity(taskCount) }
         for _ in 0..<taskCount { runningTasks.append(try reader.fixed()) }
         let counters = try readCounters(&reader, base: 0)
         let windowCount = try reader.count(minimumSize: 9)
         var windows: [UInt64: [Int64]] = [:]
+        if windowCount > 0 { windows.reserveCapacity(windowCount) }
         for _ in 0..<windowCount {
             let key = try reader.fixed()
             let timeCount = try reader.count()
@@ -237,6 +250,9 @@ extension EngineSnapshot {
 
     private static func readCounters(_ reader: inout SnapshotReader, base: Int64) throws(SnapshotFormatError) -> [UInt64: Int64] {
         let count = try reader.count(minimumSize: 9)
+        // Most sessions have none: an empty map must stay the shared empty one (even
+        // `reserveCapacity(0)` allocates storage, two allocations a session on restore).
+        guard count > 0 else { return [:] }
         var map: [UInt64: Int64] = [:]
         map.reserveCapacity(count)
         for _ in 0..<count {
@@ -248,6 +264,7 @@ extension EngineSnapshot {
 
     private static func readFired(_ reader: inout SnapshotReader) throws(SnapshotFormatError) -> [UInt64] {
         let count = try reader.count(minimumSize: 8)
+        guard count > 0 else { return [] }
         var fired: [UInt64] = []
         fired.reserveCapacity(count)
         for _ in 0..<count { fired.append(try reader.fixed()) }

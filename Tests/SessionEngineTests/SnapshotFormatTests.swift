@@ -51,6 +51,31 @@ final class SnapshotFormatTests: XCTestCase {
         XCTAssertEqual(try decode(EngineSnapshot(version: 1, apps: [], sessions: []).binaryEncoded()).sessionCount, 0)
     }
 
+    /// Empty and non-empty maps side by side, runs of one app, and an app the snapshot's
+    /// app list lacks: the encoder's per-run app lookup and the decoder's shared empty maps
+    /// give back exactly what went in.
+    func testRoundTripWithEmptyMapsAndRunsOfOneApp() throws {
+        var snapshot = Self.richSnapshot(sessions: 4)
+        let apps = ["com.example.shop", "com.example.shop", "com.example.other", "com.example.other", "com.example.shop", "com.example.mäil"]
+        for (i, app) in apps.enumerated() {
+            var session = snapshot.sessions[i % snapshot.sessions.count]
+            session.id = Array("bare-\(i)".utf8)
+            session.app = app
+            if i % 2 == 0 {
+                session.counters = [:]
+                session.windows = [:]
+                session.quietUntil = [:]
+                session.fired = []
+                session.runningTasks = []
+                session.stack = []
+            }
+            snapshot.sessions.append(session)
+        }
+        let decoded = try decode(snapshot.binaryEncoded())
+        XCTAssertEqual(decoded.sessions, snapshot.sessions)
+        XCTAssertEqual(decoded.apps.map(\.name), ["com.example.shop", "com.example.mäil", "com.example.other"])
+    }
+
     func testATypicalSessionTakesUnder150Bytes() throws {
         let one = EngineSnapshot.SessionState(
             id: Array("9f1c2a7e-5b1d-4c3e-8a6f-0d2b4e6a8c10".utf8), app: "com.example.shop", device: 0, sizeClass: 0,

@@ -17,15 +17,21 @@ final class DaemonProcess {
     let readyNanoseconds: UInt64
     /// Its log (stdout and stderr).
     let logPath: String
+    /// Its `--state-dir` (history, session snapshot).
+    let stateDirectory: String
     private let registry: ChildRegistry
     private var reaped = false
 
-    /// Launches `executable` in a new folder under `folder` and waits for READY=1.
-    init(executable: String, folder: String, registry: ChildRegistry, readyTimeoutMs: Int = 10_000) throws(BenchError) {
+    /// Launches `executable` in a new folder under `folder` and waits for READY=1; with
+    /// `stateDirectory`, on that state folder (a restart) instead of a fresh one.
+    init(executable: String, folder: String, registry: ChildRegistry, readyTimeoutMs: Int = 10_000,
+         stateDirectory: String? = nil) throws(BenchError) {
         self.registry = registry
         let directory = folder + "/daemon-\(UInt32.random(in: 0...UInt32.max))"
+        self.stateDirectory = stateDirectory ?? directory + "/state"
         do {
-            try FileManager.default.createDirectory(atPath: directory + "/state", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: self.stateDirectory, withIntermediateDirectories: true)
         } catch {
             throw BenchError("cannot create \(directory): \(error.localizedDescription)")
         }
@@ -38,7 +44,7 @@ final class DaemonProcess {
         defer { notify.close() }
 
         let arguments = [executable, "--events", events, "--publish", publish, "--control", control,
-                         "--state-dir", directory + "/state", "--log-level", "notice"]
+                         "--state-dir", self.stateDirectory, "--log-level", "notice"]
         var environment = ProcessInfo.processInfo.environment
         for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "STATE_DIRECTORY"] { environment[key] = nil }
         environment["NOTIFY_SOCKET"] = notify.path
@@ -111,6 +117,27 @@ final class DaemonProcess {
             MonotonicClock.sleep(milliseconds: 5)
         }
         stopNow()
+    }
+
+    /// SIGTERM, then waits up to `timeoutMs` for the exit: the seconds it took and the exit
+    /// status, or nil (and SIGKILL) when it did not exit in time.
+    func stopTimed(timeoutMs: Int) -> (seconds: Double, status: Int32)? {
+        guard !reaped else { return nil }
+        let began = MonotonicClock.nanoseconds()
+        kill(pid, SIGTERM)
+        let deadline = began + UInt64(timeoutMs) * 1_000_000
+        var status: Int32 = 0
+        while MonotonicClock.nanoseconds() < deadline {
+            if waitpid(pid, &status, WNOHANG) == pid {
+                let ended = MonotonicClock.nanoseconds()
+                reaped = true
+                registry.remove(pid)
+                return (MonotonicClock.seconds(from: began, to: ended), status)
+            }
+            MonotonicClock.sleep(milliseconds: 2)
+        }
+        stopNow()
+        return nil
     }
 
     /// SIGKILL and reap.

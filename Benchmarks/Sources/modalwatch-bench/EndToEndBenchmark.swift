@@ -17,6 +17,8 @@ struct EndToEndBenchmark {
     var pollIntervalMs = 50
     /// `perf record` for the measured part, if wanted: arguments and the output file.
     var profile: (arguments: [String], output: String)?
+    /// Sent once before the warm-up and not timed (the scaling runs: the sessions' starts).
+    var prefill: MessageSet?
 
     /// The rule modules every daemon run must have loaded.
     static let modules = ["overuse", "modality", "alert-content", "action-sheet"]
@@ -27,10 +29,13 @@ struct EndToEndBenchmark {
         defer { daemon.stop() }
         let client = StatusPoller(endpoint: daemon.control)
         try Self.checkModules(try client.status())
-        let sender = EventSender(endpoint: daemon.events, warmup: BenchEvents.warmupStart(), messages: messages)
+        let sender = EventSender(endpoint: daemon.events, warmup: BenchEvents.warmupStart(), messages: messages, prefill: prefill)
         try sender.start()
         defer { sender.finish() }
-        _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the warm-up event") { $0.eventsReceived >= 1 }
+        let prefilled = prefill?.events ?? 0
+        _ = try client.poll(intervalMs: prefilled > 0 ? 20 : 2, timeoutMs: 10_000 + prefilled / 20, what: "the warm-up event") {
+            $0.eventsReceived >= prefilled + 1
+        }
         let profiler = try profile.map { profile throws(BenchError) in
             try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
         }

@@ -38,6 +38,7 @@ final class EventSender: Sendable {
 
     private let endpoint: String
     private let warmup: MessageSet
+    private let prefill: MessageSet?
     private let messages: MessageSet
     private let pacing: Pacing?
     private let sendHighWaterMark: Int32
@@ -49,10 +50,13 @@ final class EventSender: Sendable {
     private let report = Mutex(Report())
     private let thread = Mutex<BenchThread?>(nil)
 
-    /// A sender of `messages` to `endpoint`, warming up with `warmup` (cycled).
-    init(endpoint: String, warmup: MessageSet, messages: MessageSet, pacing: Pacing? = nil, sendHighWaterMark: Int32 = 10_000) {
+    /// A sender of `messages` to `endpoint`, warming up with `warmup` (cycled); `prefill`,
+    /// if any, goes once before the warm-up (and counts as warm-up events).
+    init(endpoint: String, warmup: MessageSet, messages: MessageSet, pacing: Pacing? = nil, sendHighWaterMark: Int32 = 10_000,
+         prefill: MessageSet? = nil) {
         self.endpoint = endpoint
         self.warmup = warmup
+        self.prefill = prefill
         self.messages = messages
         self.pacing = pacing
         self.sendHighWaterMark = sendHighWaterMark
@@ -157,13 +161,27 @@ final class EventSender: Sendable {
 
     private func warmUp(_ socket: ZMQSocket) throws {
         var sent = 0, events = 0
+        if let prefill {
+            let done = try prefill.bytes.withUnsafeBytes { all in
+                for i in 0..<prefill.count {
+                    guard try send(socket, UnsafeRawBufferPointer(rebasing: all[prefill.offsets[i]..<prefill.offsets[i + 1]])) else { return false }
+                }
+                return true
+            }
+            if !done { return }
+            sent = prefill.count
+            events = prefill.events
+            report.withLock { $0.warmupEvents = events; $0.warmupMessages = sent }
+        }
+        var cycled = 0
         while true {
             if warmup.count > 0 {
-                let index = sent % warmup.count
+                let index = cycled % warmup.count
                 let done = try warmup.bytes.withUnsafeBytes { all in
                     try send(socket, UnsafeRawBufferPointer(rebasing: all[warmup.offsets[index]..<warmup.offsets[index + 1]]))
                 }
                 if !done { return }
+                cycled += 1
                 sent += 1
                 events += (warmup.events + warmup.count - 1) / warmup.count
                 report.withLock { $0.warmupEvents = events; $0.warmupMessages = sent }

@@ -38,6 +38,11 @@ struct EventStream: Sendable {
         return builder.build()
     }
 
+    /// The events from `index` on (sharing the bytes).
+    func dropping(first index: Int) -> EventStream {
+        EventStream(bytes: bytes, offsets: Array(offsets[Swift.min(index, count)...]), sessions: sessions)
+    }
+
     /// The stream as an NDJSON file's bytes: one event a line.
     func ndjson() -> [UInt8] {
         var out: [UInt8] = []

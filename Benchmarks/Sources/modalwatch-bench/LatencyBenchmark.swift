@@ -40,6 +40,8 @@ struct LatencyBenchmark {
     let probeEvery: Int
     /// `perf record` for the measured part, if wanted: arguments and the output file.
     var profile: (arguments: [String], output: String)?
+    /// Sent once before the warm-up and not timed (the scaling runs: the sessions' starts).
+    var prefill: MessageSet?
 
     /// One run on a fresh daemon.
     func run() throws(BenchError) -> Result {
@@ -56,14 +58,15 @@ struct LatencyBenchmark {
         defer { if !receiverFinished { _ = receiver.finish() } }
         let sender = EventSender(
             endpoint: daemon.events, warmup: BenchEvents.warmupProbes(500), messages: messages,
-            pacing: .init(messagesPerSecond: rate, stampEvery: probeEvery))
+            pacing: .init(messagesPerSecond: rate, stampEvery: probeEvery), prefill: prefill)
         try sender.start()
         defer { sender.finish() }
         // Both subscriptions are in place once a warm-up probe's violation comes back.
-        let deadline = MonotonicClock.nanoseconds() + 10_000_000_000
+        let waitMs = 10_000 + (prefill?.events ?? 0) / 20
+        let deadline = MonotonicClock.nanoseconds() + UInt64(waitMs) * 1_000_000
         while receiver.warmupsReceived < 1 {
             if MonotonicClock.nanoseconds() > deadline {
-                throw BenchError("no warm-up violation came back within 10 s; status: \(StatusPoller.summary(try client.status()))")
+                throw BenchError("no warm-up violation came back within \(waitMs / 1000) s; status: \(StatusPoller.summary(try client.status()))")
             }
             MonotonicClock.sleep(milliseconds: 2)
         }

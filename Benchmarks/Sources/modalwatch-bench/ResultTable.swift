@@ -9,16 +9,26 @@ struct ResultTable {
     var context: [(String, String)] = []
     /// Supporting numbers per measurement (in order), for the JSON file.
     var details: [(String, [(String, String)])] = []
+    /// The targets, each with its figure and whether it is met (`name` is the
+    /// target, `display` the figure, `target` the threshold).
+    var targets: [Figure] = []
 
     /// Adds a line.
     mutating func add(_ figure: Figure) {
         figures.append(figure)
     }
 
-    /// The aligned text table.
+    /// The aligned text table, then the targets table.
     func text() -> String {
-        let header = ["figure", "value", "target", "met?"]
-        let rows = figures.map { [$0.name, $0.display, $0.target, $0.metText] }
+        var out = Self.aligned(["figure", "value", "target", "met?"], figures.map { [$0.name, $0.display, $0.target, $0.metText] })
+        if !targets.isEmpty {
+            out += "\n\nTargets\n" + Self.aligned(["target", "threshold", "figure", "met?"],
+                                                 targets.map { [$0.name, $0.target, $0.display, $0.metText] })
+        }
+        return out
+    }
+
+    private static func aligned(_ header: [String], _ rows: [[String]]) -> String {
         var widths = header.map(\.count)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
         func line(_ cells: [String]) -> String {
@@ -38,6 +48,12 @@ struct ResultTable {
         out += "\n| figure | value | target | met? |\n|---|---|---|---|\n"
         for figure in figures {
             out += "| \(figure.name) | \(figure.display) | \(figure.target) | \(figure.metText) |\n"
+        }
+        if !targets.isEmpty {
+            out += "\n## Targets\n\n| target | threshold | figure | met? |\n|---|---|---|---|\n"
+            for target in targets {
+                out += "| \(target.name) | \(target.target) | \(target.display) | \(target.metText) |\n"
+            }
         }
         if !details.isEmpty {
             out += "\n## Details\n\n"
@@ -61,6 +77,12 @@ struct ResultTable {
             fields.append("\"target\": " + (f.target.isEmpty ? "null" : Self.quote(f.target)))
             fields.append("\"met\": " + (f.met.map { $0 ? "true" : "false" } ?? "null"))
             return "\n    {" + fields.joined(separator: ", ") + "}"
+        }.joined(separator: ",")
+        out += "\n  ],\n  \"targets\": ["
+        out += targets.map { t in
+            "\n    {\"key\": \(Self.quote(t.key)), \"target\": \(Self.quote(t.name)), \"threshold\": \(Self.quote(t.target)), "
+                + "\"value\": " + (t.value.map(Self.number) ?? "null") + ", \"unit\": \(Self.quote(t.unit)), "
+                + "\"figure\": \(Self.quote(t.display)), \"met\": " + (t.met.map { $0 ? "true" : "false" } ?? "null") + "}"
         }.joined(separator: ",")
         out += "\n  ],\n  \"details\": {"
         out += details.map { section, pairs in
