@@ -6,12 +6,16 @@ public struct SessionsReply: ControlReplyBody {
     public var now: Int64
     /// At most `limit` of them, in the order asked, each with `alertsWindow` and `windowMs`.
     public var sessions: [SessionInfo]
+    /// Where the next page starts (send it as `cursor`), or nil when no session follows these.
+    /// Absent from an older daemon's reply (read as nil).
+    public var next: String?
 
     /// A reply.
-    public init(total: Int, now: Int64, sessions: [SessionInfo]) {
+    public init(total: Int, now: Int64, sessions: [SessionInfo], next: String? = nil) {
         self.total = total
         self.now = now
         self.sessions = sessions
+        self.next = next
     }
 
     /// Reads a reply's fields; a missing or mistyped one is a mismatch naming it.
@@ -19,10 +23,11 @@ public struct SessionsReply: ControlReplyBody {
         total = try fields.int("total")
         now = try fields.int64("now")
         sessions = try fields.array("sessions") { value throws(JSONFields.Mismatch) in try SessionInfo(value) }
+        next = try fields.optionalString("next")
     }
 
     /// The reply's fields as they go on the wire.
     public var fields: [String: JSONValue] {
-        ["total": .int(total), "now": .integer(now), "sessions": .array(sessions.map(\.json))]
+        ["total": .int(total), "now": .integer(now), "sessions": .array(sessions.map(\.json)), "next": .nullable(next)]
     }
 }

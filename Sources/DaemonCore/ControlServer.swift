@@ -140,7 +140,7 @@ final class ControlServer {
                 addViolations(to: &reply, request)
                 return ControlReply.encode(reply)
             case .sessions(let request):
-                return sessions(request).map { ControlReply.encode($0) }
+                return try sessions(request).map { ControlReply.encode($0) }
             case .violations(let request):
                 return ControlReply.encode(try violations(request))
             }
@@ -182,18 +182,26 @@ final class ControlServer {
 
     // MARK: - Commands
 
-    /// `sessions`: the slices the ingest thread sends, sorted and cut here.
-    private func sessions(_ request: SessionsRequest) -> SessionsReply? {
+    /// `sessions`: the slices the ingest thread sends, sorted and cut here, one page of at most
+    /// `SessionsRequest.maximumReplyBytes` of sessions after the request's cursor.
+    private func sessions(_ request: SessionsRequest) throws(ControlRefusal) -> SessionsReply? {
+        var cursor: SessionRanking.Cursor?
+        if let text = request.cursor {
+            guard let parsed = SessionRanking.Cursor(text: text), parsed.sort == request.sort else {
+                throw ControlRefusal("cursor must be the \"next\" of an earlier sessions reply with the same sort")
+            }
+            cursor = parsed
+        }
         post(.sessions(request))
-        var listing = SessionRanking(order: request.sort, limit: request.limit)
+        var listing = SessionRanking(order: request.sort, limit: request.limit, cursor: cursor)
         while let answers = nextAnswers() {
             for answer in answers {
                 switch answer {
                 case .sessionsSlice(.sessions(let sessions)): listing.add(sessions)
                 case .sessionsSlice(.alerts(let alerts)): listing.alerts = alerts.index()
                 case .sessionsEnd:
-                    let sessions = listing.finish()
-                    return SessionsReply(total: listing.total, now: WallClock.milliseconds(), sessions: sessions)
+                    let page = listing.finish()
+                    return SessionsReply(total: listing.total, now: WallClock.milliseconds(), sessions: page.sessions, next: page.next?.text)
                 default: break
                 }
             }

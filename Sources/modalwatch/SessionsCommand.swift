@@ -32,16 +32,15 @@ struct SessionsCommand: ParsableCommand {
     func run() throws {
         let request = SessionsRequest(app: app, sort: SessionsRequest.Sort(rawValue: sort.rawValue) ?? .recent, limit: limit)
         let fleet = options.fleet
-        let answers = try fleet.ask(request)
+        let replies = try fleet.each { client throws(ControlClient.Failure) in try Self.collect(client, request, limit: limit) }
+        let reply = replies.count == 1 ? replies[0] : FleetMerging.sessions(replies, sort: request.sort, limit: limit)
         if options.json {
-            if fleet.isSingle { JSONOutput.raw(answers[0].bytes); return }
-            var object = FleetMerging.sessions(answers.map(\.reply), sort: request.sort, limit: limit).fields
+            var object = reply.fields
             object["ok"] = .bool(true)
             object["v"] = .int(ModalwatchVersion.controlProtocol)
             JSONOutput.line(object)
             return
         }
-        let reply = FleetMerging.sessions(answers.map(\.reply), sort: request.sort, limit: limit)
         if reply.sessions.isEmpty {
             print(app.map { "no live sessions of \($0)" } ?? "no live sessions")
             return
@@ -50,6 +49,28 @@ struct SessionsCommand: ParsableCommand {
             print(line)
         }
         if reply.total > reply.sessions.count { print("\(reply.sessions.count) of \(reply.total) live sessions; --limit shows more") }
+    }
+
+    /// One daemon's sessions for `first`, following its pages (at most 256 KiB a reply, `next`
+    /// sent back as `cursor`) up to `limit`. A session met again on a later page (its key went
+    /// down between pages: `depth`, `alerts`) is kept once, where it was first met.
+    static func collect(_ client: ControlClient, _ first: SessionsRequest, limit: Int) throws(ControlClient.Failure) -> SessionsReply {
+        var request = first
+        var reply = try client.send(request)
+        var seen = Set(reply.sessions.map(\.id))
+        while let next = reply.next, reply.sessions.count < limit {
+            request.cursor = next
+            request.limit = limit - reply.sessions.count
+            let page = try client.send(request)
+            let fresh = page.sessions.filter { seen.insert($0.id).inserted }
+            reply.sessions += fresh
+            reply.total = page.total
+            reply.now = page.now
+            reply.next = page.next
+            if page.sessions.isEmpty { break }
+        }
+        if reply.sessions.count > limit { reply.sessions.removeSubrange(limit...) }
+        return reply
     }
 
     /// The sessions table.

@@ -72,6 +72,11 @@ final class ControlReplyTests: XCTestCase {
         live.windowMs = 600_000
         let sessions = SessionsReply(total: 7, now: 1_700_000_000_500, sessions: [live])
         XCTAssertEqual(try ControlReply.decode(ControlReply.encode(sessions), as: SessionsReply.self), sessions)
+        let paged = SessionsReply(total: 7, now: 1_700_000_000_500, sessions: [live], next: "recent:0:0:1700000000000:s1")
+        XCTAssertEqual(try ControlReply.decode(ControlReply.encode(paged), as: SessionsReply.self), paged)
+        // An older daemon's reply has no `next`: the last page.
+        let old = #"{"ok":true,"v":1,"total":0,"now":5,"sessions":[]}"#
+        XCTAssertNil(try ControlReply.decode(Array(old.utf8), as: SessionsReply.self).next)
 
         var shown = live
         shown.alertsWindow = nil

@@ -16,6 +16,7 @@ final class ControlRequestTests: XCTestCase {
             .status(StatusRequest()),
             .sessions(SessionsRequest()),
             .sessions(SessionsRequest(app: "com.example/app", sort: .alerts, limit: 0)),
+            .sessions(SessionsRequest(sort: .events, limit: 1_000_000, cursor: "events:4:0:17:s:9")),
             .session(SessionRequest(id: "s-1")),
             .session(SessionRequest(id: "é s", events: 16_384, violations: 0, ended: true)),
             .rules(RulesRequest()),

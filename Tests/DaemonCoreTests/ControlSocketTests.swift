@@ -143,7 +143,30 @@ final class ControlSocketTests: XCTestCase {
         }
         XCTAssertEqual(status.sessionsLive, count + 1)
 
-        let all = try client.send(SessionsRequest(app: "com.example.notes", sort: .events, limit: SessionsRequest.maximumLimit))
+        // Paged: each reply at most 256 KiB of sessions, `next` sent back as `cursor` until none follows.
+        var all = try client.send(SessionsRequest(app: "com.example.notes", sort: .events, limit: SessionsRequest.maximumLimit))
+        var pages = 1
+        func checkBound(_ page: SessionsReply) {
+            let bytes = page.sessions.reduce(0) { $0 + JSONWriter.encode($1.json).count + 1 }
+            XCTAssertLessThanOrEqual(bytes, SessionsRequest.maximumReplyBytes, "a page's sessions within the bound")
+        }
+        checkBound(all)
+        XCTAssertNotNil(all.next, "3,000 sessions do not fit in 256 KiB")
+        XCTAssertLessThan(all.sessions.count, count)
+        var cursor = all.next
+        while let next = cursor {
+            let page = try client.send(SessionsRequest(
+                app: "com.example.notes", sort: .events, limit: SessionsRequest.maximumLimit - all.sessions.count, cursor: next))
+            checkBound(page)
+            XCTAssertFalse(page.sessions.isEmpty)
+            XCTAssertEqual(page.total, count)
+            all.sessions += page.sessions
+            cursor = page.next
+            pages += 1
+            XCTAssertLessThan(pages, 100)
+        }
+        XCTAssertGreaterThan(pages, 1)
+        XCTAssertEqual(all.sessions.count, count, "every session exactly once across pages")
         XCTAssertEqual(all.total, count)
         XCTAssertEqual(Set(all.sessions.map(\.id)).count, count, "every session once")
         XCTAssertEqual(all.sessions.map(\.events), all.sessions.map(\.events).sorted(by: >))
@@ -152,6 +175,16 @@ final class ControlSocketTests: XCTestCase {
         let top = try client.send(SessionsRequest(app: "com.example.notes", sort: .events, limit: 25))
         XCTAssertEqual(top.total, count)
         XCTAssertEqual(top.sessions.map(\.id), Array(all.sessions.prefix(25).map(\.id)), "the same order, cut to the limit")
+        XCTAssertNotNil(top.next, "more follow the first 25")
+        let second = try client.send(SessionsRequest(app: "com.example.notes", sort: .events, limit: 25, cursor: top.next))
+        XCTAssertEqual(second.sessions.map(\.id), Array(all.sessions[25..<50].map(\.id)), "the next page goes on in the same order")
+        XCTAssertThrowsError(try client.send(SessionsRequest(app: "com.example.notes", sort: .recent, limit: 25, cursor: top.next)),
+                             "a cursor of another order is refused")
+        XCTAssertThrowsError(try client.send(SessionsRequest(sort: .events, limit: 25, cursor: "nonsense")))
+        let last = try client.send(SessionsRequest(
+            app: "com.example.notes", sort: .events, limit: 25, cursor: "events:0:0:0:~"))
+        XCTAssertTrue(last.sessions.isEmpty, "nothing after the end of the order")
+        XCTAssertNil(last.next)
         let everyApp = try client.send(SessionsRequest(sort: .recent, limit: SessionsRequest.maximumLimit))
         XCTAssertEqual(everyApp.total, count + 1)
         let seen = everyApp.sessions.compactMap(\.lastObserved)
