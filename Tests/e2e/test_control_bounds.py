@@ -96,3 +96,60 @@ def test_hostile_control_clients_add_at_most_64_mib(zctx, tmp_path):
         assert daemon.status()["ok"] is True
     finally:
         assert daemon.stop() == 0, daemon.log()
+
+
+def test_sessions_are_paged_and_the_cli_follows_the_cursor(zctx, tmp_path):
+    """`sessions` with the largest limit gets at most 256 KiB of sessions and a `next` cursor; sent back as
+    `cursor`, it gives the next page of the same order, every session once; `modalwatch sessions --limit N`
+    follows it up to N; a request without `cursor` (an older client) gets the first page."""
+    live = 3000
+    daemon = support.Daemon(zctx, tmp_path).start()
+    try:
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        for first in range(0, live, 500):
+            sender.batch(streams.start(f"P{n:05d}", APP, T0 + n) for n in range(first, first + 500))
+        daemon.wait_status(lambda s: s["sessions_live"] >= live, timeout=20, what="the live sessions")
+        sender.close()
+
+        for sort in ("recent", "events", "depth"):
+            page = daemon.request({"cmd": "sessions", "sort": sort, "limit": 1_000_000}, timeout=10)
+            assert page["ok"] is True and page["total"] == live, page.get("error")
+            assert 0 < len(page["sessions"]) < live and page["next"], (len(page["sessions"]), page["next"])
+            ids: list[str] = []
+            keys: list[tuple[int, str]] = []
+            pages = 0
+            while True:
+                pages += 1
+                assert len(support.encode({"s": page["sessions"]})) <= 256 * 1024 + 16, "a page within 256 KiB"
+                ids += [s["id"] for s in page["sessions"]]
+                keys += [(-s["last_observed"], s["id"]) for s in page["sessions"]]
+                if not page["next"]:
+                    break
+                page = daemon.request({"cmd": "sessions", "sort": sort, "limit": 1_000_000, "cursor": page["next"]}, timeout=10)
+                assert page["ok"] is True, page
+            assert pages > 1
+            assert len(ids) == len(set(ids)) == live, (sort, len(ids), len(set(ids)))
+            if sort == "recent":
+                # Idle sessions: one order across the pages, most recently active first, then by id.
+                assert keys == sorted(keys)
+
+        # A cursor of another order, or none at all, is refused with a sentence.
+        first = daemon.request({"cmd": "sessions", "sort": "recent", "limit": 10})
+        assert first["ok"] is True and len(first["sessions"]) == 10 and first["next"]
+        other = daemon.request({"cmd": "sessions", "sort": "events", "limit": 10, "cursor": first["next"]})
+        assert other["ok"] is False and "cursor" in other["error"]
+        bad = daemon.request({"cmd": "sessions", "cursor": "yesterday"})
+        assert bad["ok"] is False and "cursor" in bad["error"]
+
+        # The CLI follows the cursor up to --limit.
+        listing = support.cli_json(["sessions", "--control", daemon.control, "--json", "--limit", "1000000"], timeout=60)
+        assert listing["total"] == live and len(listing["sessions"]) == live
+        assert len({s["id"] for s in listing["sessions"]}) == live
+        some = support.cli_json(["sessions", "--control", daemon.control, "--json", "--limit", "1500"], timeout=60)
+        assert [s["id"] for s in some["sessions"]] == [s["id"] for s in listing["sessions"][:1500]]
+        table = support.run_cli(["sessions", "--control", daemon.control, "--limit", "2000"], timeout=60)
+        assert table.returncode == 0, table.stderr
+        assert "2000 of 3000 live sessions" in table.stdout.decode()
+    finally:
+        assert daemon.stop() == 0, daemon.log()
