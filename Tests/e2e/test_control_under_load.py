@@ -127,7 +127,9 @@ def test_every_control_request_at_its_largest_during_a_stream_loses_nothing(zctx
 
         after = daemon.wait_status(
             lambda s: s["events_received"] - before["events_received"] >= sent["events"]
-            and s["violations_stored"] - before["violations_stored"] >= SESSIONS, timeout=30, what="the stream")
+            and s["violations_stored"] - before["violations_stored"] >= SESSIONS
+            # stored comes first, published right after the commit: wait for both
+            and s["violations_published"] - before["violations_published"] >= SESSIONS, timeout=30, what="the stream")
         received = subscriber.collect(lambda got: len(got) >= SESSIONS, timeout=30)
         assert after["events_received"] - before["events_received"] == sent["events"] == SESSIONS * EVENTS_PER_SESSION
         assert after["violations_stored"] - before["violations_stored"] == SESSIONS
