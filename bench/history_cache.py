@@ -28,19 +28,9 @@ import sqlite3
 import statistics
 import time
 
-SCHEMA = """
-CREATE TABLE violations (
-    seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
-    app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
-    observed INTEGER NOT NULL, json TEXT NOT NULL);
-CREATE UNIQUE INDEX violations_key ON violations(ts, id);
-CREATE INDEX violations_observed ON violations(observed);
-CREATE INDEX violations_app ON violations(app);
-CREATE INDEX violations_rule ON violations(rule);
-CREATE INDEX violations_session ON violations(seq >> 12, session);
-"""
-INSERT = """INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+from history_wal import INSERT, SCHEMAS
+
+SCHEMA = SCHEMAS["v3"]  # measured on v3; v4 only lacks the `observed` index
 COLUMNS = """rowid, lower(hex(id)), lower(hex(fingerprint)), rule, app, session, severity, ts, observed, json"""
 
 

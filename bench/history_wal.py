@@ -26,6 +26,19 @@ import sqlite3
 import tempfile
 import time
 
+# The v3/v4 table and its indexes, from which the schemas below are put together.
+SEQ_TABLE = """
+    CREATE TABLE violations (
+        seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
+        app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
+        observed INTEGER NOT NULL, json TEXT NOT NULL);
+"""
+KEY_INDEX = "CREATE UNIQUE INDEX violations_key ON violations(ts, id);\n"
+OBSERVED_INDEX = "CREATE INDEX violations_observed ON violations(observed);\n"
+APP_INDEX = "CREATE INDEX violations_app ON violations(app);\n"
+RULE_INDEX = "CREATE INDEX violations_rule ON violations(rule);\n"
+SESSION_INDEX = "CREATE INDEX violations_session ON violations(seq >> 12, session);\n"
+
 SCHEMAS = {
     "v2": """
         CREATE TABLE violations (
@@ -36,42 +49,14 @@ SCHEMAS = {
         CREATE INDEX violations_app ON violations(app, observed);
         CREATE INDEX violations_rule ON violations(rule, observed);
         """,
-    "v3": """
-        CREATE TABLE violations (
-            seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
-            app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
-            observed INTEGER NOT NULL, json TEXT NOT NULL);
-        CREATE UNIQUE INDEX violations_key ON violations(ts, id);
-        CREATE INDEX violations_observed ON violations(observed);
-        CREATE INDEX violations_app ON violations(app);
-        CREATE INDEX violations_rule ON violations(rule);
-        CREATE INDEX violations_session ON violations(seq >> 12, session);
-        """,
-    # v4 (the daemon's now): v3 without the `observed` index, which no query read.
-    "v4": """
-        CREATE TABLE violations (
-            seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
-            app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
-            observed INTEGER NOT NULL, json TEXT NOT NULL);
-        CREATE UNIQUE INDEX violations_key ON violations(ts, id);
-        CREATE INDEX violations_app ON violations(app);
-        CREATE INDEX violations_rule ON violations(rule);
-        CREATE INDEX violations_session ON violations(seq >> 12, session);
-        """,
-    # The floors: the table alone, and the table with the replay key (what one SQLite row costs).
-    "table": """
-        CREATE TABLE violations (
-            seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
-            app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
-            observed INTEGER NOT NULL, json TEXT NOT NULL);
-        """,
-    "table+key": """
-        CREATE TABLE violations (
-            seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
-            app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
-            observed INTEGER NOT NULL, json TEXT NOT NULL);
-        CREATE UNIQUE INDEX violations_key ON violations(ts, id);
-        """,
+    **{name: SEQ_TABLE + "".join(indexes) for name, indexes in {
+        "v3": [KEY_INDEX, OBSERVED_INDEX, APP_INDEX, RULE_INDEX, SESSION_INDEX],
+        # v4 (the daemon's now): v3 without the `observed` index, which no query read.
+        "v4": [KEY_INDEX, APP_INDEX, RULE_INDEX, SESSION_INDEX],
+        # The floors: the table alone, and the table with the replay key (what one SQLite row costs).
+        "table": [],
+        "table+key": [KEY_INDEX],
+    }.items()},
 }
 INSERT = """INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
