@@ -16,42 +16,11 @@ extension StatusReply {
             for module in s.modules where !merged.modules.contains(module) { merged.modules.append(module) }
             for failure in s.moduleFailures where !merged.moduleFailures.contains(failure) { merged.moduleFailures.append(failure) }
             for (role, list) in s.endpoints { merged.endpoints[role, default: []] += list }
-            merged.messagesReceived += s.messagesReceived
-            merged.eventsReceived += s.eventsReceived
-            merged.eventsAccepted += s.eventsAccepted
-            merged.eventsJudged += s.eventsJudged
-            merged.eventsRejected += s.eventsRejected
+            for counter in Self.summedCounters { merged[keyPath: counter] += s[keyPath: counter] }
             merged.rejectedByReason.merge(s.rejectedByReason, uniquingKeysWith: +)
-            merged.eventsUnknownType += s.eventsUnknownType
             merged.eventsPerSecond += s.eventsPerSecond
-            merged.duplicates += s.duplicates
-            merged.eventsLost += s.eventsLost
-            merged.outOfOrder += s.outOfOrder
-            merged.unknownDismissals += s.unknownDismissals
-            merged.sessionsLive += s.sessionsLive
-            merged.sessionsStarted += s.sessionsStarted
-            merged.sessionsEnded += s.sessionsEnded
-            merged.sessionsExpired += s.sessionsExpired
-            merged.sessionsEvicted += s.sessionsEvicted
-            merged.violationsFound += s.violationsFound
-            merged.violationsPublished += s.violationsPublished
-            merged.violationsStored += s.violationsStored
-            merged.historyFailures += s.historyFailures
-            merged.historyPruned += s.historyPruned
-            merged.reportsSuppressed += s.reportsSuppressed
-            merged.violationsRateLimited += s.violationsRateLimited
             merged.violationsRateLimitedByRule.merge(s.violationsRateLimitedByRule, uniquingKeysWith: +)
-            merged.badEvidence += s.badEvidence
-            merged.diagnosticsPublished += s.diagnosticsPublished
-            merged.diagnosticsSuppressed += s.diagnosticsSuppressed
-            merged.messagesDropped += s.messagesDropped
-            merged.subscriberOverflows += s.subscriberOverflows
             merged.curve = merged.curve || s.curve
-            merged.curveClientsAccepted += s.curveClientsAccepted
-            merged.curveClientsRefused += s.curveClientsRefused
-            merged.configReloads += s.configReloads
-            merged.configReloadsRefused += s.configReloadsRefused
-            merged.shardBuckets += s.shardBuckets
         }
         if replies.count > 1 {
             merged.history = nil
@@ -67,4 +36,40 @@ extension StatusReply {
         return "\(endpoint): \(version), edition \(edition), up \(RelativeTime.duration(ms: uptimeSeconds * 1000)), \(shard), "
             + "\(eventsReceived) events, modules \(modules.isEmpty ? "none" : modules)"
     }
+
+    /// The integer counters that are summed over the daemons (computed: key paths are not `Sendable`).
+    private static var summedCounters: [WritableKeyPath<StatusReply, Int>] {[
+        \.messagesReceived,
+        \.eventsReceived,
+        \.eventsAccepted,
+        \.eventsJudged,
+        \.eventsRejected,
+        \.eventsUnknownType,
+        \.duplicates,
+        \.eventsLost,
+        \.outOfOrder,
+        \.unknownDismissals,
+        \.sessionsLive,
+        \.sessionsStarted,
+        \.sessionsEnded,
+        \.sessionsExpired,
+        \.sessionsEvicted,
+        \.violationsFound,
+        \.violationsPublished,
+        \.violationsStored,
+        \.historyFailures,
+        \.historyPruned,
+        \.reportsSuppressed,
+        \.violationsRateLimited,
+        \.badEvidence,
+        \.diagnosticsPublished,
+        \.diagnosticsSuppressed,
+        \.messagesDropped,
+        \.subscriberOverflows,
+        \.curveClientsAccepted,
+        \.curveClientsRefused,
+        \.configReloads,
+        \.configReloadsRefused,
+        \.shardBuckets,
+    ]}
 }
