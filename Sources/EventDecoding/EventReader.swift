@@ -187,46 +187,11 @@ struct EventReader {
         return FieldSlot(start: contentStart, end: i, kind: .string, escaped: false)
     }
 
-    /// Scans `"key"` and the `:` after it, like `JSONScanner.scanKey`, and says which key of `K` it is.
-    ///
-    /// The fast path, for a key of `K`: one or two words loaded (`word(at:)`, so also near the
-    /// payload's end), the first quote found in them, and the bytes before it matched as a key of `K`.
-    /// A match proves them valid (plain ASCII, no escape), so nothing else is checked. Anything else
-    /// (unknown keys, escapes, the payload's end before the closing quote) takes the general path,
-    /// which scans from the opening quote again.
+    /// Scans `"key"` and the `:` after it with `JSONScanner.scanKey`, validating all of it, and says
+    /// which key of `K` it is: the general path, for what `quickKey` does not take (unknown or long
+    /// keys, escapes, whitespace before the `:`).
     @inline(__always)
     private mutating func readKey<K: WireKey>(_: K.Type) throws(DecodeError) -> K? {
-        let quote = scanner.pos
-        let start = quote &+ 1
-        if quote < scanner.end, base[quote] == 0x22 {
-            let w0 = word(at: start)
-            let q0 = StringBytes.quoteMask(w0)
-            var key: K?
-            var count = 0
-            if q0 != 0 {
-                count = q0.trailingZeroBitCount &>> 3
-                key = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
-            } else {
-                let w1 = word(at: start &+ 8)
-                let q1 = StringBytes.quoteMask(w1)
-                if q1 != 0 {
-                    let n = q1.trailingZeroBitCount &>> 3
-                    count = 8 &+ n
-                    key = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(n)))
-                }
-            }
-            if let key {
-                scanner.pos = start &+ count &+ 1
-                if scanner.peek == UInt8(ascii: ":") {
-                    scanner.pos &+= 1
-                } else {
-                    scanner.skipWhitespace()
-                    try scanner.expect(UInt8(ascii: ":"), "expected ':' after a key")
-                }
-                scanner.skipWhitespace()
-                return key
-            }
-        }
         return matchKey(K.self, try scanner.scanKey())
     }
 
