@@ -7,7 +7,9 @@ extension Engine {
         /// The live session's events, when it is live.
         fileprivate var liveEvents: UInt64?
 
-        /// The same as `Engine.journalExcerpt(session:)` at the time of the copy.
+        /// What the journal held of the session at the time of the copy: its events (the live
+        /// session's current launch, or, for a session no longer live, the launch of its newest
+        /// entry), oldest first, and whether they are all of that launch.
         public func excerpt() -> JournalExcerpt {
             let records = entries.reversed().map(SessionJournal.record(of:))
             let complete = records.first?.type == "session.start"
@@ -16,8 +18,8 @@ extension Engine {
         }
     }
 
-    /// Copies what the journal holds of the session `id` (see `journalExcerpt(session:)`): one
-    /// pass over the journal, no strings built.
+    /// Copies what the journal holds of the session `id` (`excerpt()` reads it): one pass over
+    /// the journal, no strings built.
     public func journalCopy(session id: String) -> JournalCopy {
         var id = id
         return id.withUTF8 { utf8 in
