@@ -10,14 +10,16 @@ the warm-up, and descriptors and threads must not grow.
     python3 bench/soak.py --seconds 180 --rate 50000
 
 With --faults (root: it mounts a tmpfs), faults come on top of the load: a second
-subscriber that stalls (reads nothing) for --stall seconds of every --fault-period, then
-catches up; the state directory on a small tmpfs that is
+subscriber that stalls (reads nothing) for --stall seconds from each fill of the store on,
+then catches up until the next; the state directory on a small tmpfs that is
 filled up (the history cannot write: violations are spooled, then counted past the
 spool's bound) and freed again every --fault-period seconds for --outage seconds, each
 fill after a checkpoint that truncates the WAL (so that the daemon's writes need new
 blocks: a history at its retention bound otherwise reuses the ones it has); and
 a SIGHUP every --hup-every seconds. RSS is judged at the healthy point of each cycle
-(just before the store is filled), where the spool is empty, and the counts are
+(just before the store is filled), where the spool is empty and the stalled subscriber
+has caught up (RSS at the end of each stall, its queue at the fullest, is reported
+beside it), and the counts are
 reconciled at the end: published = stored + unstored, history rows = stored − pruned,
 and what the keeping-up subscriber received against what was published.
 
@@ -149,7 +151,7 @@ def main() -> int:
     parser.add_argument("--outage", type=float, default=10, help="seconds the store stays full each time")
     parser.add_argument("--hup-every", type=float, default=60, help="seconds between two SIGHUPs")
     parser.add_argument("--stall", type=float, default=None,
-                        help="seconds of each --fault-period the second subscriber stalls (default: half); it reads the rest")
+                        help="seconds the second subscriber stalls from each fill on (default: half the period); it reads the rest")
     parser.add_argument("--tmpfs-size", default="640m",
                         help="size of the state directory's tmpfs: the history with a minute of violations past max_rows, and its WAL, must fit")
     parser.add_argument("--spool-memory", type=int, default=16 << 20, help="history.spool_memory (bytes)")
@@ -223,6 +225,8 @@ def main() -> int:
         next_fill = time.monotonic() + args.fault_period / 2
         next_hup = time.monotonic() + args.hup_every
         healthy_points = []
+        stall_end_points = []
+        was_stalling = False
         while status()["events_unknown_type"] == 0:
             pub.send(b'{"v":1,"type":"probe","session":"p","ts":0}')
             time.sleep(0.05)
@@ -260,11 +264,20 @@ def main() -> int:
                 time.sleep(pause)
             now = time.monotonic()
             if args.faults:
-                # The second subscriber stalls for the first --stall seconds of each period, then reads.
+                # The second subscriber stalls for --stall seconds from each fill on, then reads
+                # (and catches up) until the next fill: each healthy point comes after its
+                # catch-up, so RSS there measures the daemon, not the stalled queue. RSS is also
+                # taken at the end of each stall, the queue at its fullest.
                 stall = args.fault_period / 2 if args.stall is None else args.stall
-                if (now - started) % args.fault_period >= stall:
+                since_first_fill = now - (started + args.fault_period / 2)
+                stalling = since_first_fill >= 0 and since_first_fill % args.fault_period < stall
+                if not stalling:
+                    if was_stalling:
+                        rss, _, _ = proc_figures(daemon.pid)
+                        stall_end_points.append({"t": round(now - started, 1), "rss_kib": rss})
                     while stalled.poll(0):
                         stalled.recv_multipart()
+                was_stalling = stalling
                 if filler is None and now >= next_fill:
                     s = status()   # the healthy point of this cycle: the spool is empty
                     rss, fds, threads = proc_figures(daemon.pid)
@@ -300,7 +313,7 @@ def main() -> int:
                       + (f"  store {row['history_state']:>7} spooled {row['spooled']:>6} unstored {row['unstored']:>6}" if args.faults else ""),
                       flush=True)
         if args.faults:
-            return judge_faults(args, status, daemon, state, filler, samples, healthy_points, sent, fills, hups,
+            return judge_faults(args, status, daemon, state, filler, samples, healthy_points, stall_end_points, sent, fills, hups,
                                 lambda: drain(sub), received_violations, truncations)
         after = [s for s in samples if s["t"] >= args.warmup]
         if len(after) < 2:
@@ -344,7 +357,7 @@ def drain(sub) -> int:
     return n
 
 
-def judge_faults(args, status, daemon, state: Path, filler, samples, healthy_points, sent, fills, hups,
+def judge_faults(args, status, daemon, state: Path, filler, samples, healthy_points, stall_end_points, sent, fills, hups,
                  drain_rest, received_violations, truncations) -> int:
     """--faults: RSS at each cycle's healthy point, and the counts reconciled once the store is healthy."""
     if filler is not None:
@@ -375,6 +388,7 @@ def judge_faults(args, status, daemon, state: Path, filler, samples, healthy_poi
         "history_pruned": s["history_pruned"], "history_rows": rows,
         "violations_received_by_subscriber": received_violations, "subscriber_overflows": s["subscriber_overflows"],
         "rss_at_healthy_points_kib": [p["rss_kib"] for p in healthy_points],
+        "rss_at_stall_ends_kib": [p["rss_kib"] for p in stall_end_points],
         "rss_peak_any_kib": max(x["rss_kib"] for x in samples),
         "rss_growth": round((peak - base) / base, 4) if base else None,
         "rss_shrink": round((low - base) / base, 4) if base else None,
@@ -387,7 +401,8 @@ def judge_faults(args, status, daemon, state: Path, filler, samples, healthy_poi
     verdict["flat"] = flat
     print(json.dumps(verdict, indent=2))
     if args.json:
-        Path(args.json).write_text(json.dumps({"samples": samples, "healthy_points": healthy_points, "verdict": verdict}, indent=2))
+        Path(args.json).write_text(json.dumps({"samples": samples, "healthy_points": healthy_points,
+                                               "stall_end_points": stall_end_points, "verdict": verdict}, indent=2))
     return 0 if flat and reconciled else 1
 
 
