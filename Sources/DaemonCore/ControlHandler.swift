@@ -1,5 +1,6 @@
 import ControlProtocol
 import HistoryStore
+import Logging
 import ModalwatchConfig
 import RuleHost
 import Posix
@@ -9,18 +10,37 @@ import ZeroMQ
 /// The ingest thread's part of the control socket (docs/architecture.md, "The control socket"):
 /// the control thread (`ControlServer`) reads each request and hands what needs the engine here
 /// as a `ControlExchange.Job`; this answers it with the typed reply, which the control thread
-/// encodes and sends. A job is done in turns of at most `turnMicros` (`sessions` is read in
-/// slices, one per loop turn), so no request holds ingest for long (issue 12).
+/// encodes and sends. A job that reads much of the engine is done in turns of at most
+/// `turnMicros`, one per loop turn: `sessions` (the journal's alerts, then the table, in slices)
+/// and `session` (the journal, in slices), so no request holds ingest for long (issue 12).
 /// Runs on the ingest thread, so it reads the engine without locks.
 final class ControlHandler {
-    /// The longest one turn of a `sessions` scan works before ingest goes on (µs).
-    static let turnMicros: Int64 = 500
+    /// The longest one turn of a job in slices works before ingest goes on (µs); it looks at
+    /// the clock after every step (8 table slots or `Engine.journalStep` journal entries).
+    static let turnMicros: Int64 = 250
+
+    /// A job done in slices, under way.
+    private enum Ongoing {
+        /// A `sessions` scan.
+        case sessions(Engine.SessionScan)
+        /// The engine's part of `session`: the snapshot taken at its start, and the journal copy going on.
+        case session(SessionSnapshot?, Engine.JournalCopying)
+
+        var command: String {
+            switch self {
+            case .sessions: "sessions"
+            case .session: "session"
+            }
+        }
+    }
 
     private unowned let loop: IngestLoop
     private let exchange: ControlExchange
     private let pair: ZMQSocket
-    /// The `sessions` scan under way, if any.
-    private var scan: Engine.SessionScan?
+    /// The job under way in slices, if any.
+    private var ongoing: Ongoing?
+    /// The ongoing job's turns so far, and its longest (µs, wall clock and CPU) and longest step.
+    private var jobTurns = 0, jobLongestMicros: Int64 = 0, jobLongestCPUMicros: Int64 = 0, jobLongestStepMicros: Int64 = 0
     /// How long control jobs held this thread, one turn at a time.
     private(set) var holds = ControlHoldTimes()
 
@@ -31,7 +51,7 @@ final class ControlHandler {
     }
 
     /// Whether a job goes on in the next turn (the loop then polls without waiting).
-    var isBusy: Bool { scan != nil }
+    var isBusy: Bool { ongoing != nil }
 
     /// Reads the bells on the PAIR and starts (or does) every job posted.
     func serveJobs() {
@@ -51,26 +71,66 @@ final class ControlHandler {
                 answer(.reload(Result { () throws(ControlRefusal) in try reload(read) }))
             case .session(let request):
                 command = "session"
-                answer(.session(Result { () throws(ControlRefusal) in try session(request) }))
+                startSession(request)
             case .sessions(let request):
                 command = "sessions"
-                scan = Engine.SessionScan(app: request.app)
+                start(.sessions(Engine.SessionScan(app: request.app)))
             }
             holds.end(command: command)
         }
     }
 
-    /// One turn of the job under way: a slice of the `sessions` scan, at most `turnMicros`.
+    /// One turn of the job under way: a slice of at most `turnMicros` (and the longest step past it).
     func continueJob() {
-        guard let scan else { return }
+        guard let ongoing else { return }
         holds.begin()
-        let deadline = Posix.monotonicMicroseconds() + Self.turnMicros
-        answer(.sessionsSlice(loop.pipeline.engine.continueScan(scan) { Posix.monotonicMicroseconds() >= deadline }))
-        if scan.finished {
-            answer(.sessionsEnd)
-            self.scan = nil
+        let began = Posix.monotonicMicroseconds()
+        let deadline = began + Self.turnMicros
+        var looked = began, longestStep: Int64 = 0
+        let shouldStop = { () -> Bool in
+            let now = Posix.monotonicMicroseconds()
+            longestStep = max(longestStep, now - looked)
+            looked = now
+            return now >= deadline
         }
-        holds.end(command: "sessions")
+        let engine = loop.pipeline.engine
+        switch ongoing {
+        case .sessions(let scan):
+            answer(.sessionsSlice(engine.continueScan(scan, shouldStop: shouldStop)))
+            if scan.finished {
+                answer(.sessionsEnd)
+                self.ongoing = nil
+            }
+        case .session(let snapshot, let copying):
+            if let copy = engine.continueJournalCopy(copying, shouldStop: shouldStop) {
+                answer(.session(.success(SessionReplyParts(
+                    snapshot: snapshot, journalCopy: copy,
+                    capacity: engine.journal.capacity, recorded: Int(clamping: engine.journal.recorded), held: engine.journal.count))))
+                self.ongoing = nil
+            }
+        }
+        longestStep = max(longestStep, Posix.monotonicMicroseconds() - looked)
+        let held = holds.end(command: ongoing.command)
+        holds.noteStep(micros: longestStep)
+        jobTurns += 1
+        jobLongestMicros = max(jobLongestMicros, held)
+        jobLongestCPUMicros = max(jobLongestCPUMicros, holds.lastCPUMicros)
+        jobLongestStepMicros = max(jobLongestStepMicros, longestStep)
+        if self.ongoing == nil {
+            loop.logger.debug("control job done", metadata: [
+                "cmd": "\(ongoing.command)", "turns": "\(jobTurns)", "longest_turn_us": "\(jobLongestMicros)",
+                "longest_turn_cpu_us": "\(jobLongestCPUMicros)", "longest_step_us": "\(jobLongestStepMicros)",
+            ])
+        }
+    }
+
+    /// Starts a job done in slices.
+    private func start(_ job: Ongoing) {
+        ongoing = job
+        jobTurns = 0
+        jobLongestMicros = 0
+        jobLongestCPUMicros = 0
+        jobLongestStepMicros = 0
     }
 
     /// Posts an answer and rings the control thread.
@@ -89,17 +149,17 @@ final class ControlHandler {
         }
     }
 
-    /// The engine's part of `session`: the live session and what the journal holds of it. The
-    /// control thread builds the reply from it and adds the session's violations from the history.
-    private func session(_ request: SessionRequest) throws(ControlRefusal) -> SessionReplyParts {
-        let id = request.id
+    /// Starts the engine's part of `session`: the live session now, and what the journal holds
+    /// of it in slices. The control thread builds the reply from it and adds the session's
+    /// violations from the history.
+    private func startSession(_ request: SessionRequest) {
         let engine = loop.pipeline.engine
-        let snapshot = engine.sessionSnapshot(id: id)
+        let snapshot = engine.sessionSnapshot(id: request.id)
         guard snapshot != nil || request.ended else {
-            throw ControlRefusal("no live session '\(id)'; `modalwatch sessions` lists the live ones (add \"ended\": true for one that ended)")
+            answer(.session(.failure(ControlRefusal(
+                "no live session '\(request.id)'; `modalwatch sessions` lists the live ones (add \"ended\": true for one that ended)"))))
+            return
         }
-        return SessionReplyParts(
-            snapshot: snapshot, journalCopy: engine.journalCopy(session: id),
-            capacity: engine.journal.capacity, recorded: Int(clamping: engine.journal.recorded), held: engine.journal.count)
+        start(.session(snapshot, engine.startJournalCopy(session: request.id)))
     }
 }

@@ -17,6 +17,11 @@ struct ControlHoldTimes {
     private(set) var maxCPUMicros: Int64 = 0
     /// The longest CPU time of each request (`cmd`), in microseconds.
     private(set) var maxCPUByRequest: [String: Int64] = [:]
+    /// The CPU time of the last turn, in microseconds.
+    private(set) var lastCPUMicros: Int64 = 0
+    /// The longest work between two looks at the clock in a turn in slices, in microseconds:
+    /// what a turn can overrun its slice by (not in `status`; `ControlHandler` logs it at debug).
+    private(set) var maxStepMicros: Int64 = 0
     private var started: Int64 = 0
     private var startedCPU: Int64 = 0
 
@@ -38,9 +43,15 @@ struct ControlHoldTimes {
         // Bounded: only the commands the protocol knows get an entry of their own.
         let key = Self.commands.contains(command) ? command : "?"
         maxByRequest[key] = max(maxByRequest[key] ?? 0, held)
+        lastCPUMicros = cpu
         maxCPUMicros = max(maxCPUMicros, cpu)
         maxCPUByRequest[key] = max(maxCPUByRequest[key] ?? 0, cpu)
         return held
+    }
+
+    /// Notes the longest work between two looks at the clock in a turn.
+    mutating func noteStep(micros: Int64) {
+        maxStepMicros = max(maxStepMicros, micros)
     }
 
     /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), in microseconds.

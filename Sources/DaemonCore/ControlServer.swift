@@ -194,11 +194,15 @@ final class ControlServer {
         }
         post(.sessions(request))
         var listing = SessionRanking(order: request.sort, limit: request.limit, cursor: cursor)
+        // The journal's alerts come in the first slices, before any session.
+        var alerts = Engine.JournalAlerts()
         while let answers = nextAnswers() {
             for answer in answers {
                 switch answer {
-                case .sessionsSlice(.sessions(let sessions)): listing.add(sessions)
-                case .sessionsSlice(.alerts(let alerts)): listing.alerts = alerts.index()
+                case .sessionsSlice(.sessions(let sessions)):
+                    if listing.alerts == nil { listing.alerts = alerts.index() }
+                    listing.add(sessions)
+                case .sessionsSlice(.alerts(let more)): alerts.append(more)
                 case .sessionsEnd:
                     let page = listing.finish()
                     return SessionsReply(total: listing.total, now: WallClock.milliseconds(), sessions: page.sessions, next: page.next?.text)

@@ -12,8 +12,8 @@ extension Engine {
         public let app: String?
         /// The next slot to visit.
         fileprivate var nextSlot = 0
-        /// Whether the first slice copied the journal's alerts.
-        fileprivate var copiedAlerts = false
+        /// The walk of the journal for its alerts, which the first slices copy (nil before the first).
+        fileprivate var alertWalk: JournalWalk?
         /// The alert window of each app met so far.
         fileprivate var windows: [String: Int64] = [:]
         /// Whether every slot was visited.
@@ -33,11 +33,13 @@ extension Engine {
         public var windowMs: Int64
     }
 
-    /// What a scan's slice found: sessions, or (the first slice) the journal's alerts.
+    /// What a scan's slice found: sessions, or (the first slices, before any session) some of the
+    /// journal's alerts.
     public enum ScanSlice: Sendable {
         /// Live sessions.
         case sessions([ScannedSession])
-        /// The journal's `alert.presented` entries, copied as they are (one array, no strings).
+        /// Some of the journal's `alert.presented` entries, copied as they are (no strings); the
+        /// slices before the first `sessions` one hold them all, together.
         case alerts(JournalAlerts)
     }
 
@@ -45,6 +47,20 @@ extension Engine {
     /// another thread than the engine's (`index()`, then `JournalAlerts.Index.count`).
     public struct JournalAlerts: Sendable {
         fileprivate var entries: [SessionJournal.Entry]
+
+        /// No alerts.
+        public init() {
+            entries = []
+        }
+
+        fileprivate init(entries: [SessionJournal.Entry]) {
+            self.entries = entries
+        }
+
+        /// Adds the alerts of a later slice.
+        public mutating func append(_ other: JournalAlerts) {
+            entries.append(contentsOf: other.entries)
+        }
 
         /// The entries by session, for counting.
         public func index() -> Index {
@@ -73,14 +89,23 @@ extension Engine {
         }
     }
 
-    /// Goes on with `scan`: visits sessions until `shouldStop()` (asked every 8 sessions) is
-    /// true or every slot was visited, and returns the ones of its app. The first call only copies
-    /// the journal's alerts (one pass over the journal's fixed capacity).
+    /// Goes on with `scan`: visits sessions until `shouldStop()` (asked every 8 slots) is true or
+    /// every slot was visited, and returns the ones of its app. The first calls copy the journal's
+    /// alerts instead, a step of `journalStep` entries at a time (asked after each), in pieces of
+    /// at most `journalPiece`.
     public func continueScan(_ scan: SessionScan, shouldStop: () -> Bool) -> ScanSlice {
         guard !scan.finished else { return .sessions([]) }
-        guard scan.copiedAlerts else {
-            scan.copiedAlerts = true
-            return .alerts(journalAlerts())
+        let walk = scan.alertWalk ?? startJournalWalk()
+        scan.alertWalk = walk
+        if !walk.finished {
+            var alerts: [SessionJournal.Entry] = []
+            alerts.reserveCapacity(Self.journalPiece)
+            repeat {
+                stepJournalWalk(walk) { entry in
+                    if UInt32(entry.type) == MW_EVENT_ALERT_PRESENTED.rawValue { alerts.append(entry) }
+                }
+            } while !walk.finished && alerts.count <= Self.journalPiece - Self.journalStep && !shouldStop()
+            return .alerts(JournalAlerts(entries: alerts))
         }
         var found: [ScannedSession] = []
         var visited = 0
@@ -98,21 +123,6 @@ extension Engine {
         }
         scan.finished = true
         return .sessions(found)
-    }
-
-    /// The journal's `alert.presented` entries, newest first.
-    private func journalAlerts() -> JournalAlerts {
-        // Counted first, so that the copy is one allocation of its size (not of the journal's, ~2.4 MB).
-        var count = 0
-        journal.forEachEntry { entry in
-            if UInt32(entry.type) == MW_EVENT_ALERT_PRESENTED.rawValue { count += 1 }
-        }
-        var alerts: [SessionJournal.Entry] = []
-        alerts.reserveCapacity(count)
-        journal.forEachEntry { entry in
-            if UInt32(entry.type) == MW_EVENT_ALERT_PRESENTED.rawValue { alerts.append(entry) }
-        }
-        return JournalAlerts(entries: alerts)
     }
 }
 

@@ -240,6 +240,18 @@ public final class SessionJournal {
         }
     }
 
+    /// Calls `body` with the entries at `positions` (the n-th event recorded is at n) that the
+    /// ring still holds, newest first: a walk in slices that the ring overwrites meanwhile.
+    func forEachEntry(at positions: Range<UInt64>, _ body: (Entry) -> Void) {
+        guard let ring else { return }
+        var position = min(positions.upperBound, recorded)
+        let lowest = max(positions.lowerBound, recorded - UInt64(count))
+        while position > lowest {
+            position -= 1
+            body(ring[Int(truncatingIfNeeded: position) & mask])
+        }
+    }
+
     /// An entry as a query returns it.
     static func record(of entry: Entry) -> Record {
         let type = Int(entry.type) < typeNames.count ? typeNames[Int(entry.type)] : "unknown"

@@ -27,7 +27,7 @@ EVENTS_PER_SESSION = len(streams.alert_frequency_session("x", APP, end_session=T
 # The longest CPU time a control request may hold the ingest thread for in one turn, on the debug build.
 # The release build's figure is what issue 12 bounds at 1 ms (docs/PERFORMANCE.md); the debug build runs the
 # same turns 5-20 times slower (unoptimized Swift, every array access checked). A `sessions` slice stops at
-# 500 µs of wall clock; `session` copies at most the journal's 16,384 entries; `status` and `rules` are
+# 250 µs of wall clock and `session` copies the journal in the same slices; `status` and `rules` are
 # bounded by the counters and the rules. CPU time, not wall clock: on the shared 2-core machine the
 # scheduler can take the thread away for tens of ms in any turn, which `control_hold_max_us` includes.
 DEBUG_CPU_BOUND_US = int(os.environ.get("MODALWATCH_LOAD_CPU_BOUND_US", 25_000))
