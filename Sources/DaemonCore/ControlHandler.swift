@@ -1,4 +1,5 @@
 import ControlProtocol
+import Glibc
 import HistoryStore
 import Logging
 import ModalwatchConfig
@@ -39,8 +40,9 @@ final class ControlHandler {
     private let pair: ZMQSocket
     /// The job under way in slices, if any.
     private var ongoing: Ongoing?
-    /// The ongoing job's turns so far, and its longest (µs, wall clock and CPU) and longest step.
-    private var jobTurns = 0, jobLongestMicros: Int64 = 0, jobLongestCPUMicros: Int64 = 0, jobLongestStepMicros: Int64 = 0
+    /// The ongoing job's turns so far, its longest (µs, wall clock and CPU), and its longest step
+    /// between two looks at the clock in a turn the scheduler did not interrupt.
+    private var jobTurns = 0, jobSteps = 0, jobSlowSteps = 0, jobLongestMicros: Int64 = 0, jobLongestCPUMicros: Int64 = 0, jobLongestStepMicros: Int64 = 0
     /// How long control jobs held this thread, one turn at a time.
     private(set) var holds = ControlHoldTimes()
 
@@ -83,12 +85,15 @@ final class ControlHandler {
     /// One turn of the job under way: a slice of at most `turnMicros` (and the longest step past it).
     func continueJob() {
         guard let ongoing else { return }
+        let faultsBefore = Self.minorFaults()
         holds.begin()
         let began = Posix.monotonicMicroseconds()
         let deadline = began + Self.turnMicros
-        var looked = began, longestStep: Int64 = 0
+        var looked = began, longestStep: Int64 = 0, checks = 0, slowSteps = 0
         let shouldStop = { () -> Bool in
             let now = Posix.monotonicMicroseconds()
+            checks += 1
+            if now - looked > 100 { slowSteps += 1 }
             longestStep = max(longestStep, now - looked)
             looked = now
             return now >= deadline
@@ -96,11 +101,15 @@ final class ControlHandler {
         let engine = loop.pipeline.engine
         switch ongoing {
         case .sessions(let scan):
-            answer(.sessionsSlice(engine.continueScan(scan, shouldStop: shouldStop)))
+            // Slices of a bounded size (`Engine.scanSlice`), as many as the turn has time for; one bell.
+            repeat {
+                exchange.post(.sessionsSlice(engine.continueScan(scan, shouldStop: shouldStop)))
+            } while !scan.finished && Posix.monotonicMicroseconds() < deadline
             if scan.finished {
-                answer(.sessionsEnd)
+                exchange.post(.sessionsEnd)
                 self.ongoing = nil
             }
+            ring()
         case .session(let snapshot, let copying):
             if let copy = engine.continueJournalCopy(copying, shouldStop: shouldStop) {
                 answer(.session(.success(SessionReplyParts(
@@ -111,23 +120,46 @@ final class ControlHandler {
         }
         longestStep = max(longestStep, Posix.monotonicMicroseconds() - looked)
         let held = holds.end(command: ongoing.command)
-        holds.noteStep(micros: longestStep)
+        let faults = Self.minorFaults() - faultsBefore
+        if holds.lastCPUMicros > 2 * Self.turnMicros {
+            loop.logger.debug("control turn over its slice", metadata: [
+                "cmd": "\(ongoing.command)", "turn": "\(jobTurns)", "cpu_us": "\(holds.lastCPUMicros)", "wall_us": "\(held)",
+                "longest_step_us": "\(longestStep)", "minor_faults": "\(faults)", "clock_checks": "\(checks)",
+            ])
+        }
         jobTurns += 1
+        jobSteps += checks
+        jobSlowSteps += slowSteps
         jobLongestMicros = max(jobLongestMicros, held)
         jobLongestCPUMicros = max(jobLongestCPUMicros, holds.lastCPUMicros)
-        jobLongestStepMicros = max(jobLongestStepMicros, longestStep)
+        // A step's wall clock is its work only when the scheduler did not take the thread away
+        // meanwhile: counted from turns whose wall clock is their CPU time, within 20 µs.
+        if held - holds.lastCPUMicros <= 20 {
+            holds.noteStep(micros: longestStep)
+            jobLongestStepMicros = max(jobLongestStepMicros, longestStep)
+        }
         if self.ongoing == nil {
             loop.logger.debug("control job done", metadata: [
                 "cmd": "\(ongoing.command)", "turns": "\(jobTurns)", "longest_turn_us": "\(jobLongestMicros)",
                 "longest_turn_cpu_us": "\(jobLongestCPUMicros)", "longest_step_us": "\(jobLongestStepMicros)",
+                "steps": "\(jobSteps)", "steps_over_100us": "\(jobSlowSteps)",
             ])
         }
+    }
+
+    /// The calling thread's minor page faults so far.
+    private static func minorFaults() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD (not imported into Swift)
+        return usage.ru_minflt
     }
 
     /// Starts a job done in slices.
     private func start(_ job: Ongoing) {
         ongoing = job
         jobTurns = 0
+        jobSteps = 0
+        jobSlowSteps = 0
         jobLongestMicros = 0
         jobLongestCPUMicros = 0
         jobLongestStepMicros = 0
@@ -136,6 +168,11 @@ final class ControlHandler {
     /// Posts an answer and rings the control thread.
     private func answer(_ answer: ControlExchange.Answer) {
         exchange.post(answer)
+        ring()
+    }
+
+    /// Rings the control thread: answers wait in the exchange.
+    private func ring() {
         // A bell lost to a full queue is no loss: the control thread looks at the exchange every 100 ms.
         _ = try? pair.send([ControlExchange.Bell.posted.rawValue], flags: [.dontWait])
     }

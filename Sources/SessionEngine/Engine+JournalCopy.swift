@@ -4,10 +4,11 @@
 /// so that no turn of the engine's thread reads the whole ring (issue 12).
 extension Engine {
     /// Entries one step of a walk visits; the caller's clock is asked between steps.
-    public static let journalStep = 64
-    /// Entries in one piece of a copy: one allocation of ~115 KB, under glibc's mmap threshold,
-    /// so that a piece never costs a fresh mapping and its page faults in one go.
-    static let journalPiece = 512
+    public static let journalStep = 32
+    /// Entries in one piece of a copy: one allocation of ~14 KB, of its final size. Small pieces
+    /// come from the allocator's free lists; large or growing arrays take fresh pages from the
+    /// kernel, whose page faults (tens of µs each on a loaded machine) cost a turn its slice.
+    public static let journalPiece = 64
 
     /// A walk of the journal in slices, newest first, from the newest entry at its start: each
     /// step goes on below where the last stopped. An entry the ring overwrote between two steps is

@@ -89,10 +89,14 @@ extension Engine {
         }
     }
 
-    /// Goes on with `scan`: visits sessions until `shouldStop()` (asked every 8 slots) is true or
-    /// every slot was visited, and returns the ones of its app. The first calls copy the journal's
-    /// alerts instead, a step of `journalStep` entries at a time (asked after each), in pieces of
-    /// at most `journalPiece`.
+    /// Sessions in one slice at most: one allocation of its final size (~13 KB; see `journalPiece`).
+    public static let scanSlice = 64
+
+    /// Goes on with `scan`: visits sessions until `shouldStop()` (asked every 8 slots) is true,
+    /// `scanSlice` were found or every slot was visited, and returns the ones of its app. The
+    /// first calls copy the journal's alerts instead, a step of `journalStep` entries at a time
+    /// (asked after each), in pieces of at most `journalPiece`. A caller with time left in its
+    /// turn calls again.
     public func continueScan(_ scan: SessionScan, shouldStop: () -> Bool) -> ScanSlice {
         guard !scan.finished else { return .sessions([]) }
         let walk = scan.alertWalk ?? startJournalWalk()
@@ -104,13 +108,14 @@ extension Engine {
                 stepJournalWalk(walk) { entry in
                     if UInt32(entry.type) == MW_EVENT_ALERT_PRESENTED.rawValue { alerts.append(entry) }
                 }
-            } while !walk.finished && alerts.count <= Self.journalPiece - Self.journalStep && !shouldStop()
+            } while !walk.finished && alerts.count + Self.journalStep <= Self.journalPiece && !shouldStop()
             return .alerts(JournalAlerts(entries: alerts))
         }
         var found: [ScannedSession] = []
+        found.reserveCapacity(Self.scanSlice)
         var visited = 0
         while scan.nextSlot < table.slotCount {
-            if visited & 7 == 7 && shouldStop() { return .sessions(found) }
+            if found.count == Self.scanSlice || (visited & 7 == 7 && shouldStop()) { return .sessions(found) }
             let slot = scan.nextSlot
             scan.nextSlot += 1
             visited += 1
