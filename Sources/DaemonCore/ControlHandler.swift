@@ -20,6 +20,10 @@ final class ControlHandler {
     /// the clock after every step (8 table slots or `Engine.journalStep` journal entries).
     static let turnMicros: Int64 = 250
 
+    /// The most `sessions` slices one turn makes (~100 KB): the memory a turn fills comes fresh
+    /// from the kernel after the heap was trimmed, and each page's fault costs the turn µs.
+    static let slicesPerTurn = 8
+
     /// A job done in slices, under way.
     private enum Ongoing {
         /// A `sessions` scan.
@@ -101,10 +105,13 @@ final class ControlHandler {
         let engine = loop.pipeline.engine
         switch ongoing {
         case .sessions(let scan):
-            // Slices of a bounded size (`Engine.scanSlice`), as many as the turn has time for; one bell.
+            // Slices of a bounded size (`Engine.scanSlice`), as many as the turn has time and memory
+            // for; one bell.
+            var slices = 0
             repeat {
                 exchange.post(.sessionsSlice(engine.continueScan(scan, shouldStop: shouldStop)))
-            } while !scan.finished && Posix.monotonicMicroseconds() < deadline
+                slices += 1
+            } while !scan.finished && slices < Self.slicesPerTurn && Posix.monotonicMicroseconds() < deadline
             if scan.finished {
                 exchange.post(.sessionsEnd)
                 self.ongoing = nil
