@@ -13,7 +13,7 @@ a client fires over and over every request the ingest thread works on at its lar
 daemon's debug log, the longest step between two looks at the clock.
 
     python3 bench/control_hold.py --live 100000 --seconds 10
-    python3 bench/control_hold.py --live 1000000 --seconds 20
+    python3 bench/control_hold.py --live 999000 --seconds 20
 """
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ SORTS = ["recent", "alerts", "depth", "violations", "events"]
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--live", type=int, default=100_000, help="live sessions before the stream")
+    parser.add_argument("--live", type=int, default=100_000,
+                        help="live sessions before the stream (the daemon keeps at most 1,000,000: --live 999000 for the most)")
     parser.add_argument("--rate", type=int, default=3_000, help="stream sessions a second (10 events each)")
     parser.add_argument("--seconds", type=float, default=10.0, help="how long the stream and the requests last")
     args = parser.parse_args()
@@ -128,7 +129,7 @@ def main() -> int:
         daemon.stop(timeout=60)
         if os.environ.get("MODALWATCH_HOLD_LOG"):
             Path(os.environ["MODALWATCH_HOLD_LOG"]).write_text(daemon.log())
-        context.term()
+        context.destroy(linger=0)
 
 
 if __name__ == "__main__":
