@@ -148,12 +148,35 @@ public struct JSONBuffer: ~Copyable {
         return v &+ 0x3030_3030_3030_3030 &+ letters &* 0x27  // '0' + n, or 'a' + n − 10
     }
 
-    /// Appends a JSON string with quotes, escaping what JSON requires.
+    /// Appends a JSON string with quotes, escaping what JSON requires: plain printable ASCII
+    /// (ids, most text) copied a word at a time, the escaper only from the first byte that
+    /// needs a look.
     public mutating func string(_ utf8: UnsafeRawBufferPointer) {
-        reserve(JSONStringEscaper.maxEscapedLength(utf8.count) + 2)
+        let n = utf8.count
+        reserve(JSONStringEscaper.maxEscapedLength(n) + 2)
         base[count] = 0x22
         count += 1
-        count += JSONStringEscaper.writeEscaped(utf8, to: base + count)
+        if let start = utf8.baseAddress {
+            let p = start.assumingMemoryBound(to: UInt8.self)
+            let out = base + count
+            var i = 0
+            while i &+ 8 <= n {
+                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                if StringBytes.attentionMask(word) != 0 { break }
+                UnsafeMutableRawPointer(out + i).storeBytes(of: word, as: UInt64.self)
+                i &+= 8
+            }
+            while i < n {
+                let b = p[i]
+                guard b >= 0x20, b < 0x80, b != 0x22, b != 0x5C else { break }
+                out[i] = b
+                i &+= 1
+            }
+            count += i
+            if i < n {
+                count += JSONStringEscaper.writeEscaped(UnsafeRawBufferPointer(start: p + i, count: n - i), to: base + count)
+            }
+        }
         base[count] = 0x22
         count += 1
     }

@@ -1,3 +1,4 @@
+import ByteBasics
 import SessionEngine
 import XCTest
 
@@ -48,5 +49,39 @@ final class JSONBufferTests: XCTestCase {
             return "\(Int64(i) * 1_000_000_007)" + String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
         XCTAssertEqual(buffer.withBytes { String(decoding: $0, as: UTF8.self) }, expected)
+    }
+
+    /// The word-at-a-time copy of plain text hands over to the escaper at the first byte that
+    /// needs a look, wherever it is: the result is the escaper's on the whole string.
+    func testStringsWithAByteToEscapeAtEveryPosition() {
+        let specials: [[UInt8]] = [[0x22], [0x5C], [0x0A], [0x01], [0x7F], Array("é".utf8), Array("\u{2028}".utf8), [0xFF]]
+        for length in 0..<26 {
+            let plain = (0..<length).map { UInt8(0x61 + $0 % 26) }
+            XCTAssertEqual(writtenString(plain), escaped(plain), "plain, \(length) bytes")
+            for position in 0...length {
+                for special in specials {
+                    var bytes = plain
+                    bytes.insert(contentsOf: special, at: position)
+                    XCTAssertEqual(writtenString(bytes), escaped(bytes), "\(special) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
+    private func writtenString(_ bytes: [UInt8]) -> [UInt8] {
+        var buffer = JSONBuffer(capacity: 64)
+        buffer.raw("x")
+        bytes.withUnsafeBytes { buffer.string($0) }
+        return buffer.withBytes { Array($0) }
+    }
+
+    private func escaped(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = Array("x\"".utf8)
+        let room = UnsafeMutablePointer<UInt8>.allocate(capacity: JSONStringEscaper.maxEscapedLength(bytes.count) + 1)
+        defer { room.deallocate() }
+        let n = bytes.withUnsafeBytes { JSONStringEscaper.writeEscaped($0, to: room) }
+        out += UnsafeBufferPointer(start: room, count: n)
+        out.append(0x22)
+        return out
     }
 }
