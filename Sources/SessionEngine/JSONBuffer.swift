@@ -81,7 +81,7 @@ public struct JSONBuffer: ~Copyable {
         count += 1
     }
 
-    /// Appends a whole number: its digits counted by comparison, written two at a time
+    /// Appends a whole number: its digits counted by comparisons, written two at a time
     /// from a table (a 13-digit time is 6 divisions, not 26).
     public mutating func integer(_ value: Int64) {
         reserve(20)
@@ -95,13 +95,7 @@ public struct JSONBuffer: ~Copyable {
             count += 1
             return
         }
-        var digits = 2
-        var limit: UInt64 = 100
-        while digits < 20, magnitude >= limit {
-            digits += 1
-            limit &*= 10
-        }
-        var position = count + digits
+        var position = count + Self.digitCount(magnitude)
         count = position
         Self.digitPairs.withUTF8Buffer { pairs in
             let table = pairs.baseAddress!
@@ -120,6 +114,22 @@ public struct JSONBuffer: ~Copyable {
                 base[position - 1] = UInt8(truncatingIfNeeded: magnitude) &+ 0x30
             }
         }
+    }
+
+    /// How many decimal digits `v` has (at least 10): four or five comparisons, not a division
+    /// or multiplication per digit.
+    @inline(__always)
+    private static func digitCount(_ v: UInt64) -> Int {
+        if v < 10_000_000_000 {
+            if v < 100_000 { return v < 100 ? 2 : v < 1_000 ? 3 : v < 10_000 ? 4 : 5 }
+            return v < 10_000_000 ? (v < 1_000_000 ? 6 : 7) : v < 100_000_000 ? 8 : v < 1_000_000_000 ? 9 : 10
+        }
+        if v < 1_000_000_000_000_000 {
+            return v < 1_000_000_000_000 ? (v < 100_000_000_000 ? 11 : 12)
+                : v < 10_000_000_000_000 ? 13 : v < 100_000_000_000_000 ? 14 : 15
+        }
+        return v < 100_000_000_000_000_000 ? (v < 10_000_000_000_000_000 ? 16 : 17)
+            : v < 1_000_000_000_000_000_000 ? 18 : v < 10_000_000_000_000_000_000 ? 19 : 20
     }
 
     /// "00" to "99", each pair of digits at twice its value.
