@@ -66,6 +66,17 @@ def proc_figures(pid: int) -> tuple[int, int, int]:
     return rss_kib, fds, threads
 
 
+def rss_parts(pid: int) -> dict:
+    """RSS by kind (kB): anonymous (the heaps), file-backed and shared memory (a tmpfs file mapped, SQLite's -shm)."""
+    parts = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(("RssAnon:", "RssFile:", "RssShmem:")):
+                key, value = line.split(":")
+                parts[key.lower()] = int(value.split()[0])
+    return parts
+
+
 def fill(fs: Path) -> Path:
     """Writes a filler file until the filesystem is full."""
     filler = fs / "filler"
@@ -281,7 +292,7 @@ def main() -> int:
                 if filler is None and now >= next_fill:
                     s = status()   # the healthy point of this cycle: the spool is empty
                     rss, fds, threads = proc_figures(daemon.pid)
-                    healthy_points.append({"t": round(now - started, 1), "rss_kib": rss, "fds": fds, "threads": threads,
+                    healthy_points.append({"t": round(now - started, 1), "rss_kib": rss, **rss_parts(daemon.pid), "fds": fds, "threads": threads,
                                            "history_state": s["history_state"], "spooled": s["violations_spooled"]})
                     if truncate_wal(state / "history.sqlite"):
                         truncations += 1
