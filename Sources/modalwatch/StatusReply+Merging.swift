@@ -5,7 +5,8 @@ import ControlProtocol
 extension StatusReply {
     /// The replies merged: every counter summed (and the rates), `shard_buckets` summed (256
     /// when the daemons cover every bucket once), `uptime_s` the youngest daemon's, `edition`
-    /// and `version` the common value or `mixed`, `modules` each distinct module once.
+    /// and `version` the common value or `mixed`, `modules` each distinct module once, the
+    /// fault fields merged (`FaultStatus.merge`).
     static func merged(_ replies: [StatusReply]) -> StatusReply {
         guard var merged = replies.first else { return StatusReply() }
         for s in replies.dropFirst() {
@@ -21,6 +22,7 @@ extension StatusReply {
             merged.eventsPerSecond += s.eventsPerSecond
             merged.violationsRateLimitedByRule.merge(s.violationsRateLimitedByRule, uniquingKeysWith: +)
             merged.curve = merged.curve || s.curve
+            merged.faults.merge(s.faults)
         }
         if replies.count > 1 {
             merged.history = nil

@@ -46,6 +46,39 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(StatusReply.merged([a]).shard, a.shard, "one daemon's reply is its own")
     }
 
+    func testMergedStatusMergesTheFaultFields() {
+        var a = StatusReply(), b = StatusReply(), c = StatusReply()
+        a.faults.violationsUnstored = 2; b.faults.violationsUnstored = 5
+        a.faults.violationsSpooled = 7; b.faults.violationsSpooled = 1
+        a.faults.spoolMemoryBytes = 100; b.faults.spoolFileBytes = 4096
+        a.faults.historyState = "ok"; a.faults.historyHealthy = true
+        b.faults.historyState = "failing"; b.faults.historyHealthy = false; b.faults.historyError = "disk full"
+        a.faults.controlHoldMaxMicros = 300; a.faults.controlHoldMaxRequest = "status"
+        b.faults.controlHoldMaxMicros = 900; b.faults.controlHoldMaxRequest = "sessions"
+        a.faults.controlHoldCPUMaxByRequest = ["status": 80, "sessions": 400]; b.faults.controlHoldCPUMaxByRequest = ["sessions": 250, "rules": 90]
+        a.faults.controlHoldCPUMaxMicros = 400; b.faults.controlHoldCPUMaxMicros = 250
+        let crashed = FaultStatus.Quarantined(rule: "r1", module: "m", fault: "crashed (SIGSEGV)", event: "e", since: 1)
+        let hung = FaultStatus.Quarantined(rule: "r2", module: "m", fault: "hung (1000 ms)", event: "e", since: 2)
+        a.faults.rulesQuarantined = [crashed]; b.faults.rulesQuarantined = [crashed, hung]
+        let merged = StatusReply.merged([a, b]).faults
+        XCTAssertEqual(merged.violationsUnstored, 7)
+        XCTAssertEqual(merged.violationsSpooled, 8)
+        XCTAssertEqual(merged.spoolMemoryBytes + merged.spoolFileBytes, 4196)
+        XCTAssertEqual(merged.historyState, "failing")
+        XCTAssertFalse(merged.historyHealthy)
+        XCTAssertEqual(merged.historyError, "disk full")
+        XCTAssertEqual(merged.controlHoldMaxMicros, 900)
+        XCTAssertEqual(merged.controlHoldMaxRequest, "sessions")
+        XCTAssertEqual(merged.controlHoldCPUMaxMicros, 400)
+        XCTAssertEqual(merged.controlHoldCPUMaxByRequest, ["status": 80, "sessions": 400, "rules": 90])
+        XCTAssertEqual(merged.rulesQuarantined, [crashed, hung], "each quarantined rule once")
+        // A daemon without history (`none`) does not make the others unhealthy.
+        c.faults.historyState = "none"
+        let healthy = StatusReply.merged([c, a]).faults
+        XCTAssertEqual(healthy.historyState, "ok")
+        XCTAssertTrue(healthy.historyHealthy)
+    }
+
     func testOutOfRangeOptionsAreUsageErrors() {
         for arguments in [["sessions", "--limit", "-1"], ["session", "x", "--events", "16385"], ["status", "--timeout", "0"],
                           ["violations", "--since", "soon"], ["sessions", "--sort", "sideways"]] {

@@ -1,0 +1,35 @@
+import ControlProtocol
+
+/// The fault fields of several daemons' `status` as one (`StatusReply.merged`): counters and
+/// sizes summed, holds the longest of any daemon, quarantined rules each daemon's (once each).
+extension FaultStatus {
+    /// Adds another daemon's fault fields to these.
+    mutating func merge(_ other: FaultStatus) {
+        topicsTooLarge += other.topicsTooLarge
+        controlRequests += other.controlRequests
+        if other.controlHoldMaxMicros > controlHoldMaxMicros || controlHoldMaxRequest == nil {
+            controlHoldMaxMicros = max(controlHoldMaxMicros, other.controlHoldMaxMicros)
+            controlHoldMaxRequest = other.controlHoldMaxRequest ?? controlHoldMaxRequest
+        }
+        controlHoldMaxByRequest.merge(other.controlHoldMaxByRequest, uniquingKeysWith: max)
+        controlHoldCPUMaxMicros = max(controlHoldCPUMaxMicros, other.controlHoldCPUMaxMicros)
+        controlHoldCPUMaxByRequest.merge(other.controlHoldCPUMaxByRequest, uniquingKeysWith: max)
+        // Healthy when every daemon that keeps a history is; the worst state (one daemon failing
+        // makes the whole failing; `none` only when none keeps a history).
+        if other.historyState != "none" {
+            historyHealthy = (historyState == "none" || historyHealthy) && other.historyHealthy
+        }
+        let states = ["none", "ok", "failing"]
+        if (states.firstIndex(of: other.historyState) ?? 0) > (states.firstIndex(of: historyState) ?? 0) {
+            historyState = other.historyState
+        }
+        historyError = historyError ?? other.historyError
+        historyOutages += other.historyOutages
+        violationsSpooled += other.violationsSpooled
+        spoolMemoryBytes += other.spoolMemoryBytes
+        spoolFileBytes += other.spoolFileBytes
+        violationsRecovered += other.violationsRecovered
+        violationsUnstored += other.violationsUnstored
+        for rule in other.rulesQuarantined where !rulesQuarantined.contains(rule) { rulesQuarantined.append(rule) }
+    }
+}
