@@ -17,7 +17,8 @@ extension ViolationHistory {
     ///   bucket first, until the limit is reached (a million rows: 245 seeks);
     /// - a rule in `violations_rule` and an app in `violations_app` (`(rule, rowid)`,
     ///   `(app, rowid)`), read backwards from the newest, stopping at the limit;
-    /// - no filter, or `since` alone, reads the table backwards from its end.
+    /// - no filter, or `since` alone, reads the table backwards from its end; `since` bounds every
+    ///   query by rowid (`firstRowid(observedAtLeast:)`), so it stops at the first row too old.
     /// A v1 or v2 file (read-only readers of an old file) is read as before: `observed DESC, rowid DESC`.
     static func visit(
         _ query: HistoryQuery, after cursor: HistoryPage.Cursor?, in db: Database,
@@ -58,8 +59,15 @@ extension ViolationHistory {
             _ = try emit(statement, arguments + [limit])
             return
         }
-        // Arrival order: a cursor's rowid alone says where the next page starts.
+        // Arrival order: a cursor's rowid alone says where the next page starts, and `since` where
+        // the rows young enough start (`firstRowid`), so that no query reads older rows.
         let before = cursor?.rowid
+        var first: Int64 = .min
+        if let since = query.sinceObserved {
+            first = try firstRowid(observedAtLeast: since, in: db)
+            clauses.append("rowid >= ?")
+            arguments.append(first)
+        }
         guard let session = query.session else {
             if let before { clauses.append("rowid < ?"); arguments.append(before) }
             let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
@@ -81,7 +89,7 @@ extension ViolationHistory {
             ORDER BY rowid DESC
             """)
         var bucket = top >> shift
-        while bucket >= oldest >> shift {
+        while bucket >= max(oldest, first) >> shift {
             guard try emit(statement, [bucket, session, top] + arguments) else { return }
             bucket -= 1
         }

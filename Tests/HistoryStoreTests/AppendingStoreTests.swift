@@ -117,6 +117,41 @@ final class AppendingStoreTests: XCTestCase {
                        rows.filter { $0.app == "com.example.app1" && $0.rule == "rule-4" }.reversed().map(\.id))
         XCTAssertEqual(try history.find(HistoryQuery(sinceObserved: rows[490].observed, limit: 1000)).count, 9)
     }
+
+    /// `since` is bounded by rowid (rows are in arrival order): the same rows as filtering every
+    /// row by `observed`, with every other filter and across pages, and no row older than it read.
+    func testSinceIsBoundedByRowidAndGivesWhatAFilterGives() throws {
+        let history = try ViolationHistory(path: directory.appendingPathComponent(ViolationHistory.fileName).path)
+        let rows = (0..<9000).map(violation)
+        try history.insert(rows)
+        XCTAssertEqual(try history.prune(now: 0, maxAgeMs: nil, maxRows: 8000), 1000, "a gap at the start")
+        let kept = Array(rows.suffix(8000))
+        for since in [Int64.min, kept[0].observed - 1, kept[0].observed, kept[4321].observed, kept[7999].observed, kept[7999].observed + 1] {
+            let young = kept.filter { $0.observed >= since }
+            XCTAssertEqual(try history.find(HistoryQuery(sinceObserved: since, limit: 10_000)).map(\.id), young.reversed().map(\.id))
+            let session = kept[7000].session
+            XCTAssertEqual(try history.find(HistoryQuery(session: session, sinceObserved: since, limit: 10_000)).map(\.id),
+                           young.filter { $0.session == session }.reversed().map(\.id))
+            XCTAssertEqual(try history.find(HistoryQuery(rule: "rule-3", sinceObserved: since, limit: 10_000)).map(\.id),
+                           young.filter { $0.rule == "rule-3" }.reversed().map(\.id))
+            // Paged: the pages together are the same rows.
+            var paged: [String] = []
+            var cursor: HistoryPage.Cursor?
+            repeat {
+                let page = try history.findPage(HistoryQuery(sinceObserved: since, limit: 10_000), after: cursor, maxBytes: 64 << 10)
+                paged += page.rows.map(\.id)
+                cursor = page.next
+            } while cursor != nil
+            XCTAssertEqual(paged, young.reversed().map(\.id))
+        }
+        try history.database.read { db in
+            let bound = try ViolationHistory.firstRowid(observedAtLeast: kept[4321].observed, in: db)
+            let observedAtBound = try Int64.fetchOne(db, sql: "SELECT observed FROM violations WHERE rowid = ?", arguments: [bound])
+            let observedBefore = try Int64.fetchOne(db, sql: "SELECT observed FROM violations WHERE rowid = ?", arguments: [bound - 1])
+            XCTAssertEqual(observedAtBound, kept[4321].observed)
+            XCTAssertLessThan(try XCTUnwrap(observedBefore), kept[4321].observed)
+        }
+    }
 }
 
 /// Counts the frames each commit adds to a history's WAL: after each call it checkpoints
