@@ -25,6 +25,14 @@ final class Publisher {
     static let maxBatchesPerCommit = 1024
     static let maxBytesPerCommit = 8 << 20
     static let maxGatherUs: Int64 = 2_000
+    /// While commits follow each other (busy), a commit starts at least this long after the
+    /// previous one started; a group that finds the store idle (the previous commit started
+    /// longer ago) is committed at once. A commit costs its pages, ~3.5 a violation at small
+    /// commits, whatever it holds: committing every hand-over as it came made ~10 pages a
+    /// violation at 100 k events/s and the thread ran flat out (docs/PERFORMANCE.md,
+    /// "Cheaper commits"). This bounds commits to ~3,300 a second and what a violation waits
+    /// for its group to ~300 µs.
+    static let commitSpacingUs: Int64 = 300
 
     private enum State {
         /// Blocked until the ingest thread hands something over.
@@ -61,6 +69,8 @@ final class Publisher {
     /// The batches of one commit, end to end (batches are self-delimiting records).
     private var group: [UInt8] = []
     private var lastPrune = WallClock.monotonicMilliseconds() - 60_000
+    /// When the last transaction of violations started (monotonic µs).
+    private var lastCommitStartUs = WallClock.monotonicMicroseconds() - Publisher.commitSpacingUs
 
     /// Binds the hand-over and `PUB` sockets and opens the history; on an error, closes what it opened.
     init(_ settings: PublishingThread.Settings, statistics: PublishingStatistics, health: StoreHealth) throws(DaemonError) {
@@ -154,9 +164,14 @@ final class Publisher {
         }
     }
 
-    /// `gathering`: takes every batch already waiting, up to a commit's limits; never waits for more.
+    /// `gathering`: takes every batch already waiting, up to a commit's limits. Waits for more
+    /// only while the store is busy: until `commitSpacingUs` after the last commit started.
     private func gather(taken: Int) -> State {
         var taken = taken
+        let earliest = lastCommitStartUs + Self.commitSpacingUs
+        let now = WallClock.monotonicMicroseconds()
+        // Busy: the batches that come meanwhile queue on the hand-over and join this group.
+        if now < earliest { usleep(UInt32(earliest - now)) }
         let deadline = WallClock.monotonicMicroseconds() + Self.maxGatherUs
         while taken < Self.maxBatchesPerCommit, group.count < Self.maxBytesPerCommit {
             // The clock read every 64 batches: a steady flow of small batches cannot hold a commit back.
@@ -176,7 +191,10 @@ final class Publisher {
     private func storeAndPublish() {
         guard !group.isEmpty else { return }
         group.withUnsafeBytes { bytes in
-            if let keeper, Self.containsViolation(bytes) { keeper.store(bytes) }
+            if let keeper, Self.containsViolation(bytes) {
+                lastCommitStartUs = WallClock.monotonicMicroseconds()
+                keeper.store(bytes)
+            }
             var reader = OutboundBatchReader(bytes)
             while let record = reader.next() {
                 switch record {
