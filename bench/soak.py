@@ -66,6 +66,17 @@ def proc_figures(pid: int) -> tuple[int, int, int]:
     return rss_kib, fds, threads
 
 
+def rss_parts(pid: int) -> dict:
+    """RSS by kind (kB): anonymous (the heaps), file-backed and shared memory (a tmpfs file mapped, SQLite's -shm)."""
+    parts = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(("RssAnon:", "RssFile:", "RssShmem:")):
+                key, value = line.split(":")
+                parts[key.lower()] = int(value.split()[0])
+    return parts
+
+
 def fill(fs: Path) -> Path:
     """Writes a filler file until the filesystem is full."""
     filler = fs / "filler"
@@ -154,6 +165,8 @@ def main() -> int:
                         help="seconds the second subscriber stalls from each fill on (default: half the period); it reads the rest")
     parser.add_argument("--tmpfs-size", default="640m",
                         help="size of the state directory's tmpfs: the history with a minute of violations past max_rows, and its WAL, must fit")
+    parser.add_argument("--settle", type=float, default=2.5,
+                        help="seconds sending pauses at each healthy point once the daemon and the subscribers have caught up")
     parser.add_argument("--spool-memory", type=int, default=16 << 20, help="history.spool_memory (bytes)")
     args = parser.parse_args()
     if args.faults and os.geteuid() != 0:
@@ -279,9 +292,23 @@ def main() -> int:
                         stalled.recv_multipart()
                 was_stalling = stalling
                 if filler is None and now >= next_fill:
-                    s = status()   # the healthy point of this cycle: the spool is empty
+                    # The healthy point of this cycle: the spool is empty. Sending pauses until the
+                    # daemon has taken every event sent and both subscribers have read every
+                    # violation (queues for slow readers are bounded by design; this measures the
+                    # daemon, not them), then for --settle seconds (the daemon trims its heap every
+                    # 2 s); the sender then catches up, so the average rate stays --rate.
+                    settle_deadline = time.monotonic() + 30
+                    while status()["events_received"] < sent and time.monotonic() < settle_deadline:
+                        received_violations += drain(sub, 50)
+                        drain(stalled, 0)
+                    received_violations += drain(sub, 300)
+                    drain(stalled, 300)
+                    time.sleep(args.settle)
+                    received_violations += drain(sub, 0)
+                    drain(stalled, 0)
+                    s = status()
                     rss, fds, threads = proc_figures(daemon.pid)
-                    healthy_points.append({"t": round(now - started, 1), "rss_kib": rss, "fds": fds, "threads": threads,
+                    healthy_points.append({"t": round(now - started, 1), "rss_kib": rss, **rss_parts(daemon.pid), "fds": fds, "threads": threads,
                                            "history_state": s["history_state"], "spooled": s["violations_spooled"]})
                     if truncate_wal(state / "history.sqlite"):
                         truncations += 1
@@ -348,10 +375,10 @@ def main() -> int:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def drain(sub) -> int:
-    """Violations still waiting on the keeping-up subscriber."""
+def drain(sub, wait_ms: int = 200) -> int:
+    """Messages waiting on a subscriber, read until none comes for wait_ms."""
     n = 0
-    while sub.poll(200):
+    while sub.poll(wait_ms):
         sub.recv_multipart()
         n += 1
     return n

@@ -14,7 +14,7 @@ enum ControlLimits {
     static let largeReplyBytes = 64 << 10
     /// Whatever happened, the heap is trimmed at least this often: bursts elsewhere (a store
     /// outage's spool, a stalled subscriber catching up) free memory the allocator would keep.
-    static let idleTrimIntervalMs: Int64 = 10_000
+    static let idleTrimIntervalMs: Int64 = 2_000
 }
 
 /// Gives memory back to the system after large control replies: the allocator keeps freed

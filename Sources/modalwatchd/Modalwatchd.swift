@@ -90,6 +90,7 @@ struct Modalwatchd: AsyncParsableCommand {
     }
 
     func run() async throws {
+        HeapSettings.apply(environment: ProcessInfo.processInfo.environment)
         var bootstrapLogger = Logger(label: "modalwatchd")
         bootstrapLogger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (checkConfig ? .warning : .info)
         let configPath = resolvedConfigPath()
