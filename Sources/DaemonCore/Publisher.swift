@@ -32,7 +32,7 @@ final class Publisher {
     /// violation at 100 k events/s and the thread ran flat out (docs/PERFORMANCE.md,
     /// "Cheaper commits"). This bounds commits to ~3,300 a second and what a violation waits
     /// for its group to ~300 µs.
-    static let commitSpacingUs: Int64 = 300
+    static let defaultCommitSpacingUs: Int64 = 300
 
     private enum State {
         /// Blocked until the ingest thread hands something over.
@@ -70,7 +70,9 @@ final class Publisher {
     private var group: [UInt8] = []
     private var lastPrune = WallClock.monotonicMilliseconds() - 60_000
     /// When the last transaction of violations started (monotonic µs).
-    private var lastCommitStartUs = WallClock.monotonicMicroseconds() - Publisher.commitSpacingUs
+    private var lastCommitStartUs: Int64 = .min / 2
+    /// `PublishingThread.Settings.commitSpacingUs`.
+    private let commitSpacingUs: Int64
 
     /// Binds the hand-over and `PUB` sockets and opens the history; on an error, closes what it opened.
     init(_ settings: PublishingThread.Settings, statistics: PublishingStatistics, health: StoreHealth) throws(DaemonError) {
@@ -115,6 +117,7 @@ final class Publisher {
         pairIndex = (try? poller.add(pair)) ?? -1
         self.checkpointer = checkpointer
         self.retention = settings.retention
+        self.commitSpacingUs = settings.commitSpacingUs
         self.statistics = statistics
         self.logger = settings.logger
         group.reserveCapacity(1 << 20)
@@ -168,7 +171,7 @@ final class Publisher {
     /// only while the store is busy: until `commitSpacingUs` after the last commit started.
     private func gather(taken: Int) -> State {
         var taken = taken
-        let earliest = lastCommitStartUs + Self.commitSpacingUs
+        let earliest = lastCommitStartUs + commitSpacingUs
         let now = WallClock.monotonicMicroseconds()
         // Busy: the batches that come meanwhile queue on the hand-over and join this group.
         if now < earliest { usleep(UInt32(earliest - now)) }

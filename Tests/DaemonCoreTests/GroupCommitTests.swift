@@ -107,7 +107,7 @@ final class GroupCommitTests: XCTestCase {
         XCTAssertEqual(publishing.statistics.violationsStored.load(ordering: .relaxed), UInt64(count))
         let commits = publishing.statistics.historyCommits.load(ordering: .relaxed)
         // Without the spacing, an idle publisher commits each hand-over on its own (~400).
-        XCTAssertLessThanOrEqual(commits, UInt64(elapsedUs / Publisher.commitSpacingUs + 2),
+        XCTAssertLessThanOrEqual(commits, UInt64(elapsedUs / Publisher.defaultCommitSpacingUs + 2),
                                  "\(commits) commits in \(elapsedUs) µs")
         XCTAssertLessThan(commits, UInt64(count), "\(commits) commits for \(count) hand-overs")
     }
