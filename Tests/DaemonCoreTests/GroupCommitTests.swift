@@ -66,15 +66,17 @@ final class GroupCommitTests: XCTestCase {
 
     /// Hand-overs paced faster than the commit spacing (one violation every 50 µs, as the
     /// ingest thread hands them over at 100 k events/s) share commits: at most one commit
-    /// starts per `commitSpacingUs` while the store is busy, every violation is stored before
-    /// it is published, and they are published in the order handed over.
+    /// starts per `commitSpacingUs` (1 ms here) while the store is busy, every violation is
+    /// stored before it is published, and they are published in the order handed over.
     func testPacedHandOversShareCommitsSpacedApartAndKeepTheirOrder() throws {
         let context = try ZMQContext()
         defer { context.terminate() }
-        let publishing = try PublishingThread.start(PublishingThread.Settings(
+        var settings = PublishingThread.Settings(
             context: context, handoff: "inproc://paced-\(UInt64.random(in: 0...UInt64.max))", publish: "tcp://127.0.0.1:*",
             historyPath: folder + "/" + ViolationHistory.fileName, retention: .init(maxAgeMs: nil, maxRows: nil),
-            curveSecretKey: nil, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
+            curveSecretKey: nil, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        settings.commitSpacingUs = 1_000
+        let publishing = try PublishingThread.start(settings)
         let subscriber = try ZMQSocket(context, type: .sub)
         defer { subscriber.close() }
         try subscriber.subscribe("violation/")
@@ -107,7 +109,7 @@ final class GroupCommitTests: XCTestCase {
         XCTAssertEqual(publishing.statistics.violationsStored.load(ordering: .relaxed), UInt64(count))
         let commits = publishing.statistics.historyCommits.load(ordering: .relaxed)
         // Without the spacing, an idle publisher commits each hand-over on its own (~400).
-        XCTAssertLessThanOrEqual(commits, UInt64(elapsedUs / Publisher.defaultCommitSpacingUs + 2),
+        XCTAssertLessThanOrEqual(commits, UInt64(elapsedUs / 1_000 + 2),
                                  "\(commits) commits in \(elapsedUs) µs")
         XCTAssertLessThan(commits, UInt64(count), "\(commits) commits for \(count) hand-overs")
     }
