@@ -21,7 +21,7 @@ extension EventReader {
     /// Checks the current event's fields (pass 1 recorded them) and fills `scratch.event`.
     mutating func fill() throws(DecodeError) {
         let e = scratch.event
-        e.pointee = scratch.template.pointee
+        Self.clearFieldsOfLastType(e)
 
         guard has(.v) else { throw Place(field: .v).error(.missingField, .missing, at: eventStart) }
         let v = slot(.v)
@@ -43,7 +43,7 @@ extension EventReader {
         let ts = try integer(.ts, minimum: 0, "must be an integer >= 0")
         e.pointee.ts = ts
         e.pointee.ts_sent = ts
-        if has(.seq) { e.pointee.seq = try integer(.seq, minimum: 1, "must be an integer >= 1") }
+        e.pointee.seq = has(.seq) ? try integer(.seq, minimum: 1, "must be an integer >= 1") : 0
         e.pointee.app = try string(
             .app, required: type == MW_EVENT_SESSION_START.rawValue, minBytes: 1, maxBytes: limits.maxAppBytes)
 

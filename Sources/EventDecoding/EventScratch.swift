@@ -9,8 +9,6 @@ struct EventScratch {
 
     /// The event handed to the callback.
     let event: UnsafeMutablePointer<mw_event>
-    /// An event with every field absent: copied into `event` before each one.
-    let template: UnsafeMutablePointer<mw_event>
     /// Unescaped strings of the current event.
     let arena: UnsafeMutablePointer<UInt8>
     let arenaCapacity: Int
@@ -31,9 +29,7 @@ struct EventScratch {
 
     init(limits: EventLimits) {
         event = .allocate(capacity: 1)
-        event.initialize(to: mw_event())
-        template = .allocate(capacity: 1)
-        template.initialize(to: Self.absentEvent())
+        event.initialize(to: Self.absentEvent())  // type unknown: `fill` clears what each type set
         arenaCapacity = limits.maxEventBytes
         arena = .allocate(capacity: arenaCapacity)
         buttonCapacity = limits.maxButtons
@@ -53,7 +49,6 @@ struct EventScratch {
     /// Frees everything; the scratch must not be used afterwards.
     func deallocate() {
         event.deallocate()
-        template.deallocate()
         arena.deallocate()
         buttons.deallocate()
         modalButtons.deallocate()

@@ -70,7 +70,7 @@ extension Engine {
             statistics.violationsRateLimited += 1
             return
         }
-        let template = session.app.profile.rules[dispatch.ordinal].template
+        let template = dispatch.template
         let ids = writeViolation(report, event: event, session: session, template: template, subject: subject, key: key)
         statistics.violations += 1
         session.violations += 1

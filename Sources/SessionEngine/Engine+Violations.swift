@@ -47,13 +47,15 @@ extension Engine {
         json.raw("\",")
         json.raw(template.head)
         json.raw(session.app.jsonField)
-        json.key("session"); json.string(session.id.buffer); json.byte(0x2C)
-        json.key("ts"); json.integer(event.ts); json.byte(0x2C)
-        json.key("observed"); json.integer(observed); json.byte(0x2C)
-        json.key("subject")
+        json.raw("\"session\":")
+        json.string(session.id.buffer)
+        json.raw(",\"ts\":")
+        json.integer(event.ts)
+        json.raw(",\"observed\":")
+        json.integer(observed)
+        json.raw(",\"subject\":")
         if report.subject.ptr != nil { json.string(subject) } else { json.raw("null") }
-        json.byte(0x2C)
-        json.key("message")
+        json.raw(",\"message\":")
         if report.message.ptr != nil && report.message.len > 0 {
             json.string(bytes(report.message))
         } else {
@@ -61,7 +63,7 @@ extension Engine {
         }
         json.byte(0x2C)
         json.raw(template.guideline)
-        json.key("evidence")
+        json.raw("\"evidence\":")
         let evidence = bytes(report.evidence_json)
         var bad = false
         if report.evidence_json.ptr == nil {
@@ -72,9 +74,7 @@ extension Engine {
             bad = true
             json.raw("{}")
         }
-        json.byte(0x2C)
-        json.key("events")
-        json.byte(0x5B)
+        json.raw(",\"events\":[")
         if let earlier = report.events {
             for i in 0..<Int(min(report.event_count, 64)) {
                 let ref = earlier[i]
@@ -83,9 +83,7 @@ extension Engine {
             }
         }
         writeEventRef(into: &json, type: bytes(event.type_name), ts: event.ts, id: event.id, seq: event.seq)
-        json.raw("],")
-        json.key("fingerprint")
-        json.byte(0x22)
+        json.raw("],\"fingerprint\":\"")
         json.hex64(ids.fingerprint)
         json.raw("\"}")
         return bad

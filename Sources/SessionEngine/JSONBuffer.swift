@@ -49,17 +49,20 @@ public struct JSONBuffer: ~Copyable {
     }
 
     /// Appends raw bytes (already JSON).
+    @inline(__always)
     public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { if let start = $0.baseAddress { append(start, $0.count) } }
     }
 
     /// Appends raw bytes (already JSON).
+    @inline(__always)
     public mutating func raw(_ buffer: UnsafeRawBufferPointer) {
         guard let start = buffer.baseAddress else { return }
         append(start.assumingMemoryBound(to: UInt8.self), buffer.count)
     }
 
     /// Appends bytes already JSON (a fragment written once and kept).
+    @inline(__always)
     public mutating func raw(_ fragment: [UInt8]) {
         fragment.withUnsafeBufferPointer { if let start = $0.baseAddress { append(start, $0.count) } }
     }
@@ -71,51 +74,119 @@ public struct JSONBuffer: ~Copyable {
     }
 
     /// Appends one raw byte.
+    @inline(__always)
     public mutating func byte(_ value: UInt8) {
         reserve(1)
         base[count] = value
         count += 1
     }
 
-    /// Appends a whole number.
+    /// Appends a whole number: its digits counted by comparisons, written two at a time
+    /// from a table (a 13-digit time is 6 divisions, not 26).
     public mutating func integer(_ value: Int64) {
         reserve(20)
         var magnitude = value.magnitude
-        var digits = 1
-        var probe = magnitude
-        while probe >= 10 {
-            probe /= 10
-            digits += 1
-        }
         if value < 0 {
             base[count] = 0x2D
             count += 1
         }
-        var position = count + digits
+        if magnitude < 10 {
+            base[count] = UInt8(truncatingIfNeeded: magnitude) &+ 0x30
+            count += 1
+            return
+        }
+        var position = count + Self.digitCount(magnitude)
         count = position
-        repeat {
-            position -= 1
-            base[position] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
-            magnitude /= 10
-        } while magnitude > 0
+        Self.digitPairs.withUTF8Buffer { pairs in
+            let table = pairs.baseAddress!
+            while magnitude >= 100 {
+                let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 100)
+                position -= 2
+                base[position] = table[Int(remainder) &* 2]
+                base[position + 1] = table[Int(remainder) &* 2 &+ 1]
+                magnitude = quotient
+            }
+            if magnitude >= 10 {
+                position -= 2
+                base[position] = table[Int(magnitude) &* 2]
+                base[position + 1] = table[Int(magnitude) &* 2 &+ 1]
+            } else {
+                base[position - 1] = UInt8(truncatingIfNeeded: magnitude) &+ 0x30
+            }
+        }
     }
 
-    /// Appends 16 lowercase hex digits.
+    /// How many decimal digits `v` has (at least 10): four or five comparisons, not a division
+    /// or multiplication per digit.
+    @inline(__always)
+    private static func digitCount(_ v: UInt64) -> Int {
+        if v < 10_000_000_000 {
+            if v < 100_000 { return v < 100 ? 2 : v < 1_000 ? 3 : v < 10_000 ? 4 : 5 }
+            return v < 10_000_000 ? (v < 1_000_000 ? 6 : 7) : v < 100_000_000 ? 8 : v < 1_000_000_000 ? 9 : 10
+        }
+        if v < 1_000_000_000_000_000 {
+            return v < 1_000_000_000_000 ? (v < 100_000_000_000 ? 11 : 12)
+                : v < 10_000_000_000_000 ? 13 : v < 100_000_000_000_000 ? 14 : 15
+        }
+        return v < 100_000_000_000_000_000 ? (v < 10_000_000_000_000_000 ? 16 : 17)
+            : v < 1_000_000_000_000_000_000 ? 18 : v < 10_000_000_000_000_000_000 ? 19 : 20
+    }
+
+    /// "00" to "99", each pair of digits at twice its value.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// Appends 16 lowercase hex digits: each half's nibbles spread to bytes and turned to
+    /// digits eight at a time, stored as two words.
     public mutating func hex64(_ value: UInt64) {
         reserve(16)
-        for i in 0..<16 {
-            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * i)) & 0xF
-            base[count + i] = nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x57
-        }
+        let out = UnsafeMutableRawPointer(base + count)
+        out.storeBytes(of: Self.hexDigits(UInt32(truncatingIfNeeded: value >> 32)).bigEndian, as: UInt64.self)
+        out.storeBytes(of: Self.hexDigits(UInt32(truncatingIfNeeded: value)).bigEndian, toByteOffset: 8, as: UInt64.self)
         count += 16
     }
 
-    /// Appends a JSON string with quotes, escaping what JSON requires.
+    /// The eight hex digits of `half`, the last digit in the lowest byte.
+    @inline(__always)
+    private static func hexDigits(_ half: UInt32) -> UInt64 {
+        var v = UInt64(half)
+        v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF
+        v = (v | (v << 8)) & 0x00FF_00FF_00FF_00FF
+        v = (v | (v << 4)) & 0x0F0F_0F0F_0F0F_0F0F  // byte k: nibble k
+        let letters = ((v &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101  // 1 where the nibble is 10 or more
+        return v &+ 0x3030_3030_3030_3030 &+ letters &* 0x27  // '0' + n, or 'a' + n − 10
+    }
+
+    /// Appends a JSON string with quotes, escaping what JSON requires: plain printable ASCII
+    /// (ids, most text) copied a word at a time, the escaper only from the first byte that
+    /// needs a look.
     public mutating func string(_ utf8: UnsafeRawBufferPointer) {
-        reserve(JSONStringEscaper.maxEscapedLength(utf8.count) + 2)
+        let n = utf8.count
+        reserve(JSONStringEscaper.maxEscapedLength(n) + 2)
         base[count] = 0x22
         count += 1
-        count += JSONStringEscaper.writeEscaped(utf8, to: base + count)
+        if let start = utf8.baseAddress {
+            let p = start.assumingMemoryBound(to: UInt8.self)
+            let out = base + count
+            var i = 0
+            while i &+ 8 <= n {
+                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                if StringBytes.attentionMask(word) != 0 { break }
+                UnsafeMutableRawPointer(out + i).storeBytes(of: word, as: UInt64.self)
+                i &+= 8
+            }
+            while i < n {
+                let b = p[i]
+                guard b >= 0x20, b < 0x80, b != 0x22, b != 0x5C else { break }
+                out[i] = b
+                i &+= 1
+            }
+            count += i
+            if i < n {
+                count += JSONStringEscaper.writeEscaped(UnsafeRawBufferPointer(start: p + i, count: n - i), to: base + count)
+            }
+        }
         base[count] = 0x22
         count += 1
     }
@@ -127,6 +198,7 @@ public struct JSONBuffer: ~Copyable {
     }
 
     /// Appends `"key":`.
+    @inline(__always)
     public mutating func key(_ name: StaticString) {
         name.withUTF8Buffer { name in
             let length = name.count

@@ -19,6 +19,9 @@ public final class RuleProfile: @unchecked Sendable {
         let seed: UInt64
         let ordinal: Int
         let fire: FireDiscipline
+        /// The rule's violation template (the profile's `rules` keeps it): reached in a
+        /// report without copying the `ActiveRule` and its descriptor.
+        unowned(unsafe) let template: ViolationTemplate
     }
 
     /// The edition the app is judged by.
@@ -80,7 +83,7 @@ public final class RuleProfile: @unchecked Sendable {
                     parameters: rule.parameters, parameterDeclarations: rule.descriptor.parameterDeclarations,
                     parameterCount: UInt32(rule.parameterCount), ruleIndex: rule.descriptor.index,
                     catalogIndex: catalogIndex[rule.descriptor.id] ?? 0,
-                    seed: rule.seed, ordinal: ordinal, fire: rule.descriptor.fire)
+                    seed: rule.seed, ordinal: ordinal, fire: rule.descriptor.fire, template: rule.template)
             }
         }
         let flat = dispatchByType.flatMap { $0 }
