@@ -25,6 +25,19 @@ final class Publisher {
     static let maxBatchesPerCommit = 1024
     static let maxBytesPerCommit = 8 << 20
     static let maxGatherUs: Int64 = 2_000
+    /// How often the retention runs. The history holds up to this long's violations past
+    /// `max_rows` (at 3,500 violations/s a minute was 210,000 rows and hundreds of MiB, which
+    /// could fill a small state directory by itself), and each prune deletes about as many.
+    static let pruneIntervalMs: Int64 = 5_000
+    /// While commits follow each other (busy), a commit starts at least this long after the
+    /// previous one started; a group that finds the store idle (the previous commit started
+    /// longer ago) is committed at once. A commit costs the pages it touches: a commit of one
+    /// violation writes ~6 WAL pages (73,000 SQLite instructions), of ten ~35 (51,000 a
+    /// violation), of a thousand ~460 (33,000 a violation); committing every hand-over as it
+    /// came kept the thread busy at a few thousand violations a second (docs/PERFORMANCE.md,
+    /// "Cheaper commits"). This bounds commits to ~3,300 a second while adding at most
+    /// ~300 µs to a violation's wait.
+    static let defaultCommitSpacingUs: Int64 = 300
 
     private enum State {
         /// Blocked until the ingest thread hands something over.
@@ -52,7 +65,6 @@ final class Publisher {
     private let poller = ZMQPoller()
     private var pairIndex = -1
     private let checkpointer: HistoryCheckpointer?
-    private let retention: PublishingThread.Retention
     private let statistics: PublishingStatistics
     private let logger: Logger
     private var state = State.waiting
@@ -60,7 +72,11 @@ final class Publisher {
     private var body = ZMQMessage()
     /// The batches of one commit, end to end (batches are self-delimiting records).
     private var group: [UInt8] = []
-    private var lastPrune = WallClock.monotonicMilliseconds() - 60_000
+    private var lastPrune = WallClock.monotonicMilliseconds() - Publisher.pruneIntervalMs
+    /// When the last transaction of violations started (monotonic µs).
+    private var lastCommitStartUs: Int64 = .min / 2
+    /// `PublishingThread.Settings.commitSpacingUs`.
+    private let commitSpacingUs: Int64
 
     /// Binds the hand-over and `PUB` sockets and opens the history; on an error, closes what it opened.
     init(_ settings: PublishingThread.Settings, statistics: PublishingStatistics, health: StoreHealth) throws(DaemonError) {
@@ -89,7 +105,9 @@ final class Publisher {
             do {
                 // WAL checkpoints on a thread of their own: a commit here (and so a
                 // publication) never waits for one.
-                keeper = try HistoryKeeper(path: path, bounds: settings.spool, statistics: statistics, health: health, logger: settings.logger)
+                keeper = try HistoryKeeper(
+                    path: path, bounds: settings.spool, retention: settings.retention, statistics: statistics,
+                    health: health, logger: settings.logger)
                 checkpointer = HistoryCheckpointer(path: path)
                 try checkpointer?.start()
             } catch {
@@ -104,7 +122,7 @@ final class Publisher {
         self.keeper = keeper
         pairIndex = (try? poller.add(pair)) ?? -1
         self.checkpointer = checkpointer
-        self.retention = settings.retention
+        self.commitSpacingUs = settings.commitSpacingUs
         self.statistics = statistics
         self.logger = settings.logger
         group.reserveCapacity(1 << 20)
@@ -154,9 +172,14 @@ final class Publisher {
         }
     }
 
-    /// `gathering`: takes every batch already waiting, up to a commit's limits; never waits for more.
+    /// `gathering`: takes every batch already waiting, up to a commit's limits. Waits for more
+    /// only while the store is busy: until `commitSpacingUs` after the last commit started.
     private func gather(taken: Int) -> State {
         var taken = taken
+        let earliest = lastCommitStartUs + commitSpacingUs
+        let now = WallClock.monotonicMicroseconds()
+        // Busy: the batches that come meanwhile queue on the hand-over and join this group.
+        if now < earliest { usleep(UInt32(earliest - now)) }
         let deadline = WallClock.monotonicMicroseconds() + Self.maxGatherUs
         while taken < Self.maxBatchesPerCommit, group.count < Self.maxBytesPerCommit {
             // The clock read every 64 batches: a steady flow of small batches cannot hold a commit back.
@@ -176,7 +199,10 @@ final class Publisher {
     private func storeAndPublish() {
         guard !group.isEmpty else { return }
         group.withUnsafeBytes { bytes in
-            if let keeper, Self.containsViolation(bytes) { keeper.store(bytes) }
+            if let keeper, Self.containsViolation(bytes) {
+                lastCommitStartUs = WallClock.monotonicMicroseconds()
+                keeper.store(bytes)
+            }
             var reader = OutboundBatchReader(bytes)
             while let record = reader.next() {
                 switch record {
@@ -203,12 +229,12 @@ final class Publisher {
         if sent { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
     }
 
-    /// Applies the retention at most once a minute.
+    /// Applies the retention every `pruneIntervalMs`.
     private func pruneIfDue() {
         let now = WallClock.monotonicMilliseconds()
-        guard let keeper, retention.maxAgeMs != nil || retention.maxRows != nil, now - lastPrune > 60_000 else { return }
+        guard let keeper, now - lastPrune > Self.pruneIntervalMs else { return }
         lastPrune = now
-        if let pruned = keeper.prune(maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
+        if let pruned = keeper.prune() {
             statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed)
         }
     }

@@ -28,6 +28,9 @@ final class PublishingThread: Sendable {
         var retention: Retention
         /// The bounds of the spool of violations the store could not take (violations.md).
         var spool = HistoryKeeper.SpoolBounds(memoryBytes: 64 << 20, fileBytes: 0)
+        /// While commits follow each other, the least time between their starts, µs (0: each
+        /// group as soon as the previous commit ends). See `Publisher.defaultCommitSpacingUs`.
+        var commitSpacingUs = Publisher.defaultCommitSpacingUs
         /// The CURVE secret key for the `PUB` socket, or nil for plain text.
         var curveSecretKey: String?
         var logger: Logger

@@ -45,22 +45,23 @@ final class AppendingStoreTests: XCTestCase {
         XCTAssertEqual(try history.count(), 30 * group)
     }
 
-    func testANewFileHasEightKiBPagesAndAnOldOneKeepsItsOwn() throws {
+    func testANewFileHasFourKiBPagesAndAnOldOneKeepsItsOwn() throws {
         let path = directory.appendingPathComponent(ViolationHistory.fileName).path
         _ = try ViolationHistory(path: path)
-        XCTAssertEqual(try WALFrameCounter(path: path).pageSize(), ViolationHistory.pageSize)
+        XCTAssertEqual(ViolationHistory.pageSize, 4096)
+        XCTAssertEqual(try WALFrameCounter(path: path).pageSize(), 4096)
 
-        // A file made with 4 KiB pages (the earlier default) opens, converts nothing, and keeps them.
+        // A file made with 8 KiB pages (the default before) opens, converts nothing, and keeps them.
         let old = directory.appendingPathComponent("old.sqlite").path
         let queue = try DatabaseQueue(path: old)
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA page_size = 4096")
+            try db.execute(sql: "PRAGMA page_size = 8192")
             try db.execute(sql: "CREATE TABLE t (x)")
         }
         let reopened = try ViolationHistory(path: old)
         try reopened.insert([violation(1)])
         XCTAssertEqual(try reopened.count(), 1)
-        XCTAssertEqual(try WALFrameCounter(path: old).pageSize(), 4096)
+        XCTAssertEqual(try WALFrameCounter(path: old).pageSize(), 8192)
     }
 
     func testRetentionByAgeTakesTheOldRangeFromTheStartWithoutAnIndex() throws {
