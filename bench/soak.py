@@ -157,6 +157,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=30, help="seconds before the baseline sample")
     parser.add_argument("--rss-growth", type=float, default=0.10)
     parser.add_argument("--json", help="write the samples and verdict here")
+    parser.add_argument("--keep-log", help="copy the daemon's log here at the end")
     parser.add_argument("--faults", action="store_true", help="a stalled subscriber, a full store and SIGHUPs on top (root)")
     parser.add_argument("--fault-period", type=float, default=60, help="seconds between two fills of the store")
     parser.add_argument("--outage", type=float, default=10, help="seconds the store stays full each time")
@@ -372,6 +373,9 @@ def main() -> int:
         ctx.destroy(linger=0)
         if args.faults:
             subprocess.run(["umount", "-l", str(fs)], capture_output=True)
+        if args.keep_log:
+            shutil.copyfile(work / "daemon.log", args.keep_log)
+            print("soak: the daemon's log is in", args.keep_log, file=sys.stderr)
         shutil.rmtree(work, ignore_errors=True)
 
 
