@@ -53,7 +53,12 @@ enum ExampleEvents {
 
     /// Presentations `1...count` of the cycle, the first at 1 s after the start, then every `everyMs`.
     static func presentations(_ count: Int, everyMs: Int64) -> [String] {
-        (1...count).flatMap { presentation($0, at: 1_000 + Int64($0 - 1) * everyMs) }
+        presentations(at: (0..<Int64(count)).map { 1_000 + $0 * everyMs })
+    }
+
+    /// Presentations `first`, `first + 1`, … of the cycle at `times` (ms after the start).
+    static func presentations(at times: [Int64], from first: Int = 1) -> [String] {
+        times.enumerated().flatMap { index, ms in presentation(first + index, at: ms) }
     }
 
     /// Popover `p<n>` presented at `ms` after the start and dismissed a second later.

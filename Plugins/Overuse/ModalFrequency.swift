@@ -49,18 +49,11 @@ enum ModalFrequency: Rule {
         )),
         Example("ten presentations and three popovers within five minutes", expected: 0, events: ExampleEvents.stream(
             ExampleEvents.popover(1, at: 1_000),
-            ExampleEvents.presentation(1, at: 3_000),
-            ExampleEvents.presentation(2, at: 23_000),
-            ExampleEvents.presentation(3, at: 43_000),
-            ExampleEvents.presentation(4, at: 63_000),
+            ExampleEvents.presentations(at: [3_000, 23_000, 43_000, 63_000]),
             ExampleEvents.popover(5, at: 83_000),
-            ExampleEvents.presentation(5, at: 85_000),
-            ExampleEvents.presentation(6, at: 105_000),
-            ExampleEvents.presentation(7, at: 125_000),
-            ExampleEvents.presentation(8, at: 145_000),
+            ExampleEvents.presentations(at: [85_000, 105_000, 125_000, 145_000], from: 5),
             ExampleEvents.popover(9, at: 165_000),
-            ExampleEvents.presentation(9, at: 167_000),
-            ExampleEvents.presentation(10, at: 187_000)
+            ExampleEvents.presentations(at: [167_000, 187_000], from: 9)
         )),
         Example("eleven presentations over seven minutes", expected: 0, events: ExampleEvents.stream(
             ExampleEvents.presentations(11, everyMs: 40_000)
