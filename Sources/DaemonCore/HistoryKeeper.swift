@@ -26,6 +26,8 @@ final class HistoryKeeper {
     static let retryIntervalMs: Int64 = 250
     /// At most this many bytes of spooled violations go into one transaction.
     static let replayBytesPerCommit = 4 << 20
+    /// While the store fails, room is made (see `makeRoom`) at most this often.
+    static let makeRoomIntervalMs: Int64 = 5_000
 
     let health: StoreHealth
     private let path: String
@@ -38,10 +40,15 @@ final class HistoryKeeper {
     private var lastNoticeMs: Int64 = .min / 2
     private var unstoredSinceNotice: UInt64 = 0
     private var failedSince: Int64 = 0
+    private var nextMakeRoomMs: Int64 = 0
+    private let retention: PublishingThread.Retention
+    private var reserve: HistoryReserve
 
     /// Opens the history at `path` (throws when it cannot) with a spool of `bounds`.
-    init(path: String, bounds: SpoolBounds, statistics: PublishingStatistics, health: StoreHealth, logger: Logger) throws {
+    init(path: String, bounds: SpoolBounds, retention: PublishingThread.Retention, statistics: PublishingStatistics,
+         health: StoreHealth, logger: Logger) throws {
         self.path = path
+        self.retention = retention
         self.statistics = statistics
         self.health = health
         self.logger = logger
@@ -50,6 +57,11 @@ final class HistoryKeeper {
             memoryLimit: bounds.memoryBytes, fileLimit: bounds.fileBytes,
             spillPath: directory + "/" + Self.spillFileName)
         history = try ViolationHistory(path: path, checkpointsElsewhere: true)
+        reserve = HistoryReserve(directory: directory)
+        if !reserve.take() {
+            logger.warning("no room for the history's reserve; a disk the history fills by itself may stay full until space is freed", metadata: [
+                "path": "\(directory)/\(HistoryReserve.fileName)", "bytes": "\(HistoryReserve.defaultBytes)"])
+        }
         health.state = .ok
         if !spool.isEmpty {
             logger.notice("found violations spooled by an earlier run; they go into the history first", metadata: [
@@ -107,6 +119,7 @@ final class HistoryKeeper {
             }
         }
         guard let history else { return }
+        makeRoom(history, now: now)
         var written = 0
         // A bounded amount per wake-up, so that publishing goes on while a large spool is written.
         let started = WallClock.monotonicMilliseconds()
@@ -159,9 +172,39 @@ final class HistoryKeeper {
     }
 
     /// Retention, when the store is healthy.
-    func prune(maxAgeMs: Int64?, maxRows: Int?) -> Int? {
+    func prune() -> Int? {
         guard spool.isEmpty, let history else { return nil }
-        return try? history.prune(now: WallClock.milliseconds(), maxAgeMs: maxAgeMs, maxRows: maxRows)
+        if !reserve.isInPlace, reserve.take() {
+            logger.notice("the history's reserve is in place again", metadata: ["bytes": "\(HistoryReserve.defaultBytes)"])
+        }
+        guard retention.maxAgeMs != nil || retention.maxRows != nil else { return nil }
+        return try? history.prune(now: WallClock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows)
+    }
+
+    /// While the store fails, before the spool is written back: gives the reserve back
+    /// (`HistoryReserve`), gives the WAL's blocks back to the file system (a TRUNCATE
+    /// checkpoint) and applies the retention. A history that fills its disk by itself (its rows
+    /// past the retention bound, its WAL) otherwise stays full for good: the spool's write-back
+    /// needs the room that only the retention would make, the retention needs WAL space, and
+    /// it waited for an empty spool. Any step may fail for want of room; what succeeds is
+    /// kept. At most every `makeRoomIntervalMs`.
+    private func makeRoom(_ history: ViolationHistory, now: Int64) {
+        guard health.state == .failing, now >= nextMakeRoomMs else { return }
+        nextMakeRoomMs = now + Self.makeRoomIntervalMs
+        if reserve.giveBack() {
+            logger.notice("the history store fails: its reserve is given back to make room", metadata: [
+                "bytes": "\(HistoryReserve.defaultBytes)"])
+        }
+        let truncated = (try? history.checkpointTruncating()) != nil
+        var pruned = 0
+        if retention.maxAgeMs != nil || retention.maxRows != nil,
+           let deleted = try? history.prune(now: WallClock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
+            pruned = deleted
+            statistics.historyPruned.add(UInt64(deleted), ordering: .relaxed)
+            if deleted > 0 { _ = try? history.checkpointTruncating() }
+        }
+        logger.debug("made room in the history while it fails", metadata: [
+            "wal_truncated": "\(truncated)", "pruned": "\(pruned)"])
     }
 
     private func spoolViolations(_ bytes: UnsafeRawBufferPointer) {

@@ -25,6 +25,10 @@ final class Publisher {
     static let maxBatchesPerCommit = 1024
     static let maxBytesPerCommit = 8 << 20
     static let maxGatherUs: Int64 = 2_000
+    /// How often the retention runs. The history holds up to this long's violations past
+    /// `max_rows` (at 3,500 violations/s a minute was 210,000 rows and hundreds of MiB, which
+    /// could fill a small state directory by itself), and each prune deletes about as many.
+    static let pruneIntervalMs: Int64 = 5_000
 
     private enum State {
         /// Blocked until the ingest thread hands something over.
@@ -60,7 +64,7 @@ final class Publisher {
     private var body = ZMQMessage()
     /// The batches of one commit, end to end (batches are self-delimiting records).
     private var group: [UInt8] = []
-    private var lastPrune = WallClock.monotonicMilliseconds() - 60_000
+    private var lastPrune = WallClock.monotonicMilliseconds() - Publisher.pruneIntervalMs
 
     /// Binds the hand-over and `PUB` sockets and opens the history; on an error, closes what it opened.
     init(_ settings: PublishingThread.Settings, statistics: PublishingStatistics, health: StoreHealth) throws(DaemonError) {
@@ -89,7 +93,9 @@ final class Publisher {
             do {
                 // WAL checkpoints on a thread of their own: a commit here (and so a
                 // publication) never waits for one.
-                keeper = try HistoryKeeper(path: path, bounds: settings.spool, statistics: statistics, health: health, logger: settings.logger)
+                keeper = try HistoryKeeper(
+                    path: path, bounds: settings.spool, retention: settings.retention, statistics: statistics,
+                    health: health, logger: settings.logger)
                 checkpointer = HistoryCheckpointer(path: path)
                 try checkpointer?.start()
             } catch {
@@ -203,12 +209,12 @@ final class Publisher {
         if sent { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
     }
 
-    /// Applies the retention at most once a minute.
+    /// Applies the retention every `pruneIntervalMs`.
     private func pruneIfDue() {
         let now = WallClock.monotonicMilliseconds()
-        guard let keeper, retention.maxAgeMs != nil || retention.maxRows != nil, now - lastPrune > 60_000 else { return }
+        guard let keeper, now - lastPrune > Self.pruneIntervalMs else { return }
         lastPrune = now
-        if let pruned = keeper.prune(maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
+        if let pruned = keeper.prune() {
             statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed)
         }
     }

@@ -235,6 +235,12 @@ public final class ViolationHistory: Sendable {
         }
     }
 
+    /// A TRUNCATE checkpoint: copies the WAL into the file and gives the WAL's blocks back to
+    /// the file system (it fails while a reader still needs the WAL; nothing is lost then).
+    public func checkpointTruncating() throws {
+        try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    }
+
     /// Deletes what is older than `maxAgeMs` before `now` and, past `maxRows`, the oldest. Returns rows deleted.
     @discardableResult
     public func prune(now: Int64, maxAgeMs: Int64?, maxRows: Int?) throws -> Int {

@@ -38,3 +38,16 @@ extension Posix {
         return UnsafeMutableRawPointer(bitPattern: address)!
     }
 }
+
+extension Posix {
+    /// `posix_fallocate`: makes sure the file's first `size` bytes have blocks (it returns its
+    /// error instead of setting `errno`; `EINTR` is retried).
+    public static func allocate(_ descriptor: Int32, size: Int) throws(PosixError) {
+        while true {
+            let code = Glibc.posix_fallocate(descriptor, 0, off_t(size))
+            if code == 0 { return }
+            if code == EINTR { continue }
+            throw PosixError(call: "posix_fallocate", errno: code)
+        }
+    }
+}

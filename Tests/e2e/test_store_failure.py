@@ -232,3 +232,58 @@ def test_a_state_directory_that_cannot_be_created_is_refused_at_start(tmp_path):
     assert result.returncode == 1
     lines = [line for line in result.stderr.decode().splitlines() if str(blocker) in line]
     assert len(lines) == 1, result.stderr.decode()
+
+
+@pytest.mark.needs_rules("alert-frequency")
+def test_a_history_that_fills_its_disk_by_itself_makes_room_by_its_retention(zctx, tmp_path):
+    """The disk is not freed from outside: the history's own rows past `max_rows` (and its WAL) fill
+    it. The retention used to wait for an empty spool, and the write-back for the room only the
+    retention makes, and neither a DELETE nor a checkpoint can run on a full disk: the store stayed
+    failing for good (the 30-minute fault soak met it). Now a failing store gives back its 4 MiB
+    reserve, truncates its WAL, applies the retention, and recovers."""
+    fs = tmp_path / "fs16"
+    fs.mkdir()
+    mount_tmpfs(fs, "16m")
+    state = fs / "state"
+    daemon = start(zctx, tmp_path, state, config="history: { max_rows: 50 }\n")
+    try:
+        assert (state / "history.reserve").stat().st_size == 4 << 20
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        subscriber = support.Subscriber(zctx, daemon.publish, prefixes=["violation/", "diag/-/history"])
+        subscriber.warm_up(sender)
+        filler = fill(fs)
+        # Leave ~768 KiB: a few hundred rows fill it, well before the next regular prune.
+        os.truncate(filler, max(0, filler.stat().st_size - (768 << 10)))
+        sent = 0
+        for round_ in range(40):
+            send_sessions(sender, f"SELF{round_}-", 100)
+            sent += 100
+            status = daemon.wait_status(lambda s: s["violations_published"] == sent, what=f"{sent} published")
+            if status["history_state"] == "failing" or status["violations_spooled"] > 0:
+                break
+        else:
+            pytest.fail(f"the history never filled the disk: {support.compact_status(status)}")
+
+        # The filler stays: only the history's own retention can make the room.
+        after = daemon.wait_status(lambda s: s["history_state"] == "ok" and s["violations_spooled"] == 0,
+                                   timeout=20, what="the store recovered by its own retention")
+        after = daemon.status()
+        assert after["violations_stored"] + after["violations_unstored"] == sent, after
+        assert after["violations_unstored"] == 0, "within the spool's bound nothing is lost"
+        assert after["history_pruned"] > 0, after
+        rows = stored_ids(state)
+        assert len(rows) == after["violations_stored"] - after["history_pruned"], after
+        messages = subscriber.collect(lambda ms: len(subscriber.violations(ms)) >= sent, timeout=10)
+        received = [m.body["id"] for m in subscriber.violations(messages)]
+        assert len(received) == sent
+        assert rows == received[len(received) - len(rows):], "the newest violations, in the order published"
+        assert filler.exists()
+        assert "reserve is given back" in daemon.log()
+        sender.close()
+        subscriber.close()
+    finally:
+        try:
+            assert daemon.stop() == 0, daemon.log()
+        finally:
+            subprocess.run(["umount", "-l", str(fs)], capture_output=True)
