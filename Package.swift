@@ -76,8 +76,9 @@ let package = Package(
         // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
         .target(name: "Posix"),
 
-        // FNV-1a 64, UTF-8 decoding and validation, JSON string escaping: one implementation of each,
-        // for the decoder, the engine, RuleKit (and so every rule module) and AlertText.
+        // FNV-1a 64, UTF-8 decoding and validation, JSON string escaping, the event types' wire names:
+        // one implementation of each, for the decoder, the engine, RuleKit (and so every rule module),
+        // AlertText and the client.
         .target(name: "ByteBasics"),
 
         // The rule-module C ABI: one header, include/modalwatch_module.h.
@@ -98,7 +99,7 @@ let package = Package(
         // Shard buckets and topics (scale.md): FNV-1a 64 of the shard key, which daemon owns what.
         .target(name: "ShardRouting", dependencies: ["ByteBasics"]),
         // The library apps publish events with: typed events, batching, a bounded queue, shard topics.
-        .target(name: "ModalwatchClient", dependencies: ["ZeroMQ", "ShardRouting", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "ModalwatchClient", dependencies: ["ZeroMQ", "ShardRouting", "ByteBasics", .product(name: "Logging", package: "swift-log")]),
         // A scripted app session published through ModalwatchClient (docs/client.md; the e2e tests run it).
         .executableTarget(
             name: "ClientExample",

@@ -49,16 +49,12 @@ enum RepeatedAlert: Rule {
     }
 
     static let examples: [Example] = [
-        Example("the same alert three times, in different case and spacing", expected: 1, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290010000,"id":"a1","title":"Sync Failed","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290012000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290900000,"id":"a2","title":"sync failed ","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290902000,"id":"a2","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732291800000,"id":"a3","title":"  SYNC FAILED","message":"The server could not be reached. ","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732291802000,"id":"a3","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732292700000,"id":"a4","title":"Sync Failed","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
-            """),
+        Example("the same alert three times, in different case and spacing", expected: 1, events: ExampleEvents.stream(
+            ExampleEvents.alert(1, at: 10_000, shownMs: 2_000),
+            ExampleEvents.alert(2, at: 900_000, title: "sync failed ", shownMs: 2_000),
+            ExampleEvents.alert(3, at: 1_800_000, title: "  SYNC FAILED", message: "The server could not be reached. ", shownMs: 2_000),
+            ExampleEvents.alert(4, at: 2_700_000, shownMs: nil)
+        )),
         Example("two texts, each three times", expected: 2, events: """
             {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290010000,"id":"a1","title":"Sync Failed","message":null,"buttons":[{"title":"OK"}]}
@@ -73,14 +69,11 @@ enum RepeatedAlert: Rule {
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290052000,"id":"a5","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290060000,"id":"a6","title":"","message":"Storage is almost full.","buttons":[{"title":"OK"}]}
             """),
-        Example("the same alert twice, and another one once", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290010000,"id":"a1","title":"Sync Failed","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290012000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290020000,"id":"a2","title":"Sync Failed","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290022000,"id":"a2","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290030000,"id":"a3","title":"Sync Failed","message":"The photo library is full.","buttons":[{"title":"OK"}]}
-            """),
+        Example("the same alert twice, and another one once", expected: 0, events: ExampleEvents.stream(
+            ExampleEvents.alert(1, at: 10_000, shownMs: 2_000),
+            ExampleEvents.alert(2, at: 20_000, shownMs: 2_000),
+            ExampleEvents.alert(3, at: 30_000, message: "The photo library is full.", shownMs: nil)
+        )),
         Example("the same text three times, in three sessions", expected: 0, events: """
             {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290010000,"id":"a1","title":"Sync Failed","message":"The server could not be reached.","buttons":[{"title":"OK"}]}

@@ -1,3 +1,5 @@
+import ByteBasics
+
 /// One UI event of wire format v1 (events.md), without the fields the client fills in
 /// (`v`, `type`, `session`, `ts`, `seq`, `app`). Send it with ``ClientSession/send(_:at:)``.
 public enum ClientEvent: Sendable, Equatable {
@@ -35,22 +37,25 @@ public enum ClientEvent: Sendable, Equatable {
     case navPop(screen: String? = nil)
 
     /// The wire `type`.
-    public var typeName: String {
+    public var typeName: String { wireType.name.description }
+
+    /// The event type, whose `name` is the wire `type`.
+    var wireType: WireEventType {
         switch self {
-        case .appBackground: "app.background"
-        case .appForeground: "app.foreground"
-        case .userAction: "user.action"
-        case .taskProgress: "task.progress"
-        case .alertPresented: "alert.presented"
-        case .alertDismissed: "alert.dismissed"
-        case .sheetPresented: "sheet.presented"
-        case .sheetDismissed: "sheet.dismissed"
-        case .modalPresented: "modal.presented"
-        case .modalDismissed: "modal.dismissed"
-        case .popoverPresented: "popover.presented"
-        case .popoverDismissed: "popover.dismissed"
-        case .navPush: "nav.push"
-        case .navPop: "nav.pop"
+        case .appBackground: .appBackground
+        case .appForeground: .appForeground
+        case .userAction: .userAction
+        case .taskProgress: .taskProgress
+        case .alertPresented: .alertPresented
+        case .alertDismissed: .alertDismissed
+        case .sheetPresented: .sheetPresented
+        case .sheetDismissed: .sheetDismissed
+        case .modalPresented: .modalPresented
+        case .modalDismissed: .modalDismissed
+        case .popoverPresented: .popoverPresented
+        case .popoverDismissed: .popoverDismissed
+        case .navPush: .navPush
+        case .navPop: .navPop
         }
     }
 }

@@ -1,3 +1,5 @@
+import ByteBasics
+
 /// Encodes events to wire format v1 (events.md): one compact JSON object per event,
 /// with `v`, `type`, `session`, `ts` and `seq` first. Strings are written as given
 /// (Swift strings are valid UTF-8); limits are the caller's to keep (events.md, "Limits").
@@ -7,7 +9,7 @@ public enum EventEncoder {
         session: String, app: String, ts: Int64, seq: Int64?, appVersion: String? = nil, os: String? = nil,
         device: Device? = nil, sizeClass: SizeClass? = nil
     ) -> [UInt8] {
-        var writer = header(type: "session.start", session: session, ts: ts, seq: seq)
+        var writer = header(type: .sessionStart, session: session, ts: ts, seq: seq)
         writer.field("app", app)
         writer.field("app_version", appVersion, orNull: false)
         writer.field("os", os, orNull: false)
@@ -18,14 +20,14 @@ public enum EventEncoder {
 
     /// `session.end`.
     public static func sessionEnd(session: String, app: String?, ts: Int64, seq: Int64?) -> [UInt8] {
-        var writer = header(type: "session.end", session: session, ts: ts, seq: seq)
+        var writer = header(type: .sessionEnd, session: session, ts: ts, seq: seq)
         writer.field("app", app, orNull: false)
         return writer.finish()
     }
 
     /// Any other event; `app`, when given, is repeated on it (it must match the session's).
     public static func encode(_ event: ClientEvent, session: String, app: String?, ts: Int64, seq: Int64?) -> [UInt8] {
-        var writer = header(type: event.typeName, session: session, ts: ts, seq: seq)
+        var writer = header(type: event.wireType, session: session, ts: ts, seq: seq)
         writer.field("app", app, orNull: false)
         switch event {
         case .appBackground, .appForeground:
@@ -99,10 +101,10 @@ public enum EventEncoder {
         return writer.finish()
     }
 
-    private static func header(type: String, session: String, ts: Int64, seq: Int64?) -> JSONWriter {
+    private static func header(type: WireEventType, session: String, ts: Int64, seq: Int64?) -> JSONWriter {
         var writer = JSONWriter()
         writer.field("v", 1)
-        writer.field("type", type)
+        writer.field("type", plain: type.name)
         writer.field("session", session)
         writer.field("ts", ts)
         if let seq { writer.field("seq", seq) }

@@ -30,6 +30,14 @@ struct JSONWriter {
         string(value)
     }
 
+    /// A string that needs no escaping (a wire name), written as it is.
+    mutating func field(_ name: StaticString, plain value: StaticString) {
+        key(name)
+        bytes.append(UInt8(ascii: "\""))
+        value.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     mutating func field(_ name: StaticString, _ value: String?, orNull: Bool) {
         guard let value else {
             if orNull { key(name); bytes += "null".utf8 }

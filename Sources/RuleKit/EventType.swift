@@ -1,3 +1,5 @@
+import ByteBasics
+
 /// The event types of wire format v1 (`mw_event_type`).
 public enum EventType: UInt32, Sendable, CaseIterable {
     /// `session.start`
@@ -33,27 +35,9 @@ public enum EventType: UInt32, Sendable, CaseIterable {
     /// `nav.pop`
     case navPop = 16
 
-    /// The `type` string on the wire, as a static string (its bytes live forever).
-    public var wireName: StaticString {
-        switch self {
-        case .sessionStart: "session.start"
-        case .sessionEnd: "session.end"
-        case .appBackground: "app.background"
-        case .appForeground: "app.foreground"
-        case .userAction: "user.action"
-        case .taskProgress: "task.progress"
-        case .alertPresented: "alert.presented"
-        case .alertDismissed: "alert.dismissed"
-        case .sheetPresented: "sheet.presented"
-        case .sheetDismissed: "sheet.dismissed"
-        case .modalPresented: "modal.presented"
-        case .modalDismissed: "modal.dismissed"
-        case .popoverPresented: "popover.presented"
-        case .popoverDismissed: "popover.dismissed"
-        case .navPush: "nav.push"
-        case .navPop: "nav.pop"
-        }
-    }
+    /// The `type` string on the wire, as a static string (its bytes live forever; the one list
+    /// of names is ByteBasics' `WireEventType`, numbered the same).
+    public var wireName: StaticString { WireEventType(rawValue: rawValue).unsafelyUnwrapped.name }
 
     /// The bit of this type in `mw_rule.event_mask` (`MW_EVENT_BIT`).
     public var bit: UInt32 { 1 << rawValue }

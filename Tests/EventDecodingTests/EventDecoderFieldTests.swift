@@ -1,3 +1,4 @@
+import ByteBasics
 import EventDecoding
 import ModalwatchABI
 import XCTest
@@ -46,6 +47,24 @@ final class EventDecoderFieldTests: XCTestCase {
         ]
         XCTAssertEqual(types.count, Int(MW_EVENT_TYPE_COUNT.rawValue) - 1)
         for (name, type, extra) in types {
+            let e = try XCTUnwrap(decoder.event(event(name, extra)), name)
+            XCTAssertEqual(e.type, type.rawValue, name)
+            XCTAssertEqual(e.typeName, name)
+        }
+    }
+
+    /// ByteBasics' `WireEventType` (the names RuleKit and the client write) numbers every
+    /// name as the decoder and the header's `mw_event_type` do.
+    func testSharedWireNamesDecodeToTheirNumbers() throws {
+        XCTAssertEqual(WireEventType.allCases.count, Int(MW_EVENT_TYPE_COUNT.rawValue) - 1)
+        for type in WireEventType.allCases {
+            let name = type.name.description
+            let extra = switch type {
+            case .sessionStart: #""app":"a""#
+            case .taskProgress: #""task":"t","state":"started""#
+            case .sessionEnd, .appBackground, .appForeground, .userAction, .navPush, .navPop: ""
+            default: #""id":"x""#
+            }
             let e = try XCTUnwrap(decoder.event(event(name, extra)), name)
             XCTAssertEqual(e.type, type.rawValue, name)
             XCTAssertEqual(e.typeName, name)
