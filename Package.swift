@@ -48,6 +48,7 @@ let package = Package(
         // For Benchmarks/ and tools in this repository only: not a stable API.
         .library(name: "ModalwatchZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "ModalwatchControlProtocol", targets: ["ControlProtocol"]),
+        .library(name: "ModalwatchHistoryStore", targets: ["HistoryStore"]),
         // For apps and tools that publish events (docs/client.md).
         .library(name: "ModalwatchClient", targets: ["ModalwatchClient"]),
         .executable(name: "modalwatch-client-example", targets: ["ClientExample"]),

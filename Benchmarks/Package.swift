@@ -20,12 +20,14 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
-        // The benchmark: raw libzmq ceiling, the daemon end to end, latency, memory, start-up.
+        // The benchmark: raw libzmq ceiling, the daemon end to end, latency, memory, start-up, restart,
+        // the engine's cost (callgrind), the history store on its own, the control socket's hold.
         .executableTarget(
             name: "modalwatch-bench",
             dependencies: [
                 .product(name: "ModalwatchZeroMQ", package: "modalwatch"),
                 .product(name: "ModalwatchControlProtocol", package: "modalwatch"),
+                .product(name: "ModalwatchHistoryStore", package: "modalwatch"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

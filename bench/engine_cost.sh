@@ -5,14 +5,18 @@
 # unit of work"). Exact, and independent of the machine's load.
 #
 #     bash bench/engine_cost.sh [OUT] [EVENTS]      (default /tmp/modalwatch-cost, 100000)
+#
+# BIN_DIR: where `modalwatch` and the rule modules are (default .build/release; set, no build).
+# OUT/summary.json has the figures printed at the end (modalwatch-bench's `cost` reads it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-/tmp/modalwatch-cost}
 events=${2:-100000}
 small=20000
 mkdir -p "$out"
-[ -n "${NO_BUILD:-}" ] || swift build -c release
-cp .build/release/modalwatch .build/release/libmodalwatch-rules-*.so "$out/"
+bin=${BIN_DIR:-.build/release}
+[ -n "${NO_BUILD:-}" ] || [ -n "${BIN_DIR:-}" ] || swift build -c release
+cp "$bin/modalwatch" "$bin"/libmodalwatch-rules-*.so "$out/"
 strip -g "$out"/modalwatch "$out"/libmodalwatch-rules-*.so
 for profile in clean stress; do
     python3 bench/generate_stream.py --profile "$profile" --events "$events" > "$out/$profile.ndjson"
@@ -29,7 +33,7 @@ done
 # (module loading) and the first 10,000 session starts are not counted. Per violation: the extra cost of the stress stream
 # over the clean one, divided by the extra violations.
 python3 - "$out" "$events" "$small" <<'PY'
-import sys
+import json, sys
 out, events, small = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 def counts(run):
     result = {}
@@ -45,6 +49,9 @@ for profile in ("clean", "stress"):
     print(f"{profile}: {big['violations']} violations in {events} events ({100 * big['violations'] / events:.2f} %)")
     print("  per event: " + ", ".join(f"{k} {v:,.2f}" for k, v in per[profile].items() if k != "violations"))
 extra = per["stress"]["violations"] - per["clean"]["violations"]
-print("per violation (stress − clean over the extra violations): " + ", ".join(
-    f"{k} {(per['stress'][k] - per['clean'][k]) / extra:,.1f}" for k in per["clean"] if k != "violations"))
+violation = {k: (per["stress"][k] - per["clean"][k]) / extra for k in per["clean"] if k != "violations"}
+print("per violation (stress − clean over the extra violations): " + ", ".join(f"{k} {v:,.1f}" for k, v in violation.items()))
+with open(f"{out}/summary.json", "w") as summary:
+    json.dump({"events": events, "counted_from": small, "per_clean_event": per["clean"], "per_stress_event": per["stress"],
+               "per_violation": violation}, summary, indent=1)
 PY

@@ -154,29 +154,3 @@ final class AppendingStoreTests: XCTestCase {
         }
     }
 }
-
-/// Counts the frames each commit adds to a history's WAL: after each call it checkpoints
-/// everything (PASSIVE, on its own connection), so that the writer's next commit starts the
-/// WAL over and the WAL's frame count after it is that commit's pages.
-struct WALFrameCounter {
-    private let database: DatabaseQueue
-
-    init(path: String) throws {
-        database = try DatabaseQueue(path: path)
-    }
-
-    /// The file's page size: a WAL frame is one page.
-    func pageSize() throws -> Int {
-        try database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0 }
-    }
-
-    /// Frames in the WAL now (the commits since the last call), then checkpoints them all.
-    func framesSinceLastCall() throws -> Int {
-        try database.writeWithoutTransaction { db in
-            let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
-            let log: Int = row?[1] ?? 0, done: Int = row?[2] ?? 0
-            precondition(log == done, "the checkpoint left frames behind (a reader?)")
-            return log
-        }
-    }
-}

@@ -15,8 +15,9 @@ struct ModalwatchBench: ParsableCommand {
             Build first: swift build -c release in the root package (the daemon and its four rule modules).
             Then: swift run -c release modalwatch-bench            (the full run, about 10 minutes)
                   swift run -c release modalwatch-bench --quick    (a minute or two)
-            Measurements: ceiling, e2e (both on --streams stress,clean), latency, scaling, memory, ready, restart
-            (--only picks some). The last table lists every target of issue 12 with its figure.
+            Measurements: ceiling, e2e (both on --streams stress,clean), latency, scaling, memory, ready, restart,
+            cost (callgrind: needs valgrind), store, control (needs python3 with pyzmq); --only picks some.
+            The last table lists every target of issue 12 with its figure.
             """)
 
     @Option(help: "Events in the generated stream (default 1000000; --quick 200000).")
@@ -67,7 +68,19 @@ struct ModalwatchBench: ParsableCommand {
     @Option(name: .customLong("restart-sessions"), help: "Live sessions for the restart run (default 1000000; --quick 100000).")
     var restartSessions: Int?
 
-    @Option(help: "Measurements to run, comma-separated: ceiling, e2e, latency, scaling, memory, ready, restart (default all).")
+    @Option(name: .customLong("cost-events"), help: "Events in each stream of the callgrind run (default 100000; --quick 50000).")
+    var costEvents: Int?
+
+    @Option(name: .customLong("store-groups"), help: "Violations per commit for the store runs, comma-separated (default 10,1000).")
+    var storeGroups = "10,1000"
+
+    @Option(name: .customLong("control-live"), help: "Live sessions while the control requests run (default 100000; --quick 20000).")
+    var controlLive: Int?
+
+    @Option(name: .customLong("control-seconds"), help: "Seconds of control requests under a steady stream (default 10; --quick 4).")
+    var controlSeconds: Double?
+
+    @Option(help: "Measurements to run, comma-separated: ceiling, e2e, latency, scaling, memory, ready, restart, cost, store, control (default all).")
     var only: String?
 
     @Flag(help: "A short run: fewer events, one run each, shorter latency runs, 10^3 and 10^5 sessions for scaling, 10^5 for memory and restart.")
@@ -88,7 +101,7 @@ struct ModalwatchBench: ParsableCommand {
     @Option(name: .customLong("write-stream"), help: "Only write the generated stream to this NDJSON file, and exit.")
     var writeStream: String?
 
-    static let measurements = ["ceiling", "e2e", "latency", "scaling", "memory", "ready", "restart"]
+    static let measurements = ["ceiling", "e2e", "latency", "scaling", "memory", "ready", "restart", "cost", "store", "control"]
 
     func validate() throws {
         if let events, events < 1 { throw ValidationError("--events must be at least 1") }
@@ -103,6 +116,10 @@ struct ModalwatchBench: ParsableCommand {
         if let scaleEvents, scaleEvents < 1 { throw ValidationError("--scale-events must be at least 1") }
         if let scaleLatencySeconds, scaleLatencySeconds <= 0 { throw ValidationError("--scale-latency-seconds must be above 0") }
         if let restartSessions, restartSessions < 1 { throw ValidationError("--restart-sessions must be at least 1") }
+        if let costEvents, costEvents <= 20_000 { throw ValidationError("--cost-events must be above 20000 (the first 20,000 are not counted)") }
+        if (try? storeGroupSizes()) == nil { throw ValidationError("--store-groups must be whole numbers of at least 1, comma-separated") }
+        if let controlLive, controlLive < 1 || controlLive > 999_000 { throw ValidationError("--control-live must be 1 to 999000 (the daemon keeps at most 1,000,000 sessions)") }
+        if let controlSeconds, controlSeconds <= 0 { throw ValidationError("--control-seconds must be above 0") }
         if (try? memoryCounts()) == nil { throw ValidationError("--memory-sessions must be whole numbers of at least 2, comma-separated") }
         for name in selected where !Self.measurements.contains(name) {
             throw ValidationError("unknown measurement '\(name)'; choose from \(Self.measurements.joined(separator: ", "))")
@@ -125,6 +142,12 @@ struct ModalwatchBench: ParsableCommand {
         let counts = text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard !counts.isEmpty, counts.allSatisfy({ $0 >= 1 }) else { throw ValidationError("bad --scale-sessions") }
         return counts
+    }
+
+    private func storeGroupSizes() throws -> [Int] {
+        let sizes = storeGroups.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ $0 >= 1 }) else { throw ValidationError("bad --store-groups") }
+        return sizes
     }
 
     private func memoryCounts() throws -> [Int] {
@@ -418,7 +441,46 @@ struct ModalwatchBench: ParsableCommand {
                 Self.say("  stop \(Figure.format(result.stopSeconds, 2)) s, snapshot \(Figure.format(result.bytesPerSession, 1)) B/session, READY \(Figure.format(result.readySeconds, 2)) s, \(result.restored)/\(result.sessions) restored")
             }
         }
-        table.targets = Self.targets(ratios: ratios, latencyP99: latencyP99, restart: restart)
+        var cost: EngineCostBenchmark.Result?
+        if want.contains("cost") {
+            let count = costEvents ?? (quick ? 50_000 : 100_000)
+            Self.say("cost: callgrind on modalwatch check, clean and stress streams of \(count) events (bench/engine_cost.sh; a few minutes)")
+            attempt("cost") {
+                let binaries = URL(fileURLWithPath: executable).deletingLastPathComponent().path
+                let result = try EngineCostBenchmark(root: try HelperCommand.repositoryRoot(daemon: executable), binaries: binaries,
+                                                     folder: folder, events: count).run(registry: registry)
+                cost = result
+                table.details.append(("cost", [("events", "\(count)")]
+                    + result.perCleanEvent.sorted { $0.key < $1.key }.map { ("per_clean_event_\($0.key)", Figure.format($0.value, 2)) }
+                    + result.perStressEvent.sorted { $0.key < $1.key }.map { ("per_stress_event_\($0.key)", Figure.format($0.value, 2)) }
+                    + result.perViolation.sorted { $0.key < $1.key }.map { ("per_violation_\($0.key)", Figure.format($0.value, 2)) }))
+                Self.addCost(result, to: &table)
+            }
+        }
+        var store: StoreBenchmark.Result?
+        if want.contains("store") {
+            let sizes = try storeGroupSizes()
+            Self.say("store: the stress stream's violations into a fresh history, commits of \(sizes.map(String.init).joined(separator: ", "))")
+            attempt("store") {
+                let cli = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("modalwatch").path
+                let result = try StoreBenchmark(cli: cli, stream: measured.ndjson(), folder: folder, groupSizes: sizes).run(registry: registry)
+                store = result
+                Self.addStore(result, to: &table)
+            }
+        }
+        var control: ControlHoldBenchmark.Result?
+        if want.contains("control") {
+            let live = controlLive ?? (quick ? 20_000 : 100_000)
+            let seconds = controlSeconds ?? (quick ? 4 : 10)
+            Self.say("control: every request at its largest for \(Figure.format(seconds, 0)) s with \(live) live sessions and a steady stream (bench/control_hold.py)")
+            attempt("control") {
+                let result = try ControlHoldBenchmark(root: try HelperCommand.repositoryRoot(daemon: executable), executable: executable,
+                                                      folder: folder, live: live, seconds: seconds).run(registry: registry)
+                control = result
+                Self.addControl(result, live: live, to: &table)
+            }
+        }
+        table.targets = Self.targets(ratios: ratios, latencyP99: latencyP99, restart: restart, cost: cost, store: store, control: control)
         table.context.append(("load average at end", MachineInfo.loadAverage()))
 
         let text = table.text()
@@ -453,7 +515,8 @@ struct ModalwatchBench: ParsableCommand {
     /// bench does not measure name the command that does.
     private static func targets(
         ratios: [(stream: String, batched: Bool, ratio: Double?, rate: Double?, ceiling: Double?)],
-        latencyP99: Double?, restart: RestartBenchmark.Result?
+        latencyP99: Double?, restart: RestartBenchmark.Result?, cost: EngineCostBenchmark.Result?,
+        store: StoreBenchmark.Result?, control: ControlHoldBenchmark.Result?
     ) -> [Figure] {
         var rows: [Figure] = []
         for stream in StreamGenerator.Profile.allCases.map(\.rawValue) {
@@ -484,19 +547,7 @@ struct ModalwatchBench: ParsableCommand {
         rows.append(Figure(key: "target_restart_snapshot_bytes_per_session", name: "restart: snapshot per session", value: restart?.bytesPerSession,
                            unit: "bytes", display: restart.map { Figure.format($0.bytesPerSession, 1) + " B" } ?? "not measured",
                            target: "≤ 150 B", met: restart.map { $0.bytesPerSession <= 150 }))
-        // Measured elsewhere: exact counts and the store's own check.
-        let elsewhere: [(String, String, String, String)] = [
-            ("target_clean_event_instructions", "instructions per clean event (callgrind)", "≤ 1,500", "bash bench/engine_cost.sh"),
-            ("target_violation_instructions", "instructions per violation, more (callgrind)", "≤ 4,000", "bash bench/engine_cost.sh"),
-            ("target_event_allocations", "heap allocations, retain/release per event", "none", "bash bench/engine_cost.sh"),
-            ("target_store_cpu", "store: CPU per stored violation", "≤ 2 µs", "HistoryThroughputCheck"),
-            ("target_store_wal", "store: WAL pages per stored violation", "≤ 0.5", "HistoryThroughputCheck"),
-            ("target_store_rate", "store: violations stored per second", "≥ 300 k/s", "HistoryThroughputCheck"),
-            ("target_control_hold", "control request's hold on the ingest thread", "≤ 1 ms", "Tests/e2e (control under load)"),
-        ]
-        for (key, name, target, how) in elsewhere {
-            rows.append(Figure(key: key, name: name, value: nil, unit: "", display: "not measured here: \(how)", target: target))
-        }
+        rows += targetRows(cost: cost, store: store, control: control)
         return rows
     }
 

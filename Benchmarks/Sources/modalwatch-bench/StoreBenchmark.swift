@@ -1,0 +1,159 @@
+import Foundation
+import Glibc
+import HistoryStore
+
+/// The history store on its own, as the publishing thread writes it: the stress stream's
+/// violations (what `modalwatch check --format json` prints for it, so the real rows) written
+/// into a fresh history in commits of `groupSizes` violations, every column bound from bytes.
+/// For each size: the writing thread's CPU and the wall time per violation, and the WAL pages
+/// each violation costs (the WAL checkpointed between commits outside the timing, as the
+/// daemon's checkpointer thread does). Then the queries `violations` and `session ID` make,
+/// timed on the history of the largest commits.
+struct StoreBenchmark {
+    /// The `modalwatch` CLI that judges the stream.
+    let cli: String
+    /// The stress stream, as NDJSON.
+    let stream: [UInt8]
+    /// Where the histories go.
+    let folder: String
+    /// Violations per commit, one history each.
+    let groupSizes: [Int]
+    /// At most this many violations are written at commits smaller than 100 (they are slow).
+    let smallCommitLimit = 20_000
+
+    /// One commit size's figures.
+    struct Commits {
+        var groupSize: Int
+        var violations: Int
+        var cpuMicrosecondsPerViolation: Double
+        var violationsPerSecond: Double
+        var walPagesPerViolation: Double
+        var walBytesPerViolation: Double
+    }
+
+    /// A query's median time over five runs, and the rows it found.
+    struct Query {
+        var name: String
+        var milliseconds: Double
+        var rows: Int
+    }
+
+    struct Result {
+        var commits: [Commits]
+        var queries: [Query]
+        var historyRows: Int
+    }
+
+    /// A violation's columns, as the daemon's hand-over batch has them: ranges into one buffer.
+    private struct Columns {
+        var idHigh: UInt64, idLow: UInt64, fingerprint: UInt64, ts: Int64, observed: Int64
+        var json: Range<Int>, rule: Range<Int>, app: Range<Int>, session: Range<Int>, severity: Range<Int>
+    }
+
+    func run(registry: ChildRegistry) throws -> Result {
+        let streamPath = folder + "/store-stream.ndjson"
+        guard FileManager.default.createFile(atPath: streamPath, contents: Data(stream)) else { throw BenchError("cannot write \(streamPath)") }
+        let output = try HelperCommand(arguments: [cli, "check", streamPath, "--format", "json"], directory: folder, successes: [0, 1])
+            .run(registry: registry, log: folder + "/store-check.log")
+        try? FileManager.default.removeItem(atPath: streamPath)
+        var bytes: [UInt8] = []
+        let rows = try Self.columns(of: output, into: &bytes)
+        guard !rows.isEmpty else { throw BenchError("modalwatch check found no violation in the stream") }
+
+        var commits: [Commits] = []
+        var queries: [Query] = []
+        var historyRows = 0
+        for (index, group) in groupSizes.enumerated() {
+            let path = folder + "/store-\(group)/" + ViolationHistory.fileName
+            try FileManager.default.createDirectory(atPath: folder + "/store-\(group)", withIntermediateDirectories: true)
+            let history = try ViolationHistory(path: path, checkpointsElsewhere: true)
+            let counter = try WALFrameCounter(path: path)
+            let pageSize = try counter.pageSize()
+            let count = group < 100 ? min(rows.count, smallCommitLimit) : rows.count
+            var frames = 0, cpu = 0.0, wall = 0.0
+            try bytes.withUnsafeBytes { all in
+                func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: all[range]) }
+                var next = 0
+                while next < count {
+                    let end = min(next + group, count)
+                    let wallStart = MonotonicClock.nanoseconds(), cpuStart = Self.threadCPUSeconds()
+                    try history.write { writer in
+                        for c in rows[next..<end] {
+                            try writer.insert(
+                                idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: slice(c.rule), app: slice(c.app),
+                                session: slice(c.session), severity: slice(c.severity), ts: c.ts, observed: c.observed, json: slice(c.json))
+                        }
+                    }
+                    cpu += Self.threadCPUSeconds() - cpuStart
+                    wall += MonotonicClock.seconds(from: wallStart, to: MonotonicClock.nanoseconds())
+                    frames += try counter.framesSinceLastCall()
+                    next = end
+                }
+            }
+            let written = Double(count)
+            commits.append(Commits(groupSize: group, violations: count, cpuMicrosecondsPerViolation: cpu * 1e6 / written,
+                                   violationsPerSecond: written / max(wall, 1e-9), walPagesPerViolation: Double(frames) / written,
+                                   walBytesPerViolation: Double(frames * pageSize) / written))
+            if index == groupSizes.indices.last {
+                historyRows = try history.count()
+                queries = try Self.timeQueries(history, sample: rows[count - 1], bytes: bytes)
+            }
+        }
+        return Result(commits: commits, queries: queries, historyRows: historyRows)
+    }
+
+    /// The queries of `violations` (newest, by rule, by app, since) and `session ID`, each the
+    /// median of five, on `history`.
+    private static func timeQueries(_ history: ViolationHistory, sample: Columns, bytes: [UInt8]) throws -> [Query] {
+        let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self) }
+        let asked: [(String, HistoryQuery)] = [
+            ("newest 100", HistoryQuery(limit: 100)),
+            ("newest 100 of a rule", HistoryQuery(rule: text(sample.rule), limit: 100)),
+            ("newest 100 of an app", HistoryQuery(app: text(sample.app), limit: 100)),
+            ("a session's (session ID), 50", HistoryQuery(app: text(sample.app), session: text(sample.session), limit: 50)),
+            ("since a minute before the newest, 100", HistoryQuery(sinceObserved: sample.observed - 60_000, limit: 100)),
+            ("a rule with no rows", HistoryQuery(rule: "no-such-rule", limit: 100)),
+        ]
+        return try asked.map { name, query in
+            var times: [Double] = []
+            var found = 0
+            for _ in 0..<5 {
+                let start = MonotonicClock.nanoseconds()
+                found = try history.find(query).count
+                times.append(MonotonicClock.seconds(from: start, to: MonotonicClock.nanoseconds()) * 1e3)
+            }
+            return Query(name: name, milliseconds: times.sorted()[2], rows: found)
+        }
+    }
+
+    /// Each line of `check --format json`'s output as columns, its text copied into `bytes`.
+    private static func columns(of output: String, into bytes: inout [UInt8]) throws -> [Columns] {
+        func append(_ text: String) -> Range<Int> {
+            let start = bytes.count
+            bytes.append(contentsOf: text.utf8)
+            return start..<bytes.count
+        }
+        var rows: [Columns] = []
+        for line in output.split(separator: "\n") where line.hasPrefix("{") {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let id = object["id"] as? String, id.utf8.count == 32,
+                  let idHigh = UInt64(id.prefix(16), radix: 16), let idLow = UInt64(id.suffix(16), radix: 16),
+                  let fingerprintText = object["fingerprint"] as? String, let fingerprint = UInt64(fingerprintText, radix: 16),
+                  let ts = (object["ts"] as? NSNumber)?.int64Value, let observed = (object["observed"] as? NSNumber)?.int64Value,
+                  let rule = object["rule"] as? String, let app = object["app"] as? String,
+                  let session = object["session"] as? String, let severity = object["severity"] as? String
+            else { throw BenchError("modalwatch check printed a line that is not a violation: \(line.prefix(120))") }
+            rows.append(Columns(idHigh: idHigh, idLow: idLow, fingerprint: fingerprint, ts: ts, observed: observed,
+                                json: append(String(line)), rule: append(rule), app: append(app),
+                                session: append(session), severity: append(severity)))
+        }
+        return rows
+    }
+
+    /// CPU time of this thread (SQLite works on the caller's thread).
+    private static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
