@@ -14,6 +14,10 @@ import XCTest
 ///
 /// It writes as the publishing thread does: groups of MODALWATCH_HISTORY_GROUP violations
 /// (default 1000) in one transaction each, every column bound from bytes.
+///
+/// `modalwatch-bench --only store` makes the same figures on the bench's own stream in its
+/// run (Benchmarks/.../StoreBenchmark.swift); this check stays for a file of one's own and for
+/// histories of millions of rows (MODALWATCH_HISTORY_REPEAT).
 final class HistoryThroughputCheck: XCTestCase {
     /// The violations' columns, as the daemon's hand-over batch has them.
     private struct Columns {
