@@ -17,7 +17,6 @@ touched). WAL frames per commit are counted too. The SQL is ViolationHistory.swi
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sqlite3
@@ -25,18 +24,10 @@ import subprocess
 import sys
 import tempfile
 
-TABLE = """
-    CREATE TABLE violations (
-        seq INTEGER PRIMARY KEY, id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL,
-        app TEXT NOT NULL, session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL,
-        observed INTEGER NOT NULL, json TEXT NOT NULL);
-"""
-INDEXES = {
-    "key": "CREATE UNIQUE INDEX violations_key ON violations(ts, id);\n",
-    "app": "CREATE INDEX violations_app ON violations(app);\n",
-    "rule": "CREATE INDEX violations_rule ON violations(rule);\n",
-    "session": "CREATE INDEX violations_session ON violations(seq >> 12, session);\n",
-}
+# The table, its indexes, the insert and the rows: history_wal.py's (one definition of the SQL).
+from history_wal import APP_INDEX, INSERT, KEY_INDEX, RULE_INDEX, SEQ_TABLE, SESSION_INDEX, rows  # noqa: E402
+
+INDEXES = {"key": KEY_INDEX, "app": APP_INDEX, "rule": RULE_INDEX, "session": SESSION_INDEX}
 SCHEMAS = {
     # The daemon's v4: the replay key, app, rule and session (in buckets of 4,096 rows).
     "v4": ["key", "app", "rule", "session"],
@@ -46,19 +37,6 @@ SCHEMAS = {
     "v4-rule": ["key", "app", "session"],
     "v4-session": ["key", "app", "rule"],
 }
-INSERT = """INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-
-
-def rows(path: str) -> list[tuple]:
-    out = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("{"):
-                v = json.loads(line)
-                out.append((bytes.fromhex(v["id"]), bytes.fromhex(v["fingerprint"]), v["rule"], v["app"],
-                            v["session"], v["severity"], v["ts"], v["observed"], line.rstrip("\n")))
-    return out
 
 
 def connect(path: str, page_size: int) -> sqlite3.Connection:
@@ -73,7 +51,7 @@ def connect(path: str, page_size: int) -> sqlite3.Connection:
 
 def fill(path: str, schema: str, page_size: int, violations: list[tuple]) -> None:
     db = connect(path, page_size)
-    db.executescript(TABLE + "".join(INDEXES[i] for i in SCHEMAS[schema]))
+    db.executescript(SEQ_TABLE + "".join(INDEXES[i] for i in SCHEMAS[schema]))
     for start in range(0, len(violations), 1000):
         db.execute("BEGIN")
         db.executemany(INSERT, violations[start:start + 1000])

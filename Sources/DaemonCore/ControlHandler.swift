@@ -39,14 +39,20 @@ final class ControlHandler {
         }
     }
 
+    /// A job's turns so far, its longest (µs, wall clock and CPU), its steps between two looks at
+    /// the clock, and its longest step in a turn the scheduler did not interrupt.
+    private struct JobTally {
+        var turns = 0, steps = 0, slowSteps = 0
+        var longestMicros: Int64 = 0, longestCPUMicros: Int64 = 0, longestStepMicros: Int64 = 0
+    }
+
     private unowned let loop: IngestLoop
     private let exchange: ControlExchange
     private let pair: ZMQSocket
     /// The job under way in slices, if any.
     private var ongoing: Ongoing?
-    /// The ongoing job's turns so far, its longest (µs, wall clock and CPU), and its longest step
-    /// between two looks at the clock in a turn the scheduler did not interrupt.
-    private var jobTurns = 0, jobSteps = 0, jobSlowSteps = 0, jobLongestMicros: Int64 = 0, jobLongestCPUMicros: Int64 = 0, jobLongestStepMicros: Int64 = 0
+    /// What the ongoing job's turns did, for the debug line at its end.
+    private var tally = JobTally()
     /// How long control jobs held this thread, one turn at a time.
     private(set) var holds = ControlHoldTimes()
 
@@ -130,26 +136,23 @@ final class ControlHandler {
         let faults = Self.minorFaults() - faultsBefore
         if holds.lastCPUMicros > 2 * Self.turnMicros {
             loop.logger.debug("control turn over its slice", metadata: [
-                "cmd": "\(ongoing.command)", "turn": "\(jobTurns)", "cpu_us": "\(holds.lastCPUMicros)", "wall_us": "\(held)",
+                "cmd": "\(ongoing.command)", "turn": "\(tally.turns)", "cpu_us": "\(holds.lastCPUMicros)", "wall_us": "\(held)",
                 "longest_step_us": "\(longestStep)", "minor_faults": "\(faults)", "clock_checks": "\(checks)",
             ])
         }
-        jobTurns += 1
-        jobSteps += checks
-        jobSlowSteps += slowSteps
-        jobLongestMicros = max(jobLongestMicros, held)
-        jobLongestCPUMicros = max(jobLongestCPUMicros, holds.lastCPUMicros)
+        tally.turns += 1
+        tally.steps += checks
+        tally.slowSteps += slowSteps
+        tally.longestMicros = max(tally.longestMicros, held)
+        tally.longestCPUMicros = max(tally.longestCPUMicros, holds.lastCPUMicros)
         // A step's wall clock is its work only when the scheduler did not take the thread away
         // meanwhile: counted from turns whose wall clock is their CPU time, within 20 µs.
-        if held - holds.lastCPUMicros <= 20 {
-            holds.noteStep(micros: longestStep)
-            jobLongestStepMicros = max(jobLongestStepMicros, longestStep)
-        }
+        if held - holds.lastCPUMicros <= 20 { tally.longestStepMicros = max(tally.longestStepMicros, longestStep) }
         if self.ongoing == nil {
             loop.logger.debug("control job done", metadata: [
-                "cmd": "\(ongoing.command)", "turns": "\(jobTurns)", "longest_turn_us": "\(jobLongestMicros)",
-                "longest_turn_cpu_us": "\(jobLongestCPUMicros)", "longest_step_us": "\(jobLongestStepMicros)",
-                "steps": "\(jobSteps)", "steps_over_100us": "\(jobSlowSteps)",
+                "cmd": "\(ongoing.command)", "turns": "\(tally.turns)", "longest_turn_us": "\(tally.longestMicros)",
+                "longest_turn_cpu_us": "\(tally.longestCPUMicros)", "longest_step_us": "\(tally.longestStepMicros)",
+                "steps": "\(tally.steps)", "steps_over_100us": "\(tally.slowSteps)",
             ])
         }
     }
@@ -164,12 +167,7 @@ final class ControlHandler {
     /// Starts a job done in slices.
     private func start(_ job: Ongoing) {
         ongoing = job
-        jobTurns = 0
-        jobSteps = 0
-        jobSlowSteps = 0
-        jobLongestMicros = 0
-        jobLongestCPUMicros = 0
-        jobLongestStepMicros = 0
+        tally = JobTally()
     }
 
     /// Posts an answer and rings the control thread.

@@ -19,9 +19,6 @@ struct ControlHoldTimes {
     private(set) var maxCPUByRequest: [String: Int64] = [:]
     /// The CPU time of the last turn, in microseconds.
     private(set) var lastCPUMicros: Int64 = 0
-    /// The longest work between two looks at the clock in a turn in slices, in microseconds:
-    /// what a turn can overrun its slice by (not in `status`; `ControlHandler` logs it at debug).
-    private(set) var maxStepMicros: Int64 = 0
     private var started: Int64 = 0
     private var startedCPU: Int64 = 0
 
@@ -47,11 +44,6 @@ struct ControlHoldTimes {
         maxCPUMicros = max(maxCPUMicros, cpu)
         maxCPUByRequest[key] = max(maxCPUByRequest[key] ?? 0, cpu)
         return held
-    }
-
-    /// Notes the longest work between two looks at the clock in a turn.
-    mutating func noteStep(micros: Int64) {
-        maxStepMicros = max(maxStepMicros, micros)
     }
 
     /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), in microseconds.

@@ -177,6 +177,11 @@ final class HistoryKeeper {
         if !reserve.isInPlace, reserve.take() {
             logger.notice("the history's reserve is in place again", metadata: ["bytes": "\(HistoryReserve.defaultBytes)"])
         }
+        return applyRetention(history)
+    }
+
+    /// Deletes what the retention no longer keeps; nil when there is none or it failed.
+    private func applyRetention(_ history: ViolationHistory) -> Int? {
         guard retention.maxAgeMs != nil || retention.maxRows != nil else { return nil }
         return try? history.prune(now: WallClock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows)
     }
@@ -197,8 +202,7 @@ final class HistoryKeeper {
         }
         let truncated = (try? history.checkpointTruncating()) != nil
         var pruned = 0
-        if retention.maxAgeMs != nil || retention.maxRows != nil,
-           let deleted = try? history.prune(now: WallClock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows) {
+        if let deleted = applyRetention(history) {
             pruned = deleted
             statistics.historyPruned.add(UInt64(deleted), ordering: .relaxed)
             if deleted > 0 { _ = try? history.checkpointTruncating() }

@@ -19,9 +19,8 @@ final class Publisher {
     /// waiting, or at `maxBatchesPerCommit` batches, `maxBytesPerCommit` bytes or `maxGatherUs`
     /// of gathering, whichever comes first. Under light load a batch is committed (and published)
     /// the moment it arrives; under heavy load the batches that arrived while the previous commit
-    /// ran form the next one, so commits grow with the load and a violation waits for the
-    /// commit it is in, never for a timer. (The previous policy started commits at least 250 µs
-    /// apart: a hand-over arriving within 250 µs of the last commit's start waited out the rest.)
+    /// ran, and within `commitSpacingUs` of its start, form the next one, so commits grow with
+    /// the load and a violation waits at most the spacing beyond the commit it is in.
     static let maxBatchesPerCommit = 1024
     static let maxBytesPerCommit = 8 << 20
     static let maxGatherUs: Int64 = 2_000

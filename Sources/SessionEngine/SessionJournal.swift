@@ -208,38 +208,6 @@ public final class SessionJournal {
         return ring
     }
 
-    /// The entries of the session whose id is `id` (hash `hash`), newest first. With
-    /// `startedTs`, only that launch's; without, only the launch of the newest entry.
-    func entries(id: UnsafeRawBufferPointer, hash: UInt64, startedTs: Int64?) -> [Entry] {
-        guard let ring else { return [] }
-        var found: [Entry] = []
-        var launch = startedTs
-        var n = count
-        var index = Int(truncatingIfNeeded: recorded &- 1) & mask
-        while n > 0 {
-            let entry = ring[index]
-            if entry.sessionHash == hash, entry.session.matches(id) {
-                if launch == nil { launch = entry.sessionStartedTs }
-                if entry.sessionStartedTs == launch { found.append(entry) }
-            }
-            index = (index - 1) & mask
-            n -= 1
-        }
-        return found
-    }
-
-    /// Calls `body` with every entry held, newest first.
-    func forEachEntry(_ body: (Entry) -> Void) {
-        guard let ring else { return }
-        var n = count
-        var index = Int(truncatingIfNeeded: recorded &- 1) & mask
-        while n > 0 {
-            body(ring[index])
-            index = (index - 1) & mask
-            n -= 1
-        }
-    }
-
     /// Calls `body` with the entries at `positions` (the n-th event recorded is at n) that the
     /// ring still holds, newest first: a walk in slices that the ring overwrites meanwhile.
     func forEachEntry(at positions: Range<UInt64>, _ body: (Entry) -> Void) {

@@ -26,16 +26,9 @@ final class GroupCommitTests: XCTestCase {
     func testABurstOfHandOversIsCommittedInFewTransactionsAndEveryViolationStoredThenPublished() throws {
         let context = try ZMQContext()
         defer { context.terminate() }
-        let publishing = try PublishingThread.start(PublishingThread.Settings(
-            context: context, handoff: "inproc://group-\(UInt64.random(in: 0...UInt64.max))", publish: "tcp://127.0.0.1:*",
-            historyPath: folder + "/" + ViolationHistory.fileName, retention: .init(maxAgeMs: nil, maxRows: nil),
-            curveSecretKey: nil, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
-        let subscriber = try ZMQSocket(context, type: .sub)
+        let publishing = try PublishingThread.start(.forTest(context, name: "group", historyPath: folder + "/" + ViolationHistory.fileName))
+        let subscriber = try ZMQSocket.testSubscriber(context, to: publishing.boundEndpoint, prefix: "violation/")
         defer { subscriber.close() }
-        try subscriber.subscribe("violation/")
-        try subscriber.set(.receiveTimeout, 10_000)
-        try subscriber.set(.receiveHighWaterMark, 0)
-        try subscriber.connect(publishing.boundEndpoint)
         let handover = try ZMQSocket(context, type: .pair)
         defer { handover.close() }
         try handover.connect(publishing.handoff)
@@ -71,18 +64,11 @@ final class GroupCommitTests: XCTestCase {
     func testPacedHandOversShareCommitsSpacedApartAndKeepTheirOrder() throws {
         let context = try ZMQContext()
         defer { context.terminate() }
-        var settings = PublishingThread.Settings(
-            context: context, handoff: "inproc://paced-\(UInt64.random(in: 0...UInt64.max))", publish: "tcp://127.0.0.1:*",
-            historyPath: folder + "/" + ViolationHistory.fileName, retention: .init(maxAgeMs: nil, maxRows: nil),
-            curveSecretKey: nil, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        var settings = PublishingThread.Settings.forTest(context, name: "paced", historyPath: folder + "/" + ViolationHistory.fileName)
         settings.commitSpacingUs = 1_000
         let publishing = try PublishingThread.start(settings)
-        let subscriber = try ZMQSocket(context, type: .sub)
+        let subscriber = try ZMQSocket.testSubscriber(context, to: publishing.boundEndpoint, prefix: "violation/")
         defer { subscriber.close() }
-        try subscriber.subscribe("violation/")
-        try subscriber.set(.receiveTimeout, 10_000)
-        try subscriber.set(.receiveHighWaterMark, 0)
-        try subscriber.connect(publishing.boundEndpoint)
         let handover = try ZMQSocket(context, type: .pair)
         defer { handover.close() }
         try handover.connect(publishing.handoff)

@@ -51,18 +51,11 @@ final class PublishingCostCheck: XCTestCase {
         let count = batches.count
         let context = try ZMQContext()
         defer { context.terminate() }
-        var settings = PublishingThread.Settings(
-            context: context, handoff: "inproc://cost-\(UInt64.random(in: 0...UInt64.max))", publish: "tcp://127.0.0.1:*",
-            historyPath: folder + "/" + ViolationHistory.fileName, retention: .init(maxAgeMs: nil, maxRows: nil),
-            curveSecretKey: nil, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        var settings = PublishingThread.Settings.forTest(context, name: "cost", historyPath: folder + "/" + ViolationHistory.fileName)
         settings.commitSpacingUs = spacingUs
         let publishing = try PublishingThread.start(settings)
-        let subscriber = try ZMQSocket(context, type: .sub)
+        let subscriber = try ZMQSocket.testSubscriber(context, to: publishing.boundEndpoint, prefix: "violation/")
         defer { subscriber.close() }
-        try subscriber.subscribe("violation/")
-        try subscriber.set(.receiveTimeout, 10_000)
-        try subscriber.set(.receiveHighWaterMark, 0)
-        try subscriber.connect(publishing.boundEndpoint)
         Thread.sleep(forTimeInterval: 0.3)  // the subscription reaches the PUB socket
 
         let sent = Stamps(count), arrived = Stamps(count)

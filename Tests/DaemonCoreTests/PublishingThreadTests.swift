@@ -20,21 +20,15 @@ final class PublishingThreadTests: XCTestCase {
     }
 
     private func settings(_ context: ZMQContext, publish: String = "tcp://127.0.0.1:*") -> PublishingThread.Settings {
-        PublishingThread.Settings(
-            context: context, handoff: "inproc://publish-\(UInt64.random(in: 0...UInt64.max))", publish: publish,
-            historyPath: folder + "/history.sqlite", retention: .init(maxAgeMs: nil, maxRows: nil), curveSecretKey: nil,
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        .forTest(context, name: "publish", historyPath: folder + "/history.sqlite", publish: publish)
     }
 
     func testPublishesEachBatchThenEndsOnFinish() throws {
         let context = try ZMQContext()
         defer { context.terminate() }
         let publishing = try PublishingThread.start(settings(context))
-        let subscriber = try ZMQSocket(context, type: .sub)
+        let subscriber = try ZMQSocket.testSubscriber(context, to: publishing.boundEndpoint, prefix: "diag/", timeoutMs: 5000, unbounded: false)
         defer { subscriber.close() }
-        try subscriber.subscribe("diag/")
-        try subscriber.set(.receiveTimeout, 5000)
-        try subscriber.connect(publishing.boundEndpoint)
         let handover = try ZMQSocket(context, type: .pair)
         defer { handover.close() }
         try handover.connect(publishing.handoff)

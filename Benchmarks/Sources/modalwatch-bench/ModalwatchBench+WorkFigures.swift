@@ -69,10 +69,10 @@ extension ModalwatchBench {
             { grouped($0) }, { $0 <= 1500 }, missing: "--only cost")
         add("target_violation_instructions", "instructions per violation, more (callgrind)", "≤ 4,000", cost?.perViolation["total"],
             { grouped($0) }, { $0 <= 4000 }, missing: "--only cost")
-        let allocations = cost.map { c in ["malloc", "swift_retain", "swift_release"].map { c.perCleanEvent[$0] ?? 0 }.max() ?? 0 }
-        add("target_event_allocations", "heap allocations, retain/release per clean event", "none", allocations,
-            { _ in cost.map { c in ["malloc", "swift_retain", "swift_release"].map { "\(Figure.format(c.perCleanEvent[$0] ?? 0, 2))" }.joined(separator: " / ") } ?? "" },
-            { $0 < 0.01 }, missing: "--only cost")
+        // malloc / retain / release per clean event; the target is met when the largest is (about) none.
+        let calls = ["malloc", "swift_retain", "swift_release"].map { cost?.perCleanEvent[$0] ?? 0 }
+        add("target_event_allocations", "heap allocations, retain/release per clean event", "none", cost.map { _ in calls.max() ?? 0 },
+            { _ in calls.map { Figure.format($0, 2) }.joined(separator: " / ") }, { $0 < 0.01 }, missing: "--only cost")
         let big = store?.commits.max { $0.groupSize < $1.groupSize }
         let label = big.map { "commits of \($0.groupSize)" } ?? "commits"
         add("target_store_cpu", "store: CPU per stored violation (\(label))", "≤ 2 µs", big?.cpuMicrosecondsPerViolation,
