@@ -19,7 +19,7 @@ public struct RuleReference: Sendable {
 
         Generated from the rule modules' own metadata by `modalwatch rules --markdown`;
         a test fails when this file is stale. The catalogue the modules implement is
-        `../shared/spec/rules.md`; each summary states the decisions a rule makes where
+        `docs/spec/rules.md`; each summary states the decisions a rule makes where
         the catalogue leaves a choice.
 
         """

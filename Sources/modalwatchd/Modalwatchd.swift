@@ -46,7 +46,7 @@ struct Modalwatchd: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String?
 
-    @Option(name: .long, help: "Own the shard buckets bb with bb mod N == I (I/N, e.g. 0/3; scale.md).")
+    @Option(name: .long, help: "Own the shard buckets bb with bb mod N == I (I/N, e.g. 0/3; docs/SCALING.md).")
     var shard: String?
 
     @Option(name: .customLong("shard-key"), help: "What buckets are computed from: app (default) or session.")

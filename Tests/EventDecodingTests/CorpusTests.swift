@@ -8,8 +8,7 @@ final class CorpusTests: XCTestCase {
     /// The package root: this file is Tests/EventDecodingTests/CorpusTests.swift.
     private static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    private static let schema = packageRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared/spec/event.schema.json")
+    private static let schema = packageRoot.appendingPathComponent("docs/spec/event.schema.json")
 
     private struct CorpusFile {
         var folder: String

@@ -10,8 +10,8 @@ enum BuiltinCatalog {
     static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `../shared/spec/rules.md` beside the project.
-    static let rulesSpec = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/spec/rules.md")
+    /// The rule catalogue of the contract, `docs/spec/rules.md`.
+    static let rulesSpec = packageRoot.appendingPathComponent("docs/spec/rules.md")
 
     /// The recorded streams folder.
     static let streams = packageRoot.appendingPathComponent("Tests/RuleModuleTests/Streams")

@@ -458,9 +458,9 @@ def stopping_counts(log: str) -> tuple[int, int] | None:
 # -- the command line as a person uses it (test_cli_*.py)
 
 def sarif_schema_path() -> Path:
-    """The official SARIF 2.1.0 JSON schema, in shared/data beside the package (never fetched)."""
+    """The official SARIF 2.1.0 JSON schema (OASIS), kept in Tests/Fixtures/sarif (never fetched)."""
     override = os.environ.get("MODALWATCH_SARIF_SCHEMA")
-    return Path(override) if override else PACKAGE_ROOT.parent / "shared" / "data" / "sarif-schema-2.1.0.json"
+    return Path(override) if override else PACKAGE_ROOT / "Tests" / "Fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 
 
 def write_stream(path: Path, events: Iterable[dict[str, Any]]) -> Path:

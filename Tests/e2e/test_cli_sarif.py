@@ -1,4 +1,4 @@
-"""`modalwatch check --format sarif` validates against the official SARIF 2.1.0 JSON schema (shared/data; nothing is
+"""`modalwatch check --format sarif` validates against the official SARIF 2.1.0 JSON schema (Tests/Fixtures/sarif; nothing is
 fetched) and carries the rules as reportingDescriptors and the violations as results."""
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def local_only(cls, schema: dict) -> dict:
 @pytest.fixture(scope="module")
 def validator():
     path = support.sarif_schema_path()
-    assert path.is_file(), f"the SARIF 2.1.0 schema is not at {path} (shared/data beside the package)"
+    assert path.is_file(), f"the SARIF 2.1.0 schema is not at {path} (Tests/Fixtures/sarif)"
     schema = json.loads(path.read_text())
     cls = validators.validator_for(schema)
     cls.check_schema(schema)
