@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HistoryStore
 import Logging
 import Posix
 
@@ -37,24 +38,38 @@ struct StateDirectoryModes {
         group = (groupName, found.pointee.gr_gid)
     }
 
-    /// Sets the umask, then brings `directory` (which exists) and the files in it to these modes.
+    /// The names (and name prefixes) of the files the daemon keeps in the state directory; only
+    /// these are brought to `fileMode` (a directory shared with other files keeps theirs).
+    static let ownFilePrefixes = [
+        ViolationHistory.fileName, HistoryReserve.fileName, HistoryKeeper.spillFileName, SnapshotFile.fileName,
+        RuleFaultGuard.markerFileName, RuleFaultGuard.quarantineFileName, StateDirectoryLock.fileName,
+    ]
+
+    /// Sets the umask, then brings `directory` (which exists) and the daemon's files in it to these
+    /// modes. A directory others may write to (world-writable or sticky, such as `/tmp`) keeps its
+    /// mode, with a warning: it is not the daemon's alone.
     func apply(to directory: String, logger: Logger) throws(DaemonError) {
         umask(group == nil ? 0o077 : 0o027)
         var changed: [String] = []
-        do {
-            if try bring(directory, mode: directoryMode, mask: 0o7777) { changed.append(directory) }
-        } catch {
-            throw DaemonError(.systemCall, "cannot set the mode of the state directory \(directory): \(error.reason); fix its owner or choose another --state-dir")
+        var info = stat()
+        if stat(directory, &info) == 0, info.st_mode & (S_ISVTX | S_IWOTH) != 0 {
+            logger.warning("the state directory is shared (others may write to it), so its mode is left as it is; the history's files in it are kept to the daemon's user all the same; give the daemon a directory of its own with --state-dir", metadata: [
+                "directory": "\(directory)", "mode": "\(String(info.st_mode & 0o7777, radix: 8))"])
+        } else {
+            do {
+                if try bring(directory, mode: directoryMode, mask: 0o7777) { changed.append(directory) }
+            } catch {
+                throw DaemonError(.systemCall, "cannot set the mode of the state directory \(directory): \(error.reason); fix its owner or choose another --state-dir")
+            }
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names.sorted() {
+        for name in names.sorted() where Self.ownFilePrefixes.contains(where: name.hasPrefix) {
             let path = directory + "/" + name
-            var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             if (try? bring(path, mode: fileMode, mask: 0o777)) == true { changed.append(name) }
         }
         guard !changed.isEmpty else { return }
-        logger.notice("the state directory had wider modes than it keeps; brought to them", metadata: [
+        logger.notice("the state directory had other modes than it keeps; brought to them", metadata: [
             "directory": "\(directory)", "directory_mode": "\(String(directoryMode, radix: 8))",
             "file_mode": "\(String(fileMode, radix: 8))", "group": "\(group?.name ?? "-")", "changed": "\(changed.joined(separator: ","))"])
     }

@@ -57,6 +57,8 @@ def test_the_state_directory_and_the_history_are_the_users_alone(zctx, tmp_path)
     os.chmod(state, 0o755)                      # as a careless operator or an older release left it
     (state / "history.reserve").write_bytes(b"")
     os.chmod(state / "history.reserve", 0o644)
+    (state / "notes.txt").write_text("someone else's file")
+    os.chmod(state / "notes.txt", 0o644)
     daemon = support.Daemon(zctx, tmp_path).start()
     try:
         sender = support.EventSender(zctx, daemon.events)
@@ -66,12 +68,13 @@ def test_the_state_directory_and_the_history_are_the_users_alone(zctx, tmp_path)
         assert mode(state) == 0o700, oct(mode(state))
         for name in HISTORY_FILES + ("history.reserve",):
             assert mode(state / name) == 0o600, (name, oct(mode(state / name)))
-        assert "wider modes" in daemon.log()
+        assert "other modes than it keeps" in daemon.log()
+        assert mode(state / "notes.txt") == 0o644, "a file that is not the daemon's is left as it is"
         sender.close()
     finally:
         assert daemon.stop() == 0, daemon.log()
     for path in state.iterdir():
-        if path.is_file():
+        if path.is_file() and path.name != "notes.txt":
             assert mode(path) & 0o077 == 0, (path.name, oct(mode(path)))
 
 
