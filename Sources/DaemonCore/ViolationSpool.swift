@@ -255,7 +255,13 @@ final class ViolationSpool {
             }
             if consumed == 0 {
                 // One frame larger than the slice: read it whole (it is bounded by the format).
-                guard want < fileBytes else { return 0 }
+                guard want < fileBytes else {
+                    // Nothing reads as a frame up to the end: one damaged stretch, and the file is done.
+                    if !countedDamage.contains(fileHead) { reportDamage(at: fileHead, bytes: fileBytes, index: 1) }
+                    fileRecords = 0
+                    resetFile()
+                    return 0
+                }
                 want = min(fileBytes, want * 2)
                 continue
             }

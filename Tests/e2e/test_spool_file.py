@@ -154,3 +154,36 @@ def test_a_spool_file_over_its_bound_is_set_aside_in_one_line_and_the_start_is_f
         assert status["violations_spooled"] == 0 and status["history_state"] == "ok", status
     finally:
         assert daemon.stop() == 0, daemon.log()
+
+
+def unframed_record(n: int) -> bytes:
+    """One violation record as an older release's unframed spill file held it (`OutboundBatch`, native byte order)."""
+    def blob(data: bytes) -> bytes:
+        return struct.pack("=I", len(data)) + data
+    vid = f"{n:032x}"
+    body = f'{{"v":1,"id":"{vid}","rule":"alert-frequency","app":"{APP}","n":{n}}}'.encode()
+    return (b"\x01" + blob(f"violation/{APP}/alert-frequency".encode()) + blob(body)
+            + struct.pack("=QQQqq", 0, n, n, T0 + n, T0 + n)
+            + blob(b"warning") + blob(APP.encode()) + blob(f"OLD{n}".encode()) + blob(b"alert-frequency"))
+
+
+def test_an_older_releases_spool_file_is_read_and_a_damaged_part_set_aside_and_counted(zctx, tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    records = [unframed_record(n) for n in range(20)]
+    data = bytearray(b"".join(records))
+    tenth = sum(len(r) for r in records[:10])
+    data[tenth + 1] ^= 0x40                           # a length byte of the eleventh record
+    (state / "spool.bin").write_bytes(bytes(data))
+
+    daemon = restart(zctx, tmp_path)
+    try:
+        status = daemon.wait_status(lambda s: s["history_state"] == "ok" and s["violations_spooled"] == 0,
+                                    timeout=10, what="the old spool written back")
+        assert stored_ids(state) == [f"{n:032x}" for n in range(10)], "the records before the damage are stored"
+        assert status["spool_records_damaged"] == 1 and status["violations_unstored"] == 1, status
+        aside = [p for p in state.iterdir() if p.name.startswith("spool.bin.unframed-")]
+        assert len(aside) == 1 and aside[0].read_bytes() == bytes(data), "the file is kept, not deleted"
+        assert any("older release" in line for line in daemon.log().splitlines()), daemon.log()
+    finally:
+        assert daemon.stop() == 0, daemon.log()

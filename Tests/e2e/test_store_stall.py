@@ -6,8 +6,9 @@ counted."""
 from __future__ import annotations
 
 import signal
+import socket
 import sqlite3
-import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -35,13 +36,43 @@ def lock_history(state: Path) -> sqlite3.Connection:
     return db
 
 
-def start(zctx, tmp_path: Path, config: str = "") -> support.Daemon:
+def start(zctx, tmp_path: Path, config: str = "", env: dict[str, str] | None = None) -> support.Daemon:
     args: list[str] = []
     if config:
         path = tmp_path / "modalwatchd.yaml"
         path.write_text(config)
         args += ["--config", str(path)]
-    return support.Daemon(zctx, tmp_path, extra_args=args).start()
+    return support.Daemon(zctx, tmp_path, extra_args=args, env=env).start()
+
+
+class WatchdogListener:
+    """systemd's notify socket, as the daemon sees it under `WatchdogSec=`: the times of every WATCHDOG=1."""
+
+    def __init__(self, path: Path) -> None:
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.socket.bind(str(path))
+        self.socket.settimeout(0.1)
+        self.times: list[float] = []
+        self.running = True
+        self.thread = threading.Thread(target=self._listen)
+        self.thread.start()
+
+    def _listen(self) -> None:
+        while self.running:
+            try:
+                message = self.socket.recv(4096).decode()
+            except socket.timeout:
+                continue
+            self.times += [time.monotonic()] * message.count("WATCHDOG=1")
+
+    def longest_gap(self, since: float, until: float) -> float:
+        times = [since] + [t for t in self.times if since <= t <= until] + [until]
+        return max(b - a for a, b in zip(times, times[1:]))
+
+    def close(self) -> None:
+        self.running = False
+        self.thread.join()
+        self.socket.close()
 
 
 def send_steadily(daemon: support.Daemon, sender: support.EventSender, prefix: str, seconds: float,
@@ -69,7 +100,9 @@ def send_steadily(daemon: support.Daemon, sender: support.EventSender, prefix: s
 
 @pytest.mark.needs_rules("alert-frequency")
 def test_a_locked_history_stalls_nothing_and_everything_is_stored_after(zctx, tmp_path):
-    daemon = start(zctx, tmp_path)
+    notify = tmp_path / "notify.sock"
+    watchdog = WatchdogListener(notify)
+    daemon = start(zctx, tmp_path, env={"NOTIFY_SOCKET": str(notify), "WATCHDOG_USEC": "400000"})
     state = tmp_path / "state"
     try:
         sender = support.EventSender(zctx, daemon.events)
@@ -78,6 +111,7 @@ def test_a_locked_history_stalls_nothing_and_everything_is_stored_after(zctx, tm
         subscriber.warm_up(sender)
         before = daemon.status()
         lock = lock_history(state)
+        locked_at = time.monotonic()
         sent, replies = send_steadily(daemon, sender, "LOCK", seconds=6, per_second=400)
         status = daemon.wait_status(lambda s: s["events_received"] - before["events_received"] >= 9 * sent,
                                     timeout=5, what="every event received while the history is locked")
@@ -87,6 +121,8 @@ def test_a_locked_history_stalls_nothing_and_everything_is_stored_after(zctx, tm
         assert status["violations_spooled"] > 0 and status["violations_unstored"] == 0, status
         assert status["violations_stored"] + status["violations_spooled"] == sent, status
         assert max(replies) < 1.0, replies
+        gap = watchdog.longest_gap(locked_at, time.monotonic())
+        assert gap < 1.0, f"no WATCHDOG=1 for {gap:.1f} s while the history was locked"
 
         lock.rollback()
         lock.close()
@@ -100,6 +136,7 @@ def test_a_locked_history_stalls_nothing_and_everything_is_stored_after(zctx, tm
         sender.close()
         subscriber.close()
     finally:
+        watchdog.close()
         assert daemon.stop(timeout=20) == 0, daemon.log()
 
 
