@@ -70,6 +70,13 @@ public struct FaultStatus: Sendable, Equatable {
     public var violationsRecovered: Int = 0
     /// Violations lost past the spool's bound.
     public var violationsUnstored: Int = 0
+    /// Damaged records of the spool's spill file, skipped (each also in `violationsUnstored`).
+    public var spoolRecordsDamaged: Int = 0
+    /// The history's WAL file, bytes (bounded by `history.wal_limit`).
+    public var historyWALBytes: Int = 0
+    /// Violations and diagnostics the ingest thread could not hand over: the publishing thread
+    /// was more than the hand-over's bound behind.
+    public var handoverDropped: Int = 0
     /// Rules in quarantine.
     public var rulesQuarantined: [Quarantined] = []
 
@@ -97,6 +104,9 @@ public struct FaultStatus: Sendable, Equatable {
         spoolFileBytes = try fields.optionalInt("spool_file_bytes") ?? 0
         violationsRecovered = try fields.optionalInt("violations_recovered") ?? 0
         violationsUnstored = try fields.optionalInt("violations_unstored") ?? 0
+        spoolRecordsDamaged = try fields.optionalInt("spool_records_damaged") ?? 0
+        historyWALBytes = try fields.optionalInt("history_wal_bytes") ?? 0
+        handoverDropped = try fields.optionalInt("handover_dropped") ?? 0
         if fields.optional("rules_quarantined") != nil {
             rulesQuarantined = try fields.array("rules_quarantined") { value throws(JSONFields.Mismatch) in try Quarantined(value) }
         }
@@ -120,6 +130,9 @@ public struct FaultStatus: Sendable, Equatable {
             "spool_file_bytes": .int(spoolFileBytes),
             "violations_recovered": .int(violationsRecovered),
             "violations_unstored": .int(violationsUnstored),
+            "spool_records_damaged": .int(spoolRecordsDamaged),
+            "history_wal_bytes": .int(historyWALBytes),
+            "handover_dropped": .int(handoverDropped),
             "rules_quarantined": .array(rulesQuarantined.map(\.json)),
         ]
     }

@@ -28,6 +28,12 @@ final class HistoryKeeper {
     static let replayBytesPerCommit = 4 << 20
     /// While the store fails, room is made (see `makeRoom`) at most this often.
     static let makeRoomIntervalMs: Int64 = 5_000
+    /// How long a write waits for a lock another connection holds (an operator's `sqlite3`, a
+    /// long transaction) before it fails and its violations go to the spool: the publishing
+    /// thread, and so the hand-over from the ingest thread, never waits longer.
+    static let busyTimeoutSeconds = 0.1
+    /// How often the state directory's identity is compared (`StateDirectoryIdentity`).
+    static let identityCheckIntervalMs: Int64 = 1_000
 
     let health: StoreHealth
     private let path: String
@@ -43,26 +49,39 @@ final class HistoryKeeper {
     private var nextMakeRoomMs: Int64 = 0
     private let retention: PublishingThread.Retention
     private var reserve: HistoryReserve
+    private let directory: String
+    /// The WAL's size past which the store counts as failing (`history.wal_limit`).
+    private let walLimitBytes: Int
+    /// The state directory and history this keeper opened; nil while they are gone.
+    private var identity: StateDirectoryIdentity?
+    private var nextIdentityCheckMs: Int64 = 0
+    private var nextWALTruncateMs: Int64 = 0
+    /// Damaged spill-file records already added to `unstored`.
+    private var damagedCounted = 0
 
     /// Opens the history at `path` (throws when it cannot) with a spool of `bounds`.
-    init(path: String, bounds: SpoolBounds, retention: PublishingThread.Retention, statistics: PublishingStatistics,
-         health: StoreHealth, logger: Logger) throws {
+    init(path: String, bounds: SpoolBounds, walLimitBytes: Int, retention: PublishingThread.Retention,
+         statistics: PublishingStatistics, health: StoreHealth, logger: Logger) throws {
         self.path = path
         self.retention = retention
         self.statistics = statistics
         self.health = health
         self.logger = logger
+        self.walLimitBytes = walLimitBytes
         let directory = (path as NSString).deletingLastPathComponent
+        self.directory = directory
         spool = ViolationSpool(
             memoryLimit: bounds.memoryBytes, fileLimit: bounds.fileBytes,
-            spillPath: directory + "/" + Self.spillFileName)
-        history = try ViolationHistory(path: path, checkpointsElsewhere: true)
+            spillPath: directory + "/" + Self.spillFileName, logger: logger)
+        history = try Self.open(path, walLimitBytes: walLimitBytes)
+        identity = StateDirectoryIdentity(historyPath: path, directory: directory)
         reserve = HistoryReserve(directory: directory)
         if !reserve.take() {
             logger.warning("no room for the history's reserve; a disk the history fills by itself may stay full until space is freed", metadata: [
                 "path": "\(directory)/\(HistoryReserve.fileName)", "bytes": "\(HistoryReserve.defaultBytes)"])
         }
         health.state = .ok
+        publishSpoolFigures()
         if !spool.isEmpty {
             logger.notice("found violations spooled by an earlier run; they go into the history first", metadata: [
                 "violations": "\(spool.count)", "path": "\(directory)/\(Self.spillFileName)"])
@@ -74,12 +93,56 @@ final class HistoryKeeper {
     /// Whether a retry is waiting (the publishing thread then wakes up for it).
     var hasSpooled: Bool { !spool.isEmpty }
 
+    /// The writer's connection: a bounded wait for locks, the WAL cut back to half the limit when it starts over.
+    private static func open(_ path: String, walLimitBytes: Int) throws -> ViolationHistory {
+        try ViolationHistory(path: path, checkpointsElsewhere: true, busyTimeout: busyTimeoutSeconds, walSizeLimit: walLimitBytes / 2)
+    }
+
+    /// The checks that do not wait for a write, once a second or so (the publishing thread calls
+    /// it when idle too): the state directory's identity, and the WAL's size for `status`.
+    func checkIfDue(now: Int64 = WallClock.monotonicMilliseconds()) {
+        guard now >= nextIdentityCheckMs else { return }
+        nextIdentityCheckMs = now + Self.identityCheckIntervalMs
+        health.walBytes.store(UInt64(walBytes()), ordering: .relaxed)
+        guard history != nil, identity != nil,
+              StateDirectoryIdentity(historyPath: path, directory: directory) != identity else { return }
+        // Removed or replaced: whatever this connection writes now goes to unlinked files.
+        history = nil
+        identity = nil
+        spool.detachSpillFile()
+        failed(HistoryStoreError("the state directory \(directory) or its history was removed or replaced under the daemon; violations are spooled in memory until a history can be opened there again"), now: now)
+    }
+
+    /// The WAL's size in bytes (0 when there is none).
+    private func walBytes() -> Int {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// Throws when the WAL is past `walLimitBytes` and a TRUNCATE checkpoint (at most one every
+    /// retry interval) cannot bring it back: a reader holds a read transaction that the WAL's
+    /// frames must outlive. The store then fails, and its violations go to the spool.
+    private func checkWAL(_ history: ViolationHistory, now: Int64) throws {
+        var size = walBytes()
+        guard size > walLimitBytes else { return }
+        if now >= nextWALTruncateMs {
+            nextWALTruncateMs = now + Self.retryIntervalMs
+            _ = try? history.checkpointTruncating()
+            size = walBytes()
+            health.walBytes.store(UInt64(size), ordering: .relaxed)
+            guard size > walLimitBytes else { return }
+        }
+        throw HistoryStoreError("the history's WAL is \(size) bytes, past history.wal_limit (\(walLimitBytes)): a reader holds a read transaction, so no checkpoint can start it over; violations are spooled until the reader ends")
+    }
+
     /// Stores the violations of one group of batch records, or spools them when the store
     /// cannot take them (or when older ones wait in the spool: the order is kept).
     func store(_ bytes: UnsafeRawBufferPointer) {
         let now = WallClock.monotonicMilliseconds()
+        checkIfDue(now: now)
         if spool.isEmpty, let history {
             do {
+                try checkWAL(history, now: now)
                 let stored = try history.write { writer in
                     var reader = OutboundBatchReader(bytes)
                     while let record = reader.next() {
@@ -113,13 +176,21 @@ final class HistoryKeeper {
         if history == nil || health.state == .failing {
             // A fresh connection: one that met a read-only or vanished file may not recover by itself.
             history = nil
-            do { history = try ViolationHistory(path: path, checkpointsElsewhere: true) } catch {
+            do { history = try Self.open(path, walLimitBytes: walLimitBytes) } catch {
                 failed(error, now: now)
                 return
+            }
+            if identity == nil {
+                identity = StateDirectoryIdentity(historyPath: path, directory: directory)
+                logger.notice("a history is open in the state directory again", metadata: ["path": "\(path)"])
             }
         }
         guard let history else { return }
         makeRoom(history, now: now)
+        do { try checkWAL(history, now: now) } catch {
+            failed(error, now: now)
+            return
+        }
         var written = 0
         // A bounded amount per wake-up, so that publishing goes on while a large spool is written.
         let started = WallClock.monotonicMilliseconds()
@@ -137,6 +208,7 @@ final class HistoryKeeper {
         }
         publishSpoolFigures()
         if spool.isEmpty {
+            spool.reattachSpillFileIfDrained()
             health.state = .ok
             health.lastErrorText = nil
             logger.notice("the history store accepts writes again; every spooled violation is stored", metadata: [
@@ -146,17 +218,21 @@ final class HistoryKeeper {
         }
     }
 
-    /// At a stop: one last try of a failing store. What the spill file holds waits there for
-    /// the next run; what only memory held is lost now, counted and logged.
+    /// At a stop: one last try of a failing store (each write waits `busyTimeoutSeconds` at most,
+    /// so a locked store cannot hold the stop). What memory still holds then goes into the spill
+    /// file, before the file's own records, and waits there for the next run with them; only what
+    /// cannot (no spill file, no room, a directory removed) is lost, counted and logged.
     func finish() {
         guard !spool.isEmpty else { return }
         nextRetryMs = 0
         retryIfDue()
-        let lost = UInt64(spool.count - spool.fileRecordCount)
         guard !spool.isEmpty else { return }
-        health.unstored.add(lost, ordering: .relaxed)
-        logger.error("stopping while the history store cannot write; spooled violations not stored", metadata: [
-            "lost_from_memory": "\(lost)", "kept_in_spill_file": "\(spool.fileRecordCount)",
+        let lostFromMemory = spool.persistMemory()
+        let lost = lostFromMemory + (spool.count - spool.fileRecordCount)
+        health.unstored.add(UInt64(lost), ordering: .relaxed)
+        publishSpoolFigures()
+        logger.error("stopping while the history store cannot write; the spooled violations wait in the spill file for the next start", metadata: [
+            "kept_in_spill_file": "\(spool.fileRecordCount)", "lost": "\(lost)",
             "unstored_total": "\(health.unstored.load(ordering: .relaxed))"])
     }
 
@@ -248,6 +324,13 @@ final class HistoryKeeper {
     }
 
     private func publishSpoolFigures() {
+        if spool.damagedRecords > damagedCounted {
+            // A damaged record held a violation that was published: it is lost, and counted so.
+            let new = spool.damagedRecords - damagedCounted
+            damagedCounted = spool.damagedRecords
+            health.unstored.add(UInt64(new), ordering: .relaxed)
+            health.spoolDamaged.store(UInt64(damagedCounted), ordering: .relaxed)
+        }
         health.spooled.store(UInt64(spool.count), ordering: .relaxed)
         health.spoolMemoryBytes.store(UInt64(spool.memoryBytes), ordering: .relaxed)
         health.spoolFileBytes.store(UInt64(spool.fileBytes), ordering: .relaxed)

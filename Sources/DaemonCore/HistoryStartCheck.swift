@@ -32,7 +32,7 @@ enum HistoryStartCheck {
     }
 
     /// `20261124T063000Z`.
-    private static func timestamp() -> String {
+    static func timestamp() -> String {
         var now = time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)

@@ -24,6 +24,9 @@ extension IngestLoop {
         status.spoolFileBytes = Int(clamping: health.spoolFileBytes.load(ordering: .relaxed))
         status.violationsRecovered = Int(clamping: health.recovered.load(ordering: .relaxed))
         status.violationsUnstored = Int(clamping: health.unstored.load(ordering: .relaxed))
+        status.spoolRecordsDamaged = Int(clamping: health.spoolDamaged.load(ordering: .relaxed))
+        status.historyWALBytes = Int(clamping: health.walBytes.load(ordering: .relaxed))
+        status.handoverDropped = Int(clamping: outbox.handoverDropped)
         status.rulesQuarantined = faultGuard.quarantined.values.sorted { $0.rule < $1.rule }.map {
             FaultStatus.Quarantined(rule: $0.rule, module: $0.module, fault: $0.fault, event: $0.event, since: $0.since)
         }
@@ -42,6 +45,8 @@ extension IngestLoop {
             ("modalwatch_violations_unstored_total", [], health.unstored.load(ordering: .relaxed)),
             ("modalwatch_violations_recovered_total", [], health.recovered.load(ordering: .relaxed)),
             ("modalwatch_history_outages_total", [], health.outages.load(ordering: .relaxed)),
+            ("modalwatch_spool_records_damaged_total", [], health.spoolDamaged.load(ordering: .relaxed)),
+            ("modalwatch_handover_dropped_total", [], outbox.handoverDropped),
             ("modalwatch_topics_too_large_total", [], transportStatistics.topicsTooLarge),
         ]
     }
@@ -51,6 +56,7 @@ extension IngestLoop {
         let health = publishing.health
         exporter.record(gauge: "modalwatch_history_healthy", health.state == .ok ? 1 : 0)
         exporter.record(gauge: "modalwatch_violations_spooled", Double(health.spooled.load(ordering: .relaxed)))
+        exporter.record(gauge: "modalwatch_history_wal_bytes", Double(health.walBytes.load(ordering: .relaxed)))
         exporter.record(gauge: "modalwatch_rules_quarantined", Double(faultGuard.quarantined.count))
     }
 }

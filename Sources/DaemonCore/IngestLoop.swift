@@ -76,6 +76,8 @@ public final class IngestLoop {
     static let stopDrainMs: Int64 = 2000
     /// How often the loop's timers run (rates, metrics, idle sessions), in ms.
     static let tickMs: Int64 = 200
+    /// How soon a batch the full hand-over refused is offered again, in ms.
+    static let pendingRetryMs = 5
 
     let configuration: DaemonConfiguration
     let catalog: RuleCatalog
@@ -179,8 +181,9 @@ public final class IngestLoop {
     private func poll() -> State {
         let index = resources.index
         do {
-            // A control job under way goes on in the next turn: no waiting then.
-            _ = try resources.poller.poll(timeout: control.isBusy ? 0 : Int(Self.tickMs))
+            // A control job under way goes on in the next turn: no waiting then. A batch waiting for
+            // room in the hand-over is tried again soon.
+            _ = try resources.poller.poll(timeout: control.isBusy ? 0 : outbox.hasPending ? Self.pendingRetryMs : Int(Self.tickMs))
         } catch {
             if error.isTerminated { return .stopping }
             logger.error("poll failed", metadata: ["error": "\(error)"])
@@ -195,6 +198,7 @@ public final class IngestLoop {
             drain(stopping: false)
             outbox.flush()
         }
+        if outbox.hasPending { outbox.flush() }
         if resources.poller.isReadable(index.control) { control.serveJobs() }
         control.continueJob()
         if index.zap >= 0, resources.poller.isReadable(index.zap) { resources.zap?.serve() }

@@ -37,12 +37,14 @@ final class IngestResources {
     let metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
     /// Every endpoint bound or connected, by role (`events`, `publish`, `control`, …).
     let endpoints: [String: [String]]
+    /// The state directory's lock, held for the daemon's life (nil without a state directory).
+    let stateLock: StateDirectoryLock?
 
     private init(
         context: ZMQContext, zap: ZapHandler?, publishing: PublishingThread, ingest: ZMQSocket, handover: ZMQSocket,
         control: ZMQSocket, controlThread: ControlThread, poller: ZMQPoller, index: PollIndex,
         metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?,
-        endpoints: [String: [String]]
+        endpoints: [String: [String]], stateLock: StateDirectoryLock?
     ) {
         self.context = context
         self.zap = zap
@@ -55,6 +57,7 @@ final class IngestResources {
         self.index = index
         self.metrics = metrics
         self.endpoints = endpoints
+        self.stateLock = stateLock
     }
 
     /// Opens everything for `configuration`; on an error, closes what it had opened and throws.
@@ -66,6 +69,15 @@ final class IngestResources {
             let context: ZMQContext
             do { context = try ZMQContext(ioThreads: 1) } catch { throw DaemonError(.systemCall, "cannot create a ZeroMQ context: \(error)") }
             undo.push { context.terminate() }
+
+            // The state directory: this daemon's alone (a flock), at its modes, before anything in it is read.
+            let stateLock = try configuration.stateDirectory.map { (directory) throws(DaemonError) in
+                try StateDirectoryProbe.check(directory, historyFile: directory + "/" + ViolationHistory.fileName)
+                let lock = try StateDirectoryLock.acquire(directory)
+                try StateDirectoryModes(groupName: configuration.stateGroup).apply(to: directory, logger: logger)
+                return lock
+            }
+            undo.push { stateLock?.release() }
 
             // CURVE: the authentication handler must be bound before any encrypted socket exists.
             let curveSecret = try configuration.curve.map { (curve) throws(DaemonError) in
@@ -123,7 +135,8 @@ final class IngestResources {
             }
             return IngestResources(
                 context: context, zap: zap, publishing: publishing, ingest: ingest, handover: handover, control: control,
-                controlThread: controlThread, poller: poller, index: index, metrics: metrics, endpoints: endpoints)
+                controlThread: controlThread, poller: poller, index: index, metrics: metrics, endpoints: endpoints,
+                stateLock: stateLock)
         } catch {
             undo.run()
             throw error
@@ -139,6 +152,7 @@ final class IngestResources {
         zap?.close()
         for socket in [ingest, handover, control] { socket.close() }
         context.terminate()
+        stateLock?.release()
     }
 
     private static func publishingSettings(
@@ -147,8 +161,7 @@ final class IngestResources {
         var historyPath: String?
         if let directory = configuration.stateDirectory {
             let path = directory + "/" + ViolationHistory.fileName
-            // Writable (violations.md) and sound (docs/RELIABILITY.md), or a one-line error at start.
-            try StateDirectoryProbe.check(directory, historyFile: path)
+            // Writable (violations.md, checked in `open`) and sound (docs/RELIABILITY.md), or a one-line error at start.
             try HistoryStartCheck.prepare(path, logger: logger)
             historyPath = path
         }
@@ -157,6 +170,7 @@ final class IngestResources {
             publish: configuration.publish, historyPath: historyPath,
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
             spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
+            walLimitBytes: configuration.historyWALLimitBytes,
             curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, logger: logger)
     }
 

@@ -87,10 +87,11 @@ struct OutboundBatchReader {
 
     init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    /// The next record, or nil at the end (or at a damaged record, which cannot happen in-process).
+    /// The next record, or nil at the end or at a damaged record (an unknown kind, a length past the end).
     mutating func next() -> Record? {
         guard offset < bytes.count else { return nil }
         let kind = bytes[offset]
+        guard kind == OutboundBatch.violationKind || kind == OutboundBatch.diagnosticKind else { return nil }
         offset += 1
         guard let topic = blob(), let payload = blob() else { return nil }
         if kind == OutboundBatch.diagnosticKind { return .diagnostic(topic: topic, payload: payload) }

@@ -11,6 +11,12 @@ final class Outbox: EngineOutput {
     private(set) var diagnosticsSuppressed: UInt64 = 0
     /// Violations handed over.
     private(set) var violationsFound: UInt64 = 0
+    /// Violations and diagnostics dropped because the publishing thread was `maxPendingBytes` behind.
+    private(set) var handoverDropped: UInt64 = 0
+    /// Whether a batch waits because the hand-over was full at the last flush.
+    var hasPending: Bool { pending && !batch.isEmpty }
+    /// The most bytes a batch waiting for the hand-over may hold; past it records are dropped and counted.
+    static let maxPendingBytes = 64 << 20
     /// Violations by rule and severity, for the metrics.
     var violationsByRule: [RuleSeverity: UInt64] {
         Dictionary(counts.values.map { ($0.rule, $0.count) }, uniquingKeysWith: +)
@@ -33,6 +39,11 @@ final class Outbox: EngineOutput {
     private var limiter = DiagnosticRateLimiter()
     private var diagnostic = JSONBuffer(capacity: 1024)
     private var topic = JSONBuffer(capacity: 256)
+    /// The hand-over was full at the last flush: the batch grows until a flush gets through.
+    private var pending = false
+    /// A batch this large is flushed at once (grows by a MiB while the hand-over stays full).
+    private var flushAtBytes = 1 << 20
+    private var lastDropLogMs: Int64 = .min / 2
 
     /// Hands batches over on `socket` (the ingest side of the PAIR); logs rejections to `logger`, rate-limited.
     init(socket: ZMQSocket, logger: Logger) {
@@ -41,16 +52,28 @@ final class Outbox: EngineOutput {
     }
 
     func emit(_ violation: EmittedViolation) {
-        batch.appendViolation(violation)
         violationsFound += 1
         counts[violation.ruleSeed ^ violation.severity.hashSalt, default: (
             RuleSeverity(rule: violation.rule, severity: violation.severity.rawValue), 0
         )].count += 1
-        if batch.bytes.count >= 1 << 20 { flush() }
+        guard batch.bytes.count < Self.maxPendingBytes else { return dropped() }
+        batch.appendViolation(violation)
+        if batch.bytes.count >= flushAtBytes { flush() }
+    }
+
+    /// One record the hand-over could not take: counted, logged at most once per `logIntervalMs`.
+    private func dropped() {
+        handoverDropped += 1
+        let now = WallClock.monotonicMilliseconds()
+        guard now - lastDropLogMs >= Self.logIntervalMs else { return }
+        lastDropLogMs = now
+        logger.error("the publishing thread is too far behind; violations and diagnostics are dropped (counted as handover_dropped)", metadata: [
+            "pending_bytes": "\(batch.bytes.count)", "dropped_total": "\(handoverDropped)"])
     }
 
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {
         log(reason, app: app, session: session, detail: detail)
+        guard batch.bytes.count < Self.maxPendingBytes else { return dropped() }
         let now = WallClock.milliseconds()
         guard limiter.allow(app: app ?? "-", now: now) else {
             diagnosticsSuppressed = limiter.suppressed
@@ -91,22 +114,37 @@ final class Outbox: EngineOutput {
         logger.notice("stream problem", metadata: metadata)
     }
 
-    /// Hands what was found so far to the publishing thread. Blocks only if that
-    /// thread is a thousand batches behind (a stalled disk): the history comes first.
+    /// Hands what was found so far to the publishing thread, never waiting: when the hand-over
+    /// is full (that thread is its high-water mark of batches behind), the batch stays and grows,
+    /// and the next flush (the loop tries each turn while `hasPending`) hands it over whole.
     func flush() {
+        send(waiting: false)
+    }
+
+    /// Tells the publishing thread that nothing more will come: the last batch and `finish`, waiting
+    /// for room if need be (the publishing thread's store waits are bounded; `stop_timeout` bounds the rest).
+    func finish() {
+        send(waiting: true)
+        _ = try? HandOver.finish.send(on: socket)
+    }
+
+    private func send(waiting: Bool) {
         guard !batch.isEmpty else { return }
         do {
-            _ = try batch.bytes.withUnsafeBytes { try HandOver.batch.send(on: socket, body: $0) }
+            let sent = try batch.bytes.withUnsafeBytes {
+                try HandOver.batch.send(on: socket, body: $0, flags: waiting ? [] : .dontWait)
+            }
+            guard sent else {
+                pending = true
+                flushAtBytes = batch.bytes.count + (1 << 20)
+                return
+            }
         } catch {
             // The context is shutting down; nothing more can be handed over.
         }
+        pending = false
+        flushAtBytes = 1 << 20
         batch.reset()
-    }
-
-    /// Tells the publishing thread that nothing more will come.
-    func finish() {
-        flush()
-        _ = try? HandOver.finish.send(on: socket)
     }
 }
 

@@ -105,7 +105,8 @@ final class Publisher {
                 // WAL checkpoints on a thread of their own: a commit here (and so a
                 // publication) never waits for one.
                 keeper = try HistoryKeeper(
-                    path: path, bounds: settings.spool, retention: settings.retention, statistics: statistics,
+                    path: path, bounds: settings.spool, walLimitBytes: settings.walLimitBytes,
+                    retention: settings.retention, statistics: statistics,
                     health: health, logger: settings.logger)
                 checkpointer = HistoryCheckpointer(path: path)
                 try checkpointer?.start()
@@ -146,11 +147,14 @@ final class Publisher {
     /// `waiting`: blocks for one hand-over. A batch starts a group at once.
     private func waitForHandOver() -> State {
         group.removeAll(keepingCapacity: true)
-        if let keeper, keeper.hasSpooled, pairIndex >= 0 {
-            // The store is failing: retry it every so often while waiting for hand-overs.
-            keeper.retryIfDue()
+        if let keeper, pairIndex >= 0 {
+            // The store's checks (the state directory, the WAL) once a second, and while the
+            // store fails, a retry every so often, between hand-overs.
+            keeper.checkIfDue()
+            if keeper.hasSpooled { keeper.retryIfDue() }
             publishNotice(keeper)
-            do { _ = try poller.poll(timeout: Int(HistoryKeeper.retryIntervalMs)) } catch {
+            let timeout = keeper.hasSpooled ? HistoryKeeper.retryIntervalMs : HistoryKeeper.identityCheckIntervalMs
+            do { _ = try poller.poll(timeout: Int(timeout)) } catch {
                 return error.isTerminated ? .finished : .waiting
             }
             if !poller.isReadable(pairIndex) { return .waiting }

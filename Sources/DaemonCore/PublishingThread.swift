@@ -28,6 +28,8 @@ final class PublishingThread: Sendable {
         var retention: Retention
         /// The bounds of the spool of violations the store could not take (violations.md).
         var spool = HistoryKeeper.SpoolBounds(memoryBytes: 64 << 20, fileBytes: 0)
+        /// The WAL's size past which the store counts as failing (`history.wal_limit`).
+        var walLimitBytes = 256 << 20
         /// While commits follow each other, the least time between their starts, µs (0: each
         /// group as soon as the previous commit ends). See `Publisher.defaultCommitSpacingUs`.
         var commitSpacingUs = Publisher.defaultCommitSpacingUs

@@ -32,6 +32,10 @@ final class StoreHealth: Sendable {
     let unstored = Atomic<UInt64>(0)
     /// Violations written from the spool after the store recovered.
     let recovered = Atomic<UInt64>(0)
+    /// Damaged records of the spill file skipped (each also counted in `unstored`).
+    let spoolDamaged = Atomic<UInt64>(0)
+    /// The history's WAL file, bytes, as last measured (about once a second).
+    let walBytes = Atomic<UInt64>(0)
     /// Times the store went from ok to failing.
     let outages = Atomic<UInt64>(0)
     private let lastError = Mutex<String?>(nil)

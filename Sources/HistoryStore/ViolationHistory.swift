@@ -21,8 +21,12 @@ public final class ViolationHistory: Sendable {
 
     /// Opens (creating and migrating when `readOnly` is false) the store at `path`. With
     /// `checkpointsElsewhere`, this connection never checkpoints the WAL itself: a
-    /// `HistoryCheckpointer` does, so that no commit waits for a checkpoint.
-    public init(path: String, readOnly: Bool = false, checkpointsElsewhere: Bool = false) throws {
+    /// `HistoryCheckpointer` does, so that no commit waits for a checkpoint. A statement that
+    /// finds the file locked by another connection waits `busyTimeout` seconds at most, then
+    /// fails (`SQLITE_BUSY`). With `walSizeLimit`, a WAL that a checkpoint starts over is cut
+    /// back to that many bytes (`journal_size_limit`).
+    public init(path: String, readOnly: Bool = false, checkpointsElsewhere: Bool = false,
+                busyTimeout: Double = 2, walSizeLimit: Int? = nil) throws {
         self.path = path
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -44,9 +48,10 @@ public final class ViolationHistory: Sendable {
                 // million rows) and fewer, larger checkpoints: the writer batches anyway.
                 try db.execute(sql: "PRAGMA cache_size = -16384")
                 try db.execute(sql: checkpointsElsewhere ? "PRAGMA wal_autocheckpoint = 0" : "PRAGMA wal_autocheckpoint = 16384")
+                if let walSizeLimit { try db.execute(sql: "PRAGMA journal_size_limit = \(walSizeLimit)") }
             }
         }
-        configuration.busyMode = .timeout(2)
+        configuration.busyMode = .timeout(busyTimeout)
         database = try DatabaseQueue(path: path, configuration: configuration)
         if !readOnly { try Self.migrator.migrate(database) }
     }

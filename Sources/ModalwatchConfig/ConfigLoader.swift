@@ -246,8 +246,19 @@ private struct Reader {
                 if let v = readInteger(value, key, minimum: 0, maximum: 1 << 40) { configuration.spoolMemoryBytes = Int(v) }
             case "spool_file":
                 if let v = readInteger(value, key, minimum: 0, maximum: 1 << 50) { configuration.spoolFileBytes = Int(v) }
+            case "wal_limit":
+                if let v = readInteger(value, key, minimum: 1 << 20, maximum: 1 << 50) { configuration.historyWALLimitBytes = Int(v) }
+            case "group":
+                if value.null != nil { configuration.stateGroup = nil }
+                else if let v = readString(value, key) {
+                    if v.isEmpty || v.contains(where: { $0 == ":" || $0 == "/" || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true }) {
+                        fail(value, key, "must be a group name such as modalwatch")
+                    } else {
+                        configuration.stateGroup = v
+                    }
+                }
             default:
-                fail(keyNode, key, "unknown key; history takes max_age, max_rows, spool_memory and spool_file (bytes)")
+                fail(keyNode, key, "unknown key; history takes max_age, max_rows, spool_memory, spool_file and wal_limit (bytes), and group")
             }
         }
     }

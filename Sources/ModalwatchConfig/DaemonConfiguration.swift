@@ -34,6 +34,12 @@ public struct DaemonConfiguration: Sendable {
     /// then in a spill file in the state directory, before they are counted as lost.
     public var spoolMemoryBytes = 64 << 20
     public var spoolFileBytes = 1 << 30
+    /// The history's WAL, in bytes, past which the store counts as failing (a reader that holds a
+    /// read transaction keeps the checkpoints from starting the WAL over) and violations are spooled.
+    public var historyWALLimitBytes = 256 << 20
+    /// `history.group`: the group that may read the state directory (02750, files 0640); nil
+    /// keeps it to the daemon's user (0700, files 0600).
+    public var stateGroup: String?
     /// The longest one rule call may run before the watchdog ends the process (nil: no watchdog).
     public var ruleCallTimeoutMs: Int64? = 1000
     /// Whether a rule that crashed or hung is quarantined after the restart (`quarantine`).

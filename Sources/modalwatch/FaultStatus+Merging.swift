@@ -30,6 +30,9 @@ extension FaultStatus {
         spoolFileBytes += other.spoolFileBytes
         violationsRecovered += other.violationsRecovered
         violationsUnstored += other.violationsUnstored
+        spoolRecordsDamaged += other.spoolRecordsDamaged
+        historyWALBytes += other.historyWALBytes
+        handoverDropped += other.handoverDropped
         for rule in other.rulesQuarantined where !rulesQuarantined.contains(rule) { rulesQuarantined.append(rule) }
     }
 }

@@ -87,7 +87,7 @@ final class ViolationSpoolTests: XCTestCase {
         XCTAssertEqual(try storedOrder(history), [0, 1])
     }
 
-    func testASpillFileLeftByAStoppedRunIsTakenOverAndATornTailDropped() throws {
+    func testASpillFileLeftByAStoppedRunIsTakenOverAndATornTailCounted() throws {
         let size = record(0).count
         let spill = folder + "/spool.bin"
         do {
@@ -100,8 +100,71 @@ final class ViolationSpoolTests: XCTestCase {
         handle.closeFile()
         let again = ViolationSpool(memoryLimit: 0, fileLimit: 100 * size, spillPath: spill)
         XCTAssertEqual(again.count, 4)
+        XCTAssertEqual(again.damagedRecords, 1, "the torn record is counted, not dropped silently")
         let history = try ViolationHistory(path: folder + "/history.sqlite")
         while !again.isEmpty { _ = try again.writeOldest(to: history, maxBytes: 1 << 20) }
         XCTAssertEqual(try storedOrder(history), [0, 1, 2, 3])
+        XCTAssertEqual(again.damagedRecords, 1, "counted once")
+    }
+
+    /// A flipped byte in one record, and one in another record's length: those two are counted and
+    /// skipped, every other record is written back in order (reading resynchronises on the next frame).
+    func testDamagedRecordsAreCountedAndSkippedAndTheRestKept() throws {
+        let size = record(0).count
+        let spill = folder + "/spool.bin"
+        do {
+            let spool = ViolationSpool(memoryLimit: 0, fileLimit: 100 * size, spillPath: spill)
+            for n in 0..<10 { XCTAssertTrue(record(n).withUnsafeBytes { spool.append($0) }) }
+        }
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: spill)))
+        let frame = SpoolFileFormat.frameHeaderBytes + size
+        bytes[SpoolFileFormat.headerBytes + 2 * frame + 5] ^= 0x40          // record 2's length
+        bytes[SpoolFileFormat.headerBytes + 6 * frame + 12 + size / 2] ^= 1   // inside record 6
+        try Data(bytes).write(to: URL(fileURLWithPath: spill))
+        let again = ViolationSpool(memoryLimit: 0, fileLimit: 100 * size, spillPath: spill)
+        XCTAssertEqual(again.count, 8)
+        XCTAssertEqual(again.damagedRecords, 2)
+        let history = try ViolationHistory(path: folder + "/history.sqlite")
+        while !again.isEmpty { _ = try again.writeOldest(to: history, maxBytes: 3 * size) }
+        XCTAssertEqual(try storedOrder(history), [0, 1, 3, 4, 5, 7, 8, 9])
+        XCTAssertEqual(again.damagedRecords, 2)
+    }
+
+    /// The unframed file of an older release is converted; zeros are no records (nothing adopted,
+    /// the file set aside and counted).
+    func testAnUnframedFileIsConvertedAndZerosAreSetAside() throws {
+        let size = record(0).count
+        let spill = folder + "/spool.bin"
+        try Data((0..<5).flatMap { record($0) }).write(to: URL(fileURLWithPath: spill))
+        let converted = ViolationSpool(memoryLimit: 0, fileLimit: 100 * size, spillPath: spill)
+        XCTAssertEqual(converted.count, 5)
+        let history = try ViolationHistory(path: folder + "/history.sqlite")
+        while !converted.isEmpty { _ = try converted.writeOldest(to: history, maxBytes: 1 << 20) }
+        XCTAssertEqual(try storedOrder(history), [0, 1, 2, 3, 4])
+
+        try Data(count: 4096).write(to: URL(fileURLWithPath: spill))
+        let zeros = ViolationSpool(memoryLimit: 0, fileLimit: 100 * size, spillPath: spill)
+        XCTAssertEqual(zeros.count, 0)
+        XCTAssertEqual(zeros.damagedRecords, 1)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        XCTAssertTrue(names.contains { $0.hasPrefix("spool.bin.unframed-") }, "\(names)")
+    }
+
+    /// At a stop, what memory holds goes into the file before the file's own (older) records.
+    func testPersistingTheMemoryPutsItBeforeTheFile() throws {
+        let size = record(0).count
+        let spill = folder + "/spool.bin"
+        do {
+            let spool = ViolationSpool(memoryLimit: 3 * size, fileLimit: 100 * size, spillPath: spill)
+            for n in 0..<6 { XCTAssertTrue(record(n).withUnsafeBytes { spool.append($0) }) }
+            XCTAssertEqual(spool.fileRecordCount, 3)
+            XCTAssertEqual(spool.persistMemory(), 0)
+            XCTAssertEqual(spool.fileRecordCount, 6)
+        }
+        let again = ViolationSpool(memoryLimit: 0, fileLimit: 100 * size, spillPath: spill)
+        XCTAssertEqual(again.count, 6)
+        let history = try ViolationHistory(path: folder + "/history.sqlite")
+        while !again.isEmpty { _ = try again.writeOldest(to: history, maxBytes: 1 << 20) }
+        XCTAssertEqual(try storedOrder(history), Array(0..<6))
     }
 }

@@ -25,6 +25,16 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(DaemonConfiguration().control, "tcp://127.0.0.1:7452", "the documented default (interfaces.md)")
     }
 
+    func testTheHistoryGroupAndWALLimitAreReadAndChecked() throws {
+        let configuration = try loader.parse("history: { group: modalwatch, wal_limit: 8388608 }\n", file: "h.yaml")
+        XCTAssertEqual(configuration.stateGroup, "modalwatch")
+        XCTAssertEqual(configuration.historyWALLimitBytes, 8 << 20)
+        XCTAssertNil(DaemonConfiguration().stateGroup, "the state directory is the daemon's user's alone by default")
+        XCTAssertEqual(errors("history: { group: 'a b' }\n").map(\.key), ["history.group"])
+        XCTAssertEqual(errors("history: { group: '' }\n").map(\.key), ["history.group"])
+        XCTAssertEqual(errors("history: { wal_limit: 10 }\n").map(\.key), ["history.wal_limit"])
+    }
+
     func testValuesAreRead() throws {
         let configuration = try loader.parse("""
             events: [ipc:///tmp/a, tcp://0.0.0.0:9000]

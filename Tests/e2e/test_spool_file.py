@@ -1,0 +1,189 @@
+"""The spool's spill file (`spool.bin`) keeps what it holds: framed records with a CRC-32 each, so that a damaged
+byte costs one record (counted as `spool_records_damaged` and `violations_unstored`, logged), never the rest; read in
+slices, so a file larger than `history.spool_file` is set aside in one line and the start stays fast and small.
+
+The format (docs/spec-decisions.md): a 16-byte header `MWSPOOL\\n`, version 2 (UInt32 LE), 4 zero bytes; then per
+record the marker `MWRF`, the record's length and its CRC-32 (UInt32 LE each), and the record."""
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import struct
+import time
+from pathlib import Path
+
+import pytest
+
+import e2e_support as support
+import streams
+from streams import T0
+
+APP = "com.example.mail"
+HEADER = 16
+FRAME = 12
+
+
+def stored_ids(state: Path) -> list[str]:
+    db = sqlite3.connect(f"file:{state / 'history.sqlite'}?mode=ro", uri=True)
+    try:
+        return [row[0] for row in db.execute("SELECT lower(hex(id)) FROM violations ORDER BY rowid")]
+    finally:
+        db.close()
+
+
+def frames(data: bytes) -> list[tuple[int, int]]:
+    """(offset, length) of every frame of a sound spill file."""
+    assert data[:8] == b"MWSPOOL\n", data[:16]
+    found, offset = [], HEADER
+    while offset < len(data):
+        marker, length, _ = struct.unpack_from("<4sII", data, offset)
+        assert marker == b"MWRF", (offset, marker)
+        found.append((offset, length))
+        offset += FRAME + length
+    return found
+
+
+def spool_on_disk(zctx, tmp_path: Path, sessions: int) -> tuple[Path, list[str]]:
+    """A spill file of `sessions` violations, each also published: the history locked by another connection while
+    they come (`spool_memory: 0` puts them straight into the file), then a stop. Returns it and the published ids."""
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("history: { spool_memory: 0 }\nstop_timeout: 5s\n")
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()
+    state = tmp_path / "state"
+    lock = sqlite3.connect(state / "history.sqlite", isolation_level=None, timeout=10)
+    try:
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        subscriber = support.Subscriber(zctx, daemon.publish, prefixes=["violation/"])
+        subscriber.warm_up(sender)
+        lock.execute("BEGIN IMMEDIATE")
+        for n in range(sessions):
+            sender.batch(streams.alert_frequency_session(f"SP{n}", APP, T0 + n))
+        status = daemon.wait_status(lambda s: s["violations_published"] == sessions, timeout=10, what="all published")
+        assert status["violations_spooled"] == sessions, support.compact_status(status)
+        received = [m.body["id"] for m in subscriber.violations(
+            subscriber.collect(lambda ms: len(subscriber.violations(ms)) >= sessions, timeout=5))]
+        assert len(received) == sessions
+        assert daemon.stop(timeout=10) == 0, daemon.log()
+        sender.close()
+        subscriber.close()
+    finally:
+        lock.rollback()
+        lock.close()
+        if daemon.alive:
+            daemon.stop()
+    spool = state / "spool.bin"
+    assert spool.exists() and spool.stat().st_size > 0, "the spooled violations wait on disk"
+    return spool, received
+
+
+def restart(zctx, tmp_path: Path) -> support.Daemon:
+    return support.Daemon(zctx, tmp_path).start()
+
+
+@pytest.mark.needs_rules("alert-frequency")
+def test_flipped_bytes_cost_only_the_records_they_are_in(zctx, tmp_path):
+    spool, received = spool_on_disk(zctx, tmp_path, 40)
+    data = bytearray(spool.read_bytes())
+    found = frames(bytes(data))
+    assert len(found) == 40
+    third, tenth = found[2], found[9]
+    data[third[0] + 5] ^= 0x40                  # a length byte of the third record
+    data[tenth[0] + FRAME + tenth[1] // 2] ^= 0x01   # a byte inside the tenth record
+    spool.write_bytes(bytes(data))
+
+    daemon = restart(zctx, tmp_path)
+    try:
+        status = daemon.wait_status(lambda s: s["history_state"] == "ok" and s["violations_spooled"] == 0,
+                                    timeout=10, what="the spool written back")
+        assert status["spool_records_damaged"] == 2, status
+        assert status["violations_unstored"] == 2, status
+        rows = stored_ids(tmp_path / "state")
+        expected = [v for n, v in enumerate(received) if n not in (2, 9)]
+        assert rows == expected, "every sound record stored, in order"
+        lines = [line for line in daemon.log().splitlines() if "damaged record" in line]
+        assert len(lines) == 2, daemon.log()
+    finally:
+        assert daemon.stop() == 0, daemon.log()
+
+
+@pytest.mark.needs_rules("alert-frequency")
+def test_a_truncated_spool_file_keeps_its_whole_records_and_counts_the_torn_one(zctx, tmp_path):
+    spool, received = spool_on_disk(zctx, tmp_path, 30)
+    data = spool.read_bytes()
+    found = frames(data)
+    cut = found[15][0] + FRAME + found[15][1] // 2     # half-way into the sixteenth record
+    os.truncate(spool, cut)
+
+    daemon = restart(zctx, tmp_path)
+    try:
+        status = daemon.wait_status(lambda s: s["history_state"] == "ok" and s["violations_spooled"] == 0,
+                                    timeout=10, what="the spool written back")
+        assert stored_ids(tmp_path / "state") == received[:15]
+        assert status["spool_records_damaged"] == 1 and status["violations_unstored"] == 1, status
+        assert any("damaged record" in line for line in daemon.log().splitlines()), daemon.log()
+    finally:
+        assert daemon.stop() == 0, daemon.log()
+
+
+def peak_rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmHWM")
+
+
+def test_a_spool_file_over_its_bound_is_set_aside_in_one_line_and_the_start_is_fast(zctx, tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    spool = state / "spool.bin"
+    with open(spool, "wb") as f:
+        f.truncate(2 << 30)                      # 2 GiB, sparse: over the default spool_file of 1 GiB
+    started = time.monotonic()
+    daemon = support.Daemon(zctx, tmp_path).start(ready_timeout=20)
+    try:
+        took = time.monotonic() - started
+        assert took < 5, f"the start took {took:.1f} s"
+        assert peak_rss_kib(daemon.process.pid) < 300 * 1024, "the file is not read into memory"
+        lines = [line for line in daemon.log().splitlines() if "spill file" in line]
+        assert len(lines) == 1 and "set aside" in lines[0], daemon.log()
+        aside = [p for p in state.iterdir() if p.name.startswith("spool.bin.oversize-")]
+        assert len(aside) == 1 and aside[0].stat().st_size == 2 << 30, list(state.iterdir())
+        status = daemon.status()
+        assert status["violations_spooled"] == 0 and status["history_state"] == "ok", status
+    finally:
+        assert daemon.stop() == 0, daemon.log()
+
+
+def unframed_record(n: int) -> bytes:
+    """One violation record as an older release's unframed spill file held it (`OutboundBatch`, native byte order)."""
+    def blob(data: bytes) -> bytes:
+        return struct.pack("=I", len(data)) + data
+    vid = f"{n:032x}"
+    body = f'{{"v":1,"id":"{vid}","rule":"alert-frequency","app":"{APP}","n":{n}}}'.encode()
+    return (b"\x01" + blob(f"violation/{APP}/alert-frequency".encode()) + blob(body)
+            + struct.pack("=QQQqq", 0, n, n, T0 + n, T0 + n)
+            + blob(b"warning") + blob(APP.encode()) + blob(f"OLD{n}".encode()) + blob(b"alert-frequency"))
+
+
+def test_an_older_releases_spool_file_is_read_and_a_damaged_part_set_aside_and_counted(zctx, tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    records = [unframed_record(n) for n in range(20)]
+    data = bytearray(b"".join(records))
+    tenth = sum(len(r) for r in records[:10])
+    data[tenth + 1] ^= 0x40                           # a length byte of the eleventh record
+    (state / "spool.bin").write_bytes(bytes(data))
+
+    daemon = restart(zctx, tmp_path)
+    try:
+        status = daemon.wait_status(lambda s: s["history_state"] == "ok" and s["violations_spooled"] == 0,
+                                    timeout=10, what="the old spool written back")
+        assert stored_ids(state) == [f"{n:032x}" for n in range(10)], "the records before the damage are stored"
+        assert status["spool_records_damaged"] == 1 and status["violations_unstored"] == 1, status
+        aside = [p for p in state.iterdir() if p.name.startswith("spool.bin.unframed-")]
+        assert len(aside) == 1 and aside[0].read_bytes() == bytes(data), "the file is kept, not deleted"
+        assert any("older release" in line for line in daemon.log().splitlines()), daemon.log()
+    finally:
+        assert daemon.stop() == 0, daemon.log()
