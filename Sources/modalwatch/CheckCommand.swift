@@ -55,7 +55,7 @@ struct CheckCommand: ParsableCommand {
             case .text:
                 let severity = Terminal.severity(Terminal.pad(found.severity.rawValue, 7), found.severity.rawValue)
                 let place = found.location.map { "\($0.file):\($0.line): " } ?? ""
-                out.write(Array("\(place)\(severity) \(found.rule)  \(found.app) \(found.session) @\(found.ts): \(found.message)\n".utf8))
+                out.write(Array((Terminal.visible("\(place)\(severity) \(found.rule)  \(found.app) \(found.session) @\(found.ts): \(found.message)") + "\n").utf8))
             case .sarif:
                 break
             }
@@ -102,7 +102,7 @@ struct CheckCommand: ParsableCommand {
         let anomalies = collector.diagnostics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         if !anomalies.isEmpty { line += " [\(anomalies.joined(separator: ", "))]" }
         FileHandle.standardError.write(Data((line + "\n").utf8))
-        for diagnostic in collector.diagnosticLines { FileHandle.standardError.write(Data("  \(diagnostic)\n".utf8)) }
+        for diagnostic in collector.diagnosticLines { FileHandle.standardError.write(Data((Terminal.visible("  \(diagnostic)") + "\n").utf8)) }
         if found.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
     }
 
