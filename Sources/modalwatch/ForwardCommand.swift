@@ -51,36 +51,40 @@ struct ForwardCommand: ParsableCommand {
         if frontend == backend { throw ValidationError("--frontend and --backend must differ") }
     }
 
-    /// The CURVE settings from the flags, or nil without CURVE; a refusal is one line for exit 2.
-    private func curveSettings() throws(ForwardingThread.Failure) -> (ForwardingThread.Curve, allowed: [String])? {
-        func refuse(_ line: String) -> ForwardingThread.Failure { ForwardingThread.Failure(description: line, isEndpoint: true) }
+    /// Why the flags cannot start a forwarder: one line, exit 2.
+    private struct Refusal: Error {
+        let line: String
+    }
+
+    /// The CURVE settings from the flags, or nil without CURVE.
+    private func curveSettings() throws(Refusal) -> (ForwardingThread.Curve, allowed: [String])? {
         guard let curveKeyFile else {
-            if allowedClients != nil { throw refuse("--allowed-clients needs --curve-key-file (the forwarder's key pair)") }
-            if backendServerKey != nil { throw refuse("--backend-server-key needs --curve-key-file (the forwarder's key pair)") }
+            if allowedClients != nil { throw Refusal(line: "--allowed-clients needs --curve-key-file (the forwarder's key pair)") }
+            if backendServerKey != nil { throw Refusal(line: "--backend-server-key needs --curve-key-file (the forwarder's key pair)") }
             return nil
         }
         guard let allowedClients else {
-            throw refuse("--curve-key-file needs --allowed-clients FILE: the producers' public keys, one a line (without it any client could connect)")
+            throw Refusal(line: "--curve-key-file needs --allowed-clients FILE: the producers' public keys, one a line (without it any client could connect)")
         }
         if let backendServerKey, !CurveKeyFile.isZ85Key(backendServerKey) {
-            throw refuse("--backend-server-key: '\(backendServerKey.prefix(12))…' is not a CURVE public key (40 Z85 characters)")
+            throw Refusal(line: "--backend-server-key: '\(backendServerKey.prefix(12))…' is not a CURVE public key (40 Z85 characters)")
         }
         if backendServerKey == nil, !backend.hasPrefix("ipc://") {
-            throw refuse("the backend \(backend) would carry the producers' decrypted events in the clear: encrypt it with --backend-server-key KEY (the daemons' public key) or use an ipc:// backend")
+            throw Refusal(line: "the backend \(backend) would carry the producers' decrypted events in the clear: encrypt it with --backend-server-key KEY (the daemons' public key) or use an ipc:// backend")
         }
         do {
             let keys = try CurveKeyFile.read(path: curveKeyFile)
             let allowed = try CurveAllowList.read(path: allowedClients)
             return (ForwardingThread.Curve(publicKey: keys.publicKey, secretKey: keys.secretKey, backendServerKey: backendServerKey), allowed)
         } catch {
-            throw refuse(error.description)
+            throw Refusal(line: error.description)
         }
     }
 
     func run() throws {
         let curve: (ForwardingThread.Curve, allowed: [String])?
         do { curve = try curveSettings() } catch {
-            Terminal.error(error.description)
+            Terminal.error(error.line)
             throw ExitCode(2)
         }
         // Taken in this loop, not by a handler; blocked before libzmq starts its threads.
