@@ -50,7 +50,7 @@ struct CheckCommand: ParsableCommand {
         collector.onViolation = { found in
             switch format {
             case .json:
-                out.write(found.json)
+                out.write(JSONOutput.escaped(found.json))
                 out.write([0x0A])
             case .text:
                 let severity = Terminal.severity(Terminal.pad(found.severity.rawValue, 7), found.severity.rawValue)
@@ -89,7 +89,7 @@ struct CheckCommand: ParsableCommand {
             let log = SarifLog(
                 catalog: catalog, profile: RuleProfile(catalog: catalog, configuration: configuration.engine, app: nil),
                 files: files, found: found, notifications: collector.diagnosticLines, version: Modalwatch.configuration.version)
-            out.write(log.bytes)
+            out.write(JSONOutput.escaped(log.bytes))
             out.write([0x0A])
         }
         out.flush()

@@ -56,8 +56,8 @@ enum Terminal {
         return String(out)
     }
 
-    /// Whether `scalar` is shown escaped by ``visible(_:)``.
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` is shown escaped by ``visible(_:)`` (and by ``JSONOutput/escaped(_:)``).
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: return true
         default: return false

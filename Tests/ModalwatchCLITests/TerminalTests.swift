@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import modalwatch
@@ -29,5 +30,18 @@ final class TerminalTests: XCTestCase {
         let painted = "\(mark)[33m12\(mark)[0m"
         XCTAssertEqual(Terminal.visibleWidth(painted), 2)
         XCTAssertEqual(Terminal.visible(Terminal.clip("\(mark)[1mheader\(mark)[0m", to: 3)), "\u{1B}[1mhea\u{1B}[0m")
+    }
+}
+
+/// `JSONOutput.escaped`: JSON whose raw DEL, C1 and bidi characters become `\uXXXX`, same value.
+final class JSONOutputTests: XCTestCase {
+    func testWhatJSONLeavesRawIsEscapedAndTheValueIsTheSame() throws {
+        let json = Array(#"{"a":"x\u001b\#u{7F}\#u{9B}\#u{202E}“q”"}"#.utf8)
+        let escaped = JSONOutput.escaped(json)
+        XCTAssertEqual(String(decoding: escaped, as: UTF8.self), #"{"a":"x\u001b\u007f\u009b\u202e“q”"}"#)
+        let before = try JSONSerialization.jsonObject(with: Data(json)) as? [String: String]
+        let after = try JSONSerialization.jsonObject(with: Data(escaped)) as? [String: String]
+        XCTAssertEqual(before, after)
+        XCTAssertEqual(JSONOutput.escaped(Array(#"{"plain":1}"#.utf8)), Array(#"{"plain":1}"#.utf8))
     }
 }

@@ -1,10 +1,12 @@
 """Terminal escapes in event fields never reach the operator's terminal: given a session id and
 an alert title holding an OSC title change and a screen clear, the text output of `tail`,
 `violations`, `session`, `sessions`, `top` and `check` has no control byte but newline
-and tab, and shows the escape visibly as `\\u{1B}`; JSON output escapes them by JSON's rules; the
-HTML report has none either."""
+and tab, and shows the escape visibly as `\\u{1B}`; JSON output (`--json`) escapes them all as `\\uXXXX`
+(DEL, C1 and the bidi characters too, which JSON's rules would leave raw); the HTML report has
+none either."""
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 
@@ -14,7 +16,7 @@ import e2e_support as support
 from streams import T0
 
 APP = "com.example.escapes"
-HOSTILE = "\u001b]0;PWNED\u0007\u001b[2J\u009b31m\u202e"
+HOSTILE = "\u001b]0;PWNED\u0007\u001b[2J\u009b31m\u007f\u202e"
 
 
 def hostile_session(session: str, t0: int = T0) -> list[dict]:
@@ -100,12 +102,28 @@ def test_json_output_has_no_raw_control_characters(daemon, tmp_path):
     }.items():
         result = support.run_cli(args)
         assert result.returncode == 0, f"{name}: {result.stderr.decode()}"
-        raw = [b for b in result.stdout if b < 0x20 and b != 0x0A]
-        assert not raw, f"{name} --json: raw control bytes {raw[:6]}"
+        raw = control_bytes(result.stdout)
+        assert not raw, f"{name} --json: raw control characters {raw[:6]}"
         assert "\\u001b" in result.stdout.decode().lower(), f"{name} --json: the escape is not there as JSON's \\u001b"
     stream = support.write_stream(tmp_path / "check.ndjson", hostile_session(session))
     check = support.run_cli(["check", str(stream), "--json", *support.rules_dir_args()])
-    assert not [b for b in check.stdout if b < 0x20 and b != 0x0A], "check --json: raw control bytes"
+    assert not control_bytes(check.stdout), "check --json: raw control characters"
+    assert [json.loads(line)["session"] for line in check.stdout.decode().splitlines()][0] == session
+    tail = subprocess.Popen([str(support.cli_path()), "tail", "--publish", daemon.publish, "--count", "1", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 15
+        n = 0
+        while tail.poll() is None and time.monotonic() < deadline:
+            send(daemon, tmp_path, f"warm{n}", hostile_session(f"W{n}-{HOSTILE}", T0 + n * 10_000))
+            n += 1
+            time.sleep(0.5)
+        out, _ = tail.communicate(timeout=5)
+    finally:
+        if tail.poll() is None:
+            tail.kill()
+    assert not control_bytes(out), "tail --json: raw control characters"
+    assert json.loads(out.decode().splitlines()[0])["session"].endswith(HOSTILE), "the value read back is the same"
 
 
 def test_the_html_report_carries_no_control_characters(tmp_path):
