@@ -50,6 +50,8 @@ def test_two_daemons_with_the_same_shard_both_say_so(same_shard_twice):
         assert status["buckets_uncovered"] == 128
         assert support.poll_until(lambda: "both own 128 bucket(s)" in daemon.log(), 5), daemon.log()[-2000:]
         assert other.control in [line for line in daemon.log().splitlines() if "shard coverage" in line][-1]
+        text = support.run_cli(["status", "--control", daemon.control]).stdout.decode()
+        assert f"warning: {daemon.control} and {other.control} both own 128 bucket(s)" in text, text
 
 
 def test_the_merged_status_warns_of_buckets_owned_twice(zctx, tmp_path):
