@@ -108,6 +108,9 @@ let package = Package(
             path: "Examples/ClientExample"
         ),
 
+        // The CURVE authentication handler (ZAP): which client keys get in, for the daemon and the forwarder.
+        .target(name: "CurveAuthentication", dependencies: ["ZeroMQ", "CZeroMQ", .product(name: "Logging", package: "swift-log")]),
+
         // The YAML configuration: every error names the file, the line and the key.
         .target(
             name: "ModalwatchConfig",
@@ -128,7 +131,7 @@ let package = Package(
             name: "DaemonCore",
             dependencies: [
                 "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix", "ControlProtocol",
-                "EventDecoding", "CRuleGuard", "ShardRouting",
+                "EventDecoding", "CRuleGuard", "ShardRouting", "CurveAuthentication",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -148,7 +151,7 @@ let package = Package(
             name: "modalwatch",
             dependencies: [
                 "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol", "Report",
-                "ModalwatchClient", "ShardRouting", "ModalwatchABI",
+                "ModalwatchClient", "ShardRouting", "ModalwatchABI", "CurveAuthentication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

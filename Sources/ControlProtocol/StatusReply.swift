@@ -39,6 +39,29 @@ public struct StatusReply: ControlReplyBody {
         }
     }
 
+    /// Two daemons that own some of the same buckets: those buckets' events are judged twice.
+    public struct ShardConflict: Sendable, Equatable {
+        /// The two daemons, by control endpoint.
+        public var daemons: [String]
+        /// How many buckets both own.
+        public var buckets: Int
+
+        /// A conflict.
+        public init(daemons: [String], buckets: Int) {
+            self.daemons = daemons
+            self.buckets = buckets
+        }
+
+        init(_ fields: JSONFields) throws(JSONFields.Mismatch) {
+            daemons = try fields.strings("daemons")
+            buckets = try fields.int("buckets")
+        }
+
+        var json: JSONValue {
+            .object(["daemons": .array(daemons.map(JSONValue.string)), "buckets": .int(buckets)])
+        }
+    }
+
     /// A sharded daemon's share of the buckets (scale.md).
     public struct Shard: Sendable, Equatable {
         /// Its index, 0…count−1.
@@ -154,6 +177,11 @@ public struct StatusReply: ControlReplyBody {
     public var shard: Shard? = nil
     /// Buckets of the shard topic this daemon owns (256 unsharded).
     public var shardBuckets: Int = 256
+    /// Daemons that own some of the same buckets as another, as this daemon sees its
+    /// `shard.peers` (or, merged, as the command line sees the daemons it asked).
+    public var shardConflicts: [ShardConflict] = []
+    /// Buckets no daemon owns, as seen the same way; nil when nothing to compare with.
+    public var bucketsUncovered: Int? = nil
     /// The history store's health, refused topics and quarantined rules (`FaultStatus`).
     public var faults = FaultStatus()
 
@@ -213,6 +241,12 @@ public struct StatusReply: ControlReplyBody {
             self.shard = Shard(index: try shard.int("index"), count: try shard.int("count"), key: try shard.string("key"))
         }
         shardBuckets = try fields.optionalInt("shard_buckets") ?? 256
+        if fields.optional("shard_conflicts") != nil {
+            shardConflicts = try fields.array("shard_conflicts") { value throws(JSONFields.Mismatch) in
+                try ShardConflict(JSONFields(value, context: "a shard conflict"))
+            }
+        }
+        bucketsUncovered = try fields.optionalInt("buckets_uncovered")
         faults = try FaultStatus(fields: fields)
     }
 
@@ -270,6 +304,8 @@ public struct StatusReply: ControlReplyBody {
             "config_reloads_refused": .int(configReloadsRefused),
             "shard": shard?.json ?? .null,
             "shard_buckets": .int(shardBuckets),
+            "shard_conflicts": .array(shardConflicts.map(\.json)),
+            "buckets_uncovered": bucketsUncovered.map(JSONValue.int) ?? .null,
         ]
     }
 

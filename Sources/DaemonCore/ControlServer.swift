@@ -4,6 +4,7 @@ import Logging
 import ModalwatchConfig
 import Posix
 import SessionEngine
+import ShardRouting
 import ZeroMQ
 
 /// The control thread's side, made on that thread and confined to it: it owns the control
@@ -29,6 +30,8 @@ final class ControlServer {
     private let reloadRefused: Bool
     private let exchange: ControlExchange
     private let logger: Logger
+    /// The other daemons' shards, asked on this thread (`shard.peers`); nil without peers.
+    private let peerWatch: ShardPeerWatch?
     private var trimmer = MemoryTrimmer()
     private var finishing = false
 
@@ -70,6 +73,13 @@ final class ControlServer {
         configurationSource = settings.configurationSource
         reloadRefused = settings.reloadRefused
         history = settings.historyPath.flatMap { try? ViolationHistory(path: $0, readOnly: true) }
+        let watch = ShardPeerWatch(context: settings.context, own: settings.shard, ownEndpoint: boundEndpoint,
+                                   peers: settings.shardPeers, logger: logger, nowMs: WallClock.monotonicMilliseconds())
+        do { try watch.add(to: poller) } catch {
+            logger.warning("shard peers not watched: cannot poll their sockets", metadata: ["error": "\(error)"])
+        }
+        peerWatch = watch.isEmpty ? nil : watch
+        if watch.isEmpty { watch.close() }
     }
 
     /// Serves requests until the ingest side says `finish` or the context ends, then closes the sockets.
@@ -85,8 +95,10 @@ final class ControlServer {
             if poller.isReadable(1) { readBells() }
             if finishing { break }
             if poller.isReadable(0) { serve() }
+            peerWatch?.turn(poller, nowMs: WallClock.monotonicMilliseconds())
             trimmer.trimIfDue(now: WallClock.monotonicMilliseconds())
         }
+        peerWatch?.close()
         control.close()
         pair.close()
     }
@@ -122,7 +134,8 @@ final class ControlServer {
         do throws(ControlRefusal) {
             switch try ControlRequest(parsing: request) {
             case .status:
-                guard case .status(let reply)? = ask(.status) else { return nil }
+                guard case .status(var reply)? = ask(.status) else { return nil }
+                peerWatch?.fill(&reply)
                 return ControlReply.encode(reply)
             case .rules:
                 guard case .rules(let reply)? = ask(.rules) else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ShardRouting
 import ZeroMQ
 
 /// The ingest thread's handle on the control thread, which owns the control `REP` socket and
@@ -22,6 +23,10 @@ final class ControlThread: Sendable {
         var pair: String
         /// The history store's file, or nil for none.
         var historyPath: String?
+        /// This daemon's shard, and the control endpoints of the other daemons (`shard.peers`)
+        /// the thread compares it with (`ShardPeerWatch`).
+        var shard: ShardAssignment?
+        var shardPeers: [String]
         var logger: Logger
     }
 

@@ -1,4 +1,5 @@
 import ControlProtocol
+import CurveAuthentication
 import ModalwatchConfig
 import RuleHost
 import SessionEngine

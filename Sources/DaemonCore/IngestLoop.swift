@@ -1,6 +1,7 @@
 public import Logging
 public import ModalwatchConfig
 public import RuleHost
+import CurveAuthentication
 import EventDecoding
 import Foundation
 import HistoryStore

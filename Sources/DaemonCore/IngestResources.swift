@@ -1,3 +1,4 @@
+import CurveAuthentication
 import Foundation
 import Glibc
 import HistoryStore
@@ -84,7 +85,9 @@ final class IngestResources {
                 do { return try CurveKeyFile.read(path: curve.keyFile).secretKey } catch { throw DaemonError(.configuration, "\(error)") }
             }
             let zap = try configuration.curve.map { (curve) throws(DaemonError) in
-                try ZapHandler(context: context, allowedClients: curve.allowedClients, logger: logger)
+                do throws(ZapHandler.Failure) { return try ZapHandler(context: context, allowedClients: curve.allowedClients, what: "curve.allowed_clients", logger: logger) } catch {
+                    throw DaemonError(error.isBadKey ? .configuration : .systemCall, error.description)
+                }
             }
             undo.push { zap?.close() }
             if configuration.curve?.allowedClients.isEmpty == true {
@@ -182,7 +185,8 @@ final class IngestResources {
             // A state change over the network: only when the config says so (issue 8).
             reloadRefused: configuration.control.hasPrefix("tcp://") && !configuration.controlAllowReloadOverTCP,
             pair: "inproc://modalwatch-control-\(UInt64.random(in: 0...UInt64.max))",
-            historyPath: configuration.stateDirectory.map { $0 + "/" + ViolationHistory.fileName }, logger: logger)
+            historyPath: configuration.stateDirectory.map { $0 + "/" + ViolationHistory.fileName },
+            shard: configuration.shard, shardPeers: configuration.shardPeers, logger: logger)
     }
 
     private static func socket(_ context: ZMQContext, _ type: ZMQSocketType, _ undo: inout Undo) throws(DaemonError) -> ZMQSocket {

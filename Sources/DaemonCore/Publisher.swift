@@ -1,3 +1,4 @@
+import CurveAuthentication
 import ControlProtocol
 import Foundation
 import HistoryStore

@@ -155,7 +155,7 @@ private struct Reader {
             case "apps":
                 configuration.engine.apps = readApps(value, key)
             case "shard":
-                if value.null != nil { configuration.shard = nil } else { configuration.shard = readShard(value, key) }
+                if value.null != nil { configuration.shard = nil } else { configuration.shard = readShard(value, key, peers: &configuration.shardPeers) }
             case "modules":
                 var modules = ModuleSettingsReader(file: file)
                 configuration.moduleSettings = modules.read(value, catalog: catalog)
@@ -299,9 +299,9 @@ private struct Reader {
         return CurveConfiguration(keyFile: keyFile, allowedClients: allowed, ingest: ingest, publish: publish)
     }
 
-    mutating func readShard(_ node: Node, _ path: String) -> ShardAssignment? {
+    mutating func readShard(_ node: Node, _ path: String, peers: inout [String]) -> ShardAssignment? {
         guard let mapping = node.mapping else {
-            fail(node, path, "must be a mapping such as { index: 0, count: 3, key: app }")
+            fail(node, path, "must be a mapping such as { index: 0, count: 3, key: app, peers: [ipc:///run/modalwatch/shard-1/control.sock] }")
             return nil
         }
         var index: Int64?, count: Int64?
@@ -325,12 +325,16 @@ private struct Reader {
                     continue
                 }
                 key = parsed
+            case "peers":
+                peers = readStrings(value, full, allowEmpty: true) ?? []
             default:
-                fail(keyNode, full, "unknown key; shard takes index, count and key")
+                fail(keyNode, full, "unknown key; shard takes index, count, key and peers")
                 valid = false
             }
         }
         guard valid else { return nil }
+        // `peers` alone: the index and count come from --shard.
+        if index == nil, count == nil, mapping.contains(where: { keyName($0.key) == "peers" }) { return nil }
         guard let index, let count else {
             fail(node, path, "needs index and count, e.g. { index: 0, count: 3 }")
             return nil

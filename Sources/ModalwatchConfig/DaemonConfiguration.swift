@@ -11,6 +11,9 @@ public struct DaemonConfiguration: Sendable {
     public var subscribe: [String] = [""]
     /// This daemon's share of the shard buckets (scale.md), or nil to take everything.
     public var shard: ShardAssignment?
+    /// The control endpoints of the other daemons of the deployment (`shard.peers`): the control
+    /// thread asks each for its `status` and reports buckets owned twice or by none. Read at start.
+    public var shardPeers: [String] = []
     /// Where the violations `PUB` binds.
     public var publish = DefaultEndpoints.publish
     /// Where the control `REP` binds.

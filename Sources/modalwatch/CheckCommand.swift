@@ -50,12 +50,12 @@ struct CheckCommand: ParsableCommand {
         collector.onViolation = { found in
             switch format {
             case .json:
-                out.write(found.json)
+                out.write(JSONOutput.escaped(found.json))
                 out.write([0x0A])
             case .text:
                 let severity = Terminal.severity(Terminal.pad(found.severity.rawValue, 7), found.severity.rawValue)
                 let place = found.location.map { "\($0.file):\($0.line): " } ?? ""
-                out.write(Array("\(place)\(severity) \(found.rule)  \(found.app) \(found.session) @\(found.ts): \(found.message)\n".utf8))
+                out.write(Array((Terminal.visible("\(place)\(severity) \(found.rule)  \(found.app) \(found.session) @\(found.ts): \(found.message)") + "\n").utf8))
             case .sarif:
                 break
             }
@@ -89,7 +89,7 @@ struct CheckCommand: ParsableCommand {
             let log = SarifLog(
                 catalog: catalog, profile: RuleProfile(catalog: catalog, configuration: configuration.engine, app: nil),
                 files: files, found: found, notifications: collector.diagnosticLines, version: Modalwatch.configuration.version)
-            out.write(log.bytes)
+            out.write(JSONOutput.escaped(log.bytes))
             out.write([0x0A])
         }
         out.flush()
@@ -102,7 +102,7 @@ struct CheckCommand: ParsableCommand {
         let anomalies = collector.diagnostics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         if !anomalies.isEmpty { line += " [\(anomalies.joined(separator: ", "))]" }
         FileHandle.standardError.write(Data((line + "\n").utf8))
-        for diagnostic in collector.diagnosticLines { FileHandle.standardError.write(Data("  \(diagnostic)\n".utf8)) }
+        for diagnostic in collector.diagnosticLines { FileHandle.standardError.write(Data((Terminal.visible("  \(diagnostic)") + "\n").utf8)) }
         if found.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
     }
 

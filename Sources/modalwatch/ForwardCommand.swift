@@ -15,7 +15,9 @@ struct ForwardCommand: ParsableCommand {
         abstract: "Forward events from producers (XSUB frontend) to sharded daemons (XPUB backend) with zmq_proxy.",
         discussion: """
             Counters (messages and bytes each way) are printed every --stats-interval seconds and on stop. \
-            SIGTERM or SIGINT stops it cleanly: forwarding pauses, the counters are read, the proxy ends, exit 0.
+            SIGTERM or SIGINT stops it cleanly: forwarding pauses, the counters are read, the proxy ends, exit 0. \
+            With --curve-key-file the frontend admits only the keys in --allowed-clients, and the backend is \
+            encrypted for the daemons' key (--backend-server-key) or an ipc:// endpoint.
             """)
 
     /// The default frontend, where producers connect.
@@ -29,8 +31,14 @@ struct ForwardCommand: ParsableCommand {
     @Option(name: .long, help: "Bind the XPUB socket daemons connect to (--events-connect) here.")
     var backend: String = Self.defaultBackend
 
-    @Option(name: .customLong("curve-key-file"), help: "Encrypt the frontend with CURVE: the forwarder's key pair (`modalwatch keygen --output FILE`).")
+    @Option(name: .customLong("curve-key-file"), help: "Encrypt the frontend with CURVE: the forwarder's key pair (`modalwatch keygen --output FILE`); needs --allowed-clients.")
     var curveKeyFile: String?
+
+    @Option(name: .customLong("allowed-clients"), help: "With CURVE, the producers' public keys allowed in: one Z85 key a line, `#` comments.")
+    var allowedClients: String?
+
+    @Option(name: .customLong("backend-server-key"), help: "Encrypt the backend too: the daemons' CURVE public key (their curve.allowed_clients lists this forwarder's key).")
+    var backendServerKey: String?
 
     @Option(name: .customLong("stats-interval"), help: "Seconds between counter lines on stderr (0: only on stop).")
     var statsInterval: Int = 60
@@ -43,13 +51,41 @@ struct ForwardCommand: ParsableCommand {
         if frontend == backend { throw ValidationError("--frontend and --backend must differ") }
     }
 
+    /// Why the flags cannot start a forwarder: one line, exit 2.
+    private struct Refusal: Error {
+        let line: String
+    }
+
+    /// The CURVE settings from the flags, or nil without CURVE.
+    private func curveSettings() throws(Refusal) -> (ForwardingThread.Curve, allowed: [String])? {
+        guard let curveKeyFile else {
+            if allowedClients != nil { throw Refusal(line: "--allowed-clients needs --curve-key-file (the forwarder's key pair)") }
+            if backendServerKey != nil { throw Refusal(line: "--backend-server-key needs --curve-key-file (the forwarder's key pair)") }
+            return nil
+        }
+        guard let allowedClients else {
+            throw Refusal(line: "--curve-key-file needs --allowed-clients FILE: the producers' public keys, one a line (without it any client could connect)")
+        }
+        if let backendServerKey, !CurveKeyFile.isZ85Key(backendServerKey) {
+            throw Refusal(line: "--backend-server-key: '\(backendServerKey.prefix(12))…' is not a CURVE public key (40 Z85 characters)")
+        }
+        if backendServerKey == nil, !backend.hasPrefix("ipc://") {
+            throw Refusal(line: "the backend \(backend) would carry the producers' decrypted events in the clear: encrypt it with --backend-server-key KEY (the daemons' public key) or use an ipc:// backend")
+        }
+        do {
+            let keys = try CurveKeyFile.read(path: curveKeyFile)
+            let allowed = try CurveAllowList.read(path: allowedClients)
+            return (ForwardingThread.Curve(publicKey: keys.publicKey, secretKey: keys.secretKey, backendServerKey: backendServerKey), allowed)
+        } catch {
+            throw Refusal(line: error.description)
+        }
+    }
+
     func run() throws {
-        var secretKey: String?
-        if let curveKeyFile {
-            do { secretKey = try CurveKeyFile.read(path: curveKeyFile).secretKey } catch {
-                Terminal.error(error.description)
-                throw ExitCode(2)
-            }
+        let curve: (ForwardingThread.Curve, allowed: [String])?
+        do { curve = try curveSettings() } catch {
+            Terminal.error(error.line)
+            throw ExitCode(2)
         }
         // Taken in this loop, not by a handler; blocked before libzmq starts its threads.
         var signals = BlockedSignals([SIGTERM, SIGINT])
@@ -59,9 +95,17 @@ struct ForwardCommand: ParsableCommand {
             throw ExitCode(1)
         }
         defer { context.terminate() }
+        // The authentication handler is bound before the encrypted frontend exists, and ends after the proxy.
+        let authentication = curve.map { ForwarderAuthentication(context: context, allowedClients: $0.allowed, allowListPath: allowedClients ?? "") }
+        do { try authentication?.start() } catch {
+            Terminal.error(error.description)
+            throw ExitCode(1)
+        }
+        defer { authentication?.stop() }
+        if curve?.allowed.isEmpty == true { Terminal.error("\(allowedClients ?? ""): lists no key: every client will be refused") }
         let controlEndpoint = "inproc://modalwatch-forward-\(UInt64.random(in: 0...UInt64.max))"
         let proxy = ForwardingThread(
-            context: context, frontend: frontend, backend: backend, control: controlEndpoint, curveSecretKey: secretKey)
+            context: context, frontend: frontend, backend: backend, control: controlEndpoint, curve: curve?.0)
         let bound: (frontend: String, backend: String)
         do { bound = try proxy.start() } catch {
             Terminal.error(error.description)
@@ -88,7 +132,9 @@ struct ForwardCommand: ParsableCommand {
             usleep(50_000)
             if statsInterval > 0 && Date().timeIntervalSince(lastStats) >= Double(statsInterval) {
                 lastStats = Date()
-                if let statistics = Self.ask(steering, .statistics) { FileHandle.standardError.write(Data((Self.line(statistics) + "\n").utf8)) }
+                if let statistics = Self.ask(steering, .statistics) {
+                    FileHandle.standardError.write(Data((Self.line(statistics, authentication?.counts) + "\n").utf8))
+                }
             }
         }
         // A clean stop: pause, read the counters (nothing moves between), terminate.
@@ -97,9 +143,12 @@ struct ForwardCommand: ParsableCommand {
         _ = try? steering.send(ZMQProxy.Command.terminate.rawValue)
         proxy.join()
         if let final {
-            FileHandle.standardError.write(Data(("stopped; " + Self.line(final) + "\n").utf8))
+            let counts = authentication?.counts
+            FileHandle.standardError.write(Data(("stopped; " + Self.line(final, counts) + "\n").utf8))
             if json {
                 JSONOutput.line([
+                    "curve": .bool(curve != nil), "backend_encrypted": .bool(curve?.0.backendServerKey != nil),
+                    "clients_accepted": .unsigned(counts?.accepted ?? 0), "clients_refused": .unsigned(counts?.refused ?? 0),
                     "frontend": .string(bound.frontend), "backend": .string(bound.backend),
                     "messages_forwarded": .unsigned(final.backendMessagesOut), "bytes_forwarded": .unsigned(final.backendBytesOut),
                     "messages_received": .unsigned(final.frontendMessagesIn), "bytes_received": .unsigned(final.frontendBytesIn),
@@ -120,8 +169,9 @@ struct ForwardCommand: ParsableCommand {
         return ZMQProxy.Statistics(frames: reply.frames)
     }
 
-    private static func line(_ s: ZMQProxy.Statistics) -> String {
+    private static func line(_ s: ZMQProxy.Statistics, _ counts: ForwarderAuthentication.Counts?) -> String {
         "producers → daemons: \(s.frontendMessagesIn) messages, \(s.frontendBytesIn) bytes in, \(s.backendMessagesOut) messages, \(s.backendBytesOut) bytes out; "
             + "daemons → producers: \(s.backendMessagesIn) subscription messages, \(s.frontendMessagesOut) forwarded"
+            + (counts.map { "; CURVE clients \($0.accepted) accepted, \($0.refused) refused" } ?? "")
     }
 }

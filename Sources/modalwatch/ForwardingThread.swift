@@ -1,3 +1,4 @@
+import CurveAuthentication
 import Foundation
 import Synchronization
 import ZeroMQ
@@ -12,21 +13,31 @@ final class ForwardingThread: Sendable {
         let isEndpoint: Bool
     }
 
+    /// CURVE on the two sides: the frontend a server authenticated by the ZAP handler
+    /// (``ForwarderAuthentication``), the backend a client of the daemons' key.
+    struct Curve: Sendable {
+        /// The forwarder's key pair.
+        var publicKey: String
+        var secretKey: String
+        /// The daemons' public key (Z85) when the backend is encrypted.
+        var backendServerKey: String?
+    }
+
     private let context: ZMQContext
     private let frontend: String
     private let backend: String
     private let control: String
-    private let curveSecretKey: String?
+    private let curve: Curve?
     private let started = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let state = Mutex<(bound: (String, String)?, failure: Failure?, ended: Bool)>((nil, nil, false))
 
-    init(context: ZMQContext, frontend: String, backend: String, control: String, curveSecretKey: String?) {
+    init(context: ZMQContext, frontend: String, backend: String, control: String, curve: Curve?) {
         self.context = context
         self.frontend = frontend
         self.backend = backend
         self.control = control
-        self.curveSecretKey = curveSecretKey
+        self.curve = curve
     }
 
     /// Starts the thread; returns the endpoints bound once the proxy is about to run.
@@ -70,9 +81,13 @@ final class ForwardingThread: Sendable {
             sockets.append(steer)
             try front.set(.receiveHighWaterMark, 100_000)
             try back.set(.sendHighWaterMark, 100_000)
-            if let curveSecretKey {
-                try front.set(.curveServer, true)
-                try front.set(.curveSecretKey, curveSecretKey)
+            if let curve {
+                try ZapHandler.makeServer(front, secretKey: curve.secretKey)
+                if let serverKey = curve.backendServerKey {
+                    try back.set(.curveServerKey, serverKey)
+                    try back.set(.curvePublicKey, curve.publicKey)
+                    try back.set(.curveSecretKey, curve.secretKey)
+                }
             }
             try steer.bind(control)
         } catch {

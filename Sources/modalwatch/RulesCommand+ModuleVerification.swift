@@ -17,10 +17,10 @@ extension RulesCommand {
         var catalog = RuleCatalog()
         ModuleLoader(logger: logger).load(path: path, into: &catalog, settings: settings)
         guard let module = catalog.modules.first else {
-            for failure in catalog.failures { print("FAILED  module: \(failure.description)") }
+            for failure in catalog.failures { Terminal.print("FAILED  module: \(failure.description)") }
             throw ExitCode(1)
         }
-        print("module \(module.name) \(module.version), ABI \(module.abiMajor).\(module.abiMinor), \(module.rules.count) rules: \(path)")
+        Terminal.print("module \(module.name) \(module.version), ABI \(module.abiMajor).\(module.abiMinor), \(module.rules.count) rules: \(path)")
         let runner = RuleExampleRunner(catalog: catalog)
         let width = module.rules.map(\.id.count).max() ?? 0
         var failedRules = 0
@@ -34,17 +34,17 @@ extension RulesCommand {
             if !rule.examples.contains(where: { $0.expected == 0 }) { problems.append("no example that does not trigger it") }
             let name = rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
             if problems.isEmpty {
-                print("ok      \(name)  \(outcomes.count) example runs")
+                Terminal.print("ok      \(name)  \(outcomes.count) example runs")
             } else {
                 failedRules += 1
-                print("FAILED  \(name)  " + problems.joined(separator: "; "))
+                Terminal.print("FAILED  \(name)  " + problems.joined(separator: "; "))
             }
         }
         if module.rules.isEmpty {
-            print("FAILED  module declares no rule")
+            Terminal.print("FAILED  module declares no rule")
             throw ExitCode(1)
         }
-        print("\(module.rules.count - failedRules) of \(module.rules.count) rules passed")
+        Terminal.print("\(module.rules.count - failedRules) of \(module.rules.count) rules passed")
         if failedRules > 0 { throw ExitCode(1) }
     }
 }

@@ -48,14 +48,16 @@ struct RulesCommand: ParsableCommand {
         }
         let (catalog, configuration) = try selection.load()
         if markdown {
-            print(RuleReference(catalog: catalog).markdown(), terminator: "")
+            var lines = RuleReference(catalog: catalog).markdown().split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            for line in lines { Terminal.print(String(line)) }
             return
         }
         if verify {
             let outcomes = RuleExampleRunner(catalog: catalog).runAll()
             let failed = outcomes.filter { !$0.passed }
-            for outcome in failed { print(outcome.description) }
-            print("\(outcomes.count - failed.count) passed, \(failed.count) failed (\(catalog.rules.count) rules, \(catalog.modules.count) modules)")
+            for outcome in failed { Terminal.print(outcome.description) }
+            Terminal.print("\(outcomes.count - failed.count) passed, \(failed.count) failed (\(catalog.rules.count) rules, \(catalog.modules.count) modules)")
             if !failed.isEmpty { throw ExitCode(1) }
             return
         }
@@ -85,14 +87,14 @@ struct RulesCommand: ParsableCommand {
             let active = profile.rules.first { $0.descriptor.id == rule.id }
             let parameters = rule.parameters.map { "\($0.name)=\($0.format(active?.value(of: $0.name) ?? $0.defaultValue))" }
             let editions = rule.editions.map(\.rawValue).joined(separator: ",")
-            print([
+            Terminal.print([
                 rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0),
                 rule.module.padding(toLength: 13, withPad: " ", startingAt: 0),
                 (active?.severity ?? rule.severity).rawValue.padding(toLength: 7, withPad: " ", startingAt: 0),
                 editions.padding(toLength: 17, withPad: " ", startingAt: 0),
                 (parameters.isEmpty ? "-" : parameters.joined(separator: " ")),
             ].joined(separator: "  "))
-            print(String(repeating: " ", count: idWidth + 2) + rule.summary)
+            Terminal.print(String(repeating: " ", count: idWidth + 2) + rule.summary)
         }
     }
 
@@ -117,6 +119,6 @@ struct RulesCommand: ParsableCommand {
                 rule.guideline,
             ])
         }
-        for line in table.lines(width: Terminal.isTerminal(1) ? Terminal.size()?.columns : nil) { print(line) }
+        for line in table.lines(width: Terminal.isTerminal(1) ? Terminal.size()?.columns : nil) { Terminal.print(line) }
     }
 }

@@ -50,6 +50,6 @@ struct SessionCommand: ParsableCommand {
             JSONOutput.raw(answer.bytes)
             return
         }
-        for line in SessionReport(reply: answer.reply).lines() { print(line) }
+        for line in SessionReport(reply: answer.reply).lines() { Terminal.print(line) }
     }
 }

@@ -42,13 +42,13 @@ struct SessionsCommand: ParsableCommand {
             return
         }
         if reply.sessions.isEmpty {
-            print(app.map { "no live sessions of \($0)" } ?? "no live sessions")
+            Terminal.print(app.map { "no live sessions of \($0)" } ?? "no live sessions")
             return
         }
         for line in Self.table(reply.sessions, now: Double(reply.now)).lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) {
-            print(line)
+            Terminal.print(line)
         }
-        if reply.total > reply.sessions.count { print("\(reply.sessions.count) of \(reply.total) live sessions; --limit shows more") }
+        if reply.total > reply.sessions.count { Terminal.print("\(reply.sessions.count) of \(reply.total) live sessions; --limit shows more") }
     }
 
     /// One daemon's sessions for `first`, following its pages (at most 256 KiB a reply, `next`

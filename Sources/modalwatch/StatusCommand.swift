@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlProtocol
 import Foundation
+import ShardRouting
 
 /// `modalwatch status`: the daemon's version, uptime, modules and counters.
 struct StatusCommand: ParsableCommand {
@@ -19,7 +20,9 @@ struct StatusCommand: ParsableCommand {
         let answers = try fleet.ask(StatusRequest())
         if options.json {
             if fleet.isSingle { JSONOutput.raw(answers[0].bytes); return }
-            var object = StatusReply.merged(answers.map(\.reply)).fields
+            var merged = StatusReply.merged(answers.map(\.reply))
+            merged.note(StatusReply.coverage(answers.map { ($0.endpoint, $0.reply) }))
+            var object = merged.fields
             object["ok"] = .bool(true)
             object["v"] = .int(ModalwatchVersion.controlProtocol)
             object["daemons"] = .array(answers.map { answer in
@@ -48,10 +51,15 @@ struct StatusCommand: ParsableCommand {
         ] + Self.moduleErrorsRow(s.moduleErrors)
         for failure in s.moduleFailures { Terminal.error("module failed: \(failure)") }
         let width = rows.map(\.0.count).max() ?? 0
-        for (key, value) in rows { print(Terminal.paint(key.padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  " + value) }
-        if !fleet.isSingle {
-            print(Terminal.paint("daemons".padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  \(answers.count) of \(options.endpoints.count) answered, \(s.shardBuckets) of 256 buckets owned")
-            for answer in answers { print("  " + answer.reply.daemonLine(endpoint: answer.endpoint)) }
+        for (key, value) in rows { Terminal.print(Terminal.paint(key.padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  " + value) }
+        if fleet.isSingle {
+            for warning in answers[0].reply.reportedCoverage?.warnings ?? [] { Terminal.print(Terminal.paint("warning", "31") + ": " + warning) }
+        } else {
+            Terminal.print(Terminal.paint("daemons".padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  \(answers.count) of \(options.endpoints.count) answered, \(s.shardBuckets) of 256 buckets owned")
+            for answer in answers { Terminal.print("  " + answer.reply.daemonLine(endpoint: answer.endpoint)) }
+            for warning in StatusReply.coverage(answers.map { ($0.endpoint, $0.reply) })?.warnings ?? [] {
+                Terminal.print(Terminal.paint("warning", "31") + ": " + warning)
+            }
         }
     }
 

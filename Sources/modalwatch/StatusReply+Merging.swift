@@ -1,4 +1,5 @@
 import ControlProtocol
+import ShardRouting
 
 /// One `status` for several daemons (scale.md): counters summed, and what differs between
 /// daemons (edition, version, modules) marked so that each daemon's own line shows it.
@@ -27,8 +28,34 @@ extension StatusReply {
         if replies.count > 1 {
             merged.history = nil
             merged.shard = nil
+            merged.shardConflicts = []
+            merged.bucketsUncovered = nil
         }
         return merged
+    }
+
+    /// How the answering daemons cover the buckets, named by their endpoints; nil when none
+    /// of them is sharded (several unsharded daemons are several deployments).
+    static func coverage(_ daemons: [(endpoint: String, reply: StatusReply)]) -> ShardCoverage? {
+        guard daemons.contains(where: { $0.reply.shard != nil }) else { return nil }
+        return ShardCoverage(daemons.map { daemon in
+            ShardCoverage.Member(name: daemon.endpoint, shard: daemon.reply.shard.flatMap {
+                ShardAssignment(index: $0.index, count: $0.count, key: ShardKey(rawValue: $0.key) ?? .app)
+            })
+        })
+    }
+
+    /// What this reply says of the shards' coverage (`shard_conflicts`, `buckets_uncovered`), or nil.
+    var reportedCoverage: ShardCoverage? {
+        guard let uncovered = bucketsUncovered else { return nil }
+        return ShardCoverage(overlaps: shardConflicts.map { .init(daemons: $0.daemons, buckets: $0.buckets) }, uncovered: uncovered)
+    }
+
+    /// `coverage` put in the merged reply's `shard_conflicts` and `buckets_uncovered`.
+    mutating func note(_ coverage: ShardCoverage?) {
+        guard let coverage else { return }
+        shardConflicts = coverage.overlaps.map { ShardConflict(daemons: $0.daemons, buckets: $0.buckets) }
+        bucketsUncovered = coverage.uncovered
     }
 
     /// One daemon's own line: what may differ between daemons.

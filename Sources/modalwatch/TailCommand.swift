@@ -98,7 +98,7 @@ struct TailCommand: ParsableCommand {
                     if json {
                         JSONOutput.raw(message.frames[1])
                     } else {
-                        FileHandle.standardOutput.write(Data((line(topic: topic, body: body) + "\n").utf8))
+                        FileHandle.standardOutput.write(Data((Terminal.visible(line(topic: topic, body: body)) + "\n").utf8))
                     }
                     shown += 1
                     if let count, shown >= count { return }

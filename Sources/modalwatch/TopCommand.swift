@@ -45,7 +45,7 @@ struct TopCommand: ParsableCommand {
             return
         }
         guard !once, Terminal.isTerminal(STDOUT_FILENO), Terminal.isTerminal(STDIN_FILENO) else {
-            for line in screen.lines(first, width: nil, height: nil, problem: nil, interactive: false) { print(line) }
+            for line in screen.lines(first, width: nil, height: nil, problem: nil, interactive: false) { Terminal.print(line) }
             return
         }
         // Each refresh waits for the daemon at most about one interval, so q is never held up long.
@@ -60,7 +60,7 @@ struct TopCommand: ParsableCommand {
         while true {
             let size = Terminal.size() ?? (24, 80)
             let frame = screen.lines(sample, width: size.columns, height: size.rows, problem: problem, interactive: true)
-            RawTerminal.write((clear ? "\u{1B}[2J" : "") + "\u{1B}[H" + frame.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J")
+            RawTerminal.write((clear ? "\u{1B}[2J" : "") + "\u{1B}[H" + frame.map(Terminal.visible).joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J")
             clear = false
             var redraw = false
             while !redraw {

@@ -81,7 +81,7 @@ struct ViolationsCommand: ParsableCommand {
         if objects.isEmpty {
             FileHandle.standardError.write(Data("no violations match\n".utf8))
         } else {
-            for line in table.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { print(line) }
+            for line in table.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { Terminal.print(line) }
         }
     }
 

@@ -26,7 +26,7 @@ final class ControlReplyTests: XCTestCase {
     /// whole doubles without ".0", null for no history.
     func testStatusReplyBytesAreGolden() {
         let text = String(decoding: ControlReply.encode(Self.status()), as: UTF8.self)
-        let expected = #"{"bad_evidence":0,"config_reloads":0,"config_reloads_refused":0,"control_hold_cpu_max_us":0,"control_hold_cpu_us_by_request":{},"control_hold_max_request":null,"control_hold_max_us":0,"control_hold_us_by_request":{},"control_requests":0,"curve":true,"#
+        let expected = #"{"bad_evidence":0,"buckets_uncovered":null,"config_reloads":0,"config_reloads_refused":0,"control_hold_cpu_max_us":0,"control_hold_cpu_us_by_request":{},"control_hold_max_request":null,"control_hold_max_us":0,"control_hold_us_by_request":{},"control_requests":0,"curve":true,"#
             + #""curve_clients_accepted":0,"curve_clients_refused":0,"diagnostics_published":0,"diagnostics_suppressed":0,"duplicates":0,"#
             + #""edition":"current","#
             + #""endpoints":{"control":["ipc:\/\/\/run\/mw\/control"],"events":["tcp:\/\/127.0.0.1:7450"],"publish":["tcp:\/\/127.0.0.1:7451"]},"#
@@ -38,7 +38,7 @@ final class ControlReplyTests: XCTestCase {
             + #""modules":[{"abi":"1.2","name":"overuse","path":"\/usr\/lib\/modalwatch\/libmodalwatch-rules-overuse.so","rules":3,"version":"1.2.0"}],"#
             + #""ok":true,"out_of_order":0,"protocol":1,"rejected_by_reason":{"bad_field":1,"malformed_json":1},"reports_suppressed":0,"#
             + #""rules_quarantined":[],"#
-            + #""sessions_ended":0,"sessions_evicted":0,"sessions_expired":0,"sessions_live":0,"sessions_started":0,"shard":null,"shard_buckets":256,"#
+            + #""sessions_ended":0,"sessions_evicted":0,"sessions_expired":0,"sessions_live":0,"sessions_started":0,"shard":null,"shard_buckets":256,"shard_conflicts":[],"#
             + #""spool_file_bytes":0,"spool_memory_bytes":0,"spool_records_damaged":0,"started":1700000000000,"#
             + #""subscriber_overflows":0,"topics_too_large":0,"unknown_dismissals":0,"uptime_s":12.5,"v":1,"version":"0.1.0","violations_found":0,"#
             + #""violations_published":0,"violations_rate_limited":0,"violations_rate_limited_by_rule":{"alert-frequency":4},"#

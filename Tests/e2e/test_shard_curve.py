@@ -1,11 +1,12 @@
 """CURVE with ModalwatchClient: `modalwatch send --curve-server-key --curve-key-file` gets
 through to a daemon that allows its key, is refused where it is not allowed, and gets
-through a forwarder whose frontend is encrypted."""
+through a forwarder encrypted on both sides."""
 from __future__ import annotations
 
 import subprocess
 import signal
 
+import zmq
 import zmq.auth
 
 import e2e_support as support
@@ -44,25 +45,44 @@ def test_send_with_curve_keys_reaches_a_daemon_that_allows_them(zctx, tmp_path):
         assert daemon.stop() == 0
 
 
-def test_send_through_a_forwarder_with_an_encrypted_frontend(zctx, tmp_path):
+def test_send_through_a_forwarder_encrypted_on_both_sides(zctx, tmp_path):
+    """Producers → forwarder (CURVE server, allow-list) → daemons (CURVE servers sharing a key
+    pair, allowing the forwarder's key): the events get through; a plain SUB on the backend
+    gets none of them."""
     forward_public, _ = keygen(tmp_path / "forward.key")
-    keygen(tmp_path / "client.key")
+    client_public, _ = keygen(tmp_path / "client.key")
+    daemon_public, _ = keygen(tmp_path / "daemon.key")
+    (tmp_path / "clients").write_text(client_public.decode() + "\n")
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text(f"curve:\n  key_file: {tmp_path / 'daemon.key'}\n  allowed_clients: ['{forward_public.decode()}']\n  publish: false\n")
     frontend, backend = support.free_tcp_endpoint(), support.free_tcp_endpoint()
     err = open(tmp_path / "forward.err", "wb")
     process = subprocess.Popen([str(support.cli_path()), "forward", "--frontend", frontend, "--backend", backend,
-                                "--curve-key-file", str(tmp_path / "forward.key"), "--stats-interval", "0"],
+                                "--curve-key-file", str(tmp_path / "forward.key"), "--allowed-clients", str(tmp_path / "clients"),
+                                "--backend-server-key", daemon_public.decode(), "--stats-interval", "0"],
                                stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL)
     daemons = []
+    eavesdropper = zctx.socket(zmq.SUB)
+    eavesdropper.linger = 0
     try:
-        assert support.poll_until(lambda: "forwarding" in (tmp_path / "forward.err").read_text(), 10)
-        daemons = shard.start_shards(zctx, tmp_path, count=2, connect=backend)
+        assert support.poll_until(lambda: "forwarding" in (tmp_path / "forward.err").read_text(), 10), (tmp_path / "forward.err").read_text()
+        eavesdropper.subscribe(b"")
+        eavesdropper.connect(backend)
+        for index in range(2):
+            folder = tmp_path / f"shard{index}"
+            folder.mkdir()
+            daemons.append(support.Daemon(zctx, folder, ["--config", str(config), "--shard", f"{index}/2",
+                                                         "--events-connect", backend]).start())
         stream = small_stream(tmp_path)
         sent = shard.send([stream], [frontend], "--shard-count", "2", "--curve-server-key", forward_public.decode(),
                           "--curve-key-file", str(tmp_path / "client.key"))
         assert sent["events_sent"] == sent["events"]
         statuses = shard.wait_received(daemons, sent["events"])
         assert sum(s["events_received"] for s in statuses) == sent["events"]
+        assert sum(s["curve_clients_accepted"] for s in statuses) >= 2
+        assert not eavesdropper.poll(500), "a plain SUB on the backend read the events"
     finally:
+        eavesdropper.close()
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=10) == 0
         err.close()

@@ -36,3 +36,26 @@ def test_the_shard_units_install_and_pass_systemd_analyze_verify(tmp_path):
     assert "--shard %i/${MODALWATCH_SHARD_COUNT}" in template and "StateDirectory=modalwatch/shard-%i" in template
     forward = (units / "modalwatch-forward.service").read_text()
     assert f"{bindir}" not in forward and "/usr/local/bin/modalwatch forward" in forward
+
+
+def test_the_forward_unit_binds_loopback_unless_told_and_is_bounded():
+    """The forwarder's frontend and backend default to loopback (a file in /etc/modalwatch may
+    widen them, with CURVE), and descriptors, memory and threads are bounded."""
+    unit = (ROOT / "systemd" / "modalwatch-forward.service").read_text()
+    service = unit.split("[Service]", 1)[1].split("[Install]", 1)[0]
+    lines = [line.strip() for line in service.splitlines() if line.strip() and not line.strip().startswith("#")]
+    settings: dict[str, list[str]] = {}
+    for line in lines:
+        key, _, value = line.partition("=")
+        settings.setdefault(key, []).append(value)
+    exec_start = settings["ExecStart"][0]
+    assert "0.0.0.0" not in exec_start, exec_start
+    environment = dict(value.split("=", 1) for value in settings.get("Environment", []))
+    assert "--frontend ${MODALWATCH_FORWARD_FRONTEND}" in exec_start, exec_start
+    assert "--backend ${MODALWATCH_FORWARD_BACKEND}" in exec_start, exec_start
+    assert environment["MODALWATCH_FORWARD_FRONTEND"] == "tcp://127.0.0.1:7460"
+    assert environment["MODALWATCH_FORWARD_BACKEND"] == "tcp://127.0.0.1:7461"
+    # The environment file comes after the defaults, so it overrides them.
+    assert service.index("EnvironmentFile=") > service.index("Environment=MODALWATCH_FORWARD_BACKEND")
+    for bound in ("LimitNOFILE", "MemoryMax", "TasksMax"):
+        assert bound in settings, f"{bound} missing from the forward unit"

@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+@testable import modalwatch
+
+/// `Terminal.visible`: what the CLI writes for people carries no control character from outside.
+final class TerminalTests: XCTestCase {
+    func testControlCharactersAreShownAsTheirCodePoints() {
+        XCTAssertEqual(Terminal.visible("a\u{1B}]0;PWNED\u{07}\u{1B}[2Jb"), "a\\u{1B}]0;PWNED\\u{7}\\u{1B}[2Jb")
+        XCTAssertEqual(Terminal.visible("tab\tnew\nline\r\u{7F}\u{9B}"), "tab\\u{9}new\\u{A}line\\u{D}\\u{7F}\\u{9B}")
+        XCTAssertEqual(Terminal.visible("\u{202E}evil\u{2066}\u{061C}\u{2028}"), "\\u{202E}evil\\u{2066}\\u{61C}\\u{2028}")
+    }
+
+    func testPlainTextAndOtherUnicodeAreLeftAsTheyAre() {
+        let text = "Session S-1   com.example   “Löschen?” — 削除 🗑️ e\u{301}"
+        XCTAssertEqual(Terminal.visible(text), text)
+    }
+
+    func testOnlyThePaintMarkBecomesAnEscape() {
+        let mark = Terminal.colourMark
+        XCTAssertEqual(Terminal.visible("\(mark)[31mred\(mark)[0m"), "\u{1B}[31mred\u{1B}[0m")
+        // The mark's first character alone, or with other private-use characters, is text.
+        let forged = "\u{F8FF}\u{E000}\u{E000}\u{E000}\u{E000}\u{E000}\u{E000}\u{E000}\u{E000}[31m"
+        if !forged.hasPrefix(mark) { XCTAssertFalse(Terminal.visible(forged).contains("\u{1B}")) }
+        XCTAssertFalse(Terminal.visible("\u{F8FF}[31m").contains("\u{1B}"))
+    }
+
+    func testWidthsIgnoreThePaintMarks() {
+        let mark = Terminal.colourMark
+        let painted = "\(mark)[33m12\(mark)[0m"
+        XCTAssertEqual(Terminal.visibleWidth(painted), 2)
+        XCTAssertEqual(Terminal.visible(Terminal.clip("\(mark)[1mheader\(mark)[0m", to: 3)), "\u{1B}[1mhea\u{1B}[0m")
+    }
+}
+
+/// `JSONOutput.escaped`: JSON whose raw DEL, C1 and bidi characters become `\uXXXX`, same value.
+final class JSONOutputTests: XCTestCase {
+    func testWhatJSONLeavesRawIsEscapedAndTheValueIsTheSame() throws {
+        let json = Array(#"{"a":"x\u001b\#u{7F}\#u{9B}\#u{202E}“q”"}"#.utf8)
+        let escaped = JSONOutput.escaped(json)
+        XCTAssertEqual(String(decoding: escaped, as: UTF8.self), #"{"a":"x\u001b\u007f\u009b\u202e“q”"}"#)
+        let before = try JSONSerialization.jsonObject(with: Data(json)) as? [String: String]
+        let after = try JSONSerialization.jsonObject(with: Data(escaped)) as? [String: String]
+        XCTAssertEqual(before, after)
+        XCTAssertEqual(JSONOutput.escaped(Array(#"{"plain":1}"#.utf8)), Array(#"{"plain":1}"#.utf8))
+    }
+}
