@@ -18,7 +18,7 @@ struct StatusCommand: ParsableCommand {
         let fleet = options.fleet
         let answers = try fleet.ask(StatusRequest())
         if options.json {
-            if fleet.isSingle { JSONOutput.raw(answers[0].bytes); return }
+            if fleet.isSingle { JSONOutput.reply(answers[0].bytes); return }
             var object = StatusReply.merged(answers.map(\.reply)).fields
             object["ok"] = .bool(true)
             object["v"] = .int(ModalwatchVersion.controlProtocol)

@@ -91,6 +91,10 @@ struct Modalwatchd: AsyncParsableCommand {
 
     func run() async throws {
         HeapSettings.apply(environment: ProcessInfo.processInfo.environment)
+        // Under systemd, stderr is the journal's stream: lines with priorities, no timestamps of their own.
+        if JournalLogHandler.stderrIsJournal(environment: ProcessInfo.processInfo.environment) {
+            LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
+        }
         var bootstrapLogger = Logger(label: "modalwatchd")
         bootstrapLogger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (checkConfig ? .warning : .info)
         let configPath = resolvedConfigPath()
