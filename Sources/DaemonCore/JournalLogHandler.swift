@@ -79,12 +79,14 @@ public struct JournalLogHandler: LogHandler {
         return line
     }
 
-    /// A metadata value as text: strings as they are, lists and dictionaries as swift-log prints them.
+    /// A metadata value as text: strings as they are, a list's items joined by commas, a
+    /// dictionary's `key:value` pairs (sorted) joined by commas.
     private static func text(_ value: Logger.MetadataValue) -> String {
         switch value {
         case .string(let text): text
         case .stringConvertible(let convertible): convertible.description
-        default: value.description
+        case .array(let items): items.map(text).joined(separator: ",")
+        case .dictionary(let pairs): pairs.keys.sorted().map { "\($0):\(pairs[$0].map(text) ?? "")" }.joined(separator: ",")
         }
     }
 

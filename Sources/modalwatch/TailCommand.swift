@@ -137,8 +137,8 @@ struct TailCommand: ParsableCommand {
     struct Columns {
         static let minimumRule = 28
         var rule: Int
-        var app = 20
-        var session = 10
+        var app = 28
+        var session = 12
 
         /// `text` padded to `width`, which grows to fit it.
         static func fit(_ text: String, _ width: inout Int) -> String {

@@ -30,6 +30,12 @@ final class JournalLogHandlerTests: XCTestCase {
         XCTAssertFalse(line.contains("\n"), "one entry, one line")
     }
 
+    func testListsAreJoinedByCommas() {
+        let line = JournalLogHandler.line(level: .notice, message: "modalwatchd ready",
+                                          fields: ["events": .array(["tcp://a:1", "tcp://b:2"]), "control": .array(["ipc:///run/c.sock"])])
+        XCTAssertEqual(line, "<5>modalwatchd ready control=ipc:///run/c.sock events=tcp://a:1,tcp://b:2")
+    }
+
     func testJournalStreamMustNameStderr() {
         var info = stat()
         XCTAssertEqual(fstat(STDERR_FILENO, &info), 0)
