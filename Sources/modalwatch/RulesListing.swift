@@ -47,7 +47,7 @@ struct RulesListing {
             if parametersBelow {
                 if !parameters.isEmpty { under += wrap("parameters: " + parameters, room) }
             } else {
-                let wrapped = wrap(parameters, parameterRoom)
+                let wrapped = parameters.isEmpty ? ["-"] : wrap(parameters, parameterRoom)
                 cells.append(wrapped.first ?? "-")
                 table.add(cells)
                 for more in wrapped.dropFirst() { table.add(["", "", "", "", more]) }

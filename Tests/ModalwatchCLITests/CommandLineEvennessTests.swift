@@ -54,6 +54,7 @@ final class CommandLineEvennessTests: XCTestCase {
         XCTAssertEqual(under.dropFirst().joined(separator: " "), summary, "the summary, wrapped at words")
         XCTAssertTrue(listing.lines(width: 120)[0].hasSuffix("PARAMETERS"), "wide enough: a parameters column")
         XCTAssertEqual(listing.lines(width: nil).filter { $0.contains("Flags alerts") }, ["    " + summary], "piped: one line")
+        XCTAssertTrue(listing.lines(width: nil).contains { $0.hasPrefix("modal-depth (off)") && $0.hasSuffix("  -") }, "no parameters: -")
     }
 
     func testJSONOutputWritesSlashesAsTheyAre() {

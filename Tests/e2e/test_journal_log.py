@@ -91,3 +91,18 @@ def test_journal_stream_naming_another_file_is_not_the_journal(tmp_path):
         assert process.wait(timeout=10) == 0
     lines = [line for line in log_path.read_text().splitlines() if line.strip()]
     assert lines and all(TIMESTAMP.match(line) for line in lines), lines
+
+
+def test_a_configuration_that_does_not_load_is_an_error_for_the_journal(tmp_path):
+    config = tmp_path / "bad.yaml"
+    config.write_text("no_such_key: 1\n")
+    log_path = tmp_path / "bad.log"
+    with open(log_path, "wb") as log:
+        info = os.fstat(log.fileno())
+        code = subprocess.run(
+            [str(support.daemon_path()), "--config", str(config), "--state-dir", str(tmp_path / "state"), *support.rules_dir_args()],
+            stdin=subprocess.DEVNULL, stdout=log, stderr=log, timeout=20,
+            env={**os.environ, "JOURNAL_STREAM": f"{info.st_dev}:{info.st_ino}"}).returncode
+    lines = [line for line in log_path.read_text().splitlines() if line.strip()]
+    assert code == 1 and lines, lines
+    assert any(line.startswith("<3>") and "no_such_key" in line for line in lines), lines
