@@ -41,8 +41,8 @@ struct ViolationsCommand: ParsableCommand {
         }
     }
 
-    /// The largest `--limit`.
-    static let maximumLimit = 10_000
+    /// The largest `--limit`: the largest a `violations` request takes.
+    static let maximumLimit = ViolationsRequest.maximumLimit
 
     /// Rows looked for past `--limit` to say how many more match (text output only).
     static let lookahead = 1000
@@ -70,7 +70,8 @@ struct ViolationsCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         } else {
-            let request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) }, limit: wanted)
+            let request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) },
+                                            limit: min(wanted, ViolationsRequest.maximumLimit))
             let fleet = options.fleet
             let lists = try fleet.each { client throws(ControlClient.Failure) in try Self.collect(client, request, limit: wanted) }
             objects = lists.count == 1 ? lists[0] : FleetMerging.violations(lists, limit: wanted)
@@ -122,7 +123,7 @@ struct ViolationsCommand: ParsableCommand {
             collected += reply.violations
             guard let next = reply.next, !reply.violations.isEmpty, collected.count < limit else { break }
             request.cursor = next
-            request.limit = limit - collected.count
+            request.limit = min(limit - collected.count, ViolationsRequest.maximumLimit)
         }
         return collected
     }
