@@ -6,8 +6,13 @@
 # daemon with SIGTERM, writes an HTML report of the stream (`modalwatch report`), prints its path
 # and exits 0. Everything it starts is stopped on exit, whatever happens.
 #
+# The demo's daemon has endpoints of its own: ipc:// sockets in a folder made for this run, so
+# that it never meets another daemon (a modalwatchd already running on the default ports, say).
+# Endpoints given with DEMO_* are checked first: one a daemon already answers on, or a tcp://
+# port already taken, is refused in one line, exit 1.
+#
 # Environment:
-#   DEMO_EVENTS / DEMO_PUBLISH / DEMO_CONTROL   endpoints (default tcp://127.0.0.1:7450 / 7451 / 7452)
+#   DEMO_EVENTS / DEMO_PUBLISH / DEMO_CONTROL   endpoints (default: ipc:// sockets of the run's own)
 #   DEMO_STREAM          the stream to send (default demo/stream.ndjson)
 #   MODALWATCH_BIN_DIR   where modalwatchd and modalwatch are (default .build/debug)
 #   SKIP_BUILD=1         do not run swift build
@@ -19,9 +24,6 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-EVENTS="${DEMO_EVENTS:-tcp://127.0.0.1:7450}"
-PUBLISH="${DEMO_PUBLISH:-tcp://127.0.0.1:7451}"
-CONTROL="${DEMO_CONTROL:-tcp://127.0.0.1:7452}"
 STREAM="${DEMO_STREAM:-$ROOT/demo/stream.ndjson}"
 BIN="${MODALWATCH_BIN_DIR:-$ROOT/.build/debug}"
 RULES_ARGS=()
@@ -33,6 +35,17 @@ fail() { echo "demo: $*" >&2; exit 1; }
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/modalwatch-demo.XXXXXX")"
 DAEMON_PID=""
 SUBSCRIBER_PID=""
+
+# The run's own sockets; a socket path must stay under 108 bytes, so a long TMPDIR gets a short folder in /tmp.
+SOCKETS="$WORK"
+SOCKETS_OWN=""
+if [ "${#WORK}" -gt 80 ]; then
+    SOCKETS="$(mktemp -d /tmp/modalwatch-demo.XXXXXX)"
+    SOCKETS_OWN="$SOCKETS"
+fi
+EVENTS="${DEMO_EVENTS:-ipc://$SOCKETS/events.sock}"
+PUBLISH="${DEMO_PUBLISH:-ipc://$SOCKETS/publish.sock}"
+CONTROL="${DEMO_CONTROL:-ipc://$SOCKETS/control.sock}"
 
 # Stop a process we started: SIGTERM, up to 5 s, then SIGKILL.
 stop_pid() {
@@ -57,6 +70,7 @@ cleanup() {
         tail -n 20 "$WORK/modalwatchd.log" >&2
     fi
     rm -rf "$WORK"
+    [ -n "$SOCKETS_OWN" ] && rm -rf "$SOCKETS_OWN"
     exit "$status"
 }
 trap cleanup EXIT
@@ -74,6 +88,27 @@ fi
 [ -x "$BIN/modalwatchd" ] && [ -x "$BIN/modalwatch" ] || fail "no modalwatchd / modalwatch in $BIN; run swift build"
 [ -r "$STREAM" ] || fail "cannot read the stream $STREAM"
 
+# Endpoints named with DEMO_*: refuse those in use rather than talk to another daemon.
+tcp_port_taken() {
+    python3 - "$1" <<'PY'
+import socket, sys
+host, port = sys.argv[1][len("tcp://"):].rsplit(":", 1)
+s = socket.socket(socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET)
+try:
+    s.bind((host.strip("[]"), int(port)))
+except OSError:
+    sys.exit(0)
+sys.exit(1)
+PY
+}
+for endpoint in "$EVENTS" "$PUBLISH" "$CONTROL"; do
+    case "$endpoint" in
+        tcp://*:0) ;;
+        tcp://*) tcp_port_taken "$endpoint" && fail "$endpoint is in use (another modalwatchd?); the demo runs on endpoints of its own: unset DEMO_EVENTS/DEMO_PUBLISH/DEMO_CONTROL or name free ones" ;;
+        ipc://*) [ -e "${endpoint#ipc://}" ] && fail "$endpoint is in use (another modalwatchd?); the demo runs on endpoints of its own: unset DEMO_EVENTS/DEMO_PUBLISH/DEMO_CONTROL or name free ones" ;;
+    esac
+done
+
 say "modalwatchd --events $EVENTS --publish $PUBLISH --control $CONTROL"
 "$BIN/modalwatchd" --events "$EVENTS" --publish "$PUBLISH" --control "$CONTROL" \
     --state-dir "$WORK/state" "${RULES_ARGS[@]}" >"$WORK/modalwatchd.log" 2>&1 </dev/null &
@@ -81,12 +116,18 @@ DAEMON_PID=$!
 
 # Ready once the control socket answers (bounded: 15 s).
 ready=0
-for _ in $(seq 30); do
+deadline=$((SECONDS + 15))
+while [ "$SECONDS" -lt "$deadline" ]; do
     kill -0 "$DAEMON_PID" 2>/dev/null || fail "modalwatchd exited while starting (another daemon on these endpoints? set DEMO_EVENTS/DEMO_PUBLISH/DEMO_CONTROL)"
     if "$BIN/modalwatch" status --control "$CONTROL" --timeout 500 --json >/dev/null 2>&1; then
+        # The daemon that answered is ours only if it is still running.
+        sleep 0.2
+        kill -0 "$DAEMON_PID" 2>/dev/null || fail "modalwatchd exited while starting (another daemon on these endpoints? set DEMO_EVENTS/DEMO_PUBLISH/DEMO_CONTROL)"
         ready=1
         break
     fi
+    # A control socket not made yet fails at once: wait as a timeout would have.
+    sleep 0.3
 done
 [ "$ready" = 1 ] || fail "modalwatchd did not answer on $CONTROL within 15 s"
 grep -E "loaded rule module|rule module|no rule module" "$WORK/modalwatchd.log" | sed 's/^/  /' || true
@@ -120,7 +161,7 @@ say "modalwatch status"
 "$BIN/modalwatch" status --control "$CONTROL"
 
 say "stopping modalwatchd (SIGTERM)"
-kill -TERM "$DAEMON_PID"
+kill -TERM "$DAEMON_PID" 2>/dev/null || fail "modalwatchd (pid $DAEMON_PID) exited before the end of the demo"
 code=0
 for _ in $(seq 100); do
     kill -0 "$DAEMON_PID" 2>/dev/null || break

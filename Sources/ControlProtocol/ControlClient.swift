@@ -69,6 +69,7 @@ public final class ControlClient {
 
     /// Sends one request frame as it is and returns the reply frame as the daemon sent it.
     public func request(_ frame: [UInt8]) throws(Failure) -> [UInt8] {
+        if let problem = Self.ipcProblem(endpoint) { throw .unreachable(problem) }
         let socket: ZMQSocket
         do {
             socket = try open()
@@ -114,6 +115,32 @@ public final class ControlClient {
         try made.connect(endpoint)
         socket = made
         return made
+    }
+
+    /// Why an `ipc://` endpoint cannot have a daemon behind it, found at once rather than after
+    /// the timeout (ZeroMQ connects to an ipc path that does not exist yet and waits): the path
+    /// is missing, is not a socket, or cannot be reached. `nil` for other transports, the
+    /// abstract namespace (`ipc://@name`) and a socket that may be asked.
+    static func ipcProblem(_ endpoint: String) -> String? {
+        guard endpoint.hasPrefix("ipc://") else { return nil }
+        let path = String(endpoint.dropFirst("ipc://".count))
+        guard !path.isEmpty, !path.hasPrefix("@") else { return nil }
+        var info = stat()
+        if stat(path, &info) != 0 {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR {
+                return "no daemon at \(endpoint): \(path) does not exist; start modalwatchd (systemctl start modalwatchd), or name its control endpoint with --control or MODALWATCH_CONTROL"
+            }
+            return "cannot reach \(endpoint): \(String(cString: strerror(code))); ask to join the group that owns \(path) (ls -l \(path))"
+        }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            return "no daemon at \(endpoint): \(path) is not a socket; name modalwatchd's control endpoint with --control or MODALWATCH_CONTROL"
+        }
+        if access(path, W_OK) != 0 {
+            let code = errno
+            return "cannot use \(endpoint): \(String(cString: strerror(code))); ask to join the group that owns \(path) (ls -l \(path))"
+        }
+        return nil
     }
 
     /// Closes the socket (the next request makes a new one).

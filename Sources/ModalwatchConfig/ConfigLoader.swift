@@ -27,6 +27,17 @@ public struct ConfigLoader: Sendable {
         return (dirs.sequence ?? []).compactMap { $0.scalar?.string }
     }
 
+    /// A string a config file gives `key` at its top level (e.g. `control`, `publish`),
+    /// read without the modules: how the command line finds the daemon. `nil` when the
+    /// file does not read, the key is absent, null or empty.
+    public static func peekString(_ key: String, path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              let root = try? Yams.compose(yaml: text),
+              let value = root.mapping?[key]?.scalar?.string,
+              !value.isEmpty, value != "null", value != "~" else { return nil }
+        return value
+    }
+
     /// Reads and checks the file at `path`.
     public func load(path: String) throws(ConfigErrors) -> DaemonConfiguration {
         let text: String

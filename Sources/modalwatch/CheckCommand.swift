@@ -13,7 +13,8 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             --format json prints one violation per line, as the daemon publishes it; --format sarif prints one \
             SARIF 2.1.0 log for code-scanning tools. Exit status: 0 nothing at or above --fail-on, 1 violations \
-            found, 2 bad usage or unreadable input.
+            found, 2 bad usage or unreadable input (a file that cannot be read, or one whose every event is rejected). \
+            Rejected events among accepted ones are counted in the summary and the rest is judged.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -101,6 +102,14 @@ struct CheckCommand: ParsableCommand {
         if rejected > 0 { line += "; \(rejected) rejected" }
         let anomalies = collector.diagnostics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         if !anomalies.isEmpty { line += " [\(anomalies.joined(separator: ", "))]" }
+        let received = pipeline.statistics.eventsReceived
+        if received > 0 && rejected >= received {
+            // Nothing judged: the input is not an event stream, which is unreadable input (exit 2), not a clean result.
+            let reasons = pipeline.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            Terminal.error("every event was rejected (\(rejected) of \(received): \(reasons)), nothing was judged; "
+                + "is it NDJSON of events (docs/spec/events.md)? The first rejection: \(collector.diagnosticLines.first ?? "-")")
+            throw ExitCode(2)
+        }
         FileHandle.standardError.write(Data((line + "\n").utf8))
         for diagnostic in collector.diagnosticLines { FileHandle.standardError.write(Data((Terminal.visible("  \(diagnostic)") + "\n").utf8)) }
         if found.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }

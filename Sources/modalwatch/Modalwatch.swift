@@ -20,7 +20,20 @@ struct Modalwatch: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
+            if let unknown = unknownSubcommand(Array(CommandLine.arguments.dropFirst())) {
+                Terminal.error(unknown)
+                exit(withError: ExitCode(2))
+            }
             exit(withError: UsageExit.adjust(error, exitCode: exitCode(for: error), message: fullMessage(for: error)))
         }
+    }
+
+    /// One line for a first argument that names no command (`modalwatch staus`), with the
+    /// nearest command's name; `nil` when the first argument is an option or a command.
+    static func unknownSubcommand(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(first) else { return nil }
+        return Suggestion.sentence(first, known: names, what: "command", listing: "modalwatch --help lists them")
     }
 }

@@ -24,6 +24,13 @@ struct RuleSelectionOptions: ParsableArguments {
 
     /// Loads the modules and the configuration; exits 2 with one line per problem.
     func load() throws -> (RuleCatalog, DaemonConfiguration) {
+        for directory in rulesDir {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                Terminal.error("--rules-dir \(directory): no such folder; name a folder of rule modules (.so files)")
+                throw ExitCode(2)
+            }
+        }
         var logger = Logger(label: "modalwatch")
         logger.logLevel = .critical
         let directories = rulesDir + (config.map(ConfigLoader.peekRulesDirectories(path:)) ?? [])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlProtocol
 import Foundation
+import Glibc
 import ModalwatchConfig
 import RuleHost
 import SessionEngine
@@ -56,6 +57,11 @@ struct RulesCommand: ParsableCommand {
         if verify {
             let outcomes = RuleExampleRunner(catalog: catalog).runAll()
             let failed = outcomes.filter { !$0.passed }
+            if json {
+                JSONOutput.line(Self.verification(outcomes, rules: catalog.rules.count, modules: catalog.modules.count))
+                if !failed.isEmpty { throw ExitCode(1) }
+                return
+            }
             for outcome in failed { Terminal.print(outcome.description) }
             Terminal.print("\(outcomes.count - failed.count) passed, \(failed.count) failed (\(catalog.rules.count) rules, \(catalog.modules.count) modules)")
             if !failed.isEmpty { throw ExitCode(1) }
@@ -82,20 +88,31 @@ struct RulesCommand: ParsableCommand {
             JSONOutput.line(RulesReply(edition: edition.rawValue, rules: rules).fields)
             return
         }
-        let idWidth = catalog.rules.map(\.id.count).max() ?? 0
+        var listing = RulesListing()
         for rule in catalog.rules where selection.edition == nil || rule.applies(in: edition) {
             let active = profile.rules.first { $0.descriptor.id == rule.id }
-            let parameters = rule.parameters.map { "\($0.name)=\($0.format(active?.value(of: $0.name) ?? $0.defaultValue))" }
-            let editions = rule.editions.map(\.rawValue).joined(separator: ",")
-            Terminal.print([
-                rule.id.padding(toLength: idWidth, withPad: " ", startingAt: 0),
-                rule.module.padding(toLength: 13, withPad: " ", startingAt: 0),
-                (active?.severity ?? rule.severity).rawValue.padding(toLength: 7, withPad: " ", startingAt: 0),
-                editions.padding(toLength: 17, withPad: " ", startingAt: 0),
-                (parameters.isEmpty ? "-" : parameters.joined(separator: " ")),
-            ].joined(separator: "  "))
-            Terminal.print(String(repeating: " ", count: idWidth + 2) + rule.summary)
+            listing.rows.append(RulesListing.Row(
+                id: rule.id, active: active != nil, module: rule.module, severity: (active?.severity ?? rule.severity).rawValue,
+                editions: rule.editions.map(\.rawValue),
+                parameters: rule.parameters.map { "\($0.name)=\($0.format(active?.value(of: $0.name) ?? $0.defaultValue))" },
+                summary: rule.summary))
         }
+        for line in listing.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { Terminal.print(line) }
+    }
+
+    /// `rules --verify --json`: every worked example's outcome and the totals, as one object.
+    static func verification(_ outcomes: [RuleExampleRunner.Outcome], rules: Int, modules: Int) -> JSONValue {
+        let failed = outcomes.filter { !$0.passed }.count
+        return .object([
+            "passed": .int(outcomes.count - failed), "failed": .int(failed), "rules": .int(rules), "modules": .int(modules),
+            "examples": .array(outcomes.map { outcome in
+                .object([
+                    "rule": .string(outcome.rule), "example": .string(outcome.example), "edition": .string(outcome.edition.rawValue),
+                    "expected": .int(outcome.expected), "found": .int(outcome.found), "rejected": .int(outcome.rejected),
+                    "passed": .bool(outcome.passed),
+                ])
+            }),
+        ])
     }
 
     /// The rules the daemon at `endpoint` runs.
@@ -108,17 +125,12 @@ struct RulesCommand: ParsableCommand {
             JSONOutput.line(reply.fields)
             return
         }
-        var table = TextTable(["RULE", "MODULE", "SEVERITY", "EDITIONS", "PARAMETERS", "SUMMARY"])
+        var listing = RulesListing()
         for rule in reply.rules {
-            let parameters = rule.parameters.map { "\($0.name)=\($0.display)" }
-            table.add([
-                rule.active ? rule.id : Terminal.paint("\(rule.id) (off)", "2"),
-                rule.module, Terminal.severity(rule.severity, rule.severity),
-                rule.editions.joined(separator: ","),
-                parameters.isEmpty ? "-" : parameters.joined(separator: " "),
-                rule.guideline,
-            ])
+            listing.rows.append(RulesListing.Row(
+                id: rule.id, active: rule.active, module: rule.module, severity: rule.severity, editions: rule.editions,
+                parameters: rule.parameters.map { "\($0.name)=\($0.display)" }, summary: rule.summary))
         }
-        for line in table.lines(width: Terminal.isTerminal(1) ? Terminal.size()?.columns : nil) { Terminal.print(line) }
+        for line in listing.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { Terminal.print(line) }
     }
 }

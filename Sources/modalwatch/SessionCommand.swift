@@ -47,7 +47,7 @@ struct SessionCommand: ParsableCommand {
             answer = found
         }
         if options.json {
-            JSONOutput.raw(answer.bytes)
+            JSONOutput.reply(answer.bytes)
             return
         }
         for line in SessionReport(reply: answer.reply).lines() { Terminal.print(line) }

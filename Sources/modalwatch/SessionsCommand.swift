@@ -22,11 +22,11 @@ struct SessionsCommand: ParsableCommand {
     @Option(name: .long, help: "Order: alerts (in the last window), depth (modal depth now), violations, events, or recent (most recently active first).")
     var sort: Sort = .recent
 
-    @Option(name: .long, help: "At most this many sessions.")
+    @Option(name: .long, parsing: .unconditional, help: "At most this many sessions (0 to \(SessionsRequest.maximumLimit)).")
     var limit: Int = 50
 
     func validate() throws {
-        if limit < 0 || limit > SessionsRequest.maximumLimit { throw ValidationError("--limit must be 0 to \(SessionsRequest.maximumLimit)") }
+        if limit < 0 || limit > SessionsRequest.maximumLimit { throw ValidationError("--limit must be an integer from 0 to \(SessionsRequest.maximumLimit), not \(limit)") }
     }
 
     func run() throws {

@@ -19,7 +19,7 @@ struct StatusCommand: ParsableCommand {
         let fleet = options.fleet
         let answers = try fleet.ask(StatusRequest())
         if options.json {
-            if fleet.isSingle { JSONOutput.raw(answers[0].bytes); return }
+            if fleet.isSingle { JSONOutput.reply(answers[0].bytes); return }
             var merged = StatusReply.merged(answers.map(\.reply))
             merged.note(StatusReply.coverage(answers.map { ($0.endpoint, $0.reply) }))
             var object = merged.fields

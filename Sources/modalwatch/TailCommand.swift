@@ -14,14 +14,24 @@ struct TailCommand: ParsableCommand {
         discussion: """
             Subscribes to the daemon's publish socket: by topic prefix where it can (violation/APP/ with --app), \
             then by the violation's own fields. --severity S keeps S and above (info < warning < error). With --json \
-            each violation is printed exactly as published, one per line. Ctrl-C (SIGINT) or SIGTERM stops it, exit 0.
+            each violation is printed exactly as published, one per line. --rule must name a rule the daemon runs \
+            (asked at --control; not checked when no daemon answers there). Ctrl-C (SIGINT) or SIGTERM stops it, exit 0.
             """)
 
-    @Option(name: .long, help: "A daemon's publish endpoint (default \(DefaultEndpoints.publish)); repeat it for sharded daemons: their violations come as one stream.")
+    @Option(name: .long, help: "A daemon's publish endpoint (default: $MODALWATCH_PUBLISH, else publish: of the daemon's config file, else \(DefaultEndpoints.publish)); repeat it for sharded daemons: their violations come as one stream.")
     var publish: [String] = []
 
-    /// The publish endpoints named, or the default one.
-    var publishEndpoints: [String] { publish.isEmpty ? [DefaultEndpoints.publish] : publish }
+    @Option(name: .long, help: "A daemon's control endpoint, asked for its rules to check --rule (default: $MODALWATCH_CONTROL, else control: of the daemon's config file, else \(DefaultEndpoints.control)).")
+    var control: [String] = []
+
+    @Option(name: .long, help: "The daemon's config file, read for its publish: and control: endpoints (default: $MODALWATCH_CONFIG, else \(ConfigLoader.defaultPath) when readable).")
+    var config: String?
+
+    /// Where the daemon is looked for: flags, environment, config file (interfaces.md).
+    var location: DaemonLocation { DaemonLocation(configFlag: config) }
+
+    /// The publish endpoints: those named, else the environment's, else the config file's, else the default.
+    var publishEndpoints: [String] { location.publish(publish) }
 
     @Option(name: .long, help: "Only this app (bundle id).")
     var app: String?
@@ -35,7 +45,7 @@ struct TailCommand: ParsableCommand {
     @Flag(name: .long, help: "Also show diagnostics about the streams (diag/ topics); --app filters them too.")
     var diagnostics = false
 
-    @Option(name: .long, help: "Exit after this many messages.")
+    @Option(name: .long, parsing: .unconditional, help: "Exit after this many messages.")
     var count: Int?
 
     @Flag(name: .long, help: "Machine-readable output: each message's JSON as published, one per line.")
@@ -45,9 +55,13 @@ struct TailCommand: ParsableCommand {
         if let severity, Severity(rawValue: severity) == nil {
             throw ValidationError("--severity must be info, warning or error, not '\(severity)'")
         }
-        if let count, count < 1 { throw ValidationError("--count must be 1 or more") }
+        if let count, count < 1 { throw ValidationError("--count must be a positive integer, not \(count)") }
         if let app, app.isEmpty || app.contains("/") { throw ValidationError("--app must be a bundle id (no '/')") }
+        try location.validate()
     }
+
+    /// How long the daemon is asked for its rules before `--rule` goes unchecked, ms.
+    static let rulesTimeoutMs = 1000
 
     /// The topic prefixes to subscribe to.
     var prefixes: [String] {
@@ -69,6 +83,14 @@ struct TailCommand: ParsableCommand {
 
     func run() throws {
         var signals = BlockedSignals([SIGINT, SIGTERM, SIGHUP])
+        var ruleIds: [String]?
+        if rule != nil || !json {
+            ruleIds = location.control(control).lazy.compactMap {
+                RuleIdCheck.daemonRules(ControlClient(endpoint: $0, timeoutMs: Self.rulesTimeoutMs))
+            }.first
+        }
+        if let rule, let ruleIds { try RuleIdCheck.require(rule, known: ruleIds) }
+        var columns = Columns(rule: ruleIds?.map(\.count).max() ?? Columns.minimumRule)
         var shown = 0
         do {
             let context = try ZMQContext(ioThreads: 1)
@@ -98,7 +120,7 @@ struct TailCommand: ParsableCommand {
                     if json {
                         JSONOutput.raw(message.frames[1])
                     } else {
-                        FileHandle.standardOutput.write(Data((Terminal.visible(line(topic: topic, body: body)) + "\n").utf8))
+                        FileHandle.standardOutput.write(Data((Terminal.visible(line(topic: topic, body: body, columns: &columns)) + "\n").utf8))
                     }
                     shown += 1
                     if let count, shown >= count { return }
@@ -110,17 +132,37 @@ struct TailCommand: ParsableCommand {
         }
     }
 
-    private func line(topic: String, body: JSONValue) -> String {
+    /// The widths of the text columns: at least the minimum, widened to the longest value met
+    /// (the rule column to the longest rule id the daemon runs), so that the lines align.
+    struct Columns {
+        static let minimumRule = 28
+        var rule: Int
+        var app = 28
+        var session = 12
+
+        /// `text` padded to `width`, which grows to fit it.
+        static func fit(_ text: String, _ width: inout Int) -> String {
+            width = max(width, Terminal.visibleWidth(text))
+            return Terminal.pad(text, width)
+        }
+    }
+
+    private func line(topic: String, body: JSONValue, columns: inout Columns) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         let time = formatter.string(from: Date(timeIntervalSince1970: (body["observed"]?.doubleValue ?? RelativeTime.nowMs) / 1000))
         if topic.hasPrefix("diag/") {
             let reason = body["reason"]?.stringValue ?? "?"
-            return "\(time)  \(Terminal.paint(Terminal.pad("diag", 7), "2"))  \(Terminal.pad(reason, 16))  \(body["app"]?.stringValue ?? "-") \(body["session"]?.stringValue ?? "-"): \(body["detail"]?.stringValue ?? "")"
+            let app = Columns.fit(body["app"]?.stringValue ?? "-", &columns.app)
+            let session = Columns.fit(body["session"]?.stringValue ?? "-", &columns.session)
+            return "\(time)  \(Terminal.paint(Terminal.pad("diag", 7), "2"))  \(Columns.fit(reason, &columns.rule))  \(app)  \(session)  \(body["detail"]?.stringValue ?? "")"
         }
         let severity = body["severity"]?.stringValue ?? "?"
         let subject = body["subject"]?.stringValue.map { " (\($0))" } ?? ""
-        return "\(time)  \(Terminal.severity(Terminal.pad(severity, 7), severity))  \(Terminal.pad(body["rule"]?.stringValue ?? "?", 28))  \(Self.text(body["app"], "?")) \(Self.text(body["session"], "?"))\(subject): \(Self.text(body["message"], ""))"
+        let rule = Columns.fit(body["rule"]?.stringValue ?? "?", &columns.rule)
+        let app = Columns.fit(Self.text(body["app"], "?"), &columns.app)
+        let session = Columns.fit(Self.text(body["session"], "?"), &columns.session)
+        return "\(time)  \(Terminal.severity(Terminal.pad(severity, 7), severity))  \(rule)  \(app)  \(session)  \(Self.text(body["message"], ""))\(subject)"
     }
 
     /// A field for a line: a string as it is, any other value as JSON, `fallback` when absent.

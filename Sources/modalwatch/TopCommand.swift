@@ -11,8 +11,8 @@ struct TopCommand: ParsableCommand {
         discussion: """
             Asks the control socket every --interval and ranks the most recently active sessions by events per \
             second between two looks. Full screen on a terminal: q (or Ctrl-C) quits and restores the terminal; a \
-            resize redraws at once. When stdin or stdout is not a terminal, or with --once or --json, it prints one \
-            snapshot and exits 0. Exit status: 0, or 3 when the daemon does not answer the first look within --timeout.
+            resize redraws at once. When stdin or stdout is not a terminal, or with --once, it prints one \
+            snapshot and exits 0; --json prints one snapshot of two looks --interval apart, with every rate measured between them. Exit status: 0, or 3 when the daemon does not answer the first look within --timeout.
             """)
 
     @OptionGroup var options: ControlOptions
@@ -41,7 +41,14 @@ struct TopCommand: ParsableCommand {
         for (endpoint, failure) in first.failures { Terminal.error("\(endpoint): \(failure.description)") }
         let screen = TopScreen(endpoint: options.endpoints.joined(separator: ", "), intervalSeconds: interval)
         if options.json {
-            JSONOutput.line(first.json)
+            // Two looks --interval apart: every rate in the snapshot is measured between them.
+            usleep(useconds_t(interval * 1_000_000))
+            do {
+                JSONOutput.line(try TopSample.take(fleet, after: first).json)
+            } catch {
+                Terminal.error(error.description)
+                throw error.exitCode
+            }
             return
         }
         guard !once, Terminal.isTerminal(STDOUT_FILENO), Terminal.isTerminal(STDIN_FILENO) else {

@@ -18,6 +18,8 @@ struct TopSample {
     let taken: Double
     /// Violations published per second since the sample before, if there was one.
     private(set) var violationsPerSecond: Double?
+    /// Events received per second since the sample before, if there was one.
+    private(set) var measuredEventsPerSecond: Double?
     /// The daemons that did not answer this look (several `--control`), by endpoint.
     var failures: [(endpoint: String, failure: ControlClient.Failure)] = []
 
@@ -71,14 +73,16 @@ struct TopSample {
                 eventsPerSecond[s.id] = Double(max(0, s.events - (before[s.id] ?? 0))) / seconds
             }
             violationsPerSecond = Double(max(0, status.violationsPublished - previous.status.violationsPublished)) / seconds
+            measuredEventsPerSecond = Double(max(0, status.eventsReceived - previous.status.eventsReceived)) / seconds
         }
         let rates = eventsPerSecond
         func key(_ s: SessionInfo) -> (Double, Int) { (rates[s.id] ?? 0, s.events) }
         sessions.sort { key($0) > key($1) }
     }
 
-    /// The sample as `top --json` prints it: the status reply as the daemon sent it, and the
-    /// sessions with their `events_per_second`.
+    /// The sample as `top --json` prints it: the status reply as the daemon sent it, the
+    /// sessions with their `events_per_second`, and the events and violations per second
+    /// between this look and the one before, both measured alike (both null without a look before).
     var json: JSONValue {
         var statusObject = status.fields
         statusObject["ok"] = .bool(true)
@@ -91,7 +95,7 @@ struct TopSample {
         return .object([
             "now": .number(now), "status": .object(statusObject), "sessions": .array(sessionObjects), "total": .int(total),
             "violations_per_second": violationsPerSecond.map(JSONValue.number) ?? .null,
-            "events_per_second": .number(status.eventsPerSecond),
+            "events_per_second": measuredEventsPerSecond.map(JSONValue.number) ?? .null,
         ])
     }
 }

@@ -26,7 +26,7 @@ struct ViolationsCommand: ParsableCommand {
     @Option(name: .long, help: "Only violations found within this long, e.g. 15m, 2h, 7d.")
     var since: String?
 
-    @Option(name: .long, help: "At most this many.")
+    @Option(name: .long, parsing: .unconditional, help: "At most this many, 1 to 10000 (default 50); a last line says how many more match.")
     var limit: Int = 50
 
     @Option(name: .customLong("state-dir"), help: "Read the history file in this folder directly instead of asking the daemon.")
@@ -36,11 +36,21 @@ struct ViolationsCommand: ParsableCommand {
         if let since, DurationParser.milliseconds(since) == nil {
             throw ValidationError("--since must be a duration such as 15m, 2h or 7d")
         }
-        if limit < 0 || limit > 10_000 { throw ValidationError("--limit must be 0 to 10000") }
+        if limit < 1 || limit > Self.maximumLimit {
+            throw ValidationError("--limit must be a positive integer, at most \(Self.maximumLimit), not \(limit)")
+        }
     }
 
+    /// The largest `--limit`: the largest a `violations` request takes.
+    static let maximumLimit = ViolationsRequest.maximumLimit
+
+    /// Rows looked for past `--limit` to say how many more match (text output only).
+    static let lookahead = 1000
+
     func run() throws {
-        let objects: [JSONValue]
+        // Text output counts the matches past --limit (up to `lookahead`) for its last line.
+        let wanted = limit + (options.json ? 0 : Self.lookahead)
+        var objects: [JSONValue]
         if let stateDir {
             let path = stateDir + "/" + ViolationHistory.fileName
             guard FileManager.default.fileExists(atPath: path) else {
@@ -50,7 +60,7 @@ struct ViolationsCommand: ParsableCommand {
             let sinceObserved = since.flatMap(DurationParser.milliseconds).map { Int64(Date().timeIntervalSince1970 * 1000) - $0 }
             do {
                 let history = try ViolationHistory(path: path, readOnly: true)
-                let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, sinceObserved: sinceObserved, limit: limit))
+                let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, sinceObserved: sinceObserved, limit: wanted))
                 objects = rows.compactMap { row in
                     guard let value = try? JSONParser.parse(Array(row.json.utf8)), value.objectValue != nil else { return nil }
                     return value
@@ -60,10 +70,18 @@ struct ViolationsCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         } else {
-            let request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) }, limit: limit)
-            let lists = try options.fleet.each { client throws(ControlClient.Failure) in try Self.collect(client, request, limit: limit) }
-            objects = lists.count == 1 ? lists[0] : FleetMerging.violations(lists, limit: limit)
+            let request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) },
+                                            limit: min(wanted, ViolationsRequest.maximumLimit))
+            let fleet = options.fleet
+            let lists = try fleet.each { client throws(ControlClient.Failure) in try Self.collect(client, request, limit: wanted) }
+            objects = lists.count == 1 ? lists[0] : FleetMerging.violations(lists, limit: wanted)
+            if let rule, objects.isEmpty, let known = fleet.clients.lazy.compactMap(RuleIdCheck.daemonRules).first {
+                try RuleIdCheck.require(rule, known: known)
+            }
         }
+        if let rule, objects.isEmpty, stateDir != nil { try RuleIdCheck.require(rule, known: RuleIdCheck.loadedRules()) }
+        let more = max(0, objects.count - limit)
+        objects = Array(objects.prefix(limit))
         if options.json {
             for object in objects { JSONOutput.line(object) }
             return
@@ -82,7 +100,17 @@ struct ViolationsCommand: ParsableCommand {
             FileHandle.standardError.write(Data("no violations match\n".utf8))
         } else {
             for line in table.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { Terminal.print(line) }
+            if more > 0 { Terminal.print(Self.moreLine(shown: objects.count, more: more)) }
         }
+    }
+
+    /// The last line when more match than are shown: how many, and how to see them.
+    static func moreLine(shown: Int, more: Int) -> String {
+        if more >= lookahead {
+            return "\(shown) shown; over \(lookahead) more match: narrow with --since, --app, --rule or --session, or raise --limit (at most \(maximumLimit))"
+        }
+        let all = shown + more
+        return "\(shown) shown; \(more) more match: --limit \(all) shows them all" + (all > maximumLimit ? " (or narrow with --since, --app, --rule or --session)" : "")
     }
 
     /// Every violation one daemon has for `first`, following its pages (at most 256 KiB a
@@ -95,7 +123,7 @@ struct ViolationsCommand: ParsableCommand {
             collected += reply.violations
             guard let next = reply.next, !reply.violations.isEmpty, collected.count < limit else { break }
             request.cursor = next
-            request.limit = limit - collected.count
+            request.limit = min(limit - collected.count, ViolationsRequest.maximumLimit)
         }
         return collected
     }

@@ -91,6 +91,11 @@ struct Modalwatchd: AsyncParsableCommand {
 
     func run() async throws {
         HeapSettings.apply(environment: ProcessInfo.processInfo.environment)
+        // Under systemd, stderr is the journal's stream: lines with priorities, no timestamps of their own.
+        let journal = JournalLogHandler.stderrIsJournal(environment: ProcessInfo.processInfo.environment)
+        if journal { LoggingSystem.bootstrap { JournalLogHandler(label: $0) } }
+        // Lines written before the loggers (a configuration that does not load): errors, for the journal too.
+        let errorPrefix = journal ? "<\(JournalLogHandler.priority(.error))>" : ""
         var bootstrapLogger = Logger(label: "modalwatchd")
         bootstrapLogger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (checkConfig ? .warning : .info)
         let configPath = resolvedConfigPath()
@@ -102,12 +107,12 @@ struct Modalwatchd: AsyncParsableCommand {
         do {
             loaded = try loadConfiguration(path: configPath, catalog: catalog)
         } catch {
-            for line in error.errors { FileHandle.standardError.write(Data("modalwatchd: \(line)\n".utf8)) }
+            for line in error.errors { FileHandle.standardError.write(Data("\(errorPrefix)modalwatchd: \(line)\n".utf8)) }
             throw ExitCode(1)
         }
         // Every endpoint checked by the same parser, for --check-config and for a start alike.
         let endpointProblems = EndpointCheck.problems(in: loaded)
-        for problem in endpointProblems { FileHandle.standardError.write(Data("modalwatchd: \(problem)\n".utf8)) }
+        for problem in endpointProblems { FileHandle.standardError.write(Data("\(errorPrefix)modalwatchd: \(problem)\n".utf8)) }
         if !endpointProblems.isEmpty { throw ExitCode(1) }
         if checkConfig {
             print("configuration: \(configPath ?? "built-in defaults"): ok")

@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import Glibc
 import XCTest
 import ZeroMQ
 
@@ -83,8 +84,35 @@ final class ControlClientTests: XCTestCase {
         XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
     }
 
+    func testAMissingIpcSocketIsUnreachableAtOnce() throws {
+        let client = ControlClient(endpoint: "ipc://\(folder)/missing", timeoutMs: 5000)
+        let start = Date()
+        XCTAssertThrowsError(try client.send(StatusRequest())) { error in
+            guard case .unreachable(let text)? = error as? ControlClient.Failure else { return XCTFail("\(error)") }
+            XCTAssertTrue(text.contains("\(folder)/missing does not exist"), text)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1, "not after the 5 s timeout")
+        XCTAssertTrue(FileManager.default.createFile(atPath: "\(folder)/plain", contents: Data()))
+        XCTAssertThrowsError(try ControlClient(endpoint: "ipc://\(folder)/plain", timeoutMs: 5000).send(StatusRequest())) { error in
+            XCTAssertTrue("\(error)".contains("is not a socket"), "\(error)")
+        }
+    }
+
     func testNobodyListeningIsUnreachableWithinTheTimeout() throws {
-        let client = ControlClient(endpoint: "ipc://\(folder)/nobody", timeoutMs: 200)
+        // A socket file left behind with nobody listening: ZeroMQ keeps trying until the timeout.
+        let path = "\(folder)/nobody"
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        close(stale)
+        let client = ControlClient(endpoint: "ipc://\(path)", timeoutMs: 200)
         let start = Date()
         XCTAssertThrowsError(try client.send(StatusRequest())) { error in
             guard case .unreachable(let text)? = error as? ControlClient.Failure else { return XCTFail("\(error)") }
@@ -92,8 +120,8 @@ final class ControlClientTests: XCTestCase {
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
         // After a timeout the client starts over: a server that comes up later is reached.
-        let done = try serve("ipc://\(folder)/nobody", count: 1) { _ in ControlReply.encode(ReloadReply(summary: "ok")) }
-        let late = ControlClient(endpoint: "ipc://\(folder)/nobody", timeoutMs: 5000)
+        let done = try serve("ipc://\(path)", count: 1) { _ in ControlReply.encode(ReloadReply(summary: "ok")) }
+        let late = ControlClient(endpoint: "ipc://\(path)", timeoutMs: 5000)
         XCTAssertEqual(try late.send(ReloadRequest()).summary, "ok")
         XCTAssertEqual(done.wait(timeout: .now() + 5), .success)
     }

@@ -110,13 +110,13 @@ def session_violations(daemon, session_id):
 def test_top_json_snapshot(loaded):
     snapshot = support.cli_json(["top", "--control", loaded.control, "--json"])
     support.assert_fields(snapshot, {"now": (int, float), "status": dict, "sessions": list, "total": int,
-                                     "events_per_second": (int, float)}, "top --json")
-    assert "violations_per_second" in snapshot and snapshot["violations_per_second"] is None, "one look: no rate yet"
+                                     "events_per_second": (int, float), "violations_per_second": (int, float)}, "top --json")
+    assert snapshot["violations_per_second"] == 0 and snapshot["events_per_second"] == 0, "nothing new between the two looks"
     support.assert_fields(snapshot["status"], STATUS_FIELDS, "top --json: status")
     assert snapshot["total"] == 3
     for session in snapshot["sessions"]:
         support.assert_fields(session, SESSION_FIELDS, "a session of top --json")
-    assert snapshot["sessions"][0]["id"] == "J-modal", "without a rate, the session with the most events is the busiest"
+    assert snapshot["sessions"][0]["id"] == "J-modal", "at equal rates, the session with the most events is the busiest"
 
 
 def test_rules_json_offline_and_from_the_daemon(loaded):

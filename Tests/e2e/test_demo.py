@@ -100,3 +100,67 @@ def test_run_sh_works_unattended(tmp_path):
     if {"alert-frequency", "modal-depth"} <= loaded:
         assert any("alert-frequency" in line and "mail-7f3a" in line for line in out.splitlines()), out
         assert any("modal-depth" in line and "notes-19c2" in line for line in out.splitlines()), out
+
+
+DEFAULT_PORTS = ("tcp://127.0.0.1:7450", "tcp://127.0.0.1:7451", "tcp://127.0.0.1:7452")
+
+
+def demo_env(tmp_path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEMO_")}
+    env.update({"SKIP_BUILD": "1", "SKIP_SETUP": "1", "TMPDIR": str(tmp_path), "MODALWATCH_BIN_DIR": str(support.bin_dir())})
+    rules_dirs = support.rules_dir_args()[1::2]
+    if rules_dirs:
+        env["DEMO_RULES_DIR"] = rules_dirs[0]
+    env.update(extra)
+    return env
+
+
+def ports_free(endpoints) -> bool:
+    import socket
+    for endpoint in endpoints:
+        host, port = endpoint[len("tcp://"):].rsplit(":", 1)
+        with socket.socket() as probe:
+            try:
+                probe.bind((host, int(port)))
+            except OSError:
+                return False
+    return True
+
+
+def test_run_sh_with_a_daemon_already_on_the_default_ports_uses_its_own(zctx, tmp_path):
+    if not ports_free(DEFAULT_PORTS):
+        pytest.skip("the default ports are taken on this machine")
+    other = support.Daemon(zctx, tmp_path / "other")
+    (tmp_path / "other").mkdir()
+    other.events, other.publish, other.control = DEFAULT_PORTS
+    state = tmp_path / "other" / "state"
+    state.mkdir()
+    with open(tmp_path / "other" / "modalwatchd.log", "wb") as log:
+        other.process = subprocess.Popen(
+            [str(support.daemon_path()), "--events", other.events, "--publish", other.publish, "--control", other.control,
+             "--state-dir", str(state), *support.rules_dir_args()], stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    other.log_path = tmp_path / "other" / "modalwatchd.log"
+    try:
+        other._wait_ready(10)
+        work = tmp_path / "demo"
+        work.mkdir()
+        result = subprocess.run([str(support.PACKAGE_ROOT / "demo" / "run.sh")], env=demo_env(work), stdin=subprocess.DEVNULL,
+                                capture_output=True, timeout=90)
+        out = result.stdout.decode()
+        assert result.returncode == 0, out + result.stderr.decode()
+        assert "No such process" not in result.stderr.decode()
+        assert f"{len(events())} (" in out, "the demo's own daemon received the stream"
+        assert other.status()["events_received"] == 0, "the other daemon was never sent anything"
+        assert other.alive
+    finally:
+        other.stop()
+
+
+def test_run_sh_refuses_endpoints_in_use_in_one_line(daemon, tmp_path):
+    result = subprocess.run(
+        [str(support.PACKAGE_ROOT / "demo" / "run.sh")], stdin=subprocess.DEVNULL, capture_output=True, timeout=60,
+        env=demo_env(tmp_path, DEMO_EVENTS=support.free_tcp_endpoint(), DEMO_PUBLISH=support.free_tcp_endpoint(),
+                     DEMO_CONTROL=daemon.control))
+    lines = result.stderr.decode().splitlines()
+    assert result.returncode == 1 and len(lines) == 1 and daemon.control in lines[0] and "in use" in lines[0], lines
+    assert daemon.status()["events_received"] == 0, "the daemon already there was never sent anything"
