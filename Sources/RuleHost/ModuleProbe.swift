@@ -1,0 +1,224 @@
+import Glibc
+public import Logging
+import Posix
+
+/// Runs the constructors and the entry point of rule modules in a child process before the
+/// host loads them, so that a module that crashes, aborts, exits or hangs while it loads is
+/// refused by name instead of taking the host down (docs/writing-a-rule-module.md, "When a
+/// module fails").
+///
+/// The child is the host's own executable started with `--probe-module FILE...` (`posix_spawn`,
+/// never a bare `fork` of the multi-threaded host). For each file it writes `s INDEX` on
+/// descriptor 3, loads the file as the loader does (`dlopen`, `modalwatch_module()`, the ABI
+/// and every field of the description), then writes `f INDEX`; it exits 0 at the end without
+/// running destructors. A child that dies while a file is in progress names that file; one that
+/// takes longer than `timeoutMs` for one file is killed and names it. The probe then starts a
+/// new child for the files after it.
+public struct ModuleProbe: Sendable {
+    /// The hidden flag that makes an executable a probe child; handled in `main` before
+    /// anything else (`runChildIfAsked()`).
+    public static let flag = "--probe-module"
+    /// How long one module may take to load by default.
+    public static let defaultTimeoutMs: Int64 = 5000
+    /// The descriptor the child reports progress on.
+    private static let progressDescriptor: Int32 = 3
+
+    /// The executable started as the child.
+    public let executable: String
+    /// How long one module may take to load in the child.
+    public let timeoutMs: Int64
+
+    /// A probe that starts `executable` (an executable that calls `runChildIfAsked()` first).
+    public init(executable: String, timeoutMs: Int64 = defaultTimeoutMs) {
+        self.executable = executable
+        self.timeoutMs = timeoutMs
+    }
+
+    /// A probe that starts the running executable again, or nil when it cannot be found.
+    public static func ofThisExecutable(timeoutMs: Int64 = defaultTimeoutMs) -> ModuleProbe? {
+        guard let path = BuiltinModules.executablePath() else { return nil }
+        return ModuleProbe(executable: path, timeoutMs: timeoutMs)
+    }
+
+    // MARK: - The child
+
+    /// When the process was started as a probe child (`argv[1]` is `--probe-module`), loads
+    /// each file named after the flag, reports its progress and exits; otherwise returns.
+    public static func runChildIfAsked() {
+        let arguments = CommandLine.arguments
+        guard arguments.count >= 2, arguments[1] == flag else { return }
+        let loader = ModuleLoader(logger: Logger(label: "modalwatch-probe") { _ in SwiftLogNoOpLogHandler() })
+        for (index, path) in arguments.dropFirst(2).enumerated() {
+            report("s \(index)\n")
+            _ = try? loader.loadModule(path: path)
+            report("f \(index)\n")
+        }
+        // No destructors: what a module registered to run at exit is not part of loading it.
+        _exit(0)
+    }
+
+    private static func report(_ line: String) {
+        var bytes = Array(line.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(progressDescriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    // MARK: - The host
+
+    /// Probes `paths` in order; the failures by index into `paths`. A file with no entry here
+    /// loaded in the child without a fault (its checks, if it failed them, the loader repeats).
+    /// When no child can be started, the reason is logged once and every file counts as passed.
+    public func probe(_ paths: [String], logger: Logger) -> [Int: ModuleLoadError] {
+        var failures: [Int: ModuleLoadError] = [:]
+        var next = 0
+        while next < paths.count {
+            switch runChild(paths: paths, from: next) {
+            case .finished:
+                return failures
+            case .failed(let index, let reason):
+                failures[index] = ModuleLoadError(path: paths[index], reason: reason)
+                next = index + 1
+            case .unavailable(let detail):
+                logger.warning("could not probe rule modules in a child process; loading them without a probe", metadata: [
+                    "executable": "\(executable)", "error": "\(detail)"])
+                return failures
+            }
+        }
+        return failures
+    }
+
+    private enum Outcome {
+        /// Every file from the first given was loaded without a fault.
+        case finished
+        /// The file at `index` crashed, exited or hung.
+        case failed(index: Int, reason: ModuleLoadError.Reason)
+        /// No child, or one that failed outside any module.
+        case unavailable(String)
+    }
+
+    private func runChild(paths: [String], from first: Int) -> Outcome {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { return .unavailable("pipe: \(String(cString: strerror(errno)))") }
+        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
+        // Neither end leaks into the child but as descriptor 3 (posix_spawn's dup2 clears the flag there).
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        defer { try? Posix.close(readEnd) }
+        let spawned = spawn(arguments: [executable, Self.flag] + paths[first...], progress: writeEnd)
+        try? Posix.close(writeEnd)
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let failure): return .unavailable(failure.description)
+        }
+        var inProgress: Int?
+        var pending: [UInt8] = []
+        var deadline = Posix.monotonicMicroseconds() + timeoutMs * 1000
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while true {
+            let left = max(0, deadline - Posix.monotonicMicroseconds())
+            var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(left / 1000 + 1, Int64(Int32.max))))
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 && Posix.monotonicMicroseconds() >= deadline {
+                kill(pid, SIGKILL)
+                _ = Self.wait(pid)
+                guard let inProgress else { return .unavailable("the probe child did not start within \(timeoutMs) ms") }
+                return .failed(index: first + inProgress, reason: .loadTimedOut(milliseconds: timeoutMs))
+            }
+            guard ready > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }   // end of file: the child is gone
+            pending += buffer[0..<count]
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, let index = Int(parts[1]) else { continue }
+                inProgress = parts[0] == "s" ? index : nil
+                deadline = Posix.monotonicMicroseconds() + timeoutMs * 1000
+            }
+        }
+        let status = Self.wait(pid)
+        if let inProgress {
+            let reason: ModuleLoadError.Reason
+            if status.signal != 0 {
+                reason = .crashedWhileLoading(signal: status.signal)
+            } else {
+                reason = .exitedWhileLoading(status: status.exit)
+            }
+            return .failed(index: first + inProgress, reason: reason)
+        }
+        if status.signal == 0 && status.exit == 0 { return .finished }
+        return .unavailable(status.signal != 0
+            ? "the probe child ended by \(Posix.signalName(status.signal)) outside any module"
+            : "the probe child exited with status \(status.exit) outside any module")
+    }
+
+    private func spawn(arguments: [String], progress: Int32) -> Result<pid_t, SpawnFailure> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, progress, Self.progressDescriptor)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The child starts with no signal blocked and every signal at its default action,
+        // whatever the host's threads set up.
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // A crash in a module is the expected outcome of a probe: no Swift backtrace for it.
+        var environment = Environment.lines().filter { !$0.hasPrefix("SWIFT_BACKTRACE=") }
+        environment.append("SWIFT_BACKTRACE=enable=no")
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard code == 0 else { return .failure(SpawnFailure("posix_spawn \(executable): \(String(cString: strerror(code)))")) }
+        return .success(pid)
+    }
+
+    /// Waits for `pid`; its exit status, or the signal that ended it.
+    private static func wait(_ pid: pid_t) -> (exit: Int32, signal: Int32) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return (-1, 0) }
+        }
+        let signal = status & 0x7f
+        return signal == 0 ? ((status >> 8) & 0xff, 0) : (0, signal)
+    }
+}
+
+/// Why no probe child could be started.
+private struct SpawnFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+private enum Environment {
+    /// The process's environment as `NAME=value` lines.
+    static func lines() -> [String] {
+        var lines: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            lines.append(String(cString: pointer))
+            entry += 1
+        }
+        return lines
+    }
+}
