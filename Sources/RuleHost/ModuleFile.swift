@@ -43,8 +43,9 @@ public struct ModuleFile: Sendable, Equatable {
     /// The descriptor of the sealed copy.
     let descriptor: Int32
 
-    /// The name `dlopen` opens the copy by.
-    var loadPath: String { "/proc/self/fd/\(descriptor)" }
+    /// The name the host `dlopen`ed the copy by (`dlopen(loadPath, RTLD_NOLOAD)` finds the module
+    /// as loaded; `dlopen` of `path` would load the file again, as another instance).
+    public var loadPath: String { "/proc/self/fd/\(descriptor)" }
 
     /// Copies the file at `path` into a sealed in-memory file. A file that changes while it is
     /// copied is copied again.

@@ -50,9 +50,11 @@ public struct ModuleLoader: Sendable {
             case .failure(let error): catalog.failures.append(error)
             }
         }
-        let refused = probe?.probe(files, logger: logger) ?? [:]
+        // The child probes the next files while this process loads the ones it is past.
+        let run = probe?.start(files, logger: logger)
+        defer { run?.finish() }
         for (index, path) in files.enumerated() {
-            if let failure = refused[index] {
+            if let failure = run?.verdict(index) {
                 refuse(failure, into: &catalog)
             } else {
                 load(path: path, into: &catalog, settings: settings, probed: true)

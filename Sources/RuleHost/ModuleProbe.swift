@@ -21,7 +21,7 @@ public struct ModuleProbe: Sendable {
     /// How long one module may take to load by default.
     public static let defaultTimeoutMs: Int64 = 5000
     /// The descriptor the child reports progress on.
-    private static let progressDescriptor: Int32 = 3
+    static let progressDescriptor: Int32 = 3
 
     /// The executable started as the child.
     public let executable: String
@@ -69,95 +69,47 @@ public struct ModuleProbe: Sendable {
 
     // MARK: - The host
 
-    /// Probes `paths` in order; the failures by index into `paths`. A file with no entry here
-    /// loaded in the child without a fault (its checks, if it failed them, the loader repeats).
-    /// When no child can be started, the reason is logged once and every file counts as passed.
+    /// Starts probing `paths` in order: ask the run for each file's verdict, in order, as the
+    /// loader reaches it (the child goes on with the next files meanwhile).
+    public func start(_ paths: [String], logger: Logger) -> ModuleProbeRun {
+        ModuleProbeRun(probe: self, paths: paths, logger: logger)
+    }
+
+    /// Probes `paths`; the failures by index into `paths`. A file with no entry here loaded
+    /// in the child without a fault (its checks, if it failed them, the loader repeats).
     public func probe(_ paths: [String], logger: Logger) -> [Int: ModuleLoadError] {
+        let run = start(paths, logger: logger)
+        defer { run.finish() }
         var failures: [Int: ModuleLoadError] = [:]
-        var next = 0
-        while next < paths.count {
-            switch runChild(paths: paths, from: next) {
-            case .finished:
-                return failures
-            case .failed(let index, let reason):
-                failures[index] = ModuleLoadError(path: paths[index], reason: reason)
-                next = index + 1
-            case .unavailable(let detail):
-                logger.warning("could not probe rule modules in a child process; loading them without a probe", metadata: [
-                    "executable": "\(executable)", "error": "\(detail)"])
-                return failures
-            }
+        for index in paths.indices {
+            failures[index] = run.verdict(index)
         }
         return failures
     }
 
-    private enum Outcome {
-        /// Every file from the first given was loaded without a fault.
-        case finished
-        /// The file at `index` crashed, exited or hung.
-        case failed(index: Int, reason: ModuleLoadError.Reason)
-        /// No child, or one that failed outside any module.
-        case unavailable(String)
+    /// A started child: its process and the read end of its progress pipe.
+    struct Child {
+        let pid: pid_t
+        let progress: Int32
     }
 
-    private func runChild(paths: [String], from first: Int) -> Outcome {
+    /// Starts a child that probes `paths`; its process and progress pipe, or why not.
+    func startChild(paths: ArraySlice<String>) -> Result<Child, SpawnFailure> {
         var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else { return .unavailable("pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&pipeEnds) == 0 else { return .failure(SpawnFailure("pipe: \(String(cString: strerror(errno)))")) }
         let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
         // Neither end leaks into the child but as descriptor 3 (posix_spawn's dup2 clears the flag there).
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-        defer { try? Posix.close(readEnd) }
-        let spawned = spawn(arguments: [executable, Self.flag] + paths[first...], progress: writeEnd)
+        let spawned = spawn(arguments: [executable, Self.flag] + paths, progress: writeEnd)
         try? Posix.close(writeEnd)
-        let pid: pid_t
         switch spawned {
-        case .success(let started): pid = started
-        case .failure(let failure): return .unavailable(failure.description)
+        case .success(let pid):
+            return .success(Child(pid: pid, progress: readEnd))
+        case .failure(let failure):
+            try? Posix.close(readEnd)
+            return .failure(failure)
         }
-        var inProgress: Int?
-        var pending: [UInt8] = []
-        var deadline = Posix.monotonicMicroseconds() + timeoutMs * 1000
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while true {
-            let left = max(0, deadline - Posix.monotonicMicroseconds())
-            var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(min(left / 1000 + 1, Int64(Int32.max))))
-            if ready < 0 && errno == EINTR { continue }
-            if ready == 0 && Posix.monotonicMicroseconds() >= deadline {
-                kill(pid, SIGKILL)
-                _ = Self.wait(pid)
-                guard let inProgress else { return .unavailable("the probe child did not start within \(timeoutMs) ms") }
-                return .failed(index: first + inProgress, reason: .loadTimedOut(milliseconds: timeoutMs))
-            }
-            guard ready > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }   // end of file: the child is gone
-            pending += buffer[0..<count]
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                let parts = line.split(separator: " ")
-                guard parts.count == 2, let index = Int(parts[1]) else { continue }
-                inProgress = parts[0] == "s" ? index : nil
-                deadline = Posix.monotonicMicroseconds() + timeoutMs * 1000
-            }
-        }
-        let status = Self.wait(pid)
-        if let inProgress {
-            let reason: ModuleLoadError.Reason
-            if status.signal != 0 {
-                reason = .crashedWhileLoading(signal: status.signal)
-            } else {
-                reason = .exitedWhileLoading(status: status.exit)
-            }
-            return .failed(index: first + inProgress, reason: reason)
-        }
-        if status.signal == 0 && status.exit == 0 { return .finished }
-        return .unavailable(status.signal != 0
-            ? "the probe child ended by \(Posix.signalName(status.signal)) outside any module"
-            : "the probe child exited with status \(status.exit) outside any module")
     }
 
     private func spawn(arguments: [String], progress: Int32) -> Result<pid_t, SpawnFailure> {
@@ -194,7 +146,7 @@ public struct ModuleProbe: Sendable {
     }
 
     /// Waits for `pid`; its exit status, or the signal that ended it.
-    private static func wait(_ pid: pid_t) -> (exit: Int32, signal: Int32) {
+    static func wait(_ pid: pid_t) -> (exit: Int32, signal: Int32) {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { return (-1, 0) }
@@ -205,7 +157,7 @@ public struct ModuleProbe: Sendable {
 }
 
 /// Why no probe child could be started.
-private struct SpawnFailure: Error, CustomStringConvertible {
+struct SpawnFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

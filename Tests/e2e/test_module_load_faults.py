@@ -186,3 +186,25 @@ def test_a_module_file_replaced_by_rename_is_reported_too(zctx, tmp_path):
         assert "good.so" in status["module_files_changed"][0], status["module_files_changed"]
     finally:
         assert daemon.stop() == 0, daemon.log()[-3000:]
+
+
+def test_each_failing_module_in_one_folder_is_named_with_its_own_reason_and_the_rest_load(zctx, tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    for name, (source, _) in FAULTS.items():
+        compile_module(source, rules / name, name.replace(".so", ".c"))
+    compile_module(GOOD, rules / "good.so", "good.c")   # between the failing ones in load order
+    for leftover in rules.glob("*.c"):
+        leftover.unlink()
+    config = config_file(tmp_path)
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--rules-dir", str(rules), "--config", str(config)]).start()
+    try:
+        failures = daemon.status()["module_failures"]
+        by_file = {Path(line.split(":", 1)[0]).name: line for line in failures}
+        assert set(by_file) == set(FAULTS), failures
+        for name, (_, reason) in FAULTS.items():
+            assert reason in by_file[name], by_file[name]
+        assert "goodtest" in {m["name"] for m in daemon.status()["modules"]}
+        assert_builtin_rules_fire(zctx, daemon, "L2")
+    finally:
+        assert daemon.stop() == 0, daemon.log()[-3000:]
