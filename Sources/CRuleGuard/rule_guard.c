@@ -86,8 +86,16 @@ int mw_fault_handlers_install(mw_marker *m) {
     return 0;
 }
 
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+
 int mw_private_file(const char *name) {
-    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    // Executable on a kernel whose vm.memfd_noexec would make it not so by default;
+    // an older kernel knows no MFD_EXEC (EINVAL), and its memfds are executable.
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+    if (fd < 0 && errno == EINVAL) fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    return fd;
 }
 
 int mw_private_file_seal(int fd) {

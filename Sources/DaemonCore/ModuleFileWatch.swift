@@ -60,9 +60,12 @@ final class ModuleFileWatch: Sendable {
         for file in files {
             let now = ModuleFile.Identity.of(path: file.path)
             guard now != file.identity else { continue }
+            let running = file.copyProblem == nil
+                ? "the daemon runs the copy it loaded"
+                : "the daemon maps the file itself (no private copy), so new bytes may crash it"
             let line = now == nil
-                ? "\(file.path): removed since it was loaded; the daemon runs the copy it loaded"
-                : "\(file.path): changed on disk since it was loaded (replaced or overwritten); the daemon runs the copy it loaded; restart it to load the new file"
+                ? "\(file.path): removed since it was loaded; \(running)"
+                : "\(file.path): changed on disk since it was loaded (replaced or overwritten); \(running); restart it to load the new file"
             let isNew = found.withLock { state in
                 guard state.changed[file.path] != line else { return false }
                 state.changed[file.path] = line

@@ -40,15 +40,19 @@ public struct ModuleFile: Sendable, Equatable {
     public let path: String
     /// The file's identity when the copy was made.
     public let identity: Identity
-    /// The descriptor of the sealed copy.
+    /// The descriptor of the sealed copy, or -1 when no copy could be made.
     let descriptor: Int32
+    /// Why no copy could be made (the file itself is loaded then), or nil.
+    public let copyProblem: String?
 
-    /// The name the host `dlopen`ed the copy by (`dlopen(loadPath, RTLD_NOLOAD)` finds the module
-    /// as loaded; `dlopen` of `path` would load the file again, as another instance).
-    public var loadPath: String { "/proc/self/fd/\(descriptor)" }
+    /// The name the host `dlopen`ed the module by: its copy (`dlopen(loadPath, RTLD_NOLOAD)`
+    /// finds the module as loaded; `dlopen` of `path` would load the file again, as another
+    /// instance), or the file when no copy could be made.
+    public var loadPath: String { descriptor >= 0 ? "/proc/self/fd/\(descriptor)" : path }
 
     /// Copies the file at `path` into a sealed in-memory file. A file that changes while it is
-    /// copied is copied again.
+    /// copied is copied again. Where no in-memory file can be made, the result names the file
+    /// itself and says why (`copyProblem`).
     static func copy(of path: String) throws(ModuleLoadError) -> ModuleFile {
         for _ in 0..<3 {
             if let made = try copyOnce(path) { return made }
@@ -69,7 +73,11 @@ public struct ModuleFile: Sendable, Equatable {
         guard fstat(source, &before) == 0 else { throw failure(path, "fstat", errno) }
         let name = "modalwatch-module:" + (path.split(separator: "/").last.map(String.init) ?? path)
         let copy = mw_private_file(name)
-        guard copy >= 0 else { throw failure(path, "memfd_create", errno) }
+        guard copy >= 0 else {
+            // No in-memory file here (a system call filter, no memory): the file itself is loaded.
+            let problem = "memfd_create: \(String(cString: strerror(errno)))"
+            return ModuleFile(path: path, identity: Identity(before), descriptor: -1, copyProblem: problem)
+        }
         var keep = false
         defer { if !keep { try? Posix.close(copy) } }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
@@ -90,7 +98,7 @@ public struct ModuleFile: Sendable, Equatable {
         guard Identity(before) == Identity(after), offset == Int(after.st_size) else { return nil }
         guard mw_private_file_seal(copy) == 0 else { throw failure(path, "F_ADD_SEALS", errno) }
         keep = true
-        return ModuleFile(path: path, identity: Identity(after), descriptor: copy)
+        return ModuleFile(path: path, identity: Identity(after), descriptor: copy, copyProblem: nil)
     }
 
     private static func failure(_ path: String, _ call: String, _ code: Int32) -> ModuleLoadError {

@@ -80,6 +80,10 @@ public struct ModuleLoader: Sendable {
         }
         do {
             let file = try ModuleFile.copy(of: path)
+            if let problem = file.copyProblem {
+                logger.warning("no private copy of the rule module; loading the file itself, so overwriting it in place changes the code that runs", metadata: [
+                    "path": "\(path)", "error": "\(problem)"])
+            }
             var module = try loadModule(path: path, from: file.loadPath)
             module.file = file
             try checkUnique(module, against: catalog)
