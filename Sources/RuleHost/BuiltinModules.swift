@@ -11,17 +11,13 @@ public enum BuiltinModules: Sendable {
     /// File names of built-in modules in a build tree start with this.
     public static let buildTreePrefix = "libmodalwatch-rules-"
 
-    /// The running executable, resolved through /proc/self/exe.
-    public static func executablePath() -> String? {
+    /// The folder of the running executable, resolved through /proc/self/exe.
+    public static func executableDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// The folder of the running executable, resolved through /proc/self/exe.
-    public static func executableDirectory() -> String? {
-        guard let path = executablePath(), let slash = path.lastIndex(of: "/") else { return nil }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = path.lastIndex(of: "/") else { return nil }
         return String(path[..<slash])
     }
 

@@ -34,10 +34,10 @@ public struct ModuleProbe: Sendable {
         self.timeoutMs = timeoutMs
     }
 
-    /// A probe that starts the running executable again, or nil when it cannot be found.
-    public static func ofThisExecutable(timeoutMs: Int64 = defaultTimeoutMs) -> ModuleProbe? {
-        guard let path = BuiltinModules.executablePath() else { return nil }
-        return ModuleProbe(executable: path, timeoutMs: timeoutMs)
+    /// A probe that starts the running executable again: `/proc/self/exe`, which is the
+    /// running file even when an upgrade replaced or removed it on disk.
+    public static func ofThisExecutable(timeoutMs: Int64 = defaultTimeoutMs) -> ModuleProbe {
+        ModuleProbe(executable: "/proc/self/exe", timeoutMs: timeoutMs)
     }
 
     // MARK: - The child

@@ -14,7 +14,6 @@ from __future__ import annotations
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -52,10 +51,10 @@ const mw_module *modalwatch_module(void) { return 0; }
 FAULTS = {
     # file name: (source, the reason the daemon gives)
     "null-entry.so": (NULL_ENTRY, "crashed with SIGSEGV while loading"),
-    "looping-entry.so": (LOOPING_ENTRY, "did not finish loading within 1 s"),
+    "looping-entry.so": (LOOPING_ENTRY, "did not finish loading within 3 s"),
     "aborting-constructor.so": (ABORTING_CONSTRUCTOR, "crashed with SIGABRT while loading"),
 }
-CONFIG = "module_load_timeout: 1s\n"
+CONFIG = "module_load_timeout: 3s\n"
 
 
 def rules_dir_with(tmp_path: Path, name: str) -> Path:
@@ -98,10 +97,9 @@ def test_a_module_that_fails_while_loading_is_refused_by_name_and_the_daemon_run
     rules = rules_dir_with(tmp_path, name)
     config = config_file(tmp_path)
     reason = FAULTS[name][1]
-    started = time.monotonic()
+    # Ready within start()'s bound (10 s), the hanging module's 3 s included.
     daemon = support.Daemon(zctx, tmp_path, extra_args=["--rules-dir", str(rules), "--config", str(config)]).start()
     try:
-        assert time.monotonic() - started < 8
         failures = daemon.status()["module_failures"]
         assert len(failures) == 1 and failures[0].startswith(str(rules / name)) and reason in failures[0], failures
         lines = [line for line in daemon.log().splitlines() if name in line]
