@@ -132,3 +132,7 @@ public final class ModuleProbeRun {
             "executable": "\(probe.executable)", "error": "\(detail)"])
     }
 }
+
+/// Used on the thread that loads the modules only.
+@available(*, unavailable)
+extension ModuleProbeRun: Sendable {}
