@@ -129,7 +129,10 @@ public struct ModuleProbe: Sendable {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // A process group of its own: a module that signals its group (`kill(0, ...)`) reaches
+        // the child only.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         // A crash in a module is the expected outcome of a probe: no Swift backtrace for it.
         var environment = Environment.lines().filter { !$0.hasPrefix("SWIFT_BACKTRACE=") }
         environment.append("SWIFT_BACKTRACE=enable=no")
