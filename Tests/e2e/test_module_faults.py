@@ -164,9 +164,13 @@ static int label_is(const mw_call *call, const char *text) {
     return label.ptr != NULL && label.len == strlen(text) && memcmp(label.ptr, text, label.len) == 0;
 }
 
+static volatile int slow_running;
+
 static void *crash_later(void *unused) {
     (void)unused;
-    struct timespec pause = {0, 300 * 1000 * 1000};
+    struct timespec pause = {0, 50 * 1000 * 1000};
+    /* Crash once the ingest thread is inside threaded-slow (at most 10 s from now). */
+    for (int i = 0; i < 200 && !__atomic_load_n(&slow_running, __ATOMIC_ACQUIRE); i++) nanosleep(&pause, NULL);
     nanosleep(&pause, NULL);
     volatile int *nowhere = NULL;
     *nowhere = 1;
@@ -182,6 +186,7 @@ static void spawn(const mw_call *call) {
 
 static void slow(const mw_call *call) {
     if (!label_is(call, "SLOW")) return;
+    __atomic_store_n(&slow_running, 1, __ATOMIC_RELEASE);
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
     do clock_gettime(CLOCK_MONOTONIC, &now); while (now.tv_sec - start.tv_sec < 3);
