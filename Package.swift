@@ -89,9 +89,10 @@ let package = Package(
         .target(name: "EventDecoding", dependencies: ["ModalwatchABI", "ByteBasics"]),
 
         // Finding, checking and loading rule modules with dlopen.
-        .target(name: "RuleHost", dependencies: ["ModalwatchABI", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "RuleHost", dependencies: ["ModalwatchABI", "CRuleGuard", "Posix", .product(name: "Logging", package: "swift-log")]),
 
-        // The rule-call marker and the fatal-signal handler (C: async-signal-safe).
+        // The rule-call marker, the fatal-signal handler (C: async-signal-safe) and the sealed
+        // in-memory files rule modules are loaded from.
         .target(name: "CRuleGuard"),
 
         // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.

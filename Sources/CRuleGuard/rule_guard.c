@@ -1,11 +1,18 @@
+#define _GNU_SOURCE
 #include "rule_guard.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
 
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static mw_marker *volatile installed_marker;
+static volatile pid_t rule_thread;
 static struct sigaction previous_actions[5];
 static const int fatal_signals[5] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 
@@ -23,11 +30,18 @@ int mw_marker_mark(mw_marker *m, uint64_t generation, uint32_t state) {
     return __atomic_compare_exchange_n(&m->state, &expected, state, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? 1 : 0;
 }
 
+/// Whether the signal is the running rule's: it arrived on the thread that runs the rules,
+/// and came from the code there (a fault, or `raise`/`abort` in this process), not from
+/// another process (`kill -SEGV`). A fault of another thread is not the rule's either.
+static int fault_of_the_rule_call(const siginfo_t *info) {
+    if ((pid_t)syscall(SYS_gettid) != rule_thread) return 0;
+    return info == NULL || info->si_code > 0 || info->si_pid == getpid();
+}
+
 static void on_fatal_signal(int sig, siginfo_t *info, void *context) {
-    (void)info;
     (void)context;
     mw_marker *m = installed_marker;
-    if (m != NULL) {
+    if (m != NULL && fault_of_the_rule_call(info)) {
         uint32_t expected = MW_MARKER_IN_CALL;
         __atomic_store_n(&m->signal, sig, __ATOMIC_RELAXED);
         __atomic_compare_exchange_n(&m->state, &expected, MW_MARKER_CRASHED, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
@@ -57,6 +71,7 @@ int mw_fault_handlers_install(mw_marker *m) {
         if (sigaltstack(&stack, NULL) != 0) return -1;
     }
     installed_marker = m;
+    rule_thread = (pid_t)syscall(SYS_gettid);
     static int handlers_installed;
     if (handlers_installed) return 0;   // once: a second install would chain to itself
     handlers_installed = 1;
@@ -69,4 +84,20 @@ int mw_fault_handlers_install(mw_marker *m) {
         if (sigaction(fatal_signals[i], &action, &previous_actions[i]) != 0) return -1;
     }
     return 0;
+}
+
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
+
+int mw_private_file(const char *name) {
+    // Executable on a kernel whose vm.memfd_noexec would make it not so by default;
+    // an older kernel knows no MFD_EXEC (EINVAL), and its memfds are executable.
+    int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+    if (fd < 0 && errno == EINVAL) fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    return fd;
+}
+
+int mw_private_file_seal(int fd) {
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
 }

@@ -97,6 +97,9 @@ public struct StatusReply: ControlReplyBody {
     public var modules: [Module] = []
     /// The modules that failed to load, one line each (name and reason).
     public var moduleFailures: [String] = []
+    /// Loaded module files changed on disk since they were loaded, one line each (path and
+    /// what to do); the daemon runs the copies it loaded until a restart.
+    public var moduleFilesChanged: [String] = []
     /// Non-fatal errors each loaded module reported (ABI 1.2 `module_error`), by module name.
     public var moduleErrors: [String: Int] = [:]
     /// The endpoints bound, by role (`events`, `publish`, `control`, ...).
@@ -198,6 +201,7 @@ public struct StatusReply: ControlReplyBody {
         modules = try fields.array("modules") { value throws(JSONFields.Mismatch) in try Module(JSONFields(value, context: "a module")) }
         moduleFailures = try fields.strings("module_failures")
         moduleErrors = fields.optional("module_errors") == nil ? [:] : try fields.counts("module_errors")
+        moduleFilesChanged = fields.optional("module_files_changed") == nil ? [] : try fields.strings("module_files_changed")
         endpoints = try Self.endpoints(fields)
         messagesReceived = try fields.int("messages_received")
         eventsReceived = try fields.int("events_received")
@@ -265,6 +269,7 @@ public struct StatusReply: ControlReplyBody {
             "modules": .array(modules.map(\.json)),
             "module_failures": .array(moduleFailures.map(JSONValue.string)),
             "module_errors": .object(moduleErrors.mapValues(JSONValue.int)),
+            "module_files_changed": .array(moduleFilesChanged.map(JSONValue.string)),
             "endpoints": .object(endpoints.mapValues { .array($0.map(JSONValue.string)) }),
             "messages_received": .int(messagesReceived),
             "events_received": .int(eventsReceived),

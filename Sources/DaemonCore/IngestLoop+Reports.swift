@@ -23,6 +23,7 @@ extension IngestLoop {
                 name: $0.name, version: $0.version, rules: $0.rules.count, path: $0.path, abi: "\($0.abiMajor).\($0.abiMinor)")
         }
         reply.moduleFailures = catalog.failures.map(\.description)
+        reply.moduleFilesChanged = moduleWatch.changed
         reply.moduleErrors = Dictionary(catalog.modules.map { ($0.name, Int(clamping: $0.runtime.errors)) }, uniquingKeysWith: +)
         reply.endpoints = endpoints
         reply.messagesReceived = Int(clamping: transportStatistics.messagesReceived)

@@ -1,4 +1,5 @@
 import ControlProtocol
+import RuleHost
 import Synchronization
 
 /// The history store's health and module faults in `status` and in the metrics
@@ -51,12 +52,15 @@ extension IngestLoop {
         ]
     }
 
-    /// The store's gauges for Prometheus: healthy (1/0) and violations in the spool.
+    /// The store's gauges for Prometheus: healthy (1/0) and violations in the spool; and the
+    /// module faults: rules quarantined, modules refused, loaded module files changed on disk.
     func recordStoreHealthGauges(_ exporter: MetricsExporter) {
         let health = publishing.health
         exporter.record(gauge: "modalwatch_history_healthy", health.state == .ok ? 1 : 0)
         exporter.record(gauge: "modalwatch_violations_spooled", Double(health.spooled.load(ordering: .relaxed)))
         exporter.record(gauge: "modalwatch_history_wal_bytes", Double(health.walBytes.load(ordering: .relaxed)))
         exporter.record(gauge: "modalwatch_rules_quarantined", Double(faultGuard.quarantined.count))
+        exporter.record(gauge: "modalwatch_modules_refused", Double(catalog.failures.count))
+        exporter.record(gauge: "modalwatch_module_files_changed", Double(moduleWatch.changed.count))
     }
 }

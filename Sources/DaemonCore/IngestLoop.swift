@@ -91,6 +91,8 @@ public final class IngestLoop {
     /// The rule-call marker, quarantine and watchdog (docs/RELIABILITY.md, "Module faults").
     let faultGuard: RuleFaultGuard
     private let watchdog: RuleWatchdog?
+    /// Notices a loaded module file replaced on disk.
+    let moduleWatch: ModuleFileWatch
     private let wakeup: Wakeup
     private let notifier: SystemdNotifier
     private let configurationSource: ConfigurationSource
@@ -150,6 +152,8 @@ public final class IngestLoop {
             RuleWatchdog(guardian: faultGuard, limitMs: $0, logger: settings.logger)
         }
         watchdog?.start()
+        moduleWatch = ModuleFileWatch(catalog: settings.catalog, logger: settings.logger)
+        moduleWatch.start()
         snapshotFile = configuration.stateDirectory.map(SnapshotFile.init(directory:))
         timers = Timers(now: WallClock.monotonicMilliseconds())
         if let snapshotFile { restore(from: snapshotFile) }
@@ -226,6 +230,7 @@ public final class IngestLoop {
             "violations": "\(outbox.violationsFound)",
         ])
         watchdog?.stop()
+        moduleWatch.stop()
         outbox.finish()
     }
 
@@ -391,6 +396,7 @@ public final class IngestLoop {
                 return .failure(DaemonError(.configuration, refusal))
             }
             faultGuard.clearQuarantine()
+            moduleWatch.check()
             pipeline.engine.reconfigure(fresh.engine)
             reloads.done += 1
             var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.rawValue)"

@@ -75,8 +75,21 @@ final class RuleFaultGuard: @unchecked Sendable {
         } catch {
             logger.warning("could not install the fatal-signal handler; a module crash will not be traced to its rule", metadata: ["error": "\(error)"])
         }
+        // A quarantine names a rule by module and id: a rule of that id in another module
+        // (the module set changed since) is not the one that failed.
+        let loaded = Set(names.map { Self.key(module: $0.module, rule: $0.rule) })
         quarantined = readQuarantine()
-        if let leftover {
+        for entry in quarantined.values.sorted(by: { $0.rule < $1.rule })
+        where !loaded.contains(Self.key(module: entry.module, rule: entry.rule)) {
+            logger.notice("a quarantined rule is not loaded now; its quarantine ends", metadata: [
+                "module": "\(entry.module)", "rule": "\(entry.rule)", "fault": "\(entry.fault)"])
+            quarantined[entry.rule] = nil
+            writeQuarantine()
+        }
+        if let leftover, !loaded.contains(Self.key(module: leftover.module, rule: leftover.rule)) {
+            logger.error("the last run ended in a rule module fault; that module or rule is not loaded now, so nothing is quarantined", metadata: [
+                "module": "\(leftover.module)", "rule": "\(leftover.rule)", "fault": "\(leftover.fault)", "event": "\(leftover.event)"])
+        } else if let leftover {
             logger.error("the last run ended in a rule module fault; the rule is quarantined until a reload", metadata: [
                 "module": "\(leftover.module)", "rule": "\(leftover.rule)", "fault": "\(leftover.fault)", "event": "\(leftover.event)"])
             if quarantineEnabled {
@@ -98,6 +111,11 @@ final class RuleFaultGuard: @unchecked Sendable {
     /// The quarantine as the engine takes it: rule id to one line of reason.
     var engineQuarantine: [String: String] {
         quarantined.mapValues { "\($0.fault) in module \($0.module) on \($0.event)" }
+    }
+
+    /// Module and rule as the marker keeps them (a module name cut to its slot).
+    private static func key(module: String, rule: String) -> String {
+        String(decoding: module.utf8.prefix(Int(MW_MARKER_MODULE_BYTES) - 1), as: UTF8.self) + "/" + rule
     }
 
     /// Ends the quarantine (a reload): the file goes, every rule runs again.
@@ -146,7 +164,7 @@ final class RuleFaultGuard: @unchecked Sendable {
             guard record.magic == MW_MARKER_MAGIC, record.version == MW_MARKER_VERSION else { return nil }
             let fault: String
             switch record.state {
-            case MW_MARKER_CRASHED: fault = "crashed (\(signalName(record.signal)))"
+            case MW_MARKER_CRASHED: fault = "crashed (\(Posix.signalName(record.signal)))"
             case MW_MARKER_HUNG: fault = "hung (the watchdog ended it)"
             default: return nil   // idle, or killed from outside mid-call (kill -9): not the rule's fault
             }
@@ -197,16 +215,5 @@ final class RuleFaultGuard: @unchecked Sendable {
     private static func string(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ capacity: Int) -> String {
         let field = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + capacity])
         return String(decoding: field.prefix { $0 != 0 }, as: UTF8.self)
-    }
-
-    private static func signalName(_ signal: Int32) -> String {
-        switch signal {
-        case SIGSEGV: "SIGSEGV"
-        case SIGBUS: "SIGBUS"
-        case SIGILL: "SIGILL"
-        case SIGFPE: "SIGFPE"
-        case SIGABRT: "SIGABRT"
-        default: "signal \(signal)"
-        }
     }
 }

@@ -38,6 +38,20 @@ public struct ConfigLoader: Sendable {
         return value
     }
 
+    /// The milliseconds `module_load_timeout` may be.
+    static let moduleLoadTimeoutRange: ClosedRange<Int64> = 100...600_000
+
+    /// The `module_load_timeout` a config file sets, read before the modules load; nil when it
+    /// sets none or a bad one (`load` reports that).
+    public static func peekModuleLoadTimeout(path: String) -> Int64? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              let root = try? Yams.compose(yaml: text),
+              let value = root.mapping?["module_load_timeout"]?.scalar,
+              let milliseconds = DurationParser.milliseconds(value.string),
+              moduleLoadTimeoutRange.contains(milliseconds) else { return nil }
+        return milliseconds
+    }
+
     /// Reads and checks the file at `path`.
     public func load(path: String) throws(ConfigErrors) -> DaemonConfiguration {
         let text: String
@@ -131,6 +145,9 @@ private struct Reader {
             case "rule_call_timeout":
                 if value.null != nil { configuration.ruleCallTimeoutMs = nil }
                 else if let v = readDuration(value, key, minimum: 10, maximum: 3_600_000) { configuration.ruleCallTimeoutMs = v }
+            case "module_load_timeout":
+                if let v = readDuration(value, key, minimum: ConfigLoader.moduleLoadTimeoutRange.lowerBound,
+                                        maximum: ConfigLoader.moduleLoadTimeoutRange.upperBound) { configuration.moduleLoadTimeoutMs = v }
             case "quarantine":
                 if let flag = readFlag(value, key) { configuration.quarantineEnabled = flag }
             case "stop_timeout":
@@ -172,7 +189,7 @@ private struct Reader {
                 configuration.moduleSettings = modules.read(value, catalog: catalog)
                 errors += modules.errors
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, shard, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps, modules")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, shard, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, module_load_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps, modules")
             }
         }
     }

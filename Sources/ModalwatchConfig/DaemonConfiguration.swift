@@ -45,6 +45,9 @@ public struct DaemonConfiguration: Sendable {
     public var stateGroup: String?
     /// The longest one rule call may run before the watchdog ends the process (nil: no watchdog).
     public var ruleCallTimeoutMs: Int64? = 1000
+    /// The longest one rule module may take to load in the probe child (`module_load_timeout`);
+    /// read before the modules load (`ConfigLoader.peekModuleLoadTimeout`).
+    public var moduleLoadTimeoutMs: Int64 = 5000
     /// Whether a rule that crashed or hung is quarantined after the restart (`quarantine`).
     public var quarantineEnabled = true
     /// How long a graceful stop may take before the process ends all the same (`stop_timeout`);

@@ -1,3 +1,5 @@
+import Posix
+
 /// Why a rule module was refused. Each is reported as one line naming the file.
 public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kinds of failure; the set can grow.
@@ -20,6 +22,14 @@ public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case unreadableDirectory(String)
         /// The module's `on_init` (ABI 1.2) refused to start; `reason` is what it said.
         case initFailed(module: String, reason: String)
+        /// Its constructors or `modalwatch_module()` ended the probe child with `signal`.
+        case crashedWhileLoading(signal: Int32)
+        /// Its constructors or `modalwatch_module()` made the probe child exit with `status`.
+        case exitedWhileLoading(status: Int32)
+        /// Its constructors or `modalwatch_module()` ran longer than the module load timeout.
+        case loadTimedOut(milliseconds: Int64)
+        /// Its private copy could not be made (the file could not be read, or no memory).
+        case copyFailed(String)
     }
 
     /// The module file (or directory) concerned.
@@ -55,6 +65,19 @@ public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertib
             return "\(path): cannot read rules directory (\(detail))"
         case .initFailed(let module, let reason):
             return "\(path): module '\(module)' failed to initialize: \(reason); check its settings under modules.\(module) in the config"
+        case .crashedWhileLoading(let signal):
+            return "\(path): crashed with \(Posix.signalName(signal)) while loading (in a constructor or modalwatch_module()); the module is not loaded"
+        case .exitedWhileLoading(let status):
+            return "\(path): ended the process with exit status \(status) while loading (in a constructor or modalwatch_module()); the module is not loaded"
+        case .loadTimedOut(let milliseconds):
+            return "\(path): did not finish loading within \(Self.duration(milliseconds)) (a constructor or modalwatch_module() never returned); the module is not loaded"
+        case .copyFailed(let detail):
+            return "\(path): could not make the private copy to load (\(detail)); the module is not loaded"
         }
+    }
+
+    /// `5 s`, or `1500 ms` when not whole seconds.
+    private static func duration(_ milliseconds: Int64) -> String {
+        milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }
 }

@@ -4,18 +4,24 @@ import ModalwatchABI
 
 /// Finds rule modules, checks them, and loads them with `dlopen` through the C ABI.
 ///
-/// A module that fails is reported by file and reason; the others still load.
-/// Nothing is ever unloaded: Swift code must not be `dlclose`d, and a module's
-/// descriptions must outlive every call into it.
+/// A module that fails is reported by file and reason; the others still load. With a
+/// `ModuleProbe`, each module's constructors and entry point run in a child process first,
+/// so that one that crashes or hangs while loading is refused too. Each module is loaded
+/// from a sealed in-memory copy of its file (`ModuleFile`), so that the file overwritten in
+/// place cannot change the code that runs. Nothing is ever unloaded: Swift code must not be
+/// `dlclose`d, and a module's descriptions must outlive every call into it.
 public struct ModuleLoader: Sendable {
     /// The ABI this host speaks.
     public static let hostABI = (major: UInt32(MW_ABI_MAJOR), minor: UInt32(MW_ABI_MINOR))
 
     private let logger: Logger
+    private let probe: ModuleProbe?
 
-    /// Creates a loader that logs what it loads to `logger`.
-    public init(logger: Logger) {
+    /// Creates a loader that logs what it loads to `logger` and, with `probe`, tries each
+    /// module in a child process before it loads it.
+    public init(logger: Logger, probe: ModuleProbe? = nil) {
         self.logger = logger
+        self.probe = probe
     }
 
     /// Loads the built-in modules, then every module in `directories`, in order.
@@ -44,8 +50,15 @@ public struct ModuleLoader: Sendable {
             case .failure(let error): catalog.failures.append(error)
             }
         }
-        for path in files {
-            load(path: path, into: &catalog, settings: settings)
+        // The child probes the next files while this process loads the ones it is past.
+        let run = probe?.start(files, logger: logger)
+        defer { run?.finish() }
+        for (index, path) in files.enumerated() {
+            if let failure = run?.verdict(index) {
+                refuse(failure, into: &catalog)
+            } else {
+                load(path: path, into: &catalog, settings: settings, probed: true)
+            }
         }
         return catalog
     }
@@ -55,8 +68,24 @@ public struct ModuleLoader: Sendable {
     public func load(
         path: String, into catalog: inout RuleCatalog, settings: [String: [(key: String, value: String)]] = [:]
     ) {
+        load(path: path, into: &catalog, settings: settings, probed: false)
+    }
+
+    private func load(
+        path: String, into catalog: inout RuleCatalog, settings: [String: [(key: String, value: String)]], probed: Bool
+    ) {
+        if !probed, let failure = probe?.probe([path], logger: logger)[0] {
+            refuse(failure, into: &catalog)
+            return
+        }
         do {
-            var module = try loadModule(path: path)
+            let file = try ModuleFile.copy(of: path)
+            if let problem = file.copyProblem {
+                logger.warning("no private copy of the rule module; loading the file itself, so overwriting it in place changes the code that runs", metadata: [
+                    "path": "\(path)", "error": "\(problem)"])
+            }
+            var module = try loadModule(path: path, from: file.loadPath)
+            module.file = file
             try checkUnique(module, against: catalog)
             try ModuleInitializer(path: path, description: module.hooks.description!, hooks: module.hooks)
                 .initialize(module.runtime, settings: settings[module.name] ?? [])
@@ -70,13 +99,15 @@ public struct ModuleLoader: Sendable {
                 "rules": "\(module.rules.count)", "path": "\(path)", "abi": "\(module.abiMajor).\(module.abiMinor)",
             ])
         } catch let error as ModuleLoadError {
-            catalog.failures.append(error)
-            logger.error("rule module not loaded", metadata: ["path": "\(error.path)", "error": "\(error.description)"])
+            refuse(error, into: &catalog)
         } catch {
-            let wrapped = ModuleLoadError(path: path, reason: .badMetadata("\(error)"))
-            catalog.failures.append(wrapped)
-            logger.error("rule module not loaded", metadata: ["path": "\(path)", "error": "\(wrapped.description)"])
+            refuse(ModuleLoadError(path: path, reason: .badMetadata("\(error)")), into: &catalog)
         }
+    }
+
+    private func refuse(_ failure: ModuleLoadError, into catalog: inout RuleCatalog) {
+        catalog.failures.append(failure)
+        logger.error("rule module not loaded", metadata: ["path": "\(failure.path)", "error": "\(failure.description)"])
     }
 
     private func listModules(in directory: String, prefixOnly: Bool) -> Result<[String], ModuleLoadError> {
@@ -93,9 +124,12 @@ public struct ModuleLoader: Sendable {
         return .success(modules)
     }
 
-    private func loadModule(path: String) throws -> RuleModule {
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            let detail = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+    /// Opens the module `path` (from `loadPath`, its private copy, when given) and reads and
+    /// checks its description; what the probe child does for each file too.
+    func loadModule(path: String, from loadPath: String? = nil) throws -> RuleModule {
+        guard let handle = dlopen(loadPath ?? path, RTLD_NOW | RTLD_LOCAL) else {
+            var detail = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
+            if let loadPath { detail = detail.replacingOccurrences(of: loadPath, with: path) }
             throw ModuleLoadError(path: path, reason: .notASharedLibrary(detail))
         }
         // Never dlclose: the module may be Swift code, and a failed check leaves it inert.

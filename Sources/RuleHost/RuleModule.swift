@@ -14,6 +14,9 @@ public struct RuleModule: Sendable {
     public var rules: [RuleDescriptor]
     /// Its state, log and error count at run time (ABI 1.2; every module has one).
     public var runtime: ModuleRuntime
+    /// The file as it was loaded (its identity, and the private copy `dlopen` opened);
+    /// nil for a module loaded without a copy.
+    public var file: ModuleFile?
     /// Its lifecycle functions, read from the description.
     var hooks = ModuleHooks()
 }

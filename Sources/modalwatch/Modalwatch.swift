@@ -1,5 +1,6 @@
 import ArgumentParser
 import ControlProtocol
+import RuleHost
 
 /// `modalwatch`: inspect a running modalwatchd, and judge recorded streams offline.
 @main
@@ -15,7 +16,9 @@ struct Modalwatch: ParsableCommand {
         ])
 
     /// Runs the command; bad usage exits 2 (interfaces.md), not ArgumentParser's 64.
+    /// Started as a module probe child (`--probe-module`, hidden), it does only that.
     static func main() {
+        ModuleProbe.runChildIfAsked()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -22,6 +22,13 @@ struct RuleSelectionOptions: ParsableArguments {
         }
     }
 
+    /// The loader of the daemon: each module tried in a probe child first, within the
+    /// configuration's `module_load_timeout`.
+    func moduleLoader(logger: Logger) -> ModuleLoader {
+        let timeout = config.flatMap(ConfigLoader.peekModuleLoadTimeout(path:)) ?? DaemonConfiguration().moduleLoadTimeoutMs
+        return ModuleLoader(logger: logger, probe: ModuleProbe.ofThisExecutable(timeoutMs: timeout))
+    }
+
     /// Loads the modules and the configuration; exits 2 with one line per problem.
     func load() throws -> (RuleCatalog, DaemonConfiguration) {
         for directory in rulesDir {
@@ -35,7 +42,7 @@ struct RuleSelectionOptions: ParsableArguments {
         logger.logLevel = .critical
         let directories = rulesDir + (config.map(ConfigLoader.peekRulesDirectories(path:)) ?? [])
         let settings = config.map(ConfigLoader.peekModuleSettings(path:)) ?? [:]
-        let catalog = ModuleLoader(logger: logger).load(directories: directories, settings: settings)
+        let catalog = moduleLoader(logger: logger).load(directories: directories, settings: settings)
         for failure in catalog.failures { Terminal.error("rule module not loaded: \(failure.description)") }
         var configuration = DaemonConfiguration()
         if let config {

@@ -7,16 +7,17 @@ import RuleHost
 import SessionEngine
 
 /// `modalwatch rules --verify --module PATH`: the one check a module author runs on a built
-/// module. Loads the file alone through the daemon's loader (ABI and every metadata field
-/// checked, `on_init` run with the config's settings), runs each rule's worked examples
-/// through the engine in every edition they name, and prints one verdict per rule.
+/// module. Loads the file alone through the daemon's loader (its constructors and entry point
+/// tried in a probe child first, ABI and every metadata field checked, `on_init` run with the
+/// config's settings), runs each rule's worked examples through the engine in every edition
+/// they name, and prints one verdict per rule.
 extension RulesCommand {
     func verifyModule(at path: String) throws {
         var logger = Logger(label: "modalwatch")
         logger.logLevel = .critical
         let settings = selection.config.map(ConfigLoader.peekModuleSettings(path:)) ?? [:]
         var catalog = RuleCatalog()
-        ModuleLoader(logger: logger).load(path: path, into: &catalog, settings: settings)
+        selection.moduleLoader(logger: logger).load(path: path, into: &catalog, settings: settings)
         guard let module = catalog.modules.first else {
             if json {
                 JSONOutput.line(.object(["path": .string(path), "loaded": .bool(false),

@@ -50,6 +50,7 @@ struct StatusCommand: ParsableCommand {
             ("dropped", "\(s.messagesDropped)"),
         ] + Self.moduleErrorsRow(s.moduleErrors)
         for failure in s.moduleFailures { Terminal.error("module failed: \(failure)") }
+        for change in s.moduleFilesChanged { Terminal.error("module file changed: \(change)") }
         let width = rows.map(\.0.count).max() ?? 0
         for (key, value) in rows { Terminal.print(Terminal.paint(key.padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  " + value) }
         if fleet.isSingle {

@@ -17,6 +17,7 @@ extension StatusReply {
             if merged.version != s.version { merged.version = "mixed" }
             for module in s.modules where !merged.modules.contains(module) { merged.modules.append(module) }
             for failure in s.moduleFailures where !merged.moduleFailures.contains(failure) { merged.moduleFailures.append(failure) }
+            for change in s.moduleFilesChanged where !merged.moduleFilesChanged.contains(change) { merged.moduleFilesChanged.append(change) }
             for (role, list) in s.endpoints { merged.endpoints[role, default: []] += list }
             for counter in Self.summedCounters { merged[keyPath: counter] += s[keyPath: counter] }
             merged.rejectedByReason.merge(s.rejectedByReason, uniquingKeysWith: +)

@@ -56,7 +56,9 @@ struct Modalwatchd: AsyncParsableCommand {
     var checkConfig = false
 
     /// Runs the daemon; bad usage exits 2 (interfaces.md), not ArgumentParser's 64.
+    /// Started as a module probe child (`--probe-module`, hidden), it does only that.
     static func main() async {
+        ModuleProbe.runChildIfAsked()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -101,7 +103,9 @@ struct Modalwatchd: AsyncParsableCommand {
         let configPath = resolvedConfigPath()
         let directories = rulesDir + (configPath.map(ConfigLoader.peekRulesDirectories(path:)) ?? [])
         let moduleSettings = configPath.map(ConfigLoader.peekModuleSettings(path:)) ?? [:]
-        let catalog = ModuleLoader(logger: bootstrapLogger).load(directories: directories, settings: moduleSettings)
+        let loadTimeout = configPath.flatMap(ConfigLoader.peekModuleLoadTimeout(path:)) ?? DaemonConfiguration().moduleLoadTimeoutMs
+        let catalog = ModuleLoader(logger: bootstrapLogger, probe: ModuleProbe.ofThisExecutable(timeoutMs: loadTimeout))
+            .load(directories: directories, settings: moduleSettings)
 
         let loaded: DaemonConfiguration
         do {

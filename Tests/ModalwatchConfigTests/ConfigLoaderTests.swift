@@ -83,6 +83,19 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    /// `module_load_timeout` is read with the rest and, before the modules load, on its own.
+    func testTheModuleLoadTimeoutIsReadAndPeeked() throws {
+        XCTAssertEqual(try loader.parse("module_load_timeout: 2s\n", file: "t.yaml").moduleLoadTimeoutMs, 2000)
+        XCTAssertEqual(try loader.parse("", file: "t.yaml").moduleLoadTimeoutMs, 5000)
+        XCTAssertEqual(errors("module_load_timeout: 20ms\n").map(\.key), ["module_load_timeout"])
+        let path = NSTemporaryDirectory() + "peek-\(getpid()).yaml"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "module_load_timeout: 1500ms\n".write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertEqual(ConfigLoader.peekModuleLoadTimeout(path: path), 1500)
+        try "module_load_timeout: 5\n".write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertNil(ConfigLoader.peekModuleLoadTimeout(path: path))
+    }
+
     /// The configuration that ships (config/modalwatchd.yaml) loads with the built-in modules.
     func testTheShippedConfigurationLoads() throws {
         var logger = Logger(label: "test")

@@ -150,3 +150,107 @@ def test_sigterm_stops_the_daemon_whatever_a_module_does(zctx, tmp_path, faulty_
     assert code == 1, (code, daemon.log()[-2000:])
     assert elapsed < 3, elapsed
     assert "stop_timeout" in daemon.log() and "rule=faulty-hang" in daemon.log()
+
+
+THREADED = r"""
+/* A module whose rule starts a thread that crashes later, and a slow rule that is running then. */
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+#include "modalwatch_module.h"
+
+static int label_is(const mw_call *call, const char *text) {
+    mw_str label = call->event->label;
+    return label.ptr != NULL && label.len == strlen(text) && memcmp(label.ptr, text, label.len) == 0;
+}
+
+static volatile int slow_running;
+
+static void *crash_later(void *unused) {
+    (void)unused;
+    struct timespec pause = {0, 50 * 1000 * 1000};
+    /* Crash once the ingest thread is inside threaded-slow (at most 10 s from now). */
+    for (int i = 0; i < 200 && !__atomic_load_n(&slow_running, __ATOMIC_ACQUIRE); i++) nanosleep(&pause, NULL);
+    nanosleep(&pause, NULL);
+    volatile int *nowhere = NULL;
+    *nowhere = 1;
+    return NULL;
+}
+
+static void spawn(const mw_call *call) {
+    if (!label_is(call, "SPAWN")) return;
+    pthread_t thread;
+    pthread_create(&thread, NULL, crash_later, NULL);
+    pthread_detach(thread);
+}
+
+static void slow(const mw_call *call) {
+    if (!label_is(call, "SLOW")) return;
+    __atomic_store_n(&slow_running, 1, __ATOMIC_RELEASE);
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do clock_gettime(CLOCK_MONOTONIC, &now); while (now.tv_sec - start.tv_sec < 3);
+}
+
+#define RULE(id, fn) \
+    { id, 1, MW_SEVERITY_INFO, MW_EDITION_2009 | MW_EDITION_IOS7 | MW_EDITION_CURRENT, \
+      MW_EVENT_BIT(MW_EVENT_USER_ACTION), MW_FIRE_EVERY_TIME, 0, NULL, "test", "Test", "current: Test", NULL, 0, 0, fn }
+
+static const mw_rule rules[] = { RULE("threaded-spawn", spawn), RULE("threaded-slow", slow) };
+static const mw_module module = { MW_ABI_MAJOR, MW_ABI_MINOR, "threaded", "1.0.0", rules, 2, 0, NULL };
+const mw_module *modalwatch_module(void) { return &module; }
+"""
+
+# A module of another name that declares a rule with the id of faulty.so's crashing rule.
+NAMESAKE = r"""
+#include "modalwatch_module.h"
+static void nothing(const mw_call *call) { (void)call; }
+static const mw_rule rules[] = {{ "faulty-crash", 1, MW_SEVERITY_INFO, MW_EDITION_2009 | MW_EDITION_IOS7 | MW_EDITION_CURRENT,
+    MW_EVENT_BIT(MW_EVENT_USER_ACTION), MW_FIRE_EVERY_TIME, 0, NULL, "test", "Test", "current: Test", NULL, 0, 0, nothing }};
+static const mw_module module = { MW_ABI_MAJOR, MW_ABI_MINOR, "namesake", "1.0.0", rules, 1, 0, NULL };
+const mw_module *modalwatch_module(void) { return &module; }
+"""
+
+
+def test_a_crash_of_another_thread_does_not_quarantine_the_rule_that_was_running(zctx, tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    compile_module(THREADED, rules / "threaded.so", "threaded.c")
+    (rules / "threaded.c").unlink()
+    config = "rule_call_timeout: 30s\n"
+    daemon = start(zctx, tmp_path, rules, config=config)
+    send(zctx, daemon, [
+        {"v": 1, "type": "session.start", "session": "T", "ts": T0, "app": APP},
+        {"v": 1, "type": "user.action", "session": "T", "ts": T0 + 1000, "control": "button", "label": "SPAWN"},
+        {"v": 1, "type": "user.action", "session": "T", "ts": T0 + 2000, "control": "button", "label": "SLOW"},
+    ])
+    # The module's own thread crashes while the ingest thread is in threaded-slow.
+    assert wait_exit(daemon, 30) == -signal.SIGSEGV, daemon.log()[-2000:]
+
+    again = start(zctx, tmp_path, rules, config=config)
+    try:
+        assert again.status()["rules_quarantined"] == [], again.log()
+        assert "quarantined until a reload" not in again.log(), again.log()
+    finally:
+        assert again.stop() == 0, again.log()
+
+
+def test_a_quarantine_names_the_rule_of_its_module_not_a_namesake_in_another(zctx, tmp_path, faulty_rules):
+    daemon = start(zctx, tmp_path, faulty_rules)
+    send(zctx, daemon, events("CRASH", "CRASH"))
+    assert wait_exit(daemon, 30) == -signal.SIGSEGV
+
+    # The module set changed: faulty.so is gone, and another module declares a rule of the same id.
+    rules = tmp_path / "other-rules"
+    rules.mkdir()
+    compile_module(NAMESAKE, rules / "namesake.so", "namesake.c")
+    (rules / "namesake.c").unlink()
+    again = start(zctx, tmp_path, rules)
+    try:
+        assert again.status()["rules_quarantined"] == [], again.log()
+        listed = {r["id"]: r for r in again.request({"cmd": "rules"})["rules"]}
+        assert listed["faulty-crash"]["module"] == "namesake" and listed["faulty-crash"]["active"] is True, listed["faulty-crash"]
+        named = [line for line in again.log().splitlines() if "rule=faulty-crash" in line and "module=faulty " in line + " "]
+        assert len(named) == 1 and "not loaded now" in named[0], again.log()
+    finally:
+        assert again.stop() == 0, again.log()

@@ -1,6 +1,7 @@
 // The rule-call marker and the fatal-signal handler of modalwatchd
-// (docs/RELIABILITY.md, "Module faults"). Plain C, so that everything the
-// signal handler touches is async-signal-safe.
+// (docs/RELIABILITY.md, "Module faults"), and the sealed in-memory files the
+// rule modules are loaded from. Plain C, so that everything the signal handler
+// touches is async-signal-safe.
 #ifndef MODALWATCH_RULE_GUARD_H
 #define MODALWATCH_RULE_GUARD_H
 
@@ -60,10 +61,20 @@ static inline uint64_t mw_marker_generation(const mw_marker *m) { return __atomi
 int mw_marker_mark(mw_marker *m, uint64_t generation, uint32_t state);
 
 /// Installs the handler of SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT (on an alternate
-/// stack, so that a stack overflow is caught too): when a rule call is running, it marks
-/// the marker CRASHED with the signal, then restores the handler that was there before
-/// and re-raises, so the process dies as it would have (a core, the Swift backtrace).
+/// stack, so that a stack overflow is caught too), for rule calls on the calling thread:
+/// when a rule call is running and the signal arises on that thread from its own code (a
+/// fault, or raise/abort; not a signal of another thread, nor one sent by another process),
+/// it marks the marker CRASHED with the signal. Then it restores the handler that was there
+/// before and re-raises, so the process dies as it would have (a core, the Swift backtrace).
 /// Returns 0, or -1 with errno.
 int mw_fault_handlers_install(mw_marker *m);
+
+/// A new anonymous in-memory file (memfd, close-on-exec, sealable) named `name`, for the
+/// private copy of a rule module the host loads. Returns the descriptor, or -1 with errno.
+int mw_private_file(const char *name);
+
+/// Seals a file made by mw_private_file against any change (write, grow, shrink, more seals).
+/// Returns 0, or -1 with errno.
+int mw_private_file_seal(int fd);
 
 #endif
