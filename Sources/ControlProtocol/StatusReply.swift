@@ -130,6 +130,14 @@ public struct StatusReply: ControlReplyBody {
     public var violationsRateLimited: Int = 0
     /// Violations dropped by the rate limit, by rule.
     public var violationsRateLimitedByRule: [String: Int] = [:]
+    /// Violations dropped by the rate limit, for the (at most ten) apps that had the most dropped.
+    public var violationsRateLimitedByApp: [String: Int] = [:]
+    /// Apps remembered now (`max_apps` bounds those without a live session).
+    public var appsKnown: Int = 0
+    /// Apps without a live session forgotten to stay within `max_apps`.
+    public var appsEvicted: Int = 0
+    /// Times an app-wide counter or firing for a new value was not kept (`max_app_values`).
+    public var appValuesRefused: Int = 0
     /// Reports whose evidence was not a JSON object.
     public var badEvidence: Int = 0
     /// Diagnostics published.
@@ -197,6 +205,12 @@ public struct StatusReply: ControlReplyBody {
         reportsSuppressed = try fields.int("reports_suppressed")
         violationsRateLimited = try fields.int("violations_rate_limited")
         violationsRateLimitedByRule = try fields.counts("violations_rate_limited_by_rule")
+        // Absent from daemons before the per-app bounds: then none.
+        violationsRateLimitedByApp = fields.optional("violations_rate_limited_by_app") == nil
+            ? [:] : try fields.counts("violations_rate_limited_by_app")
+        appsKnown = try fields.optionalInt("apps_known") ?? 0
+        appsEvicted = try fields.optionalInt("apps_evicted") ?? 0
+        appValuesRefused = try fields.optionalInt("app_values_refused") ?? 0
         badEvidence = try fields.int("bad_evidence")
         diagnosticsPublished = try fields.int("diagnostics_published")
         diagnosticsSuppressed = try fields.int("diagnostics_suppressed")
@@ -258,6 +272,10 @@ public struct StatusReply: ControlReplyBody {
             "reports_suppressed": .int(reportsSuppressed),
             "violations_rate_limited": .int(violationsRateLimited),
             "violations_rate_limited_by_rule": .object(violationsRateLimitedByRule.mapValues(JSONValue.int)),
+            "violations_rate_limited_by_app": .object(violationsRateLimitedByApp.mapValues(JSONValue.int)),
+            "apps_known": .int(appsKnown),
+            "apps_evicted": .int(appsEvicted),
+            "app_values_refused": .int(appValuesRefused),
             "bad_evidence": .int(badEvidence),
             "diagnostics_published": .int(diagnosticsPublished),
             "diagnostics_suppressed": .int(diagnosticsSuppressed),

@@ -50,6 +50,10 @@ extension IngestLoop {
         reply.reportsSuppressed = Int(clamping: engine.reportsSuppressed)
         reply.violationsRateLimited = Int(clamping: engine.violationsRateLimited)
         reply.violationsRateLimitedByRule = pipeline.engine.violationsRateLimitedByRule.mapValues { Int(clamping: $0) }
+        reply.violationsRateLimitedByApp = pipeline.engine.violationsRateLimitedByApp.mapValues { Int(clamping: $0) }
+        reply.appsKnown = pipeline.engine.appsKnown
+        reply.appsEvicted = Int(clamping: engine.appsEvicted)
+        reply.appValuesRefused = Int(clamping: engine.appValuesRefused)
         reply.badEvidence = Int(clamping: engine.badEvidence)
         reply.diagnosticsPublished = Int(clamping: published.diagnosticsPublished.load(ordering: .relaxed))
         reply.diagnosticsSuppressed = Int(clamping: outbox.diagnosticsSuppressed)
@@ -82,14 +86,19 @@ extension IngestLoop {
             ("modalwatch_messages_dropped_total", [], published.messagesDropped.load(ordering: .relaxed)),
             ("modalwatch_subscriber_overflows_total", [], published.subscriberOverflows.load(ordering: .relaxed)),
             ("modalwatch_sessions_evicted_total", [], engine.sessionsEvicted),
-            ("modalwatch_violations_rate_limited_total", [], engine.violationsRateLimited),
+            ("modalwatch_apps_evicted_total", [], engine.appsEvicted),
+            ("modalwatch_app_values_refused_total", [], engine.appValuesRefused),
         ]
+        for (rule, count) in pipeline.engine.violationsRateLimitedByRule {
+            totals.append(("modalwatch_violations_rate_limited_total", [("rule", rule)], count))
+        }
         for (reason, count) in rejected { totals.append(("modalwatch_events_rejected_total", [("reason", reason)], count)) }
         for (key, count) in outbox.violationsByRule {
             totals.append(("modalwatch_violations_total", [("rule", key.rule), ("severity", key.severity)], count))
         }
         totals += storeHealthTotals()
         exporter.update(totals: totals, sessionsLive: pipeline.engine.liveSessions, lagSeconds: lagSeconds)
+        exporter.record(gauge: "modalwatch_apps_known", Double(pipeline.engine.appsKnown))
         recordStoreHealthGauges(exporter)
     }
 

@@ -329,9 +329,10 @@ public final class IngestLoop {
     private func logHeldBack() {
         let held = pipeline.engine.violationsRateLimitedByRule
         for (rule, count) in held.sorted(by: { $0.key < $1.key }) where count > timers.heldByRule[rule] ?? 0 {
-            logger.warning("rule fired past its rate limit; violations held back (counted, not published)", metadata: [
+            logger.warning("rule fired past its rate limit in an app; violations held back (counted, not published)", metadata: [
                 "rule": "\(rule)", "held_last_10s": "\(count - (timers.heldByRule[rule] ?? 0))", "held_total": "\(count)",
-                "limit_per_s": "\(configuration.engine.maxViolationsPerRulePerSecond)",
+                "limit_per_s_per_app": "\(configuration.engine.maxViolationsPerRulePerSecond)",
+                "apps_most_held": "\(pipeline.engine.violationsRateLimitedByApp.sorted { $0.value > $1.value }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
             ])
         }
         timers.heldByRule = held

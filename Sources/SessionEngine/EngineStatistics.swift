@@ -28,8 +28,14 @@ public struct EngineStatistics: Sendable, Equatable {
     public var violations: UInt64 = 0
     /// Reports a rule made that its firing discipline held back.
     public var reportsSuppressed: UInt64 = 0
-    /// Violations held back by the per-rule rate limit.
+    /// Violations held back by the rate limit (per app and rule), whether the rule reported
+    /// them or asked first (`should_report`) and so never did.
     public var violationsRateLimited: UInt64 = 0
+    /// Apps without a live session forgotten to stay within `max_apps`.
+    public var appsEvicted: UInt64 = 0
+    /// Times an app-wide counter or firing for a new value was not kept because the app
+    /// held `max_app_values` already.
+    public var appValuesRefused: UInt64 = 0
     /// Reports whose evidence was not a JSON object (replaced by {}).
     public var badEvidence: UInt64 = 0
 

@@ -21,6 +21,7 @@ extension StatusReply {
             merged.rejectedByReason.merge(s.rejectedByReason, uniquingKeysWith: +)
             merged.eventsPerSecond += s.eventsPerSecond
             merged.violationsRateLimitedByRule.merge(s.violationsRateLimitedByRule, uniquingKeysWith: +)
+            merged.violationsRateLimitedByApp.merge(s.violationsRateLimitedByApp, uniquingKeysWith: +)
             merged.curve = merged.curve || s.curve
             merged.faults.merge(s.faults)
         }
@@ -63,6 +64,9 @@ extension StatusReply {
         \.historyPruned,
         \.reportsSuppressed,
         \.violationsRateLimited,
+        \.appsKnown,
+        \.appsEvicted,
+        \.appValuesRefused,
         \.badEvidence,
         \.diagnosticsPublished,
         \.diagnosticsSuppressed,
