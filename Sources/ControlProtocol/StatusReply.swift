@@ -138,6 +138,16 @@ public struct StatusReply: ControlReplyBody {
     public var appsEvicted: Int = 0
     /// Times an app-wide counter or firing for a new value was not kept (`max_app_values`).
     public var appValuesRefused: Int = 0
+    /// Connections the ingest socket holds now on its TCP endpoints.
+    public var ingestConnections: Int = 0
+    /// The most it holds at once (`max_ingest_connections`).
+    public var ingestConnectionsMax: Int = 0
+    /// Connections shut down because the ingest socket held `ingest_connections_max`.
+    public var ingestConnectionsRefused: Int = 0
+    /// Connections the ingest socket could not accept (e.g. no descriptor left).
+    public var ingestAcceptFailures: Int = 0
+    /// The process's descriptor limit (soft `RLIMIT_NOFILE`).
+    public var descriptorLimit: Int = 0
     /// Reports whose evidence was not a JSON object.
     public var badEvidence: Int = 0
     /// Diagnostics published.
@@ -211,6 +221,11 @@ public struct StatusReply: ControlReplyBody {
         appsKnown = try fields.optionalInt("apps_known") ?? 0
         appsEvicted = try fields.optionalInt("apps_evicted") ?? 0
         appValuesRefused = try fields.optionalInt("app_values_refused") ?? 0
+        ingestConnections = try fields.optionalInt("ingest_connections") ?? 0
+        ingestConnectionsMax = try fields.optionalInt("ingest_connections_max") ?? 0
+        ingestConnectionsRefused = try fields.optionalInt("ingest_connections_refused") ?? 0
+        ingestAcceptFailures = try fields.optionalInt("ingest_accept_failures") ?? 0
+        descriptorLimit = try fields.optionalInt("descriptor_limit") ?? 0
         badEvidence = try fields.int("bad_evidence")
         diagnosticsPublished = try fields.int("diagnostics_published")
         diagnosticsSuppressed = try fields.int("diagnostics_suppressed")
@@ -276,6 +291,11 @@ public struct StatusReply: ControlReplyBody {
             "apps_known": .int(appsKnown),
             "apps_evicted": .int(appsEvicted),
             "app_values_refused": .int(appValuesRefused),
+            "ingest_connections": .int(ingestConnections),
+            "ingest_connections_max": .int(ingestConnectionsMax),
+            "ingest_connections_refused": .int(ingestConnectionsRefused),
+            "ingest_accept_failures": .int(ingestAcceptFailures),
+            "descriptor_limit": .int(descriptorLimit),
             "bad_evidence": .int(badEvidence),
             "diagnostics_published": .int(diagnosticsPublished),
             "diagnostics_suppressed": .int(diagnosticsSuppressed),

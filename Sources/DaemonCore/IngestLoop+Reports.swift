@@ -1,4 +1,5 @@
 import ControlProtocol
+import Posix
 import ModalwatchConfig
 import RuleHost
 import SessionEngine
@@ -54,6 +55,11 @@ extension IngestLoop {
         reply.appsKnown = pipeline.engine.appsKnown
         reply.appsEvicted = Int(clamping: engine.appsEvicted)
         reply.appValuesRefused = Int(clamping: engine.appValuesRefused)
+        reply.ingestConnections = ingestConnections.open
+        reply.ingestConnectionsMax = ingestConnections.limit
+        reply.ingestConnectionsRefused = Int(clamping: ingestConnections.refused)
+        reply.ingestAcceptFailures = Int(clamping: ingestConnections.acceptFailures)
+        reply.descriptorLimit = Posix.descriptorLimit()
         reply.badEvidence = Int(clamping: engine.badEvidence)
         reply.diagnosticsPublished = Int(clamping: published.diagnosticsPublished.load(ordering: .relaxed))
         reply.diagnosticsSuppressed = Int(clamping: outbox.diagnosticsSuppressed)
@@ -88,6 +94,8 @@ extension IngestLoop {
             ("modalwatch_sessions_evicted_total", [], engine.sessionsEvicted),
             ("modalwatch_apps_evicted_total", [], engine.appsEvicted),
             ("modalwatch_app_values_refused_total", [], engine.appValuesRefused),
+            ("modalwatch_ingest_connections_refused_total", [], ingestConnections.refused),
+            ("modalwatch_ingest_accept_failures_total", [], ingestConnections.acceptFailures),
         ]
         for (rule, count) in pipeline.engine.violationsRateLimitedByRule {
             totals.append(("modalwatch_violations_rate_limited_total", [("rule", rule)], count))
@@ -99,6 +107,7 @@ extension IngestLoop {
         totals += storeHealthTotals()
         exporter.update(totals: totals, sessionsLive: pipeline.engine.liveSessions, lagSeconds: lagSeconds)
         exporter.record(gauge: "modalwatch_apps_known", Double(pipeline.engine.appsKnown))
+        exporter.record(gauge: "modalwatch_ingest_connections", Double(ingestConnections.open))
         recordStoreHealthGauges(exporter)
     }
 
