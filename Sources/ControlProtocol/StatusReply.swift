@@ -98,6 +98,8 @@ public struct StatusReply: ControlReplyBody {
     public var duplicates: Int = 0
     /// Events missing by their `seq` gaps.
     public var eventsLost: Int = 0
+    /// Events before the first one seen of a session that began without its `session.start` (its `seq` − 1).
+    public var eventsMissingBeforeFirst: Int = 0
     /// Events whose `ts` went back (clamped).
     public var outOfOrder: Int = 0
     /// Dismissals of something not presented.
@@ -199,6 +201,7 @@ public struct StatusReply: ControlReplyBody {
         eventsPerSecond = try fields.double("events_per_second")
         duplicates = try fields.int("duplicates")
         eventsLost = try fields.int("events_lost")
+        eventsMissingBeforeFirst = try fields.optionalInt("events_missing_before_first") ?? 0
         outOfOrder = try fields.int("out_of_order")
         unknownDismissals = try fields.int("unknown_dismissals")
         sessionsLive = try fields.int("sessions_live")
@@ -271,6 +274,7 @@ public struct StatusReply: ControlReplyBody {
             "events_per_second": .number(eventsPerSecond),
             "duplicates": .int(duplicates),
             "events_lost": .int(eventsLost),
+            "events_missing_before_first": .int(eventsMissingBeforeFirst),
             "out_of_order": .int(outOfOrder),
             "unknown_dismissals": .int(unknownDismissals),
             "sessions_live": .int(sessionsLive),

@@ -35,6 +35,7 @@ extension IngestLoop {
         reply.eventsPerSecond = eventsPerSecond
         reply.duplicates = Int(clamping: engine.duplicates)
         reply.eventsLost = Int(clamping: engine.eventsLost)
+        reply.eventsMissingBeforeFirst = Int(clamping: engine.eventsMissingBeforeFirst)
         reply.outOfOrder = Int(clamping: engine.outOfOrder)
         reply.unknownDismissals = Int(clamping: engine.unknownDismissals)
         reply.sessionsLive = Int(clamping: pipeline.engine.liveSessions)
@@ -93,6 +94,8 @@ extension IngestLoop {
             ("modalwatch_subscriber_overflows_total", [], published.subscriberOverflows.load(ordering: .relaxed)),
             ("modalwatch_sessions_evicted_total", [], engine.sessionsEvicted),
             ("modalwatch_apps_evicted_total", [], engine.appsEvicted),
+            ("modalwatch_events_lost_total", [], engine.eventsLost),
+            ("modalwatch_events_missing_before_first_total", [], engine.eventsMissingBeforeFirst),
             ("modalwatch_app_values_refused_total", [], engine.appValuesRefused),
             ("modalwatch_ingest_connections_refused_total", [], ingestConnections.refused),
             ("modalwatch_ingest_accept_failures_total", [], ingestConnections.acceptFailures),

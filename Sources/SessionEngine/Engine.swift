@@ -148,6 +148,7 @@ public final class Engine {
             if ended { release(found.takeUnretainedValue()) }
         } else {
             let session = startSession(id: sessionID, hash: idHash, event: &event)
+            countMissingBeforeFirst(&event, session)
             _ = checkSequence(&event, session)
             if applyAndJudge(&event, session: session, observed: observed) { release(session) }
         }
@@ -270,6 +271,20 @@ public final class Engine {
             "field 'app' is '\(sent)' but the session belongs to '\(session.app.name)'; event rejected"
         }
         return false
+    }
+
+    /// A session first seen at an event other than `session.start` whose `seq` is above 1:
+    /// the events before it (its start among them) never arrived here. Counted apart from
+    /// `eventsLost`, since they may also have arrived before the session was released, evicted,
+    /// or judged by a daemon that stopped without its snapshot.
+    private func countMissingBeforeFirst(_ event: inout mw_event, _ session: Session) {
+        guard event.seq > 1, event.type != MW_EVENT_SESSION_START.rawValue else { return }
+        let missing = event.seq - 1
+        statistics.eventsMissingBeforeFirst += UInt64(missing)
+        let seq = event.seq
+        output.emitDiagnostic(.gap, app: session.app.name, session: session.id.string) {
+            "the session's first event here has seq \(seq) and no session.start came: \(missing) event(s) before it missing"
+        }
     }
 
     private func checkSequence(_ event: inout mw_event, _ session: Session) -> Bool {

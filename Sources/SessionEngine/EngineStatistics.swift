@@ -12,6 +12,10 @@ public struct EngineStatistics: Sendable, Equatable {
     public var duplicates: UInt64 = 0
     /// Events lost, by `seq` gaps.
     public var eventsLost: UInt64 = 0
+    /// Events before the first one seen of a session that began here without its
+    /// `session.start` (its `seq` − 1): lost in transport, or received before the
+    /// session was released or evicted.
+    public var eventsMissingBeforeFirst: UInt64 = 0
     /// Events earlier than their session's latest `ts`.
     public var outOfOrder: UInt64 = 0
     /// Dismissals of ids not on the stack.

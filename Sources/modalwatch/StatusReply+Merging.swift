@@ -50,6 +50,7 @@ extension StatusReply {
         \.eventsUnknownType,
         \.duplicates,
         \.eventsLost,
+        \.eventsMissingBeforeFirst,
         \.outOfOrder,
         \.unknownDismissals,
         \.sessionsLive,

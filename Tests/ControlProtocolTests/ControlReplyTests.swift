@@ -30,7 +30,7 @@ final class ControlReplyTests: XCTestCase {
             + #""curve_clients_accepted":0,"curve_clients_refused":0,"descriptor_limit":0,"diagnostics_published":0,"diagnostics_suppressed":0,"duplicates":0,"#
             + #""edition":"current","#
             + #""endpoints":{"control":["ipc:\/\/\/run\/mw\/control"],"events":["tcp:\/\/127.0.0.1:7450"],"publish":["tcp:\/\/127.0.0.1:7451"]},"#
-            + #""events_accepted":0,"events_judged":0,"events_lost":0,"events_per_second":0,"events_received":10,"events_rejected":2,"#
+            + #""events_accepted":0,"events_judged":0,"events_lost":0,"events_missing_before_first":0,"events_per_second":0,"events_received":10,"events_rejected":2,"#
             + #""events_unknown_type":0,"history":null,"history_error":null,"history_failures":0,"history_healthy":false,"#
             + #""history_outages":0,"history_pruned":0,"history_state":"none","#
             + #""ingest_accept_failures":0,"ingest_connections":0,"ingest_connections_max":0,"ingest_connections_refused":0,"#
