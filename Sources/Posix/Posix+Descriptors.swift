@@ -1,4 +1,4 @@
-public import Glibc
+import Glibc
 
 /// The process's descriptor limit, and the descriptors of connections another library
 /// (libzmq) owns, which the daemon may only look at and shut down, never close.
