@@ -74,7 +74,7 @@ final class IngestConnectionGuard {
             }
             guard let event else { return }
             switch Int32(event.event) {
-            case ZMQ_EVENT_ACCEPTED: admit(event.value)
+            case ZMQ_EVENT_ACCEPTED where event.endpoint.hasPrefix("tcp://"): admit(event.value)
             case ZMQ_EVENT_DISCONNECTED: accepted.remove(event.value)
             case ZMQ_EVENT_ACCEPT_FAILED:
                 acceptFailures += 1
