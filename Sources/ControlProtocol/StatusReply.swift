@@ -124,6 +124,8 @@ public struct StatusReply: ControlReplyBody {
     public var duplicates: Int = 0
     /// Events missing by their `seq` gaps.
     public var eventsLost: Int = 0
+    /// Events before the first one seen of a session that began without its `session.start` (its `seq` − 1).
+    public var eventsMissingBeforeFirst: Int = 0
     /// Events whose `ts` went back (clamped).
     public var outOfOrder: Int = 0
     /// Dismissals of something not presented.
@@ -156,6 +158,24 @@ public struct StatusReply: ControlReplyBody {
     public var violationsRateLimited: Int = 0
     /// Violations dropped by the rate limit, by rule.
     public var violationsRateLimitedByRule: [String: Int] = [:]
+    /// Violations dropped by the rate limit, for the (at most ten) apps that had the most dropped.
+    public var violationsRateLimitedByApp: [String: Int] = [:]
+    /// Apps remembered now (`max_apps` bounds those without a live session).
+    public var appsKnown: Int = 0
+    /// Apps without a live session forgotten to stay within `max_apps`.
+    public var appsEvicted: Int = 0
+    /// Times an app-wide counter or firing for a new value was not kept (`max_app_values`).
+    public var appValuesRefused: Int = 0
+    /// Connections the ingest socket holds now on its TCP endpoints.
+    public var ingestConnections: Int = 0
+    /// The most it holds at once (`max_ingest_connections`).
+    public var ingestConnectionsMax: Int = 0
+    /// Connections shut down because the ingest socket held `ingest_connections_max`.
+    public var ingestConnectionsRefused: Int = 0
+    /// Connections the ingest socket could not accept (e.g. no descriptor left).
+    public var ingestAcceptFailures: Int = 0
+    /// The process's descriptor limit (soft `RLIMIT_NOFILE`).
+    public var descriptorLimit: Int = 0
     /// Reports whose evidence was not a JSON object.
     public var badEvidence: Int = 0
     /// Diagnostics published.
@@ -213,6 +233,7 @@ public struct StatusReply: ControlReplyBody {
         eventsPerSecond = try fields.double("events_per_second")
         duplicates = try fields.int("duplicates")
         eventsLost = try fields.int("events_lost")
+        eventsMissingBeforeFirst = try fields.optionalInt("events_missing_before_first") ?? 0
         outOfOrder = try fields.int("out_of_order")
         unknownDismissals = try fields.int("unknown_dismissals")
         sessionsLive = try fields.int("sessions_live")
@@ -229,6 +250,17 @@ public struct StatusReply: ControlReplyBody {
         reportsSuppressed = try fields.int("reports_suppressed")
         violationsRateLimited = try fields.int("violations_rate_limited")
         violationsRateLimitedByRule = try fields.counts("violations_rate_limited_by_rule")
+        // Absent from daemons before the per-app bounds: then none.
+        violationsRateLimitedByApp = fields.optional("violations_rate_limited_by_app") == nil
+            ? [:] : try fields.counts("violations_rate_limited_by_app")
+        appsKnown = try fields.optionalInt("apps_known") ?? 0
+        appsEvicted = try fields.optionalInt("apps_evicted") ?? 0
+        appValuesRefused = try fields.optionalInt("app_values_refused") ?? 0
+        ingestConnections = try fields.optionalInt("ingest_connections") ?? 0
+        ingestConnectionsMax = try fields.optionalInt("ingest_connections_max") ?? 0
+        ingestConnectionsRefused = try fields.optionalInt("ingest_connections_refused") ?? 0
+        ingestAcceptFailures = try fields.optionalInt("ingest_accept_failures") ?? 0
+        descriptorLimit = try fields.optionalInt("descriptor_limit") ?? 0
         badEvidence = try fields.int("bad_evidence")
         diagnosticsPublished = try fields.int("diagnostics_published")
         diagnosticsSuppressed = try fields.int("diagnostics_suppressed")
@@ -281,6 +313,7 @@ public struct StatusReply: ControlReplyBody {
             "events_per_second": .number(eventsPerSecond),
             "duplicates": .int(duplicates),
             "events_lost": .int(eventsLost),
+            "events_missing_before_first": .int(eventsMissingBeforeFirst),
             "out_of_order": .int(outOfOrder),
             "unknown_dismissals": .int(unknownDismissals),
             "sessions_live": .int(sessionsLive),
@@ -297,6 +330,15 @@ public struct StatusReply: ControlReplyBody {
             "reports_suppressed": .int(reportsSuppressed),
             "violations_rate_limited": .int(violationsRateLimited),
             "violations_rate_limited_by_rule": .object(violationsRateLimitedByRule.mapValues(JSONValue.int)),
+            "violations_rate_limited_by_app": .object(violationsRateLimitedByApp.mapValues(JSONValue.int)),
+            "apps_known": .int(appsKnown),
+            "apps_evicted": .int(appsEvicted),
+            "app_values_refused": .int(appValuesRefused),
+            "ingest_connections": .int(ingestConnections),
+            "ingest_connections_max": .int(ingestConnectionsMax),
+            "ingest_connections_refused": .int(ingestConnectionsRefused),
+            "ingest_accept_failures": .int(ingestAcceptFailures),
+            "descriptor_limit": .int(descriptorLimit),
             "bad_evidence": .int(badEvidence),
             "diagnostics_published": .int(diagnosticsPublished),
             "diagnostics_suppressed": .int(diagnosticsSuppressed),

@@ -1,5 +1,6 @@
 import ControlProtocol
 import CurveAuthentication
+import Posix
 import ModalwatchConfig
 import RuleHost
 import SessionEngine
@@ -36,6 +37,7 @@ extension IngestLoop {
         reply.eventsPerSecond = eventsPerSecond
         reply.duplicates = Int(clamping: engine.duplicates)
         reply.eventsLost = Int(clamping: engine.eventsLost)
+        reply.eventsMissingBeforeFirst = Int(clamping: engine.eventsMissingBeforeFirst)
         reply.outOfOrder = Int(clamping: engine.outOfOrder)
         reply.unknownDismissals = Int(clamping: engine.unknownDismissals)
         reply.sessionsLive = Int(clamping: pipeline.engine.liveSessions)
@@ -52,6 +54,15 @@ extension IngestLoop {
         reply.reportsSuppressed = Int(clamping: engine.reportsSuppressed)
         reply.violationsRateLimited = Int(clamping: engine.violationsRateLimited)
         reply.violationsRateLimitedByRule = pipeline.engine.violationsRateLimitedByRule.mapValues { Int(clamping: $0) }
+        reply.violationsRateLimitedByApp = pipeline.engine.violationsRateLimitedByApp.mapValues { Int(clamping: $0) }
+        reply.appsKnown = pipeline.engine.appsKnown
+        reply.appsEvicted = Int(clamping: engine.appsEvicted)
+        reply.appValuesRefused = Int(clamping: engine.appValuesRefused)
+        reply.ingestConnections = ingestConnections.open
+        reply.ingestConnectionsMax = ingestConnections.limit
+        reply.ingestConnectionsRefused = Int(clamping: ingestConnections.refused)
+        reply.ingestAcceptFailures = Int(clamping: ingestConnections.acceptFailures)
+        reply.descriptorLimit = Posix.descriptorLimit()
         reply.badEvidence = Int(clamping: engine.badEvidence)
         reply.diagnosticsPublished = Int(clamping: published.diagnosticsPublished.load(ordering: .relaxed))
         reply.diagnosticsSuppressed = Int(clamping: outbox.diagnosticsSuppressed)
@@ -84,14 +95,24 @@ extension IngestLoop {
             ("modalwatch_messages_dropped_total", [], published.messagesDropped.load(ordering: .relaxed)),
             ("modalwatch_subscriber_overflows_total", [], published.subscriberOverflows.load(ordering: .relaxed)),
             ("modalwatch_sessions_evicted_total", [], engine.sessionsEvicted),
-            ("modalwatch_violations_rate_limited_total", [], engine.violationsRateLimited),
+            ("modalwatch_apps_evicted_total", [], engine.appsEvicted),
+            ("modalwatch_events_lost_total", [], engine.eventsLost),
+            ("modalwatch_events_missing_before_first_total", [], engine.eventsMissingBeforeFirst),
+            ("modalwatch_app_values_refused_total", [], engine.appValuesRefused),
+            ("modalwatch_ingest_connections_refused_total", [], ingestConnections.refused),
+            ("modalwatch_ingest_accept_failures_total", [], ingestConnections.acceptFailures),
         ]
+        for (rule, count) in pipeline.engine.violationsRateLimitedByRule {
+            totals.append(("modalwatch_violations_rate_limited_total", [("rule", rule)], count))
+        }
         for (reason, count) in rejected { totals.append(("modalwatch_events_rejected_total", [("reason", reason)], count)) }
         for (key, count) in outbox.violationsByRule {
             totals.append(("modalwatch_violations_total", [("rule", key.rule), ("severity", key.severity)], count))
         }
         totals += storeHealthTotals()
         exporter.update(totals: totals, sessionsLive: pipeline.engine.liveSessions, lagSeconds: lagSeconds)
+        exporter.record(gauge: "modalwatch_apps_known", Double(pipeline.engine.appsKnown))
+        exporter.record(gauge: "modalwatch_ingest_connections", Double(ingestConnections.open))
         recordStoreHealthGauges(exporter)
     }
 

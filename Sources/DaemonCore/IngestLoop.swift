@@ -7,6 +7,7 @@ import Foundation
 import HistoryStore
 import SessionEngine
 import ZeroMQ
+import Posix
 
 /// The daemon's one hot thread: receives event messages on the `SUB` socket,
 /// decodes and judges them, hands what it finds to the publishing thread, and
@@ -97,6 +98,9 @@ public final class IngestLoop {
     private let notifier: SystemdNotifier
     private let configurationSource: ConfigurationSource
     private let snapshotFile: SnapshotFile?
+    /// The snapshot's folder and temporary file, opened at the start: a stop writes the
+    /// snapshot even when every other descriptor is taken.
+    private var snapshotReservation: ReservedFile?
     private var state = State.running
     private var transport = TransportStatistics()
     private var rate = EventRate()
@@ -117,11 +121,19 @@ public final class IngestLoop {
     var transportStatistics: TransportStatistics { transport }
     var eventsPerSecond: Double { rate.perSecond }
     var endpoints: [String: [String]] { resources.endpoints }
+    var ingestConnections: IngestConnectionGuard { resources.connections }
 
     /// Opens every socket for `settings` on the calling thread, calls `ready` with the
     /// endpoints bound, and runs there until a stop is requested and everything received
     /// was judged, stored and published. Throws only when the start fails.
     public static func run(_ settings: Settings, ready: ([String: [String]]) -> Void) throws(DaemonError) {
+        // Every descriptor the hard limit allows, before anything opens: libzmq takes one per connection.
+        do {
+            let limit = try Posix.raiseDescriptorLimit()
+            settings.logger.info("descriptor limit", metadata: ["nofile": "\(limit)"])
+        } catch {
+            settings.logger.warning("could not raise the descriptor limit", metadata: ["error": "\(error)", "nofile": "\(Posix.descriptorLimit())"])
+        }
         let resources = try IngestResources.open(
             settings.configuration, wakeup: settings.wakeup, configurationSource: settings.configurationSource, logger: settings.logger)
         let loop = IngestLoop(settings, resources)
@@ -156,7 +168,14 @@ public final class IngestLoop {
         moduleWatch.start()
         snapshotFile = configuration.stateDirectory.map(SnapshotFile.init(directory:))
         timers = Timers(now: WallClock.monotonicMilliseconds())
-        if let snapshotFile { restore(from: snapshotFile) }
+        if let snapshotFile {
+            restore(from: snapshotFile)
+            do {
+                snapshotReservation = try snapshotFile.reserve()
+            } catch {
+                logger.warning("could not open the session snapshot's file ahead; it is opened at the stop", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// Steps through the phases until `stopped`.
@@ -207,6 +226,7 @@ public final class IngestLoop {
         if resources.poller.isReadable(index.control) { control.serveJobs() }
         control.continueJob()
         if index.zap >= 0, resources.poller.isReadable(index.zap) { resources.zap?.serve() }
+        if resources.poller.isReadable(index.connections) { resources.connections.serve() }
         runTimers()
         return .running
     }
@@ -217,7 +237,8 @@ public final class IngestLoop {
         if let snapshotFile {
             do {
                 let snapshot = pipeline.engine.snapshot()
-                let bytes = try snapshotFile.write(snapshot)
+                let bytes = try snapshotFile.write(snapshot, into: snapshotReservation)
+                snapshotReservation = nil
                 logger.info("wrote the session snapshot", metadata: [
                     "sessions": "\(snapshot.sessionCount)", "bytes": "\(bytes)", "path": "\(snapshotFile.path)",
                 ])
@@ -339,9 +360,10 @@ public final class IngestLoop {
     private func logHeldBack() {
         let held = pipeline.engine.violationsRateLimitedByRule
         for (rule, count) in held.sorted(by: { $0.key < $1.key }) where count > timers.heldByRule[rule] ?? 0 {
-            logger.warning("rule fired past its rate limit; violations held back (counted, not published)", metadata: [
+            logger.warning("rule fired past its rate limit in an app; violations held back (counted, not published)", metadata: [
                 "rule": "\(rule)", "held_last_10s": "\(count - (timers.heldByRule[rule] ?? 0))", "held_total": "\(count)",
-                "limit_per_s": "\(configuration.engine.maxViolationsPerRulePerSecond)",
+                "limit_per_s_per_app": "\(configuration.engine.maxViolationsPerRulePerSecond)",
+                "apps_most_held": "\(pipeline.engine.violationsRateLimitedByApp.sorted { $0.value > $1.value }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
             ])
         }
         timers.heldByRule = held

@@ -23,6 +23,8 @@ final class IngestResources {
         var wakeup: Int
         /// -1 without CURVE.
         var zap: Int
+        /// The ingest connection monitor.
+        var connections: Int
     }
 
     let context: ZMQContext
@@ -36,6 +38,8 @@ final class IngestResources {
     let poller: ZMQPoller
     let index: PollIndex
     let metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
+    /// The bound on the ingest socket's connections.
+    let connections: IngestConnectionGuard
     /// Every endpoint bound or connected, by role (`events`, `publish`, `control`, …).
     let endpoints: [String: [String]]
     /// The state directory's lock, held for the daemon's life (nil without a state directory).
@@ -45,8 +49,9 @@ final class IngestResources {
         context: ZMQContext, zap: ZapHandler?, publishing: PublishingThread, ingest: ZMQSocket, handover: ZMQSocket,
         control: ZMQSocket, controlThread: ControlThread, poller: ZMQPoller, index: PollIndex,
         metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?,
-        endpoints: [String: [String]], stateLock: StateDirectoryLock?
+        connections: IngestConnectionGuard, endpoints: [String: [String]], stateLock: StateDirectoryLock?
     ) {
+        self.connections = connections
         self.context = context
         self.zap = zap
         self.publishing = publishing
@@ -115,6 +120,16 @@ final class IngestResources {
             }
             try configure(ingest: ingest, handover: handover, configuration, curveSecret: curveSecret)
             var endpoints = try bind(ingest: ingest, configuration, logger: logger)
+            let connections: IngestConnectionGuard
+            do {
+                connections = try IngestConnectionGuard(
+                    ingest: ingest, context: context, boundEndpoints: endpoints["events"] ?? [],
+                    limit: IngestConnectionGuard.limit(configured: configuration.maxIngestConnections, descriptorLimit: Posix.descriptorLimit()),
+                    logger: logger)
+            } catch {
+                throw DaemonError(.systemCall, "cannot monitor the ingest socket: \(error)")
+            }
+            undo.push { connections.close() }
             endpoints["publish"] = [publishing.boundEndpoint]
             endpoints["control"] = [controlThread.boundEndpoint]
 
@@ -123,7 +138,8 @@ final class IngestResources {
             do {
                 index = PollIndex(
                     ingest: try poller.add(ingest), control: try poller.add(control),
-                    wakeup: poller.add(fileDescriptor: wakeup.fileDescriptor), zap: try zap.map { try poller.add($0.socket) } ?? -1)
+                    wakeup: poller.add(fileDescriptor: wakeup.fileDescriptor), zap: try zap.map { try poller.add($0.socket) } ?? -1,
+                    connections: try poller.add(connections.socket))
             } catch {
                 throw DaemonError(.systemCall, "cannot poll sockets: \(error)")
             }
@@ -138,8 +154,8 @@ final class IngestResources {
             }
             return IngestResources(
                 context: context, zap: zap, publishing: publishing, ingest: ingest, handover: handover, control: control,
-                controlThread: controlThread, poller: poller, index: index, metrics: metrics, endpoints: endpoints,
-                stateLock: stateLock)
+                controlThread: controlThread, poller: poller, index: index, metrics: metrics, connections: connections,
+                endpoints: endpoints, stateLock: stateLock)
         } catch {
             undo.run()
             throw error
@@ -153,6 +169,7 @@ final class IngestResources {
         metrics?.server.stop()
         publishing.join()
         zap?.close()
+        connections.close()
         for socket in [ingest, handover, control] { socket.close() }
         context.terminate()
         stateLock?.release()
@@ -208,6 +225,7 @@ final class IngestResources {
             }
             try ingest.set(.receiveHighWaterMark, 10_000)
             try ingest.set(.maxMessageSize, IngestLoop.socketMessageLimit)
+            try ingest.set(.handshakeInterval, IngestConnectionGuard.handshakeIntervalMs)
             for prefix in configuration.ingestSubscriptions { _ = try ingest.send(IngestLoop.subscription(prefix, subscribe: true)) }
             try handover.set(.sendHighWaterMark, 1000)
         } catch {

@@ -28,6 +28,22 @@ struct SnapshotFile {
         return bytes.count
     }
 
+    /// Opens the snapshot's folder and temporary file now, so that `write(_:into:)` needs
+    /// no descriptor at the stop, even when the process has none left.
+    func reserve() throws(PosixError) -> ReservedFile {
+        try ReservedFile(path: path)
+    }
+
+    /// Writes `snapshot` atomically through `reserved`'s descriptors (opened at the start);
+    /// without them, as `write(_:)`. Returns the bytes written.
+    @discardableResult
+    func write(_ snapshot: EngineSnapshot, into reserved: ReservedFile?) throws -> Int {
+        guard let reserved else { return try write(snapshot) }
+        let bytes = snapshot.binaryEncoded()
+        try reserved.write(bytes)
+        return bytes.count
+    }
+
     /// The snapshot, if there is one (the binary one first, else a JSON one); a damaged
     /// one is moved aside (`PATH.damaged`) and its error thrown.
     func take() throws -> EngineSnapshot? {

@@ -166,6 +166,12 @@ private struct Reader {
                 if let v = readInteger(value, key, minimum: 1, maximum: 10_000_000) { configuration.engine.maxViolationsPerRulePerSecond = Int(v) }
             case "max_sessions":
                 if let v = readInteger(value, key, minimum: 1, maximum: 100_000_000) { configuration.engine.maxSessions = Int(v) }
+            case "max_ingest_connections":
+                if let v = readInteger(value, key, minimum: 1, maximum: 10_000_000) { configuration.maxIngestConnections = Int(v) }
+            case "max_apps":
+                if let v = readInteger(value, key, minimum: 1, maximum: 100_000_000) { configuration.engine.maxApps = Int(v) }
+            case "max_app_values":
+                if let v = readInteger(value, key, minimum: 1, maximum: 1_000_000) { configuration.engine.maxAppValues = Int(v) }
             case "state_dir":
                 if let v = readString(value, key) { configuration.stateDirectory = v }
             case "history":
@@ -189,7 +195,7 @@ private struct Reader {
                 configuration.moduleSettings = modules.read(value, catalog: catalog)
                 errors += modules.errors
             default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, shard, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, module_load_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_violations_per_rule_per_second, rules, apps, modules")
+                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, shard, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, module_load_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_apps, max_app_values, max_ingest_connections, max_violations_per_rule_per_second, rules, apps, modules")
             }
         }
     }

@@ -53,6 +53,9 @@ public struct DaemonConfiguration: Sendable {
     /// How long a graceful stop may take before the process ends all the same (`stop_timeout`);
     /// below the unit's TimeoutStopSec (30 s).
     public var stopTimeoutMs: Int64 = 20_000
+    /// The most connections the ingest socket holds at once on its TCP endpoints; nil: half
+    /// of what `RLIMIT_NOFILE` leaves past a reserve (docs/spec-decisions.md).
+    public var maxIngestConnections: Int?
     /// CURVE encryption of ingest and publish, or nil for none.
     public var curve: CurveConfiguration?
     /// Whether state-changing control commands (`reload`) are accepted on a `tcp://` control endpoint.

@@ -1,5 +1,8 @@
-/// State shared by every session of one app: its rule profile, and app-wide
-/// rule state (counters, what app-wide rules already fired for).
+/// State shared by every session of one app: its rule profile, app-wide rule state
+/// (counters, what app-wide rules already fired for) and its violation rate.
+///
+/// The engine remembers at most `max_apps` apps that have no live session (`IdleApps`);
+/// the counters and firings of one app hold at most `max_app_values` keys each.
 final class AppState {
     /// The bundle id ("-" for sessions that never said).
     let name: String
@@ -11,6 +14,12 @@ final class AppState {
     var counterMap = IntegerMap()
     /// Keys of app-wide firings already made (MW_FIRE_ONCE_PER_APP_VALUE).
     var firedKeys = IntegerMap()
+    /// The per-app violation rate limit: for each rule with violations (by catalog index
+    /// `i`), the event-time second being counted at key `2i + 1` and the violations let
+    /// through in it at `2i + 2`.
+    var rateMap = IntegerMap()
+    /// Violations of the app the rate limit held back since the engine remembered it.
+    var violationsHeld: UInt64 = 0
 
     /// `counterMap` as a dictionary (snapshots).
     var counters: [UInt64: Int64] {
@@ -24,6 +33,15 @@ final class AppState {
     }
     /// Live sessions of the app.
     var liveSessions = 0
+    /// The neighbours in the engine's list of apps without a live session (`IdleApps`),
+    /// unretained: the engine's `apps` holds every app.
+    var idleOlder: Unmanaged<AppState>?
+    var idleNewer: Unmanaged<AppState>?
+    /// Whether the app is in that list.
+    var isIdleListed = false
+
+    /// Whether the app holds nothing a rule left: no counter, no firing.
+    var holdsNoRuleState: Bool { counterMap.count == 0 && firedKeys.count == 0 }
 
     /// `"app":"…",` for the violation JSON.
     let jsonField: [UInt8]

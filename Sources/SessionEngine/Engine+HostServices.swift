@@ -40,7 +40,7 @@ extension Engine {
         guard let current = currentSession, let dispatch = currentDispatch else { return 0 }
         let k = Hashing.ruleKey(seed: dispatch.seed, key)
         return current._withUnsafeGuaranteedRef { session in
-            scope == MW_SCOPE_APP ? session.withApp { $0.counterMap.add(k, delta) } : session.counterMap.add(k, delta)
+            scope == MW_SCOPE_APP ? session.withApp { appCounterAdd($0, k, delta) } : session.counterMap.add(k, delta)
         }
     }
 
@@ -66,8 +66,10 @@ extension Engine {
             statistics.reportsSuppressed += 1
             return
         }
-        guard withinRate(Int(dispatch.catalogIndex), ts: event.ts) else {
-            statistics.violationsRateLimited += 1
+        guard withinRate(session.app, rule: Int(dispatch.catalogIndex), ts: event.ts) else {
+            let refusal = (call: ruleCallSerial, report: Self.reportHash(subject: subject, key: key))
+            // A report `should_report` already refused in this call is counted once.
+            if refusal != lastRateRefusal { holdBack(session.app, rule: Int(dispatch.catalogIndex)) }
             return
         }
         let template = dispatch.template
@@ -102,7 +104,7 @@ extension Engine {
         case .oncePerSession:
             return once(&session.firedKeys, Hashing.ruleKey(seed: dispatch.seed, 0x7365_7373_696f_6e))
         case .oncePerAppValue:
-            return once(&session.app.firedKeys, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key)))
+            return appFiring(session.app, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key)), record: record)
         case .oncePerWindow:
             if let quiet = session.quietMap.value(dispatch.seed), ts < quiet { return false }
             if record { session.quietMap.set(dispatch.seed, ts.addingSaturated(max(quietMs, 0))) }
@@ -122,25 +124,53 @@ extension Engine {
                        record: false, quietMs: 0)
         }
         guard allowed else { return false }
-        let rate = ruleRates[Int(dispatch.catalogIndex)]
-        if rate.second == Self.eventSecond(event.pointee.ts),
-           rate.count >= configuration.maxViolationsPerRulePerSecond { return false }
-        return true
+        let rule = Int(dispatch.catalogIndex)
+        let full = current._withUnsafeGuaranteedRef { session in
+            session.withApp { app in rateCount(app, rule: rule, second: Self.eventSecond(event.pointee.ts)) }
+        } >= configuration.maxViolationsPerRulePerSecond
+        guard full else { return true }
+        // A report the rate limit holds back: counted here, since a rule that asks first never reports it.
+        let refusal = (call: ruleCallSerial, report: Self.reportHash(subject: subjectBytes, key: keyBytes))
+        if refusal != lastRateRefusal {
+            lastRateRefusal = refusal
+            current._withUnsafeGuaranteedRef { session in holdBack(session.app, rule: rule) }
+        }
+        return false
     }
 
     /// The whole second of event time `ts` falls in (rounding down, negative times too).
     static func eventSecond(_ ts: Int64) -> Int64 { ts >= 0 ? ts / 1000 : (ts - 999) / 1000 }
 
-    /// The per-rule rate limit, counted per second of event time.
-    private func withinRate(_ rule: Int, ts: Int64) -> Bool {
+    /// The violations of `rule` in `app` let through in event-time second `second`.
+    private func rateCount(_ app: AppState, rule: Int, second: Int64) -> Int {
+        let secondKey = UInt64(rule) &* 2 &+ 1
+        guard app.rateMap.value(secondKey) == second else { return 0 }
+        return Int(app.rateMap.value(secondKey &+ 1) ?? 0)
+    }
+
+    /// The per-app, per-rule rate limit, counted per second of event time: whether one more
+    /// violation of `rule` in `app` goes through (then it is counted).
+    private func withinRate(_ app: AppState, rule: Int, ts: Int64) -> Bool {
         let second = Self.eventSecond(ts)
-        var rate = ruleRates[rule]
-        if rate.second != second { rate = RuleRate(second: second, count: 0, held: rate.held) }
-        rate.count += 1
-        let allowed = rate.count <= configuration.maxViolationsPerRulePerSecond
-        if !allowed { rate.held += 1 }
-        ruleRates[rule] = rate
-        return allowed
+        let count = rateCount(app, rule: rule, second: second)
+        guard count < configuration.maxViolationsPerRulePerSecond else { return false }
+        let secondKey = UInt64(rule) &* 2 &+ 1
+        app.rateMap.set(secondKey, second)
+        app.rateMap.set(secondKey &+ 1, Int64(count + 1))
+        return true
+    }
+
+    /// Counts one violation of `rule` in `app` held back by the rate limit: in total, by rule and by app.
+    private func holdBack(_ app: AppState, rule: Int) {
+        statistics.violationsRateLimited += 1
+        heldByRule[rule] += 1
+        app.violationsHeld += 1
+        heldBackApps.record(app)
+    }
+
+    /// Tells one report from another within a rule call: its subject and key.
+    private static func reportHash(subject: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer) -> UInt64 {
+        Hashing.fnv1a(subject) &* 0x9E37_79B9_7F4A_7C15 ^ Hashing.fnv1a(key)
     }
 
     static func bytes(_ string: mw_str) -> UnsafeRawBufferPointer {

@@ -43,6 +43,7 @@ extension Engine {
                 currentEvent = eventPointer
                 for dispatch in dispatches {
                     currentDispatch = dispatch
+                    ruleCallSerial &+= 1
                     var call = mw_call(
                         host: UnsafePointer(host), ctx: context, event: eventPointer, session: sessionPointer,
                         params: dispatch.parameters, rule_index: dispatch.ruleIndex, edition: edition,

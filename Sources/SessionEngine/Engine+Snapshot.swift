@@ -3,10 +3,14 @@ import ModalwatchABI
 /// Saving and restoring the engine's state across a restart.
 extension Engine {
     /// The state of every live session and app.
+    /// Apps come least recently seen first, then those with live sessions; an app without a
+    /// live session that holds no rule state is left out (it is as good as forgotten).
     public func snapshot() -> EngineSnapshot {
-        let apps = self.apps.values.map { app in
-            EngineSnapshot.AppStateSnapshot(name: app.name, counters: app.counters, fired: Array(app.fired))
+        var apps: [EngineSnapshot.AppStateSnapshot] = []
+        idleApps.forEach { app in
+            if !app.holdsNoRuleState { apps.append(Self.saved(app)) }
         }
+        for app in self.apps.values where app.liveSessions > 0 { apps.append(Self.saved(app)) }
         let sessions = table.allSessions().reversed().map { session in
             EngineSnapshot.SessionState(
                 id: Array(session.id.buffer), app: session.app.name, device: session.device,
@@ -35,13 +39,19 @@ extension Engine {
     @discardableResult
     public func restore(_ snapshot: EngineSnapshot) -> Int {
         guard snapshot.version == EngineSnapshot.currentVersion else { return 0 }
-        for saved in snapshot.apps {
+        let sessions = snapshot.sessions.suffix(configuration.maxSessions)
+        // Apps without a restored session: the most recently seen that fit within max_apps.
+        let liveApps = Set(sessions.map(\.app))
+        let idle = snapshot.apps.filter { !liveApps.contains($0.name) }
+        let idleKept = idle.suffix(max(0, configuration.maxApps - liveApps.count))
+        statistics.appsEvicted += UInt64(idle.count - idleKept.count)
+        for saved in idleKept + snapshot.apps.filter({ liveApps.contains($0.name) }) {
             let app = appState(named: saved.name)
-            app.counters = saved.counters
-            app.fired = Set(saved.fired)
+            app.counters = bounded(saved.counters)
+            app.fired = Set(bounded(saved.fired))
         }
         var restored = 0
-        for saved in snapshot.sessions.suffix(configuration.maxSessions) {
+        for saved in sessions {
             let id = saved.id
             let hash = id.withUnsafeBytes { Hashing.fnv1a($0) }
             guard id.withUnsafeBytes({ table.find($0, hash: hash) }) == nil else { continue }
@@ -79,10 +89,28 @@ extension Engine {
             session.windows = saved.windows
             session.fired = Set(saved.fired)
             session.quietUntil = saved.quietUntil
-            app.liveSessions += 1
+            join(app)
             table.insert(session)
             restored += 1
         }
         return restored
+    }
+
+    private static func saved(_ app: AppState) -> EngineSnapshot.AppStateSnapshot {
+        EngineSnapshot.AppStateSnapshot(name: app.name, counters: app.counters, fired: Array(app.fired))
+    }
+
+    /// `values`, or the `max_app_values` of them with the lowest keys (the rest counted as refused).
+    private func bounded(_ values: [UInt64: Int64]) -> [UInt64: Int64] {
+        guard values.count > configuration.maxAppValues else { return values }
+        let kept = Set(bounded(Array(values.keys)))
+        return values.filter { kept.contains($0.key) }
+    }
+
+    /// `keys`, or the `max_app_values` lowest of them (the rest counted as refused).
+    private func bounded(_ keys: [UInt64]) -> [UInt64] {
+        guard keys.count > configuration.maxAppValues else { return keys }
+        statistics.appValuesRefused += UInt64(keys.count - configuration.maxAppValues)
+        return Array(keys.sorted().prefix(configuration.maxAppValues))
     }
 }

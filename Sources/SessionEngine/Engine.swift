@@ -20,13 +20,21 @@ public final class Engine {
     let output: any EngineOutput
     var defaultProfile: RuleProfile
     var apps: [String: AppState] = [:]
+    /// The apps without a live session, least recently seen first (forgotten past `max_apps`).
+    var idleApps = IdleApps()
     let table = SessionTable()
     var observed: Int64 = 0
 
-    /// Per rule (by catalog index, the first of its id): the event-time second being counted,
-    /// violations in it, and held back so far.
-    let ruleRates: UnsafeMutablePointer<RuleRate>
-    private let ruleRateCount: Int
+    /// Per rule (by catalog index, the first of its id): violations the rate limit held back.
+    let heldByRule: UnsafeMutablePointer<UInt64>
+    private let heldByRuleCount: Int
+    /// The apps whose violations the rate limit held back most.
+    var heldBackApps = HeldBackApps()
+    /// Rule calls made so far: tells one call from the next (the rate limit counts a
+    /// report `should_report` already refused in the same call once).
+    var ruleCallSerial: UInt64 = 0
+    /// The call and the subject-and-key hash `should_report` last refused for the rate limit.
+    var lastRateRefusal: (call: UInt64, report: UInt64) = (0, 0)
 
     // The rule now running, for the host services. The session unretained: it is held by
     // the session table for the whole of the call.
@@ -60,9 +68,9 @@ public final class Engine {
         self.output = output
         self.defaultProfile = RuleProfile(catalog: catalog, configuration: configuration, app: nil)
         stackViews = .allocate(capacity: stackViewCapacity)
-        ruleRateCount = max(catalog.rules.count, 1)
-        ruleRates = .allocate(capacity: ruleRateCount)
-        ruleRates.initialize(repeating: RuleRate(), count: ruleRateCount)
+        heldByRuleCount = max(catalog.rules.count, 1)
+        heldByRule = .allocate(capacity: heldByRuleCount)
+        heldByRule.initialize(repeating: 0, count: heldByRuleCount)
         host.initialize(to: Self.makeHost())
         ownMarker.initialize(to: mw_marker())
         marker = ownMarker
@@ -80,7 +88,7 @@ public final class Engine {
         dismissedID.deallocate()
         host.deallocate()
         ownMarker.deallocate()
-        ruleRates.deallocate()
+        heldByRule.deallocate()
     }
 
     /// Live sessions.
@@ -90,11 +98,15 @@ public final class Engine {
     public var violationsRateLimitedByRule: [String: UInt64] {
         var result: [String: UInt64] = [:]
         for (index, rule) in catalog.rules.enumerated() where result[rule.id] == nil {
-            let held = ruleRates[index].held
+            let held = heldByRule[index]
             if held > 0 { result[rule.id] = held }
         }
         return result
     }
+
+    /// Violations held back by the per-app rate limit, for the apps that held back most
+    /// (at most ten, for `status`).
+    public var violationsRateLimitedByApp: [String: UInt64] { heldBackApps.byApp }
 
     /// The profile in force for `app` (its edition, rules and parameters).
     public func profile(forApp app: String?) -> RuleProfile {
@@ -113,6 +125,7 @@ public final class Engine {
                 ? defaultProfile
                 : RuleProfile(catalog: catalog, configuration: configuration, app: name)
         }
+        forgetAppsPastBound(reserving: 0)
     }
 
     /// Judges one decoded event. `observed` is the wall clock (ms) for the violations' `observed`.
@@ -135,6 +148,7 @@ public final class Engine {
             if ended { release(found.takeUnretainedValue()) }
         } else {
             let session = startSession(id: sessionID, hash: idHash, event: &event)
+            countMissingBeforeFirst(&event, session)
             _ = checkSequence(&event, session)
             if applyAndJudge(&event, session: session, observed: observed) { release(session) }
         }
@@ -149,9 +163,11 @@ public final class Engine {
         if isStart || (session.lastTs != .min && event.ts > session.lastTs.addingSaturated(configuration.sessionIdleTimeoutMs)) {
             // A new launch under the same id, or a session idle past the timeout: start afresh.
             let lastSeq = session.lastSeq
-            session.app.liveSessions -= 1
-            session.reset(app: isStart ? appState(named: event.app) : session.app)
-            session.app.liveSessions += 1
+            // The new app first: the old one still has this session, so it cannot be forgotten meanwhile.
+            let app = isStart ? appState(named: event.app) : session.app
+            join(app)
+            leave(session.app)
+            session.reset(app: app)
             session.lastSeq = lastSeq
             statistics.sessionsStarted += 1
         }
@@ -216,22 +232,6 @@ public final class Engine {
 
     // MARK: - Sessions
 
-    func appState(named app: mw_str) -> AppState {
-        appState(named: app.ptr == nil
-            ? "-"
-            : String(decoding: UnsafeRawBufferPointer(start: app.ptr, count: app.len), as: UTF8.self))
-    }
-
-    func appState(named name: String) -> AppState {
-        if let state = apps[name] { return state }
-        let profile = configuration.apps[name] == nil
-            ? defaultProfile
-            : RuleProfile(catalog: catalog, configuration: configuration, app: name)
-        let state = AppState(name: name, profile: profile)
-        apps[name] = state
-        return state
-    }
-
     private func startSession(id: UnsafeRawBufferPointer, hash: UInt64, event: inout mw_event) -> Session {
         if table.count >= configuration.maxSessions, let oldest = table.leastRecentlyActive {
             statistics.sessionsEvicted += 1
@@ -241,15 +241,15 @@ public final class Engine {
             release(oldest)
         }
         let session = Session(id: StableBytes(copying: id), idHash: hash, app: appState(named: event.app))
-        session.app.liveSessions += 1
+        join(session.app)
         table.insert(session)
         statistics.sessionsStarted += 1
         return session
     }
 
     func release(_ session: Session) {
-        session.app.liveSessions -= 1
         table.remove(session)
+        leave(session.app)
     }
 
     // `inout` only so that the large C struct is not copied for the call; it is not changed.
@@ -259,9 +259,10 @@ public final class Engine {
         if session.withApp({ $0.bytes.equals(app) }) || event.type == MW_EVENT_SESSION_START.rawValue { return true }
         if session.app.name == "-" {
             // The session had not said its app; it says so now.
-            session.app.liveSessions -= 1
-            session.app = appState(named: event.app)
-            session.app.liveSessions += 1
+            let app = appState(named: event.app)
+            join(app)
+            leave(session.app)
+            session.app = app
             return true
         }
         statistics.eventsRejected += 1
@@ -270,6 +271,20 @@ public final class Engine {
             "field 'app' is '\(sent)' but the session belongs to '\(session.app.name)'; event rejected"
         }
         return false
+    }
+
+    /// A session first seen at an event other than `session.start` whose `seq` is above 1:
+    /// the events before it (its start among them) never arrived here. Counted apart from
+    /// `eventsLost`, since they may also have arrived before the session was released, evicted,
+    /// or judged by a daemon that stopped without its snapshot.
+    private func countMissingBeforeFirst(_ event: inout mw_event, _ session: Session) {
+        guard event.seq > 1, event.type != MW_EVENT_SESSION_START.rawValue else { return }
+        let missing = event.seq - 1
+        statistics.eventsMissingBeforeFirst += UInt64(missing)
+        let seq = event.seq
+        output.emitDiagnostic(.gap, app: session.app.name, session: session.id.string) {
+            "the session's first event here has seq \(seq) and no session.start came: \(missing) event(s) before it missing"
+        }
     }
 
     private func checkSequence(_ event: inout mw_event, _ session: Session) -> Bool {

@@ -51,8 +51,13 @@ public struct EngineConfiguration: Sendable {
     public var sessionIdleTimeoutMs: Int64
     /// Past this many live sessions the least recently active is released.
     public var maxSessions: Int
-    /// At most this many violations of one rule per second of event time; the rest are
-    /// counted, not published, so a rule that fires on every event cannot flood anyone.
+    /// Past this many apps, apps without a live session are forgotten, least recently seen first.
+    public var maxApps: Int
+    /// The most app-wide counters, and the most app-wide firings, one app keeps.
+    public var maxAppValues: Int
+    /// At most this many violations of one rule in one app per second of event time; the
+    /// rest are counted, not published, so a rule that fires on every event of one app
+    /// cannot flood anyone, nor hold back another app's violations.
     /// Event time, not wall clock: `check` holds back exactly what the daemon did.
     public var maxViolationsPerRulePerSecond: Int
     /// Rules taken out of service after a crash or a hang in them, by id, with the reason
@@ -66,8 +71,12 @@ public struct EngineConfiguration: Sendable {
         apps: [String: AppOverride] = [:],
         sessionIdleTimeoutMs: Int64 = 30 * 60 * 1000,
         maxSessions: Int = 1_000_000,
-        maxViolationsPerRulePerSecond: Int = 1000
+        maxViolationsPerRulePerSecond: Int = 1000,
+        maxApps: Int = 100_000,
+        maxAppValues: Int = 256
     ) {
+        self.maxApps = maxApps
+        self.maxAppValues = maxAppValues
         self.maxViolationsPerRulePerSecond = maxViolationsPerRulePerSecond
         self.defaultEdition = defaultEdition
         self.rules = rules

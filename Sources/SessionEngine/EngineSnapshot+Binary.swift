@@ -185,8 +185,10 @@ extension EngineSnapshot {
 
     private static func readSession(_ reader: inout SnapshotReader, apps: [AppStateSnapshot]) throws(SnapshotFormatError) -> SessionState {
         let id = try reader.data()
-        let appIndex = try reader.count(minimumSize: 0)
-        guard appIndex < apps.count else { throw .malformed("an app index out of range", offset: reader.offset) }
+        // An index, not a count: bounded by the apps read, not by the bytes left.
+        let index = try reader.unsigned()
+        guard index < UInt64(apps.count) else { throw .malformed("an app index out of range", offset: reader.offset) }
+        let appIndex = Int(index)
         let flags = try reader.byte()
         guard flags & ~Flag.known == 0 else { throw .malformed("unknown session flags", offset: reader.offset) }
         let lastTs = flags & Flag.lastTs != 0 ? (try reader.signed()) : .min

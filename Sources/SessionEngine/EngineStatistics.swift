@@ -12,6 +12,10 @@ public struct EngineStatistics: Sendable, Equatable {
     public var duplicates: UInt64 = 0
     /// Events lost, by `seq` gaps.
     public var eventsLost: UInt64 = 0
+    /// Events before the first one seen of a session that began here without its
+    /// `session.start` (its `seq` − 1): lost in transport, or received before the
+    /// session was released or evicted.
+    public var eventsMissingBeforeFirst: UInt64 = 0
     /// Events earlier than their session's latest `ts`.
     public var outOfOrder: UInt64 = 0
     /// Dismissals of ids not on the stack.
@@ -28,8 +32,14 @@ public struct EngineStatistics: Sendable, Equatable {
     public var violations: UInt64 = 0
     /// Reports a rule made that its firing discipline held back.
     public var reportsSuppressed: UInt64 = 0
-    /// Violations held back by the per-rule rate limit.
+    /// Violations held back by the rate limit (per app and rule), whether the rule reported
+    /// them or asked first (`should_report`) and so never did.
     public var violationsRateLimited: UInt64 = 0
+    /// Apps without a live session forgotten to stay within `max_apps`.
+    public var appsEvicted: UInt64 = 0
+    /// Times an app-wide counter or firing for a new value was not kept because the app
+    /// held `max_app_values` already.
+    public var appValuesRefused: UInt64 = 0
     /// Reports whose evidence was not a JSON object (replaced by {}).
     public var badEvidence: UInt64 = 0
 

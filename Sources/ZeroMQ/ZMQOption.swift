@@ -43,6 +43,9 @@ extension ZMQOption where Value == Int32 {
     public static var sendBuffer: Self { Self(int32: ZMQ_SNDBUF) }
     /// `ZMQ_RCVBUF`, bytes: the kernel receive buffer (`-1`: the OS default).
     public static var receiveBuffer: Self { Self(int32: ZMQ_RCVBUF) }
+    /// `ZMQ_HANDSHAKE_IVL`, milliseconds: a connection that has not finished the ZMTP handshake
+    /// (and CURVE's) by then is closed (`0`: never; libzmq's default is 30 s).
+    public static var handshakeInterval: Self { Self(int32: ZMQ_HANDSHAKE_IVL) }
     /// `ZMQ_BACKLOG`: the listen backlog of bound endpoints.
     public static var backlog: Self { Self(int32: ZMQ_BACKLOG) }
     /// `ZMQ_TYPE` (read only): the socket type's libzmq constant.

@@ -23,6 +23,7 @@ extension StatusReply {
             merged.rejectedByReason.merge(s.rejectedByReason, uniquingKeysWith: +)
             merged.eventsPerSecond += s.eventsPerSecond
             merged.violationsRateLimitedByRule.merge(s.violationsRateLimitedByRule, uniquingKeysWith: +)
+            merged.violationsRateLimitedByApp.merge(s.violationsRateLimitedByApp, uniquingKeysWith: +)
             merged.curve = merged.curve || s.curve
             merged.faults.merge(s.faults)
         }
@@ -77,6 +78,7 @@ extension StatusReply {
         \.eventsUnknownType,
         \.duplicates,
         \.eventsLost,
+        \.eventsMissingBeforeFirst,
         \.outOfOrder,
         \.unknownDismissals,
         \.sessionsLive,
@@ -91,6 +93,14 @@ extension StatusReply {
         \.historyPruned,
         \.reportsSuppressed,
         \.violationsRateLimited,
+        \.appsKnown,
+        \.appsEvicted,
+        \.appValuesRefused,
+        \.ingestConnections,
+        \.ingestConnectionsMax,
+        \.ingestConnectionsRefused,
+        \.ingestAcceptFailures,
+        \.descriptorLimit,
         \.badEvidence,
         \.diagnosticsPublished,
         \.diagnosticsSuppressed,

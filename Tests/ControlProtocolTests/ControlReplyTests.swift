@@ -26,13 +26,14 @@ final class ControlReplyTests: XCTestCase {
     /// whole doubles without ".0", null for no history.
     func testStatusReplyBytesAreGolden() {
         let text = String(decoding: ControlReply.encode(Self.status()), as: UTF8.self)
-        let expected = #"{"bad_evidence":0,"buckets_uncovered":null,"config_reloads":0,"config_reloads_refused":0,"control_hold_cpu_max_us":0,"control_hold_cpu_us_by_request":{},"control_hold_max_request":null,"control_hold_max_us":0,"control_hold_us_by_request":{},"control_requests":0,"curve":true,"#
-            + #""curve_clients_accepted":0,"curve_clients_refused":0,"diagnostics_published":0,"diagnostics_suppressed":0,"duplicates":0,"#
+        let expected = #"{"app_values_refused":0,"apps_evicted":0,"apps_known":0,"bad_evidence":0,"buckets_uncovered":null,"config_reloads":0,"config_reloads_refused":0,"control_hold_cpu_max_us":0,"control_hold_cpu_us_by_request":{},"control_hold_max_request":null,"control_hold_max_us":0,"control_hold_us_by_request":{},"control_requests":0,"curve":true,"#
+            + #""curve_clients_accepted":0,"curve_clients_refused":0,"descriptor_limit":0,"diagnostics_published":0,"diagnostics_suppressed":0,"duplicates":0,"#
             + #""edition":"current","#
             + #""endpoints":{"control":["ipc:\/\/\/run\/mw\/control"],"events":["tcp:\/\/127.0.0.1:7450"],"publish":["tcp:\/\/127.0.0.1:7451"]},"#
-            + #""events_accepted":0,"events_judged":0,"events_lost":0,"events_per_second":0,"events_received":10,"events_rejected":2,"#
+            + #""events_accepted":0,"events_judged":0,"events_lost":0,"events_missing_before_first":0,"events_per_second":0,"events_received":10,"events_rejected":2,"#
             + #""events_unknown_type":0,"handover_dropped":0,"history":null,"history_error":null,"history_failures":0,"#
             + #""history_healthy":false,"history_outages":0,"history_pruned":0,"history_state":"none","history_wal_bytes":0,"#
+            + #""ingest_accept_failures":0,"ingest_connections":0,"ingest_connections_max":0,"ingest_connections_refused":0,"#
             + #""messages_dropped":0,"messages_received":0,"#
             + #""module_errors":{"overuse":1},"module_failures":["broken: no symbol mw_module_v1"],"module_files_changed":[],"#
             + #""modules":[{"abi":"1.2","name":"overuse","path":"\/usr\/lib\/modalwatch\/libmodalwatch-rules-overuse.so","rules":3,"version":"1.2.0"}],"#
@@ -41,7 +42,8 @@ final class ControlReplyTests: XCTestCase {
             + #""sessions_ended":0,"sessions_evicted":0,"sessions_expired":0,"sessions_live":0,"sessions_started":0,"shard":null,"shard_buckets":256,"shard_conflicts":[],"#
             + #""spool_file_bytes":0,"spool_memory_bytes":0,"spool_records_damaged":0,"started":1700000000000,"#
             + #""subscriber_overflows":0,"topics_too_large":0,"unknown_dismissals":0,"uptime_s":12.5,"v":1,"version":"0.1.0","violations_found":0,"#
-            + #""violations_published":0,"violations_rate_limited":0,"violations_rate_limited_by_rule":{"alert-frequency":4},"#
+            + #""violations_published":0,"violations_rate_limited":0,"violations_rate_limited_by_app":{},"#
+            + #""violations_rate_limited_by_rule":{"alert-frequency":4},"#
             + #""violations_recovered":0,"violations_spooled":0,"violations_stored":0,"violations_unstored":0}"#
         XCTAssertEqual(text, expected)
     }

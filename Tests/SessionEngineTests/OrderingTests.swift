@@ -116,6 +116,18 @@ final class OrderingTests: XCTestCase {
             Line.action("B", 1000, #""seq":1"#),
             Line.action("B", 1100, #""seq":2"#))
         XCTAssertEqual(h.views.count, 3)
-        XCTAssertEqual(h.output.diagnostics.count, 0, "B's seq and ts are its own")
+        XCTAssertEqual(h.output.diagnostics.filter { $0.session == "B" }.count, 0, "B's seq and ts are its own")
+        XCTAssertEqual(h.engine.statistics.eventsLost, 0)
+    }
+
+    func testASessionFirstSeenPastSeqOneWithoutItsStartCountsWhatWentBefore() throws {
+        let h = try harness()
+        h.send(
+            Line.action("A", 5000, #""seq":5"#),          // seq 1 to 4 (its start among them) never came
+            Line.start("B", 1000, #""seq":7"#),           // a start may open at any seq
+            Line.action("B", 1100, #""seq":8"#))
+        XCTAssertEqual(h.engine.statistics.eventsMissingBeforeFirst, 4)
+        XCTAssertEqual(h.engine.statistics.eventsLost, 0)
+        XCTAssertEqual(h.output.diagnostics(.gap).map(\.session), ["A"])
     }
 }

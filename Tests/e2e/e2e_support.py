@@ -163,8 +163,9 @@ class Daemon:
     """One real `modalwatchd` process on free loopback ports, with a private state dir."""
 
     def __init__(self, context: zmq.Context, workdir: Path, extra_args: Iterable[str] = (), ipc: bool = False,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, preexec_fn: Callable[[], None] | None = None) -> None:
         self.env = env
+        self.preexec_fn = preexec_fn
         self.context = context
         self.workdir = workdir
         self.extra_args = list(extra_args)
@@ -198,6 +199,7 @@ class Daemon:
                     ],
                     stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                     env=None if self.env is None else {**os.environ, **self.env},
+                    preexec_fn=self.preexec_fn,
                 )
             try:
                 self._wait_ready(ready_timeout)

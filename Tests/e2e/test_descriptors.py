@@ -1,0 +1,81 @@
+"""Descriptors: a daemon with few of them, under a flood of bare TCP connections to its
+ingest port, keeps answering on its control socket and still writes its session snapshot
+on SIGTERM (opened at start), so the sessions come back on restart."""
+from __future__ import annotations
+
+import resource
+import socket
+import time
+
+import e2e_support as support
+import streams
+
+T0 = 1_732_290_000_000
+SESSIONS = 50
+BARE_CONNECTIONS = 1100
+
+
+def few_descriptors() -> None:
+    """In the child, before exec: 128 descriptors, soft and hard (the daemon cannot raise it)."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (128, 128))
+
+
+def open_bare_connections(endpoint: str, count: int) -> list[socket.socket]:
+    """`count` TCP connections to `endpoint` that never say a word of ZMTP."""
+    host, port = endpoint.removeprefix("tcp://").rsplit(":", 1)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < count + 256:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, count + 1024), hard))
+    opened = []
+    deadline = time.monotonic() + 30
+    for _ in range(count):
+        if time.monotonic() > deadline:
+            break
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.settimeout(0.2)
+        try:
+            sock.connect((host, int(port)))
+        except OSError:
+            sock.close()
+            continue
+        opened.append(sock)
+    return opened
+
+
+def test_control_answers_and_the_snapshot_is_written_with_128_descriptors_under_a_connection_flood(zctx, tmp_path):
+    daemon = support.Daemon(zctx, tmp_path, preexec_fn=few_descriptors).start()
+    bare: list[socket.socket] = []
+    try:
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        sender.batch([streams.start(f"S{n}", "com.example.fd", T0 + n) for n in range(SESSIONS)])
+        daemon.wait_status(lambda s: s["sessions_live"] == SESSIONS, timeout=10, what="sessions started")
+        sender.close()
+
+        bare = open_bare_connections(daemon.events, BARE_CONNECTIONS)
+        assert len(bare) >= 200, f"only {len(bare)} connections opened"
+        # Control answers while the connections are held open.
+        answered = 0
+        for _ in range(10):
+            try:
+                status = daemon.request({"cmd": "status"}, timeout=2.0)
+                answered += status.get("ok") is True
+            except TimeoutError:
+                pass
+            time.sleep(0.2)
+        assert answered >= 8, f"control answered {answered} of 10 status requests under the flood"
+        assert status["ingest_connections_refused"] > 0
+        assert status["ingest_connections"] <= status["ingest_connections_max"] < 128
+        assert daemon.stop() == 0
+        assert "could not write the session snapshot" not in daemon.log()
+    finally:
+        for sock in bare:
+            sock.close()
+        if daemon.alive:
+            daemon.stop()
+    assert (tmp_path / "state" / "sessions.snapshot").is_file()
+    restarted = support.Daemon(zctx, tmp_path).start()
+    try:
+        assert restarted.status()["sessions_live"] == SESSIONS
+    finally:
+        assert restarted.stop() == 0
