@@ -29,6 +29,7 @@ final class ControlServer {
     private let reloadRefused: Bool
     private let exchange: ControlExchange
     private let logger: Logger
+    private let clock: DaemonClock
     private var trimmer = MemoryTrimmer()
     private var finishing = false
 
@@ -36,6 +37,7 @@ final class ControlServer {
     init(_ settings: ControlThread.Settings, exchange: ControlExchange) throws(DaemonError) {
         self.exchange = exchange
         logger = settings.logger
+        clock = settings.clock
         let control: ZMQSocket, pair: ZMQSocket
         do {
             control = try ZMQSocket(settings.context, type: .rep, linger: 0)
@@ -136,7 +138,7 @@ final class ControlServer {
                 return ControlReply.encode(try result.get())
             case .session(let request):
                 guard case .session(let result)? = ask(.session(request)) else { return nil }
-                var reply = try result.get().reply(request, now: WallClock.milliseconds())
+                var reply = try result.get().reply(request, now: clock.milliseconds())
                 addViolations(to: &reply, request)
                 return ControlReply.encode(reply)
             case .sessions(let request):
@@ -205,7 +207,7 @@ final class ControlServer {
                 case .sessionsSlice(.alerts(let more)): alerts.append(more)
                 case .sessionsEnd:
                     let page = listing.finish()
-                    return SessionsReply(total: listing.total, now: WallClock.milliseconds(), sessions: page.sessions, next: page.next?.text)
+                    return SessionsReply(total: listing.total, now: clock.milliseconds(), sessions: page.sessions, next: page.next?.text)
                 default: break
                 }
             }
@@ -247,7 +249,7 @@ final class ControlServer {
         case nil: break
         case .duration(let text)?:
             guard let ms = DurationParser.milliseconds(text) else { throw ControlRefusal(ViolationsRequest.badSince) }
-            query.sinceObserved = WallClock.milliseconds() - ms
+            query.sinceObserved = clock.milliseconds().subtractingSaturated(ms)
         case .wallClock(let ms)?:
             query.sinceObserved = ms
         }

@@ -22,6 +22,8 @@ final class ControlThread: Sendable {
         var pair: String
         /// The history store's file, or nil for none.
         var historyPath: String?
+        /// The daemon's clock: the `now` of replies and of `--since`.
+        var clock = DaemonClock()
         var logger: Logger
     }
 

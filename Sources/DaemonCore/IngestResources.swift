@@ -59,7 +59,8 @@ final class IngestResources {
 
     /// Opens everything for `configuration`; on an error, closes what it had opened and throws.
     static func open(
-        _ configuration: DaemonConfiguration, wakeup: Wakeup, configurationSource: @escaping IngestLoop.ConfigurationSource, logger: Logger
+        _ configuration: DaemonConfiguration, wakeup: Wakeup, configurationSource: @escaping IngestLoop.ConfigurationSource,
+        clock: DaemonClock, logger: Logger
     ) throws(DaemonError) -> IngestResources {
         var undo = Undo()
         do throws(DaemonError) {
@@ -80,11 +81,11 @@ final class IngestResources {
             }
 
             // The publishing thread owns the PUB socket and the history; it binds first.
-            let publishing = try PublishingThread.start(publishingSettings(configuration, context, curveSecret, logger))
+            let publishing = try PublishingThread.start(publishingSettings(configuration, context, curveSecret, clock, logger))
             // Until the ingest side says `finish`, only the context's end stops that thread.
             undo.push { context.shutdown(); publishing.join() }
             // The control thread owns the control socket and reads the history; it binds now.
-            let controlThread = try ControlThread.start(controlSettings(configuration, context, configurationSource, logger))
+            let controlThread = try ControlThread.start(controlSettings(configuration, context, configurationSource, clock, logger))
             undo.push { context.shutdown(); controlThread.join() }
 
             // XSUB, not SUB: it filters nothing itself (publishers filter by its subscriptions), so
@@ -142,7 +143,8 @@ final class IngestResources {
     }
 
     private static func publishingSettings(
-        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ curveSecret: String?, _ logger: Logger
+        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ curveSecret: String?, _ clock: DaemonClock,
+        _ logger: Logger
     ) throws(DaemonError) -> PublishingThread.Settings {
         var historyPath: String?
         if let directory = configuration.stateDirectory {
@@ -157,18 +159,19 @@ final class IngestResources {
             publish: configuration.publish, historyPath: historyPath,
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
             spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
-            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, logger: logger)
+            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, clock: clock, logger: logger)
     }
 
     private static func controlSettings(
-        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ source: @escaping IngestLoop.ConfigurationSource, _ logger: Logger
+        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ source: @escaping IngestLoop.ConfigurationSource,
+        _ clock: DaemonClock, _ logger: Logger
     ) -> ControlThread.Settings {
         ControlThread.Settings(
             context: context, control: configuration.control, configurationSource: source,
             // A state change over the network: only when the config says so (issue 8).
             reloadRefused: configuration.control.hasPrefix("tcp://") && !configuration.controlAllowReloadOverTCP,
             pair: "inproc://modalwatch-control-\(UInt64.random(in: 0...UInt64.max))",
-            historyPath: configuration.stateDirectory.map { $0 + "/" + ViolationHistory.fileName }, logger: logger)
+            historyPath: configuration.stateDirectory.map { $0 + "/" + ViolationHistory.fileName }, clock: clock, logger: logger)
     }
 
     private static func socket(_ context: ZMQContext, _ type: ZMQSocketType, _ undo: inout Undo) throws(DaemonError) -> ZMQSocket {

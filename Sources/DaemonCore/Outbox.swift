@@ -25,6 +25,8 @@ final class Outbox: EngineOutput {
     }
     private let socket: ZMQSocket
     private let logger: Logger
+    /// The daemon's clock: a diagnostic's `observed`.
+    private let clock: DaemonClock
     /// For each reason: when it was last logged (monotonic ms) and how many went unlogged since.
     private var logged: [DiagnosticReason: (at: Int64, held: Int)] = [:]
     /// At most one log line per reason in this many ms (events.md: "logged at a limited rate").
@@ -35,7 +37,8 @@ final class Outbox: EngineOutput {
     private var topic = JSONBuffer(capacity: 256)
 
     /// Hands batches over on `socket` (the ingest side of the PAIR); logs rejections to `logger`, rate-limited.
-    init(socket: ZMQSocket, logger: Logger) {
+    init(socket: ZMQSocket, clock: DaemonClock, logger: Logger) {
+        self.clock = clock
         self.socket = socket
         self.logger = logger
     }
@@ -51,7 +54,7 @@ final class Outbox: EngineOutput {
 
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {
         log(reason, app: app, session: session, detail: detail)
-        let now = WallClock.milliseconds()
+        let now = clock.milliseconds()
         guard limiter.allow(app: app ?? "-", now: now) else {
             diagnosticsSuppressed = limiter.suppressed
             return

@@ -105,7 +105,7 @@ final class Publisher {
                 // WAL checkpoints on a thread of their own: a commit here (and so a
                 // publication) never waits for one.
                 keeper = try HistoryKeeper(
-                    path: path, bounds: settings.spool, retention: settings.retention, statistics: statistics,
+                    path: path, bounds: settings.spool, retention: settings.retention, clock: settings.clock, statistics: statistics,
                     health: health, logger: settings.logger)
                 checkpointer = HistoryCheckpointer(path: path)
                 try checkpointer?.start()
