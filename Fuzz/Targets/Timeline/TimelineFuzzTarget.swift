@@ -130,7 +130,7 @@ final class TimelineFuzzTarget {
             let scan = Engine.SessionScan(app: nil)
             var alerts = Engine.JournalAlerts()
             while !scan.finished {
-                switch engine.continueScan(scan) { false } {
+                switch engine.continueScan(scan, shouldStop: { false }) {
                 case .sessions(let slice):
                     if listing.alerts == nil { listing.alerts = alerts.index() }
                     listing.add(slice)
