@@ -125,7 +125,7 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["ZeroMQ"]),
 
         // The HTML report: aggregation in bounded memory (ReportModel) and rendering (HTMLReport, inline SVG).
-        .target(name: "Report", dependencies: ["ModalwatchABI", "RuleHost"]),
+        .target(name: "Report", dependencies: ["ModalwatchABI", "RuleHost", "ByteBasics"]),
 
         // The daemon's parts: ingest loop, publisher, control server.
         .target(

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets into Fuzz/build/bin/fuzz-TARGET (Fuzz/README.md).
 #
-#   Fuzz/build.sh                  # decoder, config and control
+#   Fuzz/build.sh                  # decoder, config, control and timeline
 #   Fuzz/build.sh decoder          # only some
 #
 # decoder: Sources/EventDecoding compiled here with swiftc -sanitize=fuzzer,address, the C header
 #          module through a generated module map. Seconds.
-# config, control: the package's modules (ModalwatchConfig, DaemonCore and everything below them,
+# config, control, timeline: the package's modules (ModalwatchConfig, DaemonCore and everything below them,
 #          Yams, GRDB, ...) built by SwiftPM in release mode with --sanitize fuzzer --sanitize address
 #          and -enable-testing, in a scratch folder of their own (Fuzz/build/spm, so the normal .build
 #          is left alone); the target is then compiled against their modules and linked with their
@@ -28,7 +28,7 @@ FLAGS=(-swift-version 6 -enable-upcoming-feature ExistentialAny -enable-upcoming
 LINK=(-use-ld=lld)
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(decoder config control)
+[ ${#targets[@]} -gt 0 ] || targets=(decoder config control timeline)
 mkdir -p "$OUT/bin"
 
 abi_module_map() {
@@ -59,7 +59,7 @@ build_decoder() {
 }
 
 # The modules DaemonCore needs, in the sanitized SwiftPM build: every object file of these is linked.
-SPM_MODULES=(DaemonCore ControlProtocol ModalwatchConfig ShardRouting HistoryStore SessionEngine RuleHost EventDecoding ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
+SPM_MODULES=(DaemonCore Report ControlProtocol ModalwatchConfig ShardRouting HistoryStore SessionEngine RuleHost EventDecoding ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
              Yams CYaml GRDB Logging Metrics CoreMetrics Prometheus Atomics _AtomicsShims)
 
 # SwiftPM's --sanitize flags reach swiftc as separate -sanitize= options, of which only the last
@@ -76,8 +76,9 @@ RULE_PRODUCTS=(overuse modality alert-content action-sheet)
 spm_built=0
 build_spm() {
     [ $spm_built = 1 ] && return
-    echo "fuzz: swift build --target DaemonCore and the rule modules (release, ASan, coverage, -enable-testing)"
+    echo "fuzz: swift build --target DaemonCore, Report and the rule modules (release, ASan, coverage, -enable-testing)"
     (cd "$ROOT" && "$SWIFT" build --scratch-path "$SPM" "${SPM_FLAGS[@]}" --target DaemonCore)
+    (cd "$ROOT" && "$SWIFT" build --scratch-path "$SPM" "${SPM_FLAGS[@]}" --target Report)
     local product
     for product in "${RULE_PRODUCTS[@]}"; do
         (cd "$ROOT" && "$SWIFT" build --scratch-path "$SPM" "${SPM_FLAGS[@]}" --product "modalwatch-rules-$product")
@@ -122,7 +123,8 @@ for target in "${targets[@]}"; do
         decoder) build_decoder ;;
         config) build_spm; link_spm_target config ConfigFuzz "$FUZZ"/Targets/Config/*.swift "$FUZZ"/Targets/Shared/*.swift ;;
         control) build_spm; link_spm_target control ControlFuzz "$FUZZ"/Targets/Control/*.swift "$FUZZ"/Targets/Shared/*.swift ;;
-        *) echo "usage: $0 [decoder|config|control ...]" >&2; exit 2 ;;
+        timeline) build_spm; link_spm_target timeline TimelineFuzz "$FUZZ"/Targets/Timeline/*.swift "$FUZZ"/Targets/Shared/*.swift ;;
+        *) echo "usage: $0 [decoder|config|control|timeline ...]" >&2; exit 2 ;;
     esac
 done
 echo "fuzz: built ${targets[*]} in $OUT/bin"

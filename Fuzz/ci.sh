@@ -9,12 +9,12 @@
 # then fuzzes. Exit 0 when no target crashed; 1 when one did (its input is in Fuzz/crashes/TARGET,
 # its report in Fuzz/work/TARGET.log); 2 when the build failed.
 # End to end on 2 cores: the first build about 6 minutes (SwiftPM builds the package's modules with
-# ASan and coverage in Fuzz/build/spm; 372 s measured), later ones about 30 s; then 3 x FUZZ_SECONDS.
+# ASan and coverage in Fuzz/build/spm; 372 s measured), later ones about 30 s; then 4 x FUZZ_SECONDS.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
-read -r -a targets <<<"${FUZZ_TARGETS:-decoder config control}"
+read -r -a targets <<<"${FUZZ_TARGETS:-decoder config control timeline}"
 
 start=$(date +%s)
 if ! bash "$ROOT/Fuzz/build.sh" "${targets[@]}"; then

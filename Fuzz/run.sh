@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for a bounded time (Fuzz/README.md).
 #
-#   Fuzz/run.sh TARGET SECONDS [libFuzzer flags...]      TARGET: decoder, config or control
+#   Fuzz/run.sh TARGET SECONDS [libFuzzer flags...]      TARGET: decoder, config, control or timeline
 #
 # Starts from the committed seeds (Fuzz/corpus/TARGET) and the regression inputs
 # (Fuzz/regressions/TARGET); inputs that add coverage go to a scratch corpus (Fuzz/work/TARGET),
@@ -15,7 +15,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FUZZ=$ROOT/Fuzz
 if [ $# -lt 2 ]; then
-    echo "usage: $0 decoder|config|control SECONDS [libFuzzer flags...]" >&2
+    echo "usage: $0 decoder|config|control|timeline SECONDS [libFuzzer flags...]" >&2
     exit 2
 fi
 target=$1 seconds=$2
@@ -28,7 +28,8 @@ case $target in
     decoder) max_len=8192 ;;
     config) max_len=4096 ;;
     control) max_len=2048 ;;
-    *) echo "fuzz: unknown target '$target' (decoder, config or control)" >&2; exit 2 ;;
+    timeline) max_len=2048 ;;
+    *) echo "fuzz: unknown target '$target' (decoder, config, control or timeline)" >&2; exit 2 ;;
 esac
 
 work=$FUZZ/work/$target
@@ -37,7 +38,7 @@ mkdir -p "$work/corpus" "$crashes"
 seeds=("$FUZZ/corpus/$target")
 [ -d "$FUZZ/regressions/$target" ] && seeds+=("$FUZZ/regressions/$target")
 
-# The config and control targets load these once (Fuzz/Targets/Shared/FuzzEnvironment.swift).
+# The config, control and timeline targets load these once (Fuzz/Targets/Shared/FuzzEnvironment.swift).
 export MODALWATCH_FUZZ_RULES_DIR=${MODALWATCH_FUZZ_RULES_DIR:-${FUZZ_BUILD:-$FUZZ/build}/rules}
 export MODALWATCH_FUZZ_STREAM=${MODALWATCH_FUZZ_STREAM:-$ROOT/demo/stream.ndjson}
 

@@ -32,6 +32,7 @@ final class ControlServer {
     private let logger: Logger
     /// The other daemons' shards, asked on this thread (`shard.peers`); nil without peers.
     private let peerWatch: ShardPeerWatch?
+    private let clock: DaemonClock
     private var trimmer = MemoryTrimmer()
     private var finishing = false
 
@@ -39,6 +40,7 @@ final class ControlServer {
     init(_ settings: ControlThread.Settings, exchange: ControlExchange) throws(DaemonError) {
         self.exchange = exchange
         logger = settings.logger
+        clock = settings.clock
         let control: ZMQSocket, pair: ZMQSocket
         do {
             control = try ZMQSocket(settings.context, type: .rep, linger: 0)
@@ -149,7 +151,7 @@ final class ControlServer {
                 return ControlReply.encode(try result.get())
             case .session(let request):
                 guard case .session(let result)? = ask(.session(request)) else { return nil }
-                var reply = try result.get().reply(request, now: WallClock.milliseconds())
+                var reply = try result.get().reply(request, now: clock.milliseconds())
                 addViolations(to: &reply, request)
                 return ControlReply.encode(reply)
             case .sessions(let request):
@@ -218,7 +220,7 @@ final class ControlServer {
                 case .sessionsSlice(.alerts(let more)): alerts.append(more)
                 case .sessionsEnd:
                     let page = listing.finish()
-                    return SessionsReply(total: listing.total, now: WallClock.milliseconds(), sessions: page.sessions, next: page.next?.text)
+                    return SessionsReply(total: listing.total, now: clock.milliseconds(), sessions: page.sessions, next: page.next?.text)
                 default: break
                 }
             }
@@ -260,7 +262,7 @@ final class ControlServer {
         case nil: break
         case .duration(let text)?:
             guard let ms = DurationParser.milliseconds(text) else { throw ControlRefusal(ViolationsRequest.badSince) }
-            query.sinceObserved = WallClock.milliseconds() - ms
+            query.sinceObserved = clock.milliseconds().subtractingSaturated(ms)
         case .wallClock(let ms)?:
             query.sinceObserved = ms
         }

@@ -27,6 +27,8 @@ final class ControlThread: Sendable {
         /// the thread compares it with (`ShardPeerWatch`).
         var shard: ShardAssignment?
         var shardPeers: [String]
+        /// The daemon's clock: the `now` of replies and of `--since`.
+        var clock = DaemonClock()
         var logger: Logger
     }
 

@@ -48,6 +48,8 @@ final class HistoryKeeper {
     private var failedSince: Int64 = 0
     private var nextMakeRoomMs: Int64 = 0
     private let retention: PublishingThread.Retention
+    /// The retention's `now`: the daemon's clock, which a forward step of the wall clock does not move.
+    private let clock: DaemonClock
     private var reserve: HistoryReserve
     private let directory: String
     /// The WAL's size past which the store counts as failing (`history.wal_limit`).
@@ -60,9 +62,10 @@ final class HistoryKeeper {
     private var damagedCounted = 0
 
     /// Opens the history at `path` (throws when it cannot) with a spool of `bounds`.
-    init(path: String, bounds: SpoolBounds, walLimitBytes: Int, retention: PublishingThread.Retention,
+    init(path: String, bounds: SpoolBounds, walLimitBytes: Int, retention: PublishingThread.Retention, clock: DaemonClock,
          statistics: PublishingStatistics, health: StoreHealth, logger: Logger) throws {
         self.path = path
+        self.clock = clock
         self.retention = retention
         self.statistics = statistics
         self.health = health
@@ -259,7 +262,7 @@ final class HistoryKeeper {
     /// Deletes what the retention no longer keeps; nil when there is none or it failed.
     private func applyRetention(_ history: ViolationHistory) -> Int? {
         guard retention.maxAgeMs != nil || retention.maxRows != nil else { return nil }
-        return try? history.prune(now: WallClock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows)
+        return try? history.prune(now: clock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows)
     }
 
     /// While the store fails, before the spool is written back: gives the reserve back

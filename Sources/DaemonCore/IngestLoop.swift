@@ -38,6 +38,8 @@ public final class IngestLoop {
         public var configurationSource: ConfigurationSource
         /// Ends the process when a graceful stop takes longer than `stop_timeout` (docs/RELIABILITY.md).
         public var stopDeadline = StopDeadline()
+        /// Where the daemon's clock (`DaemonClock`) reads the time: the machine's clocks, or a test's.
+        public var clock: any ClockSource = SystemClock()
 
         /// Settings for a loop.
         public init(
@@ -85,6 +87,8 @@ public final class IngestLoop {
     let catalog: RuleCatalog
     let startedAtMs = WallClock.milliseconds()
     let startedMonotonicMs = WallClock.monotonicMilliseconds()
+    /// Arrival times, idle release: the wall clock that never steps forward (`DaemonClock`).
+    let clock: DaemonClock
     let pipeline: EventPipeline
     let outbox: Outbox
     private let resources: IngestResources
@@ -134,15 +138,18 @@ public final class IngestLoop {
         } catch {
             settings.logger.warning("could not raise the descriptor limit", metadata: ["error": "\(error)", "nofile": "\(Posix.descriptorLimit())"])
         }
+        let clock = DaemonClock(source: settings.clock)
         let resources = try IngestResources.open(
-            settings.configuration, wakeup: settings.wakeup, configurationSource: settings.configurationSource, logger: settings.logger)
-        let loop = IngestLoop(settings, resources)
+            settings.configuration, wakeup: settings.wakeup, configurationSource: settings.configurationSource,
+            clock: clock, logger: settings.logger)
+        let loop = IngestLoop(settings, resources, clock: clock)
         ready(resources.endpoints)
         loop.run()
         resources.close()
     }
 
-    private init(_ settings: Settings, _ resources: IngestResources) {
+    private init(_ settings: Settings, _ resources: IngestResources, clock: DaemonClock) {
+        self.clock = clock
         configuration = settings.configuration
         catalog = settings.catalog
         logger = settings.logger
@@ -150,7 +157,7 @@ public final class IngestLoop {
         notifier = settings.notifier
         configurationSource = settings.configurationSource
         self.resources = resources
-        outbox = Outbox(socket: resources.handover, logger: logger)
+        outbox = Outbox(socket: resources.handover, clock: clock, logger: logger)
         let faultGuard = RuleFaultGuard(
             directory: settings.configuration.stateDirectory, catalog: settings.catalog,
             quarantineEnabled: settings.configuration.quarantineEnabled, logger: settings.logger)
@@ -261,11 +268,11 @@ public final class IngestLoop {
     private func drain(stopping: Bool) {
         let socket = resources.ingest
         var handled = 0
-        var observed = WallClock.milliseconds()
+        var observed = clock.milliseconds()
         let deadline = WallClock.monotonicMilliseconds() + (stopping ? Self.stopDrainMs : control.isBusy ? Self.drainSliceBusyMs : Self.drainSliceMs)
         while true {
             if handled & 15 == 15 {
-                observed = WallClock.milliseconds()
+                observed = clock.milliseconds()
                 if WallClock.monotonicMilliseconds() >= deadline {
                     if stopping { logger.warning("stopped while events were still arriving; the sender goes on past the stop") }
                     return
@@ -330,7 +337,7 @@ public final class IngestLoop {
             timers.tick = now
             if let metrics = resources.metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
             rate.sample(total: pipeline.statistics.eventsReceived, now: now)
-            pipeline.engine.releaseIdleSessions(now: WallClock.milliseconds(), limit: 10_000)
+            pipeline.engine.releaseIdleSessions(now: clock.milliseconds(), limit: 10_000)
         }
         if now - timers.rateSummary >= 10_000 {
             timers.rateSummary = now

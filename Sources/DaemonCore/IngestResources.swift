@@ -68,7 +68,8 @@ final class IngestResources {
 
     /// Opens everything for `configuration`; on an error, closes what it had opened and throws.
     static func open(
-        _ configuration: DaemonConfiguration, wakeup: Wakeup, configurationSource: @escaping IngestLoop.ConfigurationSource, logger: Logger
+        _ configuration: DaemonConfiguration, wakeup: Wakeup, configurationSource: @escaping IngestLoop.ConfigurationSource,
+        clock: DaemonClock, logger: Logger
     ) throws(DaemonError) -> IngestResources {
         var undo = Undo()
         do throws(DaemonError) {
@@ -100,11 +101,11 @@ final class IngestResources {
             }
 
             // The publishing thread owns the PUB socket and the history; it binds first.
-            let publishing = try PublishingThread.start(publishingSettings(configuration, context, curveSecret, logger))
+            let publishing = try PublishingThread.start(publishingSettings(configuration, context, curveSecret, clock, logger))
             // Until the ingest side says `finish`, only the context's end stops that thread.
             undo.push { context.shutdown(); publishing.join() }
             // The control thread owns the control socket and reads the history; it binds now.
-            let controlThread = try ControlThread.start(controlSettings(configuration, context, configurationSource, logger))
+            let controlThread = try ControlThread.start(controlSettings(configuration, context, configurationSource, clock, logger))
             undo.push { context.shutdown(); controlThread.join() }
 
             // XSUB, not SUB: it filters nothing itself (publishers filter by its subscriptions), so
@@ -176,7 +177,8 @@ final class IngestResources {
     }
 
     private static func publishingSettings(
-        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ curveSecret: String?, _ logger: Logger
+        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ curveSecret: String?, _ clock: DaemonClock,
+        _ logger: Logger
     ) throws(DaemonError) -> PublishingThread.Settings {
         var historyPath: String?
         if let directory = configuration.stateDirectory {
@@ -191,11 +193,12 @@ final class IngestResources {
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
             spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
             walLimitBytes: configuration.historyWALLimitBytes,
-            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, logger: logger)
+            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, clock: clock, logger: logger)
     }
 
     private static func controlSettings(
-        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ source: @escaping IngestLoop.ConfigurationSource, _ logger: Logger
+        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ source: @escaping IngestLoop.ConfigurationSource,
+        _ clock: DaemonClock, _ logger: Logger
     ) -> ControlThread.Settings {
         ControlThread.Settings(
             context: context, control: configuration.control, configurationSource: source,
@@ -203,7 +206,7 @@ final class IngestResources {
             reloadRefused: configuration.control.hasPrefix("tcp://") && !configuration.controlAllowReloadOverTCP,
             pair: "inproc://modalwatch-control-\(UInt64.random(in: 0...UInt64.max))",
             historyPath: configuration.stateDirectory.map { $0 + "/" + ViolationHistory.fileName },
-            shard: configuration.shard, shardPeers: configuration.shardPeers, logger: logger)
+            shard: configuration.shard, shardPeers: configuration.shardPeers, clock: clock, logger: logger)
     }
 
     private static func socket(_ context: ZMQContext, _ type: ZMQSocketType, _ undo: inout Undo) throws(DaemonError) -> ZMQSocket {

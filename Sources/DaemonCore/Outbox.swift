@@ -31,6 +31,8 @@ final class Outbox: EngineOutput {
     }
     private let socket: ZMQSocket
     private let logger: Logger
+    /// The daemon's clock: a diagnostic's `observed`.
+    private let clock: DaemonClock
     /// For each reason: when it was last logged (monotonic ms) and how many went unlogged since.
     private var logged: [DiagnosticReason: (at: Int64, held: Int)] = [:]
     /// At most one log line per reason in this many ms (events.md: "logged at a limited rate").
@@ -46,7 +48,8 @@ final class Outbox: EngineOutput {
     private var lastDropLogMs: Int64 = .min / 2
 
     /// Hands batches over on `socket` (the ingest side of the PAIR); logs rejections to `logger`, rate-limited.
-    init(socket: ZMQSocket, logger: Logger) {
+    init(socket: ZMQSocket, clock: DaemonClock, logger: Logger) {
+        self.clock = clock
         self.socket = socket
         self.logger = logger
     }
@@ -74,7 +77,7 @@ final class Outbox: EngineOutput {
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {
         log(reason, app: app, session: session, detail: detail)
         guard batch.bytes.count < Self.maxPendingBytes else { return dropped() }
-        let now = WallClock.milliseconds()
+        let now = clock.milliseconds()
         guard limiter.allow(app: app ?? "-", now: now) else {
             diagnosticsSuppressed = limiter.suppressed
             return

@@ -67,6 +67,8 @@ final class Publisher {
     private let checkpointer: HistoryCheckpointer?
     private let statistics: PublishingStatistics
     private let logger: Logger
+    /// The daemon's clock: the `observed` time of the notices this thread publishes.
+    private let clock: DaemonClock
     private var state = State.waiting
     private var header = ZMQMessage()
     private var body = ZMQMessage()
@@ -107,7 +109,7 @@ final class Publisher {
                 // publication) never waits for one.
                 keeper = try HistoryKeeper(
                     path: path, bounds: settings.spool, walLimitBytes: settings.walLimitBytes,
-                    retention: settings.retention, statistics: statistics,
+                    retention: settings.retention, clock: settings.clock, statistics: statistics,
                     health: health, logger: settings.logger)
                 checkpointer = HistoryCheckpointer(path: path)
                 try checkpointer?.start()
@@ -126,6 +128,7 @@ final class Publisher {
         self.commitSpacingUs = settings.commitSpacingUs
         self.statistics = statistics
         self.logger = settings.logger
+        self.clock = settings.clock
         group.reserveCapacity(1 << 20)
     }
 
@@ -226,7 +229,7 @@ final class Publisher {
         guard let detail = keeper.takeUnavailableNotice() else { return }
         let payload = JSONWriter.encode([
             "v": .int(1), "reason": .string("history_unavailable"), "app": .null, "session": .null,
-            "detail": .string(detail), "observed": .integer(WallClock.milliseconds()),
+            "detail": .string(detail), "observed": .integer(clock.milliseconds()),
         ])
         let topic = Array("diag/-/history_unavailable".utf8)
         let sent = topic.withUnsafeBytes { topic in payload.withUnsafeBytes { send(topic, $0) } }

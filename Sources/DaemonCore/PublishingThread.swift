@@ -35,6 +35,8 @@ final class PublishingThread: Sendable {
         var commitSpacingUs = Publisher.defaultCommitSpacingUs
         /// The CURVE secret key for the `PUB` socket, or nil for plain text.
         var curveSecretKey: String?
+        /// The daemon's clock: the retention's `now`.
+        var clock = DaemonClock()
         var logger: Logger
     }
 

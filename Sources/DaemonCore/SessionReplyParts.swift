@@ -29,15 +29,17 @@ struct SessionReplyParts: Sendable {
             info.live = true
             info.stack = snapshot.stack.enumerated().map { depth, entry in
                 // Wall-clock age: when the session's latest event arrived, less the event time since.
+                // Saturating: a snapshot of an older daemon may hold any event time.
+                let arrivedAgo = now.subtractingSaturated(snapshot.lastObserved)
                 var item = SessionInfo.StackEntry(
                     depth: depth, kind: entry.kind, id: entry.id, ts: entry.ts, navDepth: entry.navDepth,
-                    ageMs: max(0, now - snapshot.lastObserved + snapshot.lastTs - entry.ts))
+                    ageMs: max(0, arrivedAgo.addingSaturated(snapshot.lastTs.subtractingSaturated(entry.ts))))
                 if let presented = excerpt.records.last(where: {
                     $0.type.hasSuffix(".presented") && $0.id == entry.id && $0.ts == entry.ts
                 }) {
                     item.title = presented.title
                     item.truncated = presented.truncated
-                    item.ageMs = max(0, now - presented.observed)
+                    item.ageMs = max(0, now.subtractingSaturated(presented.observed))
                 }
                 return item
             }
@@ -76,7 +78,7 @@ struct SessionReplyParts: Sendable {
         return excerpt.records.map { record in
             let label = record.type == "user.action"
             let item = JournalRecord(
-                type: record.type, ts: record.ts, observed: record.observed, ageMs: max(0, now - record.observed),
+                type: record.type, ts: record.ts, observed: record.observed, ageMs: max(0, now.subtractingSaturated(record.observed)),
                 modalDepth: record.modalDepth, stackDepth: record.stackDepth,
                 seq: record.seq > 0 ? record.seq : nil, id: record.id,
                 title: label ? nil : record.title, label: label ? record.title : nil, truncated: record.truncated,

@@ -1,3 +1,4 @@
+import ByteBasics
 import ModalwatchABI
 
 /// Pass 2: the schema's rules for the fields the event's type has, and the `mw_event` they fill.
@@ -40,12 +41,15 @@ extension EventReader {
         e.pointee.session = try string(.session, required: true, minBytes: 1, maxBytes: limits.maxSessionBytes)
 
         guard has(.ts) else { throw Place(field: .ts).error(.missingField, .missing, at: eventStart) }
-        let ts = try integer(.ts, minimum: 0, "must be an integer >= 0")
+        let ts = try integer(
+            .ts, minimum: EventTime.minMs, maximum: EventTime.maxMs,
+            "must be an integer from 0 to 253402300799999 (ms since 1970, at most the end of year 9999)")
         e.pointee.ts = ts
         e.pointee.ts_sent = ts
         e.pointee.seq = has(.seq) ? try integer(.seq, minimum: 1, "must be an integer >= 1") : 0
         e.pointee.app = try string(
             .app, required: type == MW_EVENT_SESSION_START.rawValue, minBytes: 1, maxBytes: limits.maxAppBytes)
+        if e.pointee.app.ptr != nil { try checkAppCharacters(e.pointee.app) }
 
         switch type {
         case MW_EVENT_SESSION_START.rawValue:
@@ -138,11 +142,13 @@ extension EventReader {
         return try booleanValue(slot(key), Place(field: key))
     }
 
-    /// A present integer field of at least `minimum` that fits in 64 bits.
+    /// A present integer field from `minimum` to `maximum`.
     @inline(__always)
-    private func integer(_ key: FieldKey, minimum: Int64, _ requirement: StaticString) throws(DecodeError) -> Int64 {
+    private func integer(
+        _ key: FieldKey, minimum: Int64, maximum: Int64 = .max, _ requirement: StaticString
+    ) throws(DecodeError) -> Int64 {
         let s = slot(key)
-        if case .value(let value) = s.integerValue(in: base), value >= minimum {
+        if case .value(let value) = s.integerValue(in: base), value >= minimum, value <= maximum {
             return value
         }
         throw Place(field: key).error(.badField, .requirement(requirement), at: s.start)
@@ -161,6 +167,35 @@ extension EventReader {
             return Int32(value)
         }
         throw Place(field: key).error(.badField, .requirement("must be null or an integer from 0 to 2147483647"), at: s.start)
+    }
+
+    /// `app` goes into topics (`violation/<app>/<rule>`, `diag/<app>/...`) whose subscribers filter
+    /// by prefix: a `/` in it would publish under another app's prefix. So it may hold no `/`, no
+    /// space and no control character (C0, DEL, C1). Eight bytes at a time; the bytes are the
+    /// string's, already unescaped.
+    @inline(__always)
+    private func checkAppCharacters(_ app: mw_str) throws(DecodeError) {
+        let p = UnsafeRawPointer(app.ptr!).assumingMemoryBound(to: UInt8.self)
+        let n = app.len
+        var i = 0
+        var suspect = false
+        while i &+ 8 <= n {
+            if AppCharacters.suspectMask(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) != 0 {
+                suspect = true
+                break
+            }
+            i &+= 8
+        }
+        if !suspect {
+            while i < n {
+                if !AppCharacters.isPlain(p[i]) { suspect = true; break }
+                i &+= 1
+            }
+        }
+        guard suspect, AppCharacters.firstForbidden(p, n) != nil else { return }
+        throw Place(field: .app).error(
+            .badField, .requirement("must not contain '/', whitespace or control characters (it is part of the topic)"),
+            at: slot(.app).start)
     }
 
     // MARK: values

@@ -261,7 +261,7 @@ public final class ViolationHistory: Sendable {
                     DELETE FROM violations WHERE rowid < COALESCE(
                         (SELECT rowid FROM violations WHERE observed >= ? ORDER BY rowid LIMIT 1),
                         (SELECT MAX(rowid) + 1 FROM violations))
-                    """, arguments: [now - maxAgeMs])
+                    """, arguments: [now.subtractingReportingOverflow(maxAgeMs).overflow ? Int64.min : now - maxAgeMs])
                 deleted += db.changesCount
             }
             if let maxRows {

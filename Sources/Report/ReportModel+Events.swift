@@ -1,3 +1,4 @@
+import ByteBasics
 public import ModalwatchABI
 
 extension ReportModel {
@@ -12,7 +13,8 @@ extension ReportModel {
     /// `endSession(_:)` after judging it.
     @discardableResult
     public func observe(_ pointer: UnsafePointer<mw_event>) -> SessionEnd? {
-        let event = pointer.pointee
+        var event = pointer.pointee
+        event.ts = EventTime.clamped(event.ts)  // the decoder's range already; held for any caller
         guard let session = Self.string(event.session) else { return nil }
         let track = track(session, app: Self.string(event.app), ts: event.ts)
         let type = mw_event_type(rawValue: event.type)

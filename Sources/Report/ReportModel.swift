@@ -1,4 +1,5 @@
 import Foundation
+import ByteBasics
 import RuleHost
 
 /// Everything a report shows, built incrementally from violations and, for recorded streams, the
@@ -75,6 +76,10 @@ public final class ReportModel {
     /// Counts one violation. For streams, call it after the event that triggered it was observed.
     public func add(_ violation: ReportViolation) {
         guard filter.contains(app: violation.app), filter.contains(ts: violation.ts) else { return }
+        // A history may hold any time an older daemon stored: held inside the accepted range,
+        // so that every span and duration below is a difference that cannot overflow.
+        var violation = violation
+        violation.ts = EventTime.clamped(violation.ts)
         severities.add(violation.severity)
         byRule[violation.rule, default: SeverityCounts()].add(violation.severity)
         byApp[violation.app, default: SeverityCounts()].add(violation.severity)

@@ -1,9 +1,11 @@
+import ByteBasics
 import Foundation
 
 /// Event times for people, in UTC, without a locale: "2024-11-22 15:40 UTC".
 enum ReportTime {
     /// "2024-11-22 15:40:05 UTC" (seconds only when `seconds`).
     static func format(_ ms: Int64, seconds: Bool = false, date: Bool = true, time: Bool = true) -> String {
+        let ms = EventTime.clamped(ms)
         let totalSeconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         var days = totalSeconds / 86_400
         var rest = totalSeconds % 86_400
@@ -16,17 +18,18 @@ enum ReportTime {
         return parts.joined(separator: " ") + (time ? " UTC" : "")
     }
 
-    /// A bucket's label at its width: "15:40" (minute), "Nov 22 15:00" style as "11-22 15h", "2024-11-22".
+    /// A bucket's label at its width: "15:40" (minute), "11-22 15:00" (hour), "2024-11-22" (a day or more).
     static func bucketLabel(_ ms: Int64, width: TimeBuckets.Width) -> String {
         switch width {
         case .minute: format(ms, date: false).replacingOccurrences(of: " UTC", with: "")
         case .hour: String(format(ms).dropFirst(5).replacingOccurrences(of: " UTC", with: ""))
-        case .day: format(ms, time: false)
+        default: format(ms, time: false)
         }
     }
 
     /// A duration: "850 ms", "12.5 s", "3 min 4 s", "2 h 5 min".
     static func duration(_ ms: Int64) -> String {
+        let ms = min(ms, EventTime.maxMs)
         if ms < 1000 { return "\(max(0, ms)) ms" }
         if ms < 60_000 {
             let tenths = ms / 100

@@ -113,19 +113,32 @@ final class EventDecoderFastPathTests: XCTestCase {
             var digits = ""
             for i in 0..<length { digits += String((i * 7 + 1) % 10) }
             let value = try XCTUnwrap(Int64(digits))
-            // As the last member (only `}` after it, near the payload's end) and in the middle.
-            let last = try XCTUnwrap(decoder.event(#"{"v":1,"type":"session.end","session":"S","ts":\#(digits)}"#))
-            XCTAssertEqual(last.ts, value, digits)
-            let middle = try XCTUnwrap(decoder.event(event("session.end", #""seq":1,"app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits)))
-            XCTAssertEqual(middle.ts, value, digits)
-            XCTAssertEqual(middle.seq, 1)
+            // As the last member (only `}` after it, near the payload's end) and in the middle; a
+            // `ts` past the end of year 9999 (16 digits and more here) is read, then refused.
+            func assertTs(_ payload: String, _ what: String) throws {
+                if value <= 253_402_300_799_999 {
+                    XCTAssertEqual(try XCTUnwrap(decoder.event(payload), what).ts, value, what)
+                } else {
+                    let r = try XCTUnwrap(decoder.rejection(payload), what)
+                    XCTAssertEqual(r.reason, .badField, what)
+                    XCTAssertEqual(r.field, "ts", what)
+                }
+            }
+            try assertTs(#"{"v":1,"type":"session.end","session":"S","ts":\#(digits)}"#, digits)
+            try assertTs(event("session.end", #""seq":1,"app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits), digits)
+            let lastSeq = try XCTUnwrap(decoder.event(#"{"v":1,"type":"session.end","session":"S","ts":1,"seq":\#(digits)}"#))
+            XCTAssertEqual(lastSeq.seq, value, digits)
+            let middle = try XCTUnwrap(decoder.event(event("session.end", #""seq":\#(digits),"app":"abcdefghijklmnopqrstuvwxyz""#)))
+            XCTAssertEqual(middle.seq, value, digits)
             let spaced = try XCTUnwrap(decoder.event(event("session.end", #""seq":\#(digits) ,"app":"abcdefghijklmnopqrstuvwxyz""#)))
             XCTAssertEqual(spaced.seq, value, digits)
             // A fraction or an exponent makes it a number read exactly: 1.0 and 1e0 are integers.
-            let fraction = try XCTUnwrap(decoder.event(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + ".0")))
-            XCTAssertEqual(fraction.ts, value, digits)
-            let exponent = try XCTUnwrap(decoder.event(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + "e0")))
-            XCTAssertEqual(exponent.ts, value, digits)
+            try assertTs(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + ".0"), digits + ".0")
+            try assertTs(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + "e0"), digits + "e0")
+            let fraction = try XCTUnwrap(decoder.event(event("session.end", #""seq":\#(digits).0"#)))
+            XCTAssertEqual(fraction.seq, value, digits)
+            let exponent = try XCTUnwrap(decoder.event(event("session.end", #""seq":\#(digits)e0"#)))
+            XCTAssertEqual(exponent.seq, value, digits)
             let r = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + ".5")))
             XCTAssertEqual(r.reason, .badField)
             XCTAssertEqual(r.field, "ts")
@@ -140,7 +153,8 @@ final class EventDecoderFastPathTests: XCTestCase {
         }
         let over = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "9223372036854775808")))
         XCTAssertEqual(over.reason, .badField)
-        XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", ts: "9223372036854775807"))).ts, Int64.max)
+        XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", #""seq":9223372036854775807"#))).seq, Int64.max)
+        XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", ts: "253402300799999"))).ts, 253_402_300_799_999)
         XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", ts: "0"))).ts, 0)
         let leadingZero = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "0123")))
         XCTAssertEqual(leadingZero.reason, .malformedJSON)

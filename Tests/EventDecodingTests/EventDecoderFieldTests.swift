@@ -1,5 +1,5 @@
 import ByteBasics
-import EventDecoding
+@testable import EventDecoding
 import ModalwatchABI
 import XCTest
 
@@ -298,8 +298,12 @@ final class EventDecoderFieldTests: XCTestCase {
     func testIntegralNumbersAreIntegers() throws {
         for (text, value) in [("1732290000000", 1732290000000), ("1.73229e12", 1732290000000), ("1.5E3", 1500), ("1500.000", 1500),
                               ("15000e-1", 1500), ("0", 0), ("-0", 0), ("-0.0", 0), ("0e400", 0), ("0.0e-5", 0),
-                              ("9223372036854775807", Int64.max), ("922337203685477580.7e1", Int64.max)] as [(String, Int64)] {
+                              ("253402300799999", 253_402_300_799_999), ("2534023007999.99e2", 253_402_300_799_999)] as [(String, Int64)] {
             XCTAssertEqual(decoder.event(event("session.end", ts: text))?.ts, value, text)
+        }
+        for text in ["9223372036854775807", "922337203685477580.7e1"] {
+            XCTAssertEqual(decoder.event(event("session.end", #""seq":\#(text)"#))?.seq, Int64.max, text)
+            XCTAssertEqual(decoder.rejection(event("session.end", ts: text))?.field, "ts", "past year 9999: \(text)")
         }
         for v in ["1", "1.0", "1e0", "10e-1", "0.1e1", "1.000E+0"] {
             XCTAssertNotNil(decoder.event(#"{"v":\#(v),"type":"session.end","session":"S1","ts":1}"#), v)
@@ -315,6 +319,47 @@ final class EventDecoderFieldTests: XCTestCase {
             let r = decoder.rejection(event("session.end", ts: text))
             XCTAssertEqual(r?.reason, .badField, text)
             XCTAssertEqual(r?.field, "ts", text)
+        }
+    }
+
+    // MARK: app ids and topics
+
+    /// `app` goes into the topics (`violation/<app>/<rule>`): a `/`, a space or a control character
+    /// in it is bad_field, however it is written (plain, escaped, at any offset of the 8-byte scan).
+    func testAppIdsThatWouldBreakATopicAreBadField() throws {
+        for bad in [#"com.victim/alert-title-single-word/x"#, #"com.victim\/x"#, "/", "a b", #"a\u0000"#, #"a\u001f"#,
+                    #"a\u007f"#, #"a\u0085"#, #"a\u009f"#, #"a\t"#, #"com.example.mail.longer.than.eight/"#] {
+            for type in ["session.start", "session.end"] {
+                let r = try XCTUnwrap(decoder.rejection(event(type, #""app":"\#(bad)""#)), bad)
+                XCTAssertEqual(r.reason, .badField, bad)
+                XCTAssertEqual(r.field, "app", bad)
+                XCTAssertEqual(r.detail, "field 'app' must not contain '/', whitespace or control characters (it is part of the topic)")
+            }
+        }
+        for good in ["com.example.mail", "a", "com.exämple-2_x.mail", #"a\u00a0b"#, "x.y.z.0123456789abcdef", #"\u00e9t\u00e9"#] {
+            XCTAssertNotNil(decoder.event(event("session.start", #""app":"\#(good)""#)), good)
+        }
+        // Every position of a forbidden byte within and past the first 8-byte words.
+        for length in 1...20 {
+            for position in 0..<length {
+                var bytes = Array(repeating: "a", count: length)
+                bytes[position] = "/"
+                let app = bytes.joined()
+                XCTAssertEqual(decoder.rejection(event("session.start", #""app":"\#(app)""#))?.field, "app", app)
+            }
+        }
+    }
+
+    /// The word-at-a-time test agrees with the byte test on every byte value at every position.
+    func testAppCharacterMaskAgreesWithTheByteTest() {
+        for position in 0..<8 {
+            for byte in 0...255 {
+                var word = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                word[position] = UInt8(byte)
+                let loaded = word.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                let suspect = AppCharacters.suspectMask(loaded) != 0
+                XCTAssertEqual(suspect, !AppCharacters.isPlain(UInt8(byte)), "byte \(byte) at \(position)")
+            }
         }
     }
 }

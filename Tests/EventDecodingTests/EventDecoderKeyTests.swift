@@ -89,7 +89,8 @@ final class EventDecoderKeyTests: XCTestCase {
         }
     }
 
-    /// `ts` written every way a number can be: read while scanned (plain digits, up to 18) or exactly.
+    /// `ts` (and `seq`, for values past the end of year 9999, which `ts` refuses) written every way a
+    /// number can be: read while scanned (plain digits, up to 18) or exactly.
     func testIntegersOnEveryPath() {
         let decoder = EventDecoder()
         let accepted: [(String, Int64)] = [
@@ -99,11 +100,18 @@ final class EventDecoderKeyTests: XCTestCase {
             ("-0.0e5", 0), ("12.50e1", 125),
         ]
         for (text, value) in accepted {
+            if value > 253_402_300_799_999 {
+                for payload in [event("session.end", #""seq":\#(text)"#), event("session.end", #""seq":\#(text),"a":"0123456789abcdef""#)] {
+                    XCTAssertEqual(decoder.event(payload)?.seq, value, payload)
+                }
+                continue
+            }
             for payload in [event("session.end", ts: text), event("session.end", #""a":"0123456789abcdef""#, ts: text)] {
                 XCTAssertEqual(decoder.event(payload)?.ts, value, payload)
             }
         }
-        let rejected = ["-1", "9223372036854775808", "1.5", "1e-1", "-9223372036854775809", "1e19"]
+        let rejected = ["-1", "9223372036854775808", "1.5", "1e-1", "-9223372036854775809", "1e19",
+                        "253402300800000", "999999999999999999", "9223372036854775807", "2.534023008e14"]
         for text in rejected {
             let r = decoder.rejection(event("session.end", ts: text))
             XCTAssertEqual(r?.field, "ts", text)

@@ -54,4 +54,19 @@ final class SessionReportTests: XCTestCase {
         XCTAssertEqual(RelativeTime.duration(ms: 7_500_000), "2 h 5 min")
         XCTAssertEqual(RelativeTime.offset(ms: -1500), "-1.5 s")
     }
+
+    /// Times from a daemon or a history that may hold anything: each prints, none traps.
+    func testTimesForPeopleTakeAnyValue() {
+        let values: [Double] = [-.infinity, -Double(Int64.max), -1, 0, .nan, 999, Double(Int64.max), 1e300, .infinity,
+                                Double(Int64.max) - Double(Int64.min)]
+        for ms in values {
+            XCTAssertFalse(RelativeTime.ago(ms: ms).isEmpty)
+            XCTAssertFalse(RelativeTime.duration(ms: ms).isEmpty)
+            XCTAssertFalse(RelativeTime.offset(ms: ms).isEmpty)
+        }
+        XCTAssertEqual(RelativeTime.ago(ms: .nan), "now")
+        XCTAssertEqual(RelativeTime.duration(ms: -5), "0 ms")
+        XCTAssertEqual(RelativeTime.ago(ms: 1e300), "\(RelativeTime.maxSeconds / 86_400) d ago")
+        XCTAssertEqual(RelativeTime.seconds(Double(Int64.max)), RelativeTime.maxSeconds)
+    }
 }

@@ -153,4 +153,51 @@ final class ReportModelTests: XCTestCase {
         }
         Array(#"{"v":1,"subject":null}"#.utf8).withUnsafeBytes { XCTAssertNil(ViolationJSON.string("subject", in: $0)) }
     }
+
+    // MARK: times from any history
+
+    private static let extremes: [Int64] = [.min, .min + 1, -86_400_001, -1, 0, 1, 1_732_290_000_000,
+                                            1_000_000_000_000_000, 253_402_300_799_999, 253_402_300_800_000, .max - 1, .max]
+
+    /// A history may hold any time an older daemon stored: every pair of them gives a bounded
+    /// series (at most `maxSeriesBuckets` buckets, every violation in one), a page, no trap.
+    func testTimeBucketsAreBoundedWhateverTheTimes() {
+        for a in Self.extremes {
+            for b in Self.extremes {
+                var buckets = TimeBuckets(maxBuckets: 50, maxSeriesBuckets: 40)
+                buckets.add(ts: a, severity: .error)
+                buckets.add(ts: b, severity: .info)
+                buckets.add(ts: 1_732_290_000_000, severity: .warning)
+                let series = buckets.series()
+                XCTAssertLessThanOrEqual(series.buckets.count, 40, "\(a), \(b)")
+                XCTAssertEqual(series.buckets.reduce(0) { $0 + $1.counts.total }, 3, "\(a), \(b)")
+                XCTAssertGreaterThanOrEqual(buckets.first, 0)
+                XCTAssertLessThanOrEqual(buckets.last, 253_402_300_799_999)
+            }
+        }
+    }
+
+    /// Held buckets merge past `maxBuckets` however far apart the times are: wider than a day too.
+    func testHeldBucketsWidenPastADay() {
+        var buckets = TimeBuckets(maxBuckets: 10, maxSeriesBuckets: 10)
+        for n in 0..<1000 { buckets.add(ts: Int64(n) * 86_400_000 * 97, severity: .info) }
+        XCTAssertGreaterThan(buckets.width.rawValue, TimeBuckets.Width.day.rawValue)
+        XCTAssertTrue(buckets.width.name.hasSuffix(" days"), buckets.width.name)
+        let series = buckets.series()
+        XCTAssertLessThanOrEqual(series.buckets.count, 10)
+        XCTAssertEqual(series.buckets.reduce(0) { $0 + $1.counts.total }, 1000)
+    }
+
+    func testAModelAndItsPageTakeAnyStoredTime() {
+        let model = ReportModel(rules: rules)
+        for (n, ts) in Self.extremes.enumerated() {
+            model.add(violation("alert-single-button", .warning, "S\(n % 3)", ts, "a\(n)"))
+        }
+        XCTAssertEqual(model.violations, Self.extremes.count)
+        XCTAssertLessThanOrEqual(model.time.series().buckets.count, model.time.maxSeriesBuckets)
+        let source = ReportSource(kind: .history, names: ["h"], generated: .max)
+        let html = HTMLReport(model: model, source: source).render()
+        XCTAssertTrue(html.contains("9999-12-31"), "the far-future times at the end of the accepted range")
+        XCTAssertTrue(html.contains("1970-01-01"), "the times before 1970 at its start")
+    }
 }

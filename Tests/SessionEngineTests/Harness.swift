@@ -1,5 +1,7 @@
+import EventDecoding
 import Foundation
 import Logging
+import ModalwatchABI
 import RuleHost
 import SessionEngine
 import XCTest
@@ -48,6 +50,18 @@ final class Harness {
         for line in lines {
             var bytes = Array(line.utf8)
             bytes.withUnsafeMutableBytes { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: observed) }
+        }
+    }
+
+    /// Sends one event with its `ts` replaced by `ts` after decoding: a time the decoder refuses,
+    /// as a session restored from an older daemon's snapshot may hold, straight to the engine.
+    func sendPastTheDecoder(_ line: String, ts: Int64) {
+        EventDecoder().decode(Array(line.utf8)) { item in
+            guard case .event(let decoded) = item else { return XCTFail("\(line) was rejected") }
+            var event = decoded.pointee
+            event.ts = ts
+            event.ts_sent = ts
+            pipeline.engine.process(&event, observed: observed)
         }
     }
 

@@ -1,4 +1,5 @@
-"""Input gaps of issue 13: event times at the edge of 64 bits, and the topic frame's 1 KiB limit (events.md)."""
+"""Input gaps: event times at the edge of the accepted range (the end of year 9999; past it, up to
+2^63-1, `bad_field`), and the topic frame's 1 KiB limit (events.md)."""
 from __future__ import annotations
 
 import e2e_support as support
@@ -6,14 +7,15 @@ import streams
 from streams import T0
 
 APP = "com.example.mail"
-TS_MAX = 2**63 - 1
+TS_MAX = 253_402_300_799_999  # 9999-12-31 23:59:59.999 UTC, the latest accepted
+INT64_MAX = 2**63 - 1
 
 
-def test_ts_at_the_int64_limit_then_a_normal_ts_is_out_of_order_not_a_new_session(daemon, sender, subscriber):
+def test_ts_at_the_accepted_limit_then_a_normal_ts_is_out_of_order_not_a_new_session(daemon, sender, subscriber):
     s = "EDGE"
     events = [
         {**streams.start(s, APP, TS_MAX), "seq": 1},
-        {**streams.action(s, T0), "seq": 2},            # before the latest: out of order, judged at 2^63-1
+        {**streams.action(s, T0), "seq": 2},            # before the latest: out of order, judged at TS_MAX
         {**streams.action(s, T0 + 1000), "seq": 3},     # still before: out of order again
     ]
     base = daemon.status()
@@ -26,6 +28,15 @@ def test_ts_at_the_int64_limit_then_a_normal_ts_is_out_of_order_not_a_new_sessio
     messages = subscriber.collect(lambda ms: sum(m.body["reason"] == "out_of_order" for m in subscriber.diagnostics(ms)) >= 2)
     details = [m.body["detail"] for m in subscriber.diagnostics(messages) if m.body["reason"] == "out_of_order"]
     assert all(str(TS_MAX) in d for d in details), details
+    assert daemon.alive
+
+
+def test_ts_at_the_int64_limit_is_bad_field(daemon, sender, subscriber):
+    base = daemon.status()
+    sender.event({**streams.start("EDGE64", APP, INT64_MAX), "seq": 1})
+    after = daemon.wait_status(lambda st: support.delta(st, base, "events_received") >= 1, what="the event")
+    assert support.reasons_delta(after, base) == {"bad_field": 1}
+    assert support.delta(after, base, "sessions_started") == 0
     assert daemon.alive
 
 
