@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 import e2e_support as support
 import shard_support as shard
-from test_demo import SCHEMA_CANDIDATES
+from test_demo import SCHEMA
 
 ALL_TYPES = {
     "session.start", "session.end", "app.background", "app.foreground", "user.action", "task.progress",
@@ -31,7 +31,7 @@ def run_example(*args: str) -> dict:
 
 
 def schema() -> Draft202012Validator:
-    path = next(p for p in SCHEMA_CANDIDATES if p is not None and p.is_file())
+    path = SCHEMA
     return Draft202012Validator(json.loads(path.read_text()))
 
 
