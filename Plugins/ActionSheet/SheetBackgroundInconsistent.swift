@@ -42,7 +42,8 @@ enum SheetBackgroundInconsistent: Rule {
                 the app's \(ordinal: distinct) sheet background
                 """,
             evidence: evidence,
-            key: background.string ?? ""
+            key: background.string ?? "",
+            suggestion: "Give all the app's action sheets one background, rather than a new one such as \(quoted: background)"
         )
     }
 

@@ -27,7 +27,8 @@ enum SheetDestructiveNotFirst: Rule {
                 The action sheet \(label: event) shows the destructive button \
                 \(quoted: buttons[index].title) as button \(index + 1) of \(buttons.count), not at the top
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Put \(quoted: buttons[index].title) at the top: \(quotedList: SheetLayout.titles(event, moving: index, to: 0))"
         )
     }
 

@@ -25,8 +25,9 @@ enum SheetHasMessage: Rule {
         let what = hasTitle && hasMessage ? "a title and a message" : hasTitle ? "a title" : "a message"
         call.report(
             subject: event.id,
-            message: "The action sheet \(quoted: event.id) has \(what)",
-            evidence: evidence
+            message: "The action sheet \(label: event) has \(what)",
+            evidence: evidence,
+            suggestion: "Remove the \(hasTitle && hasMessage ? "title and the message" : hasTitle ? "title" : "message"): the person's own action explains the action sheet"
         )
     }
 

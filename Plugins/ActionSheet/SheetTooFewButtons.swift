@@ -20,7 +20,8 @@ enum SheetTooFewButtons: Rule {
         call.report(
             subject: event.id,
             message: "The action sheet \(label: event) has \(count: count, "button"); it needs at least 2",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Give the action sheet the choices it offers and a “Cancel” button, or use an alert for a single message"
         )
     }
 

@@ -63,7 +63,10 @@ enum AlertButtonInstructions: Rule {
                 } else {
                     "puts the button title \(quoted: button.title) in quotation marks"
                 }
-            call.report(subject: event.id, message: "The \(field) of the alert \(label: event) \(what)", evidence: evidence)
+            call.report(subject: event.id, message: "The \(field) of the alert \(label: event) \(what)", evidence: evidence, suggestion: """
+                Remove the explanation of the button \(quoted: button.title): clear titles need none; if one is \
+                needed, write tap \(button.title) without quotation marks
+                """)
             return
         }
     }

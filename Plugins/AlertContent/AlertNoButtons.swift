@@ -20,7 +20,8 @@ enum AlertNoButtons: Rule {
         call.report(
             subject: event.id,
             message: "The alert \(label: event) has no buttons",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Give the alert \(label: event) a button that dismisses it, such as “OK”, or “Cancel” and the action"
         )
     }
 

@@ -24,7 +24,11 @@ enum AlertSingleButton: Rule {
                 The alert \(label: event) has one button, \
                 \(quoted: buttons[0].title), so it gives no choice
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: """
+                Offer a choice beside \(quoted: buttons[0].title), such as “Cancel”; if the alert only informs, \
+                consider telling it in the app without an alert
+                """
         )
     }
 

@@ -28,7 +28,10 @@ enum AlertTextFields: Rule {
                 The alert \(label: event) has \(count: fields, "text field"), \(secure) of them secure; \
                 the most is two, one of them secure
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: """
+                Ask for at most two entries in the alert, one of them secure, or gather the rest in a modal view
+                """
         )
     }
 

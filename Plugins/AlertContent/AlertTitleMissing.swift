@@ -22,8 +22,9 @@ enum AlertTitleMissing: Rule {
         evidence.add("message", event.message)
         call.report(
             subject: event.id,
-            message: "The alert \(quoted: event.id) has no title",
-            evidence: evidence
+            message: "The alert \(label: event) has no title",
+            evidence: evidence,
+            suggestion: "Give the alert a short title of several words that says what happened"
         )
     }
 

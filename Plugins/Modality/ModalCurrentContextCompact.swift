@@ -26,8 +26,9 @@ enum ModalCurrentContextCompact: Rule {
         evidence.add("size_class_from", own == nil ? "session" : "modal")
         call.report(
             subject: event.id,
-            message: "Modal view \(quoted: event.id) uses \(style.name) in a compact size class; present it as a sheet",
-            evidence: evidence
+            message: "The modal view \(label: event) uses \(style.name) in a compact size class; present it as a sheet",
+            evidence: evidence,
+            suggestion: "Present the modal view as a sheet or full screen in a compact size class"
         )
     }
 

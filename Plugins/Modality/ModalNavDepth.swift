@@ -28,11 +28,12 @@ enum ModalNavDepth: Rule {
         call.report(
             subject: top.id,
             message: """
-                Modal view \(quoted: top.id) has \(count: depth, "screen") pushed inside it; \
+                The modal view \(quoted: top.id) has \(count: depth, "screen") pushed inside it; \
                 the limit is \(maxPushes)
                 """,
             evidence: evidence,
-            events: [top.presentedRef]
+            events: [top.presentedRef],
+            suggestion: "Keep the modal task short: move the deeper screens out of the modal view or flatten them"
         )
     }
 

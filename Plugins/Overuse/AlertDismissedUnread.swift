@@ -41,7 +41,8 @@ enum AlertDismissedUnread: Rule {
                 after appearing (this one after \(duration: shownMs))
                 """,
             evidence: evidence,
-            events: [alert.presentedRef]
+            events: [alert.presentedRef],
+            suggestion: "Show fewer alerts, so that people read the ones that remain"
         )
     }
 

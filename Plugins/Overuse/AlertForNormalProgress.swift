@@ -35,7 +35,8 @@ enum AlertForNormalProgress: Rule {
                 \(duration: sinceFinished) after a task finished normally, within \(duration: window)
                 """,
             evidence: evidence,
-            events: [EventRef(type: .taskProgress, ts: finished)]
+            events: [EventRef(type: .taskProgress, ts: finished)],
+            suggestion: "Show the progress and the end of a normal task in the app, with a progress view, not an alert"
         )
     }
 

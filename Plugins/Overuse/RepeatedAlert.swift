@@ -44,7 +44,8 @@ enum RepeatedAlert: Rule {
             subject: event.id,
             message: "The alert \(shown) has appeared \(count: count, "time") in this session; the limit is \(limit)",
             evidence: evidence,
-            key: title.lowercased + separator + message.lowercased
+            key: title.lowercased + separator + message.lowercased,
+            suggestion: "Show this alert once, and show the state it reports in the app rather than alerting again"
         )
     }
 
