@@ -12,7 +12,7 @@ enum SheetCancelInPopover: Rule {
         On a pad, a sheet with in_popover: true that was not started from_popover (false or absent) has a cancel button \
         (style cancel, or else a default-style button titled Cancel in any case); only in ios7 (the first iOS 7 text's iPad table; the revised text is silent on iPad).
         """
-    static let guideline = "On iPad, a sheet shown in a popover started outside one needs no Cancel button: a tap outside dismisses it"
+    static let guideline = "Leave out the Cancel button of an action sheet in an iPad popover: a tap outside dismisses it"
     static let source = "ios7: Action Sheet (On iPad, base the way the action sheet is displayed on the way the user initiates the task)"
 
     static func judge(_ call: RuleCall) {

@@ -24,6 +24,7 @@ enum SheetCancelNotLast: Rule {
         var evidence = Evidence()
         evidence.add("cancel_index", cancel)
         evidence.add("buttons", buttons.count)
+        evidence.add("suggested_buttons", SheetLayout.titles(event, moving: cancel, to: .max))
         call.report(
             subject: event.id,
             message: """

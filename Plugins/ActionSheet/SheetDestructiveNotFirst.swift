@@ -21,6 +21,7 @@ enum SheetDestructiveNotFirst: Rule {
         var evidence = Evidence()
         evidence.add("destructive_index", index)
         evidence.add("buttons", buttons.count)
+        evidence.add("suggested_buttons", SheetLayout.titles(event, moving: index, to: 0))
         call.report(
             subject: event.id,
             message: """

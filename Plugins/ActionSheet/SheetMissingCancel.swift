@@ -25,6 +25,7 @@ enum SheetMissingCancel: Rule {
         evidence.add("phone_style", phoneStyle)
         evidence.add("from_popover", fromPopover)
         evidence.add("buttons", event.buttons.count)
+        evidence.add("suggested_buttons", SheetLayout.titles(event, appending: "Cancel"))
         let why = phoneStyle ? "" : " although it was started from inside a popover"
         call.report(
             subject: event.id,

@@ -8,7 +8,7 @@ enum SheetTooFewButtons: Rule {
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
     static let summary = "A sheet.presented has fewer than two buttons (absent, empty or one; a lone Cancel counts as one)."
-    static let guideline = "An action sheet always provides more than one button"
+    static let guideline = "Give an action sheet more than one button"
     static let source = "2009: Using Action Sheets; ios7: Action Sheet"
 
     static func judge(_ call: RuleCall) {

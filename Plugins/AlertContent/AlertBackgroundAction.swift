@@ -13,7 +13,7 @@ enum AlertBackgroundAction: Rule {
         cancel button (the first with style cancel, or else the first default-style button titled Cancel in any case); an alert without a cancel button fires for any named button; button null (no action) \
         or an index past the last button does not fire; about the alert's id.
         """
-    static let guideline = "Leaving the app while an alert is up must act as Cancel: dismiss it without performing an action"
+    static let guideline = "When the app leaves the foreground, dismiss an alert as Cancel does, without performing an action"
     static let source = "2009: Using Alerts; current: Alerts (Allow the Home button to cancel alerts)"
 
     static func judge(_ call: RuleCall) {

@@ -14,7 +14,7 @@ enum AlertButtonInstructions: Rule {
         by a button's title (words compared ignoring case; even “tap Cancel” counts); title and message are read \
         separately; buttons whose titles have no words are skipped; once per alert.
         """
-    static let guideline = "Avoid explaining the alert buttons; if you must, use tap and don't quote button titles"
+    static let guideline = "Don't explain the alert buttons; if you must, use tap and don't quote button titles"
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
 
     /// Whether `text` has a quotation or an instruction verb: what naming a button takes.

@@ -36,6 +36,9 @@ enum AlertButtonTitleFormat: Rule {
         evidence.add("buttons", offending)
         evidence.add("titles", offending.map { event.buttons[$0].title.string ?? "" })
         evidence.add("problems", offending.map { problem(event.buttons[$0].title.slice) ?? "" })
+        evidence.add("suggested_buttons", event.buttons.map { button -> String in
+            problem(button.title.slice) == nil ? button.title.string ?? "" : corrected(button.title.slice)
+        })
         let extra: Message = offending.count > 1 ? " (and \(count: offending.count - 1, "more button"))" : ""
         call.report(
             subject: event.id,

@@ -14,7 +14,7 @@ enum AlertCancelLabel: Rule {
         all fire); a one-button alert is not judged; not in 2009 or ios7, \
         which suggested Cancel without requiring it.
         """
-    static let guideline = "A button that cancels an alert's action should always be labeled Cancel"
+    static let guideline = "Label a button that cancels an alert's action Cancel"
     static let source = "current: Alerts (Alert Buttons)"
 
     static func judge(_ call: RuleCall) {
@@ -26,6 +26,7 @@ enum AlertCancelLabel: Rule {
         var evidence = Evidence()
         evidence.add("button", index)
         evidence.add("button_title", buttons[index].title)
+        evidence.add("suggested_buttons", buttons.indices.map { $0 == index ? "Cancel" : buttons[$0].title.string ?? "" })
         call.report(
             subject: event.id,
             message: """

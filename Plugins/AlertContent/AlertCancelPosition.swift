@@ -33,6 +33,8 @@ enum AlertCancelPosition: Rule {
         evidence.add("cancel_index", cancel)
         evidence.add("expected_index", expected)
         evidence.add("other_destructive", otherDestructive)
+        // Two buttons, the cancel button on the wrong side: swapped.
+        evidence.add("suggested_buttons", [buttons[1].title.string ?? "", buttons[0].title.string ?? ""])
         let why =
             call.edition == .current
             ? "Cancel buttons belong on the left"

@@ -24,6 +24,7 @@ enum AlertDestructiveWithoutCancel: Rule {
         var evidence = Evidence()
         evidence.add("destructive_index", destructive)
         evidence.add("buttons", buttons.count)
+        evidence.add("suggested_buttons", ["Cancel"] + buttons.map { $0.title.string ?? "" })
         call.report(
             subject: event.id,
             message: """

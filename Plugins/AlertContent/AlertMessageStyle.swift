@@ -13,7 +13,7 @@ enum AlertMessageStyle: Rule {
         uncased script, a quoted name or iCloud-like word passes), or that does not end with . ! ? or … (also ...; \
         closing quotes are looked past, a trailing emoji is the end); a null, absent or blank message does not fire.
         """
-    static let guideline = "Use sentence-style capitalization and appropriate ending punctuation in the message"
+    static let guideline = "Write the message in complete sentences, with sentence-style capitalization and ending punctuation"
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
 
     /// The message with a capital first letter and, when it has no ending mark, a period.
@@ -48,6 +48,7 @@ enum AlertMessageStyle: Rule {
         var evidence = Evidence()
         evidence.add("starts_with_capital", capital)
         evidence.add("ending", mark?.symbol)
+        evidence.add("suggested_message", Self.corrected(message))
         let problem =
             switch (capital, ends) {
             case (false, false): "does not begin with a capital letter or end with . ! ? or …"

@@ -8,7 +8,7 @@ enum AlertNoButtons: Rule {
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
     static let summary = "An alert.presented has no buttons: the buttons field is absent or an empty array."
-    static let guideline = "An alert always contains at least one button"
+    static let guideline = "Give every alert at least one button"
     static let source = "2009: Designing an Alert; ios7: Alert; current: Alerts"
 
     static func judge(_ call: RuleCall) {

@@ -8,7 +8,7 @@ enum AlertSingleButton: Rule {
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
     static let summary = "An alert.presented has exactly one button, whatever its style."
-    static let guideline = "Generally, use a two-button alert; a single-button alert gives no control over the situation"
+    static let guideline = "Use two-button alerts: a single button informs but gives no choice"
     static let source = "2009: Designing an Alert; ios7: Alert; current: Alerts (Alert Buttons)"
 
     static func judge(_ call: RuleCall) {

@@ -11,7 +11,7 @@ enum AlertTitleMissing: Rule {
         An alert.presented has no title: null, absent, empty or only whitespace (a message does not make up for it); \
         not in 2009, which let an alert show only a message.
         """
-    static let guideline = "An alert displays a required title and an optional message"
+    static let guideline = "Give every alert a title"
     static let source = "ios7: Alert; current: Alerts"
 
     static func judge(_ call: RuleCall) {

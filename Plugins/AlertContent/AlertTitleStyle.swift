@@ -19,7 +19,7 @@ enum AlertTitleStyle: Rule {
         weekdays); minor words may be capitalized in title-style; a title in capitals (DELETE ALL PHOTOS) is \
         neither style; a title without words is not judged.
         """
-    static let guideline = "Use title-style or sentence-style capitalization and ending punctuation as the edition asks"
+    static let guideline = "Capitalize and punctuate the title as the edition asks: sentence-style now, title-style for fragments in iOS 7"
     static let source = "ios7: Alert (Use capitalization and punctuation appropriately); current: Alerts (Alert Titles and Messages)"
 
     static func judge(_ call: RuleCall) {
@@ -57,6 +57,7 @@ enum AlertTitleStyle: Rule {
         evidence.add("title_style", title.isTitleStyle)
         evidence.add("sentence_style", title.isSentenceStyle)
         let corrected = Self.corrected(title, edition: call.edition)
+        evidence.add("suggested_title", corrected)
         call.report(subject: event.id, message: "The alert title \(quoted: event.title) \(reason)", evidence: evidence, suggestion: "Write the title as \(quoted: corrected)")
     }
 

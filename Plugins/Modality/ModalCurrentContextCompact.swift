@@ -11,7 +11,7 @@ enum ModalCurrentContextCompact: Rule {
         A modal with style current_context or over_current_context is presented in a compact size class: \
         the modal's own size_class, else the session's (compact by default on a phone).
         """
-    static let guideline = "In a compact environment, present modal content as a sheet, not in the current context"
+    static let guideline = "In a compact size class, present modal content as a sheet, not in the current context"
     static let source = "current: Modality"
 
     static func judge(_ call: RuleCall) {

@@ -13,7 +13,7 @@ enum ModalNavDepth: Rule {
         While a modal view is topmost, nav.push minus nav.pop since it appeared (the host's nav_depth, \
         counted only while it is topmost, never below 0) exceeds max_pushes; once per modal id.
         """
-    static let guideline = "Be wary of presenting a hierarchy of views within a modal task"
+    static let guideline = "Avoid a hierarchy of views inside a modal task"
     static let source = "current: Modality"
 
     static func judge(_ call: RuleCall) {

@@ -138,8 +138,9 @@ enum SVGChart {
     }
 
     /// A session's presentation stack over event time: one lane per stack level (bottom level at
-    /// the bottom), one bar per presentation, labelled (clipped to the bar); violations as severity
-    /// shapes on a row above, with a line down to the stack.
+    /// the bottom), one bar per presentation, labelled in full from the bar's start (a haloed label
+    /// runs past a short bar rather than being cut); violations as severity shapes on a row above,
+    /// with a line down to the stack.
     static func timeline(id: String, title: String, desc: String, session: SessionTimeline) -> String {
         let levels = (session.spans.map(\.level).max() ?? -1) + 1
         let lane = 26.0
@@ -161,6 +162,8 @@ enum SVGChart {
             let note = session.hasEvents ? "nothing presented" : "no events in the source: stack unknown"
             svg += "<text class=\"tick\" x=\"\(pct((left + right) / 2))\" y=\"\(HTML.coordinate(lanesBottom - 8))\" text-anchor=\"middle\">\(note)</text>"
         }
+        // The labels go after every bar, so that a label running past its bar stays on top.
+        var labels = ""
         for spanItem in session.spans {
             let x0 = x(spanItem.start), x1 = max(x(spanItem.end), x0 + 0.006)
             let y = lanesBottom - Double(spanItem.level + 1) * lane + 1
@@ -168,11 +171,11 @@ enum SVGChart {
             var label = kind
             if let title = spanItem.title, !title.isEmpty { label += " \u{201C}\(title)\u{201D}" } else { label += " \(spanItem.id)" }
             let tip = "\(label), \(ReportTime.duration(spanItem.end - spanItem.start))\(spanItem.open ? ", still presented" : "")"
-            // A nested svg at the bar's place clips the label to the bar.
             svg += "<svg x=\"\(pct(x0))\" y=\"\(HTML.coordinate(y))\" width=\"\(pct(x1 - x0))\" height=\"\(HTML.coordinate(lane - 4))\"><title>\(HTML.escape(tip))</title>"
-            svg += "<rect class=\"k-\(kind)\(spanItem.open ? " open" : "")\" width=\"100%\" height=\"100%\" rx=\"3\"/>"
-            svg += "<text class=\"in-bar\(kind == "popover" ? " on-lane" : "")\" x=\"4\" y=\"15\">\(HTML.escape(label))</text></svg>"
+            svg += "<rect class=\"k-\(kind)\(spanItem.open ? " open" : "")\" width=\"100%\" height=\"100%\" rx=\"3\"/></svg>"
+            labels += "<text class=\"bar-label\" x=\"\(pct(x0))\" dx=\"4\" y=\"\(HTML.coordinate(y + 15))\"><title>\(HTML.escape(tip))</title>\(HTML.escape(label))</text>"
         }
+        svg += labels
         var lastX = -1.0
         var stackOffset = 0.0
         for mark in session.marks {

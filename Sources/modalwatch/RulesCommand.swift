@@ -26,6 +26,9 @@ struct RulesCommand: ParsableCommand {
     @Option(name: .long, help: "Milliseconds to wait for the daemon (with --control) before giving up (exit 3).")
     var timeout: Int = 3000
 
+    @Flag(name: .long, help: "Under each rule's guideline, also print when it fires (its summary).")
+    var verbose = false
+
     @Flag(name: .long, help: "Print the rule reference (docs/rules.md) generated from the modules' metadata.")
     var markdown = false
 
@@ -94,7 +97,8 @@ struct RulesCommand: ParsableCommand {
                 editions.padding(toLength: 17, withPad: " ", startingAt: 0),
                 (parameters.isEmpty ? "-" : parameters.joined(separator: " ")),
             ].joined(separator: "  "))
-            Terminal.print(String(repeating: " ", count: idWidth + 2) + rule.summary)
+            Terminal.print(String(repeating: " ", count: idWidth + 2) + rule.guideline)
+            if verbose { Terminal.print(String(repeating: " ", count: idWidth + 4) + "fires when: " + rule.summary) }
         }
     }
 
