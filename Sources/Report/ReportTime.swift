@@ -1,7 +1,7 @@
 import Foundation
 
 /// Event times for people, in UTC, without a locale: "2024-11-22 15:40 UTC".
-public enum ReportTime {
+public enum ReportTime: Sendable {
     /// "2024-11-22 15:40:05 UTC" (seconds only when `seconds`).
     public static func format(_ ms: Int64, seconds: Bool = false, date: Bool = true, time: Bool = true) -> String {
         let totalSeconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
