@@ -164,16 +164,41 @@ enum SVGChart {
         }
         // The labels go after every bar, so that a label running past its bar stays on top.
         var labels = ""
-        for spanItem in session.spans {
+        // A label's estimated end (6.5 px a character at 11 px, on a 960 px chart): labels that
+        // would run into a neighbour on their level alternate between the lane's upper and lower
+        // line; the others sit in the middle of their bar.
+        func labelText(_ item: SessionTimeline.Span) -> String {
+            if let title = item.title, !title.isEmpty { return "\(item.kind.rawValue) \u{201C}\(title)\u{201D}" }
+            return "\(item.kind.rawValue) \(item.id)"
+        }
+        func labelEnd(_ item: SessionTimeline.Span) -> Double { x(item.start) + (4 + 6.5 * Double(labelText(item).count)) / 960 }
+        var baselines = [Double](repeating: 15, count: session.spans.count)
+        for level in Set(session.spans.map(\.level)) {
+            let onLevel = session.spans.indices.filter { session.spans[$0].level == level }
+                .sorted { session.spans[$0].start < session.spans[$1].start }
+            var upper = true
+            for (k, index) in onLevel.enumerated() {
+                let item = session.spans[index]
+                let crowdsNext = k + 1 < onLevel.count && x(session.spans[onLevel[k + 1]].start) < labelEnd(item)
+                let crowdedByPrevious = k > 0 && baselines[onLevel[k - 1]] != 15
+                    && x(item.start) < labelEnd(session.spans[onLevel[k - 1]])
+                if crowdsNext || crowdedByPrevious {
+                    baselines[index] = upper ? 10 : 21
+                    upper.toggle()
+                } else {
+                    upper = true
+                }
+            }
+        }
+        for (spanIndex, spanItem) in session.spans.enumerated() {
             let x0 = x(spanItem.start), x1 = max(x(spanItem.end), x0 + 0.006)
             let y = lanesBottom - Double(spanItem.level + 1) * lane + 1
             let kind = spanItem.kind.rawValue
-            var label = kind
-            if let title = spanItem.title, !title.isEmpty { label += " \u{201C}\(title)\u{201D}" } else { label += " \(spanItem.id)" }
+            let label = labelText(spanItem)
             let tip = "\(label), \(ReportTime.duration(spanItem.end - spanItem.start))\(spanItem.open ? ", still presented" : "")"
             svg += "<svg x=\"\(pct(x0))\" y=\"\(HTML.coordinate(y))\" width=\"\(pct(x1 - x0))\" height=\"\(HTML.coordinate(lane - 4))\"><title>\(HTML.escape(tip))</title>"
             svg += "<rect class=\"k-\(kind)\(spanItem.open ? " open" : "")\" width=\"100%\" height=\"100%\" rx=\"3\"/></svg>"
-            labels += "<text class=\"bar-label\" x=\"\(pct(x0))\" dx=\"4\" y=\"\(HTML.coordinate(y + 15))\"><title>\(HTML.escape(tip))</title>\(HTML.escape(label))</text>"
+            labels += "<text class=\"bar-label\" x=\"\(pct(x0))\" dx=\"4\" y=\"\(HTML.coordinate(y + baselines[spanIndex]))\"><title>\(HTML.escape(tip))</title>\(HTML.escape(label))</text>"
         }
         svg += labels
         var lastX = -1.0
