@@ -12,7 +12,7 @@ enum SheetBackgroundInconsistent: Rule {
         new value after the first (once per app and value; the key is the background name, compared byte for byte); \
         a sheet without a background (absent or blank) is not counted.
         """
-    static let guideline = "All action sheets in an app should have the same background color"
+    static let guideline = "Give every action sheet of the app the same background"
     static let source = "2009: Designing an Action Sheet"
 
     /// App counter: distinct backgrounds seen so far.
@@ -42,7 +42,8 @@ enum SheetBackgroundInconsistent: Rule {
                 the app's \(ordinal: distinct) sheet background
                 """,
             evidence: evidence,
-            key: background.string ?? ""
+            key: background.string ?? "",
+            suggestion: "Give all the app's action sheets one background, rather than a new one such as \(quoted: background)"
         )
     }
 

@@ -21,13 +21,15 @@ enum SheetDestructiveNotFirst: Rule {
         var evidence = Evidence()
         evidence.add("destructive_index", index)
         evidence.add("buttons", buttons.count)
+        evidence.add("suggested_buttons", SheetLayout.titles(event, moving: index, to: 0))
         call.report(
             subject: event.id,
             message: """
                 The action sheet \(label: event) shows the destructive button \
                 \(quoted: buttons[index].title) as button \(index + 1) of \(buttons.count), not at the top
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Put \(quoted: buttons[index].title) at the top: \(quotedList: SheetLayout.titles(event, moving: index, to: 0))"
         )
     }
 

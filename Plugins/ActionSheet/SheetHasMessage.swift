@@ -11,7 +11,7 @@ enum SheetHasMessage: Rule {
         A sheet.presented has a title or a message that is not blank (null, absent, empty or only whitespace is \
         blank); once per sheet even when it has both.
         """
-    static let guideline = "An action sheet should not need a title or message: it appears in response to a person's action"
+    static let guideline = "Leave out an action sheet's title and message: the person's own action explains it"
     static let source = "2009: Designing an Action Sheet; ios7: Action Sheet"
 
     static func judge(_ call: RuleCall) {
@@ -25,8 +25,9 @@ enum SheetHasMessage: Rule {
         let what = hasTitle && hasMessage ? "a title and a message" : hasTitle ? "a title" : "a message"
         call.report(
             subject: event.id,
-            message: "The action sheet \(quoted: event.id) has \(what)",
-            evidence: evidence
+            message: "The action sheet \(label: event) has \(what)",
+            evidence: evidence,
+            suggestion: "Remove the \(hasTitle && hasMessage ? "title and the message" : hasTitle ? "title" : "message"): the person's own action explains the action sheet"
         )
     }
 

@@ -8,7 +8,7 @@ enum SheetTooFewButtons: Rule {
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
     static let summary = "A sheet.presented has fewer than two buttons (absent, empty or one; a lone Cancel counts as one)."
-    static let guideline = "An action sheet always provides more than one button"
+    static let guideline = "Give an action sheet more than one button"
     static let source = "2009: Using Action Sheets; ios7: Action Sheet"
 
     static func judge(_ call: RuleCall) {
@@ -20,7 +20,8 @@ enum SheetTooFewButtons: Rule {
         call.report(
             subject: event.id,
             message: "The action sheet \(label: event) has \(count: count, "button"); it needs at least 2",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Give the action sheet the choices it offers and a “Cancel” button, or use an alert for a single message"
         )
     }
 

@@ -24,7 +24,8 @@ enum SheetTooManyButtons: Rule {
         call.report(
             subject: event.id,
             message: "The action sheet \(label: event) has \(count: count, "button"); the limit is \(limit)",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Offer at most \(limit) choices in the action sheet, or present the choices in a list or a modal view"
         )
     }
 

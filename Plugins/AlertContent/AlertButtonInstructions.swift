@@ -14,7 +14,7 @@ enum AlertButtonInstructions: Rule {
         by a button's title (words compared ignoring case; even “tap Cancel” counts); title and message are read \
         separately; buttons whose titles have no words are skipped; once per alert.
         """
-    static let guideline = "Avoid explaining the alert buttons; if you must, use tap and don't quote button titles"
+    static let guideline = "Don't explain the alert buttons; if you must, use tap and don't quote button titles"
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
 
     /// Whether `text` has a quotation or an instruction verb: what naming a button takes.
@@ -63,7 +63,10 @@ enum AlertButtonInstructions: Rule {
                 } else {
                     "puts the button title \(quoted: button.title) in quotation marks"
                 }
-            call.report(subject: event.id, message: "The \(field) of the alert \(label: event) \(what)", evidence: evidence)
+            call.report(subject: event.id, message: "The \(field) of the alert \(label: event) \(what)", evidence: evidence, suggestion: """
+                Remove the explanation of the button \(quoted: button.title): clear titles need none; if one is \
+                needed, write tap \(button.title) without quotation marks
+                """)
             return
         }
     }

@@ -17,6 +17,12 @@ enum AlertButtonTitleFormat: Rule {
     static let guideline = "Use title-style capitalization and no ending punctuation in button titles"
     static let source = "ios7: Alert; current: Alerts (Alert Buttons)"
 
+    /// The button title in title-style capitalization without ending punctuation.
+    static func corrected(_ title: TextSlice) -> String {
+        let bare = title.trimmingEndingPunctuation
+        return bare.isInCapitals ? TextSlice.with(bare.string.lowercased()) { $0.titleStyled } : bare.titleStyled
+    }
+
     static func judge(_ call: RuleCall) {
         let event = call.event
         // Most alerts have no such button: decided before any array is made.
@@ -30,6 +36,9 @@ enum AlertButtonTitleFormat: Rule {
         evidence.add("buttons", offending)
         evidence.add("titles", offending.map { event.buttons[$0].title.string ?? "" })
         evidence.add("problems", offending.map { problem(event.buttons[$0].title.slice) ?? "" })
+        evidence.add("suggested_buttons", event.buttons.map { button -> String in
+            problem(button.title.slice) == nil ? button.title.string ?? "" : corrected(button.title.slice)
+        })
         let extra: Message = offending.count > 1 ? " (and \(count: offending.count - 1, "more button"))" : ""
         call.report(
             subject: event.id,
@@ -37,7 +46,10 @@ enum AlertButtonTitleFormat: Rule {
                 The button \(quoted: event.buttons[first].title) of the alert \(label: event) \
                 \(problem(event.buttons[first].title.slice) ?? "")\(extra)
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: """
+                Title the button \(quoted: corrected(event.buttons[first].title.slice))\(offending.count > 1 ? " (and the others alike)" : "")
+                """
         )
     }
 

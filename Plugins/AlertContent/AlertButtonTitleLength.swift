@@ -39,7 +39,11 @@ enum AlertButtonTitleLength: Rule {
                 The button \(quoted: event.buttons[first].title) of the alert \(label: event) has \
                 \(count: words, "word"); the limit is \(limit)\(extra)
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: """
+                Shorten the button title \(quoted: event.buttons[first].title) to \(limit) words or fewer that \
+                name its result, such as “View All” or “Reply”
+                """
         )
     }
 

@@ -31,7 +31,11 @@ enum AlertButtonYesNo: Rule {
         call.report(
             subject: event.id,
             message: "The alert \(label: event) has \(offending.count == 1 ? "a button" : "buttons") titled \(names)",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: """
+                Replace \(names) with verbs that say what each button does, such as “Delete” or “Save”, and \
+                title the button that backs out “Cancel”
+                """
         )
     }
 

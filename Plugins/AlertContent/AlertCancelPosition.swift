@@ -3,12 +3,14 @@ import RuleKit
 /// `alert-cancel-position`: the cancel button of a two-button alert on the wrong side.
 enum AlertCancelPosition: Rule {
     static let id = "alert-cancel-position"
+    static let rev: UInt32 = 2
     static let severity = Severity.warning
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
     static let summary = """
-        Only alerts with exactly two buttons, exactly one of them with style cancel (index 0 is left). 2009, ios7: \
+        Only alerts with exactly two buttons, exactly one of them a cancel button (style cancel, \
+        or else a default-style button titled Cancel in any case; index 0 is left). 2009, ios7: \
         Cancel belongs on the right when the other button is destructive, else on the left. current: always on the \
         left.
         """
@@ -19,8 +21,8 @@ enum AlertCancelPosition: Rule {
         let event = call.event
         let buttons = event.buttons
         guard buttons.count == 2 else { return }
-        let leftCancel = buttons[0].style == .cancel
-        let rightCancel = buttons[1].style == .cancel
+        let leftCancel = buttons.isCancelButton(0)
+        let rightCancel = buttons.isCancelButton(1)
         guard leftCancel != rightCancel else { return }
         let cancel = leftCancel ? 0 : 1
         let otherDestructive = buttons[1 - cancel].style == .destructive
@@ -31,6 +33,8 @@ enum AlertCancelPosition: Rule {
         evidence.add("cancel_index", cancel)
         evidence.add("expected_index", expected)
         evidence.add("other_destructive", otherDestructive)
+        // Two buttons, the cancel button on the wrong side: swapped.
+        evidence.add("suggested_buttons", [buttons[1].title.string ?? "", buttons[0].title.string ?? ""])
         let why =
             call.edition == .current
             ? "Cancel buttons belong on the left"
@@ -41,7 +45,11 @@ enum AlertCancelPosition: Rule {
                 The alert \(label: event) puts Cancel \(quoted: buttons[cancel].title) on the \
                 \(side[cancel]); \(why)
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: """
+                Put \(quoted: buttons[cancel].title) on the \(side[expected]): \
+                \(quotedList: expected == 0 ? [buttons[cancel].title.string ?? "", buttons[1 - cancel].title.string ?? ""] : [buttons[1 - cancel].title.string ?? "", buttons[cancel].title.string ?? ""])
+                """
         )
     }
 
@@ -55,6 +63,10 @@ enum AlertCancelPosition: Rule {
         """
 
     static let examples: [Example] = [
+        Example("v1.1: a default-style button titled Cancel on the right of OK", expected: 1, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Send this message?","message":"It is removed from all devices.","buttons":[{"title":"OK"},{"title":"Cancel"}]}
+            """),
         Example("Cancel left of a destructive Delete", expected: 1, in: [.edition2009, .ios7], events: cancelLeftDestructive),
         Example("Cancel left of a destructive Delete (current: always left)", expected: 0, in: .current, events: cancelLeftDestructive),
         Example("Cancel right of a destructive Delete", expected: 0, in: [.edition2009, .ios7], events: cancelRightDestructive),

@@ -3,12 +3,13 @@ import RuleKit
 /// `alert-destructive-preferred`: a destructive alert whose bold default is not Cancel.
 enum AlertDestructivePreferred: Rule {
     static let id = "alert-destructive-preferred"
+    static let rev: UInt32 = 2
     static let severity = Severity.warning
     static let editions: Editions = .current
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
     static let summary = """
-        An alert has a button with style destructive and marks preferred: true on a button whose style is not cancel \
+        An alert has a button with style destructive and marks preferred: true on a button that is not a cancel button \
         (the destructive one or any other; with no cancel button any preferred button fires); no preferred button, \
         or a preferred cancel button, is right.
         """
@@ -19,7 +20,7 @@ enum AlertDestructivePreferred: Rule {
         let event = call.event
         let buttons = event.buttons
         guard buttons.contains(where: { $0.style == .destructive }),
-            let preferred = buttons.firstIndex(where: { $0.preferred == true && $0.style != .cancel })
+            let preferred = buttons.indices.first(where: { buttons[$0].preferred == true && !buttons.isCancelButton($0) })
         else { return }
         var evidence = Evidence()
         evidence.add("preferred_index", preferred)
@@ -30,7 +31,10 @@ enum AlertDestructivePreferred: Rule {
                 The alert \(label: event) has a destructive button but makes \
                 \(quoted: buttons[preferred].title), not Cancel, the preferred button
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: buttons.cancelIndex.map { cancel -> Message in
+                "Make \(quoted: buttons[cancel].title) the preferred button instead of \(quoted: buttons[preferred].title)"
+            } ?? "Add a “Cancel” button and make it the preferred button instead of \(quoted: buttons[preferred].title)"
         )
     }
 
@@ -42,6 +46,10 @@ enum AlertDestructivePreferred: Rule {
         """
 
     static let examples: [Example] = [
+        Example("v1.1: a preferred default-style button titled Cancel beside Delete", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","preferred":true},{"title":"Delete","style":"destructive"}]}
+            """),
         Example("a preferred Delete, and a preferred Save Draft beside a destructive button", expected: 2, in: .current, events: preferredDelete),
         Example("a preferred Delete, and a preferred Save Draft (current only)", expected: 0, in: [.edition2009, .ios7], events: preferredDelete),
         Example("a preferred Cancel, no preferred button, and a preferred button with nothing destructive", expected: 0, events: """

@@ -35,7 +35,8 @@ enum AlertErrorWord: Rule {
         call.report(
             subject: event.id,
             message: "The alert \(label: event) uses the word “\(found.string)” in its \(field)",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Describe what went wrong and what to do instead of saying “\(found.string)”"
         )
     }
 

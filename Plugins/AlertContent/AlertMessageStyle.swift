@@ -13,8 +13,29 @@ enum AlertMessageStyle: Rule {
         uncased script, a quoted name or iCloud-like word passes), or that does not end with . ! ? or … (also ...; \
         closing quotes are looked past, a trailing emoji is the end); a null, absent or blank message does not fire.
         """
-    static let guideline = "Use sentence-style capitalization and appropriate ending punctuation in the message"
+    static let guideline = "Write the message in complete sentences, with sentence-style capitalization and ending punctuation"
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
+
+    /// The message with a capital first letter and, when it has no ending mark, a period.
+    static func corrected(_ message: TextSlice) -> String {
+        let trimmed = message.trimmed
+        var text = trimmed.startsWithCapital ? trimmed.string : Self.capitalizingFirstWord(trimmed)
+        if !(trimmed.endingMark?.endsSentence ?? false) {
+            // A colon, semicolon or comma at the end becomes the period.
+            while let last = text.last, last == ":" || last == ";" || last == "," || last == " " { text.removeLast() }
+            text += "."
+        }
+        return text
+    }
+
+    /// The text with its first word's first letter in upper case.
+    private static func capitalizingFirstWord(_ text: TextSlice) -> String {
+        guard let first = text.firstWord else { return text.string }
+        let word = first.string
+        let before = String(decoding: UnsafeBufferPointer(rebasing: text.bytes[0..<first.offset]), as: UTF8.self)
+        let after = String(decoding: UnsafeBufferPointer(rebasing: text.bytes[(first.offset + first.text.count)...]), as: UTF8.self)
+        return before + (word.first.map { $0.uppercased() } ?? "") + word.dropFirst() + after
+    }
 
     static func judge(_ call: RuleCall) {
         let event = call.event
@@ -27,6 +48,7 @@ enum AlertMessageStyle: Rule {
         var evidence = Evidence()
         evidence.add("starts_with_capital", capital)
         evidence.add("ending", mark?.symbol)
+        evidence.add("suggested_message", Self.corrected(message))
         let problem =
             switch (capital, ends) {
             case (false, false): "does not begin with a capital letter or end with . ! ? or …"
@@ -36,7 +58,8 @@ enum AlertMessageStyle: Rule {
         call.report(
             subject: event.id,
             message: "The message of the alert \(label: event) \(problem)",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Write the message as \(quoted: Self.corrected(message))"
         )
     }
 

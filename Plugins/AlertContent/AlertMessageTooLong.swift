@@ -29,7 +29,8 @@ enum AlertMessageTooLong: Rule {
         call.report(
             subject: event.id,
             message: "The message of the alert \(label: event) has \(characters) characters; the limit is \(limit)",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Shorten the message to \(limit) characters or fewer, one or two short sentences"
         )
     }
 

@@ -8,7 +8,7 @@ enum AlertNoButtons: Rule {
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
     static let summary = "An alert.presented has no buttons: the buttons field is absent or an empty array."
-    static let guideline = "An alert always contains at least one button"
+    static let guideline = "Give every alert at least one button"
     static let source = "2009: Designing an Alert; ios7: Alert; current: Alerts"
 
     static func judge(_ call: RuleCall) {
@@ -20,7 +20,8 @@ enum AlertNoButtons: Rule {
         call.report(
             subject: event.id,
             message: "The alert \(label: event) has no buttons",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Give the alert \(label: event) a button that dismisses it, such as “OK”, or “Cancel” and the action"
         )
     }
 

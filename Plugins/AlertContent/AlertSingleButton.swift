@@ -8,7 +8,7 @@ enum AlertSingleButton: Rule {
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
     static let summary = "An alert.presented has exactly one button, whatever its style."
-    static let guideline = "Generally, use a two-button alert; a single-button alert gives no control over the situation"
+    static let guideline = "Use two-button alerts: a single button informs but gives no choice"
     static let source = "2009: Designing an Alert; ios7: Alert; current: Alerts (Alert Buttons)"
 
     static func judge(_ call: RuleCall) {
@@ -24,7 +24,11 @@ enum AlertSingleButton: Rule {
                 The alert \(label: event) has one button, \
                 \(quoted: buttons[0].title), so it gives no choice
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: """
+                Offer a choice beside \(quoted: buttons[0].title), such as “Cancel”; if the alert only informs, \
+                consider telling it in the app without an alert
+                """
         )
     }
 

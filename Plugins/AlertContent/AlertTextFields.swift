@@ -11,7 +11,7 @@ enum AlertTextFields: Rule {
         An alert.presented has more than two text fields, or more than one with secure: true (two fields, one of them \
         secure, is the most iOS 7 allows); only in ios7.
         """
-    static let guideline = "An alert can contain one or two text fields, one of which can be secure"
+    static let guideline = "Use at most two text fields in an alert, at most one of them secure"
     static let source = "ios7: Alert (Appearance and Behavior)"
 
     static func judge(_ call: RuleCall) {
@@ -28,7 +28,10 @@ enum AlertTextFields: Rule {
                 The alert \(label: event) has \(count: fields, "text field"), \(secure) of them secure; \
                 the most is two, one of them secure
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: """
+                Ask for at most two entries in the alert, one of them secure, or gather the rest in a modal view
+                """
         )
     }
 

@@ -11,7 +11,7 @@ enum AlertTitleMissing: Rule {
         An alert.presented has no title: null, absent, empty or only whitespace (a message does not make up for it); \
         not in 2009, which let an alert show only a message.
         """
-    static let guideline = "An alert displays a required title and an optional message"
+    static let guideline = "Give every alert a title"
     static let source = "ios7: Alert; current: Alerts"
 
     static func judge(_ call: RuleCall) {
@@ -22,8 +22,9 @@ enum AlertTitleMissing: Rule {
         evidence.add("message", event.message)
         call.report(
             subject: event.id,
-            message: "The alert \(quoted: event.id) has no title",
-            evidence: evidence
+            message: "The alert \(label: event) has no title",
+            evidence: evidence,
+            suggestion: "Give the alert a short title of several words that says what happened"
         )
     }
 

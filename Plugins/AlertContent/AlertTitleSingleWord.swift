@@ -26,7 +26,11 @@ enum AlertTitleSingleWord: Rule {
         call.report(
             subject: event.id,
             message: "The alert title \(quoted: event.title) is a single word",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: """
+                Replace the title \(quoted: event.title) with a short sentence or question that says what happened, \
+                such as “Unable to save the document”
+                """
         )
     }
 

@@ -30,7 +30,11 @@ enum AlertTitleTooLong: Rule {
         call.report(
             subject: event.id,
             message: "The alert title \(quoted: event.title) has \(characters) characters; the limit is \(limit)",
-            evidence: evidence
+            evidence: evidence,
+            suggestion: """
+                Shorten the title to \(limit) characters or fewer so it fits on one line, and move the details \
+                into the message
+                """
         )
     }
 

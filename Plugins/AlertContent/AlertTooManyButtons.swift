@@ -28,7 +28,8 @@ enum AlertTooManyButtons: Rule {
                 The alert \(label: event) has \
                 \(count: buttons.count, "button"); the limit is \(limit), so use an action sheet
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Offer these choices in an action sheet: \(quotedList: buttons.map { $0.title.string ?? "" })"
         )
     }
 

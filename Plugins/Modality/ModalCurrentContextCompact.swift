@@ -11,7 +11,7 @@ enum ModalCurrentContextCompact: Rule {
         A modal with style current_context or over_current_context is presented in a compact size class: \
         the modal's own size_class, else the session's (compact by default on a phone).
         """
-    static let guideline = "In a compact environment, present modal content as a sheet, not in the current context"
+    static let guideline = "In a compact size class, present modal content as a sheet, not in the current context"
     static let source = "current: Modality"
 
     static func judge(_ call: RuleCall) {
@@ -26,8 +26,9 @@ enum ModalCurrentContextCompact: Rule {
         evidence.add("size_class_from", own == nil ? "session" : "modal")
         call.report(
             subject: event.id,
-            message: "Modal view \(quoted: event.id) uses \(style.name) in a compact size class; present it as a sheet",
-            evidence: evidence
+            message: "The modal view \(label: event) uses \(style.name) in a compact size class; present it as a sheet",
+            evidence: evidence,
+            suggestion: "Present the modal view as a sheet or full screen in a compact size class"
         )
     }
 

@@ -34,9 +34,10 @@ enum ModalDepth: Rule {
         evidence.add("modals", ids)
         call.report(
             subject: event.id,
-            message: "Modal view \(quoted: event.id) makes the modal depth \(depth); the limit is \(maxDepth)",
+            message: "The modal view \(label: event) makes the modal depth \(depth); the limit is \(maxDepth)",
             evidence: evidence,
-            events: below
+            events: below,
+            suggestion: "Finish or dismiss the modal task below before presenting another modal view over it"
         )
     }
 

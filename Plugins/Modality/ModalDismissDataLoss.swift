@@ -24,9 +24,10 @@ enum ModalDismissDataLoss: Rule {
         let how = event.via.map { " by \($0 == .programmatic ? "the app" : "a \($0.name)")" } ?? ""
         call.report(
             subject: event.id,
-            message: "Modal view \(quoted: event.id) was closed\(how), discarding unsaved changes without confirmation",
+            message: "The modal view \(quoted: call.dismissedTitle.isBlank ? event.id : call.dismissedTitle) was closed\(how), discarding unsaved changes without confirmation",
             evidence: evidence,
-            events: call.session.dismissed.map { [$0.presentedRef] } ?? []
+            events: call.session.dismissed.map { [$0.presentedRef] } ?? [],
+            suggestion: "Before closing a modal view with unsaved changes, ask whether to save or discard them"
         )
     }
 

@@ -24,12 +24,13 @@ enum ModalMissingDismiss: Rule {
         call.report(
             subject: event.id,
             message: buttons.isEmpty
-                ? "Modal view \(quoted: event.id) has no buttons, so no Done or Cancel button"
+                ? "The modal view \(label: event) has no buttons, so no Done or Cancel button"
                 : """
-                Modal view \(quoted: event.id) has \(count: buttons.count, "button"), \
+                The modal view \(label: event) has \(count: buttons.count, "button"), \
                 none of them with role done or cancel
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Give the modal view a Done or Cancel button, so people can always leave it"
         )
     }
 

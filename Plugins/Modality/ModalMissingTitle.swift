@@ -18,8 +18,9 @@ enum ModalMissingTitle: Rule {
         evidence.add("title", event.title)
         call.report(
             subject: event.id,
-            message: "Modal view \(quoted: event.id) has no title",
-            evidence: evidence
+            message: "The modal view \(quoted: event.id) has no title",
+            evidence: evidence,
+            suggestion: "Give the modal view a title that names its task"
         )
     }
 

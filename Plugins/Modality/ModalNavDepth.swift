@@ -13,7 +13,7 @@ enum ModalNavDepth: Rule {
         While a modal view is topmost, nav.push minus nav.pop since it appeared (the host's nav_depth, \
         counted only while it is topmost, never below 0) exceeds max_pushes; once per modal id.
         """
-    static let guideline = "Be wary of presenting a hierarchy of views within a modal task"
+    static let guideline = "Avoid a hierarchy of views inside a modal task"
     static let source = "current: Modality"
 
     static func judge(_ call: RuleCall) {
@@ -28,11 +28,12 @@ enum ModalNavDepth: Rule {
         call.report(
             subject: top.id,
             message: """
-                Modal view \(quoted: top.id) has \(count: depth, "screen") pushed inside it; \
+                The modal view \(quoted: top.id) has \(count: depth, "screen") pushed inside it; \
                 the limit is \(maxPushes)
                 """,
             evidence: evidence,
-            events: [top.presentedRef]
+            events: [top.presentedRef],
+            suggestion: "Keep the modal task short: move the deeper screens out of the modal view or flatten them"
         )
     }
 

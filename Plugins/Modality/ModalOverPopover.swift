@@ -23,9 +23,10 @@ enum ModalOverPopover: Rule {
         evidence.add("popover_shown_ms", event.ts - popover.ts)
         call.report(
             subject: event.id,
-            message: "Modal view \(quoted: event.id) was presented while popover \(quoted: popover.id) is showing",
+            message: "The modal view \(label: event) was presented while the popover \(quoted: popover.id) is showing",
             evidence: evidence,
-            events: [popover.presentedRef]
+            events: [popover.presentedRef],
+            suggestion: "Dismiss the popover before presenting the modal view"
         )
     }
 

@@ -51,11 +51,12 @@ enum ModalTransitionInconsistent: Rule {
         call.report(
             subject: event.id,
             message: """
-                Modal view \(quoted: event.id) uses \(transition.name), the app's \
+                The modal view \(label: event) uses \(transition.name), the app's \
                 \(ordinal: rank) modal transition; the limit is \(maxStyles)
                 """,
             evidence: evidence,
-            key: transition.name
+            key: transition.name,
+            suggestion: "Use one transition for the app's modal views"
         )
     }
 

@@ -27,18 +27,19 @@ enum SheetWithoutUserAction: Rule {
         if let last {
             evidence.add("since_action_ms", event.ts - last)
             message = """
-                Action sheet \(quoted: event.id) appeared \(duration: event.ts - last) after the last user action; \
+                The action sheet \(label: event) appeared \(duration: event.ts - last) after the last user action; \
                 the limit is \(duration: window)
                 """
         } else {
             evidence.addNull("since_action_ms")
-            message = "Action sheet \(quoted: event.id) appeared with no user action before it"
+            message = "The action sheet \(label: event) appeared with no user action before it"
         }
         call.report(
             subject: event.id,
             message: message,
             evidence: evidence,
-            events: last.map { [EventRef(type: .userAction, ts: $0)] } ?? []
+            events: last.map { [EventRef(type: .userAction, ts: $0)] } ?? [],
+            suggestion: "Show an action sheet only in response to a person's action; tell of other events in the app or with an alert"
         )
     }
 

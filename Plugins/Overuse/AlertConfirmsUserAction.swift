@@ -1,8 +1,10 @@
+import ModalwatchABI
 import RuleKit
 
 /// `alert-confirms-user-action`: an alert asks to confirm what the person just did.
 enum AlertConfirmsUserAction: Rule {
     static let id = "alert-confirms-user-action"
+    static let rev: UInt32 = 2
     static let severity = Severity.warning
     static let editions: Editions = [.edition2009, .ios7]
     static let events: [EventType] = [.alertPresented]
@@ -10,17 +12,30 @@ enum AlertConfirmsUserAction: Rule {
     static let window = Parameter<Int64>.duration("window", defaultMs: 1_000, minMs: 1, "how soon after a user action an alert counts as confirming it")
     static let parameters: [any ParameterDeclaration] = [window]
     static let summary = """
-        An alert with a cancel button and at least one other button appears within window (inclusive) after \
+        An alert with a cancel button (style cancel, or else a default-style button titled Cancel in any case) \
+        and at least one other button appears within window (inclusive) after \
         the session's latest user.action; not in current, which allows alerts to confirm destructive actions.
         """
     static let guideline = "Confirm a person's own action with an action sheet, not an alert"
     static let source = "2009: Using Alerts; ios7: Alert"
 
+    /// The alert's button titles as an action sheet orders them: the others first, the cancel
+    /// button last.
+    static func sheetOrder(_ buttons: CArrayView<mw_button, Button>) -> [String] {
+        var titles: [String] = []
+        var cancels: [String] = []
+        for index in buttons.indices {
+            let title = buttons[index].title.string ?? ""
+            if buttons.isCancelButton(index) { cancels.append(title) } else { titles.append(title) }
+        }
+        return titles + cancels
+    }
+
     static func judge(_ call: RuleCall) {
         let window = call[Self.window]
         let event = call.event
         let buttons = event.buttons
-        let cancels = buttons.reduce(0) { $0 + ($1.style == .cancel ? 1 : 0) }
+        let cancels = buttons.cancelCount
         guard cancels > 0, buttons.count > cancels else { return }
         guard let action = call.session.lastUserActionTs else { return }
         let delay = event.ts - action
@@ -37,7 +52,10 @@ enum AlertConfirmsUserAction: Rule {
                 appeared \(duration: delay) after a user action; confirm it with an action sheet
                 """,
             evidence: evidence,
-            events: [EventRef(type: .userAction, ts: action)]
+            events: [EventRef(type: .userAction, ts: action)],
+            suggestion: """
+                Confirm with an action sheet instead: \(quotedList: Self.sheetOrder(buttons))
+                """
         )
     }
 
@@ -49,6 +67,11 @@ enum AlertConfirmsUserAction: Rule {
         """
 
     static let examples: [Example] = [
+        Example("v1.1: a default-style button titled Cancel makes a confirmation", expected: 1, in: [.edition2009, .ios7], events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"button","label":"Share"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001300,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
+            """),
         Example("an alert confirms tapping Trash", expected: 1, in: [.edition2009, .ios7], events: confirmation),
         Example("an alert confirms tapping Trash (current allows it)", expected: 0, in: .current, events: confirmation),
         Example("a one-button alert right after an action", expected: 0, events: """

@@ -14,7 +14,7 @@ enum AlertDismissedUnread: Rule {
         The count-th alert of the session dismissed via button less than min_read after it appeared \
         (dismissals via background or programmatic do not count); once per session, about that alert.
         """
-    static let guideline = "Alerts that appear too often are dismissed without being read"
+    static let guideline = "Show alerts rarely enough that people read them"
     static let source = "2009: Alerts, Action Sheets, and Modal Views; ios7: Alert; current: Alerts"
 
     /// The per-session count of quick dismissals.
@@ -41,7 +41,8 @@ enum AlertDismissedUnread: Rule {
                 after appearing (this one after \(duration: shownMs))
                 """,
             evidence: evidence,
-            events: [alert.presentedRef]
+            events: [alert.presentedRef],
+            suggestion: "Show fewer alerts, so that people read the ones that remain"
         )
     }
 

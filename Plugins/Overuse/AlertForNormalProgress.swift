@@ -13,7 +13,7 @@ enum AlertForNormalProgress: Rule {
         An alert appears within window after a task.progress finished event (inclusive), and no task of the \
         session reported failed within the same window before the alert (then the alert may be about the failure).
         """
-    static let guideline = "Don't use an alert to report a task progressing normally; use a progress view"
+    static let guideline = "Show normal progress with a progress view, not an alert"
     static let source = "2009: Using Alerts; ios7: Alert; current: Alerts"
 
     static func judge(_ call: RuleCall) {
@@ -35,7 +35,8 @@ enum AlertForNormalProgress: Rule {
                 \(duration: sinceFinished) after a task finished normally, within \(duration: window)
                 """,
             evidence: evidence,
-            events: [EventRef(type: .taskProgress, ts: finished)]
+            events: [EventRef(type: .taskProgress, ts: finished)],
+            suggestion: "Show the progress and the end of a normal task in the app, with a progress view, not an alert"
         )
     }
 

@@ -24,7 +24,8 @@ enum AlertFrequency: Rule {
         counter.report(
             event, call,
             message: "\(count: count, "alert") within \(duration: counter.window); the limit is \(counter.limit)",
-            evidence: counter.evidence(count: count)
+            evidence: counter.evidence(count: count),
+            suggestion: "Show fewer alerts: keep them for problems and decisions that need attention now"
         )
     }
 

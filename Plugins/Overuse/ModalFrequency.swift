@@ -31,7 +31,8 @@ enum ModalFrequency: Rule {
                 \(count: count, "alert, action sheet or modal view", plural: "alerts, action sheets and modal views") \
                 within \(duration: counter.window); the limit is \(counter.limit)
                 """,
-            evidence: evidence
+            evidence: evidence,
+            suggestion: "Interrupt less: show fewer alerts, action sheets and modal views"
         )
     }
 

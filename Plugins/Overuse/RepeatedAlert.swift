@@ -14,7 +14,7 @@ enum RepeatedAlert: Rule {
         equal earlier ones' is presented more than limit times in the session; once per distinct text; \
         alerts with neither title nor message are not counted.
         """
-    static let guideline = "Don't tell people about the same problem every time; integrate it into the UI"
+    static let guideline = "Don't alert about the same problem again and again; show it in the app"
     static let source = "2009: Using Alerts; ios7: Alert; current: Alerts"
 
     /// Separates title from message in the hash (0xFF never occurs in UTF-8).
@@ -44,7 +44,8 @@ enum RepeatedAlert: Rule {
             subject: event.id,
             message: "The alert \(shown) has appeared \(count: count, "time") in this session; the limit is \(limit)",
             evidence: evidence,
-            key: title.lowercased + separator + message.lowercased
+            key: title.lowercased + separator + message.lowercased,
+            suggestion: "Show this alert once, and show the state it reports in the app rather than alerting again"
         )
     }
 

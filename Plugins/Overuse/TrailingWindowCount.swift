@@ -35,7 +35,10 @@ struct TrailingWindowCount {
     }
 
     /// Reports about `event`; the rule then stays quiet for one window.
-    func report(_ event: Event, _ call: RuleCall, message: @autoclosure () -> Message, evidence: @autoclosure () -> Evidence) {
-        call.report(subject: event.id, message: message(), evidence: evidence(), quietMs: window)
+    func report(
+        _ event: Event, _ call: RuleCall, message: @autoclosure () -> Message, evidence: @autoclosure () -> Evidence,
+        suggestion: @autoclosure () -> Message?
+    ) {
+        call.report(subject: event.id, message: message(), evidence: evidence(), quietMs: window, suggestion: suggestion())
     }
 }

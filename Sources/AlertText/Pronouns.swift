@@ -1,10 +1,10 @@
-/// The pronouns alert text should avoid (rules.md `alert-pronoun`; the HIG's
-/// “you,” “your,” “me,” and “my”): `you`, `your`, `you're` (also `you’re`),
-/// `yours`, `me`, `my`. Whole words, ignoring case; `yourself`, `you’ll`,
-/// `mine` are not listed and do not count.
+/// The pronouns alert text should avoid (rules.md `alert-pronoun`, catalogue v1.1; the
+/// HIG's “you,” “your,” “me,” and “my”): `you`, `your`, `yours`, `you're`, `you'll`,
+/// `you've`, `you'd`, `me`, `my`, with `’` the same as `'`. Whole words, ignoring case;
+/// `yourself` and `mine` are not listed and do not count.
 public enum Pronouns {
     /// Every listed pronoun, lowercase.
-    public static let all: [StaticString] = ["you", "your", "you're", "yours", "me", "my"]
+    public static let all: [StaticString] = ["you", "your", "yours", "you're", "you'll", "you've", "you'd", "me", "my"]
 
     /// True when `word` is a listed pronoun.
     public static func contains(_ word: Word) -> Bool {
@@ -12,7 +12,8 @@ public enum Pronouns {
         // First letters m y.
         guard word.text.count <= 8, word.startsWithLetter(in: 0x100_1000), let key = word.asciiKey else { return false }
         switch key {
-        case 0x756f79, 0x72756f79, 0x657227756f79, 0x7372756f79, 0x656d, 0x796d:
+        case 0x756f79, 0x72756f79, 0x7372756f79, 0x657227756f79, 0x6c6c27756f79, 0x657627756f79, 0x6427756f79,
+            0x656d, 0x796d:
             return true
         default:
             return false

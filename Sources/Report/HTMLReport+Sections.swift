@@ -151,10 +151,22 @@ extension HTMLReport {
             let perText = String(Int((per * 10).rounded()) / 10) + "." + String(Int((per * 10).rounded()) % 10)
             table.add(key: "\(key.app) \(key.version)", [.text(key.app), .text(key.version), .number(value.sessions), .number(value.violations), .text(perText)])
         }
-        return html + pair(chart, table.render()) + "</section>"
+        // The table below the chart, full width: side by side, its five columns would scroll sideways.
+        return html + "<figure class=\"chart-box\">\(chart)</figure>" + table.render() + "</section>"
     }
 
     // MARK: worst presentations
+
+    /// An alert's or sheet's title, message and buttons as a card shows them.
+    private func presentationTexts(title: String?, message: String?, buttons: [String]) -> String {
+        var html = ""
+        if let title { html += "<p class=\"ptitle\">\(HTML.escape(title))</p>" } else if model.hasEvents { html += "<p class=\"ptitle none\">(no title)</p>" }
+        if let message { html += "<p class=\"pmessage\">\(HTML.escape(message))</p>" }
+        if !buttons.isEmpty {
+            html += "<ul class=\"buttons\" aria-label=\"Buttons\">" + buttons.map { "<li>\(HTML.escape($0.isEmpty ? "(empty)" : $0))</li>" }.joined() + "</ul>"
+        }
+        return html
+    }
 
     func presentationSection() -> String {
         let top = model.presentations.top(listLimit) { $0.key < $1.key }.filter { $0.count > 0 }
@@ -186,10 +198,18 @@ extension HTMLReport {
             cards += "<li class=\"pcard k-\(p.kind?.rawValue ?? "none")-edge\"><p class=\"pkind\"><span class=\"badge\">\(p.kind?.rawValue ?? "presentation")</span> \(HTML.escape(p.app))"
             if let session = p.session { cards += " · session \(HTML.escape(session)) · id \(HTML.escape(p.id))" }
             cards += "</p>"
-            if let title = p.title { cards += "<p class=\"ptitle\">\(HTML.escape(title))</p>" } else if model.hasEvents { cards += "<p class=\"ptitle none\">(no title)</p>" }
-            if let message = p.message { cards += "<p class=\"pmessage\">\(HTML.escape(message))</p>" }
-            if !p.buttons.isEmpty {
-                cards += "<ul class=\"buttons\" aria-label=\"Buttons\">" + p.buttons.map { "<li>\(HTML.escape($0.isEmpty ? "(empty)" : $0))</li>" }.joined() + "</ul>"
+            let suggested = !p.suggestions.isEmpty || p.corrected != nil
+            if suggested { cards += "<div class=\"pforms\"><div class=\"pform as-shown\"><p class=\"plabel\">As it appeared</p>" }
+            cards += presentationTexts(title: p.title, message: p.message, buttons: p.buttons)
+            if suggested {
+                cards += "</div><div class=\"pform as-suggested\"><p class=\"plabel\">As the suggestions make it</p>"
+                if model.hasEvents {
+                    let corrected = p.corrected
+                    cards += presentationTexts(title: corrected?.title ?? p.title, message: corrected?.message ?? p.message,
+                                               buttons: corrected?.buttons ?? p.buttons)
+                }
+                cards += "<ul class=\"suggestions\" aria-label=\"Suggestions\">"
+                    + p.suggestions.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul></div></div>"
             }
             let shown = model.hasEvents ? "shown \(p.shown) \(p.shown == 1 ? "time" : "times") · " : ""
             cards += "<p class=\"pstats\">\(shown)<strong>\(entry.count) \(entry.count == 1 ? "violation" : "violations")</strong> of \(rules.count) \(rules.count == 1 ? "rule" : "rules"): "
@@ -248,7 +268,10 @@ extension HTMLReport {
             let id = "session-\(i + 1)"
             var facts = ["\(session.violations) violations"]
             if session.hasEvents {
-                facts += ["\(session.events) events", "\(session.alerts) alerts", "deepest modal depth \(session.maxModalDepth)"]
+                facts += [
+                    "\(session.events) \(session.events == 1 ? "event" : "events")",
+                    "\(session.alerts) \(session.alerts == 1 ? "alert" : "alerts")", "deepest modal depth \(session.maxModalDepth)",
+                ]
             }
             facts.append(ReportTime.duration(session.end - session.start) + " of event time from " + ReportTime.format(session.start, seconds: true))
             html += "<article class=\"session\" data-session=\"\(HTML.escape(session.id))\"><h3>\(HTML.escape(session.id)) <span class=\"sub\">\(HTML.escape(session.app))\(session.appVersion.map { " " + HTML.escape($0) } ?? "")</span></h3>"

@@ -74,6 +74,12 @@ extension HTMLReport {
         svg .tick{fill:var(--muted);font-size:11px}
         svg .value{font-size:12px;font-weight:600}
         svg .in-bar{fill:#fff;font-size:11px;font-weight:600}
+        .pforms{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:10px;margin:6px 0}
+        .pform{border:1px dashed var(--line);border-radius:8px;padding:6px 10px;min-width:0}
+        .pform.as-suggested{border-style:solid}
+        .plabel{margin:0;font-size:12px;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+        .suggestions{margin:6px 0 0;padding-left:18px;font-size:14px;overflow-wrap:anywhere}
+        svg .bar-label{fill:var(--fg);stroke:var(--bg);stroke-width:3px;paint-order:stroke;stroke-linejoin:round;font-size:11px;font-weight:600}
         svg .grid{stroke:var(--line);stroke-width:1}
         svg .axis{stroke:var(--muted);stroke-width:1}
         svg .lane{fill:var(--lane)}

@@ -94,7 +94,10 @@ public final class ReportModel {
             if let subject = violation.subject, let key = track.presentationKeys[subject] {
                 presentations.add(key, amount: 1, make: {
                     WorstPresentation(kind: PresentationKind(rule: violation.rule), app: violation.app, id: subject)
-                }, update: { $0.record(rule: violation.rule, message: violation.message) })
+                }, update: {
+                    $0.record(rule: violation.rule, message: violation.message, suggestion: violation.suggestion,
+                              corrected: violation.corrected)
+                })
             }
             return
         }
@@ -106,7 +109,10 @@ public final class ReportModel {
             let key = "\(violation.app)\u{0}\(violation.session)\u{0}\(subject)"
             presentations.add(key, amount: 1, make: {
                 WorstPresentation(kind: PresentationKind(rule: violation.rule), app: violation.app, id: subject, session: violation.session)
-            }, update: { $0.record(rule: violation.rule, message: violation.message) })
+            }, update: {
+                    $0.record(rule: violation.rule, message: violation.message, suggestion: violation.suggestion,
+                              corrected: violation.corrected)
+                })
         }
     }
 

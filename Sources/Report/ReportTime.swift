@@ -2,9 +2,9 @@ import ByteBasics
 import Foundation
 
 /// Event times for people, in UTC, without a locale: "2024-11-22 15:40 UTC".
-enum ReportTime {
+public enum ReportTime: Sendable {
     /// "2024-11-22 15:40:05 UTC" (seconds only when `seconds`).
-    static func format(_ ms: Int64, seconds: Bool = false, date: Bool = true, time: Bool = true) -> String {
+    public static func format(_ ms: Int64, seconds: Bool = false, date: Bool = true, time: Bool = true) -> String {
         let ms = EventTime.clamped(ms)
         let totalSeconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         var days = totalSeconds / 86_400

@@ -16,9 +16,15 @@ public struct ReportViolation: Sendable, Equatable {
     public var subject: String?
     /// Its message, when the source gives it cheaply (kept only for the worst presentations).
     public var message: String?
+    /// Its suggestion, when it has one (kept only for the worst presentations).
+    public var suggestion: String?
+    /// The corrected form the rule derived, from its evidence (`suggested_title`,
+    /// `suggested_message`, `suggested_buttons`), when it gave one.
+    public var corrected: CorrectedPresentation?
 
     /// Creates a violation.
-    public init(rule: String, severity: Severity, app: String, session: String, ts: Int64, subject: String?, message: String? = nil) {
+    public init(rule: String, severity: Severity, app: String, session: String, ts: Int64, subject: String?, message: String? = nil,
+                suggestion: String? = nil, corrected: CorrectedPresentation? = nil) {
         self.rule = rule
         self.severity = severity
         self.app = app
@@ -26,5 +32,7 @@ public struct ReportViolation: Sendable, Equatable {
         self.ts = ts
         self.subject = subject
         self.message = message
+        self.suggestion = suggestion
+        self.corrected = corrected
     }
 }

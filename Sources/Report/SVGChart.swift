@@ -138,8 +138,9 @@ enum SVGChart {
     }
 
     /// A session's presentation stack over event time: one lane per stack level (bottom level at
-    /// the bottom), one bar per presentation, labelled (clipped to the bar); violations as severity
-    /// shapes on a row above, with a line down to the stack.
+    /// the bottom), one bar per presentation, labelled in full from the bar's start (a haloed label
+    /// runs past a short bar rather than being cut); violations as severity shapes on a row above,
+    /// with a line down to the stack.
     static func timeline(id: String, title: String, desc: String, session: SessionTimeline) -> String {
         let levels = (session.spans.map(\.level).max() ?? -1) + 1
         let lane = 26.0
@@ -161,18 +162,45 @@ enum SVGChart {
             let note = session.hasEvents ? "nothing presented" : "no events in the source: stack unknown"
             svg += "<text class=\"tick\" x=\"\(pct((left + right) / 2))\" y=\"\(HTML.coordinate(lanesBottom - 8))\" text-anchor=\"middle\">\(note)</text>"
         }
-        for spanItem in session.spans {
+        // The labels go after every bar, so that a label running past its bar stays on top.
+        var labels = ""
+        // A label's estimated end (6.5 px a character at 11 px, on a 960 px chart): labels that
+        // would run into a neighbour on their level alternate between the lane's upper and lower
+        // line; the others sit in the middle of their bar.
+        func labelText(_ item: SessionTimeline.Span) -> String {
+            if let title = item.title, !title.isEmpty { return "\(item.kind.rawValue) \u{201C}\(title)\u{201D}" }
+            return "\(item.kind.rawValue) \(item.id)"
+        }
+        func labelEnd(_ item: SessionTimeline.Span) -> Double { x(item.start) + (4 + 6.5 * Double(labelText(item).count)) / 960 }
+        var baselines = [Double](repeating: 15, count: session.spans.count)
+        for level in Set(session.spans.map(\.level)) {
+            let onLevel = session.spans.indices.filter { session.spans[$0].level == level }
+                .sorted { session.spans[$0].start < session.spans[$1].start }
+            var upper = true
+            for (k, index) in onLevel.enumerated() {
+                let item = session.spans[index]
+                let crowdsNext = k + 1 < onLevel.count && x(session.spans[onLevel[k + 1]].start) < labelEnd(item)
+                let crowdedByPrevious = k > 0 && baselines[onLevel[k - 1]] != 15
+                    && x(item.start) < labelEnd(session.spans[onLevel[k - 1]])
+                if crowdsNext || crowdedByPrevious {
+                    baselines[index] = upper ? 10 : 21
+                    upper.toggle()
+                } else {
+                    upper = true
+                }
+            }
+        }
+        for (spanIndex, spanItem) in session.spans.enumerated() {
             let x0 = x(spanItem.start), x1 = max(x(spanItem.end), x0 + 0.006)
             let y = lanesBottom - Double(spanItem.level + 1) * lane + 1
             let kind = spanItem.kind.rawValue
-            var label = kind
-            if let title = spanItem.title, !title.isEmpty { label += " \u{201C}\(title)\u{201D}" } else { label += " \(spanItem.id)" }
+            let label = labelText(spanItem)
             let tip = "\(label), \(ReportTime.duration(spanItem.end - spanItem.start))\(spanItem.open ? ", still presented" : "")"
-            // A nested svg at the bar's place clips the label to the bar.
             svg += "<svg x=\"\(pct(x0))\" y=\"\(HTML.coordinate(y))\" width=\"\(pct(x1 - x0))\" height=\"\(HTML.coordinate(lane - 4))\"><title>\(HTML.escape(tip))</title>"
-            svg += "<rect class=\"k-\(kind)\(spanItem.open ? " open" : "")\" width=\"100%\" height=\"100%\" rx=\"3\"/>"
-            svg += "<text class=\"in-bar\(kind == "popover" ? " on-lane" : "")\" x=\"4\" y=\"15\">\(HTML.escape(label))</text></svg>"
+            svg += "<rect class=\"k-\(kind)\(spanItem.open ? " open" : "")\" width=\"100%\" height=\"100%\" rx=\"3\"/></svg>"
+            labels += "<text class=\"bar-label\" x=\"\(pct(x0))\" dx=\"4\" y=\"\(HTML.coordinate(y + baselines[spanIndex]))\"><title>\(HTML.escape(tip))</title>\(HTML.escape(label))</text>"
         }
+        svg += labels
         var lastX = -1.0
         var stackOffset = 0.0
         for mark in session.marks {

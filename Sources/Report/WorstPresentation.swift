@@ -24,6 +24,10 @@ public struct WorstPresentation: Sendable {
     public var rules: [String: Int] = [:]
     /// The first message of each rule, up to eight.
     public var messages: [String] = []
+    /// The first suggestion of each rule, up to eight.
+    public var suggestions: [String] = []
+    /// The texts as the suggestions would make them (the corrections of every rule, merged).
+    public var corrected: CorrectedPresentation?
 
     /// Creates an entry.
     public init(kind: PresentationKind?, app: String, id: String, session: String? = nil,
@@ -37,10 +41,12 @@ public struct WorstPresentation: Sendable {
         self.buttons = buttons
     }
 
-    /// Counts one violation of `rule` with `message`.
-    mutating func record(rule: String, message: String?) {
+    /// Counts one violation of `rule` with `message`, its suggestion and correction.
+    mutating func record(rule: String, message: String?, suggestion: String? = nil, corrected: CorrectedPresentation? = nil) {
         let first = rules[rule] == nil
         rules[rule, default: 0] += 1
         if first, let message, messages.count < 8 { messages.append(message) }
+        if first, let suggestion, suggestions.count < 8 { suggestions.append(suggestion) }
+        if first, let corrected { self.corrected = self.corrected.map { $0.merged(with: corrected) } ?? corrected }
     }
 }

@@ -19,7 +19,9 @@ struct ModuleDescriptionReader {
         guard raw.rule_count <= 4096 else { throw bad("rule_count \(raw.rule_count) is implausible") }
         var rules: [RuleDescriptor] = []
         for index in 0..<Int(raw.rule_count) {
-            rules.append(try rule(raw.rules![index], index: UInt32(index), module: name, state: raw.state))
+            var descriptor = try rule(raw.rules![index], index: UInt32(index), module: name, state: raw.state)
+            descriptor.moduleABIMinor = raw.abi_minor
+            rules.append(descriptor)
         }
         var hooks = ModuleHooks(description: description, staticState: raw.state)
         if raw.abi_minor >= 2 {

@@ -44,6 +44,12 @@ public struct RuleDescriptor: @unchecked Sendable {
     public var parameterDeclarations: UnsafePointer<mw_param>?
     /// The module's run-time record: its log and error count.
     public var runtime: ModuleRuntime?
+    /// The ABI minor the module was built against (`mw_module.abi_minor`): which fields of
+    /// `mw_report` it fills (`suggestion` since 1.3).
+    public var moduleABIMinor: UInt32 = 0
+
+    /// Whether the module's reports carry `mw_report.suggestion` (built against ABI 1.3 or later).
+    public var reportsSuggestion: Bool { moduleABIMinor >= 3 }
 
     /// Whether the rule runs for events of `type` (an `mw_event_type` value).
     public func wants(eventType type: UInt32) -> Bool {

@@ -95,26 +95,45 @@ public struct Message: ExpressibleByStringInterpolation, Sendable {
             appendText(text.bytes)
         }
 
-        /// `Phrase.quoted`: the text in curly quotes, e.g. `“Delete All?”`; `(none)` when absent.
+        /// `Phrase.quoted`: the text in curly quotes, e.g. `“Delete All?”`, cut after 80
+        /// characters with `…`; `(none)` when absent.
         public mutating func appendInterpolation(quoted text: Text) {
             guard !text.isAbsent else {
                 appendLiteral("(none)")
                 return
             }
+            let (count, cut) = Phrase.quotedPrefix(text.bytes)
             appendLiteral("“")
-            appendText(text.bytes)
+            appendText(UnsafeBufferPointer(rebasing: text.bytes[0..<count]))
+            if cut { appendLiteral("…") }
             appendLiteral("”")
         }
 
-        /// `Phrase.duration`: whole seconds as `600 s`, anything else (and 0) as `1500 ms`.
-        public mutating func appendInterpolation(duration ms: Int64) {
-            if ms != 0 && ms % 1000 == 0 {
-                appendInterpolation(ms / 1000)
-                appendLiteral(" s")
-            } else {
-                appendInterpolation(ms)
-                appendLiteral(" ms")
+        /// A string in curly quotes, cut after 80 characters with `…` (as `quoted:` a text).
+        public mutating func appendInterpolation(quoted string: String) {
+            var copy = string
+            copy.withUTF8 { appendInterpolation(quoted: Text($0)) }
+        }
+
+        /// Texts in curly quotes, joined: `“Mail”, “Message”, “Cancel”`.
+        public mutating func appendInterpolation(quotedList strings: [String]) {
+            for (index, string) in strings.enumerated() {
+                if index > 0 { appendLiteral(", ") }
+                appendInterpolation(quoted: string)
             }
+        }
+
+        /// `Phrase.duration`: in the largest unit the duration is a whole number of (`10 min`,
+        /// `1 s`, `250 ms`), else in tenths of a second under 100 s (`21.4 s`), else in seconds.
+        public mutating func appendInterpolation(duration ms: Int64) {
+            let parts = Phrase.durationParts(ms)
+            appendInterpolation(parts.whole)
+            if let tenth = parts.tenth {
+                appendLiteral(".")
+                appendInterpolation(tenth)
+            }
+            appendLiteral(" ")
+            appendLiteral(parts.unit)
         }
 
         /// `Phrase.count`: `1 alert`, `4 alerts`, the noun plural unless the count is 1.

@@ -1,8 +1,25 @@
 /// Small wording helpers for one-sentence violation messages.
 public enum Phrase {
-    /// A duration for a person: whole seconds as `600 s`, anything else (and 0) as `1500 ms`.
+    /// A duration for a person (violations.md, "Messages are for designers"), in the largest
+    /// unit it is a whole number of: `2 h`, `10 min`, `90 s`, `250 ms`; else under 100 s in
+    /// tenths of a second (`21.4 s`, `1.5 s`), else in whole seconds (`125 s`).
     public static func duration(_ ms: Int64) -> String {
-        ms != 0 && ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
+        let message: Message = "\(duration: ms)"
+        return message.string
+    }
+
+    /// The parts of `duration`: a whole number, an optional tenth, and the unit.
+    static func durationParts(_ ms: Int64) -> (whole: Int64, tenth: Int64?, unit: StaticString) {
+        let magnitude = ms.magnitude
+        if ms == 0 || magnitude < 1000 { return (ms, nil, "ms") }
+        if ms % 3_600_000 == 0 { return (ms / 3_600_000, nil, "h") }
+        if ms % 60_000 == 0 { return (ms / 60_000, nil, "min") }
+        if ms % 1000 == 0 { return (ms / 1000, nil, "s") }
+        if magnitude < 100_000 {
+            let tenths = (ms + (ms >= 0 ? 50 : -50)) / 100
+            return tenths % 10 == 0 ? (tenths / 10, nil, "s") : (tenths / 10, abs(tenths % 10), "s")
+        }
+        return ((ms + (ms >= 0 ? 500 : -500)) / 1000, nil, "s")
     }
 
     /// `1 alert`, `4 alerts`: the count and the noun, plural unless the count is 1.
@@ -24,9 +41,29 @@ public enum Phrase {
         return "\(value)\(suffix)"
     }
 
-    /// A text quoted for a message, e.g. `“Delete All?”`; `(none)` when absent.
+    /// The most characters (Unicode scalars) of a text a message quotes (violations.md,
+    /// "Messages are for designers"); a longer text is cut there and ends with `…`.
+    public static let quotedLimit = 80
+
+    /// How many leading bytes of `bytes` hold at most `quotedLimit` scalars, and whether that
+    /// cut the text short.
+    static func quotedPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> (count: Int, cut: Bool) {
+        var scalars = 0
+        for (index, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 {
+            if scalars == quotedLimit { return (index, true) }
+            scalars += 1
+        }
+        return (bytes.count, false)
+    }
+
+    /// A text quoted for a message, e.g. `“Delete All?”`, cut after 80 characters with `…`;
+    /// `(none)` when absent.
     public static func quoted(_ text: Text) -> String {
         guard !text.isAbsent else { return "(none)" }
+        let (count, cut) = quotedPrefix(text.bytes)
+        guard !cut else {
+            return "“" + String(decoding: UnsafeBufferPointer(rebasing: text.bytes[0..<count]), as: UTF8.self) + "…”"
+        }
         // One allocation: the marks and the bytes written in place (invalid UTF-8 is
         // repaired as `String(decoding:as:)` repairs it).
         let bytes = text.bytes

@@ -29,6 +29,12 @@ public struct RuleCall {
 
     /// The session after the event.
     public var session: Session { Session(raw.pointee.session) }
+    /// For a dismissal: the title the dismissed presentation was presented with (ABI 1.3);
+    /// absent when it had none or the host is older than 1.3.
+    public var dismissedTitle: Text {
+        guard let host = raw.pointee.host, host.pointee.abi_minor >= 3 else { return .absent }
+        return Text(raw.pointee.session.pointee.dismissed_title)
+    }
 
     /// The session's presentation stack after the event, bottom first (`session.stack`).
     public var stack: CArrayView<mw_presentation, Presentation> { session.stack }
@@ -112,18 +118,21 @@ public struct RuleCall {
     ///   - key: for `.oncePerKey` / `.oncePerAppValue`, the value it is about; nil means the subject.
     ///   - quietMs: for `.oncePerWindow`, how long the rule then stays quiet in the session.
     ///   - events: earlier triggering events, oldest first (not the current one).
+    ///   - suggestion: what to do instead (violations.md `suggestion`, ABI 1.3): the concrete
+    ///     change where the rule can derive it, else the guideline's advice; nil for none.
     public func report(
         subject: Text,
         message: @autoclosure () -> String,
         evidence: @autoclosure () -> Evidence = Evidence(),
         key: String? = nil,
         quietMs: Int64 = 0,
-        events: [EventRef] = []
+        events: [EventRef] = [],
+        suggestion: @autoclosure () -> Message? = nil
     ) {
         // Ask first (ABI 1.1): a report the host would hold back costs no formatting.
         guard shouldReport(subject: subject, key: key) else { return }
-        var message = message()
-        message.withUTF8 { send(subject: subject, message: $0, evidence: evidence(), key: key, quietMs: quietMs, events: events) }
+        report(subject: subject, message: Message(message()), evidence: evidence(), key: key, quietMs: quietMs,
+               events: events, suggestion: suggestion())
     }
 
     /// Reports a violation whose message is a `Message` (UTF-8 written straight from the
@@ -136,19 +145,29 @@ public struct RuleCall {
         evidence: @autoclosure () -> Evidence = Evidence(),
         key: String? = nil,
         quietMs: Int64 = 0,
-        events: [EventRef] = []
+        events: [EventRef] = [],
+        suggestion: @autoclosure () -> Message? = nil
     ) {
         guard shouldReport(subject: subject, key: key) else { return }
         let message = message()
-        message.withUTF8 {
-            send(subject: subject, message: $0, evidence: evidence(), key: key, quietMs: quietMs, events: events)
+        let suggestion = suggestion()
+        message.withUTF8 { messageBytes in
+            guard let suggestion else {
+                send(subject: subject, message: messageBytes, suggestion: nil, evidence: evidence(), key: key,
+                     quietMs: quietMs, events: events)
+                return
+            }
+            suggestion.withUTF8 { suggestionBytes in
+                send(subject: subject, message: messageBytes, suggestion: suggestionBytes, evidence: evidence(),
+                     key: key, quietMs: quietMs, events: events)
+            }
         }
     }
 
     /// Hands one report to the host.
     private func send(
-        subject: Text, message: UnsafeBufferPointer<UInt8>, evidence: Evidence, key: String?, quietMs: Int64,
-        events: [EventRef]
+        subject: Text, message: UnsafeBufferPointer<UInt8>, suggestion: UnsafeBufferPointer<UInt8>?,
+        evidence: Evidence, key: String?, quietMs: Int64, events: [EventRef]
     ) {
         var keyText = key ?? ""
         let hasKey = key != nil
@@ -167,7 +186,8 @@ public struct RuleCall {
                         quiet_ms: quietMs,
                         events: events.isEmpty ? nil : UnsafePointer(refs.baseAddress),
                         event_count: UInt32(events.count),
-                        reserved: 0
+                        reserved: 0,
+                        suggestion: suggestion.map(RuleCall.present) ?? Text.absent.raw
                     )
                     host.report!(ctx, &report)
                 }
@@ -179,7 +199,8 @@ public struct RuleCall {
     /// and rate limit now (the host's `should_report`, ABI 1.1). Ask it before building an
     /// expensive message or evidence. A host older than 1.1 cannot tell: then it is true.
     public func shouldReport(subject: Text, key: String? = nil) -> Bool {
-        guard let host = raw.pointee.host, host.pointee.struct_size >= UInt32(MemoryLayout<mw_host>.size),
+        guard let host = raw.pointee.host,
+              host.pointee.struct_size >= UInt32(MemoryLayout<mw_host>.offset(of: \mw_host.log)!),
               let ask = host.pointee.should_report else { return true }
         guard var key else { return ask(raw.pointee.ctx, subject.raw, Text.absent.raw) != 0 }
         return key.withUTF8 { ask(raw.pointee.ctx, subject.raw, RuleCall.present($0)) != 0 }

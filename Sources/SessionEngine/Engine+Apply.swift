@@ -80,6 +80,9 @@ extension Engine {
             entry.buttonCount = Int32(event.button_count)
             if kind == MW_KIND_SHEET.rawValue { entry.inPopover = event.in_popover }
             if let buttons = event.buttons {
+                // The cancel button (rules.md): the first with style cancel, else the first
+                // default-style button titled Cancel in any case.
+                var titledCancel = MW_ABSENT
                 for i in 0..<Int(event.button_count) {
                     let style = buttons[i].style
                     if style == MW_BUTTON_CANCEL.rawValue && entry.cancelIndex == MW_ABSENT {
@@ -88,10 +91,28 @@ extension Engine {
                     if style == MW_BUTTON_DESTRUCTIVE.rawValue && entry.destructiveIndex == MW_ABSENT {
                         entry.destructiveIndex = Int32(i)
                     }
+                    if titledCancel == MW_ABSENT, style == MW_ABSENT || style == MW_BUTTON_DEFAULT.rawValue,
+                        Self.isTitledCancel(buttons[i].title)
+                    {
+                        titledCancel = Int32(i)
+                    }
                 }
+                if entry.cancelIndex == MW_ABSENT { entry.cancelIndex = titledCancel }
             }
         }
-        session.push(entry, id: event.id)
+        session.push(entry, id: event.id, title: event.title)
+    }
+
+    /// True when `title` is `Cancel` in any case (ASCII).
+    private static func isTitledCancel(_ title: mw_str) -> Bool {
+        guard let pointer = title.ptr, title.len == 6 else { return false }
+        // "cancel" in ASCII, first byte lowest; `| 0x20` folds the letters' case.
+        let expected: UInt64 = 0x6C65_636E_6163
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: 6) { bytes in
+            var folded: UInt64 = 0
+            for index in 0..<6 { folded |= UInt64(bytes[index] | 0x20) << (8 * UInt64(index)) }
+            return folded == expected
+        }
     }
 
     private func dismiss(_ event: mw_event, in session: Session) -> Bool {
@@ -113,6 +134,11 @@ extension Engine {
         copy.idLength = Int32(min(idBytes.count, Self.maxDismissedIDBytes))
         if copy.idLength > 0 {
             UnsafeMutableRawPointer(dismissedID).copyMemory(from: idBytes.baseAddress!, byteCount: Int(copy.idLength))
+        }
+        let titleBytes = session.titleBytes(of: entry)
+        dismissedTitleLength = titleBytes.count
+        if titleBytes.count > 0 {
+            UnsafeMutableRawPointer(dismissedTitle).copyMemory(from: titleBytes.baseAddress!, byteCount: titleBytes.count)
         }
         session.pop(downTo: index)
         dismissedView.pointee = copy.view(arena: dismissedID)

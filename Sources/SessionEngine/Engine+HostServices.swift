@@ -25,7 +25,8 @@ extension Engine {
             },
             module_error: { context, detail in
                 Engine.with(context, ()) { $0.moduleError(detail) }
-            })
+            },
+            reserved_services: (nil, nil, nil, nil))
     }
 
     /// Runs `body` on the engine a rule call's context names (unretained: the engine is
@@ -56,7 +57,7 @@ extension Engine {
     func report(_ reportPointer: UnsafePointer<mw_report>) {
         guard let current = currentSession, let dispatch = currentDispatch, let eventPointer = currentEvent else { return }
         let session = current.takeUnretainedValue()
-        let report = reportPointer.pointee
+        let report = Self.read(reportPointer, withSuggestion: dispatch.template.reportsSuggestion)
         let event = eventPointer.pointee
         let subject = Self.bytes(report.subject)
         let key = report.key.ptr != nil ? Self.bytes(report.key) : subject
@@ -86,6 +87,21 @@ extension Engine {
             }
         }
     }
+
+    /// The module's report: all of it from a module built against ABI 1.3 or later; from an
+    /// older one only the part its `mw_report` has (the rest, `suggestion`, stays absent).
+    @inline(__always)
+    private static func read(_ pointer: UnsafePointer<mw_report>, withSuggestion: Bool) -> mw_report {
+        guard !withSuggestion else { return pointer.pointee }
+        var report = mw_report()
+        withUnsafeMutableBytes(of: &report) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: oldReportSize))
+        }
+        return report
+    }
+
+    /// The size of `mw_report` before ABI 1.3 added `suggestion`.
+    private static let oldReportSize = MemoryLayout<mw_report>.offset(of: \mw_report.suggestion)!
 
     /// Whether the rule's firing discipline lets a report with this subject and key through
     /// now; with `record`, it also marks it as fired (or starts the quiet window).

@@ -32,7 +32,10 @@ extension Engine {
             last_task_failed_ts: session.lastTaskFailedTs,
             events: session.events, alerts_presented: session.alertsPresented,
             presentations: session.presentations,
-            dismissed: isDismissal ? UnsafePointer(dismissedView) : nil)
+            dismissed: isDismissal ? UnsafePointer(dismissedView) : nil,
+            dismissed_title: isDismissal && dismissedTitleLength > 0
+                ? mw_str(ptr: UnsafeRawPointer(dismissedTitle).assumingMemoryBound(to: CChar.self), len: dismissedTitleLength)
+                : mw_str(ptr: nil, len: 0))
         let edition = session.app.profile.edition.bit
         let context = OpaquePointer(Unmanaged.passUnretained(self).toOpaque())
         currentSession = Unmanaged.passUnretained(session)

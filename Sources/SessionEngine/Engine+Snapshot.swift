@@ -20,7 +20,8 @@ extension Engine {
                         kind: entry.kind, id: Array(session.idBytes(of: entry)), ts: entry.ts, style: entry.style,
                         transition: entry.transition, sizeClass: entry.sizeClass, navDepth: entry.navDepth,
                         buttonCount: entry.buttonCount, cancelIndex: entry.cancelIndex,
-                        destructiveIndex: entry.destructiveIndex, inPopover: entry.inPopover)
+                        destructiveIndex: entry.destructiveIndex, inPopover: entry.inPopover,
+                        title: entry.titleLength == 0 ? nil : Array(session.titleBytes(of: entry)))
                 },
                 maxModalDepth: session.maxModalDepth, startedTs: session.startedTs, lastTs: session.lastTs,
                 lastSeq: session.lastSeq, lastUserActionTs: session.lastUserActionTs,
@@ -67,8 +68,13 @@ extension Engine {
                     transition: entry.transition, sizeClass: entry.sizeClass, navDepth: entry.navDepth,
                     buttonCount: entry.buttonCount, cancelIndex: entry.cancelIndex,
                     destructiveIndex: entry.destructiveIndex, inPopover: entry.inPopover)
+                let title = entry.title ?? []
                 entry.id.withUnsafeBytes { bytes in
-                    session.push(stackEntry, id: mw_str(ptr: bytes.baseAddress?.assumingMemoryBound(to: CChar.self), len: bytes.count))
+                    title.withUnsafeBytes { titleBytes in
+                        session.push(
+                            stackEntry, id: mw_str(ptr: bytes.baseAddress?.assumingMemoryBound(to: CChar.self), len: bytes.count),
+                            title: mw_str(ptr: titleBytes.baseAddress?.assumingMemoryBound(to: CChar.self), len: titleBytes.count))
+                    }
                 }
             }
             session.maxModalDepth = max(saved.maxModalDepth, session.modalDepth)

@@ -85,7 +85,13 @@ extension Engine {
         writeEventRef(into: &json, type: bytes(event.type_name), ts: event.ts, id: event.id, seq: event.seq)
         json.raw("],\"fingerprint\":\"")
         json.hex64(ids.fingerprint)
-        json.raw("\"}")
+        json.raw("\",\"suggestion\":")
+        if report.suggestion.ptr != nil && report.suggestion.len > 0 {
+            json.string(bytes(report.suggestion))
+        } else {
+            json.raw("null")
+        }
+        json.byte(0x7D)
         return bad
     }
 

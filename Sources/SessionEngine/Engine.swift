@@ -48,6 +48,10 @@ public final class Engine {
     let dismissedView = UnsafeMutablePointer<mw_presentation>.allocate(capacity: 1)
     let dismissedID = UnsafeMutablePointer<UInt8>.allocate(capacity: Engine.maxDismissedIDBytes)
     static let maxDismissedIDBytes = 1024
+    /// The title of the presentation the current dismissal removed (`mw_session.dismissed_title`).
+    let dismissedTitle = UnsafeMutablePointer<UInt8>.allocate(capacity: Session.maxTitleBytes)
+    /// Its length in bytes; 0 when it had none.
+    var dismissedTitleLength = 0
     /// The recent events of every session, for `modalwatch session ID` (a fixed ring).
     public let journal = SessionJournal()
     var json = JSONBuffer(capacity: 8192)
@@ -86,6 +90,7 @@ public final class Engine {
         stackViews.deallocate()
         dismissedView.deallocate()
         dismissedID.deallocate()
+        dismissedTitle.deallocate()
         host.deallocate()
         ownMarker.deallocate()
         heldByRule.deallocate()

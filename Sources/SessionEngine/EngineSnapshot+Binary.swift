@@ -1,6 +1,7 @@
 import ByteBasics
 
-/// The snapshot's binary form (format version 2; version 1 was JSON, still read by the daemon).
+/// The snapshot's binary form (format version 3, which adds each stack entry's title; version 2
+/// is still read, its entries without titles; version 1 was JSON, still read by the daemon).
 ///
 /// Header, 32 bytes, little-endian: magic `MWSN`, format version (UInt32), session count
 /// (UInt64), body length (UInt64), FNV-1a 64 of the body (UInt64). Body: the apps (count, then
@@ -12,7 +13,9 @@ extension EngineSnapshot {
     /// The magic bytes a binary snapshot starts with.
     public static let binaryMagic: [UInt8] = Array("MWSN".utf8)
     /// The binary format's version.
-    public static let binaryFormatVersion: UInt32 = 2
+    public static let binaryFormatVersion: UInt32 = 3
+    /// The oldest binary format version still read.
+    static let oldestBinaryFormatVersion: UInt32 = 2
     /// Bytes before the body.
     public static let binaryHeaderSize = 32
 
@@ -79,7 +82,7 @@ extension EngineSnapshot {
         guard looksBinary(bytes) else { throw .notASnapshot }
         guard bytes.count >= binaryHeaderSize else { throw .truncated(offset: bytes.count) }
         let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-        guard version == binaryFormatVersion else { throw .unsupportedVersion(version) }
+        guard version >= oldestBinaryFormatVersion, version <= binaryFormatVersion else { throw .unsupportedVersion(version) }
         let sessionCount = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         let bodyLength = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
         let expected = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
@@ -104,7 +107,7 @@ extension EngineSnapshot {
         var sessions: [SessionState] = []
         sessions.reserveCapacity(Int(sessionCount))
         for _ in 0..<sessionCount {
-            sessions.append(try readSession(&reader, apps: apps))
+            sessions.append(try readSession(&reader, apps: apps, titles: version >= 3))
         }
         guard reader.remaining == 0 else { throw .malformed("bytes after the last session", offset: reader.offset) }
         return EngineSnapshot(version: currentVersion, apps: apps, sessions: sessions)
@@ -151,6 +154,7 @@ extension EngineSnapshot {
             out.signed(entry.cancelIndex)
             out.signed(entry.destructiveIndex)
             out.signed(entry.inPopover)
+            out.data(entry.title ?? [])
         }
         out.count(session.runningTasks.count)
         for task in session.runningTasks { out.fixed(task) }
@@ -183,7 +187,9 @@ extension EngineSnapshot {
 
     // MARK: reading
 
-    private static func readSession(_ reader: inout SnapshotReader, apps: [AppStateSnapshot]) throws(SnapshotFormatError) -> SessionState {
+    private static func readSession(
+        _ reader: inout SnapshotReader, apps: [AppStateSnapshot], titles: Bool
+    ) throws(SnapshotFormatError) -> SessionState {
         let id = try reader.data()
         // An index, not a count: bounded by the apps read, not by the bytes left.
         let index = try reader.unsigned()
@@ -220,7 +226,8 @@ extension EngineSnapshot {
                 kind: kind, id: try reader.data(), ts: (try reader.signed()) &+ base, style: try reader.signed32(),
                 transition: try reader.signed32(), sizeClass: try reader.signed32(), navDepth: try reader.signed32(),
                 buttonCount: try reader.signed32(), cancelIndex: try reader.signed32(),
-                destructiveIndex: try reader.signed32(), inPopover: try reader.signed32()))
+                destructiveIndex: try reader.signed32(), inPopover: try reader.signed32(),
+                title: try titles ? reader.data().nonEmpty : nil))
         }
         let taskCount = try reader.count(minimumSize: 8)
         var runningTasks: [UInt64] = []
@@ -272,4 +279,9 @@ extension EngineSnapshot {
         for _ in 0..<count { fired.append(try reader.fixed()) }
         return fired
     }
+}
+
+extension Array where Element == UInt8 {
+    /// The bytes, or nil when there are none (an entry without a title).
+    fileprivate var nonEmpty: [UInt8]? { isEmpty ? nil : self }
 }

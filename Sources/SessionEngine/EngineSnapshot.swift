@@ -16,6 +16,8 @@ public struct EngineSnapshot: Codable, Sendable, Equatable {
         var cancelIndex: Int32
         var destructiveIndex: Int32
         var inPopover: Int32
+        /// The first bytes of its title (`Session.maxTitleBytes`); nil in snapshots older than format 3.
+        var title: [UInt8]? = nil
     }
 
     struct SessionState: Codable, Sendable, Equatable {

@@ -133,12 +133,21 @@ final class Session {
         quietMap.removeAll()
     }
 
-    /// Pushes a presentation whose id is `id`.
-    func push(_ entry: StackEntry, id: mw_str) {
+    /// The most bytes of a presentation's title the stack keeps, for the rules that judge its
+    /// dismissal (cut at a character boundary).
+    static let maxTitleBytes = 320
+
+    /// Pushes a presentation whose id is `id` and title `title` (absent: none).
+    func push(_ entry: StackEntry, id: mw_str, title: mw_str = mw_str(ptr: nil, len: 0)) {
         var entry = entry
         let length = id.len
-        if idArenaUsed + length > idArenaCapacity {
-            let capacity = max(64, (idArenaUsed + length) * 2)
+        var titleLength = title.ptr == nil ? 0 : min(title.len, Self.maxTitleBytes)
+        if titleLength < title.len, let bytes = UnsafeRawPointer(title.ptr) {
+            // Cut before a continuation byte: never inside a character.
+            while titleLength > 0, bytes.load(fromByteOffset: titleLength, as: UInt8.self) & 0xC0 == 0x80 { titleLength -= 1 }
+        }
+        if idArenaUsed + length + titleLength > idArenaCapacity {
+            let capacity = max(64, (idArenaUsed + length + titleLength) * 2)
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
             if let old = idArena {
                 grown.update(from: old, count: idArenaUsed)
@@ -150,9 +159,13 @@ final class Session {
         if length > 0 {
             UnsafeMutableRawPointer(idArena! + idArenaUsed).copyMemory(from: id.ptr!, byteCount: length)
         }
+        if titleLength > 0 {
+            UnsafeMutableRawPointer(idArena! + idArenaUsed + length).copyMemory(from: title.ptr!, byteCount: titleLength)
+        }
         entry.idOffset = Int32(idArenaUsed)
         entry.idLength = Int32(length)
-        idArenaUsed += length
+        entry.titleLength = Int32(titleLength)
+        idArenaUsed += length + titleLength
         stack.append(entry)
         if entry.kind == MW_KIND_MODAL.rawValue {
             modalDepth += 1
@@ -178,19 +191,25 @@ final class Session {
     /// Removes the entry at `index` and everything presented above it.
     func pop(downTo index: Int) {
         stack.removeSubrange(index...)
-        idArenaUsed = stack.last.map { Int($0.idOffset + $0.idLength) } ?? 0
+        idArenaUsed = stack.last.map { Int($0.arenaEnd) } ?? 0
         modalDepth = Int32(stack.lazy.filter { $0.kind == MW_KIND_MODAL.rawValue }.count)
     }
 
     /// Forgets the bottom entry (a stack at its depth limit), keeping the rest.
     func removeBottom() {
         guard let bottom = stack.first else { return }
-        let shift = Int(bottom.idOffset + bottom.idLength)
+        let shift = Int(bottom.arenaEnd)
         if let arena = idArena, idArenaUsed > shift { memmove(arena, arena + shift, idArenaUsed - shift) }
         idArenaUsed -= shift
         stack.removeFirst()
         for i in stack.indices { stack[i].idOffset -= Int32(shift) }
         modalDepth = Int32(stack.lazy.filter { $0.kind == MW_KIND_MODAL.rawValue }.count)
+    }
+
+    /// The title bytes a stack entry keeps (empty when it had none).
+    func titleBytes(of entry: StackEntry) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(
+            start: idArena.map { UnsafeRawPointer($0 + Int(entry.idOffset + entry.idLength)) }, count: Int(entry.titleLength))
     }
 
     /// The id bytes of a stack entry.

@@ -1,6 +1,7 @@
 import ModalwatchABI
 
-/// One presentation on a session's stack; its id bytes live in the session's id arena.
+/// One presentation on a session's stack; its id bytes, then its title's first bytes, live in
+/// the session's id arena.
 struct StackEntry {
     var kind: UInt32
     var idOffset: Int32
@@ -15,6 +16,11 @@ struct StackEntry {
     var cancelIndex: Int32 = MW_ABSENT
     var destructiveIndex: Int32 = MW_ABSENT
     var inPopover: Int32 = MW_ABSENT
+    /// The bytes of its title kept after its id in the arena (`Session.maxTitleBytes` at most).
+    var titleLength: Int32 = 0
+
+    /// Where its bytes in the arena end.
+    var arenaEnd: Int32 { idOffset + idLength + titleLength }
 
     /// The C view, its id pointing into `arena`.
     func view(arena: UnsafePointer<UInt8>) -> mw_presentation {

@@ -20,6 +20,8 @@ final class ViolationTemplate {
     let summary: [UInt8]
     /// The rule id, the topic's last part.
     let topicRule: [UInt8]
+    /// Whether the rule's module fills `mw_report.suggestion` (ABI 1.3 or later).
+    let reportsSuggestion: Bool
 
     init(descriptor: RuleDescriptor, seed: UInt64, severity: Severity, edition: Edition) {
         rule = descriptor.id
@@ -40,5 +42,6 @@ final class ViolationTemplate {
         json.string(descriptor.summary)
         summary = json.bytes
         topicRule = Array(descriptor.id.utf8)
+        reportsSuggestion = descriptor.reportsSuggestion
     }
 }

@@ -26,6 +26,8 @@ final class CheckCollector: EngineOutput {
         }
         /// The violation's message.
         var message: String { object["message"]?.stringValue ?? "" }
+        /// The violation's suggestion, nil when it has none.
+        var suggestion: String? { object["suggestion"]?.stringValue }
     }
 
     private(set) var violations: [Found] = []

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import ModalwatchConfig
+import Report
 import RuleHost
 import SessionEngine
 
@@ -56,7 +57,12 @@ struct CheckCommand: ParsableCommand {
             case .text:
                 let severity = Terminal.severity(Terminal.pad(found.severity.rawValue, 7), found.severity.rawValue)
                 let place = found.location.map { "\($0.file):\($0.line): " } ?? ""
-                out.write(Array((Terminal.visible("\(place)\(severity) \(found.rule)  \(found.app) \(found.session) @\(found.ts): \(found.message)") + "\n").utf8))
+                let time = ReportTime.format(found.ts, seconds: true)
+                let text = "\(place)\(severity) \(found.rule)  \(found.app) \(found.session) \(time): \(found.message)"
+                out.write(Array((Terminal.visible(text) + "\n").utf8))
+                if let suggestion = found.suggestion {
+                    out.write(Array(("    suggestion: " + Terminal.visible(suggestion) + "\n").utf8))
+                }
             case .sarif:
                 break
             }

@@ -89,8 +89,19 @@ struct ReportCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let model = report.model
-        let events = report.source.kind == .history ? "" : "\(model.events) event(s), "
-        FileHandle.standardError.write(Data("report: \(model.violations) violation(s), \(events)\(model.sessions) session(s) → \(output)\n".utf8))
+        let events: String
+        switch report.source.kind {
+        case .history: events = ""
+        case .streams: events = Self.count(model.events, "event") + ", "
+        case .daemons: events = report.source.daemonEvents.map { Self.count($0, "event") + " received, " } ?? ""
+        }
+        let line = "report: \(Self.count(model.violations, "violation")), \(events)\(Self.count(model.sessions, "session")) → \(output)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// `1 event`, `3 events`.
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     private func fromStreams(filter: ReportFilter, generated: Int64) throws -> HTMLReport {
@@ -149,8 +160,10 @@ struct ReportCommand: ParsableCommand {
             let history = try ViolationHistory(path: path, readOnly: true)
             try history.scan(app: filter.app, sinceTs: filter.since, untilTs: filter.until) { row, json in
                 guard let severity = Severity(rawValue: row.severity) else { skipped += 1; return }
+                let (suggestion, corrected) = ReportViolation.suggestion(of: json)
                 model.add(ReportViolation(rule: row.rule, severity: severity, app: row.app, session: row.session, ts: row.ts,
-                                          subject: ViolationJSON.string("subject", in: json), message: ViolationJSON.string("message", in: json)))
+                                          subject: ViolationJSON.string("subject", in: json), message: ViolationJSON.string("message", in: json),
+                                          suggestion: suggestion, corrected: corrected))
             }
         } catch {
             Terminal.error("cannot read the history at \(path): \(error)")

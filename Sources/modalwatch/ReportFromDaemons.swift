@@ -50,7 +50,9 @@ struct ReportFromDaemons {
               let session = object["session"]?.stringValue,
               let severity = object["severity"]?.stringValue.flatMap(Severity.init(rawValue:)),
               let ts = object["ts"]?.wholeNumber else { return nil }
+        let (suggestion, corrected) = ReportViolation.suggestion(of: object)
         return ReportViolation(rule: rule, severity: severity, app: app, session: session, ts: Int64(ts),
-                               subject: object["subject"]?.stringValue, message: object["message"]?.stringValue)
+                               subject: object["subject"]?.stringValue, message: object["message"]?.stringValue,
+                               suggestion: suggestion, corrected: corrected)
     }
 }

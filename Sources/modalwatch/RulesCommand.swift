@@ -27,6 +27,9 @@ struct RulesCommand: ParsableCommand {
     @Option(name: .long, help: "Milliseconds to wait for the daemon (with --control) before giving up (exit 3).")
     var timeout: Int = 3000
 
+    @Flag(name: .long, help: "Under each rule's guideline, also print when it fires (its summary).")
+    var verbose = false
+
     @Flag(name: .long, help: "Print the rule reference (docs/rules.md) generated from the modules' metadata.")
     var markdown = false
 
@@ -95,7 +98,7 @@ struct RulesCommand: ParsableCommand {
                 id: rule.id, active: active != nil, module: rule.module, severity: (active?.severity ?? rule.severity).rawValue,
                 editions: rule.editions.map(\.rawValue),
                 parameters: rule.parameters.map { "\($0.name)=\($0.format(active?.value(of: $0.name) ?? $0.defaultValue))" },
-                summary: rule.summary))
+                guideline: rule.guideline, firesWhen: verbose ? rule.summary : nil))
         }
         for line in listing.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { Terminal.print(line) }
     }
@@ -129,7 +132,8 @@ struct RulesCommand: ParsableCommand {
         for rule in reply.rules {
             listing.rows.append(RulesListing.Row(
                 id: rule.id, active: rule.active, module: rule.module, severity: rule.severity, editions: rule.editions,
-                parameters: rule.parameters.map { "\($0.name)=\($0.display)" }, summary: rule.summary))
+                parameters: rule.parameters.map { "\($0.name)=\($0.display)" },
+                guideline: rule.guideline, firesWhen: verbose ? rule.summary : nil))
         }
         for line in listing.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { Terminal.print(line) }
     }

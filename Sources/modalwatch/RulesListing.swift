@@ -1,6 +1,7 @@
 /// What `modalwatch rules` prints for people, from the modules it loads or from a daemon's
 /// `rules` reply alike: a header, one row per rule (id, module, severity, editions, parameters
-/// and their values), and under each row the rule's summary, wrapped at word boundaries to
+/// and their values), and under each row the rule's guideline (with `--verbose`, also when it
+/// fires), wrapped at word boundaries to
 /// the terminal's width (one line when stdout is not a terminal). When the terminal is too
 /// narrow for a parameters column, the parameters go under the row too.
 struct RulesListing {
@@ -13,7 +14,10 @@ struct RulesListing {
         let editions: [String]
         /// `name=value` of each parameter.
         let parameters: [String]
-        let summary: String
+        /// What the guideline asks, in plain imperative language.
+        let guideline: String
+        /// When the rule fires (its summary), shown by `rules --verbose`; nil otherwise.
+        let firesWhen: String?
     }
 
     /// The rules, in order.
@@ -53,7 +57,7 @@ struct RulesListing {
                 for more in wrapped.dropFirst() { table.add(["", "", "", "", more]) }
             }
             if parametersBelow { table.add(cells) }
-            below[table.rows.count - 1] = under + wrap(row.summary, room)
+            below[table.rows.count - 1] = under + wrap(row.guideline, room) + (row.firesWhen.map { wrap("fires when: " + $0, room) } ?? [])
         }
         let tableLines = table.lines(width: width)
         var out = [tableLines[0]]

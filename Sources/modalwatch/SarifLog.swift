@@ -114,7 +114,7 @@ struct SarifLog {
         var result: [String: JSONValue] = [
             "ruleId": .string(found.rule),
             "level": .string(Self.level(found.severity)),
-            "message": .object(["text": .string(found.message)]),
+            "message": Self.message(found.message, suggestion: found.suggestion),
             "locations": .array([.object(location)]),
             "fingerprints": .object(["modalwatch/v1": fingerprint]),
             "partialFingerprints": .object(["modalwatchFingerprint/v1": fingerprint]),
@@ -123,11 +123,32 @@ struct SarifLog {
                 "subject": .nullable(subject), "ts": .integer(found.ts), "edition": violation["edition"] ?? .null,
                 "module": violation["module"] ?? .null, "rev": violation["rev"] ?? .null,
                 "guideline": violation["guideline"] ?? .null, "evidence": violation["evidence"] ?? .object([:]),
-                "events": violation["events"] ?? .array([]),
+                "events": violation["events"] ?? .array([]), "suggestion": .nullable(found.suggestion),
             ]),
         ]
         if let index = ruleIndex[found.rule] { result["ruleIndex"] = .int(index) }
         return .object(result)
+    }
+
+    /// A result's message: the violation's message as text; with a suggestion, also as
+    /// Markdown with the suggestion in a paragraph of its own (`result.fixes` is for file
+    /// edits). The suggestion is in the result's `properties` too.
+    static func message(_ text: String, suggestion: String?) -> JSONValue {
+        guard let suggestion else { return .object(["text": .string(text)]) }
+        return .object([
+            "text": .string(text),
+            "markdown": .string("\(markdownEscaped(text))\n\n**Suggestion:** \(markdownEscaped(suggestion))"),
+        ])
+    }
+
+    /// `text` with the characters Markdown would read as formatting escaped with a backslash.
+    static func markdownEscaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "\\`*_{}[]()<>#+-!|".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
     }
 
     /// A file name as a URI reference: relative paths stay relative, absolute ones become file: URIs.

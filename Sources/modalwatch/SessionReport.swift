@@ -127,6 +127,9 @@ struct SessionReport {
                 v["subject"]?.stringValue ?? "-",
                 v["message"]?.stringValue ?? "",
             ])
+            if let suggestion = v["suggestion"]?.stringValue {
+                table.add(["", "", "", "", "suggestion: " + suggestion])
+            }
         }
         return [title("Violations") + " (\(list.count), newest first)"] + table.lines(width: width).map { "  " + $0 }
     }

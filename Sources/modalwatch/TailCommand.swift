@@ -120,7 +120,11 @@ struct TailCommand: ParsableCommand {
                     if json {
                         JSONOutput.raw(message.frames[1])
                     } else {
-                        FileHandle.standardOutput.write(Data((Terminal.visible(line(topic: topic, body: body, columns: &columns)) + "\n").utf8))
+                        var text = Terminal.visible(line(topic: topic, body: body, columns: &columns)) + "\n"
+                        if !topic.hasPrefix("diag/"), let suggestion = body["suggestion"]?.stringValue {
+                            text += "          suggestion: " + Terminal.visible(suggestion) + "\n"
+                        }
+                        FileHandle.standardOutput.write(Data(text.utf8))
                     }
                     shown += 1
                     if let count, shown >= count { return }

@@ -13,12 +13,14 @@ final class PronounTests: XCTestCase {
         XCTAssertEqual(pronoun("Remind Me Later"), "Me")
         XCTAssertEqual(pronoun("MY PHOTOS"), "MY")
         XCTAssertEqual(pronoun("Delete ‘my’ notes"), "my")
+        XCTAssertEqual(pronoun("You’ll lose the changes."), "You’ll")
+        XCTAssertEqual(pronoun("If you've saved it, quit."), "you've")
+        XCTAssertEqual(pronoun("YOU’D better not"), "YOU’D")
     }
 
     func testOtherWordsDoNotCount() {
         XCTAssertNil(pronoun("Delete this contact?"))
         XCTAssertNil(pronoun("Do it yourself."))
-        XCTAssertNil(pronoun("You’ll see."))
         XCTAssertNil(pronoun("Mine is here; myself too."))
         XCTAssertNil(pronoun("Mexico, Myanmar, youth"))
         XCTAssertNil(pronoun(""))
@@ -26,6 +28,6 @@ final class PronounTests: XCTestCase {
     }
 
     func testPronounList() {
-        XCTAssertEqual(Pronouns.all.map { "\($0)" }, ["you", "your", "you're", "yours", "me", "my"])
+        XCTAssertEqual(Pronouns.all.map { "\($0)" }, ["you", "your", "yours", "you're", "you'll", "you've", "you'd", "me", "my"])
     }
 }

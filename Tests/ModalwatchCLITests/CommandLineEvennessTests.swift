@@ -39,9 +39,9 @@ final class CommandLineEvennessTests: XCTestCase {
         let summary = "Flags alerts that ask people to confirm routine actions they started themselves, many times a day."
         listing.rows = [
             .init(id: "alert-frequency", active: true, module: "alerts", severity: "warning", editions: ["2009", "ios7", "current"],
-                  parameters: ["limit=3", "window=10m"], summary: summary),
+                  parameters: ["limit=3", "window=10m"], guideline: summary, firesWhen: nil),
             .init(id: "modal-depth", active: false, module: "modality", severity: "error", editions: ["current"],
-                  parameters: [], summary: "Too deep."),
+                  parameters: [], guideline: "Too deep.", firesWhen: "a modal makes the depth exceed max_depth"),
         ]
         let lines = listing.lines(width: 60)
         XCTAssertTrue(lines[0].hasPrefix("RULE"))
@@ -55,6 +55,7 @@ final class CommandLineEvennessTests: XCTestCase {
         XCTAssertTrue(listing.lines(width: 120)[0].hasSuffix("PARAMETERS"), "wide enough: a parameters column")
         XCTAssertEqual(listing.lines(width: nil).filter { $0.contains("Flags alerts") }, ["    " + summary], "piped: one line")
         XCTAssertTrue(listing.lines(width: nil).contains { $0.hasPrefix("modal-depth (off)") && $0.hasSuffix("  -") }, "no parameters: -")
+        XCTAssertTrue(listing.lines(width: nil).contains("    fires when: a modal makes the depth exceed max_depth"), "--verbose: when it fires, under the guideline")
     }
 
     func testJSONOutputWritesSlashesAsTheyAre() {

@@ -46,9 +46,17 @@ final class CatalogueConformanceTests: XCTestCase {
             XCTAssertFalse(rule.summary.isEmpty, rule.id)
             XCTAssertFalse(rule.guideline.isEmpty, rule.id)
             XCTAssertFalse(rule.source.isEmpty, rule.id)
-            XCTAssertEqual(rule.rev, 1, rule.id)
+            XCTAssertEqual(rule.rev, Self.revisedInV11.contains(rule.id) ? 2 : 1, rule.id)
         }
     }
+
+    /// The rules whose verdicts catalogue v1.1 changes (rules.md, "Revisions"): the pronoun
+    /// forms, the sentences of an `ios7` title, and every rule that asks for a cancel button.
+    private static let revisedInV11: Set<String> = [
+        "alert-pronoun", "alert-title-style", "alert-cancel-label", "alert-cancel-position",
+        "alert-destructive-without-cancel", "alert-destructive-preferred", "alert-background-action",
+        "alert-confirms-user-action", "sheet-missing-cancel", "sheet-cancel-in-popover", "sheet-cancel-not-last",
+    ]
 
     func testEveryRuleHasATriggeringAndAQuietExample() {
         for rule in catalog.rules {

@@ -61,7 +61,7 @@ final class LongReportTests: XCTestCase {
         XCTAssertEqual(evidence?["count"] as? Int, 3)
         XCTAssertEqual(
             repeated.first?["message"] as? String,
-            "The alert “\(title)” has appeared 3 times in this session; the limit is 2")
+            "The alert “\(String(title.unicodeScalars.prefix(80)))…” has appeared 3 times in this session; the limit is 2")
     }
 
     func testALongSingleWordTitle() throws {
@@ -74,6 +74,7 @@ final class LongReportTests: XCTestCase {
         let evidence = single.first?["evidence"] as? [String: Any]
         XCTAssertEqual(evidence?["title"] as? String, title)
         XCTAssertEqual(evidence?["word"] as? String, title)
-        XCTAssertEqual(single.first?["message"] as? String, "The alert title “\(title)” is a single word")
+        XCTAssertEqual(
+            single.first?["message"] as? String, "The alert title “\(String(title.unicodeScalars.prefix(80)))…” is a single word")
     }
 }

@@ -19,7 +19,8 @@ final class SnapshotFormatTests: XCTestCase {
     private static func richSession(_ i: Int, app: String) -> EngineSnapshot.SessionState {
         let sheet = EngineSnapshot.Entry(
             kind: 2, id: Array("sheet-\(i)".utf8), ts: 1_700_000_000_000 + Int64(i), style: 1, transition: -1,
-            sizeClass: 0, navDepth: 3, buttonCount: 2, cancelIndex: -1, destructiveIndex: 1, inPopover: 0)
+            sizeClass: 0, navDepth: 3, buttonCount: 2, cancelIndex: -1, destructiveIndex: 1, inPopover: 0,
+            title: Array("Delete “sheet \(i)”?".utf8))
         let odd = EngineSnapshot.Entry(
             kind: 1, id: [], ts: .min, style: .max, transition: .min, sizeClass: 1, navDepth: 0,
             buttonCount: 0, cancelIndex: 0, destructiveIndex: -1, inPopover: 1)
@@ -102,6 +103,7 @@ final class SnapshotFormatTests: XCTestCase {
         XCTAssertEqual(again.sessions.map(\.lastSeq), written.sessions.map(\.lastSeq))
         XCTAssertEqual(again.sessions.map(\.counters), written.sessions.map(\.counters))
         XCTAssertEqual(again.sessions.map { $0.stack.map(\.id) }, written.sessions.map { $0.stack.map(\.id) })
+        XCTAssertEqual(again.sessions.map { $0.stack.map(\.title) }, written.sessions.map { $0.stack.map(\.title) })
         XCTAssertEqual(Set(again.apps.map(\.name)), Set(written.apps.map(\.name)))
         let restoredAgain = Engine(catalog: RuleCatalog(), configuration: .init(), output: CollectingOutput())
         XCTAssertEqual(restoredAgain.restore(try decode(again.binaryEncoded())), 50)
@@ -125,10 +127,21 @@ final class SnapshotFormatTests: XCTestCase {
         }
     }
 
+    /// Format 2 had no titles in stack entries: a snapshot without entries reads the same in it.
+    func testFormatTwoIsStillRead() throws {
+        var snapshot = Self.richSnapshot(sessions: 3)
+        for i in snapshot.sessions.indices { snapshot.sessions[i].stack = [] }
+        var bytes = snapshot.binaryEncoded()
+        bytes[4] = 2
+        XCTAssertEqual(try decode(bytes), snapshot)
+    }
+
     func testAnotherVersionAndJSONAreRefused() {
         var bytes = Self.richSnapshot().binaryEncoded()
-        bytes[4] = 3
-        XCTAssertThrowsError(try decode(bytes)) { XCTAssertEqual($0 as? SnapshotFormatError, .unsupportedVersion(3)) }
+        bytes[4] = 4
+        XCTAssertThrowsError(try decode(bytes)) { XCTAssertEqual($0 as? SnapshotFormatError, .unsupportedVersion(4)) }
+        bytes[4] = 1
+        XCTAssertThrowsError(try decode(bytes)) { XCTAssertEqual($0 as? SnapshotFormatError, .unsupportedVersion(1)) }
         XCTAssertThrowsError(try decode(Array("{\"version\":1}".utf8))) { XCTAssertEqual($0 as? SnapshotFormatError, .notASnapshot) }
     }
 

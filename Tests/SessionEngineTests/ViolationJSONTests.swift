@@ -14,7 +14,7 @@ final class ViolationJSONTests: XCTestCase {
 
     private static let fields: Set<String> = [
         "v", "id", "rule", "rev", "module", "severity", "edition", "app", "session", "ts", "observed",
-        "subject", "message", "guideline", "evidence", "events", "fingerprint",
+        "subject", "message", "guideline", "evidence", "events", "fingerprint", "suggestion",
     ]
 
     private func isHex(_ text: String?, count: Int) -> Bool {
@@ -35,6 +35,7 @@ final class ViolationJSONTests: XCTestCase {
         XCTAssertEqual(object["v"] as? Int, 1)
         XCTAssertTrue(isHex(object["id"] as? String, count: 32), "\(object["id"] ?? "nil")")
         XCTAssertEqual(object["rule"] as? String, "probe-subject")
+        XCTAssertTrue(object["suggestion"] is NSNull, "a report without a suggestion gives null")
         XCTAssertEqual(object["rev"] as? Int, 2)
         XCTAssertEqual(object["module"] as? String, "probe")
         XCTAssertEqual(object["severity"] as? String, "warning")

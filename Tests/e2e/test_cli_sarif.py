@@ -135,3 +135,22 @@ def test_the_validator_is_not_a_rubber_stamp(validator, tmp_path):
     _, log, _ = sarif(str(stream))
     log["runs"][0]["results"][0]["level"] = "severe"
     assert list(validator.iter_errors(log)), "a result level outside SARIF's is refused"
+
+
+def test_sarif_results_carry_the_suggestion_in_markdown_and_properties(validator, tmp_path):
+    demo = support.PACKAGE_ROOT / "demo" / "stream.ndjson"
+    code, log, stderr = sarif(str(demo))
+    assert code == 1, stderr
+    assert_valid(validator, log)
+    _, expected, _ = support.check_json(demo)
+    results = log["runs"][0]["results"]
+    assert len(results) == len(expected) > 0
+    for result, violation in zip(results, expected):
+        assert violation["suggestion"], violation
+        assert result["properties"]["suggestion"] == violation["suggestion"]
+        assert result["message"]["text"] == violation["message"]
+        markdown = result["message"]["markdown"]
+        assert "\n\n**Suggestion:** " in markdown, markdown
+        plain = markdown.replace("\\", "")
+        assert plain.endswith(violation["suggestion"]), (markdown, violation["suggestion"])
+        assert "fixes" not in result, "fixes are for file edits"

@@ -124,6 +124,9 @@ def test_session_lists_its_violations_and_marks_the_events_that_raised_them(daem
     violations = text[text.index("Violations"):]
     assert "alert-frequency" in violations and "V1-a4" in violations and "warning" in violations, text
     assert "V2" not in text, "only this session's"
+    # the message in a person's units, and the suggestion on the row under it
+    assert "4 alerts within 10 min; the limit is 3" in violations, text
+    assert "suggestion: " + reply["violations"][0]["suggestion"][:40] in violations, text
 
 
 def test_an_ended_session_is_shown_from_the_journal(daemon, tmp_path):

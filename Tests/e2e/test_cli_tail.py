@@ -157,9 +157,11 @@ def test_tail_text_lines_and_count(daemon, tmp_path):
             tail.wait(timeout=5)
     assert tail.returncode == 0, err.decode()
     lines = out.decode().splitlines()
-    assert len(lines) == 1, f"--count 1 prints one line and exits: {lines}"
-    assert "warning" in lines[0] and "alert-frequency" in lines[0] and APP_A in lines[0] and "4 alerts" in lines[0], lines
-    assert "\x1b[" not in lines[0]
+    assert len(lines) == 2, f"--count 1 prints one violation (its line and its suggestion's) and exits: {lines}"
+    assert "warning" in lines[0] and "alert-frequency" in lines[0] and APP_A in lines[0], lines
+    assert lines[0].endswith(": 4 alerts within 10 min; the limit is 3"), lines
+    assert lines[1].strip().startswith("suggestion: ") and len(lines[1].strip()) > len("suggestion: "), lines
+    assert "\x1b[" not in "".join(lines)
 
 
 def test_tail_sigterm_with_nothing_published_exits_0(daemon):

@@ -164,3 +164,29 @@ def test_run_sh_refuses_endpoints_in_use_in_one_line(daemon, tmp_path):
     lines = result.stderr.decode().splitlines()
     assert result.returncode == 1 and len(lines) == 1 and daemon.control in lines[0] and "in use" in lines[0], lines
     assert daemon.status()["events_received"] == 0, "the daemon already there was never sent anything"
+
+
+def test_check_text_reads_well_to_a_designer():
+    """Messages name alerts by title and durations in a person's units; every violation says what to do instead."""
+    result = support.run_cli(["check", *support.rules_dir_args(), str(STREAM)])
+    assert result.returncode in (0, 1), result.stderr.decode()
+    lines = result.stdout.decode().splitlines()
+    found = [line for line in lines if line.startswith("demo/") or line.startswith(str(STREAM))]
+    suggestions = [line for line in lines if line.startswith("    suggestion: ")]
+    assert found and len(suggestions) == len(found), lines
+    text = "\n".join(lines)
+    assert "@17" not in text and " ms after the last user action" not in text, text
+    assert "2024-11-22 15:43:00 UTC: 4 alerts within 10 min; the limit is 3" in text, text
+    assert "The action sheet “ps1” appeared 5 s after the last user action; the limit is 1 s" in text, text
+    assert "dismissed the alert “Unable to refresh the mailbox”" in text, text
+    assert "The modal view “Table style” makes the modal depth 3" in text, text
+    assert "“a4”" not in text and "“nm4”" not in text, text
+    # concrete where the rule can derive it
+    assert "    suggestion: Write the message as “Something went wrong.”" in lines, text
+    assert "    suggestion: Title the cancel button “Cancel” instead of “No”" in lines, text
+    assert "    suggestion: Add a “Cancel” button at the bottom: “Share”, “Delete Photo”, “Cancel”" in lines, text
+    # every alert-content and action-sheet violation has one in the JSON too
+    _, violations, _ = support.check_json(STREAM)
+    for v in violations:
+        if v["module"] in ("alert-content", "action-sheet"):
+            assert v["suggestion"], v

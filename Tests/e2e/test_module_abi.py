@@ -153,3 +153,80 @@ def test_module_settings_in_the_config_are_checked(tmp_path):
     assert check.returncode == 1, output
     assert "bad.yaml:2: modules.nosuch: no rule module named 'nosuch' is loaded" in output, output
     assert "bad.yaml:3: modules.state_v12.broken_word: must be a single value" in output, output
+
+
+V13 = """
+#include <string.h>
+#include "modalwatch_module.h"
+/* Built against ABI 1.3: its reports carry a suggestion. */
+static void judge(const mw_call *call) {
+    mw_report r = {0};
+    r.subject = call->event->id;
+    r.message.ptr = "an alert"; r.message.len = 8;
+    r.suggestion.ptr = "Show it in the app"; r.suggestion.len = strlen(r.suggestion.ptr);
+    call->host->report(call->ctx, &r);
+}
+static const mw_example EX[] = {
+    { "an alert", MW_EDITION_ALL, 1, "{\\"v\\":1,\\"type\\":\\"alert.presented\\",\\"session\\":\\"S\\",\\"ts\\":1,\\"id\\":\\"a\\",\\"title\\":\\"T\\",\\"buttons\\":[{\\"title\\":\\"OK\\"}]}" },
+    { "no alert", MW_EDITION_ALL, 0, "{\\"v\\":1,\\"type\\":\\"user.action\\",\\"session\\":\\"S\\",\\"ts\\":1}" },
+};
+static const mw_rule RULES[] = {{
+    "v13-any-alert", 1, MW_SEVERITY_INFO, MW_EDITION_ALL, MW_EVENT_BIT(MW_EVENT_ALERT_PRESENTED), MW_FIRE_ONCE_PER_SUBJECT,
+    0, 0, "Any alert.", "Test", "test", EX, 2, 0, judge
+}};
+static const mw_module M = { .abi_major = MW_ABI_MAJOR, .abi_minor = 3, .name = "v13", .version = "1.3.0",
+                             .rules = RULES, .rule_count = 1 };
+const mw_module *modalwatch_module(void) { return &M; }
+"""
+
+V12_SHORT_REPORT = """
+#include <stddef.h>
+#include "modalwatch_module.h"
+/* Built against ABI 1.2: its mw_report ends before `suggestion`, and what follows it in
+   memory is another value that the host must not read as a suggestion. */
+struct report_1_2_and_more { char report[offsetof(mw_report, suggestion)]; mw_str other; };
+static void judge(const mw_call *call) {
+    struct report_1_2_and_more both = {{0}, { "not a suggestion", 16 }};
+    mw_report *r = (mw_report *)(void *)&both;
+    r->subject = call->event->id;
+    r->message.ptr = "an alert"; r->message.len = 8;
+    call->host->report(call->ctx, r);
+}
+static const mw_example EX[] = {
+    { "an alert", MW_EDITION_ALL, 1, "{\\"v\\":1,\\"type\\":\\"alert.presented\\",\\"session\\":\\"S\\",\\"ts\\":1,\\"id\\":\\"a\\",\\"title\\":\\"T\\",\\"buttons\\":[{\\"title\\":\\"OK\\"}]}" },
+    { "no alert", MW_EDITION_ALL, 0, "{\\"v\\":1,\\"type\\":\\"user.action\\",\\"session\\":\\"S\\",\\"ts\\":1}" },
+};
+static const mw_rule RULES[] = {{
+    "v12-short-report", 1, MW_SEVERITY_INFO, MW_EDITION_ALL, MW_EVENT_BIT(MW_EVENT_ALERT_PRESENTED), MW_FIRE_ONCE_PER_SUBJECT,
+    0, 0, "Any alert.", "Test", "test", EX, 2, 0, judge
+}};
+static const mw_module M = { .abi_major = MW_ABI_MAJOR, .abi_minor = 2, .name = "v12short", .version = "1.2.0",
+                             .rules = RULES, .rule_count = 1 };
+const mw_module *modalwatch_module(void) { return &M; }
+"""
+
+
+def test_suggestions_come_from_modules_of_abi_1_3_and_are_null_from_older_ones(tmp_path):
+    rules = build_rules(tmp_path)
+    compile_module(V13, rules / "v13.so", "v13.c")
+    compile_module(V12_SHORT_REPORT, rules / "v12short.so", "v12short.c")
+    for leftover in rules.glob("*.c"):
+        leftover.unlink()
+    stream = tmp_path / "stream.ndjson"
+    stream.write_text("\n".join(__import__("json").dumps(e) for e in [
+        {"v": 1, "type": "session.start", "session": "A1", "ts": T0, "app": "com.example.abi"},
+        {"v": 1, "type": "alert.presented", "session": "A1", "ts": T0 + 10, "id": "a1", "title": "Hello",
+         "buttons": [{"title": "OK"}]},
+    ]) + "\n")
+    result = support.run_cli(["check", "--json", "--fail-on", "error", "--rules-dir", str(rules), str(stream)])
+    found = [__import__("json").loads(line) for line in result.stdout.decode().splitlines()]
+    by_rule = {v["rule"]: v for v in found}
+    # every violation has the field; an older module's is null, whatever follows its report in memory
+    assert all("suggestion" in v for v in found), found
+    for old in ("v10-any-alert", "v12-few-buttons", "v12-short-report"):
+        assert by_rule[old]["suggestion"] is None, by_rule[old]
+    assert by_rule["v13-any-alert"]["suggestion"] == "Show it in the app"
+    # the built-in modules are built against 1.3: an alert-content violation carries one
+    assert by_rule["alert-single-button"]["suggestion"], by_rule["alert-single-button"]
+    listing = support.run_cli(["rules", "--json", "--rules-dir", str(rules)])
+    assert listing.returncode == 0

@@ -322,3 +322,42 @@ def test_a_daemon_report_reads_every_page_of_a_large_history(daemon: support.Dae
     report, _ = make_report(tmp_path, "--control", daemon.control)
     assert report.table("summary").numbers("count")["violations"] == len(expected)
     assert report.table("by-rule").numbers("count") == Counter(v["rule"] for v in expected)
+
+
+def test_worst_alert_cards_show_the_alert_as_it_appeared_and_as_the_suggestions_make_it(demo):
+    import re
+    _, html, violations = demo
+    cards = [part.split("</ol>")[0] for part in html.split('<li class="pcard')[1:]]
+    assert cards, "worst-alert cards"
+    by_text = {}
+    for card in cards:
+        title = re.search(r'<p class="ptitle">([^<]*)</p>', card)
+        if title:
+            by_text[title.group(1)] = card
+    # the alert titled Error: its message gets its ending period, every rule's suggestion is listed
+    error = by_text["Error"]
+    shown, suggested = error.split('class="pform as-suggested"')
+    assert "As it appeared" in shown and '<p class="pmessage">Something went wrong</p>' in shown, error
+    assert "As the suggestions make it" in suggested and '<p class="pmessage">Something went wrong.</p>' in suggested, error
+    wanted = {v["suggestion"] for v in violations if v["subject"] and v["session"] == "mail-7f3a"
+              and v["rule"] in ("alert-message-style", "alert-title-single-word")}
+    for suggestion in wanted:
+        assert suggestion.replace("“", "&#8220;") in suggested or suggestion in suggested, (suggestion, suggested)
+    # the alert without a cancel button gets one, on the left
+    delete = by_text["Delete all messages?"]
+    assert re.search(r'as-suggested.*<ul class="buttons"[^>]*><li>Cancel</li><li>Delete All</li>', delete, re.S), delete
+
+
+def test_report_flaws_a_designer_met(demo, tmp_path: Path):
+    import re
+    _, html, _ = demo
+    # no plural for one, timeline labels whole (not inside the bar's clipping svg), versions not side by side
+    assert not re.search(r"\b1 alerts\b|\b1 events\b", html)
+    labels = re.findall(r'<text class="bar-label"[^>]*>(?:<title>[^<]*</title>)?([^<]*)</text>', html)
+    assert labels and "modal \u201cShare note\u201d" in labels, labels
+    assert 'class="in-bar' not in html
+    versions = html.split('id="versions"')[1].split("</section>")[0]
+    assert 'class="pair"' not in versions
+    # the summary line counts in words
+    result = support.run_cli(["report", *support.rules_dir_args(), str(STREAM), "--output", str(tmp_path / "r.html")], timeout=60)
+    assert "report: 18 violations, 63 events, 4 sessions" in result.stderr.decode(), result.stderr.decode()

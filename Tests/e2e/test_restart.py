@@ -59,3 +59,44 @@ def test_a_damaged_snapshot_is_refused_and_the_daemon_starts_empty(zctx, tmp_pat
         assert (tmp_path / "state" / "sessions.snapshot.damaged").exists()
     finally:
         assert second.stop() == 0
+
+
+def test_a_dismissal_after_a_restart_names_the_alert_by_its_title(zctx, tmp_path):
+    """The stack's titles are in the snapshot: the daemon's message after a restart is the one
+    `check` gives for the same stream."""
+    app = "com.example.restart"
+    presented = [
+        {"v": 1, "type": "session.start", "session": "T1", "ts": T0, "app": app},
+        {"v": 1, "type": "alert.presented", "session": "T1", "ts": T0 + 1000, "id": "a4",
+         "title": "Unable to refresh the mailbox", "message": "Check the connection and try again.",
+         "buttons": [{"title": "Cancel", "style": "cancel"}, {"title": "Try Again"}]},
+    ]
+    dismissed = {"v": 1, "type": "alert.dismissed", "session": "T1", "ts": T0 + 2000, "id": "a4", "button": 1,
+                 "via": "background"}
+    first = support.Daemon(zctx, tmp_path).start()
+    sender = support.EventSender(zctx, first.events)
+    sender.warm_up(first)
+    sender.events(presented)
+    first.wait_status(lambda s: s["sessions_live"] >= 1, what="the session")
+    sender.close()
+    assert first.stop(signal.SIGTERM, timeout=5) == 0
+
+    second = support.Daemon(zctx, tmp_path).start(ready_timeout=30)
+    try:
+        sender = support.EventSender(zctx, second.events)
+        sender.warm_up(second)
+        subscriber = support.Subscriber(zctx, second.publish, prefixes=(f"violation/{app}/alert-background-action",))
+        subscriber.warm_up(sender)
+        sender.events([dismissed])
+        got = subscriber.collect(lambda m: len(subscriber.violations(m)) >= 1, timeout=5.0)
+        live = subscriber.violations(got)
+        assert len(live) == 1, [m.body for m in live]
+        stream = support.write_stream(tmp_path / "restart.ndjson", presented + [dismissed])
+        _, offline, _ = support.check_json(stream, "--fail-on", "error")
+        expected = [v for v in offline if v["rule"] == "alert-background-action"]
+        assert live[0].body["message"] == expected[0]["message"], (live[0].body, expected)
+        assert "the alert “Unable to refresh the mailbox”" in live[0].body["message"], live[0].body
+        sender.close()
+        subscriber.close()
+    finally:
+        assert second.stop() == 0

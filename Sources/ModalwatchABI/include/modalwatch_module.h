@@ -34,6 +34,11 @@
  * The state is shared by every shard: make it immutable after `on_init`, or
  * synchronize what you write.
  *
+ * Suggestions (ABI 1.3): a report may carry `mw_report.suggestion`, what to do
+ * instead (violations.md `suggestion`). The host reads it only from a module
+ * built against 1.3 or later; a violation of an older module has
+ * `"suggestion": null`.
+ *
  * Strings are UTF-8, not NUL-terminated, given as `mw_str`; `ptr == NULL`
  * means absent or JSON null. Metadata strings in `mw_module` / `mw_rule` are
  * ordinary NUL-terminated C strings.
@@ -51,7 +56,7 @@ extern "C" {
 #endif
 
 #define MW_ABI_MAJOR 1
-#define MW_ABI_MINOR 2
+#define MW_ABI_MINOR 3
 
 /** The name of the one symbol a module exports. */
 #define MW_ENTRY_SYMBOL "modalwatch_module"
@@ -213,7 +218,8 @@ typedef struct mw_presentation {
     int32_t size_class;       /**< modal: the effective size class (its own, else the session's) */
     int32_t nav_depth;        /**< nav.push minus nav.pop while this entry was topmost, never below 0 */
     int32_t button_count;     /**< alert / sheet / modal buttons */
-    int32_t cancel_index;     /**< alert / sheet: index of the first cancel button, or MW_ABSENT */
+    int32_t cancel_index;     /**< alert / sheet: index of the cancel button (rules.md: the first with style
+                                   cancel, else the first default-style one titled Cancel in any case), or MW_ABSENT */
     int32_t destructive_index;/**< alert / sheet: index of the first destructive button, or MW_ABSENT */
     int32_t in_popover;       /**< sheet: 0, 1, MW_ABSENT */
 } mw_presentation;
@@ -245,6 +251,10 @@ typedef struct mw_session {
     uint64_t presentations;   /**< alerts, sheets and modals presented */
     /** For *.dismissed: the entry the dismissal removed (a copy), else NULL. */
     const mw_presentation *dismissed;
+    /* ---- since ABI 1.3 (check `host->abi_minor >= 3`) ---- */
+    /** For *.dismissed: the title the removed entry was presented with (its first 320
+        bytes at most, cut between characters), so a message can name it; else NULL. */
+    mw_str dismissed_title;
 } mw_session;
 
 /* ------------------------------------------------------------ host services */
@@ -277,6 +287,12 @@ typedef struct mw_report {
     const mw_event_ref *events;
     uint32_t event_count;
     uint32_t reserved;
+    /* ---- since ABI 1.3 (the host reads it only from a module built against 1.3 or later) ---- */
+    /** What to do instead, for the person who fixes it: the concrete change where the
+        rule can derive it (the corrected title, the button order, the control to use),
+        else the guideline's advice in one imperative sentence. NULL: none, and the
+        violation's `suggestion` is null. Named as `message` names (violations.md). */
+    mw_str suggestion;
 } mw_report;
 
 /** Log levels for `mw_host.log` (ABI 1.2). */
@@ -326,6 +342,11 @@ typedef struct mw_host {
      * it as the diagnostic `diag/-/module_error`; the module keeps running.
      */
     void (*module_error)(mw_context *ctx, mw_str detail);
+    /**
+     * Since ABI 1.3 (`abi_minor >= 3`): room for the host services of ABI 1.3. Each is
+     * NULL in a host that does not offer it; a module checks for NULL before a call.
+     */
+    const void *reserved_services[4];
 } mw_host;
 
 /** Everything a rule gets for one event. */
