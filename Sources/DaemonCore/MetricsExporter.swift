@@ -22,9 +22,10 @@ final class MetricsExporter {
         sessionsLive = Metrics.Gauge(label: "modalwatch_sessions_live", factory: factory)
         ingestLag = Metrics.Gauge(label: "modalwatch_ingest_loop_lag_seconds", factory: factory)
         registry.makeGauge(
-            name: "modalwatch_build_info",
-            labels: [("version", ModalwatchVersion.string), ("swift", ModalwatchVersion.swiftCompiler)],
-            help: "The version of modalwatch and of the Swift compiler that built it; always 1."
+            descriptor: MetricNameDescriptor(
+                namespace: "modalwatch", metricName: "build", unitName: "info",
+                helpText: "The version of modalwatch and of the Swift compiler that built it; always 1."),
+            labels: [("version", ModalwatchVersion.string), ("swift", ModalwatchVersion.swiftCompiler)]
         ).set(to: 1)
     }
 
