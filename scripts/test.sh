@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # scripts/test.sh: the one test command.
-#   installs what is missing (scripts/setup.sh), then swift build, swift test, and the end-to-end suite
-#   (python3 -m pytest -q Tests/e2e). Exits non-zero on the first failure.
+#   installs what is missing (scripts/setup.sh for the build, then what only the tests need, with
+#   apt-get --no-install-recommends: a C compiler for the C rule modules, systemd-analyze for the
+#   units, tmux for `modalwatch top`, chromium for the report's rendering, patchelf and dpkg-dev
+#   for the Debian package; jsonschema, pytest, prometheus-client and Pillow for Python), then
+#   swift build, swift test, and the end-to-end suite (python3 -m pytest -q Tests/e2e).
+#   Exits non-zero on the first failure.
 # Extra arguments go to pytest, e.g. scripts/test.sh -k garbage
 set -euo pipefail
 
@@ -10,6 +14,21 @@ cd "$ROOT"
 
 # shellcheck source=setup.sh
 source "$ROOT/scripts/setup.sh"
+
+missing=()
+command -v cc >/dev/null 2>&1 || missing+=(gcc)
+command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)
+command -v dpkg-shlibdeps >/dev/null 2>&1 || missing+=(dpkg-dev)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "test: installing ${missing[*]}" >&2
+    setup_apt_install "${missing[@]}"
+fi
+setup_python_modules jsonschema,pytest,prometheus_client "jsonschema pytest prometheus-client" \
+    "python3-jsonschema python3-pytest python3-prometheus-client"
+setup_python_modules PIL Pillow python3-pil
 
 echo "== swift build"
 swift build

@@ -1,9 +1,11 @@
+import ControlProtocol
 import Metrics
 import Prometheus
 
 /// Mirrors the daemon's counters into swift-metrics on the loop's tick (never
 /// per event), for the Prometheus endpoint. Counters move by the difference
 /// since the last tick, so a scrape agrees with `status` once the loop has ticked.
+/// `modalwatch_build_info{version,swift} 1` names the build.
 final class MetricsExporter {
     /// The registry the HTTP endpoint renders.
     let registry: PrometheusCollectorRegistry
@@ -19,6 +21,12 @@ final class MetricsExporter {
         factory = PrometheusMetricsFactory(registry: registry)
         sessionsLive = Metrics.Gauge(label: "modalwatch_sessions_live", factory: factory)
         ingestLag = Metrics.Gauge(label: "modalwatch_ingest_loop_lag_seconds", factory: factory)
+        registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "modalwatch", metricName: "build", unitName: "info",
+                helpText: "The version of modalwatch and of the Swift compiler that built it; always 1."),
+            labels: [("version", ModalwatchVersion.string), ("swift", ModalwatchVersion.swiftCompiler)]
+        ).set(to: 1)
     }
 
     /// Brings every metric up to the given totals.

@@ -8,6 +8,7 @@ import Prometheus
 /// A small HTTP/1.1 server on its own thread that answers `GET /metrics` with
 /// the Prometheus text format. It binds where the config says (loopback by
 /// default, e.g. `127.0.0.1:9464`) and serves one short request at a time.
+/// The process metrics (`ProcessMetrics`) are read on this thread, for each scrape.
 /// Every system call goes through `Posix`.
 final class MetricsHTTPServer: Sendable {
     private let registry: PrometheusCollectorRegistry
@@ -69,6 +70,7 @@ final class MetricsHTTPServer: Sendable {
     /// Accepts until `stop()`: the listener stays open until then (so `stop()` never meets a
     /// closed descriptor), and a failed accept (out of descriptors, a client gone) is waited out.
     private func serve() {
+        var process = ProcessMetrics(registry: registry)
         var lastFailureLog: Int64 = 0
         while true {
             let client: Int32
@@ -83,7 +85,7 @@ final class MetricsHTTPServer: Sendable {
                 continue
             }
             do {
-                try handle(client)
+                try handle(client, process: &process)
             } catch {
                 logger.debug("a metrics request failed", metadata: ["error": "\(error)"])
             }
@@ -92,7 +94,7 @@ final class MetricsHTTPServer: Sendable {
         try? Posix.close(listener)
     }
 
-    private func handle(_ client: Int32) throws(PosixError) {
+    private func handle(_ client: Int32, process: inout ProcessMetrics) throws(PosixError) {
         try Posix.setOption(client, SOL_SOCKET, SO_RCVTIMEO, timeval(tv_sec: 2, tv_usec: 0))
         var request = [UInt8](repeating: 0, count: 4096)
         var received = 0
@@ -108,6 +110,7 @@ final class MetricsHTTPServer: Sendable {
         let parts = line.split(separator: " ")
         let response: [UInt8]
         if parts.count >= 2, parts[0] == "GET", parts[1] == "/metrics" || parts[1].hasPrefix("/metrics?") {
+            process.update()
             let body = registry.emitToBuffer()
             response = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body
         } else {

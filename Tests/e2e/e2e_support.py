@@ -490,7 +490,7 @@ class Tmux:
 
     def __init__(self, workdir: Path, width: int = 120, height: int = 30) -> None:
         if shutil.which("tmux") is None:
-            raise AssertionError("tmux is not installed; scripts/setup.sh installs it")
+            raise AssertionError("tmux is not installed; scripts/test.sh installs it")
         self.socket = f"mw-e2e-{os.getpid()}-{time.monotonic_ns()}"
         self.workdir = workdir
         self.width, self.height = width, height

@@ -26,7 +26,7 @@ def compile_module(source: Path | str, output: Path, name: str = "module.c") -> 
     """Compiles one C file (a path, or source text) into a shared library with the system C compiler."""
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
-        pytest.fail("no C compiler: install gcc (scripts/setup.sh does)")
+        pytest.fail("no C compiler: install gcc (scripts/test.sh does)")
     if isinstance(source, str):
         path = output.parent / name
         path.write_text(source)

@@ -250,7 +250,7 @@ def chromium() -> str | None:
 def test_chromium_renders_every_chart_at_phone_and_desktop_width(demo, tmp_path: Path, width: int):
     browser = chromium()
     if browser is None:
-        pytest.fail("chromium is not installed (scripts/setup.sh installs it)")
+        pytest.fail("chromium is not installed (scripts/test.sh installs it)")
     _, html, _ = demo
     page = tmp_path / "report.html"
     page.write_text(html)
@@ -272,7 +272,7 @@ def test_chromium_renders_every_chart_at_phone_and_desktop_width(demo, tmp_path:
 def test_chromium_follows_the_dark_colour_scheme(demo, tmp_path: Path):
     browser = chromium()
     if browser is None:
-        pytest.fail("chromium is not installed (scripts/setup.sh installs it)")
+        pytest.fail("chromium is not installed (scripts/test.sh installs it)")
     from PIL import Image
     _, html, _ = demo
     page = tmp_path / "report.html"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -239,22 +240,38 @@ def test_the_unit_passes_systemd_analyze_verify(tmp_path):
     if analyze is None:
         pytest.skip("systemd-analyze is not installed (Debian: systemd)")
     destdir = tmp_path / "root"
-    env = {**os.environ, "DESTDIR": str(destdir), "CONFIGURATION": "debug", "SKIP_BUILD": "1"}
+    env = {**os.environ, "DESTDIR": str(destdir), "PREFIX": "/usr", "CONFIGURATION": "debug", "SKIP_BUILD": "1"}
     subprocess.run(["bash", str(ROOT / "scripts" / "install.sh")], check=True, env=env, capture_output=True, timeout=120)
-    installed = destdir / "usr/local/lib/systemd/system/modalwatchd.service"
-    binary = destdir / "usr/local/bin/modalwatchd"
-    assert binary.exists() and (destdir / "etc/modalwatch/modalwatchd.yaml").exists()
-    assert sorted(p.name for p in (destdir / "usr/local/lib/modalwatch/rules").glob("*.so")) == [
+    installed = destdir / "usr/lib/systemd/system/modalwatchd.service"
+    binary = destdir / "usr/bin/modalwatchd"
+    config = destdir / "etc/modalwatch/modalwatchd.yaml"
+    assert binary.exists() and config.exists()
+    assert sorted(p.name for p in (destdir / "usr/lib/modalwatch/rules").glob("*.so")) == [
         "libmodalwatch-rules-action-sheet.so", "libmodalwatch-rules-alert-content.so",
         "libmodalwatch-rules-modality.so", "libmodalwatch-rules-overuse.so"]
-    # verify checks ExecStart's binary exists: point the unit at the staged one
+    text = installed.read_text()
+    # The unit takes every endpoint from the configuration file, which has the service's control socket.
+    exec_start = re.search(r"^ExecStart=(.*)$", text, re.M).group(1).split()
+    assert exec_start == ["/usr/bin/modalwatchd", "--config", "/etc/modalwatch/modalwatchd.yaml"], exec_start
+    assert re.search(r"^control: ipc:///run/modalwatch/control\.sock$", config.read_text(), re.M)
+    # It runs as the modalwatch user and group (made by systemd-sysusers), whose members use the CLI.
+    for setting in ("User=modalwatch", "Group=modalwatch", "RuntimeDirectory=modalwatch", "RuntimeDirectoryMode=0750", "UMask=0007"):
+        assert re.search(rf"^{re.escape(setting)}$", text, re.M), setting
+    assert "DynamicUser" not in text
+    assert "u modalwatch " in (destdir / "usr/lib/sysusers.d/modalwatch.conf").read_text()
+    # Documentation= names what the install put under PREFIX.
+    documentation = re.search(r"^Documentation=(.*)$", text, re.M).group(1).split()
+    files = [d.removeprefix("file://") for d in documentation if d.startswith("file://")]
+    assert files and all((destdir / f.lstrip("/")).is_file() for f in files), documentation
+    assert (destdir / "usr/share/doc/modalwatch/spec/events.md").is_file()
+    # verify checks ExecStart's binary exists: point the unit at the staged one. The man page of
+    # Documentation= comes with the Debian package (test_package.py), not with install.sh.
     unit = tmp_path / "modalwatchd.service"
-    unit.write_text(installed.read_text().replace("/usr/local/bin/modalwatchd", str(binary)))
-    result = subprocess.run([analyze, "verify", str(unit)], capture_output=True, timeout=60)
+    unit.write_text(text.replace("/usr/bin/modalwatchd", str(binary)))
+    result = subprocess.run([analyze, "verify", "--man=no", str(unit)], capture_output=True, timeout=60)
     assert result.returncode == 0, result.stderr.decode()
     # the installed daemon finds its modules with no configuration, and the default config checks out
-    check = subprocess.run([str(binary), "--check-config", "--config", str(destdir / "etc/modalwatch/modalwatchd.yaml")],
-                           capture_output=True, timeout=30)
+    check = subprocess.run([str(binary), "--check-config", "--config", str(config)], capture_output=True, timeout=30)
     assert check.returncode == 0, check.stdout.decode() + check.stderr.decode()
     assert "lib/modalwatch/rules" in check.stdout.decode()
 
@@ -298,6 +315,83 @@ def test_a_metrics_scrape_parses_as_prometheus_text_and_matches_status(zctx, tmp
         assert families["modalwatch_sessions_live"].samples[0].value == status["sessions_live"]
         with pytest.raises(urllib.error.HTTPError):
             urllib.request.urlopen(url.replace("/metrics", "/other"), timeout=5)
+        sender.close()
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_both_commands_print_the_version_that_status_and_the_build_info_metric_name():
+    daemon_version = subprocess.run([str(support.daemon_path()), "--version"], capture_output=True, timeout=20)
+    cli_version = subprocess.run([str(support.cli_path()), "--version"], capture_output=True, timeout=20)
+    assert daemon_version.returncode == 0 and cli_version.returncode == 0
+    version = cli_version.stdout.decode().strip()
+    assert re.fullmatch(r"\d+\.\d+\.\d+", version), version
+    assert daemon_version.stdout.decode().strip() == version
+    # the one definition of it, which scripts/package.sh names the package after
+    source = (ROOT / "Sources/ControlProtocol/ModalwatchVersion.swift").read_text()
+    assert f'public static let string = "{version}"' in source
+
+
+def test_metrics_carry_the_build_info_and_the_process_metrics_of_the_daemon(zctx, tmp_path):
+    prometheus = pytest.importorskip("prometheus_client.parser")
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("metrics: 127.0.0.1:0\n")
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()
+    try:
+        status = daemon.status()
+        url = status["endpoints"]["metrics"][0]
+        pid = daemon.process.pid
+
+        def scrape() -> dict:
+            text = urllib.request.urlopen(url, timeout=5).read().decode()
+            return {f.name: f for f in prometheus.text_string_to_metric_families(text)}
+
+        families = scrape()
+        # modalwatch_build_info{version, swift} 1: the version status reports, the compiler's major.minor
+        info = families["modalwatch_build_info"]
+        assert info.type == "gauge" and len(info.samples) == 1 and info.samples[0].value == 1
+        assert info.samples[0].labels["version"] == status["version"]
+        swift = subprocess.run(["swift", "--version"], capture_output=True, text=True, timeout=60) if shutil.which("swift") else None
+        if swift is not None and swift.returncode == 0:
+            found = re.search(r"Swift version (\d+\.\d+)", swift.stdout + swift.stderr)
+            assert found and info.samples[0].labels["swift"] == found.group(1)
+        else:
+            assert re.fullmatch(r"\d+\.\d+", info.samples[0].labels["swift"])
+
+        def value(name: str) -> float:
+            family = families[name.removesuffix("_total")]
+            return [s.value for s in family.samples if s.name == name][0]
+
+        # Standard names and types (the Prometheus client libraries' process collector).
+        assert families["process_cpu_seconds"].type == "counter"
+        for name in ("process_resident_memory_bytes", "process_open_fds", "process_max_fds", "process_start_time_seconds"):
+            assert families[name].type == "gauge", name
+        # Each against the kernel's own view of the daemon's process.
+        limits = Path(f"/proc/{pid}/limits").read_text()
+        soft_nofile = int(re.search(r"Max open files\s+(\d+)", limits).group(1))
+        assert value("process_max_fds") == soft_nofile
+        open_fds = len(os.listdir(f"/proc/{pid}/fd"))
+        assert abs(value("process_open_fds") - open_fds) <= 4, (value("process_open_fds"), open_fds)
+        rss_kib = int(re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text()).group(1))
+        assert 0.5 * rss_kib * 1024 <= value("process_resident_memory_bytes") <= 2 * rss_kib * 1024
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        start_ticks = int(stat[stat.rindex(")") + 2:].split()[19])
+        boot = int(re.search(r"^btime (\d+)$", Path("/proc/stat").read_text(), re.M).group(1))
+        assert abs(value("process_start_time_seconds") - (boot + start_ticks / os.sysconf("SC_CLK_TCK"))) < 0.02
+        assert abs(value("process_start_time_seconds") - time.time()) < 120
+        # CPU time only grows, and by what the daemon spent between the scrapes.
+        first_cpu = value("process_cpu_seconds_total")
+        assert first_cpu > 0
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        for round_ in range(20):
+            sender.batch([{"v": 1, "type": "user.action", "session": f"P{round_}", "ts": T0 + i} for i in range(500)])
+        daemon.wait_status(lambda s: s["events_received"] >= 10_000, timeout=30, what="10 000 events in")
+        families = scrape()
+        now_fields = Path(f"/proc/{pid}/stat").read_text()
+        now_fields = now_fields[now_fields.rindex(")") + 2:].split()
+        kernel_cpu = (int(now_fields[11]) + int(now_fields[12])) / os.sysconf("SC_CLK_TCK")
+        assert first_cpu < value("process_cpu_seconds_total") <= kernel_cpu + 0.05
         sender.close()
     finally:
         assert daemon.stop() == 0
