@@ -3,8 +3,8 @@ import Foundation
 /// Writes a ``JSONValue`` as compact JSON bytes, byte for byte what Foundation's
 /// `JSONSerialization.data(withJSONObject:options: [.sortedKeys])` writes for the same
 /// tree — keys in its order, `/` written `\/`, numbers printed as it prints them — but in
-/// microseconds: `JSONSerialization` compares keys through ICU (about 2 µs a comparison,
-/// 0.5 ms for a `status` reply) and writes each character as a `String`. Control replies
+/// a fraction of the time: `JSONSerialization` compares keys through ICU and writes each
+/// character as a `String`. Control replies
 /// are written on the daemon's ingest thread, and their bytes are the protocol
 /// (docs/control-protocol.md), so they must not change.
 ///

@@ -24,8 +24,8 @@ final class ControlExchange: Sendable {
     /// The ingest thread's answer to a `Job`; `sessions` comes as slices, then its end.
     /// `indirect`: each answer is one pointer in the queue. Inline, an answer is as large as
     /// its largest case (`StatusReply`), and while the control thread ranks, hundreds of
-    /// slices wait: appending one then moved the whole queue to fresh pages on the ingest
-    /// thread (`perf record -e page-faults`: 23 % of the daemon's faults, turns of 0.5–1.3 ms).
+    /// slices wait: appending one would move the whole queue to fresh pages on the ingest
+    /// thread (page faults that make a turn overrun its slice).
     indirect enum Answer: Sendable {
         case status(StatusReply)
         case rules(RulesReply)

@@ -13,7 +13,7 @@ import ZeroMQ
 /// as a `ControlExchange.Job`; this answers it with the typed reply, which the control thread
 /// encodes and sends. A job that reads much of the engine is done in turns of at most
 /// `turnMicros`, one per loop turn: `sessions` (the journal's alerts, then the table, in slices)
-/// and `session` (the journal, in slices), so no request holds ingest for long (issue 12).
+/// and `session` (the journal, in slices), so no request holds ingest for long.
 /// Runs on the ingest thread, so it reads the engine without locks.
 final class ControlHandler {
     /// The longest one turn of a job in slices works before ingest goes on (µs); it looks at

@@ -5,7 +5,7 @@ import Posix
 /// parses, reads the history, encodes and sends; the ingest thread spends on a request only
 /// its turns of engine work (`ControlHandler`: one per job, or one per slice of a `sessions`
 /// scan). The ingest thread owns it; `status` reports the longest turn so far and the request
-/// it was for (issue 12: no control request holds ingest for more than 1 ms).
+/// it was for (the target: no control request holds ingest for more than 1 ms).
 struct ControlHoldTimes {
     /// The longest hold so far, in microseconds.
     private(set) var maxMicros: Int64 = 0

@@ -6,8 +6,8 @@ import ZeroMQ
 /// The ingest thread's handle on the control thread, which owns the control `REP` socket and
 /// a read-only connection to the history (`ControlServer`, made on that thread and never
 /// leaving it). It answers history requests itself and hands what needs the engine to the
-/// ingest thread through a `ControlExchange`, so that no request holds ingest for long
-/// (issue 12). The handle holds only what may cross threads.
+/// ingest thread through a `ControlExchange`, so that no request holds ingest for long.
+/// The handle holds only what may cross threads.
 final class ControlThread: Sendable {
     /// What the control thread is made from: plain values, handed to the thread.
     struct Settings: Sendable {

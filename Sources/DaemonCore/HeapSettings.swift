@@ -7,8 +7,8 @@ import Glibc
 /// reuse; and the threshold above which a block is mmapped (and given back whole on free)
 /// rises with every large block freed, so after a store outage's spool or a burst of large
 /// messages, later large blocks stay in the heaps. The daemon therefore keeps two arenas and
-/// a fixed mmap threshold of 128 KiB. In the 4-minute fault soak the healthy points went
-/// from 73–80 MiB (±4.5 %) to 68–72 MiB. An operator's `MALLOC_ARENA_MAX` or
+/// a fixed mmap threshold of 128 KiB, which keeps the fault soak's RSS flatter and lower
+/// (docs/RELIABILITY.md). An operator's `MALLOC_ARENA_MAX` or
 /// `MALLOC_MMAP_THRESHOLD_` in the environment wins: a setting given there is left alone.
 public enum HeapSettings {
     /// Arenas at most.

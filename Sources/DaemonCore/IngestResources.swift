@@ -202,7 +202,7 @@ final class IngestResources {
     ) -> ControlThread.Settings {
         ControlThread.Settings(
             context: context, control: configuration.control, configurationSource: source,
-            // A state change over the network: only when the config says so (issue 8).
+            // A state change over the network: only when the config says so (`control_allow_reload_over_tcp`).
             reloadRefused: configuration.control.hasPrefix("tcp://") && !configuration.controlAllowReloadOverTCP,
             pair: "inproc://modalwatch-control-\(UInt64.random(in: 0...UInt64.max))",
             historyPath: configuration.stateDirectory.map { $0 + "/" + ViolationHistory.fileName },

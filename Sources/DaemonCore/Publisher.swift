@@ -31,11 +31,10 @@ final class Publisher {
     static let pruneIntervalMs: Int64 = 5_000
     /// While commits follow each other (busy), a commit starts at least this long after the
     /// previous one started; a group that finds the store idle (the previous commit started
-    /// longer ago) is committed at once. A commit costs the pages it touches: a commit of one
-    /// violation writes ~6 WAL pages (73,000 SQLite instructions), of ten ~35 (51,000 a
-    /// violation), of a thousand ~460 (33,000 a violation); committing every hand-over as it
-    /// came kept the thread busy at a few thousand violations a second (docs/PERFORMANCE.md,
-    /// "Cheaper commits"). This bounds commits to ~3,300 a second while adding at most
+    /// longer ago) is committed at once. A commit costs the pages it touches, so a commit of a
+    /// few violations costs far more per violation than a commit of a thousand, and committing
+    /// every hand-over as it comes would keep the thread busy at a few thousand violations a
+    /// second (docs/PERFORMANCE.md, "What bounds each figure"). This bounds commits to ~3,300 a second while adding at most
     /// ~300 µs to a violation's wait.
     static let defaultCommitSpacingUs: Int64 = 300
 

@@ -36,9 +36,10 @@ public final class ViolationHistory: Sendable {
             configuration.prepareDatabase { db in
                 // 4 KiB pages for a new file (an existing one keeps its own: SQLite ignores this then).
                 // Each commit writes whole pages, the table's and each index's last ones, and a small
-                // commit dirties ~3.5 pages a violation: at the latency run's commits of ~10 violations
-                // 4 KiB pages cost 14 % fewer instructions a commit than 8 KiB (22 % at 1), at 1,000
-                // 4 % more (docs/PERFORMANCE.md, "Cheaper commits"). Set here, before GRDB turns WAL
+                // commit dirties several pages a violation: at small commits (the latency run's) 4 KiB
+                // pages cost fewer instructions and bytes a commit than 8 KiB, at commits of 1,000
+                // slightly more instructions (docs/PERFORMANCE.md, "WAL pages: 4 KiB against 8 KiB
+                // pages"). Set here, before GRDB turns WAL
                 // on and the schema is made.
                 try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
                 // WAL + NORMAL: a commit is in the WAL file before it returns; a killed
@@ -113,7 +114,7 @@ public final class ViolationHistory: Sendable {
     /// v4 is v3 without `violations_observed` (the migration drops it).
     ///
     /// The v3 table: rows in arrival order under an integer key, so that the table and
-    /// every index grow at their end (docs/PERFORMANCE.md, "The history store").
+    /// every index grow at their end.
     ///
     /// `seq` (the rowid) numbers rows as they are stored; newest first is `seq DESC`.
     /// `(ts, id)` keeps a replayed violation once and grows with the event clock.
@@ -180,9 +181,9 @@ public final class ViolationHistory: Sendable {
         }
         migrator.registerMigration("v4") { db in
             // No query reads `violations_observed` (newest first and `--since` read the table
-            // backwards); only retention by age did, and it now reads the table from its start.
-            // One B-tree fewer per row: ~5,600 instructions and, in small commits, ~0.1 WAL
-            // page less per violation (docs/PERFORMANCE.md, "The store writer").
+            // backwards; retention by age reads the table from its start). One B-tree fewer per
+            // row: fewer SQLite instructions and, in small commits, fewer WAL pages per violation
+            // (docs/PERFORMANCE.md, "What bounds each figure").
             try db.execute(sql: "DROP INDEX IF EXISTS violations_observed")
         }
         return migrator

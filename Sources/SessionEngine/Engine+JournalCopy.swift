@@ -1,7 +1,7 @@
 /// A session's journal entries copied as they are, so that turning them into records (strings,
 /// one per event, up to the journal's 16,384) happens on another thread than the engine's; and
 /// the walk of the journal in slices that copies them (`session`) or its alerts (`sessions`),
-/// so that no turn of the engine's thread reads the whole ring (issue 12).
+/// so that no turn of the engine's thread reads the whole ring.
 extension Engine {
     /// Entries one step of a walk visits; the caller's clock is asked between steps.
     public static let journalStep = 32
