@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""How long control requests hold the ingest thread with many live sessions (issue 12: no control
-request holds it for more than 1 ms). A manual measurement for the release build, not a CI test
+"""How long control requests hold the ingest thread with many live sessions (the target: no
+control request holds it for more than 1 ms). A manual measurement for the release build, not a CI test
 (`Tests/e2e/test_control_under_load.py` is the CI one, and checks that nothing is lost).
 
 A real `modalwatchd` (MODALWATCH_BIN_DIR, default .build/release) with LIVE live sessions (one

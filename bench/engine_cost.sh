@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Cost per unit of work of the engine, by callgrind on `modalwatch check` (release,
 # copies without debug info, as bench/profile.sh): instructions, allocations and
-# retain/release per clean event and per violation (docs/PERFORMANCE.md, "Cost per
-# unit of work"). Exact, and independent of the machine's load.
+# retain/release per clean event and per violation (definitions and figures:
+# docs/PERFORMANCE.md). Exact, and independent of the machine's load.
 #
 #     bash bench/engine_cost.sh [OUT] [EVENTS]      (default /tmp/modalwatch-cost, 100000)
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""WAL pages per stored violation, history schema v2 (before issue 12) against v3 (rows and
+"""WAL pages per stored violation, history schema v2 against v3 (rows and
 indexes growing at their end), on the same violations in commits of the same sizes.
 
     modalwatch check STREAM --format json > /tmp/violations.ndjson

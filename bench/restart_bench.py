@@ -6,7 +6,7 @@ sessions (NDJSON batches of session.start and a user.action each: no violations,
 history store does not bound the fill), then sends SIGTERM and times the exit (the binary snapshot is written on the way
 out); starts a second daemon on the same state directory and times spawn -> READY=1 (sd_notify
 over a private NOTIFY_SOCKET, sent after the snapshot is restored), checks sessions_live, and
-prints one line of figures per run plus a verdict against issue 12's targets (stop < 5 s,
+prints one line of figures per run plus a verdict against the targets (docs/PERFORMANCE.md: stop < 5 s,
 READY < 5 s, <= 150 bytes a session).
 
     python3 bench/restart_bench.py --sessions 1000000

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The daemon's CPU per `status` request (docs/PERFORMANCE.md, "status reply").
+"""The daemon's CPU per `status` request (its figures: docs/archive/performance-history.md, "`status` cost").
 
 Starts a `modalwatchd` on private ipc:// endpoints with a state directory, feeds it the
 demo stream (its sessions left open), then sends N `status` requests one after another

@@ -1,7 +1,7 @@
 import ModalwatchConfig
 import XCTest
 
-/// Every endpoint checked by one parser (issue 13): the same for `--check-config` and a start.
+/// Every endpoint checked by one parser: the same for `--check-config` and a start.
 final class EndpointCheckTests: XCTestCase {
     func testTheDefaultsPass() {
         XCTAssertEqual(EndpointCheck.problems(in: DaemonConfiguration()), [])

@@ -2,7 +2,7 @@ import Foundation
 import SessionEngine
 import XCTest
 
-/// The journal read in slices for the control socket (issue 12: no control request holds the
+/// The journal read in slices for the control socket (so that no control request holds the
 /// engine's thread for more than 1 ms): a `session`'s journal copy and a `sessions` scan's alerts
 /// go a step of `Engine.journalStep` entries at a time, and give what one pass gives; entries the
 /// ring overwrites between two slices are left out, never read half-written.

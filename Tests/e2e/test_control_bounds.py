@@ -1,4 +1,4 @@
-"""Hostile control clients (issue 13): DEALERs that pipeline big `violations` requests and never read add at
+"""Hostile control clients: DEALERs that pipeline big `violations` requests and never read add at
 most 64 MiB to the daemon's RSS; replies are capped and paged; memory is given back."""
 from __future__ import annotations
 

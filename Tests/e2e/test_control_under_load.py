@@ -1,4 +1,4 @@
-"""The ingest thread only ingests (issue 12): while a steady stream flows, every control request at its
+"""The ingest thread only ingests: while a steady stream flows, every control request at its
 largest allowed size (status, sessions, session, rules, violations, reload) is answered, and nothing of the
 stream is lost: every event received, every violation published and stored. `status` reports the longest
 any request held the ingest thread (`control_hold_max_us`, and which request)."""
@@ -18,14 +18,14 @@ import streams
 from streams import T0
 
 APP = "com.example.mail"
-# Scaled up by hand for the release figures in docs/PERFORMANCE.md (MODALWATCH_BIN_DIR=.build/release and
+# Scaled up by hand to measure a release build (MODALWATCH_BIN_DIR=.build/release and
 # the MODALWATCH_LOAD_* variables); CI runs the defaults on the debug build.
 LIVE = int(os.environ.get("MODALWATCH_LOAD_LIVE", 3_000))    # live sessions before the stream (a session.start each)
 RATE = int(os.environ.get("MODALWATCH_LOAD_RATE", 1_000))    # stream sessions a second: 10 events each, one NDJSON message
 SESSIONS = RATE * 8      # ~8 s of stream; one alert-frequency violation each; each session ends
 EVENTS_PER_SESSION = len(streams.alert_frequency_session("x", APP, end_session=True))
 # The longest CPU time a control request may hold the ingest thread for in one turn, on the debug build.
-# The release build's figure is what issue 12 bounds at 1 ms (docs/PERFORMANCE.md); the debug build runs the
+# The release build's figure is bounded at 1 ms (docs/PERFORMANCE.md, "Targets"); the debug build runs the
 # same turns 5-20 times slower (unoptimized Swift, every array access checked). A `sessions` slice stops at
 # 250 µs of wall clock and `session` copies the journal in the same slices; `status` and `rules` are
 # bounded by the counters and the rules. CPU time, not wall clock: on the shared 2-core machine the

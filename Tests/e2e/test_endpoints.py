@@ -1,4 +1,4 @@
-"""Endpoints checked before anything binds (issue 13): the abstract ipc namespace refused for control,
+"""Endpoints checked before anything binds: the abstract ipc namespace refused for control,
 metrics on a non-loopback address only by opt-in, and `--check-config` checking every endpoint with the
 same parser start-up uses."""
 from __future__ import annotations

@@ -17,7 +17,7 @@ struct ModalwatchBench: ParsableCommand {
                   swift run -c release modalwatch-bench --quick    (a minute or two)
             Measurements: ceiling, e2e (both on --streams stress,clean), latency, scaling, memory, ready, restart,
             cost (callgrind: needs valgrind), store, control (needs python3 with pyzmq); --only picks some.
-            The last table lists every target of issue 12 with its figure.
+            The last table lists every target (docs/PERFORMANCE.md) with its figure.
             """)
 
     @Option(help: "Events in the generated stream (default 1000000; --quick 200000).")
@@ -511,7 +511,7 @@ struct ModalwatchBench: ParsableCommand {
         }
     }
 
-    /// Every target of issue 12, with this run's figure and whether it is met; targets this
+    /// Every target in docs/PERFORMANCE.md, with this run's figure and whether it is met; targets this
     /// bench does not measure name the command that does.
     private static func targets(
         ratios: [(stream: String, batched: Bool, ratio: Double?, rate: Double?, ceiling: Double?)],

@@ -9,7 +9,7 @@ struct ResultTable {
     var context: [(String, String)] = []
     /// Supporting numbers per measurement (in order), for the JSON file.
     var details: [(String, [(String, String)])] = []
-    /// The targets, each with its figure and whether it is met (`name` is the
+    /// The performance targets, each with its figure and whether it is met (`name` is the
     /// target, `display` the figure, `target` the threshold).
     var targets: [Figure] = []
 
