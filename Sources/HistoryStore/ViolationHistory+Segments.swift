@@ -15,13 +15,10 @@ extension ViolationHistory {
     /// Whether the file has the v5 tables (a read-only reader may open an older file).
     static func hasSegments(_ db: Database) throws -> Bool { try db.tableExists("segments") }
 
-    /// The sequence number the next stored violation gets: after the newest segment's, or after
-    /// the newest row of a `violations` table still being converted.
+    /// The sequence number the next stored violation gets: after the newest segment's. (A writer
+    /// has converted every row of an older file before it writes: `convertRows`.)
     static func nextSequence(_ db: Database) throws -> Int64 {
-        let segments = try Int64.fetchOne(db.cachedStatement(sql: "SELECT last_seq FROM segments ORDER BY first_seq DESC LIMIT 1")) ?? 0
-        guard try db.tableExists("violations") else { return segments + 1 }
-        let rows = try Int64.fetchOne(db, sql: "SELECT MAX(rowid) FROM violations") ?? 0
-        return max(segments, rows) + 1
+        try (Int64.fetchOne(db.cachedStatement(sql: "SELECT last_seq FROM segments ORDER BY first_seq DESC LIMIT 1")) ?? 0) + 1
     }
 
     /// Writes `segment` (at least one record) as the next row of `segments` and its postings, in
@@ -103,11 +100,13 @@ extension ViolationHistory {
     }
 
     /// Reads the keys of the newest segments' violations (up to `limit`) into the writer's memory
-    /// of recent ones, so that a replay of them after a restart is kept once.
-    func rememberNewest(limit: Int = 65_536) throws {
+    /// of recent ones, so that a replay of them after a restart is kept once: the spool writes
+    /// back at most `replayBytesPerCommit` (4 MiB, some 8,000 violations) a commit, and a crash
+    /// between such a commit and the spill file's update hands those over again.
+    func rememberNewest(limit: Int = 16_384) throws {
         try database.read { db in
             guard try Self.hasSegments(db) else { return }
-            let rows = try Row.fetchCursor(db, sql: "SELECT count, records FROM segments ORDER BY first_seq DESC LIMIT 256")
+            let rows = try Row.fetchCursor(db, sql: "SELECT count, records FROM segments ORDER BY first_seq DESC")
             var seen = 0
             while seen < limit, let row = try rows.next() {
                 seen += row[0] as Int

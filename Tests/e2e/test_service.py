@@ -230,6 +230,37 @@ def test_kill_9_mid_stream_loses_no_violation_a_subscriber_saw(zctx, tmp_path):
     sub.close()
 
 
+@pytest.mark.needs_rules("alert-single-button")
+@pytest.mark.parametrize("kill_after", [3, 17, 60])
+def test_kill_9_while_violations_are_committed_leaves_every_published_one_stored_once(zctx, tmp_path, kill_after):
+    """The kill comes while batches are still being judged, committed and published (no wait for them to
+    settle): whatever a subscriber received before and after it (already sent) is in a committed segment,
+    and no violation is stored twice."""
+    daemon = support.Daemon(zctx, tmp_path).start()
+    sender = support.EventSender(zctx, daemon.events)
+    sender.warm_up(daemon)
+    sub = support.Subscriber(zctx, daemon.publish, prefixes=("violation/",))
+    sub.warm_up(sender)
+    for batch in range(kill_after + 1):
+        events = [start(f"K{batch}")]
+        events += [{"v": 1, "type": "alert.presented", "session": f"K{batch}", "ts": T0 + 1000 * i,
+                    "id": f"k{batch}-{i}", "title": "Error", "buttons": [{"title": "OK"}]} for i in range(25)]
+        sender.batch(events)
+        # The first batch's violations arrive before the rest are sent, which the kill then meets in flight.
+        sub.collect(lambda m: batch > 0 or len(sub.violations(m)) > 0, timeout=5.0, settle=0.0)
+    daemon.process.send_signal(signal.SIGKILL)
+    daemon.stopped_on_purpose = True
+    daemon.process.wait(timeout=5)
+    received = [m.body["id"] for m in sub.violations(sub.collect(lambda m: False, timeout=1.0, settle=0.0))]
+    assert received, "nothing was received before the kill"
+    stored = support.stored_ids(tmp_path / "state")
+    assert len(stored) == len(set(stored)), "a violation stored twice"
+    missing = [i for i in received if i not in set(stored)]
+    assert not missing, f"{len(missing)} of {len(received)} received violations are not in the history"
+    sender.close()
+    sub.close()
+
+
 # -- the unit and the install ------------------------------------------------------
 
 def test_the_unit_passes_systemd_analyze_verify(tmp_path):
