@@ -17,17 +17,24 @@ struct KeyTable {
 
     /// Inserts the key unless one with the same hash that `matches` is there; returns whether it was new.
     mutating func insert(_ entry: Entry, matches: (Entry) -> Bool) -> Bool {
+        place(entry, matches: matches).inserted
+    }
+
+    /// Inserts the key unless one with the same hash that `matches` is there; returns its index in
+    /// `entries` (the new one's or the existing one's) and whether it was new.
+    mutating func place(_ entry: Entry, matches: (Entry) -> Bool) -> (index: Int, inserted: Bool) {
         if (entries.count + 1) * 2 > slots.count { grow() }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: entry.hash) & mask
         while slots[slot] != 0 {
-            let existing = entries[Int(slots[slot]) - 1]
-            if existing.hash == entry.hash && matches(existing) { return false }
+            let index = Int(slots[slot]) - 1
+            let existing = entries[index]
+            if existing.hash == entry.hash && matches(existing) { return (index, false) }
             slot = (slot + 1) & mask
         }
         entries.append(entry)
         slots[slot] = Int32(entries.count)
-        return true
+        return (entries.count - 1, true)
     }
 
     /// Empties the table, keeping its storage.

@@ -21,8 +21,15 @@ final class SegmentBuilder {
     private(set) var apps = KeyTable(), rules = KeyTable()
     /// Distinct sessions by their FNV-1a hash (the session posting's key).
     private(set) var sessions = KeyTable()
+    /// For each record: its index in the segment and byte offset in `records` (after the format
+    /// byte: the offset in `bytes`), and the previous record of the same session (-1: none).
+    private var recordStarts: [UInt32] = [], previousOfSession: [Int32] = []
+    /// For each entry of `sessions`: its newest record so far.
+    private var newestOfSession: [Int32] = []
     /// Keys of this segment's records (`RecentIDs.mix`).
     private var ids = KeyTable()
+    /// A buffer the store reuses to write postings (`sessionRecords`).
+    var scratch: [UInt8] = []
     /// Keys stored by earlier commits.
     private var recent = RecentIDs()
 
@@ -46,6 +53,9 @@ final class SegmentBuilder {
         rules.removeAll()
         sessions.removeAll()
         ids.removeAll()
+        recordStarts.removeAll(keepingCapacity: true)
+        previousOfSession.removeAll(keepingCapacity: true)
+        newestOfSession.removeAll(keepingCapacity: true)
     }
 
     /// After the commit of this segment: its keys count as stored.
@@ -86,7 +96,41 @@ final class SegmentBuilder {
         remember(rule, at: ruleStart, in: &rules)
         remember(app, at: appStart, in: &apps)
         let sessionHash = FNV1a64.hash(session)
-        _ = sessions.insert(KeyTable.Entry(hash: sessionHash, first: UInt64(sessionStart), second: UInt64(session.count)), matches: { _ in true })
+        let record = Int32(recordStarts.count)
+        recordStarts.append(UInt32(start))
+        let (entry, inserted) = sessions.place(
+            KeyTable.Entry(hash: sessionHash, first: UInt64(sessionStart), second: UInt64(session.count)), matches: { _ in true })
+        if inserted {
+            newestOfSession.append(record)
+            previousOfSession.append(-1)
+        } else {
+            previousOfSession.append(newestOfSession[entry])
+            newestOfSession[entry] = record
+        }
+    }
+
+    /// The session posting's `records` for entry `entry` of `sessions` into `out`: for each of the
+    /// session's records, oldest first, its index in the segment and its byte offset in the segment's
+    /// bytes (4 bytes each, little-endian).
+    func sessionRecords(_ entry: Int, into out: inout [UInt8]) {
+        out.removeAll(keepingCapacity: true)
+        var count = 0
+        var record = newestOfSession[entry]
+        while record >= 0 {
+            count += 1
+            record = previousOfSession[Int(record)]
+        }
+        out.append(contentsOf: repeatElement(0, count: count * 8))
+        record = newestOfSession[entry]
+        var at = count * 8
+        out.withUnsafeMutableBytes { bytes in
+            while record >= 0 {
+                at -= 8
+                bytes.storeBytes(of: UInt32(record).littleEndian, toByteOffset: at, as: UInt32.self)
+                bytes.storeBytes(of: recordStarts[Int(record)].littleEndian, toByteOffset: at + 4, as: UInt32.self)
+                record = previousOfSession[Int(record)]
+            }
+        }
     }
 
     /// Calls `body` with the segment's bytes (valid only during the call).

@@ -10,7 +10,7 @@ extension ViolationHistory {
         """
     static let insertAppSQL = "INSERT OR IGNORE INTO segment_apps (app, segment) VALUES (?, ?)"
     static let insertRuleSQL = "INSERT OR IGNORE INTO segment_rules (rule, segment) VALUES (?, ?)"
-    static let insertSessionSQL = "INSERT OR IGNORE INTO segment_sessions (bucket, session, segment) VALUES (?, ?, ?)"
+    static let insertSessionSQL = "INSERT OR IGNORE INTO segment_sessions (bucket, session, segment, records) VALUES (?, ?, ?, ?)"
 
     /// Whether the file has the v5 tables (a read-only reader may open an older file).
     static func hasSegments(_ db: Database) throws -> Bool { try db.tableExists("segments") }
@@ -47,11 +47,15 @@ extension ViolationHistory {
             }
             let sessions = try db.cachedStatement(sql: insertSessionSQL).sqliteStatement
             let bucket = first >> sessionBucketShift
-            for entry in segment.sessions.entries {
-                var code = sqlite3_bind_int64(sessions, 1, bucket)
-                if code == SQLITE_OK { code = sqlite3_bind_int64(sessions, 2, Int64(bitPattern: entry.hash)) }
-                if code == SQLITE_OK { code = sqlite3_bind_int64(sessions, 3, first) }
-                try step(sessions, code, db, insertSessionSQL)
+            for (index, entry) in segment.sessions.entries.enumerated() {
+                segment.sessionRecords(index, into: &segment.scratch)
+                try segment.scratch.withUnsafeBytes { places in
+                    var code = sqlite3_bind_int64(sessions, 1, bucket)
+                    if code == SQLITE_OK { code = sqlite3_bind_int64(sessions, 2, Int64(bitPattern: entry.hash)) }
+                    if code == SQLITE_OK { code = sqlite3_bind_int64(sessions, 3, first) }
+                    if code == SQLITE_OK { code = sqlite3_bind_blob(sessions, 4, places.baseAddress, CInt(places.count), nil) }
+                    try step(sessions, code, db, insertSessionSQL)
+                }
             }
         }
     }
@@ -198,12 +202,34 @@ extension ViolationHistory {
                   let oldest = try Int64.fetchOne(db, sql: "SELECT first_seq FROM segments ORDER BY first_seq LIMIT 1") else { return }
             let hash = Int64(bitPattern: FNV1a64.hash(session))
             let postings = try db.cachedStatement(sql: """
-                SELECT segment FROM segment_sessions WHERE bucket = ? AND session = ? AND segment <= ? ORDER BY segment DESC
+                SELECT segment, records FROM segment_sessions WHERE bucket = ? AND session = ? AND segment <= ? ORDER BY segment DESC
                 """)
+            // The session's records only, each read from its segment's blob at the offset its posting gives.
+            var blob = SegmentBlob(db)
+            defer { blob.close() }
             var bucket = newest >> sessionBucketShift
             while bucket >= oldest >> sessionBucketShift {
-                for first in try Int64.fetchAll(postings, arguments: [bucket, hash, newest]) {
-                    guard try read(first) else { return }
+                for posting in try Row.fetchAll(postings, arguments: [bucket, hash, newest]) {
+                    let first: Int64 = posting[0]
+                    let places: [UInt8] = (posting[1] as Data?).map { [UInt8]($0) } ?? []
+                    guard try blob.open(first) else { continue }
+                    var at = places.count - 8
+                    while at >= 0 {
+                        let index = places.withUnsafeBytes { Int64(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+                        let offset = places.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))) }
+                        at -= 8
+                        let sequence = first + index
+                        if let before, sequence >= before { continue }
+                        guard let found = try blob.record(at: offset, { record -> Bool? in
+                            if let since = query.sinceObserved, record.observed < since { return nil }
+                            if let appBytes, !record.app.elementsEqual(appBytes) { return nil }
+                            if let ruleBytes, !record.rule.elementsEqual(ruleBytes) { return nil }
+                            if let sessionBytes, !record.session.elementsEqual(sessionBytes) { return nil }
+                            seen += 1
+                            return try body(HistoryPage.Cursor(observed: record.observed, rowid: sequence), record.stored) && seen < limit
+                        }) else { continue }
+                        guard found else { return }
+                    }
                 }
                 bucket -= 1
             }

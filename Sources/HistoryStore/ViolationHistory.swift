@@ -173,7 +173,10 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     /// `first_seq`). Apps and rules are few: their rows go in at the end of each key's run.
     /// Sessions are many: their key is the FNV-1a 64 hash of the session id's UTF-8 (signed),
     /// after a bucket, `first_seq >> 12`, so that a commit's rows go into the newest bucket (a
-    /// few hot pages) and a session is found by one seek a bucket, newest first.
+    /// few hot pages) and a session is found by one seek a bucket, newest first. A session's
+    /// posting also says where its records are (`records`: for each, its index in the segment and
+    /// its byte offset in the segment's `records`, 4 bytes each, little-endian), so that a session's
+    /// violations are read from their segments without reading the rest.
     static let schemaV5 = """
         CREATE TABLE segments (
             first_seq INTEGER PRIMARY KEY,
@@ -190,7 +193,7 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
         CREATE TABLE segment_apps (app TEXT NOT NULL, segment INTEGER NOT NULL, PRIMARY KEY (app, segment)) WITHOUT ROWID;
         CREATE TABLE segment_rules (rule TEXT NOT NULL, segment INTEGER NOT NULL, PRIMARY KEY (rule, segment)) WITHOUT ROWID;
         CREATE TABLE segment_sessions (
-            bucket INTEGER NOT NULL, session INTEGER NOT NULL, segment INTEGER NOT NULL,
+            bucket INTEGER NOT NULL, session INTEGER NOT NULL, segment INTEGER NOT NULL, records BLOB NOT NULL,
             PRIMARY KEY (bucket, session, segment)
         ) WITHOUT ROWID;
         """

@@ -577,9 +577,12 @@ def decode_segment(records: bytes, first_seq: int) -> list[dict[str, Any]]:
     return found
 
 
-def encode_segment(violations: list[dict[str, Any]]) -> bytes:
+def encode_segment(violations: list[dict[str, Any]], offsets: list[int] | None = None) -> bytes:
+    """The `records` of a segment; `offsets` gets each record's byte offset in it."""
     out = bytearray([SEGMENT_PLAIN])
     for v in violations:
+        if offsets is not None:
+            offsets.append(len(out))
         texts = [v[k].encode() for k in ("severity", "rule", "app", "session", "json")]
         out += _RECORD.pack(int(v["id"][:16], 16), int(v["id"][16:], 16), int(v["fingerprint"], 16), v["ts"], v["observed"],
                             *map(len, texts))
@@ -620,15 +623,19 @@ def write_segment(db: sqlite3.Connection, violations: list[dict[str, Any]]) -> N
     first = newest + 1
     observed = [v["observed"] for v in violations]
     ts = [v["ts"] for v in violations]
+    offsets: list[int] = []
     db.execute("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                (first, first + len(violations) - 1, len(violations), observed[0], observed[-1], max(observed), min(ts), max(ts),
-                SEGMENT_PLAIN, encode_segment(violations)))
-    for v in violations:
+                SEGMENT_PLAIN, encode_segment(violations, offsets)))
+    places: dict[str, bytearray] = {}
+    for index, v in enumerate(violations):
         db.execute("INSERT OR IGNORE INTO segment_apps VALUES (?, ?)", (v["app"], first))
         db.execute("INSERT OR IGNORE INTO segment_rules VALUES (?, ?)", (v["rule"], first))
-        session = fnv1a64(v["session"].encode())
-        db.execute("INSERT OR IGNORE INTO segment_sessions VALUES (?, ?, ?)",
-                   (first >> 12, session - (1 << 64) if session >= 1 << 63 else session, first))
+        places.setdefault(v["session"], bytearray()).extend(struct.pack("<II", index, offsets[index]))
+    for session_id, records in places.items():
+        session = fnv1a64(session_id.encode())
+        db.execute("INSERT INTO segment_sessions VALUES (?, ?, ?, ?)",
+                   (first >> 12, session - (1 << 64) if session >= 1 << 63 else session, first, bytes(records)))
 
 
 def keep_oldest(state: Path, count: int) -> None:
