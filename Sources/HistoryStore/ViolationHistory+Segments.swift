@@ -151,7 +151,7 @@ extension ViolationHistory {
     }
 
     /// The segments' part of `visit`. The candidate segments, newest first, come from
-    /// - a session: `segment_sessions`, one seek a bucket (4,096 sequence numbers), newest first;
+    /// - a session: `segment_sessions`, one seek a bucket (1,024 sequence numbers), newest first;
     /// - else an app: `segment_apps`; else a rule: `segment_rules` (each read backwards from the newest);
     /// - else `segments` itself, backwards from its end.
     /// Each candidate's records are read and filtered (app, rule, session, since), newest first;

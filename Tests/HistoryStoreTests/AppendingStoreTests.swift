@@ -107,7 +107,7 @@ final class AppendingStoreTests: XCTestCase {
     func testASessionIsFoundThroughItsPostingsInEveryBucketNewestFirst() throws {
         let path = directory.appendingPathComponent(ViolationHistory.fileName).path
         let history = try ViolationHistory(path: path)
-        // 10,000 rows in commits of 100: three buckets of 4,096 sequence numbers.
+        // 10,000 rows in commits of 100: ten buckets of 1,024 sequence numbers.
         let rows = (0..<10_000).map(violation)
         try insert(rows, commitsOf: 100, into: history)
         let session = rows[7].session

@@ -635,7 +635,7 @@ def write_segment(db: sqlite3.Connection, violations: list[dict[str, Any]]) -> N
     for session_id, records in places.items():
         session = fnv1a64(session_id.encode())
         db.execute("INSERT INTO segment_sessions VALUES (?, ?, ?, ?)",
-                   (first >> 12, session - (1 << 64) if session >= 1 << 63 else session, first, bytes(records)))
+                   (first >> 10, session - (1 << 64) if session >= 1 << 63 else session, first, bytes(records)))
 
 
 def keep_oldest(state: Path, count: int) -> None:
