@@ -8,30 +8,30 @@ import Glibc
 /// they have grown to the commits' size.
 final class SegmentBuilder {
     /// Format byte, then the records.
-    private(set) var bytes: [UInt8] = []
+    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
     /// Records in `bytes`.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
     /// Violations handed over (records plus replays left out).
-    private(set) var handed = 0
+    @exclusivity(unchecked) private(set) var handed = 0
     /// Wall-clock bounds of the records (ms): the first's, the last's, the largest.
-    private(set) var firstObserved: Int64 = 0, lastObserved: Int64 = 0, maxObserved: Int64 = .min
+    @exclusivity(unchecked) private(set) var firstObserved: Int64 = 0, lastObserved: Int64 = 0, maxObserved: Int64 = .min
     /// Event-time bounds of the records (ms).
-    private(set) var minTs: Int64 = .max, maxTs: Int64 = .min
+    @exclusivity(unchecked) private(set) var minTs: Int64 = .max, maxTs: Int64 = .min
     /// Distinct apps and rules: `first`/`second` are the start and length of the text in `bytes`.
-    private(set) var apps = KeyTable(), rules = KeyTable()
+    @exclusivity(unchecked) private(set) var apps = KeyTable(), rules = KeyTable()
     /// Distinct sessions by their FNV-1a hash (the session posting's key).
-    private(set) var sessions = KeyTable()
+    @exclusivity(unchecked) private(set) var sessions = KeyTable()
     /// For each record: its index in the segment and byte offset in `records` (after the format
     /// byte: the offset in `bytes`), and the previous record of the same session (-1: none).
-    private var recordStarts: [UInt32] = [], previousOfSession: [Int32] = []
+    @exclusivity(unchecked) private var recordStarts: [UInt32] = [], previousOfSession: [Int32] = []
     /// For each entry of `sessions`: its newest record so far.
-    private var newestOfSession: [Int32] = []
+    @exclusivity(unchecked) private var newestOfSession: [Int32] = []
     /// Keys of this segment's records (`RecentIDs.mix`).
-    private var ids = KeyTable()
+    @exclusivity(unchecked) private var ids = KeyTable()
     /// A buffer the store reuses to write postings (`sessionRecords`).
-    var scratch: [UInt8] = []
+    @exclusivity(unchecked) var scratch: [UInt8] = []
     /// Keys stored by earlier commits.
-    private var recent = RecentIDs()
+    @exclusivity(unchecked) private var recent = RecentIDs()
 
     init() {
         bytes.reserveCapacity(1 << 16)

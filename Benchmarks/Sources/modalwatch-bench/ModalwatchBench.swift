@@ -75,6 +75,8 @@ struct ModalwatchBench: ParsableCommand {
     var storeGroups = "10,100,1000"
     @Option(name: .customLong("store-query-rows"), help: "Violations in the history the store's queries are timed on (default 1000000).")
     var storeQueryRows = 1_000_000
+    @Option(name: .customLong("store-violations"), help: "Write these violations (one JSON object a line, as `modalwatch check --format json` prints them) in the store run instead of the stream's.")
+    var storeViolations: String?
 
     @Option(name: .customLong("control-live"), help: "Live sessions while the control requests run (default 100000; --quick 20000).")
     var controlLive: Int?
@@ -467,6 +469,7 @@ struct ModalwatchBench: ParsableCommand {
                 let cli = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("modalwatch").path
                 var benchmark = StoreBenchmark(cli: cli, stream: measured.ndjson(), folder: folder, groupSizes: sizes)
                 benchmark.queryRows = storeQueryRows
+                benchmark.violationsFile = storeViolations
                 let result = try benchmark.run(registry: registry)
                 store = result
                 Self.addStore(result, to: &table)
