@@ -201,17 +201,32 @@ extension ViolationHistory {
             guard let newest = try Int64.fetchOne(db, sql: "SELECT first_seq FROM segments WHERE first_seq <= ? ORDER BY first_seq DESC LIMIT 1", arguments: [top]),
                   let oldest = try Int64.fetchOne(db, sql: "SELECT first_seq FROM segments ORDER BY first_seq LIMIT 1") else { return }
             let hash = Int64(bitPattern: FNV1a64.hash(session))
+            // One statement: a seek a bucket, newest first, inside SQLite (the buckets counted down by the CTE).
             let postings = try db.cachedStatement(sql: """
-                SELECT segment, records FROM segment_sessions WHERE bucket = ? AND session = ? AND segment <= ? ORDER BY segment DESC
+                WITH RECURSIVE buckets(bucket) AS (SELECT ? UNION ALL SELECT bucket - 1 FROM buckets WHERE bucket > ?)
+                SELECT p.segment, p.records FROM buckets CROSS JOIN segment_sessions AS p
+                ON p.bucket = buckets.bucket AND p.session = ? AND p.segment <= ?
                 """)
             // The session's records only, each read from its segment's blob at the offset its posting gives.
             var blob = SegmentBlob(db)
             defer { blob.close() }
-            var bucket = newest >> sessionBucketShift
-            while bucket >= oldest >> sessionBucketShift {
-                for posting in try Row.fetchAll(postings, arguments: [bucket, hash, newest]) {
-                    let first: Int64 = posting[0]
-                    let places: [UInt8] = (posting[1] as Data?).map { [UInt8]($0) } ?? []
+            // Newest first: buckets count down, and within one a session's postings are few (sorted here).
+            var postingsOfBucket: [(Int64, [UInt8])] = []
+            var bucketOf: Int64 = .min
+            var all: [(Int64, [UInt8])] = []
+            let rows = try Row.fetchCursor(postings, arguments: [newest >> sessionBucketShift, oldest >> sessionBucketShift, hash, newest])
+            while let row = try rows.next() {
+                let first: Int64 = row[0]
+                if first >> sessionBucketShift != bucketOf {
+                    all += postingsOfBucket.sorted { $0.0 > $1.0 }
+                    postingsOfBucket.removeAll(keepingCapacity: true)
+                    bucketOf = first >> sessionBucketShift
+                }
+                postingsOfBucket.append((first, (row[1] as Data?).map { [UInt8]($0) } ?? []))
+            }
+            all += postingsOfBucket.sorted { $0.0 > $1.0 }
+            do {
+                for (first, places) in all {
                     guard try blob.open(first) else { continue }
                     var at = places.count - 8
                     while at >= 0 {
@@ -231,7 +246,6 @@ extension ViolationHistory {
                         guard found else { return }
                     }
                 }
-                bucket -= 1
             }
             return
         }
