@@ -386,6 +386,7 @@ def test_a_history_file_of_the_first_schema_is_read_then_converted(zctx, tmp_pat
 
     daemon = support.Daemon(zctx, tmp_path).start()
     try:
+        assert "the history is converted to segments" in daemon.log() and "converted=30" in daemon.log(), daemon.log()
         reply = daemon.request({"cmd": "violations", "limit": 100})
         assert reply["ok"] and reply["count"] == 30
         assert reply["violations"] == newest_first, "the daemon serves the converted rows, ids and order unchanged"
