@@ -119,7 +119,7 @@ let package = Package(
         ),
 
         // The history store: every violation, durably, in SQLite (GRDB, WAL).
-        .target(name: "HistoryStore", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "HistoryStore", dependencies: ["ByteBasics", .product(name: "GRDB", package: "GRDB.swift")]),
 
         // The control protocol: typed requests and replies, their JSON, the client; the version.
         .target(name: "ControlProtocol", dependencies: ["ZeroMQ"]),

@@ -4,6 +4,10 @@ Sources/HistoryStore/ViolationHistory.swift) buys on a large history: commits at
 retention bound, and the queries behind `modalwatch violations --rule` and `modalwatch
 session ID`, for several cache sizes, on one v3 history of N rows.
 
+The layouts measured here are the one-row-a-violation schemas (v2 to v4), which the daemon
+converts to segments when it opens such a file; the segment store's own figures come from
+`modalwatch-bench --only store`.
+
     modalwatch check --format json demo/stream.ndjson > /tmp/violations.ndjson
     python3 bench/history_cache.py /tmp/violations.ndjson --rows 1000000 --caches 65536,16384,8192,2000
 

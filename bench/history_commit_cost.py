@@ -2,6 +2,10 @@
 """SQLite's instructions per commit and per stored violation (callgrind: exact, whatever the
 machine's load), for commits of a few sizes, page sizes and history schemas.
 
+The layouts measured here are the one-row-a-violation schemas (v2 to v4), which the daemon
+converts to segments when it opens such a file; the segment store's own figures come from
+`modalwatch-bench --only store`.
+
     modalwatch check STREAM --format json > /tmp/violations.ndjson
     python3 bench/history_commit_cost.py /tmp/violations.ndjson --groups 1,10,100,1000 --page-sizes 4096,8192
 

@@ -4,6 +4,10 @@
 first young-enough rowid, found by binary search over rowid (after; ViolationHistory+SinceBound).
 SQLite through Python's sqlite3; the same SQL the daemon runs. Writes /tmp/sh-since/h.sqlite (~400 MB).
 
+The layouts measured here are the one-row-a-violation schemas (v2 to v4), which the daemon
+converts to segments when it opens such a file; the segment store's own figures come from
+`modalwatch-bench --only store`.
+
     python3 bench/history_since.py
 """
 import sqlite3, time, os, random, statistics

@@ -2,6 +2,10 @@
 """WAL pages per stored violation, history schema v2 against v3 (rows and
 indexes growing at their end), on the same violations in commits of the same sizes.
 
+The layouts measured here are the one-row-a-violation schemas (v2 to v4), which the daemon
+converts to segments when it opens such a file; the segment store's own figures come from
+`modalwatch-bench --only store`.
+
     modalwatch check STREAM --format json > /tmp/violations.ndjson
     python3 bench/history_wal.py /tmp/violations.ndjson --groups 14,100,1000
 

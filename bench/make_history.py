@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Make a history file (the daemon's history.sqlite, schema v2) holding N violations, for
-measuring `modalwatch report --state-dir` on a large history.
+"""Make a history file (the daemon's history.sqlite, schema v2: one row a violation, as an older
+release wrote it) holding N violations, for measuring the conversion to segments the daemon
+makes when it opens such a file (its log names each slice), and `modalwatch report --state-dir`
+on a large history (a read-only reader reads an unconverted file as it is).
 
 The violations are those of a `modalwatch check --format json` run, repeated with their
 session ids suffixed and their times shifted by a day per round until N are written, each

@@ -76,7 +76,7 @@ final class HistoryKeeper {
         spool = ViolationSpool(
             memoryLimit: bounds.memoryBytes, fileLimit: bounds.fileBytes,
             spillPath: directory + "/" + Self.spillFileName, logger: logger)
-        history = try Self.open(path, walLimitBytes: walLimitBytes)
+        history = try Self.open(path, walLimitBytes: walLimitBytes, logger: logger)
         identity = StateDirectoryIdentity(historyPath: path, directory: directory)
         reserve = HistoryReserve(directory: directory)
         if !reserve.take() {
@@ -96,9 +96,16 @@ final class HistoryKeeper {
     /// Whether a retry is waiting (the publishing thread then wakes up for it).
     var hasSpooled: Bool { !spool.isEmpty }
 
-    /// The writer's connection: a bounded wait for locks, the WAL cut back to half the limit when it starts over.
-    private static func open(_ path: String, walLimitBytes: Int) throws -> ViolationHistory {
-        try ViolationHistory(path: path, checkpointsElsewhere: true, busyTimeout: busyTimeoutSeconds, walSizeLimit: walLimitBytes / 2)
+    /// The writer's connection: a bounded wait for locks, the WAL cut back to half the limit when it
+    /// starts over. A history of one row a violation (an older release's) is converted to segments
+    /// first, a slice a transaction, each slice logged.
+    private static func open(_ path: String, walLimitBytes: Int, logger: Logger) throws -> ViolationHistory {
+        try ViolationHistory(
+            path: path, checkpointsElsewhere: true, busyTimeout: busyTimeoutSeconds, walSizeLimit: walLimitBytes / 2,
+            progress: { step in
+                logger.notice(step.remaining == 0 ? "the history is converted to segments" : "converting the history to segments", metadata: [
+                    "converted": "\(step.converted)", "remaining": "\(step.remaining)", "left_out": "\(step.leftOut)", "path": "\(path)"])
+            })
     }
 
     /// The checks that do not wait for a write, once a second or so (the publishing thread calls
@@ -179,7 +186,7 @@ final class HistoryKeeper {
         if history == nil || health.state == .failing {
             // A fresh connection: one that met a read-only or vanished file may not recover by itself.
             history = nil
-            do { history = try Self.open(path, walLimitBytes: walLimitBytes) } catch {
+            do { history = try Self.open(path, walLimitBytes: walLimitBytes, logger: logger) } catch {
                 failed(error, now: now)
                 return
             }

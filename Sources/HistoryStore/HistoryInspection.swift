@@ -14,13 +14,14 @@ public enum HistoryInspection: Equatable, Sendable {
     case foreign(String)
 
     /// The tables a modalwatch history has.
-    static let ownTables: Set<String> = ["violations", "grdb_migrations"]
-    /// The columns of its `violations` table (v1 and v2 name them alike; v3 adds `seq`).
+    static let ownTables: Set<String> = ["violations", "grdb_migrations", "segments", "segment_apps", "segment_rules", "segment_sessions"]
+    /// The columns of the `violations` table of a file of schema v4 or older, or of one whose
+    /// conversion to segments has not ended (v1 and v2 name them alike; v3 adds `seq`).
     static let ownColumns: Set<String> = ["id", "fingerprint", "rule", "app", "session", "severity", "ts", "observed", "json"]
     /// The columns of a v3 table.
     static let ownColumnsV3 = ownColumns.union(["seq"])
     /// The migrations it may have applied.
-    static let ownMigrations: Set<String> = ["v1", "v2", "v3", "v4"]
+    static let ownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5"]
 
     /// Inspects the file at `path` read-only, without changing it.
     public static func inspect(path: String) -> HistoryInspection {
@@ -46,7 +47,10 @@ public enum HistoryInspection: Equatable, Sendable {
                 if !strangers.isEmpty {
                     return .foreign("it has tables a modalwatch history does not have: \(strangers.prefix(5).joined(separator: ", "))")
                 }
-                guard tables.contains("violations") else { return .foreign("it has no violations table") }
+                guard tables.contains("violations") || tables.contains("segments") else {
+                    return .foreign("it has neither a segments nor a violations table")
+                }
+                guard tables.contains("violations") else { return .sound }
                 let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(violations)").map { $0["name"] as String })
                 if columns != ownColumns && columns != ownColumnsV3 {
                     let odd = columns.symmetricDifference(ownColumns).sorted().prefix(5).joined(separator: ", ")

@@ -9,7 +9,8 @@ extension ViolationHistory {
         rule, app, session, severity, ts, observed, json
         """
 
-    /// Hands `body` the violations matching `query` after `cursor` (nil: from the newest),
+    /// Hands `body` the rows of a `violations` table (a file of schema v4 or older, or the rows a
+    /// conversion has not reached yet) matching `query` after `cursor` (nil: from the newest),
     /// newest first, with their cursors, until `query.limit` rows or `body` returns false.
     ///
     /// On a v3 file (arrival order, `seq`), newest first is `rowid DESC`, and:
@@ -20,7 +21,7 @@ extension ViolationHistory {
     /// - no filter, or `since` alone, reads the table backwards from its end; `since` bounds every
     ///   query by rowid (`firstRowid(observedAtLeast:)`), so it stops at the first row too old.
     /// A v1 or v2 file (read-only readers of an old file) is read as before: `observed DESC, rowid DESC`.
-    static func visit(
+    static func visitRows(
         _ query: HistoryQuery, after cursor: HistoryPage.Cursor?, in db: Database,
         _ body: (_ cursor: HistoryPage.Cursor, _ row: StoredViolation) throws -> Bool
     ) throws {
@@ -82,7 +83,7 @@ extension ViolationHistory {
               let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(rowid) FROM violations") else { return }
         let top = before.map { min($0 - 1, newest) } ?? newest
         guard top >= oldest else { return }
-        let shift = sessionBucketShift
+        let shift = legacySessionBucketShift
         let statement = try db.cachedStatement(sql: """
             SELECT \(columns) FROM violations INDEXED BY violations_session
             WHERE (seq >> 12) = ? AND session = ? AND rowid <= ?\(clauses.map { " AND " + $0 }.joined())

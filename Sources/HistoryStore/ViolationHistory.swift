@@ -2,22 +2,28 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// The history store: every violation the daemon publishes, written first, in
+/// The history store in SQLite: every violation the daemon publishes, written first, in
 /// an SQLite file in the state directory (WAL: a commit survives the process
 /// being killed). The daemon writes from one thread; readers may open the same
 /// file read-only at any time.
 ///
-/// Schema v2: `id` and `fingerprint` are 16- and 8-byte BLOBs (big-endian, so
-/// their hex is the published string), bound straight from the daemon's bytes
-/// by `write(_:)`. A v1 file (hex TEXT) is converted when the writer opens it;
-/// a read-only reader reads either.
-public final class ViolationHistory: Sendable {
+/// Schema v5 (`schemaV5`): each commit is one row of `segments`, its violations' records as
+/// they were handed over (`SegmentFormat`), with small posting tables naming the segments that
+/// hold an app, a rule, a session. Queries go through the postings to the segments and filter
+/// inside them; retention deletes whole segments. A file of an older schema (one row a
+/// violation, v1 to v4) is migrated to v4 and its rows then converted to segments when the
+/// writer opens it, in slices (`ViolationHistory+Conversion.swift`).
+// @unchecked: `segment` is used only by `write`, which holds `writing`; the rest is `let`.
+public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     /// The file name inside the state directory.
     public static let fileName = "history.sqlite"
 
     let database: DatabaseQueue
     /// The file.
     public let path: String
+    /// The segment of the commit being written; its buffers are kept from one commit to the next.
+    let segment = SegmentBuilder()
+    private let writing = NSLock()
 
     /// Opens (creating and migrating when `readOnly` is false) the store at `path`. With
     /// `checkpointsElsewhere`, this connection never checkpoints the WAL itself: a
@@ -25,8 +31,12 @@ public final class ViolationHistory: Sendable {
     /// finds the file locked by another connection waits `busyTimeout` seconds at most, then
     /// fails (`SQLITE_BUSY`). With `walSizeLimit`, a WAL that a checkpoint starts over is cut
     /// back to that many bytes (`journal_size_limit`).
+    ///
+    /// A writer converts a file of one row a violation (schema v4 and older) to segments before
+    /// it returns, `conversionSlice` rows a transaction, telling `progress` after each slice.
     public init(path: String, readOnly: Bool = false, checkpointsElsewhere: Bool = false,
-                busyTimeout: Double = 2, walSizeLimit: Int? = nil) throws {
+                busyTimeout: Double = 2, walSizeLimit: Int? = nil, conversionSlice: Int = 50_000,
+                progress: (ConversionProgress) throws -> Void = { _ in }) throws {
         self.path = path
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -54,7 +64,11 @@ public final class ViolationHistory: Sendable {
         }
         configuration.busyMode = .timeout(busyTimeout)
         database = try DatabaseQueue(path: path, configuration: configuration)
-        if !readOnly { try Self.migrator.migrate(database) }
+        if !readOnly {
+            try Self.migrator.migrate(database)
+            try convertRows(sliceRows: conversionSlice, progress: progress)
+            try rememberNewest()
+        }
     }
 
     /// The page size of a file this store creates.
@@ -122,7 +136,7 @@ public final class ViolationHistory: Sendable {
     /// to every index key), so a new row goes at the end of its app's, its rule's and the
     /// clock's run: a commit writes one leaf page per app and rule in it, not one per row.
     /// Sessions are many and their ids random, so their index is cut in buckets of
-    /// 4,096 consecutive rows (`sessionBucketShift`): `(seq >> 12, session)`. New rows go only into
+    /// 4,096 consecutive rows (`legacySessionBucketShift`): `(seq >> 12, session)`. New rows go only into
     /// the newest bucket (a few dozen pages, hot in the cache), and a session's rows are
     /// found by one index seek per bucket, newest bucket first.
     static let schemaV3Table = """
@@ -146,10 +160,52 @@ public final class ViolationHistory: Sendable {
         CREATE INDEX violations_rule ON violations(rule);
         CREATE INDEX violations_session ON violations(seq >> 12, session);
         """
-    /// Rows per bucket of the session index (`seq >> 12`).
-    static let sessionBucketShift: Int64 = 12
+    /// Rows per bucket of the v3 session index (`seq >> 12`).
+    static let legacySessionBucketShift: Int64 = 12
 
-    private static var migrator: DatabaseMigrator {
+    /// The v5 tables (docs/spec-decisions.md, "The history file, for SQL readers").
+    ///
+    /// `segments`: one row a commit. `first_seq`..`last_seq` number its violations in arrival
+    /// order (the next segment's `first_seq` is this one's `last_seq + 1`); `records` holds them
+    /// (`SegmentFormat`). Observed and event-time bounds let `since`, retention by age and the
+    /// report skip a segment without reading its records.
+    ///
+    /// Postings, one row for each app, rule and session present in a segment (`segment` is its
+    /// `first_seq`). Apps and rules are few: their rows go in at the end of each key's run.
+    /// Sessions are many: their key is the FNV-1a 64 hash of the session id's UTF-8 (signed),
+    /// after a bucket, `first_seq >> 10`, so that a commit's rows go into the newest bucket (a
+    /// few hot pages) and a session is found by one seek a bucket, newest first. A session's
+    /// posting also says where its records are (`records`: for each, its index in the segment and
+    /// its byte offset in the segment's `records`, 4 bytes each, little-endian), so that a session's
+    /// violations are read from their segments without reading the rest.
+    static let schemaV5 = """
+        CREATE TABLE segments (
+            first_seq INTEGER PRIMARY KEY,
+            last_seq INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            first_observed INTEGER NOT NULL,
+            last_observed INTEGER NOT NULL,
+            max_observed INTEGER NOT NULL,
+            min_ts INTEGER NOT NULL,
+            max_ts INTEGER NOT NULL,
+            format INTEGER NOT NULL,
+            records BLOB NOT NULL
+        );
+        CREATE TABLE segment_apps (app TEXT NOT NULL, segment INTEGER NOT NULL, PRIMARY KEY (app, segment)) WITHOUT ROWID;
+        CREATE TABLE segment_rules (rule TEXT NOT NULL, segment INTEGER NOT NULL, PRIMARY KEY (rule, segment)) WITHOUT ROWID;
+        CREATE TABLE segment_sessions (
+            bucket INTEGER NOT NULL, session INTEGER NOT NULL, segment INTEGER NOT NULL, records BLOB NOT NULL,
+            PRIMARY KEY (bucket, session, segment)
+        ) WITHOUT ROWID;
+        """
+    /// Sequence numbers per bucket of `segment_sessions` (`first_seq >> 10`): 1,024, so that a
+    /// bucket's postings are a few pages and a commit of 100 touches ~10 of them (0.45 WAL pages a
+    /// violation in all, on the stress stream), and a session is found in 1,000 seeks in 10^6 violations.
+    static let sessionBucketShift: Int64 = 10
+
+    /// The migrations to v4 (one row a violation): what an older release made, and the start of a
+    /// new file's migrations.
+    static var legacyMigrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in try db.execute(sql: schemaV1) }
         migrator.registerMigration("v2") { db in
@@ -189,24 +245,33 @@ public final class ViolationHistory: Sendable {
         return migrator
     }
 
-    static let insertSQL = """
-        INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    private static var migrator: DatabaseMigrator {
+        var migrator = legacyMigrator
+        migrator.registerMigration("v5") { db in
+            // The segment tables; the rows of `violations` are converted afterwards, in slices
+            // (`convertRows`), and the table dropped when it is empty.
+            try db.execute(sql: schemaV5)
+        }
+        return migrator
+    }
 
     /// Writes in one transaction whatever `body` inserts through the writer it is given
-    /// (which must not outlive the call). Returns the number of violations handed to it.
-    /// A violation already stored (same id: a replay) is kept once. When `body` throws,
-    /// nothing of it is written.
+    /// (which must not outlive the call): one row of `segments` and its postings. Returns the
+    /// number of violations handed to it. A violation already stored (the same id and `ts`: a
+    /// replay) is kept once. When `body` throws, nothing of it is written.
     @discardableResult
     public func write(_ body: (inout ViolationWriter) throws -> Void) throws -> Int {
-        try database.write { db in
-            let statement = try db.cachedStatement(sql: Self.insertSQL)
-            var writer = ViolationWriter(statement: statement.sqliteStatement, connection: db.sqliteConnection)
-            defer { writer.finish() }
+        writing.lock()
+        defer { writing.unlock() }
+        segment.reset()
+        let handed = try database.write { db in
+            var writer = ViolationWriter(segment: segment)
             try body(&writer)
+            if segment.count > 0 { try Self.store(segment, in: db) }
             return writer.count
         }
+        segment.committed()
+        return handed
     }
 
     /// Writes a batch in one transaction. A violation already stored (same id: a replay) is kept once.
@@ -248,38 +313,45 @@ public final class ViolationHistory: Sendable {
         try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
-    /// Deletes what is older than `maxAgeMs` before `now` and, past `maxRows`, the oldest. Returns rows deleted.
+    /// Deletes the segments whose violations were all observed more than `maxAgeMs` before `now`
+    /// and, past `maxRows`, the oldest segments holding none of the newest `maxRows`: whole
+    /// segments, so up to one commit's violations more than `maxRows` may stay. Returns
+    /// violations deleted.
     @discardableResult
     public func prune(now: Int64, maxAgeMs: Int64?, maxRows: Int?) throws -> Int {
         try database.write { db in
+            guard try Self.hasSegments(db) else { return 0 }
             var deleted = 0
             if let maxAgeMs {
-                // Rows are in arrival order and `observed` is the wall clock when each was found: the
-                // old ones are a range from the table's start, up to the first row young enough (all of
-                // them when none is). Read from the start, it costs the rows it deletes, and no index.
-                // (A row stored after the wall clock stepped back goes with the rows after it.)
-                try db.execute(sql: """
-                    DELETE FROM violations WHERE rowid < COALESCE(
-                        (SELECT rowid FROM violations WHERE observed >= ? ORDER BY rowid LIMIT 1),
-                        (SELECT MAX(rowid) + 1 FROM violations))
+                // Segments are in arrival order: the old ones are a range from the start, up to the
+                // first one holding a violation young enough (all of them when none does). (A
+                // violation stored after the wall clock stepped back goes with those after it.)
+                let cut = try Int64.fetchOne(db, sql: """
+                    SELECT COALESCE(
+                        (SELECT first_seq FROM segments WHERE max_observed >= ? ORDER BY first_seq LIMIT 1),
+                        (SELECT MAX(last_seq) + 1 FROM segments))
                     """, arguments: [now.subtractingReportingOverflow(maxAgeMs).overflow ? Int64.min : now - maxAgeMs])
-                deleted += db.changesCount
+                if let cut { deleted += try Self.deleteSegments(before: cut, in: db) }
             }
             if let maxRows {
-                // The oldest are the lowest rowids (v3: arrival order): one range from the start.
-                try db.execute(sql: """
-                    DELETE FROM violations WHERE rowid <= (
-                        SELECT rowid FROM violations ORDER BY rowid DESC LIMIT 1 OFFSET ?)
-                    """, arguments: [maxRows])
-                deleted += db.changesCount
+                // Sequence numbers are contiguous: the newest `maxRows` are those past `newest - maxRows`.
+                if let newest = try Int64.fetchOne(db, sql: "SELECT last_seq FROM segments ORDER BY first_seq DESC LIMIT 1") {
+                    let keepFrom = newest - Int64(maxRows) + 1
+                    if let cut = try Int64.fetchOne(db, sql: """
+                        SELECT first_seq FROM segments WHERE last_seq >= ? ORDER BY first_seq LIMIT 1
+                        """, arguments: [keepFrom]) {
+                        deleted += try Self.deleteSegments(before: cut, in: db)
+                    } else {
+                        deleted += try Self.deleteSegments(before: newest + 1, in: db)
+                    }
+                }
             }
             return deleted
         }
     }
 
-    /// Violations matching `query`, newest first, ids and fingerprints as lowercase hex
-    /// (from a v2 or v3 file's BLOBs, or a v1 file's TEXT as it is). Which index serves
-    /// which query: see `visit(_:before:in:_:)`.
+    /// Violations matching `query`, newest first, ids and fingerprints as lowercase hex.
+    /// Which postings serve which query: see `visitSegments`.
     public func find(_ query: HistoryQuery) throws -> [StoredViolation] {
         try database.read { db in
             var rows: [StoredViolation] = []
@@ -291,12 +363,17 @@ public final class ViolationHistory: Sendable {
         }
     }
 
-    /// Rows stored.
+    /// Violations stored.
     public func count() throws -> Int {
-        try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM violations") ?? 0 }
+        try database.read { db in
+            var total = 0
+            if try Self.hasSegments(db) { total += try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM segments") ?? 0 }
+            if try db.tableExists("violations") { total += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM violations") ?? 0 }
+            return total
+        }
     }
 
-    /// The schema migrations applied to the file, oldest first (`v1` … `v4`).
+    /// The schema migrations applied to the file, oldest first (`v1` … `v5`).
     public func appliedMigrations() throws -> [String] {
         try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
     }

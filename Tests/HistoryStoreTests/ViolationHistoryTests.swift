@@ -43,12 +43,16 @@ final class ViolationHistoryTests: XCTestCase {
 
     func testRetentionByAgeAndByRows() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
-        try history.insert((0..<100).map { row($0, observed: Int64($0) * 1000) })
+        // Ten commits of ten: retention drops whole segments.
+        for commit in 0..<10 { try history.insert((commit * 10..<commit * 10 + 10).map { row($0, observed: Int64($0) * 1000) }) }
         XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: 50_000, maxRows: nil), 50)
         XCTAssertEqual(try history.find(HistoryQuery(limit: 1000)).map(\.observed).min(), 50_000)
         XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: nil, maxRows: 20), 30)
         XCTAssertEqual(try history.find(HistoryQuery(limit: 1000)).map(\.observed).min(), 80_000, "the newest 20 stay")
         XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: nil, maxRows: 20), 0)
+        XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: nil, maxRows: 15), 0, "a segment holding one of the newest 15 stays whole")
+        XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: nil, maxRows: 10), 10)
+        XCTAssertEqual(try history.count(), 10)
     }
 
     func testAReadOnlyReaderSeesCommittedRowsWhileTheWriterIsOpen() throws {
@@ -117,15 +121,19 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(found.map(\.ts), [-5, 2000, 1000])
         XCTAssertEqual(found.map(\.severity), ["info", "error", "warning"])
         XCTAssertEqual(try history.find(HistoryQuery(session: "S1", limit: 10)).map(\.id), [violations[0].id])
+        XCTAssertEqual(try history.find(HistoryQuery(session: "", limit: 10)).map(\.id), [violations[1].id])
 
-        // On disk: 16- and 8-byte BLOBs.
+        // On disk: one segment a commit, numbered by sequence, and its postings.
         let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         let shapes = try raw.read { db in
-            try Row.fetchAll(db, sql: "SELECT typeof(id), length(id), typeof(fingerprint), length(fingerprint) FROM violations")
+            try Row.fetchAll(db, sql: "SELECT first_seq, last_seq, count, format, typeof(records) FROM segments ORDER BY first_seq")
         }
-        XCTAssertEqual(shapes.map { [$0[0] as String, "\($0[1] as Int)", $0[2] as String, "\($0[3] as Int)"] },
-                       Array(repeating: ["blob", "16", "blob", "8"], count: 3))
-        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4"])
+        XCTAssertEqual(shapes.map { "\($0[0] as Int)-\($0[1] as Int):\($0[2] as Int):\($0[3] as Int):\($0[4] as String)" },
+                       ["1-3:3:1:blob"], "one commit, one segment")
+        let apps = try raw.read { db in try String.fetchAll(db, sql: "SELECT app || '@' || segment FROM segment_apps ORDER BY app, segment") }
+        XCTAssertEqual(apps, ["com.a@1", "com.b@1"], "one posting an app a segment")
+        XCTAssertFalse(try raw.read { db in try db.tableExists("violations") }, "a new file has no table of one row a violation")
+        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4", "v5"])
     }
 
     func testTheWriterKeepsAReplayedIdOnce() throws {
@@ -224,35 +232,99 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(before[0].count, 40)
         XCTAssertEqual(before[0].first?.id, rows.last?.id, "v1 read back: newest first")
 
-        let history = try ViolationHistory(path: path)
-        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4"])
+        var steps: [ViolationHistory.ConversionProgress] = []
+        let history = try ViolationHistory(path: path, conversionSlice: 15, progress: { steps.append($0) })
+        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4", "v5"])
+        XCTAssertEqual(steps.map(\.converted), [15, 30, 40], "converted in slices of 15 rows")
+        XCTAssertEqual(steps.map(\.remaining), [25, 10, 0])
         XCTAssertEqual(try history.count(), 40)
         for (query, expected) in zip(queries, before) {
             XCTAssertEqual(try history.find(query), expected, "\(query) reads the same after the conversion")
         }
         let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        let types = try raw.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT typeof(id) || length(id) || typeof(fingerprint) || length(fingerprint) FROM violations") }
-        XCTAssertEqual(types, ["blob16blob8"])
-        let indexes = try raw.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'violations' ORDER BY name")
-        }
-        XCTAssertEqual(indexes, ["violations_app", "violations_key", "violations_rule", "violations_session"])
+        XCTAssertFalse(try raw.read { db in try db.tableExists("violations") }, "the old table is dropped once converted")
+        XCTAssertEqual(try raw.read { db in try Int.fetchOne(db, sql: "SELECT SUM(count) FROM segments") }, 40)
 
         // The converted file goes on working: a replay of an old id is kept once, new rows go in.
         try history.insert([rows[0], row(5000, observed: 200)])
         XCTAssertEqual(try history.count(), 41)
         XCTAssertEqual(try history.find(HistoryQuery(limit: 1)).first?.id, String(format: "%032x", 5000))
         // Opening it again migrates nothing more.
-        XCTAssertEqual(try ViolationHistory(path: path).appliedMigrations(), ["v1", "v2", "v3", "v4"])
+        XCTAssertEqual(try ViolationHistory(path: path).appliedMigrations(), ["v1", "v2", "v3", "v4", "v5"])
     }
 
-    func testTheConversionKeepsARowWhoseIdIsNotHex() throws {
+    func testTheConversionLeavesOutAndCountsARowWhoseIdIsNotHex() throws {
         let path = directory.appendingPathComponent("h.sqlite").path
         var odd = row(1, observed: 1)
         odd.id = "hand-made id"
-        try makeV1File(path, rows: [odd, row(2, observed: 2)])
-        let history = try ViolationHistory(path: path)
-        XCTAssertEqual(try history.find(HistoryQuery(limit: 10)).map(\.id), [String(format: "%032x", 2), "hand-made id"])
+        try makeV1File(path, rows: [row(0, observed: 0), odd, row(2, observed: 2)])
+        var steps: [ViolationHistory.ConversionProgress] = []
+        let history = try ViolationHistory(path: path, progress: { steps.append($0) })
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 10)).map(\.id), [String(format: "%032x", 2), String(format: "%032x", 0)])
+        XCTAssertEqual(steps, [ViolationHistory.ConversionProgress(converted: 2, remaining: 0, leftOut: 1)])
+    }
+
+    /// A v4 file (one row a violation, as the last release wrote it: its migrations and its insert)
+    /// is converted to segments when a writer opens it, a slice a transaction; every query reads
+    /// the same rows, in the same order, before and after; a conversion stopped between slices
+    /// goes on at the next open.
+    func testAV4FileIsConvertedToSegmentsInSlicesAndReadsTheSame() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        let old = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.journalMode = .wal; return c }())
+        try ViolationHistory.legacyMigrator.migrate(old)
+        let rows = (0..<2_500).map { n in
+            row(n, app: "com.\(n % 3)", rule: "r\(n % 5)", observed: 1_000 + Int64(n / 10))
+        }
+        try old.write { db in
+            for r in rows {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [Data(HexBlob.bytes(r.id)!), Data(HexBlob.bytes(r.fingerprint)!), r.rule, r.app, r.session, r.severity, r.ts, r.observed, r.json])
+            }
+            // A gap, as retention leaves: the oldest rows deleted.
+            try db.execute(sql: "DELETE FROM violations WHERE rowid <= 100")
+        }
+        try old.close()
+        let queries = [
+            HistoryQuery(limit: 10_000), HistoryQuery(limit: 7), HistoryQuery(app: "com.1", limit: 10_000),
+            HistoryQuery(rule: "r3", limit: 50), HistoryQuery(session: "S2", limit: 10_000), HistoryQuery(sinceObserved: 1_200, limit: 10_000),
+            HistoryQuery(app: "com.2", session: "S1", limit: 30),
+        ]
+        let before = try queries.map { try ViolationHistory(path: path, readOnly: true).find($0) }
+        XCTAssertEqual(before[0].count, 2_400)
+
+        // Stopped after two slices: the next open goes on, and readers see every row in between.
+        struct Stop: Error {}
+        var seen: [ViolationHistory.ConversionProgress] = []
+        XCTAssertThrowsError(try ViolationHistory(path: path, conversionSlice: 1_000, progress: {
+            seen.append($0)
+            if seen.count == 2 { throw Stop() }
+        }))
+        XCTAssertEqual(seen.map(\.remaining), [1_400, 400])
+        let midway = try ViolationHistory(path: path, readOnly: true)
+        XCTAssertEqual(try midway.count(), 2_400)
+        for (query, expected) in zip(queries, before) {
+            XCTAssertEqual(try midway.find(query), expected, "\(query) midway")
+        }
+        var rest: [ViolationHistory.ConversionProgress] = []
+        let history = try ViolationHistory(path: path, conversionSlice: 1_000, progress: { rest.append($0) })
+        XCTAssertEqual(rest, [ViolationHistory.ConversionProgress(converted: 400, remaining: 0, leftOut: 0)])
+        for (query, expected) in zip(queries, before) {
+            XCTAssertEqual(try history.find(query), expected, "\(query) after the conversion")
+        }
+        var paged: [StoredViolation] = []
+        var cursor: HistoryPage.Cursor?
+        repeat {
+            let page = try history.findPage(HistoryQuery(app: "com.1", limit: 100), after: cursor, maxBytes: 1 << 20)
+            paged += page.rows
+            cursor = page.next
+        } while cursor != nil
+        XCTAssertEqual(paged, before[2])
+        // New violations follow the converted ones, and a replay of a converted one is kept once.
+        try history.insert([rows[2_499], row(9_000, observed: 5_000)])
+        XCTAssertEqual(try history.count(), 2_401)
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 2)).map(\.id), [String(format: "%032x", 9_000), rows[2_499].id])
     }
 
     func testEveryQueryShapeUsesAnIndex() throws {
@@ -260,23 +332,21 @@ final class ViolationHistoryTests: XCTestCase {
         let history = try ViolationHistory(path: path)
         try history.insert((0..<10).map { row($0, observed: Int64($0)) })
         let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        // The shapes `find` and `prune` run (ViolationHistory.swift), and the index each must be served by:
-        // without it, the query reads the table until it has `limit` rows, all of it when fewer match.
+        // The shapes `visitSegments`, `prune` and `write` run (ViolationHistory+Segments.swift), and the
+        // key each must be served by: without it, the query reads a whole table.
         let shapes = [
-            ("SELECT json FROM violations ORDER BY rowid DESC LIMIT 100", "SCAN violations"),
-            ("SELECT json FROM violations WHERE app = 'a' ORDER BY rowid DESC LIMIT 100", "INDEX violations_app"),
-            ("SELECT json FROM violations WHERE rule = 'r' ORDER BY rowid DESC LIMIT 100", "INDEX violations_rule"),
-            ("SELECT json FROM violations INDEXED BY violations_session WHERE (seq >> 12) = 3 AND session = 's' AND app = 'a' ORDER BY rowid DESC",
-             "INDEX violations_session (<expr>=? AND session=?)"),
-            // Retention by age: the first row young enough, read from the table's start (v4: no index on observed).
-            ("SELECT rowid FROM violations WHERE observed >= 5 ORDER BY rowid LIMIT 1", "SCAN violations"),
-            ("SELECT rowid FROM violations ORDER BY rowid DESC LIMIT 1 OFFSET 5", "SCAN violations"),
-            // The replay check of INSERT OR IGNORE: (ts, id).
-            ("SELECT 1 FROM violations WHERE ts = 1 AND id = x'00000000000000000000000000000001'", "INDEX violations_key"),
+            ("SELECT first_seq FROM segments WHERE first_seq <= 5 ORDER BY first_seq DESC LIMIT 256", "USING INTEGER PRIMARY KEY"),
+            ("SELECT first_seq, max_observed, records FROM segments WHERE first_seq = 3", "USING INTEGER PRIMARY KEY"),
+            ("SELECT segment FROM segment_apps WHERE app = 'a' AND segment <= 5 ORDER BY segment DESC LIMIT 256", "USING PRIMARY KEY (app=? AND segment<?)"),
+            ("SELECT segment FROM segment_rules WHERE rule = 'r' AND segment <= 5 ORDER BY segment DESC LIMIT 256", "USING PRIMARY KEY (rule=? AND segment<?)"),
+            ("SELECT segment FROM segment_sessions WHERE bucket = 0 AND session = 7 AND segment <= 5 ORDER BY segment DESC",
+             "USING PRIMARY KEY (bucket=? AND session=? AND segment<?)"),
+            ("SELECT last_seq FROM segments ORDER BY first_seq DESC LIMIT 1", "SCAN segments"),
+            ("DELETE FROM segment_sessions WHERE bucket <= 3 AND segment < 9", "USING PRIMARY KEY (bucket<?)"),
         ]
         for (sql, index) in shapes {
             let plan = try raw.read { db in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
-            XCTAssertTrue(plan.contains { $0.contains(index) && !$0.contains("TEMP B-TREE") }, "\(sql): \(plan)")
+            XCTAssertTrue(plan.contains { $0.contains(index) }, "\(sql): \(plan)")
             XCTAssertFalse(plan.contains { $0.contains("TEMP B-TREE") }, "\(sql) sorts: \(plan)")
         }
     }

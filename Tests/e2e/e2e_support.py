@@ -19,6 +19,7 @@ import shutil
 import signal
 import socket
 import sqlite3
+import struct
 import subprocess
 import tempfile
 import time
@@ -547,16 +548,121 @@ def shlex_quote(text: str) -> str:
     return shlex.quote(text)
 
 
-def grow_history(state: Path, rows: int, step: int = 5000) -> int:
-    """Copies the history's newest rows (fresh ids, later ts) until it has `rows`, `step` at a time:
-    a large history without a long stream. The row count it ends with."""
-    db = sqlite3.connect(state / "history.sqlite")
+# The history file's segment layout (docs/spec-decisions.md, "The history file, for SQL readers").
+SEGMENT_PLAIN = 1
+_RECORD = struct.Struct("<QQQqqHHHHI")
+FNV_OFFSET, FNV_PRIME = 14695981039346656037, 1099511628211
+
+
+def fnv1a64(data: bytes) -> int:
+    value = FNV_OFFSET
+    for byte in data:
+        value = ((value ^ byte) * FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
+def decode_segment(records: bytes, first_seq: int) -> list[dict[str, Any]]:
+    """The violations of one segment's `records`, in order, each with its `seq`."""
+    assert records[0] == SEGMENT_PLAIN, records[:1]
+    found, offset = [], 1
+    while offset < len(records):
+        id_high, id_low, fingerprint, ts, observed, *lengths = _RECORD.unpack_from(records, offset)
+        offset += _RECORD.size
+        texts = []
+        for length in lengths:
+            texts.append(records[offset:offset + length])
+            offset += length
+        severity, rule, app, session, body = texts
+        found.append({"seq": first_seq + len(found), "id": f"{id_high:016x}{id_low:016x}", "fingerprint": f"{fingerprint:016x}",
+                      "ts": ts, "observed": observed, "severity": severity.decode(), "rule": rule.decode(), "app": app.decode(),
+                      "session": session.decode(), "json": body.decode()})
+    return found
+
+
+def encode_segment(violations: list[dict[str, Any]], offsets: list[int] | None = None) -> bytes:
+    """The `records` of a segment; `offsets` gets each record's byte offset in it."""
+    out = bytearray([SEGMENT_PLAIN])
+    for v in violations:
+        if offsets is not None:
+            offsets.append(len(out))
+        texts = [v[k].encode() for k in ("severity", "rule", "app", "session", "json")]
+        out += _RECORD.pack(int(v["id"][:16], 16), int(v["id"][16:], 16), int(v["fingerprint"], 16), v["ts"], v["observed"],
+                            *map(len, texts))
+        for text in texts:
+            out += text
+    return bytes(out)
+
+
+def history_violations(state: Path, db: sqlite3.Connection | None = None) -> list[dict[str, Any]]:
+    """Every violation in the state directory's history, oldest first (arrival order): the segments decoded, and the rows
+    of a `violations` table an older release left (not converted yet)."""
+    own = db is None
+    db = db or sqlite3.connect(f"file:{state / 'history.sqlite'}?mode=ro", uri=True, timeout=10)
     try:
-        while db.execute("SELECT COUNT(*) FROM violations").fetchone()[0] < rows:
-            db.execute("""INSERT INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-                          SELECT randomblob(16), fingerprint, rule, app, session, severity, ts + 1, observed + 1, json
-                          FROM violations ORDER BY rowid DESC LIMIT ?""", (step,))
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        found: list[dict[str, Any]] = []
+        if "segments" in tables:
+            for first, records in db.execute("SELECT first_seq, records FROM segments ORDER BY first_seq"):
+                found += decode_segment(records, first)
+        if "violations" in tables:
+            for row in db.execute("""SELECT rowid, lower(hex(id)), lower(hex(fingerprint)), ts, observed, severity, rule, app,
+                                     session, json FROM violations ORDER BY rowid"""):
+                found.append(dict(zip(("seq", "id", "fingerprint", "ts", "observed", "severity", "rule", "app", "session", "json"), row)))
+        return found
+    finally:
+        if own:
+            db.close()
+
+
+def stored_ids(state: Path) -> list[str]:
+    """The ids in the history, oldest first."""
+    return [v["id"] for v in history_violations(state)]
+
+
+def write_segment(db: sqlite3.Connection, violations: list[dict[str, Any]]) -> None:
+    """Appends one segment holding `violations` (and its postings), as the daemon writes a commit."""
+    newest = db.execute("SELECT COALESCE(MAX(last_seq), 0) FROM segments").fetchone()[0]
+    first = newest + 1
+    observed = [v["observed"] for v in violations]
+    ts = [v["ts"] for v in violations]
+    offsets: list[int] = []
+    db.execute("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               (first, first + len(violations) - 1, len(violations), observed[0], observed[-1], max(observed), min(ts), max(ts),
+                SEGMENT_PLAIN, encode_segment(violations, offsets)))
+    places: dict[str, bytearray] = {}
+    for index, v in enumerate(violations):
+        db.execute("INSERT OR IGNORE INTO segment_apps VALUES (?, ?)", (v["app"], first))
+        db.execute("INSERT OR IGNORE INTO segment_rules VALUES (?, ?)", (v["rule"], first))
+        places.setdefault(v["session"], bytearray()).extend(struct.pack("<II", index, offsets[index]))
+    for session_id, records in places.items():
+        session = fnv1a64(session_id.encode())
+        db.execute("INSERT INTO segment_sessions VALUES (?, ?, ?, ?)",
+                   (first >> 10, session - (1 << 64) if session >= 1 << 63 else session, first, bytes(records)))
+
+
+def keep_oldest(state: Path, count: int) -> None:
+    """Cuts the history to its oldest `count` violations (one segment)."""
+    db = sqlite3.connect(state / "history.sqlite", timeout=10)
+    try:
+        kept = history_violations(state, db)[:count]
+        db.executescript("DELETE FROM segments; DELETE FROM segment_apps; DELETE FROM segment_rules; DELETE FROM segment_sessions;")
+        write_segment(db, kept)
+        db.commit()
+    finally:
+        db.close()
+
+
+def grow_history(state: Path, rows: int, step: int = 5000) -> int:
+    """Copies the history's newest violations (fresh ids, later ts) until it has `rows`, a segment of `step` at a time:
+    a large history without a long stream. The count it ends with."""
+    db = sqlite3.connect(state / "history.sqlite", timeout=10)
+    try:
+        count = lambda: db.execute("SELECT COALESCE(SUM(count), 0) FROM segments").fetchone()[0]
+        while count() < rows:
+            newest = history_violations(state, db)[-step:]
+            copies = [dict(v, id=os.urandom(16).hex(), ts=v["ts"] + 1, observed=v["observed"] + 1) for v in newest]
+            write_segment(db, copies)
             db.commit()
-        return db.execute("SELECT COUNT(*) FROM violations").fetchone()[0]
+        return count()
     finally:
         db.close()

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -76,11 +75,8 @@ def reference_violations(files: list[Path]) -> dict[str, dict[str, Any]]:
 
 def stored_violations(daemon: support.Daemon) -> dict[str, dict[str, Any]]:
     """Every violation in the daemon's history file, by id, `observed` aside."""
-    path = daemon.workdir / "state" / "history.sqlite"
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as db:
-        rows = db.execute("SELECT json FROM violations").fetchall()
     found: dict[str, dict[str, Any]] = {}
-    for (text,) in rows:
+    for text in (v["json"] for v in support.history_violations(daemon.workdir / "state")):
         violation = support.without_observed(json.loads(text))
         assert violation["id"] not in found, f"one id stored twice: {violation['id']}"
         found[violation["id"]] = violation

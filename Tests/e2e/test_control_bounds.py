@@ -3,7 +3,6 @@ most 64 MiB to the daemon's RSS; replies are capped and paged; memory is given b
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from pathlib import Path
 
@@ -58,10 +57,7 @@ def test_hostile_control_clients_add_at_most_64_mib(zctx, tmp_path):
 
         # The hostile part with replies of ~50 KiB (60 rows), so that 2,000 requests take seconds in a
         # debug build; unbounded, 20 x 100 of them would queue ~100 MiB in the daemon.
-        db = sqlite3.connect(tmp_path / "state" / "history.sqlite")
-        db.execute("DELETE FROM violations WHERE rowid NOT IN (SELECT rowid FROM violations ORDER BY rowid LIMIT 60)")
-        db.commit()
-        db.close()
+        support.keep_oldest(tmp_path / "state", 60)
         pid = daemon.process.pid
         time.sleep(1.2)   # the trim after those replies
         base_status = daemon.status()

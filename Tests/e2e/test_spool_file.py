@@ -25,11 +25,7 @@ FRAME = 12
 
 
 def stored_ids(state: Path) -> list[str]:
-    db = sqlite3.connect(f"file:{state / 'history.sqlite'}?mode=ro", uri=True)
-    try:
-        return [row[0] for row in db.execute("SELECT lower(hex(id)) FROM violations ORDER BY rowid")]
-    finally:
-        db.close()
+    return support.stored_ids(state)
 
 
 def frames(data: bytes) -> list[tuple[int, int]]:

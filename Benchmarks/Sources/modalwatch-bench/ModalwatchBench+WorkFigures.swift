@@ -81,6 +81,12 @@ extension ModalwatchBench {
             { Figure.format($0, 3) }, { $0 <= 0.5 }, missing: "--only store")
         add("target_store_rate", "store: violations stored per second (\(label))", "≥ 300 k/s", big?.violationsPerSecond,
             { Figure.rate($0, unit: "/s") }, { $0 >= 300_000 }, missing: "--only store")
+        let large = store?.commits.filter { $0.groupSize >= 100 }.max { $0.walPagesPerViolation < $1.walPagesPerViolation }
+        add("target_store_wal_any", "store: WAL pages per stored violation, worst commit size ≥ 100 (\(large.map { "commits of \($0.groupSize)" } ?? "none"))",
+            "≤ 0.5", large?.walPagesPerViolation, { Figure.format($0, 3) }, { $0 <= 0.5 }, missing: "--only store with a --store-groups size ≥ 100")
+        let slowest = store?.queries.max { $0.milliseconds < $1.milliseconds }
+        add("target_store_queries", "store: slowest query on \(store?.historyRows ?? 0) stored violations (\(slowest?.name ?? "none"))", "≤ 5 ms",
+            slowest?.milliseconds, { Figure.format($0, 2) + " ms" }, { $0 <= 5 }, missing: "--only store")
         add("target_control_hold", "control request's longest hold on the ingest thread (CPU)", "≤ 1 ms", control?.longestCPUMicroseconds,
             { Figure.format($0, 0) + " µs" }, { $0 <= 1000 }, missing: "--only control")
         return rows

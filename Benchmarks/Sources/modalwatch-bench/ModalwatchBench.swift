@@ -71,8 +71,12 @@ struct ModalwatchBench: ParsableCommand {
     @Option(name: .customLong("cost-events"), help: "Events in each stream of the callgrind run (default 100000; --quick 50000).")
     var costEvents: Int?
 
-    @Option(name: .customLong("store-groups"), help: "Violations per commit for the store runs, comma-separated (default 10,1000).")
-    var storeGroups = "10,1000"
+    @Option(name: .customLong("store-groups"), help: "Violations per commit for the store runs, comma-separated (default 10,100,1000).")
+    var storeGroups = "10,100,1000"
+    @Option(name: .customLong("store-query-rows"), help: "Violations in the history the store's queries are timed on (default 1000000).")
+    var storeQueryRows = 1_000_000
+    @Option(name: .customLong("store-violations"), help: "Write these violations (one JSON object a line, as `modalwatch check --format json` prints them) in the store run instead of the stream's.")
+    var storeViolations: String?
 
     @Option(name: .customLong("control-live"), help: "Live sessions while the control requests run (default 100000; --quick 20000).")
     var controlLive: Int?
@@ -463,7 +467,10 @@ struct ModalwatchBench: ParsableCommand {
             Self.say("store: the stress stream's violations into a fresh history, commits of \(sizes.map(String.init).joined(separator: ", "))")
             attempt("store") {
                 let cli = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("modalwatch").path
-                let result = try StoreBenchmark(cli: cli, stream: measured.ndjson(), folder: folder, groupSizes: sizes).run(registry: registry)
+                var benchmark = StoreBenchmark(cli: cli, stream: measured.ndjson(), folder: folder, groupSizes: sizes)
+                benchmark.queryRows = storeQueryRows
+                benchmark.violationsFile = storeViolations
+                let result = try benchmark.run(registry: registry)
                 store = result
                 Self.addStore(result, to: &table)
             }

@@ -7,8 +7,9 @@ import HistoryStore
 /// into a fresh history in commits of `groupSizes` violations, every column bound from bytes.
 /// For each size: the writing thread's CPU and the wall time per violation, and the WAL pages
 /// each violation costs (the WAL checkpointed between commits outside the timing, as the
-/// daemon's checkpointer thread does). Then the queries `violations` and `session ID` make,
-/// timed on the history of the largest commits.
+/// daemon's checkpointer thread does). Then the history of the largest commits is filled up to
+/// `queryRows` violations (the same ones again, ids, `ts` and `observed` shifted each round, not
+/// timed), and the queries `violations` and `session ID` make are timed on it.
 struct StoreBenchmark {
     /// The `modalwatch` CLI that judges the stream.
     let cli: String
@@ -20,6 +21,11 @@ struct StoreBenchmark {
     let groupSizes: [Int]
     /// At most this many violations are written at commits smaller than 100 (they are slow).
     let smallCommitLimit = 20_000
+    /// Violations in the history the queries are timed on.
+    var queryRows = 1_000_000
+    /// The violations to write, one JSON object a line, instead of `modalwatch check`'s of the stream
+    /// (so that the run needs no child process: under callgrind, for one).
+    var violationsFile: String?
 
     /// One commit size's figures.
     struct Commits {
@@ -51,11 +57,16 @@ struct StoreBenchmark {
     }
 
     func run(registry: ChildRegistry) throws -> Result {
-        let streamPath = folder + "/store-stream.ndjson"
-        guard FileManager.default.createFile(atPath: streamPath, contents: Data(stream)) else { throw BenchError("cannot write \(streamPath)") }
-        let output = try HelperCommand(arguments: [cli, "check", streamPath, "--format", "json"], directory: folder, successes: [0, 1])
-            .run(registry: registry, log: folder + "/store-check.log")
-        try? FileManager.default.removeItem(atPath: streamPath)
+        let output: String
+        if let violationsFile {
+            output = try String(contentsOfFile: violationsFile, encoding: .utf8)
+        } else {
+            let streamPath = folder + "/store-stream.ndjson"
+            guard FileManager.default.createFile(atPath: streamPath, contents: Data(stream)) else { throw BenchError("cannot write \(streamPath)") }
+            output = try HelperCommand(arguments: [cli, "check", streamPath, "--format", "json"], directory: folder, successes: [0, 1])
+                .run(registry: registry, log: folder + "/store-check.log")
+            try? FileManager.default.removeItem(atPath: streamPath)
+        }
         var bytes: [UInt8] = []
         let rows = try Self.columns(of: output, into: &bytes)
         guard !rows.isEmpty else { throw BenchError("modalwatch check found no violation in the stream") }
@@ -95,6 +106,7 @@ struct StoreBenchmark {
                                    violationsPerSecond: written / max(wall, 1e-9), walPagesPerViolation: Double(frames) / written,
                                    walBytesPerViolation: Double(frames * pageSize) / written))
             if index == groupSizes.indices.last {
+                try Self.fill(history, to: queryRows, rows: rows, count: count, group: group, bytes: bytes)
                 historyRows = try history.count()
                 queries = try Self.timeQueries(history, sample: rows[count - 1], bytes: bytes)
             }
@@ -102,16 +114,44 @@ struct StoreBenchmark {
         return Result(commits: commits, queries: queries, historyRows: historyRows)
     }
 
+    /// Writes `rows[..<count]` again, round after round (ids, `ts` and `observed` shifted so that
+    /// each round follows the last), in commits of `group`, until `history` holds `target`.
+    private static func fill(_ history: ViolationHistory, to target: Int, rows: [Columns], count: Int, group: Int, bytes: [UInt8]) throws {
+        guard count > 0 else { return }
+        let span = max(1, rows[..<count].map(\.observed).max()! - rows[..<count].map(\.observed).min()! + 1)
+        var stored = try history.count(), round: Int64 = 1
+        try bytes.withUnsafeBytes { all in
+            func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: all[range]) }
+            while stored < target {
+                var next = 0
+                while next < count, stored < target {
+                    let end = min(next + group, count, next + target - stored)
+                    stored += try history.write { writer in
+                        for c in rows[next..<end] {
+                            try writer.insert(
+                                idHigh: c.idHigh ^ UInt64(round), idLow: c.idLow, fingerprint: c.fingerprint, rule: slice(c.rule),
+                                app: slice(c.app), session: slice(c.session), severity: slice(c.severity),
+                                ts: c.ts + round * 1_000_000_000, observed: c.observed + round * span, json: slice(c.json))
+                        }
+                    }
+                    next = end
+                }
+                round += 1
+            }
+        }
+    }
+
     /// The queries of `violations` (newest, by rule, by app, since) and `session ID`, each the
     /// median of five, on `history`.
     private static func timeQueries(_ history: ViolationHistory, sample: Columns, bytes: [UInt8]) throws -> [Query] {
         let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self) }
+        let newest = try history.find(HistoryQuery(limit: 1)).first?.observed ?? sample.observed
         let asked: [(String, HistoryQuery)] = [
             ("newest 100", HistoryQuery(limit: 100)),
             ("newest 100 of a rule", HistoryQuery(rule: text(sample.rule), limit: 100)),
             ("newest 100 of an app", HistoryQuery(app: text(sample.app), limit: 100)),
             ("a session's (session ID), 50", HistoryQuery(app: text(sample.app), session: text(sample.session), limit: 50)),
-            ("since a minute before the newest, 100", HistoryQuery(sinceObserved: sample.observed - 60_000, limit: 100)),
+            ("since a minute before the newest, 100", HistoryQuery(sinceObserved: newest - 60_000, limit: 100)),
             ("a rule with no rows", HistoryQuery(rule: "no-such-rule", limit: 100)),
         ]
         return try asked.map { name, query in

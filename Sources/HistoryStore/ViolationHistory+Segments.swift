@@ -1,0 +1,275 @@
+import ByteBasics
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension ViolationHistory {
+    static let insertSegmentSQL = """
+        INSERT INTO segments (first_seq, last_seq, count, first_observed, last_observed, max_observed, min_ts, max_ts, format, records)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let insertAppSQL = "INSERT OR IGNORE INTO segment_apps (app, segment) VALUES (?, ?)"
+    static let insertRuleSQL = "INSERT OR IGNORE INTO segment_rules (rule, segment) VALUES (?, ?)"
+    static let insertSessionSQL = "INSERT OR IGNORE INTO segment_sessions (bucket, session, segment, records) VALUES (?, ?, ?, ?)"
+
+    /// Whether the file has the v5 tables (a read-only reader may open an older file).
+    static func hasSegments(_ db: Database) throws -> Bool { try db.tableExists("segments") }
+
+    /// The sequence number the next stored violation gets: after the newest segment's. (A writer
+    /// has converted every row of an older file before it writes: `convertRows`.)
+    static func nextSequence(_ db: Database) throws -> Int64 {
+        try (Int64.fetchOne(db.cachedStatement(sql: "SELECT last_seq FROM segments ORDER BY first_seq DESC LIMIT 1")) ?? 0) + 1
+    }
+
+    /// Writes `segment` (at least one record) as the next row of `segments` and its postings, in
+    /// the caller's transaction. The records are bound without a copy (`SQLITE_STATIC`).
+    static func store(_ segment: SegmentBuilder, in db: Database, firstSequence: Int64? = nil) throws {
+        let first = try firstSequence ?? nextSequence(db)
+        let last = first + Int64(segment.count) - 1
+        try segment.withBytes { bytes in
+            let statement = try db.cachedStatement(sql: insertSegmentSQL).sqliteStatement
+            let integers = [first, last, Int64(segment.count), segment.firstObserved, segment.lastObserved,
+                            segment.maxObserved, segment.minTs, segment.maxTs, Int64(SegmentFormat.plain)]
+            var code = SQLITE_OK
+            for (index, value) in integers.enumerated() where code == SQLITE_OK {
+                code = sqlite3_bind_int64(statement, CInt(index + 1), value)
+            }
+            if code == SQLITE_OK { code = sqlite3_bind_blob(statement, 10, bytes.baseAddress, CInt(bytes.count), nil) }
+            try step(statement, code, db, insertSegmentSQL)
+
+            let apps = try db.cachedStatement(sql: insertAppSQL).sqliteStatement
+            for entry in segment.apps.entries {
+                try bindTextAndStep(apps, text(entry, in: bytes), segment: first, db, insertAppSQL)
+            }
+            let rules = try db.cachedStatement(sql: insertRuleSQL).sqliteStatement
+            for entry in segment.rules.entries {
+                try bindTextAndStep(rules, text(entry, in: bytes), segment: first, db, insertRuleSQL)
+            }
+            let sessions = try db.cachedStatement(sql: insertSessionSQL).sqliteStatement
+            let bucket = first >> sessionBucketShift
+            for (index, entry) in segment.sessions.entries.enumerated() {
+                segment.sessionRecords(index, into: &segment.scratch)
+                try segment.scratch.withUnsafeBytes { places in
+                    var code = sqlite3_bind_int64(sessions, 1, bucket)
+                    if code == SQLITE_OK { code = sqlite3_bind_int64(sessions, 2, Int64(bitPattern: entry.hash)) }
+                    if code == SQLITE_OK { code = sqlite3_bind_int64(sessions, 3, first) }
+                    if code == SQLITE_OK { code = sqlite3_bind_blob(sessions, 4, places.baseAddress, CInt(places.count), nil) }
+                    try step(sessions, code, db, insertSessionSQL)
+                }
+            }
+        }
+    }
+
+    private static func text(_ entry: KeyTable.Entry, in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[Int(entry.first)..<Int(entry.first + entry.second)])
+    }
+
+    private static func bindTextAndStep(_ statement: SQLiteStatement, _ text: UnsafeRawBufferPointer, segment: Int64,
+                                        _ db: Database, _ sql: String) throws {
+        var code: CInt
+        if let base = text.baseAddress, text.count > 0 {
+            code = sqlite3_bind_text(statement, 1, base.assumingMemoryBound(to: CChar.self), CInt(text.count), nil)
+        } else {
+            let empty: StaticString = ""
+            code = empty.utf8Start.withMemoryRebound(to: CChar.self, capacity: 1) { sqlite3_bind_text(statement, 1, $0, 0, nil) }
+        }
+        if code == SQLITE_OK { code = sqlite3_bind_int64(statement, 2, segment) }
+        try step(statement, code, db, sql)
+    }
+
+    /// Steps a bound statement once (unless binding failed: `code`), resets it and drops its
+    /// bindings (they point at the caller's bytes); throws SQLite's error.
+    private static func step(_ statement: SQLiteStatement, _ code: CInt, _ db: Database, _ sql: String) throws {
+        var code = code
+        if code == SQLITE_OK { code = sqlite3_step(statement) }
+        let reset = sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        if code == SQLITE_DONE { code = reset }
+        guard code == SQLITE_OK || code == SQLITE_DONE else {
+            let message = db.sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+        }
+    }
+
+    /// Deletes the segments before sequence number `cut` and their postings; returns the violations they held.
+    static func deleteSegments(before cut: Int64, in db: Database) throws -> Int {
+        let deleted = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM segments WHERE first_seq < ?", arguments: [cut]) ?? 0
+        guard deleted > 0 else { return 0 }
+        try db.execute(sql: "DELETE FROM segments WHERE first_seq < ?", arguments: [cut])
+        try db.execute(sql: "DELETE FROM segment_apps WHERE segment < ?", arguments: [cut])
+        try db.execute(sql: "DELETE FROM segment_rules WHERE segment < ?", arguments: [cut])
+        try db.execute(sql: "DELETE FROM segment_sessions WHERE bucket <= ? AND segment < ?",
+                       arguments: [(cut - 1) >> sessionBucketShift, cut])
+        return deleted
+    }
+
+    /// Reads the keys of the newest segments' violations (up to `limit`) into the writer's memory
+    /// of recent ones, so that a replay of them after a restart is kept once: the spool writes
+    /// back at most `replayBytesPerCommit` (4 MiB, some 8,000 violations) a commit, and a crash
+    /// between such a commit and the spill file's update hands those over again.
+    func rememberNewest(limit: Int = 16_384) throws {
+        try database.read { db in
+            guard try Self.hasSegments(db) else { return }
+            let rows = try Row.fetchCursor(db, sql: "SELECT count, records FROM segments ORDER BY first_seq DESC")
+            var seen = 0
+            while seen < limit, let row = try rows.next() {
+                seen += row[0] as Int
+                try row.withUnsafeData(atIndex: 1) { data in
+                    guard let data else { return }
+                    data.withUnsafeBytes { bytes in
+                        for record in SegmentRecords(bytes) {
+                            segment.rememberStored(idHigh: record.idHigh, idLow: record.idLow, ts: record.ts)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Hands `body` the violations matching `query` after `cursor` (nil: from the newest),
+    /// newest first, with their cursors, until `query.limit` or `body` returns false: first the
+    /// rows of a `violations` table (an older file, or rows a conversion has not reached: they
+    /// are newer than every segment), then the segments (`visitSegments`).
+    static func visit(
+        _ query: HistoryQuery, after cursor: HistoryPage.Cursor?, in db: Database,
+        _ body: (_ cursor: HistoryPage.Cursor, _ row: StoredViolation) throws -> Bool
+    ) throws {
+        var query = query
+        guard query.limit > 0 else { return }
+        if try db.tableExists("violations") {
+            var emitted = 0, stopped = false
+            try visitRows(query, after: cursor, in: db) { at, row in
+                emitted += 1
+                stopped = try !body(at, row)
+                return !stopped
+            }
+            query.limit -= emitted
+            guard !stopped, query.limit > 0 else { return }
+        }
+        guard try hasSegments(db) else { return }
+        try visitSegments(query, before: cursor?.rowid, in: db, body)
+    }
+
+    /// The segments' part of `visit`. The candidate segments, newest first, come from
+    /// - a session: `segment_sessions`, one seek a bucket (1,024 sequence numbers), newest first;
+    /// - else an app: `segment_apps`; else a rule: `segment_rules` (each read backwards from the newest);
+    /// - else `segments` itself, backwards from its end.
+    /// Each candidate's records are read and filtered (app, rule, session, since), newest first;
+    /// `since` ends the walk at the first segment whose newest observation is older. Reading
+    /// stops at `query.limit` matches.
+    static func visitSegments(
+        _ query: HistoryQuery, before: Int64?, in db: Database,
+        _ body: (_ cursor: HistoryPage.Cursor, _ row: StoredViolation) throws -> Bool
+    ) throws {
+        let limit = query.limit
+        guard limit > 0 else { return }
+        var seen = 0
+        let appBytes = query.app.map { Array($0.utf8) }
+        let ruleBytes = query.rule.map { Array($0.utf8) }
+        let sessionBytes = query.session.map { Array($0.utf8) }
+        let segment = try db.cachedStatement(sql: "SELECT first_seq, max_observed, records FROM segments WHERE first_seq = ?")
+        var offsets: [Int] = []
+        /// Reads one segment; false when the walk is over (limit, `body`, or `since`).
+        func read(_ first: Int64) throws -> Bool {
+            guard let row = try Row.fetchOne(segment, arguments: [first]) else { return true }
+            if let since = query.sinceObserved, (row[1] as Int64) < since { return false }
+            return try row.withUnsafeData(atIndex: 2) { data -> Bool in
+                guard let data else { return true }
+                return try data.withUnsafeBytes { bytes -> Bool in
+                    var records = SegmentRecords(bytes)
+                    var all: [SegmentRecord] = []
+                    while let record = records.next() { all.append(record) }
+                    offsets.removeAll(keepingCapacity: true)
+                    for index in all.indices.reversed() {
+                        let sequence = first + Int64(index)
+                        if let before, sequence >= before { continue }
+                        let record = all[index]
+                        if let since = query.sinceObserved, record.observed < since { continue }
+                        if let appBytes, !record.app.elementsEqual(appBytes) { continue }
+                        if let ruleBytes, !record.rule.elementsEqual(ruleBytes) { continue }
+                        if let sessionBytes, !record.session.elementsEqual(sessionBytes) { continue }
+                        seen += 1
+                        let at = HistoryPage.Cursor(observed: record.observed, rowid: sequence)
+                        guard try body(at, record.stored), seen < limit else { return false }
+                    }
+                    return true
+                }
+            }
+        }
+        let top = before.map { $0 - 1 } ?? .max
+        if let session = query.session {
+            guard let newest = try Int64.fetchOne(db, sql: "SELECT first_seq FROM segments WHERE first_seq <= ? ORDER BY first_seq DESC LIMIT 1", arguments: [top]),
+                  let oldest = try Int64.fetchOne(db, sql: "SELECT first_seq FROM segments ORDER BY first_seq LIMIT 1") else { return }
+            let hash = Int64(bitPattern: FNV1a64.hash(session))
+            // One statement: a seek a bucket, newest first, inside SQLite (the buckets counted down by the CTE).
+            let postings = try db.cachedStatement(sql: """
+                WITH RECURSIVE buckets(bucket) AS (SELECT ? UNION ALL SELECT bucket - 1 FROM buckets WHERE bucket > ?)
+                SELECT p.segment, p.records FROM buckets CROSS JOIN segment_sessions AS p
+                ON p.bucket = buckets.bucket AND p.session = ? AND p.segment <= ?
+                """)
+            // The session's records only, each read from its segment's blob at the offset its posting gives.
+            var blob = SegmentBlob(db)
+            defer { blob.close() }
+            // Newest first: buckets count down, and within one a session's postings are few (sorted here).
+            var postingsOfBucket: [(Int64, [UInt8])] = []
+            var bucketOf: Int64 = .min
+            var all: [(Int64, [UInt8])] = []
+            let rows = try Row.fetchCursor(postings, arguments: [newest >> sessionBucketShift, oldest >> sessionBucketShift, hash, newest])
+            while let row = try rows.next() {
+                let first: Int64 = row[0]
+                if first >> sessionBucketShift != bucketOf {
+                    all += postingsOfBucket.sorted { $0.0 > $1.0 }
+                    postingsOfBucket.removeAll(keepingCapacity: true)
+                    bucketOf = first >> sessionBucketShift
+                }
+                postingsOfBucket.append((first, (row[1] as Data?).map { [UInt8]($0) } ?? []))
+            }
+            all += postingsOfBucket.sorted { $0.0 > $1.0 }
+            do {
+                for (first, places) in all {
+                    guard try blob.open(first) else { continue }
+                    var at = places.count - 8
+                    while at >= 0 {
+                        let index = places.withUnsafeBytes { Int64(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+                        let offset = places.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))) }
+                        at -= 8
+                        let sequence = first + index
+                        if let before, sequence >= before { continue }
+                        guard let found = try blob.record(at: offset, { record -> Bool? in
+                            if let since = query.sinceObserved, record.observed < since { return nil }
+                            if let appBytes, !record.app.elementsEqual(appBytes) { return nil }
+                            if let ruleBytes, !record.rule.elementsEqual(ruleBytes) { return nil }
+                            if let sessionBytes, !record.session.elementsEqual(sessionBytes) { return nil }
+                            seen += 1
+                            return try body(HistoryPage.Cursor(observed: record.observed, rowid: sequence), record.stored) && seen < limit
+                        }) else { continue }
+                        guard found else { return }
+                    }
+                }
+            }
+            return
+        }
+        let candidates: Statement
+        var arguments: [any DatabaseValueConvertible] = []
+        if let app = query.app {
+            candidates = try db.cachedStatement(sql: "SELECT segment FROM segment_apps WHERE app = ? AND segment <= ? ORDER BY segment DESC LIMIT 256")
+            arguments = [app, top]
+        } else if let rule = query.rule {
+            candidates = try db.cachedStatement(sql: "SELECT segment FROM segment_rules WHERE rule = ? AND segment <= ? ORDER BY segment DESC LIMIT 256")
+            arguments = [rule, top]
+        } else {
+            candidates = try db.cachedStatement(sql: "SELECT first_seq FROM segments WHERE first_seq <= ? ORDER BY first_seq DESC LIMIT 256")
+            arguments = [top]
+        }
+        // Candidates in slices, so that no cursor stays open while a segment is read.
+        var upper = top
+        while true {
+            let slice = try Int64.fetchAll(candidates, arguments: StatementArguments(arguments.dropLast() + [upper]))
+            guard !slice.isEmpty else { return }
+            for first in slice {
+                guard try read(first) else { return }
+                upper = first - 1
+            }
+        }
+    }
+}
