@@ -4,6 +4,8 @@ and the daemon goes on; times an older daemon stored are read without a trap or 
 allocation (`report` on a history holding one)."""
 from __future__ import annotations
 
+import json
+import os
 import resource
 import sqlite3
 import subprocess
@@ -103,18 +105,21 @@ def test_report_on_a_history_holding_extreme_times_ends_in_bounded_memory(daemon
     sender.events(streams.alert_frequency_session("H1", "com.example.mail"))
     subscriber.collect(lambda ms: len(subscriber.violations(ms)) >= 1)
     state = daemon.workdir / "state"
-    support.poll_until(lambda: sqlite3.connect(state / "history.sqlite").execute(
-        "SELECT COUNT(*) FROM violations").fetchone()[0] >= 1, timeout=5)
-    # ... then rows an older daemon could have stored: times far in the future and before 1970.
-    db = sqlite3.connect(state / "history.sqlite")
+    support.poll_until(lambda: daemon.status()["violations_stored"] >= 1
+                       and daemon.status()["violations_stored"] == daemon.status()["violations_found"], timeout=5)
+    # ... then violations an older daemon could have stored: times far in the future and before 1970.
+    db = sqlite3.connect(state / "history.sqlite", timeout=10)
     try:
+        newest = support.history_violations(state, db)[-1]
+        extreme = []
         for ts in (10**15, 10**17, INT64_MAX, -(2**63), -1):
-            db.execute("""INSERT INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-                          SELECT randomblob(16), fingerprint, rule, app, session, severity, ?, ?,
-                                 json_set(json, '$.ts', ?, '$.observed', ?)
-                          FROM violations ORDER BY rowid DESC LIMIT 1""", (ts, ts, ts, ts))
+            body = json.loads(newest["json"])
+            body["ts"], body["observed"] = ts, ts
+            extreme.append({**newest, "id": os.urandom(16).hex(), "ts": ts, "observed": ts,
+                            "json": json.dumps(body, ensure_ascii=False, separators=(",", ":"))})
+        support.write_segment(db, extreme)
         db.commit()
-        rows = db.execute("SELECT COUNT(*) FROM violations").fetchone()[0]
+        rows = len(support.history_violations(state, db))
     finally:
         db.close()
     output = tmp_path / "report.html"
