@@ -35,15 +35,43 @@ enum JSONOutput {
         guard json.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else { return json }
         var out: [UInt8] = []
         out.reserveCapacity(json.count + 32)
-        for scalar in String(decoding: json, as: UTF8.self).unicodeScalars {
-            if scalar.value >= 0x20, Terminal.needsEscape(scalar) {
-                let hex = String(scalar.value, radix: 16)
-                out += Array("\\u\(String(repeating: "0", count: 4 - hex.count))\(hex)".utf8)
-            } else {
-                out.append(contentsOf: scalar.utf8)
+        var index = 0
+        while index < json.count {
+            let (scalar, length) = candidate(json, at: index)
+            guard let scalar, Terminal.needsEscape(scalar) else {
+                out.append(json[index])
+                index += 1
+                continue
             }
+            let hex = Array(String(scalar.value, radix: 16).utf8)
+            out += Array("\\u".utf8) + Array(repeating: UInt8(ascii: "0"), count: 4 - hex.count) + hex
+            index += length
         }
         return out
+    }
+
+    /// The character at `index` and its length in bytes when it may be one of those
+    /// ``escaped(_:)`` writes as `\uXXXX` (DEL, C1, U+061C, U+200E/F, U+2028–202E,
+    /// U+2066–2069: one, two or three bytes led by 0x7F, 0xC2, 0xD8 or 0xE2); nil otherwise,
+    /// and the byte is copied as it is.
+    private static func candidate(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar?, Int) {
+        func continuation(_ offset: Int) -> UInt32? {
+            guard index + offset < bytes.count, bytes[index + offset] & 0xC0 == 0x80 else { return nil }
+            return UInt32(bytes[index + offset] & 0x3F)
+        }
+        let lead = bytes[index]
+        switch lead {
+        case 0x7F:
+            return (Unicode.Scalar(0x7F as UInt8), 1)
+        case 0xC2, 0xD8:
+            guard let second = continuation(1) else { return (nil, 1) }
+            return (Unicode.Scalar(UInt32(lead & 0x1F) << 6 | second), 2)
+        case 0xE2:
+            guard let second = continuation(1), let third = continuation(2) else { return (nil, 1) }
+            return (Unicode.Scalar(UInt32(lead & 0x0F) << 12 | second << 6 | third), 3)
+        default:
+            return (nil, 1)
+        }
     }
 
     /// `bytes` with each `\/` escape written `/`; every other escape (`\\` among them) kept.
