@@ -31,30 +31,53 @@ enum JSONOutput {
     /// U+2029) written as `\uXXXX`: such characters are only ever inside strings, so the
     /// value read back is the same, and the line is safe on a terminal.
     static func escaped(_ json: [UInt8]) -> [UInt8] {
-        // Every such character starts with one of these bytes in UTF-8.
-        guard json.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else { return json }
-        var out: [UInt8] = []
-        out.reserveCapacity(json.count + 32)
-        var index = 0
-        while index < json.count {
-            let (scalar, length) = candidate(json, at: index)
-            guard let scalar, Terminal.needsEscape(scalar) else {
-                out.append(json[index])
-                index += 1
-                continue
+        json.withUnsafeBufferPointer { bytes in
+            var out: [UInt8] = []
+            var escapedAny = false
+            var copied = 0
+            var index = 0
+            let base = UnsafeRawPointer(bytes.baseAddress)
+            while index < bytes.count {
+                // Eight bytes at a time while none is 0x7F or above (no byte can then lead one).
+                if let base, index + 8 <= bytes.count {
+                    let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    if (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 == 0 {
+                        index += 8
+                        continue
+                    }
+                }
+                let byte = bytes[index]
+                // Every such character starts with one of these bytes in UTF-8.
+                guard byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 else {
+                    index += 1
+                    continue
+                }
+                let (scalar, length) = candidate(bytes, at: index)
+                guard let scalar, Terminal.needsEscape(scalar) else {
+                    index += 1
+                    continue
+                }
+                if !escapedAny {
+                    escapedAny = true
+                    out.reserveCapacity(bytes.count + 32)
+                }
+                out.append(contentsOf: bytes[copied..<index])
+                let hex = Array(String(scalar.value, radix: 16).utf8)
+                out += Array("\\u".utf8) + Array(repeating: UInt8(ascii: "0"), count: 4 - hex.count) + hex
+                index += length
+                copied = index
             }
-            let hex = Array(String(scalar.value, radix: 16).utf8)
-            out += Array("\\u".utf8) + Array(repeating: UInt8(ascii: "0"), count: 4 - hex.count) + hex
-            index += length
+            guard escapedAny else { return json }
+            out.append(contentsOf: bytes[copied...])
+            return out
         }
-        return out
     }
 
     /// The character at `index` and its length in bytes when it may be one of those
     /// ``escaped(_:)`` writes as `\uXXXX` (DEL, C1, U+061C, U+200E/F, U+2028–202E,
     /// U+2066–2069: one, two or three bytes led by 0x7F, 0xC2, 0xD8 or 0xE2); nil otherwise,
     /// and the byte is copied as it is.
-    private static func candidate(_ bytes: [UInt8], at index: Int) -> (Unicode.Scalar?, Int) {
+    private static func candidate(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar?, Int) {
         func continuation(_ offset: Int) -> UInt32? {
             guard index + offset < bytes.count, bytes[index + offset] & 0xC0 == 0x80 else { return nil }
             return UInt32(bytes[index + offset] & 0x3F)
