@@ -101,6 +101,28 @@ def poll_until(predicate: Callable[[], Any], timeout: float, interval: float = 0
         time.sleep(interval)
 
 
+def tail_while_feeding(args: list[str], feed: Callable[[int], None], seconds: float, interval: float,
+                       env: dict[str, str] | None = None) -> tuple[int | None, bytes, bytes]:
+    """`modalwatch tail ARGS` while `feed(n)` is called every `interval` s (n = 0, 1, ...) until tail
+    exits (its `--count` reached) or `seconds` pass: (its exit code, stdout, stderr). A tail still
+    running then is killed (exit code None)."""
+    tail = subprocess.Popen([str(cli_path()), "tail", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, env=env)
+    try:
+        deadline = time.monotonic() + seconds
+        n = 0
+        while tail.poll() is None and time.monotonic() < deadline:
+            feed(n)
+            n += 1
+            time.sleep(interval)
+        out, err = tail.communicate(timeout=5)
+    finally:
+        if tail.poll() is None:
+            tail.kill()
+            tail.wait(timeout=5)
+    return tail.returncode, out, err
+
+
 def run_cli(args: list[str], timeout: float = 20.0, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     """Runs `modalwatch ARGS`, bounded; output as text."""
     return subprocess.run(

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
@@ -182,30 +180,22 @@ def test_top_json_gives_both_rates_alike(many):
 @pytest.mark.needs_rules("alert-single-button")
 def test_tail_aligns_its_columns(zctx, tmp_path):
     daemon = support.Daemon(zctx, tmp_path).start()
-    tail = subprocess.Popen([str(support.cli_path()), "tail", "--publish", daemon.publish, "--control", daemon.control,
-                             "--count", "4"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**support.os.environ, "NO_COLOR": "1"})
+    sender = support.EventSender(daemon.context, daemon.events)
+    sender.warm_up(daemon)
+
+    def feed(n: int) -> None:
+        for app, session in (("com.ex.a", f"s{n}"), ("com.example.much.longer", f"session-{n}-x")):
+            events = single_button_alerts(1, app)
+            for e in events:
+                e["session"] = session
+                if "id" in e:
+                    e["id"] = f"{session}-o"
+            sender.batch(events)
     try:
-        sender = support.EventSender(daemon.context, daemon.events)
-        sender.warm_up(daemon)
-        deadline = time.monotonic() + 10
-        n = 0
-        while tail.poll() is None and time.monotonic() < deadline:
-            for app, session in (("com.ex.a", f"s{n}"), ("com.example.much.longer", f"session-{n}-x")):
-                events = single_button_alerts(1, app)
-                for e in events:
-                    e["session"] = session
-                    if "id" in e:
-                        e["id"] = f"{session}-o"
-                sender.batch(events)
-            n += 1
-            time.sleep(0.2)
-        sender.close()
-        out, err = tail.communicate(timeout=5)
+        _, out, err = support.tail_while_feeding(["--publish", daemon.publish, "--control", daemon.control, "--count", "4"],
+                                                 feed, seconds=10, interval=0.2, env={**support.os.environ, "NO_COLOR": "1"})
     finally:
-        if tail.poll() is None:
-            tail.kill()
-            tail.wait(timeout=5)
+        sender.close()
         assert daemon.stop() == 0
     lines = [line for line in out.decode().splitlines() if not line.lstrip().startswith("suggestion: ")]
     assert len(lines) == 4, (lines, err.decode())

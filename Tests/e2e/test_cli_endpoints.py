@@ -94,22 +94,14 @@ def test_tail_finds_the_publish_endpoint_in_the_environment_and_the_config(ipc_d
     for env in ({"MODALWATCH_PUBLISH": ipc_daemon.publish, "MODALWATCH_CONTROL": ipc_daemon.control},
                 {"MODALWATCH_CONFIG": str(config)}):
         base = {k: v for k, v in os.environ.items() if not k.startswith("MODALWATCH_") or k == "MODALWATCH_BIN_DIR"}
-        tail = subprocess.Popen([str(support.cli_path()), "tail", "--json", "--count", "1"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**base, **env})
+        sender = support.EventSender(ipc_daemon.context, ipc_daemon.events)
+        sender.warm_up(ipc_daemon)
         try:
-            sender = support.EventSender(ipc_daemon.context, ipc_daemon.events)
-            sender.warm_up(ipc_daemon)
-            deadline = time.monotonic() + 8
-            n = 0
-            while tail.poll() is None and time.monotonic() < deadline:
-                sender.batch(streams.alert_frequency_session(f"env-{len(env)}-{n}", "com.example.endpoints"))
-                n += 1
-                time.sleep(0.2)
-            sender.close()
-            out, err = tail.communicate(timeout=5)
+            code, out, err = support.tail_while_feeding(
+                ["--json", "--count", "1"],
+                lambda n: sender.batch(streams.alert_frequency_session(f"env-{len(env)}-{n}", "com.example.endpoints")),
+                seconds=8, interval=0.2, env={**base, **env})
         finally:
-            if tail.poll() is None:
-                tail.kill()
-                tail.wait(timeout=5)
-        assert tail.returncode == 0, err.decode()
+            sender.close()
+        assert code == 0, err.decode()
         assert json.loads(out.decode().splitlines()[0])["rule"] == "alert-frequency"

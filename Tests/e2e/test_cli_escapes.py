@@ -7,8 +7,6 @@ none either."""
 from __future__ import annotations
 
 import json
-import subprocess
-import time
 
 import pytest
 
@@ -50,22 +48,16 @@ def send(daemon: support.Daemon, tmp_path, name: str, events: list[dict]) -> Non
     daemon.wait_status(lambda s: s["events_judged"] >= before + len(events), what=f"{name} judged")
 
 
+def send_hostile(daemon, tmp_path, n: int) -> None:
+    """A fresh hostile session, the `n`-th, for a tail that is still subscribing."""
+    send(daemon, tmp_path, f"warm{n}", hostile_session(f"W{n}-{HOSTILE}", T0 + n * 10_000))
+
+
 def test_tail_shows_control_characters_escaped(daemon, tmp_path):
-    tail = subprocess.Popen([str(support.cli_path()), "tail", "--publish", daemon.publish, "--count", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    try:
-        # tail subscribes meanwhile: a fresh hostile session every half second until it has one.
-        deadline = time.monotonic() + 15
-        n = 0
-        while tail.poll() is None and time.monotonic() < deadline:
-            send(daemon, tmp_path, f"warm{n}", hostile_session(f"W{n}-{HOSTILE}", T0 + n * 10_000))
-            n += 1
-            time.sleep(0.5)
-        out, err = tail.communicate(timeout=5)
-    finally:
-        if tail.poll() is None:
-            tail.kill()
-    assert tail.returncode == 0, err.decode()
+    # tail subscribes meanwhile: a fresh hostile session every half second until it has one.
+    code, out, err = support.tail_while_feeding(["--publish", daemon.publish, "--count", "1"],
+                                                lambda n: send_hostile(daemon, tmp_path, n), seconds=15, interval=0.5)
+    assert code == 0, err.decode()
     assert_clean("tail", out)
 
 
@@ -109,19 +101,8 @@ def test_json_output_has_no_raw_control_characters(daemon, tmp_path):
     check = support.run_cli(["check", str(stream), "--json", *support.rules_dir_args()])
     assert not control_bytes(check.stdout), "check --json: raw control characters"
     assert [json.loads(line)["session"] for line in check.stdout.decode().splitlines()][0] == session
-    tail = subprocess.Popen([str(support.cli_path()), "tail", "--publish", daemon.publish, "--count", "1", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 15
-        n = 0
-        while tail.poll() is None and time.monotonic() < deadline:
-            send(daemon, tmp_path, f"warm{n}", hostile_session(f"W{n}-{HOSTILE}", T0 + n * 10_000))
-            n += 1
-            time.sleep(0.5)
-        out, _ = tail.communicate(timeout=5)
-    finally:
-        if tail.poll() is None:
-            tail.kill()
+    _, out, _ = support.tail_while_feeding(["--publish", daemon.publish, "--count", "1", "--json"],
+                                           lambda n: send_hostile(daemon, tmp_path, n), seconds=15, interval=0.5)
     assert not control_bytes(out), "tail --json: raw control characters"
     assert json.loads(out.decode().splitlines()[0])["session"].endswith(HOSTILE), "the value read back is the same"
 
