@@ -40,23 +40,19 @@ extension Engine {
     func counterAdd(scope: UInt32, key: UInt64, delta: Int64) -> Int64 {
         guard let current = currentSession, let dispatch = currentDispatch else { return 0 }
         let k = Hashing.ruleKey(seed: dispatch.seed, key)
-        return current._withUnsafeGuaranteedRef { session in
-            scope == MW_SCOPE_APP ? session.withApp { appCounterAdd($0, k, delta) } : session.counterMap.add(k, delta)
-        }
+        return scope == MW_SCOPE_APP ? current.withApp { appCounterAdd($0, k, delta) } : current.counterMap.add(k, delta)
     }
 
     func windowPush(key: UInt64, ts: Int64, window: Int64, keep: UInt32) -> UInt32 {
         guard let current = currentSession, let dispatch = currentDispatch else { return 0 }
         let k = Hashing.ruleKey(seed: dispatch.seed, key)
         let limit = Int(max(1, min(keep, 4096)))
-        return current._withUnsafeGuaranteedRef { session in
-            UInt32(session.windowRings.push(ts, key: k, window: window, limit: limit))
-        }
+        return UInt32(current.windowRings.push(ts, key: k, window: window, limit: limit))
     }
 
     func report(_ reportPointer: UnsafePointer<mw_report>) {
         guard let current = currentSession, let dispatch = currentDispatch, let eventPointer = currentEvent else { return }
-        let session = current.takeUnretainedValue()
+        let session = current
         let report = Self.read(reportPointer, withSuggestion: dispatch.template.reportsSuggestion)
         let event = eventPointer.pointee
         let subject = Self.bytes(report.subject)
@@ -135,21 +131,19 @@ extension Engine {
         guard let current = currentSession, let dispatch = currentDispatch, let event = currentEvent else { return false }
         let subjectBytes = Self.bytes(subject)
         let keyBytes = key.ptr != nil ? Self.bytes(key) : subjectBytes
-        let allowed = current._withUnsafeGuaranteedRef { session in
-            discipline(dispatch, session: session, ts: event.pointee.ts, subject: subjectBytes, key: keyBytes,
-                       record: false, quietMs: 0)
-        }
+        let allowed = discipline(dispatch, session: current, ts: event.pointee.ts, subject: subjectBytes, key: keyBytes,
+                                 record: false, quietMs: 0)
         guard allowed else { return false }
         let rule = Int(dispatch.catalogIndex)
-        let full = current._withUnsafeGuaranteedRef { session in
-            session.withApp { app in rateCount(app, rule: rule, second: Self.eventSecond(event.pointee.ts)) }
+        let full = current.withApp { app in
+            rateCount(app, rule: rule, second: Self.eventSecond(event.pointee.ts))
         } >= configuration.maxViolationsPerRulePerSecond
         guard full else { return true }
         // A report the rate limit holds back: counted here, since a rule that asks first never reports it.
         let refusal = (call: ruleCallSerial, report: Self.reportHash(subject: subjectBytes, key: keyBytes))
         if refusal != lastRateRefusal {
             lastRateRefusal = refusal
-            current._withUnsafeGuaranteedRef { session in holdBack(session.app, rule: rule) }
+            holdBack(current.app, rule: rule)
         }
         return false
     }

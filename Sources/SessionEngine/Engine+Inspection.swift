@@ -13,7 +13,7 @@ extension Engine {
         var id = id
         return id.withUTF8 { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)
-            return table.find(bytes, hash: Hashing.fnv1a(bytes)).map(snapshot)
+            return table.find(bytes).map(snapshot)
         }
     }
 

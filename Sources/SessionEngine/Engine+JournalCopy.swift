@@ -86,7 +86,7 @@ extension Engine {
         return id.withUTF8 { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)
             let hash = Hashing.fnv1a(bytes)
-            let live = table.find(bytes, hash: hash)
+            let live = table.find(bytes)
             return JournalCopying(
                 id: Array(utf8), hash: hash, launch: live?.startedTs, liveEvents: live?.events, walk: startJournalWalk())
         }

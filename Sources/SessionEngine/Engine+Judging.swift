@@ -38,7 +38,7 @@ extension Engine {
                 : mw_str(ptr: nil, len: 0))
         let edition = session.app.profile.edition.bit
         let context = OpaquePointer(Unmanaged.passUnretained(self).toOpaque())
-        currentSession = Unmanaged.passUnretained(session)
+        currentSession = session
         let marker = self.marker
         mw_marker_set_event(marker, event.ts, event.type, event.session.ptr, event.session.len)
         withUnsafePointer(to: &event) { eventPointer in

@@ -6,7 +6,7 @@ import RuleHost
 extension Engine {
     /// The rule now running: its descriptor, for the module's runtime and the rule's id.
     private var currentRule: RuleDescriptor? {
-        guard let session = currentSession?.takeUnretainedValue(), let dispatch = currentDispatch else { return nil }
+        guard let session = currentSession, let dispatch = currentDispatch else { return nil }
         return session.app.profile.rules[dispatch.ordinal].descriptor
     }
 
@@ -14,14 +14,14 @@ extension Engine {
     func moduleLog(level: UInt32, message: mw_str) {
         guard let rule = currentRule, let runtime = rule.runtime else { return }
         runtime.log(level: level, message: ModuleRuntime.text(message), context: [
-            "rule": rule.id, "session": currentSession?.takeUnretainedValue().id.string ?? "-",
+            "rule": rule.id, "session": currentSession?.id.string ?? "-",
         ])
     }
 
     /// `mw_host.module_error`: counted per module (`status`), logged, and published as
     /// `diag/-/module_error` (diagnostics are rate-limited like every other).
     func moduleError(_ detail: mw_str) {
-        guard let rule = currentRule, let runtime = rule.runtime, let session = currentSession?.takeUnretainedValue() else { return }
+        guard let rule = currentRule, let runtime = rule.runtime, let session = currentSession else { return }
         let text = ModuleRuntime.text(detail)
         runtime.recordError(text, context: ["rule": rule.id, "session": session.id.string])
         statistics.moduleErrors += 1

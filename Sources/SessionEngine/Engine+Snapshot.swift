@@ -55,9 +55,10 @@ extension Engine {
         for saved in sessions {
             let id = saved.id
             let hash = id.withUnsafeBytes { Hashing.fnv1a($0) }
-            guard id.withUnsafeBytes({ table.find($0, hash: hash) }) == nil else { continue }
+            guard id.withUnsafeBytes({ table.find($0) }) == nil else { continue }
             let app = appState(named: saved.app)
-            let session = Session(id: StableBytes(id), idHash: hash, app: app)
+            join(app)
+            let session = id.withUnsafeBytes { table.add(id: $0, hash: hash, app: app) }
             session.device = saved.device
             session.sizeClass = saved.sizeClass
             session.foreground = saved.foreground
@@ -95,8 +96,6 @@ extension Engine {
             session.windows = saved.windows
             session.fired = Set(saved.fired)
             session.quietUntil = saved.quietUntil
-            join(app)
-            table.insert(session)
             restored += 1
         }
         return restored

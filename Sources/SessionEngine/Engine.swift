@@ -36,9 +36,8 @@ public final class Engine {
     /// The call and the subject-and-key hash `should_report` last refused for the rate limit.
     var lastRateRefusal: (call: UInt64, report: UInt64) = (0, 0)
 
-    // The rule now running, for the host services. The session unretained: it is held by
-    // the session table for the whole of the call.
-    var currentSession: Unmanaged<Session>?
+    // The rule now running, for the host services.
+    var currentSession: Session?
     var currentEvent: UnsafePointer<mw_event>?
     var currentDispatch: RuleProfile.Dispatch?
 
@@ -143,16 +142,11 @@ public final class Engine {
             return
         }
         let sessionID = UnsafeRawBufferPointer(start: event.session.ptr, count: event.session.len)
-        let idHash = Hashing.fnv1a(sessionID)
-        if let found = table.findUnretained(sessionID, hash: idHash) {
-            // The table holds the session for the whole event: no retain and release for it.
-            let ended = found._withUnsafeGuaranteedRef { session in
-                guard resume(&event, session) else { return false }
-                return applyAndJudge(&event, session: session, observed: observed)
-            }
-            if ended { release(found.takeUnretainedValue()) }
+        if let session = table.find(sessionID) {
+            guard resume(&event, session) else { return }
+            if applyAndJudge(&event, session: session, observed: observed) { release(session) }
         } else {
-            let session = startSession(id: sessionID, hash: idHash, event: &event)
+            let session = startSession(id: sessionID, event: &event)
             countMissingBeforeFirst(&event, session)
             _ = checkSequence(&event, session)
             if applyAndJudge(&event, session: session, observed: observed) { release(session) }
@@ -237,7 +231,7 @@ public final class Engine {
 
     // MARK: - Sessions
 
-    private func startSession(id: UnsafeRawBufferPointer, hash: UInt64, event: inout mw_event) -> Session {
+    private func startSession(id: UnsafeRawBufferPointer, event: inout mw_event) -> Session {
         if table.count >= configuration.maxSessions, let oldest = table.leastRecentlyActive {
             statistics.sessionsEvicted += 1
             output.emitDiagnostic(.sessionEvicted, app: oldest.app.name, session: oldest.id.string) {
@@ -245,16 +239,17 @@ public final class Engine {
             }
             release(oldest)
         }
-        let session = Session(id: StableBytes(copying: id), idHash: hash, app: appState(named: event.app))
-        join(session.app)
-        table.insert(session)
+        let app = appState(named: event.app)
+        join(app)
+        let session = table.add(id: id, hash: Hashing.fnv1a(id), app: app)
         statistics.sessionsStarted += 1
         return session
     }
 
     func release(_ session: Session) {
+        let app = session.app
         table.remove(session)
-        leave(session.app)
+        leave(app)
     }
 
     // `inout` only so that the large C struct is not copied for the call; it is not changed.

@@ -1,9 +1,10 @@
 /// `UInt64` keys to `Int64` values: the rules' per-session and per-app state (counters,
 /// firings made, quiet windows), which a rule reaches on almost every event.
 ///
-/// Open addressing with linear probing over one allocation, positions by Fibonacci
-/// hashing (one multiply, no SipHash). Nothing is ever removed but everything at once,
-/// and `removeAll` keeps the room, so a map that has its size allocates nothing more.
+/// The first two keys live in the map itself (no allocation: most sessions' maps never hold
+/// more); from the third, open addressing with linear probing over one allocation, positions
+/// by Fibonacci hashing (one multiply, no SipHash). Nothing is ever removed but everything at
+/// once, and `removeAll` keeps the room, so a map that has its size allocates nothing more.
 /// Key 0 marks an empty position; the key 0 itself is kept beside the table.
 /// Non-copyable: it owns its memory.
 struct IntegerMap: ~Copyable {
@@ -12,15 +13,21 @@ struct IntegerMap: ~Copyable {
         var value: Int64
     }
 
+    /// The table, once the map has outgrown `inline` (which is then unused).
     private var entries: UnsafeMutablePointer<Entry>?
-    private var capacity = 0
-    private var shift: UInt64 = 64
+    private var inline0 = Entry(key: 0, value: 0)
+    private var inline1 = Entry(key: 0, value: 0)
     private var zeroValue: Int64 = 0
+    private var capacity32: Int32 = 0
+    private var count32: Int32 = 0
+    private var shift: UInt8 = 64
     private var hasZero = false
-    /// Keys held.
-    private(set) var count = 0
 
-    /// An empty map; it allocates on its first insertion.
+    /// Keys held.
+    var count: Int { Int(count32) }
+    private var capacity: Int { Int(capacity32) }
+
+    /// An empty map; it allocates on its third key.
     init() {}
 
     /// A map holding `values`.
@@ -32,7 +39,7 @@ struct IntegerMap: ~Copyable {
 
     @inline(__always)
     private func position(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
     }
 
     /// The position holding `key`, or the empty one where it would go (`entries` must exist).
@@ -53,9 +60,13 @@ struct IntegerMap: ~Copyable {
     @inline(__always)
     func value(_ key: UInt64) -> Int64? {
         if key == 0 { return hasZero ? zeroValue : nil }
-        guard entries != nil else { return nil }
+        guard let entries else {
+            if inline0.key == key { return inline0.value }
+            if inline1.key == key { return inline1.value }
+            return nil
+        }
         let (index, found) = probe(key)
-        return found ? entries![index].value : nil
+        return found ? entries[index].value : nil
     }
 
     /// Whether `key` is held.
@@ -66,16 +77,30 @@ struct IntegerMap: ~Copyable {
     @inline(__always)
     mutating func set(_ key: UInt64, _ value: Int64) {
         if key == 0 {
-            if !hasZero { count += 1 }
+            if !hasZero { count32 += 1 }
             hasZero = true
             zeroValue = value
             return
         }
-        if (count + 1) * 4 > capacity * 3 { grow() }
+        if entries == nil {
+            if inline0.key == key || inline0.key == 0 {
+                if inline0.key == 0 { count32 += 1 }
+                inline0 = Entry(key: key, value: value)
+                return
+            }
+            if inline1.key == key || inline1.key == 0 {
+                if inline1.key == 0 { count32 += 1 }
+                inline1 = Entry(key: key, value: value)
+                return
+            }
+            grow()
+        } else if (count + 1) * 4 > capacity * 3 {
+            grow()
+        }
         let (index, found) = probe(key)
         if !found {
             entries![index].key = key
-            count += 1
+            count32 += 1
         }
         entries![index].value = value
     }
@@ -102,7 +127,9 @@ struct IntegerMap: ~Copyable {
         if let entries, count > (hasZero ? 1 : 0) {
             UnsafeMutableRawPointer(entries).initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<Entry>.stride)
         }
-        count = 0
+        inline0 = Entry(key: 0, value: 0)
+        inline1 = Entry(key: 0, value: 0)
+        count32 = 0
         hasZero = false
         zeroValue = 0
     }
@@ -110,7 +137,11 @@ struct IntegerMap: ~Copyable {
     /// Every key and its value, in no particular order.
     func forEach(_ body: (UInt64, Int64) -> Void) {
         if hasZero { body(0, zeroValue) }
-        guard let entries else { return }
+        guard let entries else {
+            if inline0.key != 0 { body(inline0.key, inline0.value) }
+            if inline1.key != 0 { body(inline1.key, inline1.value) }
+            return
+        }
         for i in 0..<capacity where entries[i].key != 0 { body(entries[i].key, entries[i].value) }
     }
 
@@ -144,21 +175,30 @@ struct IntegerMap: ~Copyable {
         for key in keys { set(key, 1) }
     }
 
+    /// Doubles the table (the first: 8 positions, taking the inline keys).
     private mutating func grow() {
         let oldEntries = entries
         let oldCapacity = capacity
-        capacity = max(8, capacity * 2)
-        shift = UInt64(64 - capacity.trailingZeroBitCount)
-        let fresh = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
-        UnsafeMutableRawPointer(fresh).initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<Entry>.stride)
+        let larger = max(8, oldCapacity * 2)
+        capacity32 = Int32(larger)
+        shift = UInt8(64 - larger.trailingZeroBitCount)
+        let fresh = UnsafeMutablePointer<Entry>.allocate(capacity: larger)
+        UnsafeMutableRawPointer(fresh).initializeMemory(as: UInt8.self, repeating: 0, count: larger * MemoryLayout<Entry>.stride)
         entries = fresh
-        guard let oldEntries else { return }
-        let mask = capacity - 1
-        for i in 0..<oldCapacity where oldEntries[i].key != 0 {
-            var index = position(oldEntries[i].key)
+        let mask = larger - 1
+        func place(_ entry: Entry) {
+            var index = position(entry.key)
             while fresh[index].key != 0 { index = (index + 1) & mask }
-            fresh[index] = oldEntries[i]
+            fresh[index] = entry
         }
+        guard let oldEntries else {
+            if inline0.key != 0 { place(inline0) }
+            if inline1.key != 0 { place(inline1) }
+            inline0 = Entry(key: 0, value: 0)
+            inline1 = Entry(key: 0, value: 0)
+            return
+        }
+        for i in 0..<oldCapacity where oldEntries[i].key != 0 { place(oldEntries[i]) }
         oldEntries.deallocate()
     }
 }

@@ -1,136 +1,193 @@
 import Glibc
 import ModalwatchABI
 
-/// One app session's state: the presentation stack, counts, recent actions and
-/// tasks, and the rules' per-session state. Owned by one engine on one thread.
-final class Session {
-    /// The session id bytes (stable address).
-    let id: StableBytes
-    /// Hash of the id, for the session table.
-    let idHash: UInt64
-    /// Slot in the session table.
-    var slot: Int32 = -1
-    /// The app it belongs to: owned by the engine's `apps`, which never lets one go, so
-    /// held unretained (no reference counting on every `session.app`).
-    var app: AppState {
-        get { appReference.takeUnretainedValue() }
-        set { appReference = .passUnretained(newValue) }
+/// One live session: a handle to its `SessionRecord` in the session table's arena. A plain
+/// pointer, so reaching a session costs no reference counting. A handle is valid until the
+/// table adds a session (which may move the arena) or removes this one.
+struct Session: Equatable {
+    /// The session's record.
+    let record: UnsafeMutablePointer<SessionRecord>
+
+    /// The id bytes, in the record (they move with it).
+    struct IDBytes {
+        let pointer: UnsafeMutablePointer<UInt8>?
+        let count: Int
+
+        /// The bytes as a raw buffer.
+        var buffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: count) }
+
+        /// The bytes as a String.
+        var string: String { String(decoding: buffer, as: UTF8.self) }
     }
-    private var appReference: Unmanaged<AppState>
+
+    /// The session id bytes.
+    var id: IDBytes { IDBytes(pointer: record.pointee.idStart, count: record.pointee.idCount) }
+    /// Hash of the id, for the session table.
+    var idHash: UInt64 { record.pointee.idHash }
+
+    /// The app it belongs to (the engine's `apps` holds it; see `SessionRecord.app`).
+    var app: AppState {
+        get { record.pointee.app!.takeUnretainedValue() }
+        nonmutating set { record.pointee.app = .passUnretained(newValue) }
+    }
 
     /// Runs `body` on the app without retaining it (the engine's `apps` holds it).
     @inline(__always)
     func withApp<Result>(_ body: (AppState) -> Result) -> Result {
-        appReference._withUnsafeGuaranteedRef(body)
+        record.pointee.app!._withUnsafeGuaranteedRef(body)
     }
 
-    var device: Int32 = Int32(MW_DEVICE_PHONE.rawValue)
-    var sizeClass: Int32 = Int32(MW_SIZE_COMPACT.rawValue)
-    var foreground = true
-    var stack: [StackEntry] = []
-    var modalDepth: Int32 = 0
-    var maxModalDepth: Int32 = 0
-    private(set) var idArena: UnsafeMutablePointer<UInt8>?
-    private var idArenaCapacity = 0
-    private var idArenaUsed = 0
+    var device: Int32 {
+        get { record.pointee.device }
+        nonmutating set { record.pointee.device = newValue }
+    }
+    var sizeClass: Int32 {
+        get { record.pointee.sizeClass }
+        nonmutating set { record.pointee.sizeClass = newValue }
+    }
+    var foreground: Bool {
+        get { record.pointee.foreground }
+        nonmutating set { record.pointee.foreground = newValue }
+    }
+    /// The presentation stack, bottom first (valid while the handle is).
+    var stack: UnsafeMutableBufferPointer<StackEntry> {
+        UnsafeMutableBufferPointer(start: stackBase, count: record.pointee.stackCount)
+    }
 
-    var startedTs: Int64 = .min
-    var lastTs: Int64 = .min
-    var lastSeq: Int64 = 0
-    var lastUserActionTs: Int64 = .min
-    var lastUserActionControl: Int32 = MW_ABSENT
-    var runningTasks: [UInt64] = []
-    var lastTaskFinishedTs: Int64 = .min
-    var lastTaskFailedTs: Int64 = .min
-    var events: UInt64 = 0
-    var alertsPresented: UInt64 = 0
-    var presentations: UInt64 = 0
-    var violations: UInt64 = 0
+    /// The slot's inline part, right after the record (see `SessionTable`).
+    @inline(__always)
+    private var inline: UnsafeMutableRawPointer { UnsafeMutableRawPointer(record) + MemoryLayout<SessionRecord>.stride }
+
+    @inline(__always)
+    private var stackBase: UnsafeMutablePointer<StackEntry> {
+        record.pointee.stackHeap ?? inline.assumingMemoryBound(to: StackEntry.self)
+    }
+    var modalDepth: Int32 {
+        get { record.pointee.modalDepth }
+        nonmutating set { record.pointee.modalDepth = newValue }
+    }
+    var maxModalDepth: Int32 {
+        get { record.pointee.maxModalDepth }
+        nonmutating set { record.pointee.maxModalDepth = newValue }
+    }
+    /// The stack entries' id and title bytes.
+    var idArena: UnsafeMutablePointer<UInt8>? {
+        record.pointee.arenaHeap ?? (inline + SessionInline.arenaOffset).assumingMemoryBound(to: UInt8.self)
+    }
+    var startedTs: Int64 {
+        get { record.pointee.startedTs }
+        nonmutating set { record.pointee.startedTs = newValue }
+    }
+    var lastTs: Int64 {
+        get { record.pointee.lastTs }
+        nonmutating set { record.pointee.lastTs = newValue }
+    }
+    var lastSeq: Int64 {
+        get { record.pointee.lastSeq }
+        nonmutating set { record.pointee.lastSeq = newValue }
+    }
+    var lastUserActionTs: Int64 {
+        get { record.pointee.lastUserActionTs }
+        nonmutating set { record.pointee.lastUserActionTs = newValue }
+    }
+    var lastUserActionControl: Int32 {
+        get { record.pointee.lastUserActionControl }
+        nonmutating set { record.pointee.lastUserActionControl = newValue }
+    }
+    var runningTasks: [UInt64] {
+        get { record.pointee.runningTasks }
+        nonmutating _modify { yield &record.pointee.runningTasks }
+    }
+    var lastTaskFinishedTs: Int64 {
+        get { record.pointee.lastTaskFinishedTs }
+        nonmutating set { record.pointee.lastTaskFinishedTs = newValue }
+    }
+    var lastTaskFailedTs: Int64 {
+        get { record.pointee.lastTaskFailedTs }
+        nonmutating set { record.pointee.lastTaskFailedTs = newValue }
+    }
+    var events: UInt64 {
+        get { record.pointee.events }
+        nonmutating set { record.pointee.events = newValue }
+    }
+    var alertsPresented: UInt64 {
+        get { record.pointee.alertsPresented }
+        nonmutating set { record.pointee.alertsPresented = newValue }
+    }
+    var presentations: UInt64 {
+        get { record.pointee.presentations }
+        nonmutating set { record.pointee.presentations = newValue }
+    }
+    var violations: UInt64 {
+        get { record.pointee.violations }
+        nonmutating set { record.pointee.violations = newValue }
+    }
     /// Wall-clock ms of the last event, for `sessions` and idle release.
-    var lastObserved: Int64 = 0
+    var lastObserved: Int64 {
+        get { record.pointee.lastObserved }
+        nonmutating set { record.pointee.lastObserved = newValue }
+    }
 
     /// Rule counters (MW_SCOPE_SESSION), keyed by rule seed and key.
-    var counterMap = IntegerMap()
+    var counterMap: IntegerMap {
+        _read { yield record.pointee.counterMap }
+        nonmutating _modify { yield &record.pointee.counterMap }
+    }
     /// Rule windows, keyed by rule seed and key: event times, oldest first.
-    var windowRings = WindowRings()
+    var windowRings: WindowRings {
+        _read { yield record.pointee.windowRings }
+        nonmutating _modify { yield &record.pointee.windowRings }
+    }
     /// Firings already made for once-per-subject / key / session rules.
-    var firedKeys = IntegerMap()
+    var firedKeys: IntegerMap {
+        _read { yield record.pointee.firedKeys }
+        nonmutating _modify { yield &record.pointee.firedKeys }
+    }
     /// For once-per-window rules: the event time until which each rule (by seed) stays quiet.
-    var quietMap = IntegerMap()
+    var quietMap: IntegerMap {
+        _read { yield record.pointee.quietMap }
+        nonmutating _modify { yield &record.pointee.quietMap }
+    }
 
     /// `counterMap` as a dictionary (snapshots).
     var counters: [UInt64: Int64] {
-        get { counterMap.dictionary }
-        set { counterMap.replace(with: newValue) }
+        get { record.pointee.counterMap.dictionary }
+        nonmutating set { record.pointee.counterMap.replace(with: newValue) }
     }
     /// `windowRings` as a dictionary (snapshots).
     var windows: [UInt64: [Int64]] {
-        get { windowRings.dictionary }
-        set { windowRings.replace(with: newValue) }
+        get { record.pointee.windowRings.dictionary }
+        nonmutating set { record.pointee.windowRings.replace(with: newValue) }
     }
     /// `firedKeys` as a set (snapshots).
     var fired: Set<UInt64> {
-        get { firedKeys.keySet }
-        set { firedKeys.replace(withKeys: newValue) }
+        get { record.pointee.firedKeys.keySet }
+        nonmutating set { record.pointee.firedKeys.replace(withKeys: newValue) }
     }
     /// `quietMap` as a dictionary (snapshots).
     var quietUntil: [UInt64: Int64] {
-        get { quietMap.dictionary }
-        set { quietMap.replace(with: newValue) }
+        get { record.pointee.quietMap.dictionary }
+        nonmutating set { record.pointee.quietMap.replace(with: newValue) }
     }
 
-    /// `id`'s bytes, kept here too so that a table lookup compares them without loading `id` first.
-    private let idStart: UnsafeMutablePointer<UInt8>
-    private let idCount: Int
+    /// The id bytes.
+    var idBuffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: record.pointee.idStart, count: record.pointee.idCount) }
 
-    init(id: StableBytes, idHash: UInt64, app: AppState) {
-        self.id = id
-        self.idHash = idHash
-        appReference = .passUnretained(app)
-        idStart = id.pointer
-        idCount = id.count
+    /// The id bytes as an `mw_str`.
+    var idStr: mw_str {
+        mw_str(ptr: UnsafeRawPointer(record.pointee.idStart).map { $0.assumingMemoryBound(to: CChar.self) }, len: record.pointee.idCount)
     }
-
-    /// The id bytes, read from the session itself (not through `id`).
-    var idBuffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: idStart, count: idCount) }
-
-    /// The id bytes as an `mw_str`, read from the session itself.
-    var idStr: mw_str { mw_str(ptr: UnsafeRawPointer(idStart).assumingMemoryBound(to: CChar.self), len: idCount) }
 
     /// Whether the session's id is `other`.
     @inline(__always)
     func idEquals(_ other: UnsafeRawBufferPointer) -> Bool {
-        StableBytes.equal(idStart, idCount, other)
+        let count = record.pointee.idCount
+        return other.count == count && (count == 0 || memcmp(record.pointee.idStart!, other.baseAddress!, count) == 0)
     }
-
-    deinit { idArena?.deallocate() }
 
     /// Forgets everything but the id: a new launch under the same id, or an idle restart.
     func reset(app: AppState) {
-        self.app = app
-        device = Int32(MW_DEVICE_PHONE.rawValue)
-        sizeClass = Int32(MW_SIZE_COMPACT.rawValue)
-        foreground = true
-        stack.removeAll(keepingCapacity: true)
-        idArenaUsed = 0
-        modalDepth = 0
-        maxModalDepth = 0
-        startedTs = .min
-        lastTs = .min
-        lastSeq = 0
-        lastUserActionTs = .min
-        lastUserActionControl = MW_ABSENT
-        runningTasks.removeAll()
-        lastTaskFinishedTs = .min
-        lastTaskFailedTs = .min
-        events = 0
-        alertsPresented = 0
-        presentations = 0
-        violations = 0
-        counterMap.removeAll()
-        windowRings.removeAll()
-        firedKeys.removeAll()
-        quietMap.removeAll()
+        record.pointee.reset(app: app)
     }
 
     /// The most bytes of a presentation's title the stack keeps, for the rules that judge its
@@ -146,36 +203,30 @@ final class Session {
             // Cut before a continuation byte: never inside a character.
             while titleLength > 0, bytes.load(fromByteOffset: titleLength, as: UInt8.self) & 0xC0 == 0x80 { titleLength -= 1 }
         }
-        if idArenaUsed + length + titleLength > idArenaCapacity {
-            let capacity = max(64, (idArenaUsed + length + titleLength) * 2)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-            if let old = idArena {
-                grown.update(from: old, count: idArenaUsed)
-                old.deallocate()
-            }
-            idArena = grown
-            idArenaCapacity = capacity
-        }
+        let used = record.pointee.idArenaUsed
+        reserveArena(used + length + titleLength)
+        let arena = idArena!
         if length > 0 {
-            UnsafeMutableRawPointer(idArena! + idArenaUsed).copyMemory(from: id.ptr!, byteCount: length)
+            UnsafeMutableRawPointer(arena + used).copyMemory(from: id.ptr!, byteCount: length)
         }
         if titleLength > 0 {
-            UnsafeMutableRawPointer(idArena! + idArenaUsed + length).copyMemory(from: title.ptr!, byteCount: titleLength)
+            UnsafeMutableRawPointer(arena + used + length).copyMemory(from: title.ptr!, byteCount: titleLength)
         }
-        entry.idOffset = Int32(idArenaUsed)
+        entry.idOffset = Int32(used)
         entry.idLength = Int32(length)
         entry.titleLength = Int32(titleLength)
-        idArenaUsed += length + titleLength
-        stack.append(entry)
+        record.pointee.idArenaUsed = used + length + titleLength
+        append(entry)
         if entry.kind == MW_KIND_MODAL.rawValue {
-            modalDepth += 1
-            maxModalDepth = max(maxModalDepth, modalDepth)
+            record.pointee.modalDepth += 1
+            record.pointee.maxModalDepth = max(record.pointee.maxModalDepth, record.pointee.modalDepth)
         }
     }
 
     /// The index of the topmost entry with this id, if any.
     func indexOf(id: mw_str, hash: UInt64) -> Int? {
         guard let arena = idArena else { return nil }
+        let stack = self.stack
         var i = stack.count - 1
         while i >= 0 {
             let entry = stack[i]
@@ -190,30 +241,63 @@ final class Session {
 
     /// Removes the entry at `index` and everything presented above it.
     func pop(downTo index: Int) {
-        stack.removeSubrange(index...)
-        idArenaUsed = stack.last.map { Int($0.arenaEnd) } ?? 0
-        modalDepth = Int32(stack.lazy.filter { $0.kind == MW_KIND_MODAL.rawValue }.count)
+        record.pointee.stackCount = index
+        let stack = self.stack
+        record.pointee.idArenaUsed = stack.last.map { Int($0.arenaEnd) } ?? 0
+        record.pointee.modalDepth = Int32(stack.lazy.filter { $0.kind == MW_KIND_MODAL.rawValue }.count)
     }
 
     /// Forgets the bottom entry (a stack at its depth limit), keeping the rest.
     func removeBottom() {
-        guard let bottom = stack.first else { return }
+        guard let bottom = stack.first, let arena = idArena else { return }
         let shift = Int(bottom.arenaEnd)
-        if let arena = idArena, idArenaUsed > shift { memmove(arena, arena + shift, idArenaUsed - shift) }
-        idArenaUsed -= shift
-        stack.removeFirst()
-        for i in stack.indices { stack[i].idOffset -= Int32(shift) }
-        modalDepth = Int32(stack.lazy.filter { $0.kind == MW_KIND_MODAL.rawValue }.count)
+        let used = record.pointee.idArenaUsed
+        if used > shift { memmove(arena, arena + shift, used - shift) }
+        record.pointee.idArenaUsed = used - shift
+        let count = record.pointee.stackCount
+        let base = stackBase
+        (base).update(from: base + 1, count: count - 1)
+        record.pointee.stackCount = count - 1
+        for i in 0..<(count - 1) { base[i].idOffset -= Int32(shift) }
+        record.pointee.modalDepth = Int32(stack.lazy.filter { $0.kind == MW_KIND_MODAL.rawValue }.count)
+    }
+
+    /// Puts `entry` on top of the stack, moving it to memory of its own (twice the room) when full.
+    private func append(_ entry: StackEntry) {
+        let count = record.pointee.stackCount
+        if count == record.pointee.stackCapacity {
+            let capacity = count * 2
+            let grown = UnsafeMutablePointer<StackEntry>.allocate(capacity: capacity)
+            grown.initialize(from: stackBase, count: count)
+            record.pointee.stackHeap?.deallocate()
+            record.pointee.stackHeap = grown
+            record.pointee.stackCapacity = capacity
+        }
+        (stackBase + count).initialize(to: entry)
+        record.pointee.stackCount = count + 1
+    }
+
+    /// Room for `needed` bytes in the presentation arena, keeping what it holds.
+    private func reserveArena(_ needed: Int) {
+        guard needed > record.pointee.idArenaCapacity else { return }
+        let capacity = max(64, needed * 2)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.update(from: idArena!, count: record.pointee.idArenaUsed)
+        record.pointee.arenaHeap?.deallocate()
+        record.pointee.arenaHeap = grown
+        record.pointee.idArenaCapacity = capacity
     }
 
     /// The title bytes a stack entry keeps (empty when it had none).
     func titleBytes(of entry: StackEntry) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(
-            start: idArena.map { UnsafeRawPointer($0 + Int(entry.idOffset + entry.idLength)) }, count: Int(entry.titleLength))
+            start: idArena.map { UnsafeRawPointer($0 + Int(entry.idOffset + entry.idLength)) },
+            count: Int(entry.titleLength))
     }
 
     /// The id bytes of a stack entry.
     func idBytes(of entry: StackEntry) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: idArena.map { UnsafeRawPointer($0 + Int(entry.idOffset)) }, count: Int(entry.idLength))
+        UnsafeRawBufferPointer(
+            start: idArena.map { UnsafeRawPointer($0 + Int(entry.idOffset)) }, count: Int(entry.idLength))
     }
 }

@@ -1,19 +1,22 @@
-/// The live sessions: found by id bytes without building a String, and kept in
-/// least-recently-active order so the oldest can be released.
+/// The live sessions: their state in one arena, found by id bytes without building a
+/// String, and kept in least-recently-active order so the oldest can be released.
 ///
-/// Open addressing with linear probing over 32-byte probe entries, two to a cache line
-/// (the table is 64-byte aligned). Each holds an unowned reference to its session, the
-/// top 16 bits of the session's mixed hash, the id's length and its first 20 bytes: a
-/// lookup compares in the entry itself, so it costs one cache line for the probe and
-/// then only the session it finds (ids longer than 20 bytes compare their rest there).
-/// Sessions are owned by `sessions[slot]`; the LRU order is a doubly linked list over
-/// slots. A class: the engine reaches it on every event, and a struct in a class
-/// property would be copied (five array references) per call.
+/// The arena is one growable buffer of slots reached by index, each a `SessionRecord`
+/// followed by its `SessionInline` (the first stack entries and their bytes). A session that
+/// ends leaves its slot (and the memory its record holds) on a free list; the next session
+/// takes it, so at a steady number of sessions nothing is allocated per session.
+///
+/// Lookup: open addressing with linear probing over 32-byte probe entries, two to a cache
+/// line (the table is 64-byte aligned). Each holds its session's slot, the top 16 bits of
+/// the session's mixed hash, the id's length and its first 20 bytes: a lookup compares in
+/// the entry itself, so it costs one cache line for the probe and then only the record it
+/// finds (ids longer than 20 bytes compare their rest there). The LRU order is a doubly
+/// linked list through the records. A class: the engine reaches it on every event.
 final class SessionTable {
-    /// One probe position: empty (`session == nil`, `meta == 0`), deleted (`session == nil`,
-    /// `meta == 1`), or a live session with its tag, id length and id prefix.
+    /// One probe position: empty (`slot == -1`, `meta == 0`), deleted (`slot == -1`,
+    /// `meta == 1`), or a live session's slot with its tag, id length and id prefix.
     private struct Entry {
-        var session: Unmanaged<Session>?
+        var slot: Int32
         var meta: UInt32
         var prefix0: UInt32
         var prefix1: UInt64
@@ -26,29 +29,41 @@ final class SessionTable {
         var prefix0: UInt32
         var prefix1: UInt64
         var prefix2: UInt64
+        /// The table hash.
+        var mixed: UInt64
 
         /// How many of the id's first bytes the entry holds.
         static let prefixBytes = 20
 
+        /// The key of `id`, and its table hash in `mixed` (from the prefix words, and for ids
+        /// longer than the prefix the rest of their bytes too). Reads only the id's bytes.
         @inline(__always)
-        init(_ id: UnsafeRawBufferPointer, mixed: UInt64) {
-            meta = UInt32(truncatingIfNeeded: mixed >> 48) << 16 | UInt32(min(id.count, 0xFFFF))
-            if id.count >= Self.prefixBytes {
-                let base = id.baseAddress!
+        init(_ id: UnsafeRawBufferPointer) {
+            let count = id.count
+            if count >= 12, let base = id.baseAddress {
                 prefix0 = base.loadUnaligned(as: UInt32.self)
                 prefix1 = base.loadUnaligned(fromByteOffset: 4, as: UInt64.self)
-                prefix2 = base.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+                prefix2 = count >= Self.prefixBytes
+                    ? base.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+                    // Bytes 12 ..< count: the last 8, shifted down past those before 12.
+                    : base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64((Self.prefixBytes - count) * 8)
             } else {
                 var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
                 (prefix0, prefix1, prefix2) = withUnsafeMutableBytes(of: &scratch) { buffer in
-                    if let source = id.baseAddress, id.count > 0 {
-                        buffer.baseAddress!.copyMemory(from: source, byteCount: id.count)
+                    if let source = id.baseAddress, count > 0 {
+                        for i in 0..<count { buffer[i] = source.load(fromByteOffset: i, as: UInt8.self) }
                     }
                     return (buffer.loadUnaligned(as: UInt32.self),
                             buffer.loadUnaligned(fromByteOffset: 4, as: UInt64.self),
                             buffer.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
                 }
             }
+            var hash = (prefix1 &* 0x9E37_79B9_7F4A_7C15) ^ (prefix2 &* 0xC2B2_AE3D_27D4_EB4F) ^ (UInt64(prefix0) << 32 | UInt64(count))
+            if count > Self.prefixBytes {
+                hash ^= Hashing.fnv1a(UnsafeRawBufferPointer(rebasing: id[Self.prefixBytes...]))
+            }
+            mixed = Hashing.mix(hash)
+            meta = UInt32(truncatingIfNeeded: mixed >> 48) << 16 | UInt32(min(count, 0xFFFF))
         }
 
         @inline(__always)
@@ -60,10 +75,17 @@ final class SessionTable {
     private var entries: UnsafeMutablePointer<Entry>
     private var capacity: Int
     private var mask: Int
-    private var sessions: [Session?] = []
-    private var freeSlots: [Int32] = []
-    private var previous: [Int32] = []
-    private var next: [Int32] = []
+    /// The arena: slots `0 ..< slotCount` are initialized, live or free.
+    private var slots: UnsafeMutableRawPointer
+    private var slotCapacity: Int
+    /// Bytes from one slot to the next: a record, then its inline part, 16-byte aligned.
+    @inline(__always)
+    private static var slotStride: Int { (MemoryLayout<SessionRecord>.stride + SessionInline.size + 15) & ~15 }
+    private static let slotAlignment = 16
+    /// Slots, live or free: a scan in slices (`Engine.continueScan`) walks `0..<slotCount`.
+    private(set) var slotCount = 0
+    /// The first free slot; the rest follow through `next`.
+    private var freeHead: Int32 = -1
     private var head: Int32 = -1
     private var tail: Int32 = -1
     private var tombstones = 0
@@ -74,33 +96,44 @@ final class SessionTable {
         capacity = 1024
         mask = capacity - 1
         entries = Self.allocateEntries(capacity)
+        slotCapacity = 256
+        slots = .allocate(byteCount: slotCapacity * Self.slotStride, alignment: Self.slotAlignment)
     }
 
-    deinit { entries.deallocate() }
+    deinit {
+        entries.deallocate()
+        for slot in 0..<slotCount { record(slot).deinitialize(count: 1) }
+        slots.deallocate()
+    }
+
+    /// The record in `slot`.
+    @inline(__always)
+    private func record(_ slot: Int) -> UnsafeMutablePointer<SessionRecord> {
+        (slots + slot * Self.slotStride).assumingMemoryBound(to: SessionRecord.self)
+    }
 
     private static func allocateEntries(_ count: Int) -> UnsafeMutablePointer<Entry> {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Entry>.stride, alignment: 64)
-        raw.initializeMemory(as: UInt8.self, repeating: 0, count: count * MemoryLayout<Entry>.stride)
-        return raw.bindMemory(to: Entry.self, capacity: count)
+        let entries = raw.bindMemory(to: Entry.self, capacity: count)
+        entries.initialize(repeating: Entry(slot: -1, meta: 0, prefix0: 0, prefix1: 0, prefix2: 0), count: count)
+        return entries
     }
+
+    @inline(__always)
+    private func handle(_ slot: Int32) -> Session { Session(record: record(Int(slot))) }
 
     /// The session with these id bytes.
-    func find(_ id: UnsafeRawBufferPointer, hash: UInt64) -> Session? {
-        findUnretained(id, hash: hash)?.takeUnretainedValue()
-    }
-
-    /// The session with these id bytes, not retained: the table keeps it alive until `remove`.
     @inline(__always)
-    func findUnretained(_ id: UnsafeRawBufferPointer, hash: UInt64) -> Unmanaged<Session>? {
-        let mixed = Hashing.mix(hash)
-        let key = Key(id, mixed: mixed)
-        var position = Int(truncatingIfNeeded: mixed) & mask
+    func find(_ id: UnsafeRawBufferPointer) -> Session? {
+        let key = Key(id)
+        var position = Int(truncatingIfNeeded: key.mixed) & mask
         while true {
             let entry = entries + position
-            if let session = entry.pointee.session {
-                if key.matches(entry.pointee),
-                   id.count <= Key.prefixBytes || session._withUnsafeGuaranteedRef({ $0.idEquals(id) }) {
-                    return session
+            let slot = entry.pointee.slot
+            if slot >= 0 {
+                if key.matches(entry.pointee) {
+                    let session = handle(slot)
+                    if id.count <= Key.prefixBytes || session.idEquals(id) { return session }
                 }
             } else if entry.pointee.meta == 0 {
                 return nil
@@ -109,59 +142,59 @@ final class SessionTable {
         }
     }
 
-    /// Adds a session (its id must not be present) as the most recently active.
-    func insert(_ session: Session) {
+    /// Adds a session with these id bytes (which must not be present) in `app`, as the most
+    /// recently active, in a free record if there is one. Handles made before may be stale
+    /// after this (the arena may move).
+    func add(id: UnsafeRawBufferPointer, hash: UInt64, app: AppState) -> Session {
         if (count + tombstones + 1) * 2 > capacity { rehash(growing: count * 4 >= capacity) }
         let slot: Int32
-        if let free = freeSlots.popLast() {
-            slot = free
-            sessions[Int(slot)] = session
+        if freeHead >= 0 {
+            slot = freeHead
+            freeHead = record(Int(slot)).pointee.next
         } else {
-            slot = Int32(sessions.count)
-            sessions.append(session)
-            previous.append(-1)
-            next.append(-1)
+            if slotCount == slotCapacity { growSlots() }
+            slot = Int32(slotCount)
+            (slots + slotCount * Self.slotStride).bindMemory(to: SessionRecord.self, capacity: 1).initialize(to: SessionRecord())
+            slotCount += 1
         }
-        session.slot = slot
-        place(session)
+        record(Int(slot)).pointee.start(id: id, hash: hash, app: app)
+        place(slot)
         linkAtHead(slot)
         count += 1
+        return handle(slot)
     }
 
-    /// Removes a session.
+    /// Removes a session; its record keeps its memory for the next session.
     func remove(_ session: Session) {
-        let slot = session.slot
-        guard slot >= 0, sessions[Int(slot)] === session else { return }
-        var position = Int(truncatingIfNeeded: Hashing.mix(session.idHash)) & mask
-        let target = Unmanaged.passUnretained(session).toOpaque()
-        while entries[position].session?.toOpaque() != target {
+        let slot = self.slot(of: session)
+        guard slot >= 0, slot < slotCount, record(slot).pointee.live else { return }
+        var position = Int(truncatingIfNeeded: Key(Session(record: record(slot)).idBuffer).mixed) & mask
+        while entries[position].slot != Int32(slot) {
             position = (position + 1) & mask
         }
-        entries[position] = Entry(session: nil, meta: 1, prefix0: 0, prefix1: 0, prefix2: 0)
+        entries[position] = Entry(slot: -1, meta: 1, prefix0: 0, prefix1: 0, prefix2: 0)
         tombstones += 1
-        unlink(slot)
-        freeSlots.append(slot)
-        session.slot = -1
+        unlink(Int32(slot))
+        record(slot).pointee.live = false
+        record(slot).pointee.app = nil
+        record(slot).pointee.next = freeHead
+        freeHead = Int32(slot)
         count -= 1
-        sessions[Int(slot)] = nil
     }
 
     /// Marks a session the most recently active.
     func touch(_ session: Session) {
-        let slot = session.slot
+        let slot = Int32(self.slot(of: session))
         guard slot != head else { return }
         unlink(slot)
         linkAtHead(slot)
     }
 
     /// The least recently active session.
-    var leastRecentlyActive: Session? { tail >= 0 ? sessions[Int(tail)] : nil }
-
-    /// Slots, live or free: a scan in slices (`Engine.continueScan`) walks `0..<slotCount`.
-    var slotCount: Int { sessions.count }
+    var leastRecentlyActive: Session? { tail >= 0 ? handle(tail) : nil }
 
     /// The session in `slot`, if it holds one.
-    func session(inSlot slot: Int) -> Session? { sessions[slot] }
+    func session(inSlot slot: Int) -> Session? { record(slot).pointee.live ? handle(Int32(slot)) : nil }
 
     /// Every live session, most recently active first.
     func allSessions() -> [Session] {
@@ -169,21 +202,21 @@ final class SessionTable {
         result.reserveCapacity(count)
         var slot = head
         while slot >= 0 {
-            if let session = sessions[Int(slot)] { result.append(session) }
-            slot = next[Int(slot)]
+            result.append(handle(slot))
+            slot = record(Int(slot)).pointee.next
         }
         return result
     }
 
-    private func place(_ session: Session) {
-        let mixed = Hashing.mix(session.idHash)
-        let key = Key(session.id.buffer, mixed: mixed)
-        var position = Int(truncatingIfNeeded: mixed) & mask
-        while entries[position].session != nil { position = (position + 1) & mask }
+    @inline(__always)
+    private func slot(of session: Session) -> Int { (UnsafeMutableRawPointer(session.record) - slots) / Self.slotStride }
+
+    private func place(_ slot: Int32) {
+        let key = Key(handle(slot).idBuffer)
+        var position = Int(truncatingIfNeeded: key.mixed) & mask
+        while entries[position].slot >= 0 { position = (position + 1) & mask }
         if entries[position].meta != 0 { tombstones -= 1 }
-        entries[position] = Entry(
-            session: .passUnretained(session), meta: key.meta,
-            prefix0: key.prefix0, prefix1: key.prefix1, prefix2: key.prefix2)
+        entries[position] = Entry(slot: slot, meta: key.meta, prefix0: key.prefix0, prefix1: key.prefix1, prefix2: key.prefix2)
     }
 
     private func rehash(growing: Bool) {
@@ -193,23 +226,40 @@ final class SessionTable {
         capacity = size
         mask = size - 1
         tombstones = 0
-        for case let session? in sessions { place(session) }
+        for slot in 0..<slotCount where record(slot).pointee.live { place(Int32(slot)) }
+    }
+
+    /// Moves the arena to a buffer twice its size.
+    private func growSlots() {
+        let larger = slotCapacity * 2
+        let fresh = UnsafeMutableRawPointer.allocate(byteCount: larger * Self.slotStride, alignment: Self.slotAlignment)
+        let recordSize = MemoryLayout<SessionRecord>.stride
+        for slot in 0..<slotCount {
+            let from = slots + slot * Self.slotStride
+            let to = fresh + slot * Self.slotStride
+            to.bindMemory(to: SessionRecord.self, capacity: 1)
+                .moveInitialize(from: from.assumingMemoryBound(to: SessionRecord.self), count: 1)
+            (to + recordSize).copyMemory(from: from + recordSize, byteCount: Self.slotStride - recordSize)
+        }
+        slots.deallocate()
+        slots = fresh
+        slotCapacity = larger
     }
 
     private func linkAtHead(_ slot: Int32) {
-        previous[Int(slot)] = -1
-        next[Int(slot)] = head
-        if head >= 0 { previous[Int(head)] = slot }
+        record(Int(slot)).pointee.previous = -1
+        record(Int(slot)).pointee.next = head
+        if head >= 0 { record(Int(head)).pointee.previous = slot }
         head = slot
         if tail < 0 { tail = slot }
     }
 
     private func unlink(_ slot: Int32) {
-        let p = previous[Int(slot)]
-        let n = next[Int(slot)]
-        if p >= 0 { next[Int(p)] = n } else { head = n }
-        if n >= 0 { previous[Int(n)] = p } else { tail = p }
-        previous[Int(slot)] = -1
-        next[Int(slot)] = -1
+        let p = record(Int(slot)).pointee.previous
+        let n = record(Int(slot)).pointee.next
+        if p >= 0 { record(Int(p)).pointee.next = n } else { head = n }
+        if n >= 0 { record(Int(n)).pointee.previous = p } else { tail = p }
+        record(Int(slot)).pointee.previous = -1
+        record(Int(slot)).pointee.next = -1
     }
 }

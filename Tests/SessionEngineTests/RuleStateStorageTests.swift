@@ -102,4 +102,41 @@ final class RuleStateStorageTests: XCTestCase {
         }
         XCTAssertEqual(restored.dictionary, rings.dictionary)
     }
+
+    /// Maps and windows of a few keys, as most sessions have: the inline keys, rings and times,
+    /// and the move out of them, each from a fresh value.
+    func testSmallMapsAndWindowsAgreeToo() {
+        var random = Generator(state: 0x5A11)
+        for trial in 0..<400 {
+            var map = IntegerMap()
+            var reference: [UInt64: Int64] = [:]
+            let keys: [UInt64] = (0..<(1 + trial % 4)).map { i in i == 0 && trial % 5 == 0 ? 0 : random.next() }
+            for _ in 0..<(trial % 12) {
+                let key = keys[random.next(below: keys.count)]
+                let delta = Int64(random.next(below: 3)) + 1
+                let expected = (reference[key] ?? 0) &+ delta
+                reference[key] = expected
+                XCTAssertEqual(map.add(key, delta), expected, "trial \(trial)")
+                XCTAssertEqual(map.count, reference.count, "trial \(trial)")
+            }
+            for key in keys { XCTAssertEqual(map.value(key), reference[key], "trial \(trial)") }
+            XCTAssertEqual(map.dictionary, reference, "trial \(trial)")
+            map.removeAll()
+            XCTAssertEqual(map.count, 0)
+            for key in keys { XCTAssertNil(map.value(key)) }
+
+            var rings = WindowRings()
+            var times: [UInt64: [Int64]] = [:]
+            let ringKeys: [UInt64] = (0..<(1 + trial % 3)).map { _ in random.next() }
+            let limit = [1, 3, 4, 5, 8, 32][trial % 6]
+            var ts: Int64 = 1_000
+            for round in 0..<(trial % 20) {
+                ts += Int64(random.next(below: 300))
+                let key = ringKeys[random.next(below: ringKeys.count)]
+                let expected = Self.referencePush(ts, window: 2_000, limit: limit, into: &times[key, default: []])
+                XCTAssertEqual(rings.push(ts, key: key, window: 2_000, limit: limit), expected, "trial \(trial), round \(round)")
+            }
+            XCTAssertEqual(rings.dictionary, times, "trial \(trial)")
+        }
+    }
 }

@@ -1,20 +1,21 @@
 @testable import SessionEngine
+import ModalwatchABI
 import RuleHost
 import XCTest
 
 /// `SessionTable`: ids found by the bytes in the probe entry (short ids entirely there, long
-/// ones by their first 20 bytes and then the rest), through growth, removal and reuse.
+/// ones by their first 20 bytes and then the rest), through growth, removal and reuse; and the
+/// arena's records, reused by the next session with their memory and none of their state.
 final class SessionTableTests: XCTestCase {
     private let app = AppState(
         name: "com.example.table", profile: RuleProfile(catalog: RuleCatalog(), configuration: .init(), app: nil))
 
-    private func session(_ id: [UInt8]) -> Session {
-        let bytes = StableBytes(id)
-        return Session(id: bytes, idHash: Hashing.fnv1a(bytes.buffer), app: app)
+    private func add(_ table: SessionTable, _ id: [UInt8]) -> Session {
+        id.withUnsafeBytes { table.add(id: $0, hash: Hashing.fnv1a($0), app: app) }
     }
 
     private func find(_ table: SessionTable, _ id: [UInt8]) -> Session? {
-        id.withUnsafeBytes { table.find($0, hash: Hashing.fnv1a($0)) }
+        id.withUnsafeBytes { table.find($0) }
     }
 
     func testFindsEveryIdAndNoOther() {
@@ -29,28 +30,72 @@ final class SessionTableTests: XCTestCase {
         ids.append(long)
         ids.append(long + [0])
         ids.append(Array(long.prefix(20)))
-        var sessions: [Session] = []
         for id in ids {
             XCTAssertNil(find(table, id))
-            let s = session(id)
-            table.insert(s)
-            sessions.append(s)
+            XCTAssertEqual(Array(add(table, id).idBuffer), id)
         }
         XCTAssertEqual(table.count, ids.count)
-        for (id, s) in zip(ids, sessions) { XCTAssertTrue(find(table, id) === s, "id of \(id.count) bytes") }
+        for id in ids { XCTAssertEqual(find(table, id).map { Array($0.idBuffer) }, id, "id of \(id.count) bytes") }
         XCTAssertNil(find(table, long + [1]))
         XCTAssertNil(find(table, Array(long.prefix(21))))
 
-        // Remove every other one; the rest are still found, the removed ones not; add them back.
-        for (i, s) in sessions.enumerated() where i % 2 == 0 { table.remove(s) }
-        XCTAssertEqual(table.count, ids.count / 2)
-        for (i, (id, s)) in zip(ids, sessions).enumerated() {
-            if i % 2 == 0 { XCTAssertNil(find(table, id)) } else { XCTAssertTrue(find(table, id) === s) }
+        // Remove every other one; the rest are still found, the removed ones not; add them back,
+        // into the freed records (the arena does not grow).
+        let slots = table.slotCount
+        for (i, id) in ids.enumerated() where i % 2 == 0 { table.remove(find(table, id)!) }
+        XCTAssertEqual(table.count, ids.count - (ids.count + 1) / 2)
+        for (i, id) in ids.enumerated() {
+            if i % 2 == 0 { XCTAssertNil(find(table, id)) } else { XCTAssertEqual(find(table, id).map { Array($0.idBuffer) }, id) }
         }
-        for (i, s) in sessions.enumerated() where i % 2 == 0 { table.insert(s) }
-        for (id, s) in zip(ids, sessions) { XCTAssertTrue(find(table, id) === s) }
-        // The most recently inserted is the most recently active; touching moves one to the front.
-        table.touch(sessions[1])
-        XCTAssertTrue(table.allSessions().first === sessions[1])
+        for (i, id) in ids.enumerated() where i % 2 == 0 { _ = add(table, id) }
+        XCTAssertEqual(table.slotCount, slots)
+        for id in ids { XCTAssertEqual(find(table, id).map { Array($0.idBuffer) }, id) }
+        // The most recently added is the most recently active; touching moves one to the front.
+        table.touch(find(table, ids[1])!)
+        XCTAssertEqual(table.allSessions().first, find(table, ids[1]))
+        XCTAssertEqual(table.leastRecentlyActive, find(table, ids[1 + 2]))
+    }
+
+    private static func str(_ text: StaticString) -> mw_str {
+        mw_str(ptr: UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self), len: text.utf8CodeUnitCount)
+    }
+
+    func testAReusedRecordHoldsNothingOfTheSessionBefore() {
+        let table = SessionTable()
+        let old = add(table, Array("a-session-id-longer-than-twenty-bytes".utf8))
+        old.push(StackEntry(kind: MW_KIND_MODAL.rawValue, idOffset: 0, idLength: 0, idHash: 1, ts: 5),
+                 id: Self.str("m1"), title: Self.str("Title"))
+        old.runningTasks.append(7)
+        _ = old.counterMap.add(11, 3)
+        _ = old.windowRings.push(100, key: 12, window: 1000, limit: 4)
+        _ = old.firedKeys.insert(13)
+        old.quietMap.set(14, 200)
+        old.startedTs = 1
+        old.lastTs = 100
+        old.lastSeq = 9
+        old.events = 4
+        old.violations = 2
+        old.foreground = false
+        table.remove(old)
+
+        let new = add(table, Array("b".utf8))
+        XCTAssertEqual(new, old, "the freed record is reused")
+        XCTAssertEqual(Array(new.idBuffer), Array("b".utf8))
+        XCTAssertTrue(new.stack.isEmpty)
+        XCTAssertEqual(new.modalDepth, 0)
+        XCTAssertEqual(new.maxModalDepth, 0)
+        XCTAssertTrue(new.runningTasks.isEmpty)
+        XCTAssertTrue(new.counters.isEmpty)
+        XCTAssertTrue(new.windows.isEmpty)
+        XCTAssertTrue(new.fired.isEmpty)
+        XCTAssertTrue(new.quietUntil.isEmpty)
+        XCTAssertEqual(new.startedTs, .min)
+        XCTAssertEqual(new.lastTs, .min)
+        XCTAssertEqual(new.lastSeq, 0)
+        XCTAssertEqual(new.events, 0)
+        XCTAssertEqual(new.violations, 0)
+        XCTAssertTrue(new.foreground)
+        XCTAssertNil(find(table, Array("a-session-id-longer-than-twenty-bytes".utf8)))
+        XCTAssertEqual(find(table, Array("b".utf8)), new)
     }
 }
