@@ -8,50 +8,53 @@ extension Engine {
             struct_size: UInt32(MemoryLayout<mw_host>.size),
             abi_minor: UInt32(MW_ABI_MINOR),
             counter_add: { context, scope, key, delta in
-                Engine.with(context, 0) { $0.counterAdd(scope: scope, key: key, delta: delta) }
+                Engine.with(context, 0) { $0.counterAdd($1, scope: scope, key: key, delta: delta) }
             },
             window_push: { context, key, ts, window, keep in
-                Engine.with(context, 0) { $0.windowPush(key: key, ts: ts, window: window, keep: keep) }
+                Engine.with(context, 0) { $0.windowPush($1, key: key, ts: ts, window: window, keep: keep) }
             },
             report: { context, report in
                 guard let report else { return }
-                Engine.with(context, ()) { $0.report(report) }
+                Engine.with(context, ()) { $0.report($1, report) }
             },
             should_report: { context, subject, key in
-                Engine.with(context, false) { $0.shouldReport(subject: subject, key: key) } ? 1 : 0
+                Engine.with(context, false) { $0.shouldReport($1, subject: subject, key: key) } ? 1 : 0
             },
             log: { context, level, message in
-                Engine.with(context, ()) { $0.moduleLog(level: level, message: message) }
+                Engine.with(context, ()) { $0.moduleLog($1, level: level, message: message) }
             },
             module_error: { context, detail in
-                Engine.with(context, ()) { $0.moduleError(detail) }
+                Engine.with(context, ()) { $0.moduleError($1, detail) }
             },
             reserved_services: (nil, nil, nil, nil))
     }
 
-    /// Runs `body` on the engine a rule call's context names (unretained: the engine is
-    /// judging, so it is alive), or returns `fallback` without one.
+    /// Runs `body` on the engine and the call a rule call's context names (its `RuleCallFrame`;
+    /// the engine unretained: it is judging, so it is alive), or returns `fallback` without one.
     @inline(__always)
-    private static func with<Result>(_ context: OpaquePointer?, _ fallback: Result, _ body: (Engine) -> Result) -> Result {
+    private static func with<Result>(
+        _ context: OpaquePointer?, _ fallback: Result, _ body: (Engine, RuleCallFrame) -> Result
+    ) -> Result {
         guard let context else { return fallback }
-        return Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(context))._withUnsafeGuaranteedRef(body)
+        let frame = UnsafePointer<RuleCallFrame>(context).pointee
+        return frame.engine._withUnsafeGuaranteedRef { body($0, frame) }
     }
 
-    func counterAdd(scope: UInt32, key: UInt64, delta: Int64) -> Int64 {
-        guard let current = currentSession, let dispatch = currentDispatch else { return 0 }
+    func counterAdd(_ frame: RuleCallFrame, scope: UInt32, key: UInt64, delta: Int64) -> Int64 {
+        guard let current = frame.session, let dispatch = frame.dispatch?.pointee else { return 0 }
         let k = Hashing.ruleKey(seed: dispatch.seed, key)
         return scope == MW_SCOPE_APP ? current.withApp { appCounterAdd($0, k, delta) } : current.counterMap.add(k, delta)
     }
 
-    func windowPush(key: UInt64, ts: Int64, window: Int64, keep: UInt32) -> UInt32 {
-        guard let current = currentSession, let dispatch = currentDispatch else { return 0 }
+    func windowPush(_ frame: RuleCallFrame, key: UInt64, ts: Int64, window: Int64, keep: UInt32) -> UInt32 {
+        guard let current = frame.session, let dispatch = frame.dispatch?.pointee else { return 0 }
         let k = Hashing.ruleKey(seed: dispatch.seed, key)
         let limit = Int(max(1, min(keep, 4096)))
         return UInt32(current.windowRings.push(ts, key: k, window: window, limit: limit))
     }
 
-    func report(_ reportPointer: UnsafePointer<mw_report>) {
-        guard let current = currentSession, let dispatch = currentDispatch, let eventPointer = currentEvent else { return }
+    func report(_ frame: RuleCallFrame, _ reportPointer: UnsafePointer<mw_report>) {
+        guard let current = frame.session, let dispatch = frame.dispatch?.pointee, let eventPointer = frame.event else { return }
         let session = current
         let report = Self.read(reportPointer, withSuggestion: dispatch.template.reportsSuggestion)
         let event = eventPointer.pointee
@@ -127,8 +130,8 @@ extension Engine {
     }
 
     /// `mw_host.should_report`: would a report pass the discipline and the rate limit now?
-    func shouldReport(subject: mw_str, key: mw_str) -> Bool {
-        guard let current = currentSession, let dispatch = currentDispatch, let event = currentEvent else { return false }
+    func shouldReport(_ frame: RuleCallFrame, subject: mw_str, key: mw_str) -> Bool {
+        guard let current = frame.session, let dispatch = frame.dispatch?.pointee, let event = frame.event else { return false }
         let subjectBytes = Self.bytes(subject)
         let keyBytes = key.ptr != nil ? Self.bytes(key) : subjectBytes
         let allowed = discipline(dispatch, session: current, ts: event.pointee.ts, subject: subjectBytes, key: keyBytes,

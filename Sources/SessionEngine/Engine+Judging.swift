@@ -5,14 +5,15 @@ import RuleHost
 extension Engine {
     /// Runs every rule that wants this event, with the session as it now stands.
     func judge(_ event: inout mw_event, session: Session, previousTs: Int64, dispatches: UnsafeBufferPointer<RuleProfile.Dispatch>) {
-        let depth = session.stack.count
+        let stack = session.stack
+        let depth = stack.count
         if depth > stackViewCapacity {
             stackViews.deallocate()
             stackViewCapacity = max(depth, stackViewCapacity * 2)
             stackViews = .allocate(capacity: stackViewCapacity)
         }
         if let arena = session.idArena {
-            for i in 0..<depth { stackViews[i] = session.stack[i].view(arena: arena) }
+            for i in 0..<depth { stackViews[i] = stack[i].view(arena: arena) }
         }
         let isDismissal = event.type == MW_EVENT_ALERT_DISMISSED.rawValue
             || event.type == MW_EVENT_SHEET_DISMISSED.rawValue
@@ -37,29 +38,32 @@ extension Engine {
                 ? mw_str(ptr: UnsafeRawPointer(dismissedTitle).assumingMemoryBound(to: CChar.self), len: dismissedTitleLength)
                 : mw_str(ptr: nil, len: 0))
         let edition = session.app.profile.edition.bit
-        let context = OpaquePointer(Unmanaged.passUnretained(self).toOpaque())
-        currentSession = session
+        let frame = callFrame
+        let context = OpaquePointer(frame)
+        frame.pointee.session = session
         let marker = self.marker
         mw_marker_set_event(marker, event.ts, event.type, event.session.ptr, event.session.len)
         withUnsafePointer(to: &event) { eventPointer in
             withUnsafePointer(to: &view) { sessionPointer in
-                currentEvent = eventPointer
-                for dispatch in dispatches {
-                    currentDispatch = dispatch
+                frame.pointee.event = eventPointer
+                guard let first = dispatches.baseAddress else { return }
+                for index in 0..<dispatches.count {
+                    let dispatch = first + index
+                    frame.pointee.dispatch = dispatch
                     ruleCallSerial &+= 1
                     var call = mw_call(
                         host: UnsafePointer(host), ctx: context, event: eventPointer, session: sessionPointer,
-                        params: dispatch.parameters, rule_index: dispatch.ruleIndex, edition: edition,
-                        module_state: dispatch.moduleState, param_decls: dispatch.parameterDeclarations,
-                        param_count: dispatch.parameterCount, reserved: 0)
-                    mw_marker_enter(marker, dispatch.catalogIndex)
-                    dispatch.entry(&call)
+                        params: dispatch.pointee.parameters, rule_index: dispatch.pointee.ruleIndex, edition: edition,
+                        module_state: dispatch.pointee.moduleState, param_decls: dispatch.pointee.parameterDeclarations,
+                        param_count: dispatch.pointee.parameterCount, reserved: 0)
+                    mw_marker_enter(marker, dispatch.pointee.catalogIndex)
+                    dispatch.pointee.entry(&call)
                     mw_marker_leave(marker)
                 }
-                currentEvent = nil
             }
         }
-        currentDispatch = nil
-        currentSession = nil
+        frame.pointee.event = nil
+        frame.pointee.dispatch = nil
+        frame.pointee.session = nil
     }
 }

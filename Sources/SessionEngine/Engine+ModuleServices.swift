@@ -4,24 +4,24 @@ import RuleHost
 /// The module services of ABI 1.2 during a rule call: `mw_host.log` and `mw_host.module_error`.
 /// Neither is on the per-event path of a rule that does not use them.
 extension Engine {
-    /// The rule now running: its descriptor, for the module's runtime and the rule's id.
-    private var currentRule: RuleDescriptor? {
-        guard let session = currentSession, let dispatch = currentDispatch else { return nil }
+    /// The rule a call runs: its descriptor, for the module's runtime and the rule's id.
+    private func rule(of frame: RuleCallFrame) -> RuleDescriptor? {
+        guard let session = frame.session, let dispatch = frame.dispatch?.pointee else { return nil }
         return session.app.profile.rules[dispatch.ordinal].descriptor
     }
 
     /// `mw_host.log`: one line into the module's log (rate-limited per module), with the rule and session.
-    func moduleLog(level: UInt32, message: mw_str) {
-        guard let rule = currentRule, let runtime = rule.runtime else { return }
+    func moduleLog(_ frame: RuleCallFrame, level: UInt32, message: mw_str) {
+        guard let rule = rule(of: frame), let runtime = rule.runtime else { return }
         runtime.log(level: level, message: ModuleRuntime.text(message), context: [
-            "rule": rule.id, "session": currentSession?.id.string ?? "-",
+            "rule": rule.id, "session": frame.session?.id.string ?? "-",
         ])
     }
 
     /// `mw_host.module_error`: counted per module (`status`), logged, and published as
     /// `diag/-/module_error` (diagnostics are rate-limited like every other).
-    func moduleError(_ detail: mw_str) {
-        guard let rule = currentRule, let runtime = rule.runtime, let session = currentSession else { return }
+    func moduleError(_ frame: RuleCallFrame, _ detail: mw_str) {
+        guard let rule = rule(of: frame), let runtime = rule.runtime, let session = frame.session else { return }
         let text = ModuleRuntime.text(detail)
         runtime.recordError(text, context: ["rule": rule.id, "session": session.id.string])
         statistics.moduleErrors += 1

@@ -36,10 +36,8 @@ public final class Engine {
     /// The call and the subject-and-key hash `should_report` last refused for the rate limit.
     var lastRateRefusal: (call: UInt64, report: UInt64) = (0, 0)
 
-    // The rule now running, for the host services.
-    var currentSession: Session?
-    var currentEvent: UnsafePointer<mw_event>?
-    var currentDispatch: RuleProfile.Dispatch?
+    /// What a rule call's `ctx` points to (`RuleCallFrame`): reused for every call.
+    let callFrame = UnsafeMutablePointer<RuleCallFrame>.allocate(capacity: 1)
 
     // Scratch, reused for every event.
     var stackViews: UnsafeMutablePointer<mw_presentation>
@@ -77,6 +75,7 @@ public final class Engine {
         host.initialize(to: Self.makeHost())
         ownMarker.initialize(to: mw_marker())
         marker = ownMarker
+        callFrame.initialize(to: RuleCallFrame(engine: .passUnretained(self)))
     }
 
     /// Marks rule calls in `marker` from now on (the daemon's, in a file in the state directory).
@@ -91,6 +90,8 @@ public final class Engine {
         dismissedID.deallocate()
         dismissedTitle.deallocate()
         host.deallocate()
+        callFrame.deinitialize(count: 1)
+        callFrame.deallocate()
         ownMarker.deallocate()
         heldByRule.deallocate()
     }
