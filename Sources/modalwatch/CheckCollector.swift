@@ -33,8 +33,12 @@ final class CheckCollector: EngineOutput {
     private(set) var violations: [Found] = []
     private(set) var diagnostics: [String: Int] = [:]
     private(set) var diagnosticLines: [String] = []
+    /// The file of the event being judged now (nil: none).
+    var file: String?
+    /// Its line (set per line: an integer, so that a line costs no reference counting).
+    var line = 0
     /// The event being judged now.
-    var location: Location?
+    var location: Location? { file.map { Location(file: $0, line: line) } }
     /// Called for each violation as it is found (for streaming output).
     var onViolation: ((Found) -> Void)?
 

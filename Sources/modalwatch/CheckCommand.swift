@@ -75,6 +75,7 @@ struct CheckCommand: ParsableCommand {
             }
             let observed = Int64(Date().timeIntervalSince1970 * 1000)
             let name = file == "-" ? "-" : file
+            collector.file = name
             data.withUnsafeBytes { bytes in
                 var start = 0
                 var number = 0
@@ -85,11 +86,11 @@ struct CheckCommand: ParsableCommand {
                     start = i + 1
                     number += 1
                     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                    collector.location = .init(file: name, line: number)
+                    collector.line = number
                     pipeline.process(payload: line, observed: observed)
                 }
             }
-            collector.location = nil
+            collector.file = nil
         }
         let found = collector.violations
         if format == .sarif {
