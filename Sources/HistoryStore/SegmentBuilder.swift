@@ -28,8 +28,15 @@ final class SegmentBuilder {
     @exclusivity(unchecked) private var newestOfSession: [Int32] = []
     /// Keys of this segment's records (`RecentIDs.mix`).
     @exclusivity(unchecked) private var ids = KeyTable()
-    /// A buffer the store reuses to write postings (`sessionRecords`).
+    /// A buffer the store reuses to write the session set (`sessionSet`).
     @exclusivity(unchecked) var scratch: [UInt8] = []
+    /// The session entries' hashes and indexes, sorted by hash for `sessionSet`.
+    @exclusivity(unchecked) private var sortedSessions: [(hash: UInt64, entry: Int32)] = []
+    /// The session filter of bucket `filterBucket` as this writer last wrote it (nil: not read
+    /// yet). A commit that failed may have left bits of its sessions set: the filter then holds
+    /// more than the stored segments, which only makes a query read a bucket for nothing.
+    @exclusivity(unchecked) var filterBucket: Int64?
+    @exclusivity(unchecked) var filter = [UInt8](repeating: 0, count: SessionFilter.byteCount)
     /// Keys stored by earlier commits.
     @exclusivity(unchecked) private var recent = RecentIDs()
 
@@ -109,27 +116,46 @@ final class SegmentBuilder {
         }
     }
 
-    /// The session posting's `records` for entry `entry` of `sessions` into `out`: for each of the
-    /// session's records, oldest first, its index in the segment and its byte offset in the segment's
-    /// bytes (4 bytes each, little-endian).
-    func sessionRecords(_ entry: Int, into out: inout [UInt8]) {
-        out.removeAll(keepingCapacity: true)
-        var count = 0
-        var record = newestOfSession[entry]
-        while record >= 0 {
-            count += 1
-            record = previousOfSession[Int(record)]
-        }
-        out.append(contentsOf: repeatElement(0, count: count * 8))
-        record = newestOfSession[entry]
-        var at = count * 8
-        out.withUnsafeMutableBytes { bytes in
-            while record >= 0 {
-                at -= 8
-                bytes.storeBytes(of: UInt32(record).littleEndian, toByteOffset: at, as: UInt32.self)
-                bytes.storeBytes(of: recordStarts[Int(record)].littleEndian, toByteOffset: at + 4, as: UInt32.self)
-                record = previousOfSession[Int(record)]
+    /// The segment's session set (`SessionSet`) into `scratch`: its distinct session hashes
+    /// ascending, and for each the places of its records, oldest first.
+    func sessionSet() {
+        sortedSessions.removeAll(keepingCapacity: true)
+        for (index, entry) in sessions.entries.enumerated() { sortedSessions.append((entry.hash, Int32(index))) }
+        sortedSessions.withUnsafeMutableBufferPointer { $0.sort { $0.hash < $1.hash } }
+        let n = sortedSessions.count
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: repeatElement(0, count: 4 + n * 12 + count * 8))
+        scratch.withUnsafeMutableBytes { out in
+            out.storeBytes(of: UInt32(n).littleEndian, toByteOffset: 0, as: UInt32.self)
+            var places = 0
+            let placesStart = 4 + n * 12
+            for (index, session) in sortedSessions.enumerated() {
+                out.storeBytes(of: session.hash.littleEndian, toByteOffset: 4 + index * 8, as: UInt64.self)
+                // The session's records newest first along the chain: written from its last place back.
+                var length = 0
+                var record = newestOfSession[Int(session.entry)]
+                while record >= 0 {
+                    length += 1
+                    record = previousOfSession[Int(record)]
+                }
+                places += length
+                var at = placesStart + places * 8
+                record = newestOfSession[Int(session.entry)]
+                while record >= 0 {
+                    at -= 8
+                    out.storeBytes(of: UInt32(record).littleEndian, toByteOffset: at, as: UInt32.self)
+                    out.storeBytes(of: recordStarts[Int(record)].littleEndian, toByteOffset: at + 4, as: UInt32.self)
+                    record = previousOfSession[Int(record)]
+                }
+                out.storeBytes(of: UInt32(places).littleEndian, toByteOffset: 4 + n * 8 + index * 4, as: UInt32.self)
             }
+        }
+    }
+
+    /// Sets the bits of this segment's sessions in `filter`.
+    func addSessionsToFilter() {
+        filter.withUnsafeMutableBytes { bits in
+            for entry in sessions.entries { SessionFilter.insert(entry.hash, into: bits) }
         }
     }
 

@@ -496,7 +496,7 @@ def test_a_history_file_of_the_first_schema_is_read_then_converted(zctx, tmp_pat
     finally:
         assert daemon.stop() == 0
     with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
-        assert db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid").fetchall() == [("v1",), ("v2",), ("v3",), ("v4",), ("v5",)]
+        assert db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid").fetchall() == [("v1",), ("v2",), ("v3",), ("v4",), ("v5",), ("v6",)]
         assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'violations'").fetchone()[0] == 0, "converted to segments"
     converted = {v["id"]: v["fingerprint"] for v in support.history_violations(state)}
     assert all(converted[r["id"]] == r["fingerprint"] for r in rows)

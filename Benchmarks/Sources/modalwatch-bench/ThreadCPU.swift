@@ -1,0 +1,23 @@
+import Foundation
+
+/// The CPU time of one named thread of a process, from /proc: the first field of
+/// `/proc/PID/task/TID/schedstat` (nanoseconds on a CPU, exact, not in clock ticks), of the thread
+/// whose `comm` is `name` (the kernel keeps 15 bytes of a thread's name).
+struct ThreadCPU {
+    /// The daemon's publishing thread (`modalwatch-publish`, cut to 15 bytes).
+    static let publishing = "modalwatch-publ"
+
+    /// Seconds thread `name` of `pid` has run, or nil when it has no such thread.
+    static func seconds(pid: Int32, name: String) -> Double? {
+        let tasks = "/proc/\(pid)/task"
+        guard let ids = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return nil }
+        for id in ids {
+            guard let comm = try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8),
+                  comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
+                  let stat = try? String(contentsOfFile: "\(tasks)/\(id)/schedstat", encoding: .utf8),
+                  let first = stat.split(separator: " ").first, let nanoseconds = Double(first) else { continue }
+            return nanoseconds / 1e9
+        }
+        return nil
+    }
+}
