@@ -7,8 +7,11 @@ import Glibc
 /// once). Its buffers are kept from one commit to the next: filling it allocates nothing once
 /// they have grown to the commits' size.
 final class SegmentBuilder {
-    /// Format byte, then the records.
-    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    /// Format byte, then the records, in the first `length` bytes (the rest is room for more:
+    /// a record is copied in place, the array grown by doubling only when it is full).
+    @exclusivity(unchecked) private var bytes: [UInt8] = []
+    /// Bytes of `bytes` in use.
+    @exclusivity(unchecked) private var length = 1
     /// Records in `bytes`.
     @exclusivity(unchecked) private(set) var count = 0
     /// Violations handed over (records plus replays left out).
@@ -41,14 +44,14 @@ final class SegmentBuilder {
     @exclusivity(unchecked) private var recent = RecentIDs()
 
     init() {
-        bytes.reserveCapacity(1 << 16)
+        bytes = [UInt8](repeating: 0, count: 1 << 16)
         reset()
     }
 
     /// Empties it for the next commit.
     func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        bytes.append(SegmentFormat.plain)
+        bytes[0] = SegmentFormat.plain
+        length = 1
         count = 0
         handed = 0
         firstObserved = 0
@@ -86,10 +89,16 @@ final class SegmentBuilder {
         let key = RecentIDs.mix(idHigh: idHigh, idLow: idLow, ts: ts)
         guard !recent.contains(key) else { return }
         guard ids.insert(KeyTable.Entry(hash: key, first: 0, second: 0), matches: { _ in true }) else { return }
-        let start = bytes.count
-        SegmentFormat.append(
-            to: &bytes, idHigh: idHigh, idLow: idLow, fingerprint: fingerprint, ts: ts, observed: observed,
-            severity: severity, rule: rule, app: app, session: session, json: json)
+        let start = length
+        let size = SegmentFormat.recordBytes(
+            severity: severity.count, rule: rule.count, app: app.count, session: session.count, json: json.count)
+        if start + size > bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(size, bytes.count))) }
+        bytes.withUnsafeMutableBytes { all in
+            SegmentFormat.write(
+                to: all.baseAddress! + start, idHigh: idHigh, idLow: idLow, fingerprint: fingerprint, ts: ts, observed: observed,
+                severity: severity, rule: rule, app: app, session: session, json: json)
+        }
+        length = start + size
         if count == 0 { firstObserved = observed }
         count += 1
         lastObserved = observed
@@ -161,16 +170,38 @@ final class SegmentBuilder {
 
     /// Calls `body` with the segment's bytes (valid only during the call).
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBytes(body)
+        try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
     }
 
     private func remember(_ text: UnsafeRawBufferPointer, at start: Int, in table: inout KeyTable) {
-        let hash = FNV1a64.hash(text)
+        let hash = Self.wordHash(text)
         _ = bytes.withUnsafeBytes { all in
             table.insert(KeyTable.Entry(hash: hash, first: UInt64(start), second: UInt64(text.count))) { existing in
                 Int(existing.second) == text.count
                     && memcmp(all.baseAddress! + Int(existing.first), all.baseAddress! + start, text.count) == 0
             }
         }
+    }
+
+    /// A hash of `text` for the apps' and rules' tables of one commit (kept in memory only): 8 bytes
+    /// a step, each multiplied in and mixed, the length in the seed.
+    @inline(__always)
+    static func wordHash(_ text: UnsafeRawBufferPointer) -> UInt64 {
+        var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(text.count)
+        var at = 0
+        while at + 8 <= text.count {
+            hash = (hash ^ UInt64(littleEndian: text.loadUnaligned(fromByteOffset: at, as: UInt64.self))) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 29
+            at += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while at < text.count {
+            tail |= UInt64(text[at]) << shift
+            shift += 8
+            at += 1
+        }
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 31)
     }
 }

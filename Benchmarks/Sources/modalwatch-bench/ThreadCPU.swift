@@ -4,8 +4,8 @@ import Foundation
 /// `/proc/PID/task/TID/schedstat` (nanoseconds on a CPU, exact, not in clock ticks), of the thread
 /// whose `comm` is `name` (the kernel keeps 15 bytes of a thread's name).
 struct ThreadCPU {
-    /// The daemon's publishing thread (`modalwatch-publish`, cut to 15 bytes).
-    static let publishing = "modalwatch-publ"
+    /// The daemon's publishing thread (`PublishingThread.kernelThreadName`).
+    static let publishing = "mw-publish"
 
     /// Seconds thread `name` of `pid` has run, or nil when it has no such thread.
     static func seconds(pid: Int32, name: String) -> Double? {
