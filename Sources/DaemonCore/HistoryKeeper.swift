@@ -103,7 +103,13 @@ final class HistoryKeeper {
         try ViolationHistory(
             path: path, checkpointsElsewhere: true, busyTimeout: busyTimeoutSeconds, walSizeLimit: walLimitBytes / 2,
             progress: { step in
-                logger.notice(step.remaining == 0 ? "the history is converted to segments" : "converting the history to segments", metadata: [
+                let message = switch (step.stage, step.remaining) {
+                case (.rows, 0): "the history is converted to segments"
+                case (.rows, _): "converting the history to segments"
+                case (.sessionPostings, 0): "the history's session postings are converted to session sets"
+                case (.sessionPostings, _): "converting the history's session postings to session sets"
+                }
+                logger.notice("\(message)", metadata: [
                     "converted": "\(step.converted)", "remaining": "\(step.remaining)", "left_out": "\(step.leftOut)", "path": "\(path)"])
             })
     }

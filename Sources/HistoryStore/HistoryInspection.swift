@@ -14,14 +14,15 @@ public enum HistoryInspection: Equatable, Sendable {
     case foreign(String)
 
     /// The tables a modalwatch history has.
-    static let ownTables: Set<String> = ["violations", "grdb_migrations", "segments", "segment_apps", "segment_rules", "segment_sessions"]
+    static let ownTables: Set<String> = ["violations", "grdb_migrations", "segments", "segment_apps", "segment_rules", "segment_sessions",
+                                             "segment_session_sets", "session_filters"]
     /// The columns of the `violations` table of a file of schema v4 or older, or of one whose
     /// conversion to segments has not ended (v1 and v2 name them alike; v3 adds `seq`).
     static let ownColumns: Set<String> = ["id", "fingerprint", "rule", "app", "session", "severity", "ts", "observed", "json"]
     /// The columns of a v3 table.
     static let ownColumnsV3 = ownColumns.union(["seq"])
     /// The migrations it may have applied.
-    static let ownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5"]
+    static let ownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5", "v6"]
 
     /// Inspects the file at `path` read-only, without changing it.
     public static func inspect(path: String) -> HistoryInspection {

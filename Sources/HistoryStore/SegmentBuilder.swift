@@ -7,8 +7,11 @@ import Glibc
 /// once). Its buffers are kept from one commit to the next: filling it allocates nothing once
 /// they have grown to the commits' size.
 final class SegmentBuilder {
-    /// Format byte, then the records.
-    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    /// Format byte, then the records, in the first `length` bytes (the rest is room for more:
+    /// a record is copied in place, the array grown by doubling only when it is full).
+    @exclusivity(unchecked) private var bytes: [UInt8] = []
+    /// Bytes of `bytes` in use.
+    @exclusivity(unchecked) private var length = 1
     /// Records in `bytes`.
     @exclusivity(unchecked) private(set) var count = 0
     /// Violations handed over (records plus replays left out).
@@ -28,20 +31,27 @@ final class SegmentBuilder {
     @exclusivity(unchecked) private var newestOfSession: [Int32] = []
     /// Keys of this segment's records (`RecentIDs.mix`).
     @exclusivity(unchecked) private var ids = KeyTable()
-    /// A buffer the store reuses to write postings (`sessionRecords`).
+    /// A buffer the store reuses to write the session set (`sessionSet`).
     @exclusivity(unchecked) var scratch: [UInt8] = []
+    /// The session entries' hashes and indexes, sorted by hash for `sessionSet`.
+    @exclusivity(unchecked) private var sortedSessions: [(hash: UInt64, entry: Int32)] = []
+    /// The session filter of bucket `filterBucket` as this writer last wrote it (nil: not read
+    /// yet). A commit that failed may have left bits of its sessions set: the filter then holds
+    /// more than the stored segments, which only makes a query read a bucket for nothing.
+    @exclusivity(unchecked) var filterBucket: Int64?
+    @exclusivity(unchecked) var filter = [UInt8](repeating: 0, count: SessionFilter.byteCount)
     /// Keys stored by earlier commits.
     @exclusivity(unchecked) private var recent = RecentIDs()
 
     init() {
-        bytes.reserveCapacity(1 << 16)
+        bytes = [UInt8](repeating: 0, count: 1 << 16)
         reset()
     }
 
     /// Empties it for the next commit.
     func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        bytes.append(SegmentFormat.plain)
+        bytes[0] = SegmentFormat.plain
+        length = 1
         count = 0
         handed = 0
         firstObserved = 0
@@ -79,10 +89,16 @@ final class SegmentBuilder {
         let key = RecentIDs.mix(idHigh: idHigh, idLow: idLow, ts: ts)
         guard !recent.contains(key) else { return }
         guard ids.insert(KeyTable.Entry(hash: key, first: 0, second: 0), matches: { _ in true }) else { return }
-        let start = bytes.count
-        SegmentFormat.append(
-            to: &bytes, idHigh: idHigh, idLow: idLow, fingerprint: fingerprint, ts: ts, observed: observed,
-            severity: severity, rule: rule, app: app, session: session, json: json)
+        let start = length
+        let size = SegmentFormat.recordBytes(
+            severity: severity.count, rule: rule.count, app: app.count, session: session.count, json: json.count)
+        if start + size > bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(size, bytes.count))) }
+        bytes.withUnsafeMutableBytes { all in
+            SegmentFormat.write(
+                to: all.baseAddress! + start, idHigh: idHigh, idLow: idLow, fingerprint: fingerprint, ts: ts, observed: observed,
+                severity: severity, rule: rule, app: app, session: session, json: json)
+        }
+        length = start + size
         if count == 0 { firstObserved = observed }
         count += 1
         lastObserved = observed
@@ -109,42 +125,83 @@ final class SegmentBuilder {
         }
     }
 
-    /// The session posting's `records` for entry `entry` of `sessions` into `out`: for each of the
-    /// session's records, oldest first, its index in the segment and its byte offset in the segment's
-    /// bytes (4 bytes each, little-endian).
-    func sessionRecords(_ entry: Int, into out: inout [UInt8]) {
-        out.removeAll(keepingCapacity: true)
-        var count = 0
-        var record = newestOfSession[entry]
-        while record >= 0 {
-            count += 1
-            record = previousOfSession[Int(record)]
-        }
-        out.append(contentsOf: repeatElement(0, count: count * 8))
-        record = newestOfSession[entry]
-        var at = count * 8
-        out.withUnsafeMutableBytes { bytes in
-            while record >= 0 {
-                at -= 8
-                bytes.storeBytes(of: UInt32(record).littleEndian, toByteOffset: at, as: UInt32.self)
-                bytes.storeBytes(of: recordStarts[Int(record)].littleEndian, toByteOffset: at + 4, as: UInt32.self)
-                record = previousOfSession[Int(record)]
+    /// The segment's session set (`SessionSet`) into `scratch`: its distinct session hashes
+    /// ascending, and for each the places of its records, oldest first.
+    func sessionSet() {
+        sortedSessions.removeAll(keepingCapacity: true)
+        for (index, entry) in sessions.entries.enumerated() { sortedSessions.append((entry.hash, Int32(index))) }
+        sortedSessions.withUnsafeMutableBufferPointer { $0.sort { $0.hash < $1.hash } }
+        let n = sortedSessions.count
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: repeatElement(0, count: 4 + n * 12 + count * 8))
+        scratch.withUnsafeMutableBytes { out in
+            out.storeBytes(of: UInt32(n).littleEndian, toByteOffset: 0, as: UInt32.self)
+            var places = 0
+            let placesStart = 4 + n * 12
+            for (index, session) in sortedSessions.enumerated() {
+                out.storeBytes(of: session.hash.littleEndian, toByteOffset: 4 + index * 8, as: UInt64.self)
+                // The session's records newest first along the chain: written from its last place back.
+                var length = 0
+                var record = newestOfSession[Int(session.entry)]
+                while record >= 0 {
+                    length += 1
+                    record = previousOfSession[Int(record)]
+                }
+                places += length
+                var at = placesStart + places * 8
+                record = newestOfSession[Int(session.entry)]
+                while record >= 0 {
+                    at -= 8
+                    out.storeBytes(of: UInt32(record).littleEndian, toByteOffset: at, as: UInt32.self)
+                    out.storeBytes(of: recordStarts[Int(record)].littleEndian, toByteOffset: at + 4, as: UInt32.self)
+                    record = previousOfSession[Int(record)]
+                }
+                out.storeBytes(of: UInt32(places).littleEndian, toByteOffset: 4 + n * 8 + index * 4, as: UInt32.self)
             }
+        }
+    }
+
+    /// Sets the bits of this segment's sessions in `filter`.
+    func addSessionsToFilter() {
+        filter.withUnsafeMutableBytes { bits in
+            for entry in sessions.entries { SessionFilter.insert(entry.hash, into: bits) }
         }
     }
 
     /// Calls `body` with the segment's bytes (valid only during the call).
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBytes(body)
+        try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
     }
 
     private func remember(_ text: UnsafeRawBufferPointer, at start: Int, in table: inout KeyTable) {
-        let hash = FNV1a64.hash(text)
+        let hash = Self.wordHash(text)
         _ = bytes.withUnsafeBytes { all in
             table.insert(KeyTable.Entry(hash: hash, first: UInt64(start), second: UInt64(text.count))) { existing in
                 Int(existing.second) == text.count
                     && memcmp(all.baseAddress! + Int(existing.first), all.baseAddress! + start, text.count) == 0
             }
         }
+    }
+
+    /// A hash of `text` for the apps' and rules' tables of one commit (kept in memory only): 8 bytes
+    /// a step, each multiplied in and mixed, the length in the seed.
+    @inline(__always)
+    static func wordHash(_ text: UnsafeRawBufferPointer) -> UInt64 {
+        var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(text.count)
+        var at = 0
+        while at + 8 <= text.count {
+            hash = (hash ^ UInt64(littleEndian: text.loadUnaligned(fromByteOffset: at, as: UInt64.self))) &* 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 29
+            at += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while at < text.count {
+            tail |= UInt64(text[at]) << shift
+            shift += 8
+            at += 1
+        }
+        hash = (hash ^ tail) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 31)
     }
 }

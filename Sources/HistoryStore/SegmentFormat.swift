@@ -29,23 +29,39 @@ public enum SegmentFormat: Sendable {
         }
     }
 
-    /// Appends one record to `bytes` (its fields passed `check`).
-    static func append(
-        to bytes: inout [UInt8], idHigh: UInt64, idLow: UInt64, fingerprint: UInt64, ts: Int64, observed: Int64,
+    /// The bytes of a record with texts of these lengths.
+    @inline(__always)
+    static func recordBytes(severity: Int, rule: Int, app: Int, session: Int, json: Int) -> Int {
+        headerBytes + severity + rule + app + session + json
+    }
+
+    /// Writes one record (its fields passed `check`) at `destination`, which has room for
+    /// `recordBytes` of it.
+    static func write(
+        to destination: UnsafeMutableRawPointer, idHigh: UInt64, idLow: UInt64, fingerprint: UInt64, ts: Int64, observed: Int64,
         severity: UnsafeRawBufferPointer, rule: UnsafeRawBufferPointer, app: UnsafeRawBufferPointer,
         session: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer
     ) {
-        var header = (
-            idHigh.littleEndian, idLow.littleEndian, fingerprint.littleEndian,
-            UInt64(bitPattern: ts).littleEndian, UInt64(bitPattern: observed).littleEndian,
-            UInt16(severity.count).littleEndian, UInt16(rule.count).littleEndian,
-            UInt16(app.count).littleEndian, UInt16(session.count).littleEndian, UInt32(json.count).littleEndian)
-        withUnsafeBytes(of: &header) { bytes.append(contentsOf: $0[0..<headerBytes]) }
-        bytes.append(contentsOf: severity)
-        bytes.append(contentsOf: rule)
-        bytes.append(contentsOf: app)
-        bytes.append(contentsOf: session)
-        bytes.append(contentsOf: json)
+        destination.storeBytes(of: idHigh.littleEndian, toByteOffset: 0, as: UInt64.self)
+        destination.storeBytes(of: idLow.littleEndian, toByteOffset: 8, as: UInt64.self)
+        destination.storeBytes(of: fingerprint.littleEndian, toByteOffset: 16, as: UInt64.self)
+        destination.storeBytes(of: UInt64(bitPattern: ts).littleEndian, toByteOffset: 24, as: UInt64.self)
+        destination.storeBytes(of: UInt64(bitPattern: observed).littleEndian, toByteOffset: 32, as: UInt64.self)
+        destination.storeBytes(of: UInt16(severity.count).littleEndian, toByteOffset: 40, as: UInt16.self)
+        destination.storeBytes(of: UInt16(rule.count).littleEndian, toByteOffset: 42, as: UInt16.self)
+        destination.storeBytes(of: UInt16(app.count).littleEndian, toByteOffset: 44, as: UInt16.self)
+        destination.storeBytes(of: UInt16(session.count).littleEndian, toByteOffset: 46, as: UInt16.self)
+        destination.storeBytes(of: UInt32(json.count).littleEndian, toByteOffset: 48, as: UInt32.self)
+        var at = destination + headerBytes
+        @inline(__always) func copy(_ text: UnsafeRawBufferPointer) {
+            if let base = text.baseAddress, text.count > 0 { at.copyMemory(from: base, byteCount: text.count) }
+            at += text.count
+        }
+        copy(severity)
+        copy(rule)
+        copy(app)
+        copy(session)
+        copy(json)
     }
 }
 

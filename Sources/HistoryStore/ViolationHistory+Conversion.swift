@@ -2,15 +2,90 @@ import Foundation
 import GRDB
 
 extension ViolationHistory {
-    /// How far the conversion of a file's `violations` rows to segments has come.
+    /// How far a conversion of an older file has come: of a file's `violations` rows to segments
+    /// (`rows`), or of v5's session postings to session sets (`sessionPostings`).
     public struct ConversionProgress: Sendable, Equatable {
-        /// Rows converted so far by this conversion.
+        /// What is converted.
+        public enum Stage: String, Sendable {
+            /// One row a violation (schema v1 to v4) to segments.
+            case rows
+            /// Schema v5's session postings (one row per session per segment) to session sets.
+            case sessionPostings
+        }
+
+        /// Violations (rows, or the violations of the segments) converted so far by this conversion.
         public var converted: Int
-        /// Rows still to convert (0: done, and the old table dropped).
+        /// Violations still to convert (0: done, and the old table dropped).
         public var remaining: Int
         /// Rows left out so far: an id that is not 16 bytes or 32 hex digits, or a fingerprint not 8
         /// bytes or 16 hex digits (a hand-made row of a v1 file), which a segment cannot hold.
         public var leftOut: Int
+        /// What is converted.
+        public var stage: Stage = .rows
+    }
+
+    /// Converts v5's `segment_sessions` (one posting row per session per segment) to session sets
+    /// and filters, oldest segment first, segments of about `sliceViolations` violations a
+    /// transaction (at least one segment): each segment's set
+    /// is made from its records, its bucket's filter updated, its old postings deleted, and
+    /// `progress` told. A process stopped between slices goes on where it stopped at the next start
+    /// (after the newest segment that has a set). The old table is dropped once every segment has
+    /// its set. Nothing to do for a file without it.
+    func convertSessionPostings(sliceViolations: Int, progress: (ConversionProgress) throws -> Void) throws {
+        let builder = SegmentBuilder()
+        var converted = 0
+        while true {
+            let step = try database.write { db -> (violations: Int, remaining: Int)? in
+                guard try db.tableExists("segment_sessions") else { return nil }
+                let after = try Int64.fetchOne(db, sql: "SELECT MAX(segment) FROM segment_session_sets") ?? .min
+                // The slice's segments first (no statement may stay open when the old table is dropped).
+                var slice: [Int64] = []
+                var violations = 0
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT first_seq, count FROM segments WHERE first_seq > ? ORDER BY first_seq LIMIT ?
+                    """, arguments: [after, max(1, sliceViolations)]) where violations < sliceViolations {
+                    slice.append(row[0])
+                    violations += row[1] as Int
+                }
+                var last: Int64?
+                let records = try db.cachedStatement(sql: "SELECT records FROM segments WHERE first_seq = ?")
+                for first in slice {
+                    guard let row = try Row.fetchOne(records, arguments: [first]) else { continue }
+                    builder.reset()
+                    // The records appended again, in order: the builder's sessions and places are the segment's.
+                    try row.withUnsafeData(atIndex: 0) { data in
+                        try data?.withUnsafeBytes { bytes in
+                            for record in SegmentRecords(bytes) {
+                                try builder.append(
+                                    idHigh: record.idHigh, idLow: record.idLow, fingerprint: record.fingerprint, rule: record.rule,
+                                    app: record.app, session: record.session, severity: record.severity, ts: record.ts,
+                                    observed: record.observed, json: record.json)
+                            }
+                        }
+                    }
+                    try Self.storeSessions(builder, first: first, in: db)
+                    last = first
+                }
+                if let last {
+                    try db.execute(sql: "DELETE FROM segment_sessions WHERE bucket <= ? AND segment <= ?",
+                                   arguments: [last >> Self.sessionBucketShift, last])
+                }
+                let remaining = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM segments WHERE first_seq > ?",
+                                                 arguments: [last ?? after]) ?? 0
+                if last == nil || remaining == 0 {
+                    try db.execute(sql: "DROP TABLE segment_sessions")
+                    return (violations, 0)
+                }
+                return (violations, remaining)
+            }
+            guard let step else { return }
+            _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            converted += step.violations
+            if step.violations > 0 {
+                try progress(ConversionProgress(converted: converted, remaining: step.remaining, leftOut: 0, stage: .sessionPostings))
+            }
+            if step.remaining == 0 { return }
+        }
     }
 
     /// Violations a converted segment holds at most.

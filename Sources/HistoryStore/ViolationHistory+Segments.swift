@@ -10,7 +10,8 @@ extension ViolationHistory {
         """
     static let insertAppSQL = "INSERT OR IGNORE INTO segment_apps (app, segment) VALUES (?, ?)"
     static let insertRuleSQL = "INSERT OR IGNORE INTO segment_rules (rule, segment) VALUES (?, ?)"
-    static let insertSessionSQL = "INSERT OR IGNORE INTO segment_sessions (bucket, session, segment, records) VALUES (?, ?, ?, ?)"
+    static let insertSessionSetSQL = "INSERT INTO segment_session_sets (segment, sessions) VALUES (?, ?)"
+    static let insertFilterSQL = "INSERT OR REPLACE INTO session_filters (bucket, bits) VALUES (?, ?)"
 
     /// Whether the file has the v5 tables (a read-only reader may open an older file).
     static func hasSegments(_ db: Database) throws -> Bool { try db.tableExists("segments") }
@@ -45,18 +46,37 @@ extension ViolationHistory {
             for entry in segment.rules.entries {
                 try bindTextAndStep(rules, text(entry, in: bytes), segment: first, db, insertRuleSQL)
             }
-            let sessions = try db.cachedStatement(sql: insertSessionSQL).sqliteStatement
-            let bucket = first >> sessionBucketShift
-            for (index, entry) in segment.sessions.entries.enumerated() {
-                segment.sessionRecords(index, into: &segment.scratch)
-                try segment.scratch.withUnsafeBytes { places in
-                    var code = sqlite3_bind_int64(sessions, 1, bucket)
-                    if code == SQLITE_OK { code = sqlite3_bind_int64(sessions, 2, Int64(bitPattern: entry.hash)) }
-                    if code == SQLITE_OK { code = sqlite3_bind_int64(sessions, 3, first) }
-                    if code == SQLITE_OK { code = sqlite3_bind_blob(sessions, 4, places.baseAddress, CInt(places.count), nil) }
-                    try step(sessions, code, db, insertSessionSQL)
-                }
+            // One row for the segment's sessions, and its bucket's filter rewritten.
+            try storeSessions(segment, first: first, in: db)
+        }
+    }
+
+    /// Writes the session set of `segment` (whose `first_seq` is `first`) and rewrites its
+    /// bucket's filter with the segment's sessions, in the caller's transaction.
+    static func storeSessions(_ segment: SegmentBuilder, first: Int64, in db: Database) throws {
+        segment.sessionSet()
+        let sets = try db.cachedStatement(sql: insertSessionSetSQL).sqliteStatement
+        try segment.scratch.withUnsafeBytes { set in
+            var code = sqlite3_bind_int64(sets, 1, first)
+            if code == SQLITE_OK { code = sqlite3_bind_blob(sets, 2, set.baseAddress, CInt(set.count), nil) }
+            try step(sets, code, db, insertSessionSetSQL)
+        }
+        let bucket = first >> sessionBucketShift
+        if segment.filterBucket != bucket {
+            let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT bits FROM session_filters WHERE bucket = ?"), arguments: [bucket])
+            let bits = stored.flatMap { $0[0] as Data? }
+            segment.filter.withUnsafeMutableBytes { out in
+                out.initializeMemory(as: UInt8.self, repeating: 0)
+                if let bits, bits.count == SessionFilter.byteCount { _ = bits.copyBytes(to: out) }
             }
+            segment.filterBucket = bucket
+        }
+        segment.addSessionsToFilter()
+        let filters = try db.cachedStatement(sql: insertFilterSQL).sqliteStatement
+        try segment.filter.withUnsafeBytes { bits in
+            var code = sqlite3_bind_int64(filters, 1, bucket)
+            if code == SQLITE_OK { code = sqlite3_bind_blob(filters, 2, bits.baseAddress, CInt(bits.count), nil) }
+            try step(filters, code, db, insertFilterSQL)
         }
     }
 
@@ -79,7 +99,7 @@ extension ViolationHistory {
 
     /// Steps a bound statement once (unless binding failed: `code`), resets it and drops its
     /// bindings (they point at the caller's bytes); throws SQLite's error.
-    private static func step(_ statement: SQLiteStatement, _ code: CInt, _ db: Database, _ sql: String) throws {
+    static func step(_ statement: SQLiteStatement, _ code: CInt, _ db: Database, _ sql: String) throws {
         var code = code
         if code == SQLITE_OK { code = sqlite3_step(statement) }
         let reset = sqlite3_reset(statement)
@@ -98,8 +118,14 @@ extension ViolationHistory {
         try db.execute(sql: "DELETE FROM segments WHERE first_seq < ?", arguments: [cut])
         try db.execute(sql: "DELETE FROM segment_apps WHERE segment < ?", arguments: [cut])
         try db.execute(sql: "DELETE FROM segment_rules WHERE segment < ?", arguments: [cut])
-        try db.execute(sql: "DELETE FROM segment_sessions WHERE bucket <= ? AND segment < ?",
-                       arguments: [(cut - 1) >> sessionBucketShift, cut])
+        try db.execute(sql: "DELETE FROM segment_session_sets WHERE segment < ?", arguments: [cut])
+        // A bucket's filter goes with its last segment; one partly deleted keeps it (it then holds
+        // sessions of deleted segments too, which costs a query a bucket read for nothing).
+        try db.execute(sql: "DELETE FROM session_filters WHERE bucket < ?", arguments: [cut >> sessionBucketShift])
+        if try db.tableExists("segment_sessions") {
+            try db.execute(sql: "DELETE FROM segment_sessions WHERE bucket <= ? AND segment < ?",
+                           arguments: [(cut - 1) >> sessionBucketShift, cut])
+        }
         return deleted
     }
 
@@ -124,6 +150,34 @@ extension ViolationHistory {
                 }
             }
         }
+    }
+
+    /// A session's postings in `segment_sessions` (schema v5), newest first: each segment's
+    /// `first_seq` and its places (8 bytes each, oldest first).
+    private static func legacySessionPostings(hash: UInt64, newest: Int64, oldest: Int64, in db: Database) throws -> [(Int64, [UInt8])] {
+        // One statement: a seek a bucket, newest first, inside SQLite (the buckets counted down by the CTE).
+        let postings = try db.cachedStatement(sql: """
+            WITH RECURSIVE buckets(bucket) AS (SELECT ? UNION ALL SELECT bucket - 1 FROM buckets WHERE bucket > ?)
+            SELECT p.segment, p.records FROM buckets CROSS JOIN segment_sessions AS p
+            ON p.bucket = buckets.bucket AND p.session = ? AND p.segment <= ?
+            """)
+        // Newest first: buckets count down, and within one a session's postings are few (sorted here).
+        var postingsOfBucket: [(Int64, [UInt8])] = []
+        var bucketOf: Int64 = .min
+        var all: [(Int64, [UInt8])] = []
+        let rows = try Row.fetchCursor(postings, arguments: [
+            newest >> sessionBucketShift, oldest >> sessionBucketShift, Int64(bitPattern: hash), newest])
+        while let row = try rows.next() {
+            let first: Int64 = row[0]
+            if first >> sessionBucketShift != bucketOf {
+                all += postingsOfBucket.sorted { $0.0 > $1.0 }
+                postingsOfBucket.removeAll(keepingCapacity: true)
+                bucketOf = first >> sessionBucketShift
+            }
+            postingsOfBucket.append((first, (row[1] as Data?).map { [UInt8]($0) } ?? []))
+        }
+        all += postingsOfBucket.sorted { $0.0 > $1.0 }
+        return all
     }
 
     /// Hands `body` the violations matching `query` after `cursor` (nil: from the newest),
@@ -200,51 +254,68 @@ extension ViolationHistory {
         if let session = query.session {
             guard let newest = try Int64.fetchOne(db, sql: "SELECT first_seq FROM segments WHERE first_seq <= ? ORDER BY first_seq DESC LIMIT 1", arguments: [top]),
                   let oldest = try Int64.fetchOne(db, sql: "SELECT first_seq FROM segments ORDER BY first_seq LIMIT 1") else { return }
-            let hash = Int64(bitPattern: FNV1a64.hash(session))
-            // One statement: a seek a bucket, newest first, inside SQLite (the buckets counted down by the CTE).
-            let postings = try db.cachedStatement(sql: """
-                WITH RECURSIVE buckets(bucket) AS (SELECT ? UNION ALL SELECT bucket - 1 FROM buckets WHERE bucket > ?)
-                SELECT p.segment, p.records FROM buckets CROSS JOIN segment_sessions AS p
-                ON p.bucket = buckets.bucket AND p.session = ? AND p.segment <= ?
-                """)
+            let hash = FNV1a64.hash(session)
             // The session's records only, each read from its segment's blob at the offset its posting gives.
             var blob = SegmentBlob(db)
             defer { blob.close() }
-            // Newest first: buckets count down, and within one a session's postings are few (sorted here).
-            var postingsOfBucket: [(Int64, [UInt8])] = []
-            var bucketOf: Int64 = .min
-            var all: [(Int64, [UInt8])] = []
-            let rows = try Row.fetchCursor(postings, arguments: [newest >> sessionBucketShift, oldest >> sessionBucketShift, hash, newest])
-            while let row = try rows.next() {
-                let first: Int64 = row[0]
-                if first >> sessionBucketShift != bucketOf {
-                    all += postingsOfBucket.sorted { $0.0 > $1.0 }
-                    postingsOfBucket.removeAll(keepingCapacity: true)
-                    bucketOf = first >> sessionBucketShift
+            /// Reads the records at `places` (8 bytes each, oldest first) of segment `first`, newest
+            /// first; false when the walk is over.
+            func readPlaces(_ first: Int64, _ places: UnsafeRawBufferPointer) throws -> Bool {
+                guard try blob.open(first) else { return true }
+                var at = places.count - 8
+                while at >= 0 {
+                    let index = Int64(UInt32(littleEndian: places.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+                    let offset = Int(UInt32(littleEndian: places.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)))
+                    at -= 8
+                    let sequence = first + index
+                    if let before, sequence >= before { continue }
+                    guard let found = try blob.record(at: offset, { record -> Bool? in
+                        if let since = query.sinceObserved, record.observed < since { return nil }
+                        if let appBytes, !record.app.elementsEqual(appBytes) { return nil }
+                        if let ruleBytes, !record.rule.elementsEqual(ruleBytes) { return nil }
+                        if let sessionBytes, !record.session.elementsEqual(sessionBytes) { return nil }
+                        seen += 1
+                        return try body(HistoryPage.Cursor(observed: record.observed, rowid: sequence), record.stored) && seen < limit
+                    }) else { continue }
+                    guard found else { return false }
                 }
-                postingsOfBucket.append((first, (row[1] as Data?).map { [UInt8]($0) } ?? []))
+                return true
             }
-            all += postingsOfBucket.sorted { $0.0 > $1.0 }
-            do {
-                for (first, places) in all {
-                    guard try blob.open(first) else { continue }
-                    var at = places.count - 8
-                    while at >= 0 {
-                        let index = places.withUnsafeBytes { Int64(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
-                        let offset = places.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))) }
-                        at -= 8
-                        let sequence = first + index
-                        if let before, sequence >= before { continue }
-                        guard let found = try blob.record(at: offset, { record -> Bool? in
-                            if let since = query.sinceObserved, record.observed < since { return nil }
-                            if let appBytes, !record.app.elementsEqual(appBytes) { return nil }
-                            if let ruleBytes, !record.rule.elementsEqual(ruleBytes) { return nil }
-                            if let sessionBytes, !record.session.elementsEqual(sessionBytes) { return nil }
-                            seen += 1
-                            return try body(HistoryPage.Cursor(observed: record.observed, rowid: sequence), record.stored) && seen < limit
-                        }) else { continue }
-                        guard found else { return }
+            // Segments not yet converted to session sets (a file of schema v5 whose conversion has not
+            // ended) are the newest ones: their postings first.
+            if try db.tableExists("segment_sessions") {
+                for (first, places) in try legacySessionPostings(hash: hash, newest: newest, oldest: oldest, in: db) {
+                    guard try places.withUnsafeBytes({ try readPlaces(first, $0) }) else { return }
+                }
+            }
+            guard try db.tableExists("session_filters") else { return }
+            // The buckets whose filter may hold the session, newest first; then, bucket by bucket,
+            // the session sets of its segments, newest first.
+            var buckets: [Int64] = []
+            let filters = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT bucket, bits FROM session_filters WHERE bucket BETWEEN ? AND ? ORDER BY bucket DESC"),
+                arguments: [oldest >> sessionBucketShift, newest >> sessionBucketShift])
+            while let row = try filters.next() {
+                let holds = try row.withUnsafeData(atIndex: 1) { data in
+                    data.map { $0.withUnsafeBytes { SessionFilter.mayContain(hash, in: $0) } } ?? false
+                }
+                if holds { buckets.append(row[0]) }
+            }
+            let sets = try db.cachedStatement(sql: """
+                SELECT segment, sessions FROM segment_session_sets WHERE segment BETWEEN ? AND ? ORDER BY segment DESC
+                """)
+            var found: [(Int64, [UInt8])] = []
+            for bucket in buckets {
+                found.removeAll(keepingCapacity: true)
+                let rows = try Row.fetchCursor(sets, arguments: [bucket << sessionBucketShift, min(newest, ((bucket + 1) << sessionBucketShift) - 1)])
+                while let row = try rows.next() {
+                    let places = try row.withUnsafeData(atIndex: 1) { data in
+                        data.flatMap { $0.withUnsafeBytes { SessionSet($0).places(of: hash).map { [UInt8]($0) } } }
                     }
+                    if let places { found.append((row[0], places)) }
+                }
+                for (first, places) in found {
+                    guard try places.withUnsafeBytes({ try readPlaces(first, $0) }) else { return }
                 }
             }
             return

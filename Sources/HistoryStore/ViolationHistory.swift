@@ -7,12 +7,14 @@ import GRDBSQLite
 /// being killed). The daemon writes from one thread; readers may open the same
 /// file read-only at any time.
 ///
-/// Schema v5 (`schemaV5`): each commit is one row of `segments`, its violations' records as
-/// they were handed over (`SegmentFormat`), with small posting tables naming the segments that
-/// hold an app, a rule, a session. Queries go through the postings to the segments and filter
-/// inside them; retention deletes whole segments. A file of an older schema (one row a
-/// violation, v1 to v4) is migrated to v4 and its rows then converted to segments when the
-/// writer opens it, in slices (`ViolationHistory+Conversion.swift`).
+/// Schema v6 (`schemaV5`, `schemaV6`): each commit is one row of `segments`, its violations'
+/// records as they were handed over (`SegmentFormat`), with small posting tables naming the
+/// segments that hold an app or a rule, one row of `segment_session_sets` naming the segment's
+/// sessions, and a filter of sessions a bucket of segments (`session_filters`). Queries go through
+/// the postings to the segments and filter inside them; retention deletes whole segments. A file
+/// of an older schema is converted when the writer opens it, in slices
+/// (`ViolationHistory+Conversion.swift`): one row a violation (v1 to v4) to segments; v5's one
+/// posting row a session and segment to session sets.
 // @unchecked: `segment` is used only by `write`, which holds `writing`; the rest is `let`.
 public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     /// The file name inside the state directory.
@@ -32,8 +34,9 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     /// fails (`SQLITE_BUSY`). With `walSizeLimit`, a WAL that a checkpoint starts over is cut
     /// back to that many bytes (`journal_size_limit`).
     ///
-    /// A writer converts a file of one row a violation (schema v4 and older) to segments before
-    /// it returns, `conversionSlice` rows a transaction, telling `progress` after each slice.
+    /// A writer converts a file of one row a violation (schema v4 and older) to segments, and v5's
+    /// session postings to session sets, before it returns, about `conversionSlice` violations a
+    /// transaction, telling `progress` after each slice.
     public init(path: String, readOnly: Bool = false, checkpointsElsewhere: Bool = false,
                 busyTimeout: Double = 2, walSizeLimit: Int? = nil, conversionSlice: Int = 50_000,
                 progress: (ConversionProgress) throws -> Void = { _ in }) throws {
@@ -62,14 +65,28 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
                 if let walSizeLimit { try db.execute(sql: "PRAGMA journal_size_limit = \(walSizeLimit)") }
             }
         }
+        if readOnly {
+            configuration.prepareDatabase { db in
+                // Readers map the file (up to `readerMapBytes`): a session's records are read at their
+                // offsets inside segments of up to a megabyte, and SQLite reaches an offset by walking
+                // the segment's chain of overflow pages; mapped, each step is a pointer, not a read(2)
+                // into the page cache. The mapped pages are the file system's cache, shared, not the heap.
+                try db.execute(sql: "PRAGMA mmap_size = \(Self.readerMapBytes)")
+            }
+        }
         configuration.busyMode = .timeout(busyTimeout)
         database = try DatabaseQueue(path: path, configuration: configuration)
         if !readOnly {
             try Self.migrator.migrate(database)
+            try convertSessionPostings(sliceViolations: conversionSlice, progress: progress)
             try convertRows(sliceRows: conversionSlice, progress: progress)
             try rememberNewest()
         }
     }
+
+    /// The most of the file a read-only connection maps (`PRAGMA mmap_size`): 1 GiB, a history of
+    /// about 10^6 violations.
+    static let readerMapBytes = 1 << 30
 
     /// The page size of a file this store creates.
     static let pageSize = 4096
@@ -198,10 +215,23 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
             PRIMARY KEY (bucket, session, segment)
         ) WITHOUT ROWID;
         """
-    /// Sequence numbers per bucket of `segment_sessions` (`first_seq >> 10`): 1,024, so that a
-    /// bucket's postings are a few pages and a commit of 100 touches ~10 of them (0.45 WAL pages a
-    /// violation in all, on the stress stream), and a session is found in 1,000 seeks in 10^6 violations.
+    /// Sequence numbers per bucket of `session_filters` (and of the v5 `segment_sessions`):
+    /// 1,024 (`first_seq >> 10`), so that a bucket's filter holds about 1,024 sessions at most
+    /// (`SessionFilter`: one bucket in 200 read for nothing) and a session's query reads 1,000
+    /// filters in 10^6 violations.
     static let sessionBucketShift: Int64 = 10
+
+    /// The v6 session tables, in place of v5's `segment_sessions` (one row per session per segment):
+    /// `segment_session_sets`, one row a segment (`segment` is its `first_seq`): its sessions'
+    /// hashes, sorted, and where each one's records are (`SessionSet`); `session_filters`, one row a
+    /// bucket of 1,024 sequence numbers: a Bloom filter of the sessions of the segments starting in
+    /// it (`SessionFilter`), rewritten by each commit. A commit writes two rows for its sessions,
+    /// not one a session; a session's query reads the filters, then the sets of the buckets that
+    /// may hold it.
+    static let schemaV6 = """
+        CREATE TABLE segment_session_sets (segment INTEGER PRIMARY KEY, sessions BLOB NOT NULL);
+        CREATE TABLE session_filters (bucket INTEGER PRIMARY KEY, bits BLOB NOT NULL);
+        """
 
     /// The migrations to v4 (one row a violation): what an older release made, and the start of a
     /// new file's migrations.
@@ -251,6 +281,11 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
             // The segment tables; the rows of `violations` are converted afterwards, in slices
             // (`convertRows`), and the table dropped when it is empty.
             try db.execute(sql: schemaV5)
+        }
+        migrator.registerMigration("v6") { db in
+            // The session sets and filters; v5's `segment_sessions` rows are converted afterwards, in
+            // slices (`convertSessionPostings`), and the table dropped when every segment has its set.
+            try db.execute(sql: schemaV6)
         }
         return migrator
     }
@@ -373,7 +408,7 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
         }
     }
 
-    /// The schema migrations applied to the file, oldest first (`v1` … `v5`).
+    /// The schema migrations applied to the file, oldest first (`v1` … `v6`).
     public func appliedMigrations() throws -> [String] {
         try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
     }

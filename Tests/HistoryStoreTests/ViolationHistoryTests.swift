@@ -133,7 +133,7 @@ final class ViolationHistoryTests: XCTestCase {
         let apps = try raw.read { db in try String.fetchAll(db, sql: "SELECT app || '@' || segment FROM segment_apps ORDER BY app, segment") }
         XCTAssertEqual(apps, ["com.a@1", "com.b@1"], "one posting an app a segment")
         XCTAssertFalse(try raw.read { db in try db.tableExists("violations") }, "a new file has no table of one row a violation")
-        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4", "v5"])
+        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4", "v5", "v6"])
     }
 
     func testTheWriterKeepsAReplayedIdOnce() throws {
@@ -234,7 +234,7 @@ final class ViolationHistoryTests: XCTestCase {
 
         var steps: [ViolationHistory.ConversionProgress] = []
         let history = try ViolationHistory(path: path, conversionSlice: 15, progress: { steps.append($0) })
-        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4", "v5"])
+        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4", "v5", "v6"])
         XCTAssertEqual(steps.map(\.converted), [15, 30, 40], "converted in slices of 15 rows")
         XCTAssertEqual(steps.map(\.remaining), [25, 10, 0])
         XCTAssertEqual(try history.count(), 40)
@@ -250,7 +250,7 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.count(), 41)
         XCTAssertEqual(try history.find(HistoryQuery(limit: 1)).first?.id, String(format: "%032x", 5000))
         // Opening it again migrates nothing more.
-        XCTAssertEqual(try ViolationHistory(path: path).appliedMigrations(), ["v1", "v2", "v3", "v4", "v5"])
+        XCTAssertEqual(try ViolationHistory(path: path).appliedMigrations(), ["v1", "v2", "v3", "v4", "v5", "v6"])
     }
 
     func testTheConversionLeavesOutAndCountsARowWhoseIdIsNotHex() throws {
@@ -339,10 +339,12 @@ final class ViolationHistoryTests: XCTestCase {
             ("SELECT first_seq, max_observed, records FROM segments WHERE first_seq = 3", "USING INTEGER PRIMARY KEY"),
             ("SELECT segment FROM segment_apps WHERE app = 'a' AND segment <= 5 ORDER BY segment DESC LIMIT 256", "USING PRIMARY KEY (app=? AND segment<?)"),
             ("SELECT segment FROM segment_rules WHERE rule = 'r' AND segment <= 5 ORDER BY segment DESC LIMIT 256", "USING PRIMARY KEY (rule=? AND segment<?)"),
-            ("SELECT segment FROM segment_sessions WHERE bucket = 0 AND session = 7 AND segment <= 5 ORDER BY segment DESC",
-             "USING PRIMARY KEY (bucket=? AND session=? AND segment<?)"),
+            ("SELECT bucket, bits FROM session_filters WHERE bucket BETWEEN 0 AND 3 ORDER BY bucket DESC", "USING INTEGER PRIMARY KEY"),
+            ("SELECT segment, sessions FROM segment_session_sets WHERE segment BETWEEN 0 AND 5 ORDER BY segment DESC", "USING INTEGER PRIMARY KEY"),
+            ("SELECT bits FROM session_filters WHERE bucket = 0", "USING INTEGER PRIMARY KEY"),
             ("SELECT last_seq FROM segments ORDER BY first_seq DESC LIMIT 1", "SCAN segments"),
-            ("DELETE FROM segment_sessions WHERE bucket <= 3 AND segment < 9", "USING PRIMARY KEY (bucket<?)"),
+            ("DELETE FROM segment_session_sets WHERE segment < 9", "USING INTEGER PRIMARY KEY"),
+            ("DELETE FROM session_filters WHERE bucket < 3", "USING INTEGER PRIMARY KEY"),
         ]
         for (sql, index) in shapes {
             let plan = try raw.read { db in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }

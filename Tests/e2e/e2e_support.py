@@ -651,15 +651,39 @@ def write_segment(db: sqlite3.Connection, violations: list[dict[str, Any]]) -> N
     db.execute("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                (first, first + len(violations) - 1, len(violations), observed[0], observed[-1], max(observed), min(ts), max(ts),
                 SEGMENT_PLAIN, encode_segment(violations, offsets)))
-    places: dict[str, bytearray] = {}
+    places: dict[int, bytearray] = {}
     for index, v in enumerate(violations):
         db.execute("INSERT OR IGNORE INTO segment_apps VALUES (?, ?)", (v["app"], first))
         db.execute("INSERT OR IGNORE INTO segment_rules VALUES (?, ?)", (v["rule"], first))
-        places.setdefault(v["session"], bytearray()).extend(struct.pack("<II", index, offsets[index]))
-    for session_id, records in places.items():
-        session = fnv1a64(session_id.encode())
-        db.execute("INSERT INTO segment_sessions VALUES (?, ?, ?, ?)",
-                   (first >> 10, session - (1 << 64) if session >= 1 << 63 else session, first, bytes(records)))
+        places.setdefault(fnv1a64(v["session"].encode()), bytearray()).extend(struct.pack("<II", index, offsets[index]))
+    # The session set (docs/spec-decisions.md): hashes ascending, each one's end of places, the places.
+    hashes = sorted(places)
+    ends, total = [], 0
+    for h in hashes:
+        total += len(places[h]) // 8
+        ends.append(total)
+    session_set = struct.pack(f"<I{len(hashes)}Q{len(hashes)}I", len(hashes), *hashes, *ends) + b"".join(bytes(places[h]) for h in hashes)
+    db.execute("INSERT INTO segment_session_sets VALUES (?, ?)", (first, session_set))
+    bucket = first >> 10
+    found = db.execute("SELECT bits FROM session_filters WHERE bucket = ?", (bucket,)).fetchone()
+    bits = bytearray(found[0] if found else bytes(SESSION_FILTER_BYTES))
+    for h in hashes:
+        for bit in session_filter_bits(h):
+            bits[bit >> 3] |= 1 << (bit & 7)
+    db.execute("INSERT OR REPLACE INTO session_filters VALUES (?, ?)", (bucket, bytes(bits)))
+
+
+SESSION_FILTER_BYTES = 2048
+
+
+def session_filter_bits(session_hash: int) -> list[int]:
+    """The three bits a session's FNV-1a 64 hash sets in its bucket's filter (`SessionFilter`)."""
+    x = session_hash
+    x ^= x >> 33
+    x = (x * 0xFF51AFD7ED558CCD) & 0xFFFFFFFFFFFFFFFF
+    x ^= x >> 33
+    mask = SESSION_FILTER_BYTES * 8 - 1
+    return [x & mask, (x >> 14) & mask, (x >> 28) & mask]
 
 
 def keep_oldest(state: Path, count: int) -> None:
@@ -667,7 +691,8 @@ def keep_oldest(state: Path, count: int) -> None:
     db = sqlite3.connect(state / "history.sqlite", timeout=10)
     try:
         kept = history_violations(state, db)[:count]
-        db.executescript("DELETE FROM segments; DELETE FROM segment_apps; DELETE FROM segment_rules; DELETE FROM segment_sessions;")
+        db.executescript("DELETE FROM segments; DELETE FROM segment_apps; DELETE FROM segment_rules; DELETE FROM segment_session_sets; "
+                         "DELETE FROM session_filters;")
         write_segment(db, kept)
         db.commit()
     finally:

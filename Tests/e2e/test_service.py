@@ -10,6 +10,7 @@ import shutil
 import signal
 import socket
 import sqlite3
+import struct
 import subprocess
 import time
 import urllib.request
@@ -496,10 +497,80 @@ def test_a_history_file_of_the_first_schema_is_read_then_converted(zctx, tmp_pat
     finally:
         assert daemon.stop() == 0
     with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
-        assert db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid").fetchall() == [("v1",), ("v2",), ("v3",), ("v4",), ("v5",)]
+        assert db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid").fetchall() == [("v1",), ("v2",), ("v3",), ("v4",), ("v5",), ("v6",)]
         assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'violations'").fetchone()[0] == 0, "converted to segments"
     converted = {v["id"]: v["fingerprint"] for v in support.history_violations(state)}
     assert all(converted[r["id"]] == r["fingerprint"] for r in rows)
     after = cli()
     assert after[len(after) - 30:] == newest_first, "the old rows read back the same after the conversion"
     assert [v["session"] for v in after[:len(after) - 30]] == ["NEW"] * (len(after) - 30)
+
+
+V5_SCHEMA = """
+CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+INSERT INTO grdb_migrations VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5');
+CREATE TABLE segments (
+    first_seq INTEGER PRIMARY KEY, last_seq INTEGER NOT NULL, count INTEGER NOT NULL,
+    first_observed INTEGER NOT NULL, last_observed INTEGER NOT NULL, max_observed INTEGER NOT NULL,
+    min_ts INTEGER NOT NULL, max_ts INTEGER NOT NULL, format INTEGER NOT NULL, records BLOB NOT NULL
+);
+CREATE TABLE segment_apps (app TEXT NOT NULL, segment INTEGER NOT NULL, PRIMARY KEY (app, segment)) WITHOUT ROWID;
+CREATE TABLE segment_rules (rule TEXT NOT NULL, segment INTEGER NOT NULL, PRIMARY KEY (rule, segment)) WITHOUT ROWID;
+CREATE TABLE segment_sessions (
+    bucket INTEGER NOT NULL, session INTEGER NOT NULL, segment INTEGER NOT NULL, records BLOB NOT NULL,
+    PRIMARY KEY (bucket, session, segment)
+) WITHOUT ROWID;
+"""
+
+
+def test_a_v5_history_gets_its_session_postings_converted_to_session_sets_in_slices(zctx, tmp_path):
+    # A v5 history (one posting row per session and segment), as the last release wrote it: 60,000
+    # violations in 60 segments, more than one slice of the conversion (50,000 violations).
+    state = tmp_path / "state"
+    state.mkdir()
+    recent = int(time.time() * 1000) - 60_000
+    template = {"v": 1, "rule": "alert-frequency", "rev": 1, "module": "overuse", "severity": "warning", "edition": "current",
+                "app": "com.example.svc", "subject": None, "message": "m", "guideline": "g", "evidence": {}, "events": []}
+    with sqlite3.connect(state / "history.sqlite") as db:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.executescript(V5_SCHEMA)
+        first = 1
+        for segment in range(60):
+            violations = []
+            for k in range(1000):
+                n = segment * 1000 + k
+                body = dict(template, id=f"{n:032x}", fingerprint=f"{n:016x}", session=f"OLD{n % 97}", ts=T0 + n, observed=recent + n // 1000)
+                violations.append({"id": body["id"], "fingerprint": body["fingerprint"], "ts": body["ts"], "observed": body["observed"],
+                                   "severity": "warning", "rule": body["rule"], "app": body["app"], "session": body["session"],
+                                   "json": json.dumps(body, separators=(",", ":"))})
+            offsets: list[int] = []
+            db.execute("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (first, first + 999, 1000, recent + segment, recent + segment, recent + segment, T0 + first - 1, T0 + first + 998,
+                        support.SEGMENT_PLAIN, support.encode_segment(violations, offsets)))
+            db.execute("INSERT INTO segment_apps VALUES (?, ?)", ("com.example.svc", first))
+            db.execute("INSERT INTO segment_rules VALUES (?, ?)", ("alert-frequency", first))
+            places: dict[str, bytearray] = {}
+            for index, v in enumerate(violations):
+                places.setdefault(v["session"], bytearray()).extend(struct.pack("<II", index, offsets[index]))
+            for session, records in places.items():
+                h = support.fnv1a64(session.encode())
+                db.execute("INSERT INTO segment_sessions VALUES (?, ?, ?, ?)", (first >> 10, h - (1 << 64) if h >= 1 << 63 else h, first, bytes(records)))
+            first += 1000
+    expected = [f"{n:032x}" for n in reversed(range(60_000)) if n % 97 == 5][:200]
+
+    # A slow machine converts for a few seconds before READY.
+    daemon = support.Daemon(zctx, tmp_path).start(ready_timeout=60)
+    try:
+        log = daemon.log()
+        slices = [re.search(r"converted=(\d+) .*remaining=(\d+)", line).groups() for line in log.splitlines()
+                  if "converting the history's session postings to session sets" in line]
+        assert slices == [("50000", "10000")], log
+        assert "the history's session postings are converted to session sets" in log and "converted=60000" in log, log
+        reply = daemon.request({"cmd": "violations", "session": "OLD5", "limit": 200})
+        assert reply["ok"] and [v["id"] for v in reply["violations"]] == expected
+    finally:
+        assert daemon.stop() == 0
+    with sqlite3.connect(f"file:{state / 'history.sqlite'}?mode=ro", uri=True) as db:
+        assert db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid").fetchall()[-1] == ("v6",)
+        assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'segment_sessions'").fetchone()[0] == 0
+        assert db.execute("SELECT COUNT(*) FROM segment_session_sets").fetchone()[0] == 60

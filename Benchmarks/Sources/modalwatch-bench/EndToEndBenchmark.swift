@@ -40,6 +40,8 @@ struct EndToEndBenchmark {
             try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
         }
         let cpuBefore = CPUTimes.now(daemon: daemon.pid)
+        let storedBefore = try client.status().violationsStored
+        let publishingBefore = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
         sender.go()
         let warmupEvents = sender.currentReport.warmupEvents
         let total = warmupEvents + messages.events
@@ -55,7 +57,13 @@ struct EndToEndBenchmark {
         let (drained, drainEnd) = try client.poll(intervalMs: pollIntervalMs, timeoutMs: 120_000, what: "violations published") {
             $0.violationsPublished + $0.messagesDropped + $0.historyFailures >= $0.violationsFound
         }
+        let publishingAfter = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
+        let stored = drained.violationsStored - storedBefore
         var details: [(String, Int)] = [("warmup_events", warmupEvents)]
+        details.append(("violations_stored_in_run", stored))
+        if let publishingBefore, let publishingAfter {
+            details.append(("publishing_thread_ns_per_stored_violation", Int((publishingAfter - publishingBefore) * 1e9 / Double(max(1, stored)))))
+        }
         details += [
             ("events_received", reply.eventsReceived), ("events_judged", reply.eventsJudged),
             ("events_rejected", reply.eventsRejected), ("duplicates", reply.duplicates),

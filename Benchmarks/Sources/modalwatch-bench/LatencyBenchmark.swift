@@ -22,6 +22,11 @@ struct LatencyBenchmark {
         var maxSenderLag: UInt64
         /// Counters from the daemon's status at the end.
         var details: [(String, Int)]
+        /// The publishing thread's CPU per violation stored during the run (from the first message
+        /// sent until everything found is published), µs; nil when the thread was not found.
+        var publishingMicrosecondsPerViolation: Double?
+        /// Violations stored during the run.
+        var violationsStored: Int
     }
 
     /// The daemon's executable.
@@ -74,6 +79,8 @@ struct LatencyBenchmark {
             try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
         }
         let cpuBefore = CPUTimes.now(daemon: daemon.pid)
+        let storedBefore = try client.status().violationsStored
+        let publishingBefore = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
         sender.go()
         // While it runs: how far the ingest and the publishing fall behind (status every 100 ms).
         var maxIngestBacklog = 0, maxPublishBacklog = 0, samples = 0
@@ -97,6 +104,12 @@ struct LatencyBenchmark {
         _ = try client.poll(intervalMs: 50, timeoutMs: 120_000, what: "every event judged and every violation published") {
             $0.eventsReceived >= total
                 && $0.violationsPublished + $0.messagesDropped + $0.historyFailures >= $0.violationsFound
+        }
+        let publishingAfter = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
+        let storedAfter = try client.status().violationsStored
+        let stored = storedAfter - storedBefore
+        let publishing = publishingBefore.flatMap { before in
+            publishingAfter.map { ($0 - before) * 1e6 / Double(max(1, stored)) }
         }
         let waitUntil = MonotonicClock.nanoseconds() + 1_000_000_000
         while receiver.probesReceived < probes && MonotonicClock.nanoseconds() < waitUntil {
@@ -132,9 +145,11 @@ struct LatencyBenchmark {
         details.append(("others_cpu_ms", Int(cpu.others * 1000)))
         details.append(("wall_ms", Int(wall * 1000)))
         details.append(("violations_other", arrived.others))
+        details.append(("violations_stored_in_run", stored))
+        if let publishing { details.append(("publishing_thread_ns_per_stored_violation", Int(publishing * 1000))) }
         return Result(
             latency: latency, corrected: corrected, probes: probes, received: arrived.probes,
             offeredRate: Double(count) / MonotonicClock.seconds(from: sent.firstSend, to: sent.lastSend),
-            maxSenderLag: sent.maxLag, details: details)
+            maxSenderLag: sent.maxLag, details: details, publishingMicrosecondsPerViolation: publishing, violationsStored: stored)
     }
 }

@@ -87,6 +87,11 @@ extension ModalwatchBench {
         let slowest = store?.queries.max { $0.milliseconds < $1.milliseconds }
         add("target_store_queries", "store: slowest query on \(store?.historyRows ?? 0) stored violations (\(slowest?.name ?? "none"))", "≤ 5 ms",
             slowest?.milliseconds, { Figure.format($0, 2) + " ms" }, { $0 <= 5 }, missing: "--only store")
+        for query in store?.queries ?? [] {
+            add("target_store_query_" + query.name.filter { $0.isLetter || $0.isNumber || $0 == " " }.replacingOccurrences(of: " ", with: "_"),
+                "↳ query: \(query.name)", "≤ 5 ms", query.milliseconds, { Figure.format($0, 2) + " ms (\(query.rows) rows)" }, { $0 <= 5 },
+                missing: "--only store")
+        }
         add("target_control_hold", "control request's longest hold on the ingest thread (CPU)", "≤ 1 ms", control?.longestCPUMicroseconds,
             { Figure.format($0, 0) + " µs" }, { $0 <= 1000 }, missing: "--only control")
         return rows

@@ -9,7 +9,8 @@ import HistoryStore
 /// each violation costs (the WAL checkpointed between commits outside the timing, as the
 /// daemon's checkpointer thread does). Then the history of the largest commits is filled up to
 /// `queryRows` violations (the same ones again, ids, `ts` and `observed` shifted each round, not
-/// timed), and the queries `violations` and `session ID` make are timed on it.
+/// timed), its WAL checkpointed, and the queries `violations` and `session ID` make are timed on
+/// it through a read-only connection, as the daemon's control thread and the CLI read it.
 struct StoreBenchmark {
     /// The `modalwatch` CLI that judges the stream.
     let cli: String
@@ -107,8 +108,12 @@ struct StoreBenchmark {
                                    walBytesPerViolation: Double(frames * pageSize) / written))
             if index == groupSizes.indices.last {
                 try Self.fill(history, to: queryRows, rows: rows, count: count, group: group, bytes: bytes)
-                historyRows = try history.count()
-                queries = try Self.timeQueries(history, sample: rows[count - 1], bytes: bytes)
+                // As in the daemon: its checkpointer keeps the WAL short, and queries go through a
+                // read-only connection (the control thread's, the CLI's).
+                try history.checkpointTruncating()
+                let reader = try ViolationHistory(path: path, readOnly: true)
+                historyRows = try reader.count()
+                queries = try Self.timeQueries(reader, sample: rows[count - 1], bytes: bytes)
             }
         }
         return Result(commits: commits, queries: queries, historyRows: historyRows)
