@@ -49,6 +49,8 @@ let package = Package(
         .library(name: "ModalwatchZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "ModalwatchControlProtocol", targets: ["ControlProtocol"]),
         .library(name: "ModalwatchHistoryStore", targets: ["HistoryStore"]),
+        // For this repository's tests, fuzzers and benchmarks: not a stable API.
+        .library(name: "ModalwatchTesting", targets: ["ModalwatchTesting"]),
         // For apps and tools that publish events (docs/client.md).
         .library(name: "ModalwatchClient", targets: ["ModalwatchClient"]),
         .executable(name: "modalwatch-client-example", targets: ["ClientExample"]),
@@ -158,6 +160,17 @@ let package = Package(
             ]
         ),
 
+        // What the tests, the fuzzers and the benchmarks share: an EngineOutput that collects and checks,
+        // temporary directories, the built-in catalogue, history files of earlier schemas.
+        .target(
+            name: "ModalwatchTesting",
+            dependencies: [
+                "SessionEngine", "EventDecoding", "RuleHost", "HistoryStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
         .target(name: "RuleKit", dependencies: ["ModalwatchABI", "ByteBasics"]),
         // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
@@ -170,7 +183,7 @@ let package = Package(
             dependencies: ["ModalwatchClient", "ShardRouting", "ByteBasics", "EventDecoding", "ModalwatchABI", "ZeroMQ", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"]),
-        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"]),
+        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "ModalwatchTesting"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),
         .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
@@ -178,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "SessionEngineTests",
             dependencies: [
-                "SessionEngine", "RuleHost", "EventDecoding", "ByteBasics",
+                "SessionEngine", "RuleHost", "EventDecoding", "ByteBasics", "ModalwatchTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
@@ -199,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "DaemonCoreTests",
             dependencies: [
-                "DaemonCore", "SessionEngine", "ControlProtocol", "ModalwatchConfig", "RuleHost", "ZeroMQ",
+                "DaemonCore", "SessionEngine", "ControlProtocol", "ModalwatchConfig", "RuleHost", "ZeroMQ", "ModalwatchTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
@@ -213,7 +226,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RuleModuleTests",
-            dependencies: ["SessionEngine", "RuleHost", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SessionEngine", "RuleHost", "ModalwatchTesting", .product(name: "Logging", package: "swift-log")],
             exclude: ["Streams"]
         ),
     ] + modules.map(\.1)
