@@ -86,7 +86,7 @@ final class Publisher {
             pair = try ZMQSocket(settings.context, type: .pair, linger: 0)
             try pair.bind(settings.handoff)
         } catch {
-            throw DaemonError(.systemCall, "cannot create the publishing hand-over socket: \(error)")
+            throw DaemonError(.systemCall, "cannot create the publishing hand-over socket: \(error)", underlying: error)
         }
         do {
             pub = try ZMQSocket(settings.context, type: .pub, linger: 1000)
@@ -98,7 +98,7 @@ final class Publisher {
             boundEndpoint = (try? pub.lastEndpoint) ?? settings.publish
         } catch {
             pair.close()
-            throw DaemonError(.endpoint, "cannot bind publish to \(settings.publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish")
+            throw DaemonError(.endpoint, "cannot bind publish to \(settings.publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish", underlying: error)
         }
         var keeper: HistoryKeeper?
         var checkpointer: HistoryCheckpointer?
@@ -116,7 +116,7 @@ final class Publisher {
                 checkpointer?.stop()
                 pub.close()
                 pair.close()
-                throw DaemonError(.systemCall, "cannot open the history store \(path): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions")
+                throw DaemonError(.systemCall, "cannot open the history store \(path): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions", underlying: error)
             }
         }
         self.pair = pair
