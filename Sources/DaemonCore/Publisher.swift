@@ -3,6 +3,7 @@ import ControlProtocol
 import Foundation
 import HistoryStore
 import Logging
+import SessionEngine
 import Synchronization
 import ZeroMQ
 
@@ -68,6 +69,8 @@ final class Publisher {
     private let logger: Logger
     /// The daemon's clock: the `observed` time of the notices this thread publishes.
     private let clock: DaemonClock
+    /// The `history_unavailable` notice, written in place.
+    private var notice = DiagnosticMessage()
     private var state = State.waiting
     private var header = ZMQMessage()
     private var body = ZMQMessage()
@@ -226,12 +229,8 @@ final class Publisher {
     /// (at most one a second).
     private func publishNotice(_ keeper: HistoryKeeper) {
         guard let detail = keeper.takeUnavailableNotice() else { return }
-        let payload = JSONWriter.encode([
-            "v": .int(1), "reason": .string("history_unavailable"), "app": .null, "session": .null,
-            "detail": .string(detail), "observed": .integer(clock.milliseconds()),
-        ])
-        let topic = Array("diag/-/history_unavailable".utf8)
-        let sent = topic.withUnsafeBytes { topic in payload.withUnsafeBytes { send(topic, $0) } }
+        notice.write(.historyUnavailable, app: nil, session: nil, detail: detail, observed: clock.milliseconds())
+        let sent = notice.withBytes { topic, payload in send(topic, payload) }
         if sent { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
     }
 
