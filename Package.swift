@@ -154,7 +154,7 @@ let package = Package(
             name: "modalwatch",
             dependencies: [
                 "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol", "Report",
-                "ModalwatchClient", "ShardRouting", "ModalwatchABI", "CurveAuthentication",
+                "ModalwatchClient", "ShardRouting", "ModalwatchABI", "CurveAuthentication", "Posix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
