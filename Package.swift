@@ -49,6 +49,8 @@ let package = Package(
         .library(name: "ModalwatchZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "ModalwatchControlProtocol", targets: ["ControlProtocol"]),
         .library(name: "ModalwatchHistoryStore", targets: ["HistoryStore"]),
+        .library(name: "ModalwatchEventDecoding", targets: ["EventDecoding"]),
+        .library(name: "ModalwatchSessionEngine", targets: ["SessionEngine", "RuleHost"]),
         // For this repository's tests, fuzzers and benchmarks: not a stable API.
         .library(name: "ModalwatchTesting", targets: ["ModalwatchTesting"]),
         // For apps and tools that publish events (docs/client.md).

@@ -18,6 +18,8 @@ let package = Package(
         .package(name: "modalwatch", path: "../"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // The micro-benchmarks' harness; its malloc interposer counts allocations (no jemalloc needed).
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The benchmark: raw libzmq ceiling, the daemon end to end, latency, memory, start-up, restart,
@@ -38,6 +40,21 @@ let package = Package(
                 .enableUpcomingFeature("MemberImportVisibility"),
                 .enableUpcomingFeature("InternalImportsByDefault"),
             ]
+        ),
+        // The micro-benchmarks (decoder, engine, history store) on package-benchmark, with the
+        // allocation counts checked against Thresholds/: `swift package benchmark thresholds check`.
+        .executableTarget(
+            name: "ModalwatchMicro",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "ModalwatchEventDecoding", package: "modalwatch"),
+                .product(name: "ModalwatchSessionEngine", package: "modalwatch"),
+                .product(name: "ModalwatchHistoryStore", package: "modalwatch"),
+                .product(name: "ModalwatchTesting", package: "modalwatch"),
+            ],
+            path: "Benchmarks/ModalwatchMicro",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
     ]
 )
