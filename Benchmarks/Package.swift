@@ -19,7 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         // The micro-benchmarks' harness; its malloc interposer counts allocations (no jemalloc needed).
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The benchmark: raw libzmq ceiling, the daemon end to end, latency, memory, start-up, restart,
@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "ModalwatchMicro",
             dependencies: [
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ModalwatchEventDecoding", package: "modalwatch"),
                 .product(name: "ModalwatchSessionEngine", package: "modalwatch"),
                 .product(name: "ModalwatchHistoryStore", package: "modalwatch"),
@@ -54,7 +54,7 @@ let package = Package(
             ],
             path: "Benchmarks/ModalwatchMicro",
             swiftSettings: [.swiftLanguageMode(.v6)],
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]
 )
