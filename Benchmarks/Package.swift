@@ -1,11 +1,13 @@
 // swift-tools-version:6.1
 //
-// modalwatch's benchmark, a package of its own (as swift-nio keeps its Benchmarks/): the root
-// package's `swift build` does not build it, and its extra dependency (HdrHistogram) stays here.
-// It uses the root package by path, through library products marked for internal use.
+// modalwatch's benchmarks, a package of its own (as swift-nio keeps its Benchmarks/): the root
+// package's `swift build` does not build it, and its extra dependencies (HdrHistogram,
+// package-benchmark) stay here. It uses the root package by path, through library products
+// marked for internal use.
 //
 //   swift build -c release                                                  # the daemon and its modules (root)
 //   swift run -c release --package-path Benchmarks modalwatch-bench --quick # the bench
+//   cd Benchmarks && swift package benchmark thresholds check               # the micro-benchmarks' allocation counts
 //
 // See Benchmarks/README.md.
 
