@@ -49,6 +49,10 @@ let package = Package(
         .library(name: "ModalwatchZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "ModalwatchControlProtocol", targets: ["ControlProtocol"]),
         .library(name: "ModalwatchHistoryStore", targets: ["HistoryStore"]),
+        .library(name: "ModalwatchEventDecoding", targets: ["EventDecoding"]),
+        .library(name: "ModalwatchSessionEngine", targets: ["SessionEngine", "RuleHost"]),
+        // For this repository's tests, fuzzers and benchmarks: not a stable API.
+        .library(name: "ModalwatchTesting", targets: ["ModalwatchTesting"]),
         // For apps and tools that publish events (docs/client.md).
         .library(name: "ModalwatchClient", targets: ["ModalwatchClient"]),
         .executable(name: "modalwatch-client-example", targets: ["ClientExample"]),
@@ -152,8 +156,19 @@ let package = Package(
             name: "modalwatch",
             dependencies: [
                 "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol", "Report",
-                "ModalwatchClient", "ShardRouting", "ModalwatchABI", "CurveAuthentication",
+                "ModalwatchClient", "ShardRouting", "ModalwatchABI", "CurveAuthentication", "Posix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // What the tests, the fuzzers and the benchmarks share: an EngineOutput that collects and checks,
+        // temporary directories, the built-in catalogue, history files of earlier schemas.
+        .target(
+            name: "ModalwatchTesting",
+            dependencies: [
+                "SessionEngine", "EventDecoding", "RuleHost", "HistoryStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -170,7 +185,7 @@ let package = Package(
             dependencies: ["ModalwatchClient", "ShardRouting", "ByteBasics", "EventDecoding", "ModalwatchABI", "ZeroMQ", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText"]),
-        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore"]),
+        .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "ModalwatchTesting"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),
         .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
@@ -178,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "SessionEngineTests",
             dependencies: [
-                "SessionEngine", "RuleHost", "EventDecoding", "ByteBasics",
+                "SessionEngine", "RuleHost", "EventDecoding", "ByteBasics", "ModalwatchTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
@@ -199,7 +214,7 @@ let package = Package(
         .testTarget(
             name: "DaemonCoreTests",
             dependencies: [
-                "DaemonCore", "SessionEngine", "ControlProtocol", "ModalwatchConfig", "RuleHost", "ZeroMQ",
+                "DaemonCore", "SessionEngine", "ControlProtocol", "ModalwatchConfig", "RuleHost", "ZeroMQ", "ModalwatchTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
@@ -213,7 +228,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RuleModuleTests",
-            dependencies: ["SessionEngine", "RuleHost", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SessionEngine", "RuleHost", "ModalwatchTesting", .product(name: "Logging", package: "swift-log")],
             exclude: ["Streams"]
         ),
     ] + modules.map(\.1)

@@ -59,7 +59,7 @@ build_decoder() {
 }
 
 # The modules DaemonCore needs, in the sanitized SwiftPM build: every object file of these is linked.
-SPM_MODULES=(DaemonCore Report ControlProtocol CurveAuthentication ModalwatchConfig ShardRouting HistoryStore SessionEngine RuleHost EventDecoding ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
+SPM_MODULES=(ModalwatchTesting DaemonCore Report ControlProtocol CurveAuthentication ModalwatchConfig ShardRouting HistoryStore SessionEngine RuleHost EventDecoding ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
              Yams CYaml GRDB Logging Metrics CoreMetrics Prometheus Atomics _AtomicsShims)
 
 # SwiftPM's --sanitize flags reach swiftc as separate -sanitize= options, of which only the last
@@ -76,9 +76,10 @@ RULE_PRODUCTS=(overuse modality alert-content action-sheet)
 spm_built=0
 build_spm() {
     [ $spm_built = 1 ] && return
-    echo "fuzz: swift build --target DaemonCore, Report and the rule modules (release, ASan, coverage, -enable-testing)"
+    echo "fuzz: swift build --target DaemonCore, Report, ModalwatchTesting and the rule modules (release, ASan, coverage, -enable-testing)"
     (cd "$ROOT" && "$SWIFT" build --scratch-path "$SPM" "${SPM_FLAGS[@]}" --target DaemonCore)
     (cd "$ROOT" && "$SWIFT" build --scratch-path "$SPM" "${SPM_FLAGS[@]}" --target Report)
+    (cd "$ROOT" && "$SWIFT" build --scratch-path "$SPM" "${SPM_FLAGS[@]}" --target ModalwatchTesting)
     local product
     for product in "${RULE_PRODUCTS[@]}"; do
         (cd "$ROOT" && "$SWIFT" build --scratch-path "$SPM" "${SPM_FLAGS[@]}" --product "modalwatch-rules-$product")

@@ -4,7 +4,8 @@
 #   apt-get --no-install-recommends: a C compiler for the C rule modules, systemd-analyze for the
 #   units, tmux for `modalwatch top`, chromium for the report's rendering, patchelf and dpkg-dev
 #   for the Debian package; jsonschema, pytest, prometheus-client and Pillow for Python), then
-#   swift build, swift test, and the end-to-end suite (python3 -m pytest -q Tests/e2e).
+#   swift build, swift test, the micro-benchmarks' allocation thresholds (Benchmarks/), and the
+#   end-to-end suite (python3 -m pytest -q Tests/e2e).
 #   Exits non-zero on the first failure.
 # Extra arguments go to pytest, e.g. scripts/test.sh -k garbage
 set -euo pipefail
@@ -34,6 +35,10 @@ echo "== swift build"
 swift build
 echo "== swift test"
 swift test
+echo "== micro-benchmarks: allocation counts against Benchmarks/Thresholds (swift package benchmark thresholds check)"
+# The decoder, the engine and the history store on package-benchmark, in release; a count above
+# (or below) its threshold fails: Benchmarks/README.md says how to update the thresholds.
+(cd Benchmarks && swift package benchmark thresholds check --target ModalwatchMicro --no-progress)
 echo "== end-to-end: python3 -m pytest -q Tests/e2e"
 # The package test packages the debug build just made (a release build adds about 11 minutes on
 # 2 cores); MODALWATCH_PACKAGE_CONFIGURATION=release tests the package as scripts/package.sh builds it.

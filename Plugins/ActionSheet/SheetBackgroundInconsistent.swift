@@ -49,7 +49,7 @@ enum SheetBackgroundInconsistent: Rule {
 
     static let examples: [Example] = [
         Example("blue in one session, black in the next, blue again, then gray", expected: 2, in: .edition2009, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","background":"default_blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
             {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
@@ -65,7 +65,7 @@ enum SheetBackgroundInconsistent: Rule {
             {"v":1,"type":"sheet.presented","session":"S2","ts":1732290015100,"id":"sh3","background":"opaque_gray","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
             """),
         Example("blue, then black, then gray (2009 only)", expected: 0, in: [.ios7, .current], events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","background":"default_blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
             {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}

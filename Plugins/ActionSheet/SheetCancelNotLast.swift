@@ -37,14 +37,14 @@ enum SheetCancelNotLast: Rule {
     }
 
     private static let cancelFirst = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
         {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Mail"},{"title":"Message"}]}
         """
 
     static let examples: [Example] = [
         Example("v1.1: a default-style button titled Cancel at the top", expected: 1, in: [.edition2009, .ios7], events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"button","label":"Share"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Cancel"},{"title":"Mail"}]}
             """),

@@ -34,7 +34,7 @@ enum SheetDestructiveNotFirst: Rule {
     }
 
     private static let deleteSecond = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Edit"}
         {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Archive"},{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
         """
@@ -43,7 +43,7 @@ enum SheetDestructiveNotFirst: Rule {
         Example("Delete below Archive", expected: 1, in: [.edition2009, .ios7], events: deleteSecond),
         Example("Delete below Archive (current sets no order)", expected: 0, in: .current, events: deleteSecond),
         Example("Delete at the top, and a sheet with nothing destructive", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Edit"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Delete","style":"destructive"},{"title":"Archive"},{"title":"Cancel","style":"cancel"}]}
             {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":2,"via":"button"}

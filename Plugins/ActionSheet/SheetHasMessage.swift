@@ -32,7 +32,7 @@ enum SheetHasMessage: Rule {
     }
 
     private static let explained = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Trash"}
         {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","title":"Delete Message","message":"This message will be deleted.","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
         {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
@@ -44,7 +44,7 @@ enum SheetHasMessage: Rule {
         Example("a sheet with a title and a message, and one with a message", expected: 2, in: [.edition2009, .ios7], events: explained),
         Example("a sheet with a title and a message, and one with a message (current allows them)", expected: 0, in: .current, events: explained),
         Example("sheets with no text, and with blank text", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Trash"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
             {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}

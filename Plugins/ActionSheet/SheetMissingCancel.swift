@@ -37,7 +37,7 @@ enum SheetMissingCancel: Rule {
 
     static let examples: [Example] = [
         Example("v1.1: a default-style button titled cancel is the cancel button", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"button","label":"Share"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"cancel"}]}
             """),
@@ -54,7 +54,7 @@ enum SheetMissingCancel: Rule {
             {"v":1,"type":"sheet.presented","session":"S2","ts":1732290004100,"id":"sh2","in_popover":true,"from_popover":true,"buttons":[{"title":"Mail"},{"title":"Message"}]}
             """),
         Example("the same sheet id shown twice in a session fires once", expected: 1, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"}]}
             {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":0,"via":"button"}

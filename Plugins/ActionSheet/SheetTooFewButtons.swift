@@ -27,7 +27,7 @@ enum SheetTooFewButtons: Rule {
 
     static let examples: [Example] = [
         Example("a sheet with only Cancel, and one with no buttons", expected: 2, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Cancel","style":"cancel"}]}
             {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":0,"via":"button"}
@@ -35,7 +35,7 @@ enum SheetTooFewButtons: Rule {
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh2","buttons":[]}
             """),
         Example("a sheet with Delete and Cancel", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Trash"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Delete Message","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
             """),

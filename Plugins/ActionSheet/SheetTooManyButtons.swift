@@ -30,7 +30,7 @@ enum SheetTooManyButtons: Rule {
     }
 
     private static let eight = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
         {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"},{"title":"Notes"},{"title":"Reminders"},{"title":"Copy"},{"title":"Print"},{"title":"Save to Files"},{"title":"Cancel","style":"cancel"}]}
         """
@@ -39,7 +39,7 @@ enum SheetTooManyButtons: Rule {
         Example("eight buttons, Cancel included", expected: 1, in: [.ios7, .current], events: eight),
         Example("eight buttons, Cancel included (2009 sets no limit)", expected: 0, in: .edition2009, events: eight),
         Example("seven buttons", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"},{"title":"Notes"},{"title":"Reminders"},{"title":"Copy"},{"title":"Print"},{"title":"Cancel","style":"cancel"}]}
             """),

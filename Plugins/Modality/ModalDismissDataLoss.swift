@@ -32,7 +32,7 @@ enum ModalDismissDataLoss: Rule {
     }
 
     private static let swipedAway = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
         {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290030000,"id":"m1","via":"gesture","button":null,"unsaved_changes":true}
         """
@@ -41,7 +41,7 @@ enum ModalDismissDataLoss: Rule {
         Example("a draft swiped away without asking", expected: 1, in: .current, events: swipedAway),
         Example("a draft swiped away without asking (older editions)", expected: 0, in: [.edition2009, .ios7], events: swipedAway),
         Example("the app asked first, or nothing was lost", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
             {"v":1,"type":"user.action","session":"S1","ts":1732290030000,"control":"bar_button","label":"Cancel"}
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290030100,"id":"sh1","buttons":[{"title":"Delete Draft","style":"destructive"},{"title":"Save Draft"},{"title":"Cancel","style":"cancel"}]}

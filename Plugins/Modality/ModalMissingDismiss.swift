@@ -36,13 +36,13 @@ enum ModalMissingDismiss: Rule {
 
     static let examples: [Example] = [
         Example("a compose view with only Send, and a view with no buttons", expected: 2, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"New Message","buttons":[{"title":"Send","role":"confirm"}]}
             {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290009000,"id":"m1","via":"button","button":0}
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290010000,"id":"m2","style":"full_screen","title":"Photo"}
             """),
         Example("a compose view with Cancel and Send", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290004000,"id":"m2","style":"form_sheet","title":"Recipients","buttons":[{"title":"Done","role":"done"}]}
             """),

@@ -38,7 +38,7 @@ enum ModalNavDepth: Rule {
     }
 
     private static let fivePushes = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
         {"v":1,"type":"nav.push","session":"S1","ts":1732290002000,"screen":"Account"}
         {"v":1,"type":"nav.push","session":"S1","ts":1732290003000,"screen":"Privacy"}
@@ -51,7 +51,7 @@ enum ModalNavDepth: Rule {
         Example("five screens deep inside a modal view", expected: 1, in: .current, events: fivePushes),
         Example("five screens deep inside a modal view (older editions)", expected: 0, in: [.edition2009, .ios7], events: fivePushes),
         Example("pops keep the hierarchy shallow", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
             {"v":1,"type":"nav.push","session":"S1","ts":1732290002000,"screen":"Account"}
             {"v":1,"type":"nav.push","session":"S1","ts":1732290003000,"screen":"Privacy"}
@@ -60,7 +60,7 @@ enum ModalNavDepth: Rule {
             {"v":1,"type":"nav.push","session":"S1","ts":1732290006000,"screen":"Sounds"}
             """),
         Example("a deep hierarchy outside any modal view", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"nav.push","session":"S1","ts":1732290002000,"screen":"Folders"}
             {"v":1,"type":"nav.push","session":"S1","ts":1732290003000,"screen":"Inbox"}
             {"v":1,"type":"nav.push","session":"S1","ts":1732290004000,"screen":"Thread"}

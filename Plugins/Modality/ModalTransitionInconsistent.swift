@@ -62,7 +62,7 @@ enum ModalTransitionInconsistent: Rule {
 
     static let examples: [Example] = [
         Example("three transitions in one session", expected: 1, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
             {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
@@ -72,7 +72,7 @@ enum ModalTransitionInconsistent: Rule {
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290007000,"id":"m4","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
             """),
         Example("four transitions across two sessions of one app", expected: 2, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
             {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
@@ -86,7 +86,7 @@ enum ModalTransitionInconsistent: Rule {
             {"v":1,"type":"modal.presented","session":"S2","ts":1732290015000,"id":"m3","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
             """),
         Example("two transitions, used again and again, and modal views that do not say", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
             {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
             {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}

@@ -45,7 +45,7 @@ enum SheetWithoutUserAction: Rule {
 
     static let examples: [Example] = [
         Example("a sheet out of nowhere, and one long after the last tap", expected: 2, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"sheet.presented","session":"S1","ts":1732290002000,"id":"sh1","buttons":[{"title":"Rate Now"},{"title":"Cancel","style":"cancel"}]}
             {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290004000,"id":"sh1","button":1,"via":"button"}
             {"v":1,"type":"user.action","session":"S1","ts":1732290010000,"control":"cell","label":"Inbox"}

@@ -46,7 +46,8 @@ final class ControlHandler {
         var longestMicros: Int64 = 0, longestCPUMicros: Int64 = 0, longestStepMicros: Int64 = 0
     }
 
-    private unowned let loop: IngestLoop
+    /// The ingest loop, through what the handler may ask of it.
+    private unowned let loop: any ControlledLoop
     private let exchange: ControlExchange
     private let pair: ZMQSocket
     /// The job under way in slices, if any.
@@ -56,7 +57,7 @@ final class ControlHandler {
     /// How long control jobs held this thread, one turn at a time.
     private(set) var holds = ControlHoldTimes()
 
-    init(loop: IngestLoop, exchange: ControlExchange, pair: ZMQSocket) {
+    init(loop: any ControlledLoop, exchange: ControlExchange, pair: ZMQSocket) {
         self.loop = loop
         self.exchange = exchange
         self.pair = pair
@@ -108,7 +109,7 @@ final class ControlHandler {
             looked = now
             return now >= deadline
         }
-        let engine = loop.pipeline.engine
+        let engine = loop.engine
         switch ongoing {
         case .sessions(let scan):
             // Slices of a bounded size (`Engine.scanSlice`), as many as the turn has time and memory
@@ -195,7 +196,7 @@ final class ControlHandler {
     /// of it in slices. The control thread builds the reply from it and adds the session's
     /// violations from the history.
     private func startSession(_ request: SessionRequest) {
-        let engine = loop.pipeline.engine
+        let engine = loop.engine
         let snapshot = engine.sessionSnapshot(id: request.id)
         guard snapshot != nil || request.ended else {
             answer(.session(.failure(ControlRefusal(

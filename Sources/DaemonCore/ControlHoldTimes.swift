@@ -47,11 +47,7 @@ struct ControlHoldTimes {
     }
 
     /// The calling thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), in microseconds.
-    private static func threadCPUMicroseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
-    }
+    private static func threadCPUMicroseconds() -> Int64 { PosixClock.threadCPU.microseconds() }
 
     /// The commands the ingest thread works on (`violations` never reaches it).
     private static let commands: Set<String> = ["status", "sessions", "session", "rules", "reload"]

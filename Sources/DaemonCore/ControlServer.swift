@@ -45,24 +45,24 @@ final class ControlServer {
         do {
             control = try ZMQSocket(settings.context, type: .rep, linger: 0)
         } catch {
-            throw DaemonError(.systemCall, "cannot create a REP socket: \(error)")
+            throw DaemonError(.systemCall, "cannot create a REP socket: \(error)", underlying: error)
         }
         do {
             pair = try ZMQSocket(settings.context, type: .pair, linger: 0)
         } catch {
             control.close()
-            throw DaemonError(.systemCall, "cannot create a PAIR socket: \(error)")
+            throw DaemonError(.systemCall, "cannot create a PAIR socket: \(error)", underlying: error)
         }
         do throws(DaemonError) {
             try Self.configure(control)
             boundEndpoint = try Self.bind(control, settings.control, logger: settings.logger)
-            do { try pair.bind(settings.pair) } catch { throw DaemonError(.systemCall, "cannot bind the control PAIR: \(error)") }
+            do { try pair.bind(settings.pair) } catch { throw DaemonError(.systemCall, "cannot bind the control PAIR: \(error)", underlying: error) }
             do {
                 _ = try poller.add(control)
                 _ = try poller.add(pair)
                 _ = try pairPoller.add(pair)
             } catch {
-                throw DaemonError(.systemCall, "cannot poll sockets: \(error)")
+                throw DaemonError(.systemCall, "cannot poll sockets: \(error)", underlying: error)
             }
         } catch {
             control.close()
@@ -295,7 +295,7 @@ final class ControlServer {
             try control.set(.receiveHighWaterMark, ControlLimits.requestsQueuedPerPeer)
             try control.set(.maxMessageSize, ControlLimits.maxRequestBytes)
         } catch {
-            throw DaemonError(.systemCall, "cannot set socket options: \(error)")
+            throw DaemonError(.systemCall, "cannot set socket options: \(error)", underlying: error)
         }
     }
 
@@ -303,7 +303,7 @@ final class ControlServer {
         do {
             try control.bind(endpoint)
         } catch {
-            throw DaemonError(.endpoint, "cannot bind control to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --control")
+            throw DaemonError(.endpoint, "cannot bind control to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --control", underlying: error)
         }
         if endpoint.hasPrefix("ipc://") {
             // Owner and group only: whoever may run `modalwatch` shares the daemon's group.

@@ -51,23 +51,10 @@ final class ControlThread: Sendable {
     /// already ended and closed what it opened.
     static func start(_ settings: Settings) throws(DaemonError) -> ControlThread {
         let exchange = ControlExchange()
-        let finished = DispatchSemaphore(value: 0)
-        let started = StartReport()
-        let thread = Thread {
-            defer { finished.signal() }
-            let server: ControlServer
-            do throws(DaemonError) {
-                server = try ControlServer(settings, exchange: exchange)
-            } catch {
-                started.post(.failure(error))
-                return
-            }
-            started.post(.success(server.boundEndpoint))
-            server.run()
-        }
-        thread.name = "modalwatch-control"
-        thread.start()
-        let endpoint = try started.wait().get()
+        let (endpoint, finished) = try SocketThread.start(
+            name: "modalwatch-control", what: "control",
+            open: { () throws(DaemonError) in try ControlServer(settings, exchange: exchange) },
+            boundEndpoint: { $0.boundEndpoint }, run: { $0.run() })
         return ControlThread(exchange: exchange, boundEndpoint: endpoint, pair: settings.pair, finished: finished)
     }
 

@@ -21,7 +21,7 @@ enum HistoryStartCheck {
             let stamp = Self.timestamp()
             let aside = "\(path).damaged-\(stamp)"
             do { try Posix.rename(path, aside) } catch {
-                throw DaemonError(.systemCall, "the history \(path) is damaged (\(why)) and could not be moved aside: \(error.reason)")
+                throw DaemonError(.systemCall, "the history \(path) is damaged (\(why)) and could not be moved aside: \(error.reason)", underlying: error)
             }
             for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
                 do { try Posix.rename(path + suffix, aside + suffix) } catch { try? Posix.unlink(path + suffix) }

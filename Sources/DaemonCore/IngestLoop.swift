@@ -410,9 +410,9 @@ public final class IngestLoop {
         do {
             return .success(try source())
         } catch let error as ConfigErrors {
-            return .failure(DaemonError(.configuration, error.errors.map(\.description).joined(separator: "; ")))
+            return .failure(DaemonError(.configuration, error.errors.map(\.description).joined(separator: "; "), underlying: error))
         } catch {
-            return .failure(DaemonError(.configuration, "\(error)"))
+            return .failure(DaemonError(.configuration, "\(error)", underlying: error))
         }
     }
 

@@ -74,7 +74,7 @@ final class IngestResources {
         var undo = Undo()
         do throws(DaemonError) {
             let context: ZMQContext
-            do { context = try ZMQContext(ioThreads: 1) } catch { throw DaemonError(.systemCall, "cannot create a ZeroMQ context: \(error)") }
+            do { context = try ZMQContext(ioThreads: 1) } catch { throw DaemonError(.systemCall, "cannot create a ZeroMQ context: \(error)", underlying: error) }
             undo.push { context.terminate() }
 
             // The state directory: this daemon's alone (a flock), at its modes, before anything in it is read.
@@ -88,11 +88,11 @@ final class IngestResources {
 
             // CURVE: the authentication handler must be bound before any encrypted socket exists.
             let curveSecret = try configuration.curve.map { (curve) throws(DaemonError) in
-                do { return try CurveKeyFile.read(path: curve.keyFile).secretKey } catch { throw DaemonError(.configuration, "\(error)") }
+                do { return try CurveKeyFile.read(path: curve.keyFile).secretKey } catch { throw DaemonError(.configuration, "\(error)", underlying: error) }
             }
             let zap = try configuration.curve.map { (curve) throws(DaemonError) in
                 do throws(ZapHandler.Failure) { return try ZapHandler(context: context, allowedClients: curve.allowedClients, what: "curve.allowed_clients", logger: logger) } catch {
-                    throw DaemonError(error.isBadKey ? .configuration : .systemCall, error.description)
+                    throw DaemonError(error.isBadKey ? .configuration : .systemCall, error.description, underlying: error)
                 }
             }
             undo.push { zap?.close() }
@@ -117,7 +117,7 @@ final class IngestResources {
                 try handover.connect(publishing.handoff)
                 try control.connect(controlThread.pair)
             } catch {
-                throw DaemonError(.systemCall, "cannot connect to the publishing or control thread: \(error)")
+                throw DaemonError(.systemCall, "cannot connect to the publishing or control thread: \(error)", underlying: error)
             }
             try configure(ingest: ingest, handover: handover, configuration, curveSecret: curveSecret)
             var endpoints = try bind(ingest: ingest, configuration, logger: logger)
@@ -128,7 +128,7 @@ final class IngestResources {
                     limit: IngestConnectionGuard.limit(configured: configuration.maxIngestConnections, descriptorLimit: Posix.descriptorLimit()),
                     logger: logger)
             } catch {
-                throw DaemonError(.systemCall, "cannot monitor the ingest socket: \(error)")
+                throw DaemonError(.systemCall, "cannot monitor the ingest socket: \(error)", underlying: error)
             }
             undo.push { connections.close() }
             endpoints["publish"] = [publishing.boundEndpoint]
@@ -142,7 +142,7 @@ final class IngestResources {
                     wakeup: poller.add(fileDescriptor: wakeup.fileDescriptor), zap: try zap.map { try poller.add($0.socket) } ?? -1,
                     connections: try poller.add(connections.socket))
             } catch {
-                throw DaemonError(.systemCall, "cannot poll sockets: \(error)")
+                throw DaemonError(.systemCall, "cannot poll sockets: \(error)", underlying: error)
             }
 
             var metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
@@ -215,7 +215,7 @@ final class IngestResources {
             undo.push { socket.close() }
             return socket
         } catch {
-            throw DaemonError(.systemCall, "cannot create a \(type) socket: \(error)")
+            throw DaemonError(.systemCall, "cannot create a \(type) socket: \(error)", underlying: error)
         }
     }
 
@@ -232,7 +232,7 @@ final class IngestResources {
             for prefix in configuration.ingestSubscriptions { _ = try ingest.send(IngestLoop.subscription(prefix, subscribe: true)) }
             try handover.set(.sendHighWaterMark, 1000)
         } catch {
-            throw DaemonError(.systemCall, "cannot set socket options: \(error)")
+            throw DaemonError(.systemCall, "cannot set socket options: \(error)", underlying: error)
         }
     }
 
@@ -246,7 +246,7 @@ final class IngestResources {
         endpoints["events"] = boundEvents
         for endpoint in configuration.eventsConnect {
             do { try ingest.connect(endpoint) } catch {
-                throw DaemonError(.endpoint, "cannot connect events to \(endpoint): \(error.reason); check the endpoint (e.g. tcp://host:port)")
+                throw DaemonError(.endpoint, "cannot connect events to \(endpoint): \(error.reason); check the endpoint (e.g. tcp://host:port)", underlying: error)
             }
         }
         endpoints["events_connect"] = configuration.eventsConnect
@@ -258,7 +258,7 @@ final class IngestResources {
             try socket.bind(endpoint)
             return (try? socket.lastEndpoint) ?? endpoint
         } catch {
-            throw DaemonError(.endpoint, "cannot bind \(role) to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --\(role)")
+            throw DaemonError(.endpoint, "cannot bind \(role) to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --\(role)", underlying: error)
         }
     }
 }

@@ -29,7 +29,7 @@ final class MetricsHTTPServer: Sendable {
     static func start(address: String, allowRemote: Bool, registry: PrometheusCollectorRegistry, logger: Logger) throws(DaemonError) -> MetricsHTTPServer {
         let parsed: MetricsAddress
         do { parsed = try MetricsAddress(parsing: address, allowRemote: allowRemote) } catch {
-            throw DaemonError(.configuration, "metrics: \(error.description)")
+            throw DaemonError(.configuration, "metrics: \(error.description)", underlying: error)
         }
         let host = parsed.host
         var socketAddress = sockaddr_in()
@@ -38,7 +38,7 @@ final class MetricsHTTPServer: Sendable {
         socketAddress.sin_addr.s_addr = parsed.networkAddress
         let fd: Int32
         do { fd = try Posix.socket(AF_INET, Int32(SOCK_STREAM.rawValue)) } catch {
-            throw DaemonError(.systemCall, "cannot create the metrics socket: \(error)")
+            throw DaemonError(.systemCall, "cannot create the metrics socket: \(error)", underlying: error)
         }
         let actual: sockaddr_in
         do {
@@ -48,7 +48,7 @@ final class MetricsHTTPServer: Sendable {
             actual = try Posix.localAddress(fd)
         } catch {
             try? Posix.close(fd)
-            throw DaemonError(.endpoint, "cannot bind metrics to \(address): \(error); choose another with metrics: in the config")
+            throw DaemonError(.endpoint, "cannot bind metrics to \(address): \(error); choose another with metrics: in the config", underlying: error)
         }
         let server = MetricsHTTPServer(
             registry: registry, logger: logger, listener: fd, boundAddress: "\(host):\(UInt16(bigEndian: actual.sin_port))")

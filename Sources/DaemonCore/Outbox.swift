@@ -39,8 +39,7 @@ final class Outbox: EngineOutput {
     static let logIntervalMs: Int64 = 10_000
     private var batch = OutboundBatch()
     private var limiter = DiagnosticRateLimiter()
-    private var diagnostic = JSONBuffer(capacity: 1024)
-    private var topic = JSONBuffer(capacity: 256)
+    private var diagnostic = DiagnosticMessage()
     /// The hand-over was full at the last flush: the batch grows until a flush gets through.
     private var pending = false
     /// A batch this large is flushed at once (grows by a MiB while the hand-over stays full).
@@ -82,24 +81,8 @@ final class Outbox: EngineOutput {
             diagnosticsSuppressed = limiter.suppressed
             return
         }
-        topic.reset()
-        topic.raw("diag/")
-        topic.text(app ?? "-")
-        topic.byte(0x2F)
-        topic.text(reason.rawValue)
-        diagnostic.reset()
-        diagnostic.raw("{\"v\":1,\"reason\":")
-        diagnostic.string(reason.rawValue)
-        diagnostic.raw(",\"app\":")
-        if let app { diagnostic.string(app) } else { diagnostic.raw("null") }
-        diagnostic.raw(",\"session\":")
-        if let session { diagnostic.string(session) } else { diagnostic.raw("null") }
-        diagnostic.raw(",\"detail\":")
-        diagnostic.string(detail())
-        diagnostic.raw(",\"observed\":")
-        diagnostic.integer(now)
-        diagnostic.byte(0x7D)
-        topic.withBytes { t in diagnostic.withBytes { d in batch.appendDiagnostic(topic: t, payload: d) } }
+        diagnostic.write(reason, app: app, session: session, detail: detail(), observed: now)
+        diagnostic.withBytes { topic, payload in batch.appendDiagnostic(topic: topic, payload: payload) }
     }
 
     private func log(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {

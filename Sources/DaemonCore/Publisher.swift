@@ -3,6 +3,7 @@ import ControlProtocol
 import Foundation
 import HistoryStore
 import Logging
+import SessionEngine
 import Synchronization
 import ZeroMQ
 
@@ -68,6 +69,8 @@ final class Publisher {
     private let logger: Logger
     /// The daemon's clock: the `observed` time of the notices this thread publishes.
     private let clock: DaemonClock
+    /// The `history_unavailable` notice, written in place.
+    private var notice = DiagnosticMessage()
     private var state = State.waiting
     private var header = ZMQMessage()
     private var body = ZMQMessage()
@@ -86,7 +89,7 @@ final class Publisher {
             pair = try ZMQSocket(settings.context, type: .pair, linger: 0)
             try pair.bind(settings.handoff)
         } catch {
-            throw DaemonError(.systemCall, "cannot create the publishing hand-over socket: \(error)")
+            throw DaemonError(.systemCall, "cannot create the publishing hand-over socket: \(error)", underlying: error)
         }
         do {
             pub = try ZMQSocket(settings.context, type: .pub, linger: 1000)
@@ -98,7 +101,7 @@ final class Publisher {
             boundEndpoint = (try? pub.lastEndpoint) ?? settings.publish
         } catch {
             pair.close()
-            throw DaemonError(.endpoint, "cannot bind publish to \(settings.publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish")
+            throw DaemonError(.endpoint, "cannot bind publish to \(settings.publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish", underlying: error)
         }
         var keeper: HistoryKeeper?
         var checkpointer: HistoryCheckpointer?
@@ -116,7 +119,7 @@ final class Publisher {
                 checkpointer?.stop()
                 pub.close()
                 pair.close()
-                throw DaemonError(.systemCall, "cannot open the history store \(path): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions")
+                throw DaemonError(.systemCall, "cannot open the history store \(path): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions", underlying: error)
             }
         }
         self.pair = pair
@@ -226,12 +229,8 @@ final class Publisher {
     /// (at most one a second).
     private func publishNotice(_ keeper: HistoryKeeper) {
         guard let detail = keeper.takeUnavailableNotice() else { return }
-        let payload = JSONWriter.encode([
-            "v": .int(1), "reason": .string("history_unavailable"), "app": .null, "session": .null,
-            "detail": .string(detail), "observed": .integer(clock.milliseconds()),
-        ])
-        let topic = Array("diag/-/history_unavailable".utf8)
-        let sent = topic.withUnsafeBytes { topic in payload.withUnsafeBytes { send(topic, $0) } }
+        notice.write(.historyUnavailable, app: nil, session: nil, detail: detail, observed: clock.milliseconds())
+        let sent = notice.withBytes { topic, payload in send(topic, payload) }
         if sent { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
     }
 

@@ -66,48 +66,13 @@ final class PublishingThread: Sendable {
     static func start(_ settings: Settings) throws(DaemonError) -> PublishingThread {
         let statistics = PublishingStatistics()
         let health = StoreHealth()
-        let finished = DispatchSemaphore(value: 0)
-        let started = StartReport()
-        let thread = Thread {
-            defer { finished.signal() }
-            // The kernel's name of the thread (`/proc/PID/task/TID/comm`), which tools read: at most 15 bytes.
-            _ = glibcSetThreadName(pthread_self(), Self.kernelThreadName)
-            let publisher: Publisher
-            do throws(DaemonError) {
-                publisher = try Publisher(settings, statistics: statistics, health: health)
-            } catch {
-                started.post(.failure(error))
-                return
-            }
-            started.post(.success(publisher.boundEndpoint))
-            publisher.run()
-        }
-        thread.name = "modalwatch-publish"
-        thread.start()
-        let endpoint = try started.wait().get()
+        let (endpoint, finished) = try SocketThread.start(
+            name: "modalwatch-publish", kernelName: Self.kernelThreadName, what: "publishing",
+            open: { () throws(DaemonError) in try Publisher(settings, statistics: statistics, health: health) },
+            boundEndpoint: { $0.boundEndpoint }, run: { $0.run() })
         return PublishingThread(statistics: statistics, health: health, boundEndpoint: endpoint, handoff: settings.handoff, finished: finished)
     }
 
     /// Waits until the thread has published everything and closed its sockets. Call it once.
     func join() { finished.wait() }
 }
-
-/// How the start went, posted once by the new thread and taken once by its starter.
-final class StartReport: Sendable {
-    private let result = Mutex<Result<String, DaemonError>?>(nil)
-    private let posted = DispatchSemaphore(value: 0)
-
-    func post(_ value: Result<String, DaemonError>) {
-        result.withLock { $0 = value }
-        posted.signal()
-    }
-
-    func wait() -> Result<String, DaemonError> {
-        posted.wait()
-        return result.withLock { $0 } ?? .failure(DaemonError(.systemCall, "the publishing thread ended before it started"))
-    }
-}
-
-/// glibc's `pthread_setname_np(3)` (a GNU extension the Glibc module does not declare).
-@_silgen_name("pthread_setname_np")
-private func glibcSetThreadName(_ thread: pthread_t, _ name: UnsafePointer<CChar>) -> Int32

@@ -2,6 +2,7 @@ import CRuleGuard
 import Foundation
 import Glibc
 import Logging
+import Synchronization
 
 /// A thread that watches the rule-call marker: a call of one rule that runs longer than
 /// `limitMs` (default 1 s; `rule_call_timeout`) is marked hung, named in the log, and the
@@ -11,17 +12,18 @@ import Logging
 ///
 /// It reads the marker's state and call counter every quarter of the limit; it costs the
 /// ingest thread nothing.
-// @unchecked: `stopping` is read and written only with `wake` locked; the rest is `let`
-// (the guard's marker is shared memory read with the C atomics of CRuleGuard).
-final class RuleWatchdog: @unchecked Sendable {
+/// Sendable: every stored property is a `let` of a Sendable type (the guard's marker is shared
+/// memory read with the C atomics of CRuleGuard).
+final class RuleWatchdog: Sendable {
     /// The exit status of a process the watchdog ends.
     static let exitStatus: Int32 = 70
 
     private let guardian: RuleFaultGuard
     private let limitMs: Int64
     private let logger: Logger
-    private let wake = NSCondition()
-    private var stopping = false
+    /// Signalled by `stop()`; the thread waits on it a period at a time.
+    private let wake = DispatchSemaphore(value: 0)
+    private let stopping = Mutex(false)
     private let ended = DispatchSemaphore(value: 0)
 
     init(guardian: RuleFaultGuard, limitMs: Int64, logger: Logger) {
@@ -42,22 +44,17 @@ final class RuleWatchdog: @unchecked Sendable {
 
     /// Ends the thread; returns when it has ended.
     func stop() {
-        wake.lock()
-        stopping = true
+        stopping.withLock { $0 = true }
         wake.signal()
-        wake.unlock()
         ended.wait()
     }
 
     private func run() {
-        let period = Double(max(10, limitMs / 4)) / 1000
+        let periodMs = Int(max(10, limitMs / 4))
         var watched: (generation: UInt64, since: Int64)?
         while true {
-            wake.lock()
-            if !stopping { _ = wake.wait(until: Date(timeIntervalSinceNow: period)) }
-            let done = stopping
-            wake.unlock()
-            if done { return }
+            if !stopping.withLock({ $0 }) { _ = wake.wait(timeout: .now() + .milliseconds(periodMs)) }
+            if stopping.withLock({ $0 }) { return }
             let marker = guardian.marker
             let generation = mw_marker_generation(marker)
             guard mw_marker_state(marker) == MW_MARKER_IN_CALL else {

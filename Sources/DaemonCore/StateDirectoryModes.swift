@@ -59,7 +59,7 @@ struct StateDirectoryModes {
             do {
                 if try bring(directory, mode: directoryMode, mask: 0o7777) { changed.append(directory) }
             } catch {
-                throw DaemonError(.systemCall, "cannot set the mode of the state directory \(directory): \(error.reason); fix its owner or choose another --state-dir")
+                throw DaemonError(.systemCall, "cannot set the mode of the state directory \(directory): \(error.reason); fix its owner or choose another --state-dir", underlying: error)
             }
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

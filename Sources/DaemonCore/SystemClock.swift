@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 
 /// The machine's clocks, as `ClockSource`.
 public struct SystemClock: ClockSource {
@@ -9,9 +9,5 @@ public struct SystemClock: ClockSource {
     public func wallMilliseconds() -> Int64 { WallClock.milliseconds() }
 
     /// `CLOCK_BOOTTIME`, ms.
-    public func bootMilliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-    }
+    public func bootMilliseconds() -> Int64 { PosixClock.boottime.milliseconds() }
 }

@@ -25,7 +25,7 @@ public final class Wakeup: Sendable {
         do {
             fileDescriptor = try Posix.call("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
         } catch {
-            throw DaemonError(.systemCall, "cannot create the wake-up eventfd: \(error)")
+            throw DaemonError(.systemCall, "cannot create the wake-up eventfd: \(error)", underlying: error)
         }
     }
 

@@ -1,14 +1,10 @@
-import Glibc
+import Posix
 
 /// The wall clock, in milliseconds since the Unix epoch.
 public enum WallClock: Sendable {
     /// Now, in ms.
     @inline(__always)
-    public static func milliseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-    }
+    public static func milliseconds() -> Int64 { PosixClock.realtime.milliseconds() }
 
     /// A monotonic clock, in ms, for rates and timeouts.
     @inline(__always)
@@ -16,9 +12,5 @@ public enum WallClock: Sendable {
 
     /// A monotonic clock, in µs, for short spacings.
     @inline(__always)
-    public static func monotonicMicroseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
-    }
+    public static func monotonicMicroseconds() -> Int64 { PosixClock.monotonic.microseconds() }
 }

@@ -92,7 +92,7 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     static let pageSize = 4096
 
     /// The v1 table, exactly as the first release created it (ids and fingerprints as hex TEXT).
-    static let schemaV1 = """
+    package static let schemaV1 = """
         CREATE TABLE violations (
             id TEXT PRIMARY KEY NOT NULL,
             fingerprint TEXT NOT NULL,

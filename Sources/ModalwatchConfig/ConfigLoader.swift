@@ -129,73 +129,10 @@ private struct Reader {
         }
         for (keyNode, value) in mapping {
             let key = keyName(keyNode)
-            switch key {
-            case "edition":
-                if let edition = readEdition(value, key) { configuration.engine.defaultEdition = edition }
-            case "events": if let v = readStrings(value, key) { configuration.events = v }
-            case "events_connect": if let v = readStrings(value, key) { configuration.eventsConnect = v }
-            case "subscribe": if let v = readStrings(value, key, allowEmpty: true) { configuration.subscribe = v }
-            case "publish": if let v = readString(value, key) { configuration.publish = v }
-            case "control": if let v = readString(value, key) { configuration.control = v }
-            case "metrics":
-                if value.null != nil { configuration.metrics = nil } else if let v = readString(value, key) { configuration.metrics = v }
-            case "metrics_allow_remote":
-                if let flag = readFlag(value, key) { configuration.metricsAllowRemote = flag }
-            case "rules_dirs": if let v = readStrings(value, key) { configuration.rulesDirs = v }
-            case "rule_call_timeout":
-                if value.null != nil { configuration.ruleCallTimeoutMs = nil }
-                else if let v = readDuration(value, key, minimum: 10, maximum: 3_600_000) { configuration.ruleCallTimeoutMs = v }
-            case "module_load_timeout":
-                if let v = readDuration(value, key, minimum: ConfigLoader.moduleLoadTimeoutRange.lowerBound,
-                                        maximum: ConfigLoader.moduleLoadTimeoutRange.upperBound) { configuration.moduleLoadTimeoutMs = v }
-            case "quarantine":
-                if let flag = readFlag(value, key) { configuration.quarantineEnabled = flag }
-            case "stop_timeout":
-                if let v = readDuration(value, key, minimum: 100, maximum: 3_600_000) { configuration.stopTimeoutMs = v }
-            case "log_level":
-                if let v = readString(value, key) {
-                    if ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) {
-                        configuration.logLevel = v
-                    } else {
-                        fail(value, key, "'\(v)' is not a log level; use trace, debug, info, notice, warning, error or critical")
-                    }
-                }
-            case "session_idle_timeout":
-                if let v = readDuration(value, key, minimum: 1000) { configuration.engine.sessionIdleTimeoutMs = v }
-            case "max_violations_per_rule_per_second":
-                if let v = readInteger(value, key, minimum: 1, maximum: 10_000_000) { configuration.engine.maxViolationsPerRulePerSecond = Int(v) }
-            case "max_sessions":
-                if let v = readInteger(value, key, minimum: 1, maximum: 100_000_000) { configuration.engine.maxSessions = Int(v) }
-            case "max_ingest_connections":
-                if let v = readInteger(value, key, minimum: 1, maximum: 10_000_000) { configuration.maxIngestConnections = Int(v) }
-            case "max_apps":
-                if let v = readInteger(value, key, minimum: 1, maximum: 100_000_000) { configuration.engine.maxApps = Int(v) }
-            case "max_app_values":
-                if let v = readInteger(value, key, minimum: 1, maximum: 1_000_000) { configuration.engine.maxAppValues = Int(v) }
-            case "state_dir":
-                if let v = readString(value, key) { configuration.stateDirectory = v }
-            case "history":
-                readHistory(value, key, into: &configuration)
-            case "curve":
-                if value.null == nil { configuration.curve = readCurve(value, key) }
-            case "control_allow_reload_over_tcp":
-                if let flag = value.scalar.flatMap({ Bool.construct(from: $0) }) {
-                    configuration.controlAllowReloadOverTCP = flag
-                } else {
-                    fail(value, key, "must be true or false")
-                }
-            case "rules":
-                configuration.engine.rules = readRuleOverrides(value, key)
-            case "apps":
-                configuration.engine.apps = readApps(value, key)
-            case "shard":
-                if value.null != nil { configuration.shard = nil } else { configuration.shard = readShard(value, key, peers: &configuration.shardPeers) }
-            case "modules":
-                var modules = ModuleSettingsReader(file: file)
-                configuration.moduleSettings = modules.read(value, catalog: catalog)
-                errors += modules.errors
-            default:
-                fail(keyNode, key, "unknown key; known keys are edition, events, events_connect, subscribe, shard, publish, control, metrics, metrics_allow_remote, rules_dirs, rule_call_timeout, module_load_timeout, quarantine, stop_timeout, state_dir, history, curve, control_allow_reload_over_tcp, log_level, session_idle_timeout, max_sessions, max_apps, max_app_values, max_ingest_connections, max_violations_per_rule_per_second, rules, apps, modules")
+            if let read = Self.topLevelReaders[key] {
+                read(&self, value, key, &configuration)
+            } else {
+                fail(keyNode, key, Self.unknownTopLevelKey)
             }
         }
     }
@@ -482,4 +419,71 @@ private struct Reader {
         }
         return value
     }
+}
+
+/// What reads one top-level key: the reader (for its errors), the value, the key, the configuration.
+private typealias TopLevelKeyReader = @Sendable (inout Reader, Node, String, inout DaemonConfiguration) -> Void
+
+extension Reader {
+    /// The top-level keys, in the order the error for an unknown key lists them, each with its reader.
+    fileprivate static let topLevelKeys: [(name: String, read: TopLevelKeyReader)] = [
+        ("edition", { r, value, key, c in if let edition = r.readEdition(value, key) { c.engine.defaultEdition = edition } }),
+        ("events", { r, value, key, c in if let v = r.readStrings(value, key) { c.events = v } }),
+        ("events_connect", { r, value, key, c in if let v = r.readStrings(value, key) { c.eventsConnect = v } }),
+        ("subscribe", { r, value, key, c in if let v = r.readStrings(value, key, allowEmpty: true) { c.subscribe = v } }),
+        ("shard", { r, value, key, c in if value.null != nil { c.shard = nil } else { c.shard = r.readShard(value, key, peers: &c.shardPeers) } }),
+        ("publish", { r, value, key, c in if let v = r.readString(value, key) { c.publish = v } }),
+        ("control", { r, value, key, c in if let v = r.readString(value, key) { c.control = v } }),
+        ("metrics", { r, value, key, c in if value.null != nil { c.metrics = nil } else if let v = r.readString(value, key) { c.metrics = v } }),
+        ("metrics_allow_remote", { r, value, key, c in if let flag = r.readFlag(value, key) { c.metricsAllowRemote = flag } }),
+        ("rules_dirs", { r, value, key, c in if let v = r.readStrings(value, key) { c.rulesDirs = v } }),
+        ("rule_call_timeout", { r, value, key, c in
+            if value.null != nil { c.ruleCallTimeoutMs = nil }
+            else if let v = r.readDuration(value, key, minimum: 10, maximum: 3_600_000) { c.ruleCallTimeoutMs = v }
+        }),
+        ("module_load_timeout", { r, value, key, c in
+            if let v = r.readDuration(value, key, minimum: ConfigLoader.moduleLoadTimeoutRange.lowerBound,
+                                    maximum: ConfigLoader.moduleLoadTimeoutRange.upperBound) { c.moduleLoadTimeoutMs = v }
+        }),
+        ("quarantine", { r, value, key, c in if let flag = r.readFlag(value, key) { c.quarantineEnabled = flag } }),
+        ("stop_timeout", { r, value, key, c in if let v = r.readDuration(value, key, minimum: 100, maximum: 3_600_000) { c.stopTimeoutMs = v } }),
+        ("state_dir", { r, value, key, c in if let v = r.readString(value, key) { c.stateDirectory = v } }),
+        ("history", { r, value, key, c in r.readHistory(value, key, into: &c) }),
+        ("curve", { r, value, key, c in if value.null == nil { c.curve = r.readCurve(value, key) } }),
+        ("control_allow_reload_over_tcp", { r, value, key, c in
+            if let flag = value.scalar.flatMap({ Bool.construct(from: $0) }) {
+                c.controlAllowReloadOverTCP = flag
+            } else {
+                r.fail(value, key, "must be true or false")
+            }
+        }),
+        ("log_level", { r, value, key, c in
+            if let v = r.readString(value, key) {
+                if ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) {
+                    c.logLevel = v
+                } else {
+                    r.fail(value, key, "'\(v)' is not a log level; use trace, debug, info, notice, warning, error or critical")
+                }
+            }
+        }),
+        ("session_idle_timeout", { r, value, key, c in if let v = r.readDuration(value, key, minimum: 1000) { c.engine.sessionIdleTimeoutMs = v } }),
+        ("max_sessions", { r, value, key, c in if let v = r.readInteger(value, key, minimum: 1, maximum: 100_000_000) { c.engine.maxSessions = Int(v) } }),
+        ("max_apps", { r, value, key, c in if let v = r.readInteger(value, key, minimum: 1, maximum: 100_000_000) { c.engine.maxApps = Int(v) } }),
+        ("max_app_values", { r, value, key, c in if let v = r.readInteger(value, key, minimum: 1, maximum: 1_000_000) { c.engine.maxAppValues = Int(v) } }),
+        ("max_ingest_connections", { r, value, key, c in if let v = r.readInteger(value, key, minimum: 1, maximum: 10_000_000) { c.maxIngestConnections = Int(v) } }),
+        ("max_violations_per_rule_per_second", { r, value, key, c in if let v = r.readInteger(value, key, minimum: 1, maximum: 10_000_000) { c.engine.maxViolationsPerRulePerSecond = Int(v) } }),
+        ("rules", { r, value, key, c in c.engine.rules = r.readRuleOverrides(value, key) }),
+        ("apps", { r, value, key, c in c.engine.apps = r.readApps(value, key) }),
+        ("modules", { r, value, key, c in
+            var modules = ModuleSettingsReader(file: r.file)
+            c.moduleSettings = modules.read(value, catalog: r.catalog)
+            r.errors += modules.errors
+        }),
+    ]
+
+    /// The readers by key.
+    fileprivate static let topLevelReaders = Dictionary(uniqueKeysWithValues: topLevelKeys.map { ($0.name, $0.read) })
+
+    /// The error for an unknown top-level key, naming every known one.
+    fileprivate static let unknownTopLevelKey = "unknown key; known keys are " + topLevelKeys.map(\.name).joined(separator: ", ")
 }

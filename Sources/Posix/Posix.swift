@@ -161,13 +161,7 @@ public enum Posix: Sendable {
     }
 
     /// `clock_gettime(CLOCK_MONOTONIC)` in µs.
-    public static func monotonicMicroseconds() -> Int64 {
-        var now = timespec()
-        // Cannot fail for CLOCK_MONOTONIC and a valid pointer.
-        let result = clock_gettime(CLOCK_MONOTONIC, &now)
-        precondition(result == 0, "clock_gettime(CLOCK_MONOTONIC) failed: errno \(Glibc.errno)")
-        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
-    }
+    public static func monotonicMicroseconds() -> Int64 { PosixClock.monotonic.microseconds() }
 
     /// Stops on an `errno` only a bug causes: a descriptor not open, a bad pointer.
     @inline(never)

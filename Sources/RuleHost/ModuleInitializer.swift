@@ -80,6 +80,10 @@ struct ModuleInitializer {
 }
 
 /// A module's 1.2 lifecycle functions and its static state, read from its description.
+// @unchecked: the pointers point into a module that is never unloaded (its description, its static
+// state) or are its C functions; the loader sets them once while it reads the description, before the
+// module is shared, and no one writes through them afterwards; `initialize` is called by the loader's
+// thread before sharing, `destroy` once by the `ModuleRuntime` the last catalog releases.
 struct ModuleHooks: @unchecked Sendable {
     var description: UnsafePointer<mw_module>?
     var initialize: (@convention(c) (UnsafePointer<mw_init>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32)?

@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 public import Logging
 public import ModalwatchABI
 import Synchronization
@@ -106,11 +106,7 @@ public final class ModuleRuntime: @unchecked Sendable {
         }
     }
 
-    private static func monotonicSecond() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec)
-    }
+    private static func monotonicSecond() -> Int64 { PosixClock.monotonic.seconds() }
 
     /// The text of a module's string slice (lossy for bad UTF-8; empty when absent).
     public static func text(_ string: mw_str) -> String {

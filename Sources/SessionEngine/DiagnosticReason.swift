@@ -20,4 +20,7 @@ public enum DiagnosticReason: String, Sendable, CaseIterable {
     case sessionEvicted = "session_evicted"
     /// A rule module reported a non-fatal error (`mw_host.module_error`, ABI 1.2); always on `diag/-/`.
     case moduleError = "module_error"
+    /// Violations lost because the history could not store them (past the spool's bound); published
+    /// by the daemon's publishing thread on `diag/-/`, never emitted by the engine.
+    case historyUnavailable = "history_unavailable"
 }

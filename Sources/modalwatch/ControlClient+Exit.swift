@@ -13,17 +13,6 @@ extension ControlClient {
             throw error.exitCode
         }
     }
-
-    /// The reply's bytes as the daemon sent them (checked to be the reply asked for); on
-    /// failure one line on stderr and exit 3 (unreachable) or 1 (refused).
-    func askRaw<Command: ControlCommand>(_ command: Command) throws -> [UInt8] {
-        do {
-            return try exchange(command).bytes
-        } catch {
-            Terminal.error(error.description)
-            throw error.exitCode
-        }
-    }
 }
 
 extension ControlClient.Failure {

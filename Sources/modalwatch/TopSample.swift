@@ -1,5 +1,6 @@
 import ControlProtocol
 import Foundation
+import Posix
 
 /// One look at the daemon for `top`: its status and its most recently active sessions,
 /// with rates worked out against the look before.
@@ -55,11 +56,7 @@ struct TopSample {
     }
 
     /// Seconds on the monotonic clock.
-    static func monotonic() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    static func monotonic() -> Double { PosixClock.monotonic.fractionalSeconds() }
 
     /// Works out each session's events per second against the look before (those seen before,
     /// and those that started within the interval), and orders the sessions busiest first.

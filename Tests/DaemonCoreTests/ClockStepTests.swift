@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Logging
 import ModalwatchConfig
+import ModalwatchTesting
 import RuleHost
 import XCTest
 import ZeroMQ
@@ -42,8 +43,7 @@ final class ClockStepTests: XCTestCase {
     /// violations stored; the wall clock steps +31 days: no session expires and, at the next
     /// retention (max age 30 days), no row goes. Then 31 days pass: both go.
     func testAWallClockStepExpiresNoSessionAndPrunesNoRowButTimePassingDoes() throws {
-        let folder = NSTemporaryDirectory() + "mw-clock-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try TemporaryDirectory(prefix: "mw-clock").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var configuration = DaemonConfiguration()
         configuration.events = ["ipc://\(folder)/events"]
@@ -55,7 +55,7 @@ final class ClockStepTests: XCTestCase {
         configuration.historyMaxRows = nil
         var quiet = Logger(label: "test")
         quiet.logLevel = .critical
-        let catalog = ModuleLoader(logger: quiet).load(directories: [])
+        let catalog = BuiltinCatalog.load()
         let wakeup = try Wakeup()
         let source = SteppedClock()
         let fixed = configuration

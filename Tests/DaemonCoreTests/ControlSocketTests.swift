@@ -5,6 +5,7 @@ import Foundation
 import InMemoryLogging
 import Logging
 import ModalwatchConfig
+import ModalwatchTesting
 import RuleHost
 import XCTest
 import ZeroMQ
@@ -26,8 +27,7 @@ final class ControlSocketTests: XCTestCase {
     ]
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "mw-daemoncore-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory(prefix: "mw-daemoncore").path
         configuration.events = ["ipc://\(folder)/events"]
         configuration.publish = "ipc://\(folder)/publish"
         configuration.control = "ipc://\(folder)/control"
@@ -35,7 +35,7 @@ final class ControlSocketTests: XCTestCase {
         configuration.metrics = nil
         var quiet = Logger(label: "test")
         quiet.logLevel = .critical
-        let catalog = ModuleLoader(logger: quiet).load(directories: [])
+        let catalog = BuiltinCatalog.load()
         let wakeup = try Wakeup()
         self.wakeup = wakeup
         let fixed = configuration

@@ -2,6 +2,7 @@
 import Foundation
 import HistoryStore
 import Logging
+import ModalwatchTesting
 import RuleHost
 @testable import SessionEngine
 import Synchronization
@@ -15,8 +16,7 @@ final class GroupCommitTests: XCTestCase {
     private var folder = ""
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "group-commit-\(UInt64.random(in: 0...UInt64.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory(prefix: "group-commit").path
     }
 
     override func tearDown() {

@@ -2,6 +2,7 @@
 import Foundation
 import Logging
 import ModalwatchConfig
+import ModalwatchTesting
 import RuleHost
 import Synchronization
 import XCTest
@@ -14,8 +15,7 @@ final class IngestLoopPhaseTests: XCTestCase {
     private var folder = ""
 
     override func setUpWithError() throws {
-        folder = "/tmp/mw-loop-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory(prefix: "mw-loop").path
     }
 
     override func tearDown() {

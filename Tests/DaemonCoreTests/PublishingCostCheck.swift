@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import HistoryStore
 import Logging
+import ModalwatchTesting
 import RuleHost
 @testable import SessionEngine
 import Synchronization
@@ -40,8 +41,7 @@ final class PublishingCostCheck: XCTestCase {
         let count = Int(rate * seconds)
         let batches = try Self.batches(from: source, count: count)
         for spacing in spacings {
-            let folder = NSTemporaryDirectory() + "publish-cost-\(UInt64.random(in: 0...UInt64.max))"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let folder = try TemporaryDirectory(prefix: "publish-cost").path
             defer { try? FileManager.default.removeItem(atPath: folder) }
             try run(batches, rate: rate, spacingUs: spacing, folder: folder)
         }

@@ -1,6 +1,7 @@
 @testable import DaemonCore
 import Foundation
 import Logging
+import ModalwatchTesting
 import XCTest
 import ZeroMQ
 import Synchronization
@@ -11,8 +12,7 @@ final class PublishingThreadTests: XCTestCase {
     private var folder = ""
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "publishing-\(UInt64.random(in: 0...UInt64.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory(prefix: "publishing").path
     }
 
     override func tearDown() {

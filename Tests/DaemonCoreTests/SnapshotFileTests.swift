@@ -1,5 +1,6 @@
 @testable import DaemonCore
 import Foundation
+import ModalwatchTesting
 @testable import SessionEngine
 import XCTest
 
@@ -9,8 +10,7 @@ final class SnapshotFileTests: XCTestCase {
     private var folder = ""
 
     override func setUpWithError() throws {
-        folder = "/tmp/mw-snapfile-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory(prefix: "mw-snapfile").path
     }
 
     override func tearDown() {

@@ -2,6 +2,7 @@ import ControlProtocol
 @testable import DaemonCore
 import Foundation
 import Logging
+import ModalwatchTesting
 import RuleHost
 import SessionEngine
 import XCTest
@@ -12,10 +13,7 @@ final class TimeReadersTests: XCTestCase {
     private static let extremes: [Int64] = [.min, .min + 1, -1, 0, 1_732_290_000_000, 253_402_300_799_999, .max - 1, .max]
 
     private func pipeline() -> EventPipeline {
-        var quiet = Logger(label: "test")
-        quiet.logLevel = .critical
-        return EventPipeline(catalog: ModuleLoader(logger: quiet).load(directories: []), configuration: .init(),
-                             output: NoOutput())
+        EventPipeline(catalog: BuiltinCatalog.load(), configuration: .init(), output: CollectingOutput(keepsEverything: false))
     }
 
     func testTheSessionReplyIsBuiltWhateverTheTimesAndNow() throws {
@@ -81,10 +79,4 @@ final class TimeReadersTests: XCTestCase {
         snapshot.lastObserved = 0
         XCTAssertEqual(try reply(snapshot).session.stack?.first?.ageMs, .max)
     }
-}
-
-/// An engine output that keeps nothing.
-private final class NoOutput: EngineOutput {
-    func emit(_ violation: EmittedViolation) {}
-    func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {}
 }

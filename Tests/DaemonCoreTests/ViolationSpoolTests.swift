@@ -1,6 +1,7 @@
 @testable import DaemonCore
 import Foundation
 import HistoryStore
+import ModalwatchTesting
 import XCTest
 
 /// The store-failure spool (violations.md): memory, then a spill file, written back in order;
@@ -9,8 +10,7 @@ final class ViolationSpoolTests: XCTestCase {
     private var folder = ""
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "spool-\(UInt64.random(in: 0...UInt64.max))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try TemporaryDirectory(prefix: "spool").path
     }
 
     override func tearDown() {

@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 import GRDB
 @testable import HistoryStore
 import XCTest
@@ -9,8 +10,7 @@ final class AppendingStoreTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mw-append-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory(prefix: "mw-append").url
     }
 
     override func tearDownWithError() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 import HistoryStore
 import XCTest
 
@@ -8,8 +9,7 @@ final class HistoryCheckpointerTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mw-checkpoint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory(prefix: "mw-checkpoint").url
     }
 
     override func tearDownWithError() throws {

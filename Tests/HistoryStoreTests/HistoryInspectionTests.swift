@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 import GRDB
 import HistoryStore
 import XCTest
@@ -8,8 +9,7 @@ final class HistoryInspectionTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mw-inspect-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory(prefix: "mw-inspect").url
     }
 
     override func tearDownWithError() throws {

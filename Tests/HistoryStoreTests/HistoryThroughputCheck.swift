@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 import Glibc
 import HistoryStore
 import XCTest
@@ -53,8 +54,7 @@ final class HistoryThroughputCheck: XCTestCase {
         }
         XCTAssertFalse(rows.isEmpty, "no violations in \(source)")
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mw-history-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TemporaryDirectory(prefix: "mw-history-bench").url
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent(ViolationHistory.fileName).path
         var history: ViolationHistory? = try ViolationHistory(path: path, checkpointsElsewhere: true)

@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 import HistoryStore
 import XCTest
 
@@ -7,8 +8,7 @@ final class ViolationHistoryScanTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mw-scan-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory(prefix: "mw-scan").url
     }
 
     override func tearDownWithError() throws {

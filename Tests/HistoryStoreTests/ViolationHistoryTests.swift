@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 import GRDB
 @testable import HistoryStore
 import XCTest
@@ -8,8 +9,7 @@ final class ViolationHistoryTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mw-history-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory(prefix: "mw-history").url
     }
 
     override func tearDownWithError() throws {
@@ -181,48 +181,13 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.count(), 0, "nothing of a refused batch is stored")
     }
 
-    /// The old store's file, made by the old schema SQL and the old way of inserting (hex TEXT).
-    private func makeV1File(_ path: String, rows: [StoredViolation]) throws {
-        var configuration = Configuration()
-        configuration.journalMode = .wal
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE violations (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    fingerprint TEXT NOT NULL,
-                    rule TEXT NOT NULL,
-                    app TEXT NOT NULL,
-                    session TEXT NOT NULL,
-                    severity TEXT NOT NULL,
-                    ts INTEGER NOT NULL,
-                    observed INTEGER NOT NULL,
-                    json TEXT NOT NULL
-                );
-                CREATE INDEX violations_observed ON violations(observed);
-                CREATE INDEX violations_app ON violations(app, observed);
-                CREATE INDEX violations_rule ON violations(rule, observed);
-                """)
-        }
-        try migrator.migrate(queue)
-        try queue.write { db in
-            for row in rows {
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [row.id, row.fingerprint, row.rule, row.app, row.session, row.severity, row.ts, row.observed, row.json])
-            }
-        }
-    }
-
     func testAV1FileIsConvertedToV2AndReadsTheSame() throws {
         let path = directory.appendingPathComponent("h.sqlite").path
         // Several rows in the same millisecond: newest-first breaks the tie by insertion order, which must survive.
         let rows = (0..<40).map { n in
             row(n * 7919 % 1000, app: n % 2 == 0 ? "com.a" : "com.b", rule: n % 3 == 0 ? "r3" : "r", observed: 100 + Int64(n / 4))
         }
-        try makeV1File(path, rows: rows)
+        try HistoryFixtures.makeVersion1(at: path, rows: rows)
         let queries = [
             HistoryQuery(limit: 100), HistoryQuery(limit: 5), HistoryQuery(app: "com.b", limit: 100),
             HistoryQuery(rule: "r3", limit: 100), HistoryQuery(session: "S1", limit: 100), HistoryQuery(sinceObserved: 105, limit: 100),
@@ -257,7 +222,7 @@ final class ViolationHistoryTests: XCTestCase {
         let path = directory.appendingPathComponent("h.sqlite").path
         var odd = row(1, observed: 1)
         odd.id = "hand-made id"
-        try makeV1File(path, rows: [row(0, observed: 0), odd, row(2, observed: 2)])
+        try HistoryFixtures.makeVersion1(at: path, rows: [row(0, observed: 0), odd, row(2, observed: 2)])
         var steps: [ViolationHistory.ConversionProgress] = []
         let history = try ViolationHistory(path: path, progress: { steps.append($0) })
         XCTAssertEqual(try history.find(HistoryQuery(limit: 10)).map(\.id), [String(format: "%032x", 2), String(format: "%032x", 0)])

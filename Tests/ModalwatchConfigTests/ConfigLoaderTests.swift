@@ -17,6 +17,21 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    func testTheUnknownKeyErrorNamesEveryKeyTheLoaderReadsAndOnlyThose() throws {
+        let unknown = try XCTUnwrap(errors("no_such_key: 1\n").first)
+        XCTAssertEqual(unknown.key, "no_such_key")
+        let prefix = "unknown key; known keys are "
+        XCTAssertTrue(unknown.message.hasPrefix(prefix), unknown.message)
+        let named = unknown.message.dropFirst(prefix.count).components(separatedBy: ", ")
+        XCTAssertEqual(named.count, 28)
+        XCTAssertEqual(Set(named).count, named.count, "each key named once")
+        for key in named {
+            // A value of the wrong shape for every key: an error about the value, never an unknown key.
+            let found = errors("\(key): [[]]\n")
+            XCTAssertFalse(found.contains { $0.message.hasPrefix("unknown key") }, "\(key): \(found)")
+        }
+    }
+
     func testAnEmptyFileGivesTheDefaultEndpoints() throws {
         let configuration = try loader.parse("", file: "empty.yaml")
         XCTAssertEqual(configuration.events, [DefaultEndpoints.events])

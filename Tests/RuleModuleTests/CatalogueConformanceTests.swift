@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 import RuleHost
 import XCTest
 

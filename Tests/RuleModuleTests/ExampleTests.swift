@@ -1,3 +1,4 @@
+import ModalwatchTesting
 import RuleHost
 import SessionEngine
 import XCTest

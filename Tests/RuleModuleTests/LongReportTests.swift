@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 import RuleHost
 import SessionEngine
 import XCTest
@@ -7,21 +8,12 @@ import XCTest
 /// (`Evidence`, `Message`): texts of several hundred bytes, with characters JSON
 /// must escape, come out whole and exact through the real modules and engine.
 final class LongReportTests: XCTestCase {
-    private final class Collector: EngineOutput {
-        var violations: [[String: Any]] = []
-        func emit(_ violation: EmittedViolation) {
-            let object = try? JSONSerialization.jsonObject(with: Data(violation.json))
-            violations.append(object as? [String: Any] ?? [:])
-        }
-        func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {}
-    }
-
     private func line(_ object: [String: Any]) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
     }
 
     private func run(_ events: [[String: Any]]) throws -> [[String: Any]] {
-        let collector = Collector()
+        let collector = CollectingOutput()
         let pipeline = EventPipeline(
             catalog: BuiltinCatalog.load(), configuration: EngineConfiguration(defaultEdition: .current), output: collector)
         for event in events {
@@ -29,7 +21,7 @@ final class LongReportTests: XCTestCase {
             text.withUTF8 { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 0) }
         }
         XCTAssertEqual(pipeline.eventsRejected, 0)
-        return collector.violations
+        return collector.violations.map(\.object)
     }
 
     private func alert(_ id: String, at ts: Int, title: String, message: String?) -> [[String: Any]] {

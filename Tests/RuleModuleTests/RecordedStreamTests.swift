@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 import RuleHost
 import SessionEngine
 import XCTest
@@ -15,12 +16,6 @@ final class RecordedStreamTests: XCTestCase {
         }
         var modules: [String]
         var streams: [Stream]
-    }
-
-    private final class Collector: EngineOutput {
-        var counts: [String: Int] = [:]
-        func emit(_ violation: EmittedViolation) { counts[violation.rule, default: 0] += 1 }
-        func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {}
     }
 
     func testOveruseAndModalityStreams() throws {
@@ -40,7 +35,7 @@ final class RecordedStreamTests: XCTestCase {
         for stream in manifest.streams {
             let text = try String(contentsOf: folder.appendingPathComponent(stream.file), encoding: .utf8)
             for edition in Edition.allCases {
-                let collector = Collector()
+                let collector = CollectingOutput(keepsEverything: false)
                 let pipeline = EventPipeline(
                     catalog: catalog, configuration: EngineConfiguration(defaultEdition: edition), output: collector)
                 for line in text.split(separator: "\n") {
@@ -50,7 +45,7 @@ final class RecordedStreamTests: XCTestCase {
                 XCTAssertEqual(pipeline.eventsRejected, 0, "\(stream.file) has rejected events")
                 for rule in judged {
                     let expected = stream.expect[rule]?[edition.rawValue] ?? 0
-                    XCTAssertEqual(collector.counts[rule] ?? 0, expected,
+                    XCTAssertEqual(collector.countsByRule[rule] ?? 0, expected,
                                    "\(stream.file) [\(edition.rawValue)] \(rule): \(stream.note)")
                 }
             }

@@ -1,3 +1,4 @@
+import ModalwatchTesting
 @testable import SessionEngine
 import XCTest
 

@@ -2,6 +2,7 @@ import EventDecoding
 import Foundation
 import Logging
 import ModalwatchABI
+import ModalwatchTesting
 import RuleHost
 import SessionEngine
 import XCTest

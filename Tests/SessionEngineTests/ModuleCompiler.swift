@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 
 /// Compiles C rule modules with the system C compiler, at test time, into a temporary directory:
 /// `cc -shared -fPIC -O1 -I <package>/Sources/ModalwatchABI/include file.c -o <dir>/name.so`.

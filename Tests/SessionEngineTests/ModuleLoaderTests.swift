@@ -1,5 +1,6 @@
 import InMemoryLogging
 import Logging
+import ModalwatchTesting
 import RuleHost
 import XCTest
 

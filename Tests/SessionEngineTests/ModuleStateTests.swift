@@ -1,6 +1,7 @@
 import Foundation
 import InMemoryLogging
 import Logging
+import ModalwatchTesting
 import RuleHost
 import SessionEngine
 import XCTest

@@ -1,3 +1,4 @@
+import ModalwatchTesting
 import SessionEngine
 import XCTest
 

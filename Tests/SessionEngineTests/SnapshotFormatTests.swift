@@ -1,4 +1,5 @@
 import ByteBasics
+import ModalwatchTesting
 import RuleHost
 @testable import SessionEngine
 import XCTest

@@ -1,4 +1,5 @@
 import Foundation
+import ModalwatchTesting
 import RuleHost
 import SessionEngine
 import XCTest
@@ -28,7 +29,7 @@ final class ViolationJSONTests: XCTestCase {
         h.send(
             Line.start("S-1", 1_732_290_000_000, app: "com.example.mail", #""seq":1"#),
             Line.alert("S-1", 1_732_290_009_000, "a1", #""seq":2,"title":"Error""#))
-        XCTAssertEqual(h.output.unparsable, [])
+        XCTAssertEqual(h.output.problems, [])
         let violation = try XCTUnwrap(h.violations(of: "probe-subject").first)
         let object = violation.object
         XCTAssertEqual(Set(object.keys), Self.fields)
@@ -80,7 +81,7 @@ final class ViolationJSONTests: XCTestCase {
             Line.event("app.background", "S", 1900),
             Line.event("app.foreground", "S", 2000),
             Line.present("popover", "S", 2100, "p1"))
-        XCTAssertEqual(h.output.unparsable, [])
+        XCTAssertEqual(h.output.problems, [])
         let rules = Set(h.output.violations.map(\.rule))
         XCTAssertEqual(rules, Set(h.catalog.rules.map(\.id)), "every probe rule fired")
         for violation in h.output.violations {
@@ -99,7 +100,7 @@ final class ViolationJSONTests: XCTestCase {
         h.send(
             Line.start(#"q\"\\x"#, 1000, app: "com.example.\u{00FC}mlaut"),
             Line.alert(#"q\"\\x"#, 1100, #"a\"1"#))
-        XCTAssertEqual(h.output.unparsable, [])
+        XCTAssertEqual(h.output.problems, [])
         let violation = try XCTUnwrap(h.violations(of: "probe-subject").first)
         XCTAssertEqual(violation.object["session"] as? String, #"q"\x"#)
         XCTAssertEqual(violation.object["app"] as? String, "com.example.\u{00FC}mlaut")

@@ -488,6 +488,16 @@ def sarif_schema_path() -> Path:
     return Path(override) if override else PACKAGE_ROOT / "Tests" / "Fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 
 
+def history_schema_v1() -> str:
+    """The first release's history schema: the migrator's own SQL (`ViolationHistory.schemaV1`), read
+    out of Sources/HistoryStore/ViolationHistory.swift so that it is written once."""
+    source = (PACKAGE_ROOT / "Sources" / "HistoryStore" / "ViolationHistory.swift").read_text()
+    found = re.search(r'static let schemaV1 = """\n(.*?)\n( *)"""', source, re.S)
+    assert found, "ViolationHistory.schemaV1 not found in ViolationHistory.swift"
+    indent = len(found.group(2))  # a Swift multi-line literal drops its closing delimiter's indentation
+    return "\n".join(line[indent:] for line in found.group(1).splitlines()) + "\n"
+
+
 def write_stream(path: Path, events: Iterable[dict[str, Any]]) -> Path:
     """An NDJSON file of `events`, one per line."""
     path.write_bytes(b"".join(encode(e) + b"\n" for e in events))

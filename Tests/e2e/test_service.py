@@ -427,24 +427,9 @@ def test_metrics_carry_the_build_info_and_the_process_metrics_of_the_daemon(zctx
         assert daemon.stop() == 0
 
 
-V1_SCHEMA = """
-CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-INSERT INTO grdb_migrations VALUES ('v1');
-CREATE TABLE violations (
-    id TEXT PRIMARY KEY NOT NULL,
-    fingerprint TEXT NOT NULL,
-    rule TEXT NOT NULL,
-    app TEXT NOT NULL,
-    session TEXT NOT NULL,
-    severity TEXT NOT NULL,
-    ts INTEGER NOT NULL,
-    observed INTEGER NOT NULL,
-    json TEXT NOT NULL
-);
-CREATE INDEX violations_observed ON violations(observed);
-CREATE INDEX violations_app ON violations(app, observed);
-CREATE INDEX violations_rule ON violations(rule, observed);
-"""
+# A v1 store as the first release wrote it: GRDB's migration table at v1, and the v1 table.
+V1_SCHEMA = ("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);\n"
+             "INSERT INTO grdb_migrations VALUES ('v1');\n" + support.history_schema_v1())
 
 
 def test_a_history_file_of_the_first_schema_is_read_then_converted(zctx, tmp_path):

@@ -1,5 +1,6 @@
 import Foundation
 import ModalwatchConfig
+import ModalwatchTesting
 import RuleHost
 import SessionEngine
 
@@ -113,12 +114,13 @@ final class ConfigFuzzTarget {
 
     /// The demo stream through an engine so configured: each rule runs with the values accepted.
     private func judgeStream(with configuration: EngineConfiguration) {
-        let output = CheckingOutput()
+        let output = CollectingOutput(keepsEverything: false)
         let pipeline = EventPipeline(catalog: catalog, configuration: configuration, output: output)
         var observed: Int64 = 1_732_290_000_000
         for line in stream {
             line.withUnsafeBytes { pipeline.process(payload: $0, observed: observed) }
             observed += 250
+            FuzzCheck.require(output.problems.isEmpty, output.problems.first ?? "")
         }
         FuzzCheck.require(pipeline.statistics.eventsReceived == UInt64(stream.count), "events lost in the pipeline")
     }

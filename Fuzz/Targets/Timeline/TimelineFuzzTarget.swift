@@ -4,6 +4,7 @@ import ControlProtocol
 import EventDecoding
 import Foundation
 import ModalwatchABI
+import ModalwatchTesting
 import Report
 import RuleHost
 import SessionEngine
@@ -143,14 +144,15 @@ final class TimelineFuzzTarget {
     }
 }
 
-/// The engine's output for the timeline target: the shared checks, and the violations kept for the
-/// report's model.
+/// The engine's output for the timeline target: the checks of `CollectingOutput`, and the violations
+/// kept for the report's model.
 final class TimelineOutput: EngineOutput {
-    private let checking = CheckingOutput()
+    private let checking = CollectingOutput(keepsEverything: false)
     private var found: [ReportViolation] = []
 
     func emit(_ violation: EmittedViolation) {
         checking.emit(violation)
+        FuzzCheck.require(checking.problems.isEmpty, checking.problems.first ?? "")
         let topic = String(decoding: violation.topic, as: UTF8.self)
         FuzzCheck.require(topic.split(separator: "/", omittingEmptySubsequences: false).count == 3, "violation topic \(topic)")
         found.append(ReportViolation(
@@ -160,6 +162,7 @@ final class TimelineOutput: EngineOutput {
 
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {
         checking.emitDiagnostic(reason, app: app, session: session, detail: detail)
+        FuzzCheck.require(checking.problems.isEmpty, checking.problems.first ?? "")
     }
 
     /// The violations since the last call.

@@ -1,19 +1,22 @@
-/// The wire format v1 lines the Overuse rules' worked examples repeat, written once: session
-/// `S1` of `com.example.app`, started at ``start``; alerts, action sheets, modal views and
-/// popovers presented at a time and, unless still up, dismissed by a button some time later.
-enum ExampleEvents {
+/// The wire format v1 lines the rules' worked examples repeat, written once: session `S1` of
+/// `com.example.app`, started at ``start`` (``sessionStart``); alerts, action sheets, modal views
+/// and popovers presented at a time and, unless still up, dismissed by a button some time later.
+public enum ExampleEvents: Sendable {
     /// When the examples' session starts (ms since the epoch).
-    static let start: Int64 = 1_732_290_000_000
+    public static let start: Int64 = 1_732_290_000_000
+
+    /// The examples' `session.start` line: session `S1` of `com.example.app` at ``start``.
+    public static let sessionStart = #"{"v":1,"type":"session.start","session":"S1","ts":\#(start),"app":"com.example.app"}"#
 
     /// A stream: the session's start, then `lines` (the text of an `Example`'s `events`).
-    static func stream(_ lines: [String]...) -> String {
-        ([#"{"v":1,"type":"session.start","session":"S1","ts":\#(start),"app":"com.example.app"}"#] + lines.joined())
+    public static func stream(_ lines: [String]...) -> String {
+        ([sessionStart] + lines.joined())
             .joined(separator: "\n")
     }
 
     /// Alert `a<n>` presented `at` ms after the start with one OK button and dismissed by it
     /// `shownMs` later (nil: still up).
-    static func alert(
+    public static func alert(
         _ n: Int, at ms: Int64, title: String = "Sync Failed", message: String = "The server could not be reached.",
         shownMs: Int64?
     ) -> [String] {
@@ -24,7 +27,7 @@ enum ExampleEvents {
 
     /// "Sync Failed" alerts `a1`, `a2`, … presented at `times` (ms after the start), each
     /// dismissed `shownMs` later but the last, still up.
-    static func alerts(at times: [Int64], shownMs: Int64) -> [String] {
+    public static func alerts(at times: [Int64], shownMs: Int64) -> [String] {
         times.enumerated().flatMap { index, ms in
             alert(index + 1, at: ms, shownMs: index == times.count - 1 ? nil : shownMs)
         }
@@ -32,7 +35,7 @@ enum ExampleEvents {
 
     /// Presentation `n` of the alert, share sheet and compose view cycle (`n` mod 3: 1 an alert,
     /// 2 a sheet after a toolbar tap, 0 a modal view) at `ms` after the start, and its dismissal.
-    static func presentation(_ n: Int, at ms: Int64) -> [String] {
+    public static func presentation(_ n: Int, at ms: Int64) -> [String] {
         let ts = start + ms
         switch n % 3 {
         case 1:
@@ -52,17 +55,17 @@ enum ExampleEvents {
     }
 
     /// Presentations `1...count` of the cycle, the first at 1 s after the start, then every `everyMs`.
-    static func presentations(_ count: Int, everyMs: Int64) -> [String] {
+    public static func presentations(_ count: Int, everyMs: Int64) -> [String] {
         presentations(at: (0..<Int64(count)).map { 1_000 + $0 * everyMs })
     }
 
     /// Presentations `first`, `first + 1`, … of the cycle at `times` (ms after the start).
-    static func presentations(at times: [Int64], from first: Int = 1) -> [String] {
+    public static func presentations(at times: [Int64], from first: Int = 1) -> [String] {
         times.enumerated().flatMap { index, ms in presentation(first + index, at: ms) }
     }
 
     /// Popover `p<n>` presented at `ms` after the start and dismissed a second later.
-    static func popover(_ n: Int, at ms: Int64) -> [String] {
+    public static func popover(_ n: Int, at ms: Int64) -> [String] {
         [
             #"{"v":1,"type":"popover.presented","session":"S1","ts":\#(start + ms),"id":"p\#(n)"}"#,
             #"{"v":1,"type":"popover.dismissed","session":"S1","ts":\#(start + ms + 1_000),"id":"p\#(n)"}"#,
