@@ -34,9 +34,23 @@ struct EventReader {
         self.scratch = scratch
         self.limits = limits
         tailStart = max(0, count &- EventScratch.tailBytes)
-        let n = count &- tailStart
-        scratch.tail.update(from: base + tailStart, count: n)
-        (scratch.tail + n).update(repeating: 0, count: EventScratch.tailCapacity &- n)
+        // Two words copied and two zeroed (a short payload byte by byte): no call to memcpy or memset.
+        let tail = UnsafeMutableRawPointer(scratch.tail)
+        tail.storeBytes(of: 0, toByteOffset: 16, as: UInt64.self)
+        tail.storeBytes(of: 0, toByteOffset: 24, as: UInt64.self)
+        if count >= EventScratch.tailBytes {
+            let last = UnsafeRawPointer(base + tailStart)
+            tail.storeBytes(of: last.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            tail.storeBytes(of: last.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        } else {
+            tail.storeBytes(of: 0, as: UInt64.self)
+            tail.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self)
+            var i = 0
+            while i < count {
+                scratch.tail[i] = base[i]
+                i &+= 1
+            }
+        }
     }
 
     @inline(__always) var base: UnsafePointer<UInt8> { scanner.base }
