@@ -48,7 +48,7 @@ build_decoder() {
     echo "fuzz: ByteBasics, EventDecoding (swiftc, instrumented)"
     "$SWIFTC" "${FLAGS[@]}" -wmo -module-name ByteBasics \
         -emit-module -emit-module-path "$dir/modules/ByteBasics.swiftmodule" \
-        -c "$ROOT"/Sources/ByteBasics/*.swift -o "$dir/ByteBasics.o"
+        -c "$ROOT"/Sources/ByteBasics/*.swift "$ROOT"/Sources/ByteBasics/*/*.swift -o "$dir/ByteBasics.o"
     "$SWIFTC" "${FLAGS[@]}" -wmo -module-name EventDecoding -I "$dir/modules" -I "$OUT/abi" \
         -emit-module -emit-module-path "$dir/modules/EventDecoding.swiftmodule" \
         -c "$ROOT"/Sources/EventDecoding/*.swift -o "$dir/EventDecoding.o"

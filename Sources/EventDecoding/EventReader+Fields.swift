@@ -250,73 +250,61 @@ extension EventReader {
 
     // MARK: arrays
 
-    /// Positions the cursor inside the array of `key` and says whether it is empty.
-    private mutating func openArray(_ key: FieldKey) throws(DecodeError) -> Bool {
+    /// Checks that the field `key` is an array (pass 1 then recorded its items).
+    @inline(__always)
+    private func checkArray(_ key: FieldKey) throws(DecodeError) {
         let s = slot(key)
         guard s.kind == .array else { throw Place(field: key).error(.badField, .requirement("must be an array"), at: s.start) }
-        scanner.pos = s.start + 1
-        scanner.skipWhitespace()
-        if scanner.peek == UInt8(ascii: "]") { return true }
-        return false
     }
 
-    /// After an item: true when another follows (the cursor is then on it), false at the `]`.
+    /// Item `index` of `records`, which must be an object of at most `limit` items: its slots and the
+    /// fields it had. The checks and offsets of a scan of the array: too many at the item past the
+    /// limit, not an object at the item.
     @inline(__always)
-    private mutating func nextItem() -> Bool {
-        scanner.skipWhitespace()
-        guard scanner.peek == UInt8(ascii: ",") else { return false }
-        scanner.pos += 1
-        scanner.skipWhitespace()
-        return true
-    }
-
-    /// Reads the item at the cursor, which must be an object, into `scratch.itemSlots`.
-    private mutating func readItem(_ place: Place) throws(DecodeError) {
-        guard scanner.peek == UInt8(ascii: "{") else {
-            throw place.error(.badField, .requirement("must be an object"), at: scanner.pos)
+    private func recordedItem(
+        _ records: ItemRecords, _ index: Int, limit: Int, _ place: Place
+    ) throws(DecodeError) -> (ItemRecords.Item, UnsafeMutablePointer<FieldSlot>) {
+        let item = records.items[index]
+        if index == limit {
+            throw Place(field: place.field).error(.tooLarge, .tooMany(limit: limit), at: item.start)
         }
-        try readMembers(ItemKey.self, into: scratch.itemSlots, depth: 2)
+        guard item.isObject else { throw place.error(.badField, .requirement("must be an object"), at: item.start) }
+        return (item, records.slots(of: index))
     }
-
-    @inline(__always) private func itemHas(_ key: ItemKey) -> Bool { itemPresent & key.bit != 0 }
-    @inline(__always) private func itemSlot(_ key: ItemKey) -> FieldSlot { scratch.itemSlots[Int(key.rawValue)] }
 
     /// `buttons`: alert / sheet buttons (`title`, `style`, `preferred`) or modal buttons (`title`, `role`).
     private mutating func readButtons(modal: Bool) throws(DecodeError) {
+        try checkArray(.buttons)
+        let records = scratch.buttonItems
         var count = 0
-        if try !openArray(.buttons) {
-            repeat {
-                var place = Place(field: .buttons, item: count)
-                if count == limits.maxButtons {
-                    throw Place(field: .buttons).error(.tooLarge, .tooMany(limit: limits.maxButtons), at: scanner.pos)
+        while count < buttonItemCount {
+            var place = Place(field: .buttons, item: count)
+            let (item, slots) = try recordedItem(records, count, limit: limits.maxButtons, place)
+            place.subfield = .title
+            guard item.present & ItemKey.title.bit != 0 else { throw place.error(.missingField, .missing, at: item.end) }
+            let title = try stringValue(
+                slots[Int(ItemKey.title.rawValue)], place, nullable: false, minBytes: 0, maxBytes: limits.maxStringBytes)
+            if modal {
+                var role = MW_ABSENT
+                if item.present & ItemKey.role.bit != 0 {
+                    place.subfield = .role
+                    role = try enumerationValue(slots[Int(ItemKey.role.rawValue)], place, .modalRole)
                 }
-                try readItem(place)
-                place.subfield = .title
-                guard itemHas(.title) else { throw place.error(.missingField, .missing, at: scanner.pos) }
-                let title = try stringValue(
-                    itemSlot(.title), place, nullable: false, minBytes: 0, maxBytes: limits.maxStringBytes)
-                if modal {
-                    var role = MW_ABSENT
-                    if itemHas(.role) {
-                        place.subfield = .role
-                        role = try enumerationValue(itemSlot(.role), place, .modalRole)
-                    }
-                    scratch.modalButtons[count] = mw_modal_button(title: title, role: role, reserved: 0)
-                } else {
-                    var style = MW_ABSENT
-                    var preferred = MW_ABSENT
-                    if itemHas(.style) {
-                        place.subfield = .style
-                        style = try enumerationValue(itemSlot(.style), place, .buttonStyle)
-                    }
-                    if itemHas(.preferred) {
-                        place.subfield = .preferred
-                        preferred = try booleanValue(itemSlot(.preferred), place)
-                    }
-                    scratch.buttons[count] = mw_button(title: title, style: style, preferred: preferred)
+                scratch.modalButtons[count] = mw_modal_button(title: title, role: role, reserved: 0)
+            } else {
+                var style = MW_ABSENT
+                var preferred = MW_ABSENT
+                if item.present & ItemKey.style.bit != 0 {
+                    place.subfield = .style
+                    style = try enumerationValue(slots[Int(ItemKey.style.rawValue)], place, .buttonStyle)
                 }
-                count += 1
-            } while nextItem()
+                if item.present & ItemKey.preferred.bit != 0 {
+                    place.subfield = .preferred
+                    preferred = try booleanValue(slots[Int(ItemKey.preferred.rawValue)], place)
+                }
+                scratch.buttons[count] = mw_button(title: title, style: style, preferred: preferred)
+            }
+            count += 1
         }
         let e = scratch.event
         e.pointee.has_buttons = 1
@@ -331,21 +319,18 @@ extension EventReader {
 
     /// `text_fields`: objects with an optional boolean `secure`; counted.
     private mutating func readTextFields() throws(DecodeError) {
+        try checkArray(.textFields)
+        let records = scratch.textFieldItems
         var count = 0
         var secure = 0
-        if try !openArray(.textFields) {
-            repeat {
-                var place = Place(field: .textFields, item: count)
-                if count == limits.maxTextFields {
-                    throw Place(field: .textFields).error(.tooLarge, .tooMany(limit: limits.maxTextFields), at: scanner.pos)
-                }
-                try readItem(place)
-                if itemHas(.secure) {
-                    place.subfield = .secure
-                    secure += Int(try booleanValue(itemSlot(.secure), place))
-                }
-                count += 1
-            } while nextItem()
+        while count < textFieldItemCount {
+            var place = Place(field: .textFields, item: count)
+            let (item, slots) = try recordedItem(records, count, limit: limits.maxTextFields, place)
+            if item.present & ItemKey.secure.bit != 0 {
+                place.subfield = .secure
+                secure += Int(try booleanValue(slots[Int(ItemKey.secure.rawValue)], place))
+            }
+            count += 1
         }
         scratch.event.pointee.text_field_count = UInt32(count)
         scratch.event.pointee.secure_text_field_count = UInt32(secure)

@@ -2,8 +2,9 @@ import ByteBasics
 import ModalwatchABI
 
 /// Reads the events of one payload: pass 1 frames an event object, validates all of its JSON and
-/// records where each known top-level field's value is; pass 2 (`EventReader+Fields.swift`) checks
-/// the fields the event's type has and fills the `mw_event`.
+/// records where each known top-level field's value is, and the items of `buttons` and
+/// `text_fields` (`EventReader+Arrays.swift`); pass 2 (`EventReader+Fields.swift`) checks the
+/// fields the event's type has from those records, without scanning again, and fills the `mw_event`.
 ///
 /// Made afresh for each payload, on the stack; all storage is the decoder's `EventScratch`.
 struct EventReader {
@@ -14,6 +15,10 @@ struct EventReader {
     var present: UInt32 = 0
     /// Fields recorded in the current array item (`ItemKey.bit`).
     var itemPresent: UInt32 = 0
+    /// Items of the last `buttons` and `text_fields` arrays recorded in `scratch` (valid when the
+    /// field's slot is an array).
+    var buttonItemCount = 0
+    var textFieldItemCount = 0
     /// Bytes of the arena used by the current event.
     var arenaUsed = 0
     /// Where the next event starts looking once this one is framed (its line's end), or -1 while the
@@ -29,9 +34,23 @@ struct EventReader {
         self.scratch = scratch
         self.limits = limits
         tailStart = max(0, count &- EventScratch.tailBytes)
-        let n = count &- tailStart
-        scratch.tail.update(from: base + tailStart, count: n)
-        (scratch.tail + n).update(repeating: 0, count: EventScratch.tailCapacity &- n)
+        // Two words copied and two zeroed (a short payload byte by byte): no call to memcpy or memset.
+        let tail = UnsafeMutableRawPointer(scratch.tail)
+        tail.storeBytes(of: 0, toByteOffset: 16, as: UInt64.self)
+        tail.storeBytes(of: 0, toByteOffset: 24, as: UInt64.self)
+        if count >= EventScratch.tailBytes {
+            let last = UnsafeRawPointer(base + tailStart)
+            tail.storeBytes(of: last.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            tail.storeBytes(of: last.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+        } else {
+            tail.storeBytes(of: 0, as: UInt64.self)
+            tail.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self)
+            var i = 0
+            while i < count {
+                scratch.tail[i] = base[i]
+                i &+= 1
+            }
+        }
     }
 
     @inline(__always) var base: UnsafePointer<UInt8> { scanner.base }
@@ -108,6 +127,14 @@ struct EventReader {
                 } else if b &- 0x31 < 9, let integer = scanner.quickInteger() {
                     slots[Int(key.rawValue)] = FieldSlot(
                         start: valueStart, end: scanner.pos, kind: .integer, escaped: false, integer: integer)
+                } else if K.isTopLevel, b == UInt8(ascii: "["), key.rawValue == FieldKey.buttons.rawValue {
+                    let (array, count) = try readItems(into: scratch.buttonItems, depth: depth + 1)
+                    slots[Int(key.rawValue)] = array
+                    buttonItemCount = count
+                } else if K.isTopLevel, b == UInt8(ascii: "["), key.rawValue == FieldKey.textFields.rawValue {
+                    let (array, count) = try readItems(into: scratch.textFieldItems, depth: depth + 1)
+                    slots[Int(key.rawValue)] = array
+                    textFieldItemCount = count
                 } else {
                     slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
                 }

@@ -1,7 +1,7 @@
 import ModalwatchABI
 
 /// The decoder's reusable storage, allocated once: the event it fills, the arena for unescaped strings,
-/// the button buffers and the field slots. Owned (and freed) by `EventDecoder`.
+/// the button buffers, the field slots and the records of array items. Owned (and freed) by `EventDecoder`.
 struct EventScratch {
     /// Room to unescape a key: a key whose escaped form is longer cannot unescape to a known key
     /// (an escape of at most 6 bytes yields at least 1, and known keys have at most 15 bytes).
@@ -17,8 +17,9 @@ struct EventScratch {
     let buttonCapacity: Int
     /// Pass 1's record of the top-level fields, indexed by `FieldKey.rawValue`.
     let slots: UnsafeMutablePointer<FieldSlot>
-    /// The record of one array item's fields, indexed by `ItemKey.rawValue`.
-    let itemSlots: UnsafeMutablePointer<FieldSlot>
+    /// Pass 1's record of the items of `buttons` and of `text_fields`.
+    let buttonItems: ItemRecords
+    let textFieldItems: ItemRecords
     /// Where an escaped key is unescaped before it is matched.
     let keyBuffer: UnsafeMutablePointer<UInt8>
     /// A copy of a payload's last `tailBytes` bytes, zero after them (`tailCapacity` in all): where
@@ -39,8 +40,8 @@ struct EventScratch {
         modalButtons.initialize(repeating: mw_modal_button(), count: buttonCapacity)
         slots = .allocate(capacity: FieldKey.allCases.count)
         slots.initialize(repeating: .empty, count: FieldKey.allCases.count)
-        itemSlots = .allocate(capacity: ItemKey.allCases.count)
-        itemSlots.initialize(repeating: .empty, count: ItemKey.allCases.count)
+        buttonItems = ItemRecords(limit: limits.maxButtons)
+        textFieldItems = ItemRecords(limit: limits.maxTextFields)
         keyBuffer = .allocate(capacity: Self.keyCapacity)
         tail = .allocate(capacity: Self.tailCapacity)
         tail.initialize(repeating: 0, count: Self.tailCapacity)
@@ -53,7 +54,8 @@ struct EventScratch {
         buttons.deallocate()
         modalButtons.deallocate()
         slots.deallocate()
-        itemSlots.deallocate()
+        buttonItems.deallocate()
+        textFieldItems.deallocate()
         keyBuffer.deallocate()
         tail.deallocate()
     }

@@ -1,51 +1,50 @@
-/// The enumerations of wire format v1. A value's index in `values` is its C enum value in
-/// modalwatch_module.h (checked by the tests).
+import ByteBasics
+
+/// Which enumeration of wire format v1 a field holds: a tag over ByteBasics' wire vocabulary
+/// (`WireValue`), which has the spellings and their matching. A value's index is its C enum value
+/// in modalwatch_module.h.
 enum WireEnum: UInt8, CaseIterable {
     case eventType, device, sizeClass, control, taskState, buttonStyle, modalRole, via, modalStyle, transition
 
-    /// The values in the header's order. For `eventType`, index + 1 is the `mw_event_type`.
+    /// The values in the header's order, for a rejection's detail. For `eventType`, index + 1 is the
+    /// `mw_event_type`.
     var values: [StaticString] {
         switch self {
-        case .eventType: Self.eventTypes
-        case .device: Self.devices
-        case .sizeClass: Self.sizeClasses
-        case .control: Self.controls
-        case .taskState: Self.taskStates
-        case .buttonStyle: Self.buttonStyles
-        case .modalRole: Self.modalRoles
-        case .via: Self.vias
-        case .modalStyle: Self.modalStyles
-        case .transition: Self.transitions
+        case .eventType: WireEventType.allCases.map(\.name)
+        case .device: WireDevice.allCases.map(\.name)
+        case .sizeClass: WireSizeClass.allCases.map(\.name)
+        case .control: WireControl.allCases.map(\.name)
+        case .taskState: WireTaskState.allCases.map(\.name)
+        case .buttonStyle: WireButtonStyle.allCases.map(\.name)
+        case .modalRole: WireModalRole.allCases.map(\.name)
+        case .via: WireVia.allCases.map(\.name)
+        case .modalStyle: WireModalStyle.allCases.map(\.name)
+        case .transition: WireTransition.allCases.map(\.name)
         }
     }
 
-    /// The index of the value spelled by the `count` bytes at `bytes`, or nil (`WireEnum+Match.swift`:
-    /// a jump on the length and word compares, not a walk over the values).
+    /// The index of the value spelled by the `count` bytes at `bytes`, or nil: the vocabulary's
+    /// perfect hash, then one compare.
     @inline(__always)
     func index(of bytes: UnsafePointer<UInt8>, _ count: Int) -> Int? {
-        guard let words = ValueWords(bytes, count) else { return nil }
+        guard let words = WireWords(bytes, count) else { return nil }
         return index(of: words)
     }
 
-    private static let eventTypes: [StaticString] = [
-        "session.start", "session.end", "app.background", "app.foreground", "user.action", "task.progress",
-        "alert.presented", "alert.dismissed", "sheet.presented", "sheet.dismissed", "modal.presented",
-        "modal.dismissed", "popover.presented", "popover.dismissed", "nav.push", "nav.pop",
-    ]
-    private static let devices: [StaticString] = ["phone", "pad", "mac", "tv", "vision"]
-    private static let sizeClasses: [StaticString] = ["compact", "regular"]
-    private static let controls: [StaticString] = [
-        "button", "bar_button", "toolbar_button", "cell", "gesture", "key", "other",
-    ]
-    private static let taskStates: [StaticString] = ["started", "progress", "finished", "failed", "cancelled"]
-    private static let buttonStyles: [StaticString] = ["default", "cancel", "destructive"]
-    private static let modalRoles: [StaticString] = ["done", "cancel", "confirm", "other"]
-    private static let vias: [StaticString] = ["button", "background", "programmatic", "gesture"]
-    private static let modalStyles: [StaticString] = [
-        "automatic", "full_screen", "page_sheet", "form_sheet", "current_context", "over_full_screen",
-        "over_current_context", "custom",
-    ]
-    private static let transitions: [StaticString] = [
-        "cover_vertical", "flip_horizontal", "cross_dissolve", "partial_curl", "custom",
-    ]
+    /// The index of the value whose bytes are `words`, or nil.
+    @inline(__always)
+    func index(of words: WireWords) -> Int? {
+        switch self {
+        case .eventType: WireEventType.match(words).map { Int($0.rawValue) &- 1 }
+        case .device: WireDevice.match(words).map { Int($0.rawValue) }
+        case .sizeClass: WireSizeClass.match(words).map { Int($0.rawValue) }
+        case .control: WireControl.match(words).map { Int($0.rawValue) }
+        case .taskState: WireTaskState.match(words).map { Int($0.rawValue) }
+        case .buttonStyle: WireButtonStyle.match(words).map { Int($0.rawValue) }
+        case .modalRole: WireModalRole.match(words).map { Int($0.rawValue) }
+        case .via: WireVia.match(words).map { Int($0.rawValue) }
+        case .modalStyle: WireModalStyle.match(words).map { Int($0.rawValue) }
+        case .transition: WireTransition.match(words).map { Int($0.rawValue) }
+        }
+    }
 }

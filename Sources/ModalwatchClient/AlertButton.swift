@@ -1,13 +1,24 @@
+public import ByteBasics
+
 /// A button of an alert or action sheet (events.md), listed in visual order.
 public struct AlertButton: Sendable, Equatable {
     /// A button's `style`.
-    public enum Style: String, Sendable, CaseIterable {
+    public enum Style: Sendable, CaseIterable, WireSpelled {
         /// An ordinary button.
         case `default`
         /// The cancel button.
         case cancel
         /// A button that destroys something.
         case destructive
+
+        /// The wire value it spells (its raw value is that value's spelling).
+        public var wire: WireButtonStyle {
+            switch self {
+            case .default: .default
+            case .cancel: .cancel
+            case .destructive: .destructive
+            }
+        }
     }
 
     /// The button's title.

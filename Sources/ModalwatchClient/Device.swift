@@ -1,5 +1,7 @@
+public import ByteBasics
+
 /// `session.start`'s `device`.
-public enum Device: String, Sendable, CaseIterable {
+public enum Device: Sendable, CaseIterable, WireSpelled {
     /// An iPhone (the default).
     case phone
     /// An iPad.
@@ -10,4 +12,15 @@ public enum Device: String, Sendable, CaseIterable {
     case tv
     /// Apple Vision Pro.
     case vision
+
+    /// The wire value it spells (its raw value is that value's spelling).
+    public var wire: WireDevice {
+        switch self {
+        case .phone: .phone
+        case .pad: .pad
+        case .mac: .mac
+        case .tv: .tv
+        case .vision: .vision
+        }
+    }
 }

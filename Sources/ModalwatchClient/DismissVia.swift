@@ -1,5 +1,7 @@
+public import ByteBasics
+
 /// How a presentation went away (`via`).
-public enum DismissVia: String, Sendable, CaseIterable {
+public enum DismissVia: Sendable, CaseIterable, WireSpelled {
     /// One of its buttons.
     case button
     /// The app left the foreground while it was up.
@@ -8,4 +10,14 @@ public enum DismissVia: String, Sendable, CaseIterable {
     case programmatic
     /// A swipe or other gesture (modal views).
     case gesture
+
+    /// The wire value it spells (its raw value is that value's spelling).
+    public var wire: WireVia {
+        switch self {
+        case .button: .button
+        case .background: .background
+        case .programmatic: .programmatic
+        case .gesture: .gesture
+        }
+    }
 }

@@ -1,7 +1,9 @@
+public import ByteBasics
+
 /// A button of a modal view's bar (`modal.presented`'s `buttons`).
 public struct ModalButton: Sendable, Equatable {
     /// A modal button's `role`.
-    public enum Role: String, Sendable, CaseIterable {
+    public enum Role: Sendable, CaseIterable, WireSpelled {
         /// Finishes the task.
         case done
         /// Abandons it.
@@ -10,6 +12,16 @@ public struct ModalButton: Sendable, Equatable {
         case confirm
         /// Anything else.
         case other
+
+        /// The wire value it spells (its raw value is that value's spelling).
+        public var wire: WireModalRole {
+            switch self {
+            case .done: .done
+            case .cancel: .cancel
+            case .confirm: .confirm
+            case .other: .other
+            }
+        }
     }
 
     /// The button's title.

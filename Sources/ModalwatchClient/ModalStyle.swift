@@ -1,19 +1,35 @@
+public import ByteBasics
+
 /// `modal.presented`'s `style` (UIKit's modal presentation styles).
-public enum ModalStyle: String, Sendable, CaseIterable {
+public enum ModalStyle: Sendable, CaseIterable, WireSpelled {
     /// The system's choice.
     case automatic
     /// A custom presentation.
     case custom
     /// Covers the whole screen.
-    case fullScreen = "full_screen"
+    case fullScreen
     /// A page sheet.
-    case pageSheet = "page_sheet"
+    case pageSheet
     /// A form sheet.
-    case formSheet = "form_sheet"
+    case formSheet
     /// Over the presenting context only.
-    case currentContext = "current_context"
+    case currentContext
     /// The whole screen, the content below still shown.
-    case overFullScreen = "over_full_screen"
+    case overFullScreen
     /// The context only, the content below still shown.
-    case overCurrentContext = "over_current_context"
+    case overCurrentContext
+
+    /// The wire value it spells (its raw value is that value's spelling).
+    public var wire: WireModalStyle {
+        switch self {
+        case .automatic: .automatic
+        case .custom: .custom
+        case .fullScreen: .fullScreen
+        case .pageSheet: .pageSheet
+        case .formSheet: .formSheet
+        case .currentContext: .currentContext
+        case .overFullScreen: .overFullScreen
+        case .overCurrentContext: .overCurrentContext
+        }
+    }
 }

@@ -1,5 +1,7 @@
+public import ByteBasics
+
 /// `task.progress`'s `state`.
-public enum TaskState: String, Sendable, CaseIterable {
+public enum TaskState: Sendable, CaseIterable, WireSpelled {
     /// The task began.
     case started
     /// The task moved on.
@@ -10,4 +12,15 @@ public enum TaskState: String, Sendable, CaseIterable {
     case failed
     /// The task was cancelled.
     case cancelled
+
+    /// The wire value it spells (its raw value is that value's spelling).
+    public var wire: WireTaskState {
+        switch self {
+        case .started: .started
+        case .progress: .progress
+        case .finished: .finished
+        case .failed: .failed
+        case .cancelled: .cancelled
+        }
+    }
 }

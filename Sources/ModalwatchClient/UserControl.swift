@@ -1,5 +1,7 @@
+public import ByteBasics
+
 /// `user.action`'s `control`: what the person acted on.
-public enum UserControl: String, Sendable, CaseIterable {
+public enum UserControl: Sendable, CaseIterable, WireSpelled {
     /// A button in the content.
     case button
     /// A table or collection cell.
@@ -11,7 +13,20 @@ public enum UserControl: String, Sendable, CaseIterable {
     /// Anything else.
     case other
     /// A navigation-bar button.
-    case barButton = "bar_button"
+    case barButton
     /// A toolbar button.
-    case toolbarButton = "toolbar_button"
+    case toolbarButton
+
+    /// The wire value it spells (its raw value is that value's spelling).
+    public var wire: WireControl {
+        switch self {
+        case .button: .button
+        case .cell: .cell
+        case .gesture: .gesture
+        case .key: .key
+        case .other: .other
+        case .barButton: .barButton
+        case .toolbarButton: .toolbarButton
+        }
+    }
 }

@@ -1,18 +1,15 @@
+import ByteBasics
+
 /// The style of an alert or action-sheet button (`mw_button_style`).
 public enum ButtonStyle: Int32, Sendable, CaseIterable {
-    /// `default`
+    /// `WireButtonStyle.default`
     case `default` = 0
-    /// `cancel`
+    /// `WireButtonStyle.cancel`
     case cancel = 1
-    /// `destructive`
+    /// `WireButtonStyle.destructive`
     case destructive = 2
 
-    /// The value's name on the wire, e.g. `cancel`.
-    public var name: String {
-        switch self {
-        case .default: "default"
-        case .cancel: "cancel"
-        case .destructive: "destructive"
-        }
-    }
+    /// The value's name on the wire, from ByteBasics' `WireButtonStyle` (the one spelling of each value,
+    /// numbered the same).
+    public var name: String { WireButtonStyle(rawValue: rawValue).unsafelyUnwrapped.string }
 }

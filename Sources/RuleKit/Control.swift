@@ -1,30 +1,23 @@
+import ByteBasics
+
 /// The kind of control a person acted on (`mw_control`).
 public enum Control: Int32, Sendable, CaseIterable {
-    /// `button`
+    /// `WireControl.button`
     case button = 0
-    /// `bar_button`
+    /// `WireControl.barButton`
     case barButton = 1
-    /// `toolbar_button`
+    /// `WireControl.toolbarButton`
     case toolbarButton = 2
-    /// `cell`
+    /// `WireControl.cell`
     case cell = 3
-    /// `gesture`
+    /// `WireControl.gesture`
     case gesture = 4
-    /// `key`
+    /// `WireControl.key`
     case key = 5
-    /// `other`
+    /// `WireControl.other`
     case other = 6
 
-    /// The value's name on the wire, e.g. `bar_button`.
-    public var name: String {
-        switch self {
-        case .button: "button"
-        case .barButton: "bar_button"
-        case .toolbarButton: "toolbar_button"
-        case .cell: "cell"
-        case .gesture: "gesture"
-        case .key: "key"
-        case .other: "other"
-        }
-    }
+    /// The value's name on the wire, from ByteBasics' `WireControl` (the one spelling of each value,
+    /// numbered the same).
+    public var name: String { WireControl(rawValue: rawValue).unsafelyUnwrapped.string }
 }

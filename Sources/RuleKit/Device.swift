@@ -1,24 +1,19 @@
+import ByteBasics
+
 /// The kind of device a session runs on (`mw_device`).
 public enum Device: Int32, Sendable, CaseIterable {
-    /// `phone`
+    /// `WireDevice.phone`
     case phone = 0
-    /// `pad`
+    /// `WireDevice.pad`
     case pad = 1
-    /// `mac`
+    /// `WireDevice.mac`
     case mac = 2
-    /// `tv`
+    /// `WireDevice.tv`
     case tv = 3
-    /// `vision`
+    /// `WireDevice.vision`
     case vision = 4
 
-    /// The value's name on the wire, e.g. `pad`.
-    public var name: String {
-        switch self {
-        case .phone: "phone"
-        case .pad: "pad"
-        case .mac: "mac"
-        case .tv: "tv"
-        case .vision: "vision"
-        }
-    }
+    /// The value's name on the wire, from ByteBasics' `WireDevice` (the one spelling of each value,
+    /// numbered the same).
+    public var name: String { WireDevice(rawValue: rawValue).unsafelyUnwrapped.string }
 }

@@ -2,37 +2,37 @@ import ByteBasics
 
 /// The event types of wire format v1 (`mw_event_type`).
 public enum EventType: UInt32, Sendable, CaseIterable {
-    /// `session.start`
+    /// `WireEventType.sessionStart`
     case sessionStart = 1
-    /// `session.end`
+    /// `WireEventType.sessionEnd`
     case sessionEnd = 2
-    /// `app.background`
+    /// `WireEventType.appBackground`
     case appBackground = 3
-    /// `app.foreground`
+    /// `WireEventType.appForeground`
     case appForeground = 4
-    /// `user.action`
+    /// `WireEventType.userAction`
     case userAction = 5
-    /// `task.progress`
+    /// `WireEventType.taskProgress`
     case taskProgress = 6
-    /// `alert.presented`
+    /// `WireEventType.alertPresented`
     case alertPresented = 7
-    /// `alert.dismissed`
+    /// `WireEventType.alertDismissed`
     case alertDismissed = 8
-    /// `sheet.presented`
+    /// `WireEventType.sheetPresented`
     case sheetPresented = 9
-    /// `sheet.dismissed`
+    /// `WireEventType.sheetDismissed`
     case sheetDismissed = 10
-    /// `modal.presented`
+    /// `WireEventType.modalPresented`
     case modalPresented = 11
-    /// `modal.dismissed`
+    /// `WireEventType.modalDismissed`
     case modalDismissed = 12
-    /// `popover.presented`
+    /// `WireEventType.popoverPresented`
     case popoverPresented = 13
-    /// `popover.dismissed`
+    /// `WireEventType.popoverDismissed`
     case popoverDismissed = 14
-    /// `nav.push`
+    /// `WireEventType.navPush`
     case navPush = 15
-    /// `nav.pop`
+    /// `WireEventType.navPop`
     case navPop = 16
 
     /// The `type` string on the wire, as a static string (its bytes live forever; the one list

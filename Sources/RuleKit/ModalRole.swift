@@ -1,21 +1,17 @@
+import ByteBasics
+
 /// The role of a modal view's button (`mw_modal_role`).
 public enum ModalRole: Int32, Sendable, CaseIterable {
-    /// `done`
+    /// `WireModalRole.done`
     case done = 0
-    /// `cancel`
+    /// `WireModalRole.cancel`
     case cancel = 1
-    /// `confirm`
+    /// `WireModalRole.confirm`
     case confirm = 2
-    /// `other`
+    /// `WireModalRole.other`
     case other = 3
 
-    /// The value's name on the wire, e.g. `cancel`.
-    public var name: String {
-        switch self {
-        case .done: "done"
-        case .cancel: "cancel"
-        case .confirm: "confirm"
-        case .other: "other"
-        }
-    }
+    /// The value's name on the wire, from ByteBasics' `WireModalRole` (the one spelling of each value,
+    /// numbered the same).
+    public var name: String { WireModalRole(rawValue: rawValue).unsafelyUnwrapped.string }
 }

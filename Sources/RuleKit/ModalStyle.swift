@@ -1,33 +1,25 @@
+import ByteBasics
+
 /// A modal view's presentation style (`mw_modal_style`).
 public enum ModalStyle: Int32, Sendable, CaseIterable {
-    /// `automatic`
+    /// `WireModalStyle.automatic`
     case automatic = 0
-    /// `full_screen`
+    /// `WireModalStyle.fullScreen`
     case fullScreen = 1
-    /// `page_sheet`
+    /// `WireModalStyle.pageSheet`
     case pageSheet = 2
-    /// `form_sheet`
+    /// `WireModalStyle.formSheet`
     case formSheet = 3
-    /// `current_context`
+    /// `WireModalStyle.currentContext`
     case currentContext = 4
-    /// `over_full_screen`
+    /// `WireModalStyle.overFullScreen`
     case overFullScreen = 5
-    /// `over_current_context`
+    /// `WireModalStyle.overCurrentContext`
     case overCurrentContext = 6
-    /// `custom`
+    /// `WireModalStyle.custom`
     case custom = 7
 
-    /// The value's name on the wire, e.g. `full_screen`.
-    public var name: String {
-        switch self {
-        case .automatic: "automatic"
-        case .fullScreen: "full_screen"
-        case .pageSheet: "page_sheet"
-        case .formSheet: "form_sheet"
-        case .currentContext: "current_context"
-        case .overFullScreen: "over_full_screen"
-        case .overCurrentContext: "over_current_context"
-        case .custom: "custom"
-        }
-    }
+    /// The value's name on the wire, from ByteBasics' `WireModalStyle` (the one spelling of each value,
+    /// numbered the same).
+    public var name: String { WireModalStyle(rawValue: rawValue).unsafelyUnwrapped.string }
 }

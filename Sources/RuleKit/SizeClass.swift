@@ -1,15 +1,13 @@
+import ByteBasics
+
 /// A horizontal size class (`mw_size_class`).
 public enum SizeClass: Int32, Sendable, CaseIterable {
-    /// `compact`
+    /// `WireSizeClass.compact`
     case compact = 0
-    /// `regular`
+    /// `WireSizeClass.regular`
     case regular = 1
 
-    /// The value's name on the wire, e.g. `regular`.
-    public var name: String {
-        switch self {
-        case .compact: "compact"
-        case .regular: "regular"
-        }
-    }
+    /// The value's name on the wire, from ByteBasics' `WireSizeClass` (the one spelling of each value,
+    /// numbered the same).
+    public var name: String { WireSizeClass(rawValue: rawValue).unsafelyUnwrapped.string }
 }

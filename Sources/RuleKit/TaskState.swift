@@ -1,24 +1,19 @@
+import ByteBasics
+
 /// The state a `task.progress` event reports (`mw_task_state`).
 public enum TaskState: Int32, Sendable, CaseIterable {
-    /// `started`
+    /// `WireTaskState.started`
     case started = 0
-    /// `progress`
+    /// `WireTaskState.progress`
     case progress = 1
-    /// `finished`
+    /// `WireTaskState.finished`
     case finished = 2
-    /// `failed`
+    /// `WireTaskState.failed`
     case failed = 3
-    /// `cancelled`
+    /// `WireTaskState.cancelled`
     case cancelled = 4
 
-    /// The value's name on the wire, e.g. `progress`.
-    public var name: String {
-        switch self {
-        case .started: "started"
-        case .progress: "progress"
-        case .finished: "finished"
-        case .failed: "failed"
-        case .cancelled: "cancelled"
-        }
-    }
+    /// The value's name on the wire, from ByteBasics' `WireTaskState` (the one spelling of each value,
+    /// numbered the same).
+    public var name: String { WireTaskState(rawValue: rawValue).unsafelyUnwrapped.string }
 }

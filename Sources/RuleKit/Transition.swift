@@ -1,24 +1,19 @@
+import ByteBasics
+
 /// A modal view's transition (`mw_transition`).
 public enum Transition: Int32, Sendable, CaseIterable {
-    /// `cover_vertical`
+    /// `WireTransition.coverVertical`
     case coverVertical = 0
-    /// `flip_horizontal`
+    /// `WireTransition.flipHorizontal`
     case flipHorizontal = 1
-    /// `cross_dissolve`
+    /// `WireTransition.crossDissolve`
     case crossDissolve = 2
-    /// `partial_curl`
+    /// `WireTransition.partialCurl`
     case partialCurl = 3
-    /// `custom`
+    /// `WireTransition.custom`
     case custom = 4
 
-    /// The value's name on the wire, e.g. `flip_horizontal`.
-    public var name: String {
-        switch self {
-        case .coverVertical: "cover_vertical"
-        case .flipHorizontal: "flip_horizontal"
-        case .crossDissolve: "cross_dissolve"
-        case .partialCurl: "partial_curl"
-        case .custom: "custom"
-        }
-    }
+    /// The value's name on the wire, from ByteBasics' `WireTransition` (the one spelling of each value,
+    /// numbered the same).
+    public var name: String { WireTransition(rawValue: rawValue).unsafelyUnwrapped.string }
 }

@@ -1,21 +1,17 @@
+import ByteBasics
+
 /// How a presentation went away (`mw_via`).
 public enum Via: Int32, Sendable, CaseIterable {
-    /// `button`
+    /// `WireVia.button`
     case button = 0
-    /// `background`
+    /// `WireVia.background`
     case background = 1
-    /// `programmatic`
+    /// `WireVia.programmatic`
     case programmatic = 2
-    /// `gesture`
+    /// `WireVia.gesture`
     case gesture = 3
 
-    /// The value's name on the wire, e.g. `background`.
-    public var name: String {
-        switch self {
-        case .button: "button"
-        case .background: "background"
-        case .programmatic: "programmatic"
-        case .gesture: "gesture"
-        }
-    }
+    /// The value's name on the wire, from ByteBasics' `WireVia` (the one spelling of each value,
+    /// numbered the same).
+    public var name: String { WireVia(rawValue: rawValue).unsafelyUnwrapped.string }
 }

@@ -1,3 +1,4 @@
+import ByteBasics
 import ModalwatchABI
 import RuleHost
 
@@ -40,13 +41,7 @@ extension Engine {
     }
 
     static func deviceName(_ device: Int32) -> String {
-        switch device {
-        case Int32(MW_DEVICE_PAD.rawValue): return "pad"
-        case Int32(MW_DEVICE_MAC.rawValue): return "mac"
-        case Int32(MW_DEVICE_TV.rawValue): return "tv"
-        case Int32(MW_DEVICE_VISION.rawValue): return "vision"
-        default: return "phone"
-        }
+        (WireDevice(rawValue: device) ?? .phone).string
     }
 
     static func kindName(_ kind: UInt32) -> String {

@@ -1,3 +1,5 @@
+import ByteBasics
+
 /// A session's journal entries copied as they are, so that turning them into records (strings,
 /// one per event, up to the journal's 16,384) happens on another thread than the engine's; and
 /// the walk of the journal in slices that copies them (`session`) or its alerts (`sessions`),
@@ -54,7 +56,7 @@ extension Engine {
         /// entry), oldest first, and whether they are all of that launch.
         public func excerpt() -> JournalExcerpt {
             let records = pieces.joined().reversed().map(SessionJournal.record(of:))
-            let complete = records.first?.type == "session.start"
+            let complete = records.first?.type == WireEventType.sessionStart.string
                 || (liveEvents.map { UInt64(records.count) >= $0 } ?? false)
             return JournalExcerpt(records: records, complete: complete)
         }

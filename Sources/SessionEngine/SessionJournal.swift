@@ -1,3 +1,4 @@
+import ByteBasics
 import ModalwatchABI
 
 /// The engine's bounded memory of recent events, for `modalwatch session ID`: one
@@ -254,16 +255,12 @@ public final class SessionJournal {
         value >= 0 && Int(value) < names.count ? names[Int(value)] : nil
     }
 
-    /// Wire names by `mw_event_type`.
-    static let typeNames = [
-        "unknown", "session.start", "session.end", "app.background", "app.foreground", "user.action",
-        "task.progress", "alert.presented", "alert.dismissed", "sheet.presented", "sheet.dismissed",
-        "modal.presented", "modal.dismissed", "popover.presented", "popover.dismissed", "nav.push", "nav.pop",
-    ]
-    private static let deviceNames = ["phone", "pad", "mac", "tv", "vision"]
-    private static let controlNames = ["button", "bar_button", "toolbar_button", "cell", "gesture", "key", "other"]
-    private static let taskStateNames = ["started", "progress", "finished", "failed", "cancelled"]
-    private static let viaNames = ["button", "background", "programmatic", "gesture"]
+    /// Wire names by `mw_event_type` (ByteBasics' wire vocabulary; 0 is `unknown`).
+    static let typeNames = ["unknown"] + WireEventType.allCases.map(\.string)
+    private static let deviceNames = WireDevice.allCases.map(\.string)
+    private static let controlNames = WireControl.allCases.map(\.string)
+    private static let taskStateNames = WireTaskState.allCases.map(\.string)
+    private static let viaNames = WireVia.allCases.map(\.string)
 }
 
 /// Not `Sendable`: confined to the engine's thread.

@@ -2,7 +2,7 @@
 /// header, and their `type` strings: the one list of those names that RuleKit's `EventType`
 /// and the client's `ClientEvent` both spell from.
 @frozen
-public enum WireEventType: UInt32, Sendable, CaseIterable {
+public enum WireEventType: UInt32, Sendable, CaseIterable, WireValue {
     case sessionStart = 1, sessionEnd, appBackground, appForeground, userAction, taskProgress
     case alertPresented, alertDismissed, sheetPresented, sheetDismissed, modalPresented, modalDismissed
     case popoverPresented, popoverDismissed, navPush, navPop

@@ -1,20 +1,23 @@
-/// A string of at most 24 bytes as three little-endian words, zero past its end: what `WireEnum`
-/// values are matched on (a jump on the length, then word compares) instead of byte by byte.
-struct ValueWords {
+/// A string of at most 24 bytes as three little-endian words, zero past its end: what a `WireValue`
+/// is matched on (a perfect hash of the words, then one compare) instead of byte by byte.
+@frozen
+public struct WireWords: Sendable {
     /// The longest string the words hold.
-    static let capacity = 24
+    public static let capacity = 24
 
     /// The string's length in bytes.
-    var count: Int
-    /// Bytes 0..<8, 8..<16 and 16..<24.
-    var w0: UInt64 = 0
-    var w1: UInt64 = 0
-    var w2: UInt64 = 0
+    public var count: Int
+    /// Bytes 0..<8.
+    public var w0: UInt64 = 0
+    /// Bytes 8..<16.
+    public var w1: UInt64 = 0
+    /// Bytes 16..<24.
+    public var w2: UInt64 = 0
 
     /// The `count` bytes at `p`, or nil when there are none or more than `capacity`. Reads only those
     /// bytes: overlapping loads of 2, 4 or 8 bytes, the last of them ending at the string's end.
-    @inline(__always)
-    init?(_ p: UnsafePointer<UInt8>, _ count: Int) {
+    @inlinable @inline(__always)
+    public init?(_ p: UnsafePointer<UInt8>, _ count: Int) {
         guard count > 0, count <= Self.capacity else { return nil }
         self.count = count
         let raw = UnsafeRawPointer(p)
@@ -39,4 +42,9 @@ struct ValueWords {
             w0 = UInt64(p[0])
         }
     }
+
+    /// The key the perfect hashes of `WireVocabulary+Match.swift` multiply: the words and the length
+    /// folded into one word.
+    @inlinable @inline(__always)
+    public var hashKey: UInt64 { w0 &+ w1 &+ UInt64(truncatingIfNeeded: count) }
 }
