@@ -26,7 +26,11 @@ extension Engine {
             module_error: { context, detail in
                 Engine.with(context, ()) { $0.moduleError(detail) }
             },
-            reserved_services: (nil, nil, nil, nil))
+            words: { context, text, out in
+                guard let out else { return 0 }
+                return Engine.with(context, false) { $0.words(of: text, into: out) } ? 1 : 0
+            },
+            reserved_services: (nil, nil, nil))
     }
 
     /// Runs `body` on the engine a rule call's context names (unretained: the engine is
@@ -35,6 +39,12 @@ extension Engine {
     private static func with<Result>(_ context: OpaquePointer?, _ fallback: Result, _ body: (Engine) -> Result) -> Result {
         guard let context else { return fallback }
         return Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(context))._withUnsafeGuaranteedRef(body)
+    }
+
+    /// `mw_host.words`: the words of one of the current event's texts, read once per event.
+    func words(of text: mw_str, into out: UnsafeMutablePointer<mw_words>) -> Bool {
+        guard let event = currentEvent else { return false }
+        return eventWords.words(of: text, in: event, eventSerial: statistics.eventsJudged, into: out)
     }
 
     func counterAdd(scope: UInt32, key: UInt64, delta: Int64) -> Int64 {

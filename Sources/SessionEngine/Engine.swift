@@ -54,6 +54,8 @@ public final class Engine {
     var dismissedTitleLength = 0
     /// The recent events of every session, for `modalwatch session ID` (a fixed ring).
     public let journal = SessionJournal()
+    /// The words of the current event's texts, read once per event for every rule (`mw_host.words`).
+    var eventWords = EventWords()
     var json = JSONBuffer(capacity: 8192)
     var topic = JSONBuffer(capacity: 512)
     let host = UnsafeMutablePointer<mw_host>.allocate(capacity: 1)
@@ -94,6 +96,7 @@ public final class Engine {
         host.deallocate()
         ownMarker.deallocate()
         heldByRule.deallocate()
+        eventWords.deallocate()
     }
 
     /// Live sessions.
