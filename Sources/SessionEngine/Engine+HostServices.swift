@@ -84,18 +84,35 @@ extension Engine {
             return
         }
         let template = dispatch.template
-        let ids = writeViolation(report, event: event, session: session, template: template, subject: subject, key: key)
+        let ids = violationIDs(report, event: event, session: session, template: template, subject: subject, key: key)
         statistics.violations += 1
         session.violations += 1
-        json.withBytes { payload in
-            topic.withBytes { topicBytes in
-                output.emit(EmittedViolation(
-                    topic: topicBytes, json: payload, rule: template.rule, ruleSeed: template.seed, module: template.module,
+        let observed = self.observed
+        var badEvidence = false
+        topic.withBytes { topicBytes in
+            func violation(json: UnsafeRawBufferPointer) -> EmittedViolation {
+                EmittedViolation(
+                    topic: topicBytes, json: json, rule: template.rule, ruleSeed: template.seed, module: template.module,
                     severity: template.severity, app: session.app.name, session: session.id.buffer,
                     ts: event.ts, observed: observed,
-                    idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint))
+                    idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint)
+            }
+            if let writingOutput {
+                // Written once, straight into the output's buffer (the daemon's hand-over batch).
+                writingOutput.emit(violation(json: UnsafeRawBufferPointer(start: nil, count: 0))) { buffer in
+                    badEvidence = Self.writeObject(
+                        into: &buffer, report: report, event: event, session: session, template: template,
+                        subject: subject, observed: observed, ids: (ids.idHigh, ids.idLow, ids.fingerprint))
+                }
+            } else {
+                json.reset()
+                badEvidence = Self.writeObject(
+                    into: &json, report: report, event: event, session: session, template: template,
+                    subject: subject, observed: observed, ids: (ids.idHigh, ids.idLow, ids.fingerprint))
+                json.withBytes { output.emit(violation(json: $0)) }
             }
         }
+        if badEvidence { statistics.badEvidence += 1 }
     }
 
     /// The module's report: all of it from a module built against ABI 1.3 or later; from an

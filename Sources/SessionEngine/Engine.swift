@@ -18,6 +18,8 @@ public final class Engine {
     public private(set) var configuration: EngineConfiguration
 
     let output: any EngineOutput
+    /// `output`, when it takes violations written straight into its own buffer.
+    let writingOutput: (any ViolationWritingOutput)?
     var defaultProfile: RuleProfile
     var apps: [String: AppState] = [:]
     /// The apps without a live session, least recently seen first (forgotten past `max_apps`).
@@ -72,6 +74,7 @@ public final class Engine {
         self.catalog = catalog
         self.configuration = configuration
         self.output = output
+        writingOutput = output as? any ViolationWritingOutput
         self.defaultProfile = RuleProfile(catalog: catalog, configuration: configuration, app: nil)
         stackViews = .allocate(capacity: stackViewCapacity)
         heldByRuleCount = max(catalog.rules.count, 1)
