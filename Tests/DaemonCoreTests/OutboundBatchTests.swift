@@ -1,6 +1,6 @@
 @testable import DaemonCore
 import RuleHost
-import SessionEngine
+@testable import SessionEngine
 import XCTest
 
 /// A violation the engine writes straight into the batch (`appendViolation(_:writingJSON:)`)
