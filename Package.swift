@@ -100,7 +100,7 @@ let package = Package(
         .target(name: "CRuleGuard"),
 
         // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.
-        .target(name: "SessionEngine", dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics", "CRuleGuard"]),
+        .target(name: "SessionEngine", dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics", "CRuleGuard", "AlertText"]),
 
         // Shard buckets and topics (scale.md): FNV-1a 64 of the shard key, which daemon owns what.
         .target(name: "ShardRouting", dependencies: ["ByteBasics"]),
@@ -176,7 +176,7 @@ let package = Package(
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
         .target(name: "RuleKit", dependencies: ["ModalwatchABI", "ByteBasics"]),
         // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
-        .target(name: "AlertText", dependencies: ["ByteBasics"]),
+        .target(name: "AlertText", dependencies: ["ByteBasics", "ModalwatchABI"]),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"]),
@@ -184,7 +184,7 @@ let package = Package(
             name: "ModalwatchClientTests",
             dependencies: ["ModalwatchClient", "ShardRouting", "ByteBasics", "EventDecoding", "ModalwatchABI", "ZeroMQ", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "AlertTextTests", dependencies: ["AlertText"]),
+        .testTarget(name: "AlertTextTests", dependencies: ["AlertText", "ModalwatchABI"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "ModalwatchTesting"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),
         .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),

@@ -25,14 +25,14 @@ enum AlertButtonInstructions: Rule {
 
     static func judge(_ call: RuleCall) {
         let event = call.event
-        let title = event.title.slice
-        let message = event.message.slice
+        let title = call.slice(event.title)
+        let message = call.slice(event.message)
         // One pass per text first: without a quotation or an instruction verb, neither can name a button.
         let titleMayName = Self.mayNameAButton(title)
         let messageMayName = Self.mayNameAButton(message)
         guard titleMayName || messageMayName else { return }
         for (index, button) in event.buttons.enumerated() {
-            let label = button.title.slice
+            let label = call.slice(button.title)
             guard label.firstWord != nil else { continue }
             var how: String?
             var field = "title"

@@ -26,29 +26,29 @@ enum AlertButtonTitleFormat: Rule {
     static func judge(_ call: RuleCall) {
         let event = call.event
         // Most alerts have no such button: decided before any array is made.
-        guard event.buttons.contains(where: { problem($0.title.slice) != nil }) else { return }
+        guard event.buttons.contains(where: { problem(call.slice($0.title)) != nil }) else { return }
         var offending: [Int] = []
-        for (index, button) in event.buttons.enumerated() where problem(button.title.slice) != nil {
+        for (index, button) in event.buttons.enumerated() where problem(call.slice(button.title)) != nil {
             offending.append(index)
         }
         guard let first = offending.first else { return }
         var evidence = Evidence()
         evidence.add("buttons", offending)
         evidence.add("titles", offending.map { event.buttons[$0].title.string ?? "" })
-        evidence.add("problems", offending.map { problem(event.buttons[$0].title.slice) ?? "" })
+        evidence.add("problems", offending.map { problem(call.slice(event.buttons[$0].title)) ?? "" })
         evidence.add("suggested_buttons", event.buttons.map { button -> String in
-            problem(button.title.slice) == nil ? button.title.string ?? "" : corrected(button.title.slice)
+            problem(call.slice(button.title)) == nil ? button.title.string ?? "" : corrected(call.slice(button.title))
         })
         let extra: Message = offending.count > 1 ? " (and \(count: offending.count - 1, "more button"))" : ""
         call.report(
             subject: event.id,
             message: """
                 The button \(quoted: event.buttons[first].title) of the alert \(label: event) \
-                \(problem(event.buttons[first].title.slice) ?? "")\(extra)
+                \(problem(call.slice(event.buttons[first].title)) ?? "")\(extra)
                 """,
             evidence: evidence,
             suggestion: """
-                Title the button \(quoted: corrected(event.buttons[first].title.slice))\(offending.count > 1 ? " (and the others alike)" : "")
+                Title the button \(quoted: corrected(call.slice(event.buttons[first].title)))\(offending.count > 1 ? " (and the others alike)" : "")
                 """
         )
     }

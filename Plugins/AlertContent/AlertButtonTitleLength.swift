@@ -21,17 +21,17 @@ enum AlertButtonTitleLength: Rule {
         let limit = Int(call[Self.maxWords])
         let event = call.event
         // Most alerts have no such button: decided before any array is made.
-        guard event.buttons.contains(where: { $0.title.slice.hasMoreWords(than: limit) }) else { return }
+        guard event.buttons.contains(where: { call.slice($0.title).hasMoreWords(than: limit) }) else { return }
         var offending: [Int] = []
-        for (index, button) in event.buttons.enumerated() where button.title.slice.hasMoreWords(than: limit) {
+        for (index, button) in event.buttons.enumerated() where call.slice(button.title).hasMoreWords(than: limit) {
             offending.append(index)
         }
         guard let first = offending.first else { return }
         var evidence = Evidence()
         evidence.add("buttons", offending)
-        evidence.add("words", offending.map { event.buttons[$0].title.slice.wordCount })
+        evidence.add("words", offending.map { call.slice(event.buttons[$0].title).wordCount })
         evidence.add("max_words", limit)
-        let words = event.buttons[first].title.slice.wordCount
+        let words = call.slice(event.buttons[first].title).wordCount
         let extra: Message = offending.count > 1 ? " (and \(count: offending.count - 1, "more button"))" : ""
         call.report(
             subject: event.id,

@@ -18,9 +18,9 @@ enum AlertButtonYesNo: Rule {
     static func judge(_ call: RuleCall) {
         let event = call.event
         // Most alerts have no such button: decided before any array is made.
-        guard event.buttons.contains(where: { isYesOrNo($0.title.slice) }) else { return }
+        guard event.buttons.contains(where: { isYesOrNo(call.slice($0.title)) }) else { return }
         var offending: [Int] = []
-        for (index, button) in event.buttons.enumerated() where isYesOrNo(button.title.slice) {
+        for (index, button) in event.buttons.enumerated() where isYesOrNo(call.slice(button.title)) {
             offending.append(index)
         }
         guard !offending.isEmpty else { return }

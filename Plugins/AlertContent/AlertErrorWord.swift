@@ -19,10 +19,10 @@ enum AlertErrorWord: Rule {
         let event = call.event
         let field: String
         let found: Word
-        if let word = errorWord(in: event.title.slice) {
+        if let word = errorWord(in: call.slice(event.title)) {
             field = "title"
             found = word
-        } else if let word = errorWord(in: event.message.slice) {
+        } else if let word = errorWord(in: call.slice(event.message)) {
             field = "message"
             found = word
         } else {

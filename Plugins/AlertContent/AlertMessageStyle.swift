@@ -39,7 +39,7 @@ enum AlertMessageStyle: Rule {
 
     static func judge(_ call: RuleCall) {
         let event = call.event
-        let message = event.message.slice
+        let message = call.slice(event.message)
         guard !message.isBlank else { return }
         let capital = message.startsWithCapital
         let mark = message.endingMark

@@ -20,7 +20,7 @@ enum AlertMessageTooLong: Rule {
     static func judge(_ call: RuleCall) {
         let limit = Int(call[Self.maxChars])
         let event = call.event
-        let message = event.message.slice
+        let message = call.slice(event.message)
         guard message.hasMoreCharacters(than: limit) else { return }
         let characters = message.characterCount
         var evidence = Evidence()

@@ -20,15 +20,15 @@ enum AlertPronoun: Rule {
     static func judge(_ call: RuleCall) {
         let event = call.event
         var field = "title"
-        var found = event.title.slice.firstPronoun
+        var found = call.slice(event.title).firstPronoun
         if found == nil {
             field = "message"
-            found = event.message.slice.firstPronoun
+            found = call.slice(event.message).firstPronoun
         }
         var index = -1
         if found == nil {
             for (position, button) in event.buttons.enumerated() {
-                if let word = button.title.slice.firstPronoun {
+                if let word = call.slice(button.title).firstPronoun {
                     found = word
                     index = position
                     break

@@ -18,7 +18,7 @@ enum AlertTitleSingleWord: Rule {
 
     static func judge(_ call: RuleCall) {
         let event = call.event
-        let title = event.title.slice.trimmingEndingPunctuation
+        let title = call.slice(event.title).trimmingEndingPunctuation
         guard let word = title.onlyWord else { return }
         var evidence = Evidence()
         evidence.add("title", event.title)

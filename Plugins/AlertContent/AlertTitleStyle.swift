@@ -24,7 +24,7 @@ enum AlertTitleStyle: Rule {
 
     static func judge(_ call: RuleCall) {
         let event = call.event
-        let title = event.title.slice
+        let title = call.slice(event.title)
         guard title.firstWord != nil else { return }
         let reason: String
         if call.edition == .ios7 {

@@ -20,7 +20,7 @@ enum AlertTitleTooLong: Rule {
     static func judge(_ call: RuleCall) {
         let limit = Int(call[Self.maxChars])
         let event = call.event
-        let title = event.title.slice
+        let title = call.slice(event.title)
         guard title.hasMoreCharacters(than: limit) else { return }
         let characters = title.characterCount
         var evidence = Evidence()

@@ -45,7 +45,7 @@ extension TextSlice {
             guard ScalarClass.isWhitespace(scalar) || ScalarClass.endingMark(scalar) != nil else { break }
             end = start
         }
-        return slice(offset, end)
+        return base.slice(keepingWords: 0, end - offset)
     }
 
     /// How many sentences the text has: 0 without words, else 1 plus one for each

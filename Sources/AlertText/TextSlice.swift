@@ -1,9 +1,10 @@
 /// A non-owning view of UTF-8 text for analysis: an alert's title, message or a
 /// button's title. Every question asked of it (words, capitalization, sentences,
 /// quotations, instructions, pronouns) walks the bytes without allocating,
-/// except where a helper says so, and except that the first walk of a text's
-/// words on a thread keeps them in a small per-thread memo (`Words`). Any bytes
-/// are accepted: a byte that does not start valid UTF-8 reads as U+FFFD.
+/// except where a helper says so. A view made with the text's `WordList` (the
+/// host's tokens of an event's text) reads its words from the list instead of
+/// scanning. Any bytes are accepted: a byte that does not start valid UTF-8
+/// reads as U+FFFD.
 ///
 /// ```swift
 /// let isQuestion = TextSlice.with("Delete this contact?") { $0.isQuestion }   // true
@@ -14,9 +15,20 @@ public struct TextSlice {
     /// The UTF-8 bytes.
     public let bytes: UnsafeBufferPointer<UInt8>
 
+    /// The words of `bytes` as already read (the host's tokens), or nil: then a walk scans.
+    public let wordList: WordList?
+
     /// A view of `bytes` (which must outlive every use of the view).
     public init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+        wordList = nil
+    }
+
+    /// A view of `bytes` whose words are `words` (as read from exactly these bytes; both must
+    /// outlive every use of the view): its word walks read the list.
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, words: WordList?) {
+        self.bytes = bytes
+        wordList = words
     }
 
     /// The empty text.
@@ -58,13 +70,23 @@ public struct TextSlice {
             }
             return true
         }
-        return start < 0 ? slice(0, 0) : slice(start, end)
+        return start < 0 ? slice(0, 0) : slice(keepingWords: start, end)
     }
 
-    /// The bytes from `start` to `end` as a sub-view.
+    /// The bytes from `start` to `end` as a sub-view (its words are walked by scanning).
     func slice(_ start: Int, _ end: Int) -> TextSlice {
         guard let base = bytes.baseAddress, end > start else { return .empty }
         return TextSlice(UnsafeBufferPointer(start: base + start, count: end - start))
+    }
+
+    /// The bytes from `start` to `end` as a sub-view, keeping the text's word list when it
+    /// holds for the part: `start` must end a run of whitespace from the text's start (as in
+    /// `trimmed`), and the list is kept only when no word ends past `end`.
+    func slice(keepingWords start: Int, _ end: Int) -> TextSlice {
+        guard let base = bytes.baseAddress, end > start else { return .empty }
+        return TextSlice(
+            UnsafeBufferPointer(start: base + start, count: end - start),
+            words: wordList?.narrowed(start: start, end: end, leadIsWhitespace: true))
     }
 
     /// The scalar walker over the bytes.

@@ -1,3 +1,5 @@
+import ModalwatchABI
+
 /// The capitalization of one word, read from its letters (Unicode `Uppercase`
 /// and `Lowercase`; a titlecase letter such as `ǅ` counts as uppercase).
 public enum WordShape: Sendable, Hashable, CaseIterable {
@@ -23,4 +25,26 @@ public enum WordShape: Sendable, Hashable, CaseIterable {
     /// anything but `capitalized` (words in capitals and `iCloud`-like words are
     /// proper nouns by their form).
     public var passesInSentence: Bool { self != .capitalized }
+
+    /// The shape as `mw_word.shape` gives it (`mw_word_shape`).
+    var wireValue: UInt8 {
+        switch self {
+        case .lowercase: UInt8(MW_SHAPE_LOWERCASE.rawValue)
+        case .capitalized: UInt8(MW_SHAPE_CAPITALIZED.rawValue)
+        case .allCaps: UInt8(MW_SHAPE_ALL_CAPS.rawValue)
+        case .innerCapital: UInt8(MW_SHAPE_INNER_CAPITAL.rawValue)
+        case .uncased: UInt8(MW_SHAPE_UNCASED.rawValue)
+        }
+    }
+
+    /// The shape `mw_word.shape` names (`uncased` for a value it does not know).
+    init(wireValue: UInt8) {
+        switch UInt32(wireValue) {
+        case MW_SHAPE_LOWERCASE.rawValue: self = .lowercase
+        case MW_SHAPE_CAPITALIZED.rawValue: self = .capitalized
+        case MW_SHAPE_ALL_CAPS.rawValue: self = .allCaps
+        case MW_SHAPE_INNER_CAPITAL.rawValue: self = .innerCapital
+        default: self = .uncased
+        }
+    }
 }

@@ -1,14 +1,13 @@
+import ModalwatchABI
+
 /// The words of a text, in order (see `Word` for what a word is). The walk also
 /// follows quotation marks (`"…"`, `“…”`, `„…“`, `‘…’`, `'…'`, `«…»`) and
 /// sentence ends, so each word knows whether it is quoted and whether it starts
 /// a sentence.
 ///
-/// A text of up to 1 KiB is tokenized once per thread while it stays among the 16
-/// texts walked last there (`WordMemo`, whose slots keep their buffers): the rules of
-/// one event walk the same title, message and button titles again and again, and
-/// apps show the same alerts again. Longer texts are walked directly. A walk counts
-/// no references and allocates nothing (once the memo's buffers have grown); it
-/// belongs to the thread that began it.
+/// A text that carries its `WordList` (an event's text, tokenized once by the host
+/// for every rule: `mw_host.words`) is walked by reading the list; any other text is
+/// scanned. A walk counts no references and allocates nothing.
 public struct Words: Sequence {
     /// The text walked.
     public let text: TextSlice
@@ -20,8 +19,8 @@ public struct Words: Sequence {
 
     /// A fresh walk from the first word.
     public func makeIterator() -> Iterator {
-        if let list = WordMemo.words(of: text) { return Iterator(text, list: list) }
-        return Iterator(text)
+        if let list = text.wordList { return Iterator(text, list: list) }
+        return Iterator(scanning: text)
     }
 
     /// A walk over the words; a copy continues independently from the same place.
@@ -38,15 +37,14 @@ public struct Words: Sequence {
         private var quotations = 0
         private var terminated = false
         private var boundary = true
-        /// The text's words from the memo, when it had them: the walk reads them instead
-        /// (while the memo's slot still holds them; else it goes on by scanning).
-        private var list: WordList?
+        /// The text's words as already read, when it carries them: the walk reads them.
+        private let list: WordList?
         /// In a list walk: the words read so far, and whether the end was read.
         private var position = 0
         private var finished = false
 
         /// A walk that tokenizes `text`.
-        init(_ text: TextSlice) {
+        init(scanning text: TextSlice) {
             self.text = text
             list = nil
         }
@@ -62,48 +60,30 @@ public struct Words: Sequence {
             guard let list else { return open != nil }
             if finished { return list.endsInsideQuotation }
             guard position > 0 else { return false }
-            guard list.isCurrent else {
-                // The memo gave the slot to another text: ask a scan at the same place.
-                var scan = self
-                scan.resumeScanning()
-                return scan.open != nil
-            }
-            return list.entries[position - 1].insideQuotationAfter
+            return list.entries[position - 1].flags & UInt8(MW_WORD_INSIDE_QUOTATION_AFTER) != 0
         }
 
         /// The next word, or nil at the end of the text.
         public mutating func next() -> Word? {
-            if let list {
-                if finished { return nil }
-                if list.isCurrent { return nextListed(list) }
-                resumeScanning()
-            }
+            if let list { return nextListed(list) }
             return nextScanned()
         }
 
-        /// Leaves the memo's list (its slot now holds another text) for a scan from the
-        /// start that skips the words already read: the walk goes on exactly as it would have.
-        private mutating func resumeScanning() {
-            let read = position
-            self = Iterator(text)
-            for _ in 0..<read { _ = nextScanned() }
-        }
-
-        /// The next word of the memo's list.
+        /// The next word of the list.
         private mutating func nextListed(_ list: WordList) -> Word? {
             guard position < list.count else {
                 finished = true
                 return nil
             }
             let entry = list.entries[position]
-            let start = Int(entry.offset)
+            let start = Int(entry.offset) - list.shift
             let word = Word(
                 text: text.slice(start, start + Int(entry.length)),
                 offset: start,
                 index: position,
-                shape: entry.shape,
+                shape: WordShape(wireValue: entry.shape),
                 quotation: Int(entry.quotation),
-                startsSentence: entry.startsSentence
+                startsSentence: entry.flags & UInt8(MW_WORD_STARTS_SENTENCE) != 0
             )
             position += 1
             return word
@@ -326,7 +306,7 @@ public struct Words: Sequence {
     }
 }
 
-// A walk may read its thread's memo: it stays on that thread.
+// A walk holds plain pointers into its text (and list): it stays where they are valid.
 @available(*, unavailable)
 extension Words.Iterator: Sendable {}
 

@@ -8,26 +8,48 @@ import SessionEngine
 /// Record: kind (1 violation, 2 diagnostic), topic, payload; a violation also
 /// carries the columns the history stores. Integers in native byte order (the
 /// buffer never leaves the process).
-struct OutboundBatch {
+struct OutboundBatch: ~Copyable {
     static let violationKind: UInt8 = 1
     static let diagnosticKind: UInt8 = 2
 
-    private(set) var bytes: [UInt8] = []
+    /// The records; a violation's JSON is written into it by the engine, straight.
+    private var buffer = JSONBuffer(capacity: 1 << 16)
     private(set) var records = 0
 
-    init() { bytes.reserveCapacity(1 << 16) }
+    init() {}
 
     var isEmpty: Bool { records == 0 }
 
+    /// The bytes of the records so far.
+    var count: Int { buffer.count }
+
+    /// A copy of the records' bytes (tests).
+    var bytes: [UInt8] { buffer.bytes }
+
+    /// Calls `body` with the records' bytes (valid only during the call).
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try buffer.withBytes(body)
+    }
+
     mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        buffer.reset()
         records = 0
     }
 
+    /// Appends a violation whose JSON `v.json` holds.
     mutating func appendViolation(_ v: EmittedViolation) {
-        bytes.append(Self.violationKind)
+        appendViolation(v) { $0.raw(v.json) }
+    }
+
+    /// Appends a violation whose JSON `writeJSON` writes, once, straight into the batch
+    /// (its length is written ahead and filled in after).
+    mutating func appendViolation(_ v: EmittedViolation, writingJSON writeJSON: (inout JSONBuffer) -> Void) {
+        buffer.byte(Self.violationKind)
         appendBlob(v.topic)
-        appendBlob(v.json)
+        let lengthAt = buffer.count
+        appendInteger(UInt32(0))
+        writeJSON(&buffer)
+        buffer.setUInt32(UInt32(buffer.count - lengthAt - 4), at: lengthAt)
         appendInteger(v.idHigh)
         appendInteger(v.idLow)
         appendInteger(v.fingerprint)
@@ -41,19 +63,19 @@ struct OutboundBatch {
     }
 
     mutating func appendDiagnostic(topic: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) {
-        bytes.append(Self.diagnosticKind)
+        buffer.byte(Self.diagnosticKind)
         appendBlob(topic)
         appendBlob(payload)
         records += 1
     }
 
-    private mutating func appendInteger(_ value: UInt64) {
-        withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
+    private mutating func appendInteger<Value: FixedWidthInteger>(_ value: Value) {
+        withUnsafeBytes(of: value) { buffer.raw($0) }
     }
 
     private mutating func appendBlob(_ blob: UnsafeRawBufferPointer) {
-        withUnsafeBytes(of: UInt32(blob.count)) { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: blob)
+        appendInteger(UInt32(blob.count))
+        buffer.raw(blob)
     }
 
     private mutating func appendString(_ string: String) {

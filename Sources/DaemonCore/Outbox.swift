@@ -6,7 +6,7 @@ import ZeroMQ
 /// The engine's output on the ingest thread: packs violations and rate-limited
 /// diagnostics into a batch, and hands the batch to the publishing thread over
 /// an `inproc` PAIR socket (as a `HandOver`) at the end of each drain slice.
-final class Outbox: EngineOutput {
+final class Outbox: ViolationWritingOutput {
     /// Diagnostics held back by the per-app rate limit (violations.md: at most 10 a second per app).
     private(set) var diagnosticsSuppressed: UInt64 = 0
     /// Violations handed over.
@@ -54,13 +54,17 @@ final class Outbox: EngineOutput {
     }
 
     func emit(_ violation: EmittedViolation) {
+        emit(violation) { $0.raw(violation.json) }
+    }
+
+    func emit(_ violation: EmittedViolation, writingJSON write: (inout JSONBuffer) -> Void) {
         violationsFound += 1
         counts[violation.ruleSeed ^ violation.severity.hashSalt, default: (
             RuleSeverity(rule: violation.rule, severity: violation.severity.rawValue), 0
         )].count += 1
-        guard batch.bytes.count < Self.maxPendingBytes else { return dropped() }
-        batch.appendViolation(violation)
-        if batch.bytes.count >= flushAtBytes { flush() }
+        guard batch.count < Self.maxPendingBytes else { return dropped() }
+        batch.appendViolation(violation, writingJSON: write)
+        if batch.count >= flushAtBytes { flush() }
     }
 
     /// One record the hand-over could not take: counted, logged at most once per `logIntervalMs`.
@@ -70,12 +74,12 @@ final class Outbox: EngineOutput {
         guard now - lastDropLogMs >= Self.logIntervalMs else { return }
         lastDropLogMs = now
         logger.error("the publishing thread is too far behind; violations and diagnostics are dropped (counted as handover_dropped)", metadata: [
-            "pending_bytes": "\(batch.bytes.count)", "dropped_total": "\(handoverDropped)"])
+            "pending_bytes": "\(batch.count)", "dropped_total": "\(handoverDropped)"])
     }
 
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {
         log(reason, app: app, session: session, detail: detail)
-        guard batch.bytes.count < Self.maxPendingBytes else { return dropped() }
+        guard batch.count < Self.maxPendingBytes else { return dropped() }
         let now = clock.milliseconds()
         guard limiter.allow(app: app ?? "-", now: now) else {
             diagnosticsSuppressed = limiter.suppressed
@@ -117,12 +121,12 @@ final class Outbox: EngineOutput {
     private func send(waiting: Bool) {
         guard !batch.isEmpty else { return }
         do {
-            let sent = try batch.bytes.withUnsafeBytes {
+            let sent = try batch.withBytes {
                 try HandOver.batch.send(on: socket, body: $0, flags: waiting ? [] : .dontWait)
             }
             guard sent else {
                 pending = true
-                flushAtBytes = batch.bytes.count + (1 << 20)
+                flushAtBytes = batch.count + (1 << 20)
                 return
             }
         } catch {

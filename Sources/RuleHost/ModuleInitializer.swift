@@ -20,7 +20,8 @@ struct ModuleInitializer {
             module_error: { context, detail in
                 runtime(context)?.recordError(ModuleRuntime.text(detail), context: ["phase": "init"])
             },
-            reserved_services: (nil, nil, nil, nil)))
+            words: nil,
+            reserved_services: (nil, nil, nil)))
         return host
     }()
 

@@ -36,6 +36,16 @@ public struct RuleCall {
         return Text(raw.pointee.session.pointee.dismissed_title)
     }
 
+    /// The words of `text`, one of the event's texts as the event gave it (`event.title`,
+    /// `event.message`, `event.label`, a button's `title`), as the host read them once for
+    /// every rule of the event (`mw_host.words`, ABI 1.3); nil for any other text or under a
+    /// host without the service (then walk the text yourself). Valid during the call.
+    public func words(of text: Text) -> mw_words? {
+        guard let host = raw.pointee.host, host.pointee.abi_minor >= 3, let words = host.pointee.words else { return nil }
+        var out = mw_words(words: nil, count: 0, flags: 0)
+        return words(raw.pointee.ctx, text.raw, &out) == 1 ? out : nil
+    }
+
     /// The session's presentation stack after the event, bottom first (`session.stack`).
     public var stack: CArrayView<mw_presentation, Presentation> { session.stack }
 

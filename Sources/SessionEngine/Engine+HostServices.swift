@@ -26,7 +26,11 @@ extension Engine {
             module_error: { context, detail in
                 Engine.with(context, ()) { $0.moduleError($1, detail) }
             },
-            reserved_services: (nil, nil, nil, nil))
+            words: { context, text, out in
+                guard let out else { return 0 }
+                return Engine.with(context, false) { $0.words($1, of: text, into: out) } ? 1 : 0
+            },
+            reserved_services: (nil, nil, nil))
     }
 
     /// Runs `body` on the engine and the call a rule call's context names (its `RuleCallFrame`;
@@ -38,6 +42,12 @@ extension Engine {
         guard let context else { return fallback }
         let frame = UnsafePointer<RuleCallFrame>(context).pointee
         return frame.engine._withUnsafeGuaranteedRef { body($0, frame) }
+    }
+
+    /// `mw_host.words`: the words of one of the current event's texts, read once per event.
+    func words(_ frame: RuleCallFrame, of text: mw_str, into out: UnsafeMutablePointer<mw_words>) -> Bool {
+        guard let event = frame.event else { return false }
+        return eventWords.words(of: text, in: event, eventSerial: statistics.eventsJudged, into: out)
     }
 
     func counterAdd(_ frame: RuleCallFrame, scope: UInt32, key: UInt64, delta: Int64) -> Int64 {
@@ -73,18 +83,35 @@ extension Engine {
             return
         }
         let template = dispatch.template
-        let ids = writeViolation(report, event: event, session: session, template: template, subject: subject, key: key)
+        let ids = violationIDs(report, event: event, session: session, template: template, subject: subject, key: key)
         statistics.violations += 1
         session.violations += 1
-        json.withBytes { payload in
-            topic.withBytes { topicBytes in
-                output.emit(EmittedViolation(
-                    topic: topicBytes, json: payload, rule: template.rule, ruleSeed: template.seed, module: template.module,
+        let observed = self.observed
+        var badEvidence = false
+        topic.withBytes { topicBytes in
+            func violation(json: UnsafeRawBufferPointer) -> EmittedViolation {
+                EmittedViolation(
+                    topic: topicBytes, json: json, rule: template.rule, ruleSeed: template.seed, module: template.module,
                     severity: template.severity, app: session.app.name, session: session.id.buffer,
                     ts: event.ts, observed: observed,
-                    idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint))
+                    idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint)
+            }
+            if let writingOutput {
+                // Written once, straight into the output's buffer (the daemon's hand-over batch).
+                writingOutput.emit(violation(json: UnsafeRawBufferPointer(start: nil, count: 0))) { buffer in
+                    badEvidence = Self.writeObject(
+                        into: &buffer, report: report, event: event, session: session, template: template,
+                        subject: subject, observed: observed, ids: (ids.idHigh, ids.idLow, ids.fingerprint))
+                }
+            } else {
+                json.reset()
+                badEvidence = Self.writeObject(
+                    into: &json, report: report, event: event, session: session, template: template,
+                    subject: subject, observed: observed, ids: (ids.idHigh, ids.idLow, ids.fingerprint))
+                json.withBytes { output.emit(violation(json: $0)) }
             }
         }
+        if badEvidence { statistics.badEvidence += 1 }
     }
 
     /// The module's report: all of it from a module built against ABI 1.3 or later; from an

@@ -5,7 +5,8 @@ import EventDecoding
 
 /// Writing a violation object (violations.md, "A violation") and its topic.
 extension Engine {
-    func writeViolation(
+    /// The violation's `id` (two halves) and `fingerprint`; writes its topic into `topic`.
+    func violationIDs(
         _ report: mw_report, event: mw_event, session: Session, template: ViolationTemplate,
         subject: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer
     ) -> (idHigh: UInt64, idLow: UInt64, fingerprint: UInt64) {
@@ -25,22 +26,17 @@ extension Engine {
         topic.reset()
         topic.raw(session.app.topicPrefix)
         topic.raw(template.topicRule)
-
-        // One exclusive access to the buffer for the whole object, not one per field.
-        let badEvidence = Self.writeObject(
-            into: &json, report: report, event: event, session: session, template: template,
-            subject: subject, observed: observed, ids: (idHigh, idLow, fingerprint))
-        if badEvidence { statistics.badEvidence += 1 }
         return (idHigh, idLow, fingerprint)
     }
 
-    /// Writes the violation object; returns whether the rule's evidence was not a JSON object (and `{}` went out instead).
-    private static func writeObject(
+    /// Writes the violation object at the end of `json` (one exclusive access to the buffer for
+    /// the whole object, not one per field); returns whether the rule's evidence was not a JSON
+    /// object (and `{}` went out instead).
+    static func writeObject(
         into json: inout JSONBuffer, report: mw_report, event: mw_event, session: Session,
         template: ViolationTemplate, subject: UnsafeRawBufferPointer, observed: Int64,
         ids: (high: UInt64, low: UInt64, fingerprint: UInt64)
     ) -> Bool {
-        json.reset()
         json.raw("{\"v\":1,\"id\":\"")
         json.hex64(ids.high)
         json.hex64(ids.low)

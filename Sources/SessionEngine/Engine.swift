@@ -18,6 +18,8 @@ public final class Engine {
     public private(set) var configuration: EngineConfiguration
 
     let output: any EngineOutput
+    /// `output`, when it takes violations written straight into its own buffer.
+    let writingOutput: (any ViolationWritingOutput)?
     var defaultProfile: RuleProfile
     var apps: [String: AppState] = [:]
     /// The apps without a live session, least recently seen first (forgotten past `max_apps`).
@@ -51,6 +53,8 @@ public final class Engine {
     var dismissedTitleLength = 0
     /// The recent events of every session, for `modalwatch session ID` (a fixed ring).
     public let journal = SessionJournal()
+    /// The words of the current event's texts, read once per event for every rule (`mw_host.words`).
+    var eventWords = EventWords()
     var json = JSONBuffer(capacity: 8192)
     var topic = JSONBuffer(capacity: 512)
     let host = UnsafeMutablePointer<mw_host>.allocate(capacity: 1)
@@ -67,6 +71,7 @@ public final class Engine {
         self.catalog = catalog
         self.configuration = configuration
         self.output = output
+        writingOutput = output as? any ViolationWritingOutput
         self.defaultProfile = RuleProfile(catalog: catalog, configuration: configuration, app: nil)
         stackViews = .allocate(capacity: stackViewCapacity)
         heldByRuleCount = max(catalog.rules.count, 1)
@@ -94,6 +99,7 @@ public final class Engine {
         callFrame.deallocate()
         ownMarker.deallocate()
         heldByRule.deallocate()
+        eventWords.deallocate()
     }
 
     /// Live sessions.

@@ -212,6 +212,13 @@ public struct JSONBuffer: ~Copyable {
         }
     }
 
+    /// Overwrites the four bytes at `offset` (already written) with `value` in native byte
+    /// order: a length written ahead of what it measures, once that is written.
+    public mutating func setUInt32(_ value: UInt32, at offset: Int) {
+        precondition(offset >= 0 && offset + 4 <= count, "setUInt32 past the bytes written")
+        UnsafeMutableRawPointer(base + offset).storeBytes(of: value, as: UInt32.self)
+    }
+
     /// Runs `body` with the bytes written.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeRawBufferPointer(start: base, count: count))

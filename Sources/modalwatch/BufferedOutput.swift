@@ -11,6 +11,13 @@ final class BufferedOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes JSON bytes and a newline, with what a terminal would act on escaped (`JSONOutput.escaped`).
+    func writeJSONLine(_ json: UnsafeRawBufferPointer) {
+        JSONOutput.appendEscaped(json, to: &buffer)
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     func flush() {
         guard !buffer.isEmpty else { return }
         FileHandle.standardOutput.write(Data(buffer))

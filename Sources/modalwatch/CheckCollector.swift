@@ -4,7 +4,9 @@ import RuleHost
 import SessionEngine
 
 /// Collects what `check` finds: violations as the daemon would publish them, and rejections.
-final class CheckCollector: EngineOutput {
+/// The engine writes each violation's JSON straight into one buffer the collector keeps for
+/// all of them (`ViolationJSONStore`), not into a scratch buffer to be copied into an array each.
+final class CheckCollector: ViolationWritingOutput {
     /// Where an event came from: the file as named, and its line (from 1).
     struct Location {
         let file: String
@@ -12,7 +14,9 @@ final class CheckCollector: EngineOutput {
     }
 
     struct Found {
-        let json: [UInt8]
+        /// Where its JSON is.
+        let store: ViolationJSONStore
+        let jsonRange: Range<Int>
         let rule: String
         let severity: Severity
         let app: String
@@ -20,6 +24,12 @@ final class CheckCollector: EngineOutput {
         let ts: Int64
         /// The line of the event that triggered it.
         let location: Location?
+        /// The violation's JSON, a copy.
+        var json: [UInt8] { store.withBytes(jsonRange) { Array($0) } }
+        /// Calls `body` with the violation's JSON (valid only during the call).
+        func withJSON<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            try store.withBytes(jsonRange, body)
+        }
         /// The violation's JSON as a value (for text and SARIF output only).
         var object: JSONValue {
             (try? JSONParser.parse(json)) ?? .object([:])
@@ -41,11 +51,18 @@ final class CheckCollector: EngineOutput {
     var location: Location? { file.map { Location(file: $0, line: line) } }
     /// Called for each violation as it is found (for streaming output).
     var onViolation: ((Found) -> Void)?
+    /// Every violation's JSON, one after another.
+    private let store = ViolationJSONStore()
 
     func emit(_ violation: EmittedViolation) {
+        emit(violation) { $0.raw(violation.json) }
+    }
+
+    func emit(_ violation: EmittedViolation, writingJSON write: (inout JSONBuffer) -> Void) {
         let found = Found(
-            json: Array(violation.json), rule: violation.rule, severity: violation.severity, app: violation.app,
-            session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts, location: location)
+            store: store, jsonRange: store.append(write), rule: violation.rule, severity: violation.severity,
+            app: violation.app, session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts,
+            location: location)
         violations.append(found)
         onViolation?(found)
     }
@@ -56,5 +73,22 @@ final class CheckCollector: EngineOutput {
             let place = location.map { "\($0.file):\($0.line): " } ?? ""
             diagnosticLines.append("\(place)\(reason.rawValue): \(detail())\(session.map { " (session \($0))" } ?? "")")
         }
+    }
+}
+
+/// The JSON of every violation `check` found, one after another in one buffer.
+final class ViolationJSONStore {
+    private var buffer = JSONBuffer(capacity: 1 << 16)
+
+    /// Appends what `write` writes; returns where it is.
+    func append(_ write: (inout JSONBuffer) -> Void) -> Range<Int> {
+        let start = buffer.count
+        write(&buffer)
+        return start..<buffer.count
+    }
+
+    /// Calls `body` with the bytes of `range` (valid only during the call).
+    func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try buffer.withBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 }

@@ -52,8 +52,7 @@ struct CheckCommand: ParsableCommand {
         collector.onViolation = { found in
             switch format {
             case .json:
-                out.write(JSONOutput.escaped(found.json))
-                out.write([0x0A])
+                found.withJSON { out.writeJSONLine($0) }
             case .text:
                 let severity = Terminal.severity(Terminal.pad(found.severity.rawValue, 7), found.severity.rawValue)
                 let place = found.location.map { "\($0.file):\($0.line): " } ?? ""

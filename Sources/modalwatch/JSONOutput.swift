@@ -33,43 +33,64 @@ enum JSONOutput {
     static func escaped(_ json: [UInt8]) -> [UInt8] {
         json.withUnsafeBufferPointer { bytes in
             var out: [UInt8] = []
-            var escapedAny = false
             var copied = 0
-            var index = 0
-            let base = UnsafeRawPointer(bytes.baseAddress)
-            while index < bytes.count {
-                // Eight bytes at a time while none is 0x7F or above (no byte can then lead one).
-                if let base, index + 8 <= bytes.count {
-                    let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                    if (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 == 0 {
-                        index += 8
-                        continue
-                    }
-                }
-                let byte = bytes[index]
-                // Every such character starts with one of these bytes in UTF-8.
-                guard byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 else {
-                    index += 1
-                    continue
-                }
-                let (scalar, length) = candidate(bytes, at: index)
-                guard let scalar, Terminal.needsEscape(scalar) else {
-                    index += 1
-                    continue
-                }
-                if !escapedAny {
-                    escapedAny = true
-                    out.reserveCapacity(bytes.count + 32)
-                }
+            forEachEscape(in: bytes) { index, length, scalar in
+                if copied == 0 && out.isEmpty { out.reserveCapacity(bytes.count + 32) }
                 out.append(contentsOf: bytes[copied..<index])
-                let hex = Array(String(scalar.value, radix: 16).utf8)
-                out += Array("\\u".utf8) + Array(repeating: UInt8(ascii: "0"), count: 4 - hex.count) + hex
-                index += length
-                copied = index
+                appendEscape(scalar, to: &out)
+                copied = index + length
             }
-            guard escapedAny else { return json }
+            guard copied > 0 else { return json }
             out.append(contentsOf: bytes[copied...])
             return out
+        }
+    }
+
+    /// Appends `json` to `out` written as ``escaped(_:)`` writes it, without a copy of its own.
+    static func appendEscaped(_ json: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        let bytes = json.assumingMemoryBound(to: UInt8.self)
+        var copied = 0
+        forEachEscape(in: bytes) { index, length, scalar in
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+            appendEscape(scalar, to: &out)
+            copied = index + length
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+    }
+
+    /// `\uXXXX` for `scalar` (at most U+FFFF).
+    private static func appendEscape(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+        let hex = Array(String(scalar.value, radix: 16).utf8)
+        out += Array("\\u".utf8) + Array(repeating: UInt8(ascii: "0"), count: 4 - hex.count) + hex
+    }
+
+    /// Calls `body` with the offset, length and scalar of each character of `bytes` that
+    /// ``escaped(_:)`` writes as `\uXXXX`, in order.
+    private static func forEachEscape(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Unicode.Scalar) -> Void) {
+        var index = 0
+        let base = UnsafeRawPointer(bytes.baseAddress)
+        while index < bytes.count {
+            // Eight bytes at a time while none is 0x7F or above (no byte can then lead one).
+            if let base, index + 8 <= bytes.count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                if (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            let byte = bytes[index]
+            // Every such character starts with one of these bytes in UTF-8.
+            guard byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 else {
+                index += 1
+                continue
+            }
+            let (scalar, length) = candidate(bytes, at: index)
+            guard let scalar, Terminal.needsEscape(scalar) else {
+                index += 1
+                continue
+            }
+            body(index, length, scalar)
+            index += length
         }
     }
 

@@ -230,3 +230,93 @@ def test_suggestions_come_from_modules_of_abi_1_3_and_are_null_from_older_ones(t
     assert by_rule["alert-single-button"]["suggestion"], by_rule["alert-single-button"]
     listing = support.run_cli(["rules", "--json", "--rules-dir", str(rules)])
     assert listing.returncode == 0
+
+
+V13_WORDS = """
+#include <stdio.h>
+#include <stddef.h>
+#include "modalwatch_module.h"
+/* Built against ABI 1.3: reads the words the host tokenized for the event (mw_host.words). */
+_Static_assert(offsetof(mw_host, words) == offsetof(mw_host, module_error) + sizeof(void *), "words follows module_error");
+_Static_assert(sizeof(mw_host) == 8 + 10 * sizeof(void *), "mw_host keeps the size 1.3 gave it");
+static int list(const mw_call *call, mw_str text, char *out, size_t room) {
+    mw_words words;
+    if (call->host->words(call->ctx, text, &words) != 1) return snprintf(out, room, "null");
+    int n = snprintf(out, room, "{\\"at\\":%llu,\\"flags\\":%u,\\"words\\":[", (unsigned long long)(size_t)words.words, words.flags);
+    for (uint32_t i = 0; i < words.count; i++) {
+        const mw_word *w = &words.words[i];
+        n += snprintf(out + n, room - n, "%s\\"%.*s/%u/%u/%u\\"", i ? "," : "", (int)w->length, text.ptr + w->offset,
+                      (unsigned)w->shape, w->quotation, (unsigned)w->flags);
+    }
+    return n + snprintf(out + n, room - n, "]}");
+}
+static void judge(const mw_call *call) {
+    static _Thread_local char evidence[4096];
+    const mw_event *e = call->event;
+    if (call->host->abi_minor < 3 || call->host->words == NULL) return;
+    mw_str part = { e->title.ptr + 1, e->title.len - 1 };
+    size_t n = 0;
+    n += snprintf(evidence + n, sizeof evidence - n, "{\\"title\\":");
+    n += list(call, e->title, evidence + n, sizeof evidence - n);
+    n += snprintf(evidence + n, sizeof evidence - n, ",\\"title_again\\":");
+    n += list(call, e->title, evidence + n, sizeof evidence - n);
+    n += snprintf(evidence + n, sizeof evidence - n, ",\\"message\\":");
+    n += list(call, e->message, evidence + n, sizeof evidence - n);
+    n += snprintf(evidence + n, sizeof evidence - n, ",\\"button\\":");
+    n += list(call, e->buttons[e->button_count - 1].title, evidence + n, sizeof evidence - n);
+    n += snprintf(evidence + n, sizeof evidence - n, ",\\"part\\":");
+    n += list(call, part, evidence + n, sizeof evidence - n);
+    n += snprintf(evidence + n, sizeof evidence - n, "}");
+    mw_report r = {0};
+    r.subject = e->id;
+    r.message.ptr = "words"; r.message.len = 5;
+    r.evidence_json.ptr = evidence; r.evidence_json.len = n;
+    call->host->report(call->ctx, &r);
+}
+static const mw_rule RULES[] = {
+    { "v13-words-a", 1, MW_SEVERITY_INFO, MW_EDITION_ALL, MW_EVENT_BIT(MW_EVENT_ALERT_PRESENTED), MW_FIRE_ONCE_PER_SUBJECT,
+      0, 0, "Words.", "Test", "test", 0, 0, 0, judge },
+    { "v13-words-b", 1, MW_SEVERITY_INFO, MW_EDITION_ALL, MW_EVENT_BIT(MW_EVENT_ALERT_PRESENTED), MW_FIRE_ONCE_PER_SUBJECT,
+      0, 0, "Words.", "Test", "test", 0, 0, 0, judge },
+};
+static const mw_module M = { .abi_major = MW_ABI_MAJOR, .abi_minor = 3, .name = "v13words", .version = "1.3.0",
+                             .rules = RULES, .rule_count = 2 };
+const mw_module *modalwatch_module(void) { return &M; }
+"""
+
+
+def test_the_host_tokenizes_an_event_s_texts_once_for_every_rule_and_older_modules_still_load(tmp_path):
+    rules = build_rules(tmp_path)
+    compile_module(V13_WORDS, rules / "v13words.so", "v13words.c")
+    for leftover in rules.glob("*.c"):
+        leftover.unlink()
+    stream = tmp_path / "stream.ndjson"
+    title = "Sign in to \u201ciCloud\u201d now. OK?"
+    stream.write_text("\n".join(__import__("json").dumps(e) for e in [
+        {"v": 1, "type": "session.start", "session": "A1", "ts": T0, "app": "com.example.abi"},
+        {"v": 1, "type": "alert.presented", "session": "A1", "ts": T0 + 10, "id": "a1", "title": title,
+         "message": "Say \u201chello", "buttons": [{"title": "Cancel", "style": "cancel"}, {"title": "Don\u2019t Allow"}]},
+        {"v": 1, "type": "alert.presented", "session": "A1", "ts": T0 + 20, "id": "a2", "title": "3 more",
+         "buttons": [{"title": "OK"}]},
+    ]) + "\n")
+    result = support.run_cli(["check", "--json", "--fail-on", "error", "--rules-dir", str(rules), str(stream)])
+    found = [__import__("json").loads(line) for line in result.stdout.decode().splitlines()]
+    words = {(v["rule"], v["subject"]): v["evidence"] for v in found if v["rule"].startswith("v13-words")}
+    a = words[("v13-words-a", "a1")]
+    # words with their shape (0 lower, 1 capitalized, 2 capitals, 3 inner capital, 4 uncased), quotation and flags
+    # (1 starts a sentence, 2 a quotation is open after it)
+    assert a["title"]["words"] == ["Sign/1/0/1", "in/0/0/0", "to/0/0/0", "iCloud/3/1/2", "now/0/0/0", "OK/2/0/1"], a
+    assert a["title"]["flags"] == 0
+    assert a["message"]["words"] == ["Say/1/0/1", "hello/0/1/2"] and a["message"]["flags"] == 1, a
+    assert a["button"]["words"] == ["Don\u2019t/1/0/1", "Allow/1/0/0"], a
+    # a text that is not one of the event's, as given (here a part of the title): the module scans it itself
+    assert a["part"] is None, a
+    # one list per text and event: asked again, and by the event's next rule, the same words at the same place
+    b = words[("v13-words-b", "a1")]
+    assert a["title_again"] == a["title"] and b["title"] == a["title"] and b["message"] == a["message"], (a, b)
+    # the next event's texts are its own
+    assert words[("v13-words-a", "a2")]["title"]["words"] == ["3/4/0/1", "more/0/0/0"]
+    assert words[("v13-words-a", "a2")]["message"] is None
+    # modules of 1.0, 1.1 and 1.2 still load and fire alongside
+    fired = {v["rule"] for v in found}
+    assert {"v10-any-alert", "v12-few-buttons"} <= fired, fired

@@ -39,6 +39,13 @@
  * built against 1.3 or later; a violation of an older module has
  * `"suggestion": null`.
  *
+ * Words (ABI 1.3): `mw_host.words` hands a rule the words of the current
+ * event's texts (title, message, label, button titles), which the host
+ * tokenizes once per event, on the first request for each text: every rule of
+ * the event reads the same list instead of scanning the text again. A module
+ * checks the pointer for NULL (a host without it) and scans the text itself
+ * when the host says no.
+ *
  * Strings are UTF-8, not NUL-terminated, given as `mw_str`; `ptr == NULL`
  * means absent or JSON null. Metadata strings in `mw_module` / `mw_rule` are
  * ordinary NUL-terminated C strings.
@@ -295,6 +302,45 @@ typedef struct mw_report {
     mw_str suggestion;
 } mw_report;
 
+/** A word's capitalization (`mw_word.shape`), by its cased letters. */
+typedef enum mw_word_shape {
+    MW_SHAPE_LOWERCASE = 0,     /**< `cancel`: no upper-case letter */
+    MW_SHAPE_CAPITALIZED = 1,   /**< `Cancel`: upper-case first, lower-case after */
+    MW_SHAPE_ALL_CAPS = 2,      /**< `OK`, `PDF`: a letter, none lower-case */
+    MW_SHAPE_INNER_CAPITAL = 3, /**< `iCloud`, `FaceTime`: an upper-case letter after the first, some lower-case */
+    MW_SHAPE_UNCASED = 4        /**< `404`, `日本`: starts with no cased letter */
+} mw_word_shape;
+
+/** `mw_word.flags`: the word starts a sentence (the text's first word, or the first after `.` `!` `?` `…`
+    with optional closing quotes, then whitespace). */
+#define MW_WORD_STARTS_SENTENCE 1u
+/** `mw_word.flags`: a quotation is open once the word is read (its closing mark comes later). */
+#define MW_WORD_INSIDE_QUOTATION_AFTER 2u
+
+/**
+ * One word of a text (ABI 1.3, `mw_host.words`): a run of letters, digits and
+ * apostrophes (`'` `’`), apostrophes at its ends removed; letters are Unicode
+ * letters with their combining marks, digits any numeric scalar, emoji never.
+ */
+typedef struct mw_word {
+    uint32_t offset;          /**< its first byte, from the start of the text */
+    uint32_t length;          /**< its bytes */
+    uint32_t quotation;       /**< 0 outside quotation marks, else the 1-based number of its quotation */
+    uint8_t shape;            /**< mw_word_shape */
+    uint8_t flags;            /**< MW_WORD_* bits */
+    uint16_t reserved;
+} mw_word;
+
+/** `mw_words.flags`: a quotation is still open at the end of the text. */
+#define MW_WORDS_ENDS_INSIDE_QUOTATION 1u
+
+/** The words of one text, in order (ABI 1.3, `mw_host.words`). */
+typedef struct mw_words {
+    const mw_word *words;     /**< `count` words; valid until the rule call returns */
+    uint32_t count;
+    uint32_t flags;           /**< MW_WORDS_* bits */
+} mw_words;
+
 /** Log levels for `mw_host.log` (ABI 1.2). */
 typedef enum mw_log_level {
     MW_LOG_DEBUG = 0, MW_LOG_INFO = 1, MW_LOG_WARNING = 2, MW_LOG_ERROR = 3
@@ -342,11 +388,19 @@ typedef struct mw_host {
      * it as the diagnostic `diag/-/module_error`; the module keeps running.
      */
     void (*module_error)(mw_context *ctx, mw_str detail);
+    /* ---- since ABI 1.3 (`abi_minor >= 3`): each service may be NULL; check before a call ---- */
     /**
-     * Since ABI 1.3 (`abi_minor >= 3`): room for the host services of ABI 1.3. Each is
-     * NULL in a host that does not offer it; a module checks for NULL before a call.
+     * The words of `text` when it is one of the current event's texts, given as the
+     * event gave it (`mw_event.title`, `message`, `label`, `buttons[i].title`,
+     * `modal_buttons[i].title`: the same `ptr` and `len`): returns 1 and fills `*out`.
+     * The host tokenizes each of those texts at most once per event, whichever rule
+     * asks first, so the rules of one event share one list. Returns 0 for any other
+     * text (a part of one, a text the module made, an absent or empty one): then the
+     * module walks the text itself. `out->words` is valid until the rule call returns.
      */
-    const void *reserved_services[4];
+    int32_t (*words)(mw_context *ctx, mw_str text, mw_words *out);
+    /** Room for later services of ABI 1.3: NULL. */
+    const void *reserved_services[3];
 } mw_host;
 
 /** Everything a rule gets for one event. */
