@@ -6,11 +6,11 @@ import Glibc
 /// of the violations in it (so that a replay within the commit, or of one stored lately, is kept
 /// once). Its buffers are kept from one commit to the next: filling it allocates nothing once
 /// they have grown to the commits' size.
-final class SegmentBuilder {
+package final class SegmentBuilder {
     /// Format byte, then the records.
     @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
     /// Records in `bytes`.
-    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) package private(set) var count = 0
     /// Violations handed over (records plus replays left out).
     @exclusivity(unchecked) private(set) var handed = 0
     /// Wall-clock bounds of the records (ms): the first's, the last's, the largest.
@@ -33,13 +33,13 @@ final class SegmentBuilder {
     /// Keys stored by earlier commits.
     @exclusivity(unchecked) private var recent = RecentIDs()
 
-    init() {
+    package init() {
         bytes.reserveCapacity(1 << 16)
         reset()
     }
 
     /// Empties it for the next commit.
-    func reset() {
+    package func reset() {
         bytes.removeAll(keepingCapacity: true)
         bytes.append(SegmentFormat.plain)
         count = 0
@@ -59,7 +59,7 @@ final class SegmentBuilder {
     }
 
     /// After the commit of this segment: its keys count as stored.
-    func committed() {
+    package func committed() {
         for entry in ids.entries { recent.insert(entry.hash) }
     }
 
@@ -134,7 +134,7 @@ final class SegmentBuilder {
     }
 
     /// Calls `body` with the segment's bytes (valid only during the call).
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try bytes.withUnsafeBytes(body)
     }
 
