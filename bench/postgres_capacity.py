@@ -50,7 +50,7 @@ def main() -> None:
             conninfo = server.make_database()
             daemons = []
             for index in range(count):
-                folder = work / f"run{count}-{index}"
+                folder = work / f"{store}{count}-{index}"
                 folder.mkdir()
                 config = pg.config_file(folder, conninfo) if store == "postgresql" else None
                 extra = (["--config", str(config)] if config else []) + (["--shard", f"{index}/{count}", "--shard-key", "app"] if count > 1 else [])
