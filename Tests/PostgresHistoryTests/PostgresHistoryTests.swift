@@ -55,6 +55,21 @@ final class PostgresHistoryTests {
         #expect(paged == (0...50).reversed().map { row($0).id })
     }
 
+    @Test func textWithCopysSpecialBytesComesBackAsItWent() throws {
+        let conninfo = try server.makeDatabase()
+        let history = try PostgresHistory(conninfo: conninfo, writer: true)
+        var odd = row(1, app: "com.example.tab\there\\back\nnew\rline", session: "s\\.N")
+        odd.json = "{\"message\":\"a\\tb \\\\ c\",\"é\":\"ü 😀\"}"
+        var withNUL = row(2, session: "nul\u{0}inside")
+        withNUL.rule = "rule\u{0}"
+        try history.insert([odd, withNUL])
+        let back = try history.find(HistoryQuery(limit: 10))
+        #expect(back.last == odd)
+        // PostgreSQL's text holds no NUL: it is stored as U+FFFD.
+        #expect(back.first?.session == "nul\u{FFFD}inside")
+        #expect(back.first?.rule == "rule\u{FFFD}")
+    }
+
     @Test func scansAnAppsEventTimeRange() throws {
         let conninfo = try server.makeDatabase()
         let history = try PostgresHistory(conninfo: conninfo, writer: true)
