@@ -184,6 +184,7 @@ final class HistoryKeeper {
     func checkIfDue(now: Int64 = WallClock.monotonicMilliseconds()) {
         guard now >= nextIdentityCheckMs else { return }
         nextIdentityCheckMs = now + Self.identityCheckIntervalMs
+        reconnectIfIdle(now: now)
         guard let sqlitePath, let directory else { return }
         health.walBytes.store(UInt64(walBytes()), ordering: .relaxed)
         guard history != nil, identity != nil,
@@ -193,6 +194,21 @@ final class HistoryKeeper {
         identity = nil
         spool.detachSpillFile()
         failed(HistoryStoreError("the state directory \(directory) or its history was removed or replaced under the daemon; violations are spooled in memory until a history can be opened there again"), now: now)
+    }
+
+    /// PostgreSQL: a store failing with nothing spooled (a server away at start, before any
+    /// violation) connects again about once a second, so that `status` says ok once the server is back.
+    private func reconnectIfIdle(now: Int64) {
+        guard case .postgresql = target, spool.isEmpty, history == nil || health.state == .failing, now >= nextRetryMs else { return }
+        history = nil
+        do { history = try openStore() } catch {
+            failed(error, now: now)
+            return
+        }
+        health.state = .ok
+        health.lastErrorText = nil
+        logger.notice("the history store accepts writes again", metadata: [
+            "database": "\(path)", "unstored_total": "\(health.unstored.load(ordering: .relaxed))"])
     }
 
     /// The WAL's size in bytes (0 when there is none).

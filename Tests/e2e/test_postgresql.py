@@ -160,3 +160,23 @@ def test_a_configuration_with_a_password_or_without_a_connection_string_is_refus
         text = (run.stdout + run.stderr).decode()
         assert run.returncode != 0 and expected in text, (name, run.returncode, text)
         assert "secret" not in text
+
+
+def test_a_server_away_at_start_is_said_in_status_until_it_comes(zctx, tmp_path, server):
+    conninfo = server.make_database()
+    server.stop()
+    daemon = support.Daemon(zctx, tmp_path, ["--config", str(pg.config_file(tmp_path, conninfo))])
+    try:
+        daemon.start()
+        status = daemon.status()
+        assert status["history_state"] == "failing" and status["history_healthy"] is False, support.compact_status(status)
+        assert "cannot connect to PostgreSQL" in status["history_error"]
+        server.start()
+        # Nothing to write: the daemon connects again by itself, and makes the schema.
+        assert support.poll_until(lambda: daemon.status()["history_state"] == "ok", 15)
+        assert server.sql(conninfo, "SELECT max(version) FROM modalwatch_schema_version") == "1"
+    finally:
+        if daemon.alive:
+            assert daemon.stop() == 0
+        if not (Path(server.directory) / "data" / "postmaster.pid").exists():
+            server.start()
