@@ -124,6 +124,14 @@ let package = Package(
 
         // The history store: every violation, durably, in SQLite (GRDB, WAL).
         .target(name: "HistoryStore", dependencies: ["ByteBasics", .product(name: "GRDB", package: "GRDB.swift")]),
+        // libpq (Debian: libpq-dev), its header included as <postgresql/libpq-fe.h>: pkg-config's
+        // flags for it (Kerberos include folders) are ones SwiftPM refuses.
+        .systemLibrary(
+            name: "CLibPQ",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // The history store in PostgreSQL: every daemon's violations in one database (scale.md).
+        .target(name: "PostgresHistory", dependencies: ["HistoryStore", "CLibPQ"]),
 
         // The control protocol: typed requests and replies, their JSON, the client; the version.
         .target(name: "ControlProtocol", dependencies: ["ZeroMQ"]),
@@ -135,7 +143,7 @@ let package = Package(
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "Posix", "ControlProtocol",
+                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "PostgresHistory", "Posix", "ControlProtocol",
                 "EventDecoding", "CRuleGuard", "ShardRouting", "CurveAuthentication",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -155,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "ControlProtocol", "Report",
+                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "PostgresHistory", "ControlProtocol", "Report",
                 "ModalwatchClient", "ShardRouting", "ModalwatchABI", "CurveAuthentication", "Posix",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -186,6 +194,7 @@ let package = Package(
         ),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText", "ModalwatchABI"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "ModalwatchTesting"]),
+        .testTarget(name: "PostgresHistoryTests", dependencies: ["PostgresHistory", "HistoryStore"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),
         .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),

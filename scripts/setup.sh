@@ -2,6 +2,7 @@
 # scripts/setup.sh: install what a fresh Debian machine lacks to build modalwatch and run the
 # demo (demo/run.sh), and only that:
 #   - libzmq3-dev, libsqlite3-dev and pkg-config, when pkg-config cannot find libzmq / sqlite3
+#   - libpq-dev (the PostgreSQL history's client library), when pkg-config cannot find libpq
 #   - pyzmq, for the demo's subscriber (demo/subscribe.py)
 # with apt-get --no-install-recommends (sudo only when not root), pip for pyzmq when allowed.
 # What only the tests need (a C compiler, tmux, chromium, ...) is installed by scripts/test.sh.
@@ -34,6 +35,7 @@ missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libzmq; } || missing+=(libzmq3-dev)
 { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists sqlite3; } || missing+=(libsqlite3-dev)
+{ command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libpq; } || missing+=(libpq-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2
     setup_apt_install "${missing[@]}"

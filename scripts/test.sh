@@ -3,9 +3,10 @@
 #   installs what is missing (scripts/setup.sh for the build, then what only the tests need, with
 #   apt-get --no-install-recommends: a C compiler for the C rule modules, systemd-analyze for the
 #   units, tmux for `modalwatch top`, chromium for the report's rendering, patchelf and dpkg-dev
-#   for the Debian package; jsonschema, pytest, prometheus-client and Pillow for Python), then
-#   swift build, swift test, the micro-benchmarks' allocation thresholds (Benchmarks/), and the
-#   end-to-end suite (python3 -m pytest -q Tests/e2e).
+#   for the Debian package, postgresql and prometheus for the shared history's and the metrics'
+#   tests (servers the tests start themselves, scripts/postgres-throwaway.sh); jsonschema, pytest,
+#   prometheus-client and Pillow for Python), then swift build, swift test, the micro-benchmarks'
+#   allocation thresholds (Benchmarks/), and the end-to-end suite (python3 -m pytest -q Tests/e2e).
 #   Exits non-zero on the first failure.
 # Extra arguments go to pytest, e.g. scripts/test.sh -k garbage
 set -euo pipefail
@@ -23,6 +24,8 @@ command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)
 command -v dpkg-shlibdeps >/dev/null 2>&1 || missing+=(dpkg-dev)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "test: installing ${missing[*]}" >&2
     setup_apt_install "${missing[@]}"

@@ -24,7 +24,8 @@ final class ControlServer {
     private let poller = ZMQPoller()
     /// The PAIR alone, for waiting on the ingest thread's answers.
     private let pairPoller = ZMQPoller()
-    private let history: ViolationHistory?
+    private var history: (any HistoryReading)?
+    private let historyTarget: HistoryKeeper.Target?
     private let keepsHistory: Bool
     private let configurationSource: IngestLoop.ConfigurationSource
     private let reloadRefused: Bool
@@ -71,10 +72,11 @@ final class ControlServer {
         }
         self.control = control
         self.pair = pair
-        keepsHistory = settings.historyPath != nil
+        keepsHistory = settings.history != nil
+        historyTarget = settings.history
         configurationSource = settings.configurationSource
         reloadRefused = settings.reloadRefused
-        history = settings.historyPath.flatMap { try? ViolationHistory(path: $0, readOnly: true) }
+        history = try? settings.history?.openReader()
         let watch = ShardPeerWatch(context: settings.context, own: settings.shard, ownEndpoint: boundEndpoint,
                                    peers: settings.shardPeers, logger: logger, nowMs: WallClock.monotonicMilliseconds())
         do { try watch.add(to: poller) } catch {
@@ -230,7 +232,7 @@ final class ControlServer {
 
     /// The session's violations from the history, newest first, through its session index.
     private func addViolations(to reply: inout SessionReply, _ request: SessionRequest) {
-        guard let history else {
+        guard let history = reader() else {
             reply.violationsError = keepsHistory
                 ? "the history store could not be opened for reading"
                 : "this daemon keeps no history (no state directory); start it with --state-dir"
@@ -240,12 +242,24 @@ final class ControlServer {
             let rows = try history.find(HistoryQuery(app: reply.session.app, session: request.id, limit: request.violations))
             reply.violations = rows.compactMap(Self.published)
         } catch {
-            reply.violationsError = "the history store could not be read: \(error)"
+            reply.violationsError = "the history store could not be read: \(HistoryStoreError.oneLine(error))"
+            dropReaderIfRemote()
         }
     }
 
+    /// The history's reader: opened again when the last one failed (a PostgreSQL server that went away).
+    private func reader() -> (any HistoryReading)? {
+        if history == nil { history = try? historyTarget?.openReader() }
+        return history
+    }
+
+    /// After a read error: a PostgreSQL reader is opened anew next time (its connection may be gone).
+    private func dropReaderIfRemote() {
+        if case .postgresql? = historyTarget { history = nil }
+    }
+
     private func violations(_ request: ViolationsRequest) throws(ControlRefusal) -> ViolationsReply {
-        guard let history else {
+        guard let history = reader() else {
             throw ControlRefusal(keepsHistory
                 ? "the history store could not be opened for reading"
                 : "this daemon keeps no history (no state directory); start it with --state-dir")
@@ -271,7 +285,8 @@ final class ControlServer {
             let page = try history.findPage(query, after: cursor, maxBytes: ViolationsRequest.maximumReplyBytes)
             return ViolationsReply(violations: page.rows.compactMap(Self.published), next: page.next?.text)
         } catch {
-            throw ControlRefusal("the history store could not be read: \(error)")
+            dropReaderIfRemote()
+            throw ControlRefusal("the history store could not be read: \(HistoryStoreError.oneLine(error))")
         }
     }
 

@@ -21,8 +21,8 @@ final class ControlThread: Sendable {
         var reloadRefused: Bool
         /// The `inproc` endpoint the thread's PAIR socket binds, for the ingest side to connect.
         var pair: String
-        /// The history store's file, or nil for none.
-        var historyPath: String?
+        /// The history store, or nil for none.
+        var history: HistoryKeeper.Target?
         /// This daemon's shard, and the control endpoints of the other daemons (`shard.peers`)
         /// the thread compares it with (`ShardPeerWatch`).
         var shard: ShardAssignment?

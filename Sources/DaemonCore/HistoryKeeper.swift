@@ -1,6 +1,7 @@
 import Foundation
 import HistoryStore
 import Logging
+import PostgresHistory
 import Synchronization
 
 /// Keeps the store-failure contract of violations.md for the publishing thread:
@@ -10,8 +11,37 @@ import Synchronization
 /// newer; past the spool's bound, counts each violation lost (`violations_unstored`)
 /// and asks for a `diag/-/history_unavailable` notice.
 ///
+/// The history is SQLite (`history.sqlite` in the state directory) or PostgreSQL (one database
+/// for every daemon, `PostgresHistory`); the WAL's bound, the reserve and the state directory's
+/// identity are SQLite's alone. A PostgreSQL server that cannot be reached at start is a store
+/// failing from the start: the daemon runs, spools, and writes the spool back when it can.
+///
 /// Owned by the publishing thread, like the history's writer connection.
 final class HistoryKeeper {
+    /// Where the history is.
+    enum Target: Sendable {
+        /// The SQLite file at `path`.
+        case sqlite(path: String)
+        /// The PostgreSQL database of `conninfo`; the spill file goes in `stateDirectory` when there is one.
+        case postgresql(conninfo: String, stateDirectory: String?)
+
+        /// The file, or `postgresql: ` and the connection string without a password: for `status` and logs.
+        var description: String {
+            switch self {
+            case .sqlite(let path): path
+            case .postgresql(let conninfo, _): "postgresql: " + PostgresConninfo.redacted(conninfo)
+            }
+        }
+
+        /// A reader of the history, for the control thread.
+        func openReader() throws -> any HistoryReading {
+            switch self {
+            case .sqlite(let path): try ViolationHistory(path: path, readOnly: true)
+            case .postgresql(let conninfo, _): try PostgresHistory(conninfo: conninfo, writer: false, applicationName: "modalwatchd")
+            }
+        }
+    }
+
     /// The spool's bounds.
     struct SpoolBounds: Sendable {
         /// Bytes in memory at most.
@@ -36,10 +66,14 @@ final class HistoryKeeper {
     static let identityCheckIntervalMs: Int64 = 1_000
 
     let health: StoreHealth
+    private let target: Target
+    /// The SQLite file, or what the logs name for PostgreSQL.
     private let path: String
+    /// The SQLite file; nil for PostgreSQL.
+    private let sqlitePath: String?
     private let statistics: PublishingStatistics
     private let logger: Logger
-    private(set) var history: ViolationHistory?
+    private(set) var history: (any HistoryStoring)?
     private let spool: ViolationSpool
     private var nextRetryMs: Int64 = 0
     private var lastSpoolFullLogMs: Int64 = .min / 2
@@ -50,8 +84,8 @@ final class HistoryKeeper {
     private let retention: PublishingThread.Retention
     /// The retention's `now`: the daemon's clock, which a forward step of the wall clock does not move.
     private let clock: DaemonClock
-    private var reserve: HistoryReserve
-    private let directory: String
+    private var reserve: HistoryReserve?
+    private let directory: String?
     /// The WAL's size past which the store counts as failing (`history.wal_limit`).
     private let walLimitBytes: Int
     /// The state directory and history this keeper opened; nil while they are gone.
@@ -61,35 +95,72 @@ final class HistoryKeeper {
     /// Damaged spill-file records already added to `unstored`.
     private var damagedCounted = 0
 
-    /// Opens the history at `path` (throws when it cannot) with a spool of `bounds`.
-    init(path: String, bounds: SpoolBounds, walLimitBytes: Int, retention: PublishingThread.Retention, clock: DaemonClock,
+    /// Opens the history (throws when an SQLite file cannot be opened; a PostgreSQL server that
+    /// cannot be reached leaves the store failing, its violations spooled) with a spool of `bounds`.
+    init(target: Target, bounds: SpoolBounds, walLimitBytes: Int, retention: PublishingThread.Retention, clock: DaemonClock,
          statistics: PublishingStatistics, health: StoreHealth, logger: Logger) throws {
-        self.path = path
+        self.target = target
+        let directory: String?
+        switch target {
+        case .sqlite(let path):
+            self.path = path
+            sqlitePath = path
+            directory = (path as NSString).deletingLastPathComponent
+        case .postgresql(_, let stateDirectory):
+            path = target.description
+            sqlitePath = nil
+            directory = stateDirectory
+        }
         self.clock = clock
         self.retention = retention
         self.statistics = statistics
         self.health = health
         self.logger = logger
         self.walLimitBytes = walLimitBytes
-        let directory = (path as NSString).deletingLastPathComponent
         self.directory = directory
         spool = ViolationSpool(
-            memoryLimit: bounds.memoryBytes, fileLimit: bounds.fileBytes,
-            spillPath: directory + "/" + Self.spillFileName, logger: logger)
-        history = try Self.open(path, walLimitBytes: walLimitBytes, logger: logger)
-        identity = StateDirectoryIdentity(historyPath: path, directory: directory)
-        reserve = HistoryReserve(directory: directory)
-        if !reserve.take() {
-            logger.warning("no room for the history's reserve; a disk the history fills by itself may stay full until space is freed", metadata: [
-                "path": "\(directory)/\(HistoryReserve.fileName)", "bytes": "\(HistoryReserve.defaultBytes)"])
+            memoryLimit: bounds.memoryBytes, fileLimit: directory == nil ? 0 : bounds.fileBytes,
+            spillPath: directory.map { $0 + "/" + Self.spillFileName }, logger: logger)
+        if let sqlitePath, let directory {
+            history = try Self.open(sqlitePath, walLimitBytes: walLimitBytes, logger: logger)
+            identity = StateDirectoryIdentity(historyPath: sqlitePath, directory: directory)
+            var reserve = HistoryReserve(directory: directory)
+            if !reserve.take() {
+                logger.warning("no room for the history's reserve; a disk the history fills by itself may stay full until space is freed", metadata: [
+                    "path": "\(directory)/\(HistoryReserve.fileName)", "bytes": "\(HistoryReserve.defaultBytes)"])
+            }
+            self.reserve = reserve
+        } else {
+            reserve = nil
         }
         health.state = .ok
+        if case .postgresql = target {
+            do { history = try openStore() } catch {
+                failed(error, now: WallClock.monotonicMilliseconds())
+                nextRetryMs = 0
+            }
+        }
         publishSpoolFigures()
         if !spool.isEmpty {
             logger.notice("found violations spooled by an earlier run; they go into the history first", metadata: [
-                "violations": "\(spool.count)", "path": "\(directory)/\(Self.spillFileName)"])
+                "violations": "\(spool.count)", "path": "\(directory ?? "-")/\(Self.spillFileName)"])
             health.state = .failing
             publishSpoolFigures()
+        }
+    }
+
+    /// A new writer connection to the target.
+    private func openStore() throws -> any HistoryStoring {
+        switch target {
+        case .sqlite(let path):
+            return try Self.open(path, walLimitBytes: walLimitBytes, logger: logger)
+        case .postgresql(let conninfo, _):
+            let history = try PostgresHistory(conninfo: conninfo, writer: true, applicationName: "modalwatchd")
+            if !history.migrationsApplied.isEmpty {
+                logger.notice("the PostgreSQL history's schema is created or migrated", metadata: [
+                    "versions": "\(history.migrationsApplied)", "database": "\(path)"])
+            }
+            return history
         }
     }
 
@@ -119,9 +190,11 @@ final class HistoryKeeper {
     func checkIfDue(now: Int64 = WallClock.monotonicMilliseconds()) {
         guard now >= nextIdentityCheckMs else { return }
         nextIdentityCheckMs = now + Self.identityCheckIntervalMs
+        reconnectIfIdle(now: now)
+        guard let sqlitePath, let directory else { return }
         health.walBytes.store(UInt64(walBytes()), ordering: .relaxed)
         guard history != nil, identity != nil,
-              StateDirectoryIdentity(historyPath: path, directory: directory) != identity else { return }
+              StateDirectoryIdentity(historyPath: sqlitePath, directory: directory) != identity else { return }
         // Removed or replaced: whatever this connection writes now goes to unlinked files.
         history = nil
         identity = nil
@@ -129,16 +202,33 @@ final class HistoryKeeper {
         failed(HistoryStoreError("the state directory \(directory) or its history was removed or replaced under the daemon; violations are spooled in memory until a history can be opened there again"), now: now)
     }
 
+    /// PostgreSQL: a store failing with nothing spooled (a server away at start, before any
+    /// violation) connects again about once a second, so that `status` says ok once the server is back.
+    private func reconnectIfIdle(now: Int64) {
+        guard case .postgresql = target, spool.isEmpty, history == nil || health.state == .failing, now >= nextRetryMs else { return }
+        history = nil
+        do { history = try openStore() } catch {
+            failed(error, now: now)
+            return
+        }
+        health.state = .ok
+        health.lastErrorText = nil
+        logger.notice("the history store accepts writes again", metadata: [
+            "database": "\(path)", "unstored_total": "\(health.unstored.load(ordering: .relaxed))"])
+    }
+
     /// The WAL's size in bytes (0 when there is none).
     private func walBytes() -> Int {
+        guard let sqlitePath else { return 0 }
         var info = stat()
-        return stat(path + "-wal", &info) == 0 ? Int(info.st_size) : 0
+        return stat(sqlitePath + "-wal", &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// Throws when the WAL is past `walLimitBytes` and a TRUNCATE checkpoint (at most one every
     /// retry interval) cannot bring it back: a reader holds a read transaction that the WAL's
     /// frames must outlive. The store then fails, and its violations go to the spool.
-    private func checkWAL(_ history: ViolationHistory, now: Int64) throws {
+    private func checkWAL(_ store: any HistoryStoring, now: Int64) throws {
+        guard let history = store as? ViolationHistory else { return }
         var size = walBytes()
         guard size > walLimitBytes else { return }
         if now >= nextWALTruncateMs {
@@ -190,14 +280,15 @@ final class HistoryKeeper {
     func retryIfDue(now: Int64 = WallClock.monotonicMilliseconds()) {
         guard !spool.isEmpty, now >= nextRetryMs else { return }
         if history == nil || health.state == .failing {
-            // A fresh connection: one that met a read-only or vanished file may not recover by itself.
+            // A fresh connection: one that met a read-only or vanished file, or a server that went
+            // away, may not recover by itself.
             history = nil
-            do { history = try Self.open(path, walLimitBytes: walLimitBytes, logger: logger) } catch {
+            do { history = try openStore() } catch {
                 failed(error, now: now)
                 return
             }
-            if identity == nil {
-                identity = StateDirectoryIdentity(historyPath: path, directory: directory)
+            if identity == nil, let sqlitePath, let directory {
+                identity = StateDirectoryIdentity(historyPath: sqlitePath, directory: directory)
                 logger.notice("a history is open in the state directory again", metadata: ["path": "\(path)"])
             }
         }
@@ -266,14 +357,14 @@ final class HistoryKeeper {
     /// Retention, when the store is healthy.
     func prune() -> Int? {
         guard spool.isEmpty, let history else { return nil }
-        if !reserve.isInPlace, reserve.take() {
+        if reserve?.isInPlace == false, reserve?.take() == true {
             logger.notice("the history's reserve is in place again", metadata: ["bytes": "\(HistoryReserve.defaultBytes)"])
         }
         return applyRetention(history)
     }
 
     /// Deletes what the retention no longer keeps; nil when there is none or it failed.
-    private func applyRetention(_ history: ViolationHistory) -> Int? {
+    private func applyRetention(_ history: any HistoryStoring) -> Int? {
         guard retention.maxAgeMs != nil || retention.maxRows != nil else { return nil }
         return try? history.prune(now: clock.milliseconds(), maxAgeMs: retention.maxAgeMs, maxRows: retention.maxRows)
     }
@@ -285,10 +376,10 @@ final class HistoryKeeper {
     /// needs the room that only the retention would make, the retention needs WAL space, and
     /// it waited for an empty spool. Any step may fail for want of room; what succeeds is
     /// kept. At most every `makeRoomIntervalMs`.
-    private func makeRoom(_ history: ViolationHistory, now: Int64) {
-        guard health.state == .failing, now >= nextMakeRoomMs else { return }
+    private func makeRoom(_ store: any HistoryStoring, now: Int64) {
+        guard health.state == .failing, now >= nextMakeRoomMs, let history = store as? ViolationHistory else { return }
         nextMakeRoomMs = now + Self.makeRoomIntervalMs
-        if reserve.giveBack() {
+        if reserve?.giveBack() == true {
             logger.notice("the history store fails: its reserve is given back to make room", metadata: [
                 "bytes": "\(HistoryReserve.defaultBytes)"])
         }

@@ -50,7 +50,7 @@ extension IngestLoop {
         reply.violationsStored = Int(clamping: published.violationsStored.load(ordering: .relaxed))
         reply.historyFailures = Int(clamping: published.storeFailures.load(ordering: .relaxed))
         reply.historyPruned = Int(clamping: published.historyPruned.load(ordering: .relaxed))
-        reply.history = configuration.stateDirectory.map { $0 + "/history.sqlite" }
+        reply.history = (try? IngestResources.historyTarget(configuration))??.description
         reply.reportsSuppressed = Int(clamping: engine.reportsSuppressed)
         reply.violationsRateLimited = Int(clamping: engine.violationsRateLimited)
         reply.violationsRateLimitedByRule = pipeline.engine.violationsRateLimitedByRule.mapValues { Int(clamping: $0) }

@@ -5,6 +5,7 @@ import HistoryStore
 import Logging
 import ModalwatchConfig
 import Posix
+import PostgresHistory
 import ZeroMQ
 
 /// Everything the ingest thread opens before it polls, opened in `open(_:)` and closed
@@ -180,20 +181,30 @@ final class IngestResources {
         _ configuration: DaemonConfiguration, _ context: ZMQContext, _ curveSecret: String?, _ clock: DaemonClock,
         _ logger: Logger
     ) throws(DaemonError) -> PublishingThread.Settings {
-        var historyPath: String?
-        if let directory = configuration.stateDirectory {
-            let path = directory + "/" + ViolationHistory.fileName
+        let history = try historyTarget(configuration)
+        if case .sqlite(let path)? = history {
             // Writable (violations.md, checked in `open`) and sound (docs/RELIABILITY.md), or a one-line error at start.
             try HistoryStartCheck.prepare(path, logger: logger)
-            historyPath = path
         }
         return PublishingThread.Settings(
             context: context, handoff: "inproc://modalwatch-publish-\(UInt64.random(in: 0...UInt64.max))",
-            publish: configuration.publish, historyPath: historyPath,
+            publish: configuration.publish, history: history,
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
             spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
             walLimitBytes: configuration.historyWALLimitBytes,
             curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, clock: clock, logger: logger)
+    }
+
+    /// Where the history is: PostgreSQL when `history.postgresql` is set (its connection string
+    /// checked here: readable, no password), else `history.sqlite` in the state directory, else none.
+    static func historyTarget(_ configuration: DaemonConfiguration) throws(DaemonError) -> HistoryKeeper.Target? {
+        if let conninfo = configuration.historyPostgreSQL {
+            do throws(PostgresError) { try PostgresConninfo.check(conninfo, passwordAllowed: false) } catch {
+                throw DaemonError(.configuration, "history.postgresql: \(error.description)")
+            }
+            return .postgresql(conninfo: conninfo, stateDirectory: configuration.stateDirectory)
+        }
+        return configuration.stateDirectory.map { .sqlite(path: $0 + "/" + ViolationHistory.fileName) }
     }
 
     private static func controlSettings(
@@ -205,7 +216,7 @@ final class IngestResources {
             // A state change over the network: only when the config says so (`control_allow_reload_over_tcp`).
             reloadRefused: configuration.control.hasPrefix("tcp://") && !configuration.controlAllowReloadOverTCP,
             pair: "inproc://modalwatch-control-\(UInt64.random(in: 0...UInt64.max))",
-            historyPath: configuration.stateDirectory.map { $0 + "/" + ViolationHistory.fileName },
+            history: try? historyTarget(configuration),
             shard: configuration.shard, shardPeers: configuration.shardPeers, clock: clock, logger: logger)
     }
 

@@ -105,21 +105,23 @@ final class Publisher {
         }
         var keeper: HistoryKeeper?
         var checkpointer: HistoryCheckpointer?
-        if let path = settings.historyPath {
+        if let target = settings.history {
             do {
-                // WAL checkpoints on a thread of their own: a commit here (and so a
-                // publication) never waits for one.
                 keeper = try HistoryKeeper(
-                    path: path, bounds: settings.spool, walLimitBytes: settings.walLimitBytes,
+                    target: target, bounds: settings.spool, walLimitBytes: settings.walLimitBytes,
                     retention: settings.retention, clock: settings.clock, statistics: statistics,
                     health: health, logger: settings.logger)
-                checkpointer = HistoryCheckpointer(path: path)
-                try checkpointer?.start()
+                // SQLite: WAL checkpoints on a thread of their own, so that a commit here (and so
+                // a publication) never waits for one.
+                if case .sqlite(let path) = target {
+                    checkpointer = HistoryCheckpointer(path: path)
+                    try checkpointer?.start()
+                }
             } catch {
                 checkpointer?.stop()
                 pub.close()
                 pair.close()
-                throw DaemonError(.systemCall, "cannot open the history store \(path): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions", underlying: error)
+                throw DaemonError(.systemCall, "cannot open the history store \(target.description): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions", underlying: error)
             }
         }
         self.pair = pair

@@ -23,8 +23,8 @@ final class PublishingThread: Sendable {
         var handoff: String
         /// Where the violations `PUB` socket binds.
         var publish: String
-        /// The history store's file, or nil for none.
-        var historyPath: String?
+        /// The history store, or nil for none.
+        var history: HistoryKeeper.Target?
         var retention: Retention
         /// The bounds of the spool of violations the store could not take (violations.md).
         var spool = HistoryKeeper.SpoolBounds(memoryBytes: 64 << 20, fileBytes: 0)

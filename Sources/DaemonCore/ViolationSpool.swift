@@ -209,7 +209,7 @@ final class ViolationSpool {
     /// forgets them once it has committed. Returns how many were stored; throws the store's error
     /// (and keeps every record) when it cannot write. Damaged stretches of the spill file met on
     /// the way are counted, logged and skipped.
-    func writeOldest(to history: ViolationHistory, maxBytes: Int) throws -> Int {
+    func writeOldest(to history: any HistoryWriting, maxBytes: Int) throws -> Int {
         if memoryRecords > 0 {
             let (stored, consumed, records) = try memory.withUnsafeBytes { all in
                 try Self.write(UnsafeRawBufferPointer(rebasing: all[memoryHead...]), to: history, maxBytes: maxBytes)
@@ -291,7 +291,7 @@ final class ViolationSpool {
     }
 
     /// Stores whole records from the start of `bytes`, at least one, until `maxBytes` are taken.
-    private static func write(_ bytes: UnsafeRawBufferPointer, to history: ViolationHistory, maxBytes: Int)
+    private static func write(_ bytes: UnsafeRawBufferPointer, to history: any HistoryWriting, maxBytes: Int)
         throws -> (stored: Int, consumed: Int, records: Int) {
         var consumed = 0, records = 0
         let stored = try history.write { writer in

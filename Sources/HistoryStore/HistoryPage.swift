@@ -31,6 +31,12 @@ public struct HistoryPage: Sendable {
     public var rows: [StoredViolation]
     /// Where the next page starts, or nil when this one ended the matches.
     public var next: Cursor?
+
+    /// A page of `rows`, the next starting at `next`.
+    public init(rows: [StoredViolation], next: Cursor?) {
+        self.rows = rows
+        self.next = next
+    }
 }
 
 extension ViolationHistory {

@@ -6,14 +6,14 @@ import Glibc
 /// of the violations in it (so that a replay within the commit, or of one stored lately, is kept
 /// once). Its buffers are kept from one commit to the next: filling it allocates nothing once
 /// they have grown to the commits' size.
-final class SegmentBuilder {
+package final class SegmentBuilder {
     /// Format byte, then the records, in the first `length` bytes (the rest is room for more:
     /// a record is copied in place, the array grown by doubling only when it is full).
     @exclusivity(unchecked) private var bytes: [UInt8] = []
     /// Bytes of `bytes` in use.
     @exclusivity(unchecked) private var length = 1
     /// Records in `bytes`.
-    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) package private(set) var count = 0
     /// Violations handed over (records plus replays left out).
     @exclusivity(unchecked) private(set) var handed = 0
     /// Wall-clock bounds of the records (ms): the first's, the last's, the largest.
@@ -43,13 +43,13 @@ final class SegmentBuilder {
     /// Keys stored by earlier commits.
     @exclusivity(unchecked) private var recent = RecentIDs()
 
-    init() {
+    package init() {
         bytes = [UInt8](repeating: 0, count: 1 << 16)
         reset()
     }
 
     /// Empties it for the next commit.
-    func reset() {
+    package func reset() {
         bytes[0] = SegmentFormat.plain
         length = 1
         count = 0
@@ -69,7 +69,7 @@ final class SegmentBuilder {
     }
 
     /// After the commit of this segment: its keys count as stored.
-    func committed() {
+    package func committed() {
         for entry in ids.entries { recent.insert(entry.hash) }
     }
 
@@ -169,7 +169,7 @@ final class SegmentBuilder {
     }
 
     /// Calls `body` with the segment's bytes (valid only during the call).
-    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
     }
 

@@ -14,6 +14,15 @@ extension ViolationHistory {
         public var severity: String
         /// Event time (ms).
         public var ts: Int64
+
+        /// A violation's counted fields.
+        public init(rule: String, app: String, session: String, severity: String, ts: Int64) {
+            self.rule = rule
+            self.app = app
+            self.session = session
+            self.severity = severity
+            self.ts = ts
+        }
     }
 
     /// Every stored violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, in

@@ -8,7 +8,7 @@ public struct ViolationWriter: ~Copyable {
     /// Violations handed to `insert` so far.
     public var count: Int { segment.handed }
 
-    init(segment: SegmentBuilder) {
+    package init(segment: SegmentBuilder) {
         self.segment = segment
     }
 

@@ -203,10 +203,25 @@ private struct Reader {
             fail(node, path, "must be a mapping such as { max_age: 30d, max_rows: 1000000 }")
             return
         }
+        var store: (name: String, node: Node)?
+        var postgresql: (conninfo: String, node: Node)?
         for (keyNode, value) in mapping {
             let name = keyName(keyNode)
             let key = "\(path).\(name)"
             switch name {
+            case "store":
+                if let v = readString(value, key) {
+                    if v == "sqlite" || v == "postgresql" { store = (v, keyNode) } else { fail(value, key, "must be sqlite or postgresql") }
+                }
+            case "postgresql":
+                if value.null != nil { postgresql = nil }
+                else if let v = readString(value, key) {
+                    if v.trimmingCharacters(in: .whitespaces).isEmpty {
+                        fail(value, key, "must be a libpq connection string or URI such as \"host=/run/postgresql dbname=modalwatch\"")
+                    } else {
+                        postgresql = (v, keyNode)
+                    }
+                }
             case "max_age":
                 if value.null != nil { configuration.historyMaxAgeMs = nil }
                 else if let v = readDuration(value, key, minimum: 1000) { configuration.historyMaxAgeMs = v }
@@ -229,8 +244,18 @@ private struct Reader {
                     }
                 }
             default:
-                fail(keyNode, key, "unknown key; history takes max_age, max_rows, spool_memory, spool_file and wal_limit (bytes), and group")
+                fail(keyNode, key, "unknown key; history takes store, postgresql, max_age, max_rows, spool_memory, spool_file and wal_limit (bytes), and group")
             }
+        }
+        switch (store?.name, postgresql) {
+        case ("postgresql", let postgresql?):
+            configuration.historyPostgreSQL = postgresql.conninfo
+        case ("postgresql", nil):
+            fail(store!.node, "\(path).store", "is postgresql but \(path).postgresql (the connection string) is not set")
+        case (_, let postgresql?):
+            fail(postgresql.node, "\(path).postgresql", "is set but \(path).store is not postgresql; add store: postgresql")
+        default:
+            configuration.historyPostgreSQL = nil
         }
     }
 

@@ -29,6 +29,9 @@ public struct DaemonConfiguration: Sendable {
     public var moduleSettings: [String: [(key: String, value: String)]] = [:]
     /// Where the history store and session snapshots live; nil keeps no history.
     public var stateDirectory: String?
+    /// `history.postgresql` (with `history.store: postgresql`): the libpq connection string of the
+    /// database every daemon writes its history to; nil keeps it in SQLite in the state directory.
+    public var historyPostgreSQL: String?
     /// History retention by age (ms); nil keeps everything.
     public var historyMaxAgeMs: Int64? = 30 * 24 * 3_600_000
     /// History retention by rows; nil keeps everything.

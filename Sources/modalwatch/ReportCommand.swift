@@ -3,6 +3,7 @@ import EventDecoding
 import Foundation
 import HistoryStore
 import ModalwatchConfig
+import PostgresHistory
 import Report
 import RuleHost
 import SessionEngine
@@ -16,7 +17,7 @@ struct ReportCommand: ParsableCommand {
         abstract: "Write one self-contained HTML report with charts, for designers.",
         discussion: """
             From recorded streams (FILE..., judged offline as `check` does), from the history file \
-            (--state-dir DIR) or from running daemons (--control EP, repeatable). --since and --until take \
+            (--state-dir DIR), from the history every daemon shares in PostgreSQL (--postgresql CONNINFO) or from running daemons (--control EP, repeatable). --since and --until take \
             a duration before now (15m, 2h, 7d), a date (2024-11-22) or a UTC time (2024-11-22T15:00:00Z), \
             and filter by event time. Exit status: 0 written, 2 bad usage, unreadable input or unwritable \
             output, 3 a daemon unreachable. docs/report.md says what each source can show.
@@ -40,6 +41,9 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Read the history file in this folder (no daemon needed).")
     var stateDir: String?
 
+    @Option(name: .customLong("postgresql"), help: "Read the shared history in this PostgreSQL database (a libpq connection string or URI; no daemon needed).")
+    var postgresql: String?
+
     @Option(name: .long, help: "A running daemon's control endpoint (repeatable: sharded daemons are merged).")
     var control: [String] = []
 
@@ -52,9 +56,9 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var rules: RuleSelectionOptions
 
     func validate() throws {
-        let sources = (files.isEmpty ? 0 : 1) + (stateDir == nil ? 0 : 1) + (control.isEmpty ? 0 : 1)
-        if sources == 0 { throw ValidationError("name the data: recorded stream FILEs, --state-dir DIR or --control EP") }
-        if sources > 1 { throw ValidationError("use one source at a time: FILEs, --state-dir or --control") }
+        let sources = (files.isEmpty ? 0 : 1) + (stateDir == nil ? 0 : 1) + (postgresql == nil ? 0 : 1) + (control.isEmpty ? 0 : 1)
+        if sources == 0 { throw ValidationError("name the data: recorded stream FILEs, --state-dir DIR, --postgresql CONNINFO or --control EP") }
+        if sources > 1 { throw ValidationError("use one source at a time: FILEs, --state-dir, --postgresql or --control") }
         if files.isEmpty && rules.edition != nil {
             throw ValidationError("--edition applies to recorded streams only (the history keeps each violation's edition)")
         }
@@ -77,7 +81,16 @@ struct ReportCommand: ParsableCommand {
         if !files.isEmpty {
             report = try fromStreams(filter: filter, generated: generated)
         } else if let stateDir {
-            report = try fromHistory(stateDir: stateDir, filter: filter, generated: generated)
+            let path = stateDir + "/" + ViolationHistory.fileName
+            guard FileManager.default.fileExists(atPath: path) else {
+                Terminal.error("no history at \(path); is --state-dir the daemon's state directory?")
+                throw ExitCode(2)
+            }
+            report = try fromHistory(name: path, filter: filter, generated: generated) { try ViolationHistory(path: path, readOnly: true) }
+        } else if let postgresql {
+            report = try fromHistory(name: "postgresql: " + PostgresConninfo.redacted(postgresql), filter: filter, generated: generated) {
+                try PostgresHistory(conninfo: postgresql, writer: false)
+            }
         } else {
             report = try ReportFromDaemons(endpoints: control, timeoutMs: timeout, worst: worst).report(filter: filter, generated: generated)
         }
@@ -147,17 +160,14 @@ struct ReportCommand: ParsableCommand {
         return HTMLReport(model: model, source: source)
     }
 
-    private func fromHistory(stateDir: String, filter: ReportFilter, generated: Int64) throws -> HTMLReport {
-        let path = stateDir + "/" + ViolationHistory.fileName
-        guard FileManager.default.fileExists(atPath: path) else {
-            Terminal.error("no history at \(path); is --state-dir the daemon's state directory?")
-            throw ExitCode(2)
-        }
+    /// The report of the history `open` opens (`name`: its file, or its database for PostgreSQL).
+    private func fromHistory(name: String, filter: ReportFilter, generated: Int64,
+                             open: () throws -> any HistoryReading) throws -> HTMLReport {
         let (catalog, _) = try rules.load()
         let model = ReportModel(rules: catalog.rules.map(ReportRule.init), filter: filter, worstSessionCount: worst)
         var skipped = 0
         do {
-            let history = try ViolationHistory(path: path, readOnly: true)
+            let history = try open()
             try history.scan(app: filter.app, sinceTs: filter.since, untilTs: filter.until) { row, json in
                 guard let severity = Severity(rawValue: row.severity) else { skipped += 1; return }
                 let (suggestion, corrected) = ReportViolation.suggestion(of: json)
@@ -166,12 +176,12 @@ struct ReportCommand: ParsableCommand {
                                           suggestion: suggestion, corrected: corrected))
             }
         } catch {
-            Terminal.error("cannot read the history at \(path): \(error)")
+            Terminal.error("cannot read the history at \(name): \(error)")
             throw ExitCode(2)
         }
         var notes: [String] = []
         if skipped > 0 { notes.append("\(skipped) stored violation(s) with an unknown severity were left out.") }
-        return HTMLReport(model: model, source: ReportSource(kind: .history, names: [path], generated: generated, notes: notes))
+        return HTMLReport(model: model, source: ReportSource(kind: .history, names: [name], generated: generated, notes: notes))
     }
 
     /// A time for --since / --until, ms since the epoch: a duration before now, a date, or a UTC time.

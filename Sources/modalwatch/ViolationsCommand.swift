@@ -4,13 +4,14 @@ import Foundation
 import Glibc
 import HistoryStore
 import ModalwatchConfig
+import PostgresHistory
 
 /// `modalwatch violations`: the violation history, newest first.
 struct ViolationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "violations",
         abstract: "Show the violation history from the daemon's store, newest first.",
-        discussion: "Asks the running daemon through --control; with --state-dir, reads the store file directly (no daemon needed).")
+        discussion: "Asks the running daemon through --control; with --state-dir, reads the store file directly, and with --postgresql the history every daemon shares in PostgreSQL (no daemon needed).")
 
     @OptionGroup var options: ControlOptions
 
@@ -32,7 +33,13 @@ struct ViolationsCommand: ParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Read the history file in this folder directly instead of asking the daemon.")
     var stateDir: String?
 
+    @Option(name: .customLong("postgresql"), help: "Read the shared history in this PostgreSQL database (a libpq connection string or URI) directly.")
+    var postgresql: String?
+
     func validate() throws {
+        if stateDir != nil && postgresql != nil {
+            throw ValidationError("give --state-dir or --postgresql, not both")
+        }
         if let since, DurationParser.milliseconds(since) == nil {
             throw ValidationError("--since must be a duration such as 15m, 2h or 7d")
         }
@@ -51,7 +58,20 @@ struct ViolationsCommand: ParsableCommand {
         // Text output counts the matches past --limit (up to `lookahead`) for its last line.
         let wanted = limit + (options.json ? 0 : Self.lookahead)
         var objects: [JSONValue]
-        if let stateDir {
+        if let postgresql {
+            let sinceObserved = since.flatMap(DurationParser.milliseconds).map { Int64(Date().timeIntervalSince1970 * 1000) - $0 }
+            do {
+                let history = try PostgresHistory(conninfo: postgresql, writer: false)
+                let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, sinceObserved: sinceObserved, limit: wanted))
+                objects = rows.compactMap { row in
+                    guard let value = try? JSONParser.parse(Array(row.json.utf8)), value.objectValue != nil else { return nil }
+                    return value
+                }
+            } catch {
+                Terminal.error("cannot read the history in PostgreSQL (\(PostgresConninfo.redacted(postgresql))): \(error); check --postgresql")
+                throw ExitCode(2)
+            }
+        } else if let stateDir {
             let path = stateDir + "/" + ViolationHistory.fileName
             guard FileManager.default.fileExists(atPath: path) else {
                 Terminal.error("no history at \(path); is --state-dir the daemon's state directory?")
@@ -79,7 +99,7 @@ struct ViolationsCommand: ParsableCommand {
                 try RuleIdCheck.require(rule, known: known)
             }
         }
-        if let rule, objects.isEmpty, stateDir != nil { try RuleIdCheck.require(rule, known: RuleIdCheck.loadedRules()) }
+        if let rule, objects.isEmpty, stateDir != nil || postgresql != nil { try RuleIdCheck.require(rule, known: RuleIdCheck.loadedRules()) }
         let more = max(0, objects.count - limit)
         objects = Array(objects.prefix(limit))
         if options.json {

@@ -11,7 +11,7 @@ extension PublishingThread.Settings {
                         publish: String = "tcp://127.0.0.1:*") -> PublishingThread.Settings {
         PublishingThread.Settings(
             context: context, handoff: "inproc://\(name)-\(UInt64.random(in: 0...UInt64.max))", publish: publish,
-            historyPath: historyPath, retention: .init(maxAgeMs: nil, maxRows: nil), curveSecretKey: nil,
+            history: historyPath.map { .sqlite(path: $0) }, retention: .init(maxAgeMs: nil, maxRows: nil), curveSecretKey: nil,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 }

@@ -50,6 +50,19 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(errors("history: { wal_limit: 10 }\n").map(\.key), ["history.wal_limit"])
     }
 
+    func testThePostgreSQLStoreNeedsItsConnectionStringAndTheOtherWayRound() throws {
+        let configuration = try loader.parse(
+            "history: { store: postgresql, postgresql: 'host=/run/postgresql dbname=modalwatch' }\n", file: "pg.yaml")
+        XCTAssertEqual(configuration.historyPostgreSQL, "host=/run/postgresql dbname=modalwatch")
+        XCTAssertNil(try loader.parse("history: { store: sqlite }\n", file: "s.yaml").historyPostgreSQL)
+        XCTAssertNil(DaemonConfiguration().historyPostgreSQL, "SQLite in the state directory by default")
+        XCTAssertEqual(errors("history: { store: postgresql }\n").map(\.key), ["history.store"])
+        XCTAssertEqual(errors("history: { postgresql: 'dbname=x' }\n").map(\.key), ["history.postgresql"])
+        XCTAssertEqual(errors("history: { store: sqlite, postgresql: 'dbname=x' }\n").map(\.key), ["history.postgresql"])
+        XCTAssertEqual(errors("history: { store: mysql }\n").map(\.key), ["history.store"])
+        XCTAssertEqual(errors("history: { store: postgresql, postgresql: '  ' }\n").map(\.key), ["history.postgresql", "history.store"])
+    }
+
     func testValuesAreRead() throws {
         let configuration = try loader.parse("""
             events: [ipc:///tmp/a, tcp://0.0.0.0:9000]

@@ -1,0 +1,51 @@
+/// Rows in the text format of `COPY … FROM STDIN`: fields separated by a tab, rows ended by a
+/// newline; a backslash, tab, newline or carriage return inside a field escaped with a backslash.
+/// A NUL byte, which PostgreSQL's text cannot hold, becomes U+FFFD (a published violation's JSON
+/// never holds one: it escapes control characters; an app or session id decoded from `\u0000` may).
+enum CopyText {
+    /// Appends `text` as one field.
+    static func appendField(_ text: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "\\"))
+            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+            case 0x00: out.append(0xEF); out.append(0xBF); out.append(0xBD)
+            default: out.append(byte)
+            }
+        }
+    }
+
+    /// Appends a decimal integer as one field.
+    static func appendField(_ value: Int64, to out: inout [UInt8]) {
+        if value == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        var magnitude = value.magnitude
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while magnitude > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+        }
+    }
+
+    /// Appends `value` as 16 lowercase hex digits, most significant first.
+    static func appendHex(_ value: UInt64, to out: inout [UInt8]) {
+        let digits: StaticString = "0123456789abcdef"
+        digits.withUTF8Buffer { table in
+            for shift in stride(from: 60, through: 0, by: -4) { out.append(table[Int((value >> UInt64(shift)) & 0xF)]) }
+        }
+    }
+
+    /// Ends a field (a tab) or a row (a newline).
+    static func endField(_ out: inout [UInt8]) { out.append(0x09) }
+    static func endRow(_ out: inout [UInt8]) { out.append(0x0A) }
+}

@@ -1,0 +1,182 @@
+"""The history in PostgreSQL (scale.md, "One history for every daemon"): three sharded daemons
+writing one database, the server away at start, stopped and restarted mid-run, and the readers
+that need no daemon. Real processes, a real PostgreSQL server started by the test."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+import e2e_support as support
+import postgres_support as pg
+import shard_support as shard
+
+pytestmark = pytest.mark.needs_rules("alert-frequency")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[pg.Postgres]:
+    postgres = pg.Postgres().start()
+    yield postgres
+    postgres.destroy()
+
+
+def check_ids(files: list[Path]) -> set[str]:
+    return set(shard.reference_violations(files))
+
+
+def wait_published(daemon: support.Daemon, events: int, timeout: float = 60.0) -> dict:
+    """Until the daemon received `events` events and published every violation it found."""
+    last: dict = {}
+
+    def done() -> bool:
+        nonlocal last
+        last = daemon.status()
+        return last["events_received"] >= events and last["violations_published"] == last["violations_found"]
+
+    assert support.poll_until(done, timeout, interval=0.2), support.compact_status(last)
+    return last
+
+
+def wait_stored(daemons: list[support.Daemon], timeout: float = 60.0) -> list[dict]:
+    """Until every daemon stored what it published and its spool is empty."""
+    last: list[dict] = []
+
+    def done() -> bool:
+        nonlocal last
+        last = [d.status() for d in daemons]
+        return all(s["violations_stored"] == s["violations_published"] and s["violations_spooled"] == 0
+                   and s["history_state"] == "ok" for s in last)
+
+    assert support.poll_until(done, timeout, interval=0.2), [support.compact_status(s) for s in last]
+    return last
+
+
+def test_three_sharded_daemons_store_check_ids_once_in_one_database(zctx, tmp_path, server):
+    conninfo = server.make_database()
+    files = shard.recorded_streams() + [shard.generate_stream(tmp_path / "generated.ndjson", 20_000, sessions=500, seed=27)]
+    reference = check_ids(files)
+    assert len(reference) > 1000
+    daemons = []
+    try:
+        for index in range(3):
+            folder = tmp_path / f"shard{index}"
+            folder.mkdir()
+            config = pg.config_file(folder, conninfo)
+            daemons.append(support.Daemon(zctx, folder, ["--config", str(config), "--shard", f"{index}/3", "--shard-key", "app"]).start())
+        assert all(d.status()["history"].startswith("postgresql: ") for d in daemons)
+        # The schema was made once, whoever started first.
+        assert server.sql(conninfo, "SELECT string_agg(version::text, ',') FROM modalwatch_schema_version") == "1"
+        sent = shard.send(files, [d.events for d in daemons], "--shard-count", "3", "--batch", "64")
+        assert sent["events_sent"] == sent["events"], sent
+        total = sum(len([line for line in f.read_bytes().splitlines() if line.strip()]) for f in files)
+        shard.wait_received(daemons, total)
+        statuses = wait_stored(daemons)
+        ids = server.stored_ids(conninfo)
+        assert len(ids) == len(set(ids)), "an id stored twice"
+        assert set(ids) == reference, (len(set(ids) - reference), len(reference - set(ids)))
+        assert sum(s["violations_published"] for s in statuses) == len(reference)
+
+        # Readers need no daemon.
+        listed = support.run_cli(["violations", "--postgresql", conninfo, "--json", "--limit", "10000"])
+        assert listed.returncode == 0, listed.stderr.decode()
+        read = [json.loads(line)["id"] for line in listed.stdout.decode().splitlines() if line.strip()]
+        assert read == list(reversed(ids)), "newest first, every one"
+        app = json.loads(listed.stdout.decode().splitlines()[0])["app"]
+        of_app = support.run_cli(["violations", "--postgresql", conninfo, "--json", "--app", app, "--limit", "10000"])
+        assert {json.loads(line)["app"] for line in of_app.stdout.decode().splitlines()} == {app}
+        report = tmp_path / "report.html"
+        made = support.run_cli(["report", "--postgresql", conninfo, "--output", str(report)], timeout=60)
+        assert made.returncode == 0, made.stderr.decode()
+        assert f"{len(reference):,}" in report.read_text() or str(len(reference)) in report.read_text()
+        # And through a daemon's control socket, from the shared history.
+        through = support.run_cli(["violations", "--control", daemons[0].control, "--json", "--limit", "10000"])
+        assert through.returncode == 0, through.stderr.decode()
+        assert len(through.stdout.decode().splitlines()) == len(reference)
+    finally:
+        shard.stop_all(daemons)
+
+
+def test_the_server_away_at_start_mid_run_and_restarted_loses_nothing(zctx, tmp_path, server):
+    conninfo = server.make_database()
+    streams = [shard.generate_stream(tmp_path / f"part{n}.ndjson", 4000, sessions=200, seed=40 + n) for n in range(3)]
+    lines = [len([line for line in f.read_bytes().splitlines() if line.strip()]) for f in streams]
+    server.stop()
+    config = pg.config_file(tmp_path, conninfo)
+    daemon = support.Daemon(zctx, tmp_path, ["--config", str(config)]).start()
+    try:
+        # Refused at start: the daemon runs, publishes, spools, and says so.
+        shard.send([streams[0]], [daemon.events])
+        wait_published(daemon, lines[0])
+        status = daemon.status()
+        assert status["history_state"] == "failing", support.compact_status(status)
+        assert "cannot connect to PostgreSQL" in (status["history_error"] or "")
+        assert status["violations_spooled"] > 0 and status["violations_stored"] == 0
+        server.start()
+        wait_stored([daemon])
+        assert set(server.stored_ids(conninfo)) == check_ids([streams[0]])
+
+        # Lost mid-run (a fast shutdown ends the connection), then restarted.
+        server.stop()
+        shard.send([streams[1]], [daemon.events])
+        wait_published(daemon, lines[0] + lines[1])
+        assert support.poll_until(lambda: daemon.status()["history_state"] == "failing"
+                                  and daemon.status()["violations_spooled"] > 0, 30)
+        server.start()
+        wait_stored([daemon])
+        # A crash of the server (immediate stop) between two streams.
+        server.stop(mode="immediate")
+        server.start()
+        shard.send([streams[2]], [daemon.events])
+        wait_published(daemon, sum(lines))
+        status = wait_stored([daemon])[0]
+        ids = server.stored_ids(conninfo)
+        assert len(ids) == len(set(ids))
+        assert set(ids) == check_ids(streams)
+        # Nothing lost uncounted: published = stored + counted unstored.
+        assert status["violations_published"] == len(ids) + status["violations_unstored"]
+        assert status["violations_unstored"] == 0
+        assert status["history_outages"] >= 2
+        assert status["violations_recovered"] > 0
+    finally:
+        if daemon.alive:
+            assert daemon.stop() == 0
+        if not (Path(server.directory) / "data" / "postmaster.pid").exists():
+            server.start()
+
+
+def test_a_configuration_with_a_password_or_without_a_connection_string_is_refused(tmp_path):
+    (tmp_path / "a.yaml").write_text("history:\n  store: postgresql\n")
+    (tmp_path / "b.yaml").write_text('history:\n  store: postgresql\n  postgresql: "host=/tmp password=secret"\n')
+    (tmp_path / "c.yaml").write_text("history:\n  store: mysql\n")
+    for name, expected in (("a", "history.store"), ("b", "password"), ("c", "sqlite or postgresql")):
+        # The connection string is read at start (libpq's parser): `b` is refused then, before any socket is bound.
+        check = ["--check-config"] if name != "b" else ["--state-dir", str(tmp_path / "state")]
+        run = subprocess.run([str(support.daemon_path()), "--config", str(tmp_path / f"{name}.yaml"), *check,
+                              *support.rules_dir_args()], capture_output=True, timeout=30)
+        text = (run.stdout + run.stderr).decode()
+        assert run.returncode != 0 and expected in text, (name, run.returncode, text)
+        assert "secret" not in text
+
+
+def test_a_server_away_at_start_is_said_in_status_until_it_comes(zctx, tmp_path, server):
+    conninfo = server.make_database()
+    server.stop()
+    daemon = support.Daemon(zctx, tmp_path, ["--config", str(pg.config_file(tmp_path, conninfo))])
+    try:
+        daemon.start()
+        status = daemon.status()
+        assert status["history_state"] == "failing" and status["history_healthy"] is False, support.compact_status(status)
+        assert "cannot connect to PostgreSQL" in status["history_error"]
+        server.start()
+        # Nothing to write: the daemon connects again by itself, and makes the schema.
+        assert support.poll_until(lambda: daemon.status()["history_state"] == "ok", 15)
+        assert server.sql(conninfo, "SELECT max(version) FROM modalwatch_schema_version") == "1"
+    finally:
+        if daemon.alive:
+            assert daemon.stop() == 0
+        if not (Path(server.directory) / "data" / "postmaster.pid").exists():
+            server.start()
