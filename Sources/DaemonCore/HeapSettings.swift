@@ -10,7 +10,7 @@ import Glibc
 /// a fixed mmap threshold of 128 KiB, which keeps the fault soak's RSS flatter and lower
 /// (docs/RELIABILITY.md). An operator's `MALLOC_ARENA_MAX` or
 /// `MALLOC_MMAP_THRESHOLD_` in the environment wins: a setting given there is left alone.
-public enum HeapSettings {
+public enum HeapSettings: Sendable {
     /// Arenas at most.
     public static let arenas: Int32 = 2
     /// Blocks of this size or more are mmapped, and unmapped when freed.
