@@ -229,7 +229,7 @@ def server_on_small_disk() -> Iterator[tuple[pg.Postgres, Path]]:
 def test_the_servers_disk_full_spools_and_writes_back_in_order_when_it_has_room(zctx, tmp_path, server_on_small_disk):
     server, data = server_on_small_disk
     conninfo = server.make_database()
-    parts = [shard.generate_stream(tmp_path / f"part{n}.ndjson", 2000, sessions=100, seed=60 + n) for n in range(12)]
+    parts = [shard.generate_stream(tmp_path / f"part{n}.ndjson", 2000, sessions=100, seed=60 + n) for n in range(14)]
     lines = [len([line for line in f.read_bytes().splitlines() if line.strip()]) for f in parts]
     daemon = support.Daemon(zctx, tmp_path, ["--config", str(pg.config_file(tmp_path, conninfo))]).start()
     try:
@@ -243,7 +243,7 @@ def test_the_servers_disk_full_spools_and_writes_back_in_order_when_it_has_room(
         filler = fill_leaving(data, 0)
         sent = 1
         status: dict = {}
-        while sent < len(parts):
+        while sent < len(parts) - 2:
             shard.send([parts[sent]], [daemon.events])
             sent += 1
             status = wait_published(daemon, sum(lines[:sent]))
@@ -263,6 +263,10 @@ def test_the_servers_disk_full_spools_and_writes_back_in_order_when_it_has_room(
         assert spooled > 0
 
         filler.unlink()
+        # Room again; a new part at once: the spool goes in first, then what came after it.
+        shard.send([parts[sent]], [daemon.events])
+        sent += 1
+        wait_published(daemon, sum(lines[:sent]))
         after = wait_stored([daemon], timeout=30)[0]
         assert after["violations_recovered"] - status["violations_recovered"] >= spooled, support.compact_status(after)
         ids = server.stored_ids(conninfo)
