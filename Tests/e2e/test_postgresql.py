@@ -1,9 +1,15 @@
 """The history in PostgreSQL (scale.md, "One history for every daemon"): three sharded daemons
-writing one database, the server away at start, stopped and restarted mid-run, and the readers
-that need no daemon. Real processes, a real PostgreSQL server started by the test."""
+writing one database, the server away at start, stopped and restarted mid-run, the server's disk
+full, and the readers that need no daemon. Real processes, a real PostgreSQL server started by the test.
+
+The disk-full test mounts a small tmpfs for the server's data directory: it needs root (CI runs as
+root); elsewhere it skips and says why."""
 from __future__ import annotations
 
 import json
+import os
+import pwd
+import grp
 import subprocess
 from pathlib import Path
 from typing import Iterator
@@ -180,3 +186,104 @@ def test_a_server_away_at_start_is_said_in_status_until_it_comes(zctx, tmp_path,
             assert daemon.stop() == 0
         if not (Path(server.directory) / "data" / "postmaster.pid").exists():
             server.start()
+
+
+def fill_leaving(fs: Path, room: int) -> Path:
+    """A filler file on `fs` that leaves about `room` bytes free (the server's own files stay as they are)."""
+    filler = fs / "filler"
+    free = os.statvfs(fs).f_bavail * os.statvfs(fs).f_frsize
+    chunk = b"\0" * 65536
+    with open(filler, "wb", buffering=0) as f:
+        left = max(free - room, 0)
+        while left > 0:
+            try:
+                left -= f.write(chunk[:min(left, len(chunk))])
+            except OSError:
+                break
+    return filler
+
+
+@pytest.fixture
+def server_on_small_disk() -> Iterator[tuple[pg.Postgres, Path]]:
+    """A server of its own whose data directory is a 96 MiB tmpfs (owned by the server's user)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root; CI runs these as root")
+    postgres = pg.Postgres()
+    data = Path(postgres.directory) / "data"
+    data.mkdir()
+    user = pwd.getpwnam("nobody").pw_uid
+    group = grp.getgrnam("nogroup").gr_gid
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size=96m,mode=0700,uid={user},gid={group}", "tmpfs", str(data)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield postgres.start(), data
+    finally:
+        subprocess.run(["sh", str(pg.SCRIPT), "stop", postgres.directory], capture_output=True, timeout=60,
+                       env={**os.environ, "MODE": "immediate"})
+        subprocess.run(["umount", "-l", str(data)], capture_output=True)
+        postgres.destroy()
+
+
+def test_the_servers_disk_full_spools_and_writes_back_in_order_when_it_has_room(zctx, tmp_path, server_on_small_disk):
+    server, data = server_on_small_disk
+    conninfo = server.make_database()
+    parts = [shard.generate_stream(tmp_path / f"part{n}.ndjson", 2000, sessions=100, seed=60 + n) for n in range(14)]
+    lines = [len([line for line in f.read_bytes().splitlines() if line.strip()]) for f in parts]
+    daemon = support.Daemon(zctx, tmp_path, ["--config", str(pg.config_file(tmp_path, conninfo))]).start()
+    try:
+        subscriber = support.Subscriber(zctx, daemon.publish, prefixes=["violation/", "diag/-/history"])
+        sender = support.EventSender(zctx, daemon.events)
+        subscriber.warm_up(sender)
+        sender.close()
+        shard.send([parts[0]], [daemon.events])
+        wait_stored([daemon])
+        # The server's disk fills (its WAL segments are already made; a new table page is not).
+        filler = fill_leaving(data, 0)
+        sent = 1
+        status: dict = {}
+        while sent < len(parts) - 2:
+            shard.send([parts[sent]], [daemon.events])
+            sent += 1
+            status = wait_published(daemon, sum(lines[:sent]))
+            if status["history_state"] == "failing" and status["violations_spooled"] > 0:
+                break
+        else:
+            pytest.fail(f"the server never ran out of space: {support.compact_status(status)}")
+        # Still judging and publishing while the server refuses to write: one more part, all published.
+        shard.send([parts[sent]], [daemon.events])
+        sent += 1
+        status = wait_published(daemon, sum(lines[:sent]))
+        assert status["history_state"] == "failing" and status["history_healthy"] is False, support.compact_status(status)
+        assert "53100" in (status["history_error"] or ""), status["history_error"]
+        assert status["violations_stored"] + status["violations_spooled"] + status["violations_unstored"] \
+            == status["violations_published"], support.compact_status(status)
+        spooled = status["violations_spooled"]
+        assert spooled > 0
+
+        filler.unlink()
+        # Room again; a new part at once: the spool goes in first, then what came after it.
+        shard.send([parts[sent]], [daemon.events])
+        sent += 1
+        wait_published(daemon, sum(lines[:sent]))
+        after = wait_stored([daemon], timeout=30)[0]
+        assert after["violations_recovered"] - status["violations_recovered"] >= spooled, support.compact_status(after)
+        ids = server.stored_ids(conninfo)
+        # Nothing lost uncounted: published = stored + counted unstored.
+        assert after["violations_published"] == len(ids) + after["violations_unstored"], support.compact_status(after)
+        assert len(ids) == len(set(ids)), "an id stored twice"
+        reference = check_ids(parts[:sent])
+        assert set(ids) <= reference
+        if after["violations_unstored"] == 0:
+            assert set(ids) == reference
+        # Written back in order: the history's order (seq) is the order published.
+        messages = subscriber.collect(lambda ms: len(subscriber.violations(ms)) >= after["violations_published"], timeout=10)
+        received = [m.body["id"] for m in subscriber.violations(messages)]
+        assert len(received) == after["violations_published"]
+        stored = set(ids)
+        assert ids == [i for i in received if i in stored], "the spool went back in the order published"
+        subscriber.close()
+    finally:
+        if daemon.alive:
+            assert daemon.stop() == 0, daemon.log()
