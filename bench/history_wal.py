@@ -13,7 +13,7 @@ Each commit's pages are the frames it adds to the WAL: the WAL is checkpointed (
 of it) after every commit, so that the next commit starts it over. The CPU is this
 process's (Python's executemany binding each row, SQLite's B-trees), commits only. The v3 SQL is the one in
 Sources/HistoryStore/ViolationHistory.swift; the daemon's own figure comes from
-HistoryThroughputCheck (Tests/HistoryStoreTests), which counts the same way.
+the `store` run of modalwatch-bench, which counts the same way.
 
 SQLite's own instructions per violation (exact, whatever the machine's load), e.g.:
 
