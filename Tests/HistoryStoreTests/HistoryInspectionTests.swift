@@ -29,7 +29,7 @@ final class HistoryInspectionTests: XCTestCase {
 
     func testAnAbsentOrEmptyFileIsAbsentAndOursIsSound() throws {
         XCTAssertEqual(HistoryInspection.inspect(path: path("none.sqlite")), .absent)
-        FileManager.default.createFile(atPath: path("empty.sqlite"), contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: path("empty.sqlite"), contents: Data()))
         XCTAssertEqual(HistoryInspection.inspect(path: path("empty.sqlite")), .absent)
         let history = try ViolationHistory(path: path("h.sqlite"))
         try history.insert(rows(0..<50))
@@ -37,7 +37,7 @@ final class HistoryInspectionTests: XCTestCase {
     }
 
     func testGarbageAndCorruptedPagesAreDamagedInOneLine() throws {
-        FileManager.default.createFile(atPath: path("text.sqlite"), contents: Data(repeating: 0x41, count: 8192))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path("text.sqlite"), contents: Data(repeating: 0x41, count: 8192)))
         guard case .damaged(let why) = HistoryInspection.inspect(path: path("text.sqlite")) else {
             return XCTFail("a text file is damaged")
         }
