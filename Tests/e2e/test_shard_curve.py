@@ -33,7 +33,7 @@ def test_send_with_curve_keys_reaches_a_daemon_that_allows_them(zctx, tmp_path):
     daemon = support.Daemon(zctx, tmp_path, ["--config", str(config)]).start()
     try:
         stream = small_stream(tmp_path)
-        sent = shard.send([stream], [daemon.events], "--curve-server-key", server_public.decode(),
+        sent = shard.send([stream], [daemon.events], f"--curve-server-key={server_public.decode()}",
                           "--curve-key-file", str(tmp_path / "client.key"))
         assert sent["events_sent"] == sent["events"] > 0
         status = daemon.wait_status(lambda s: s["events_received"] >= sent["events"], what="the encrypted stream")
@@ -59,7 +59,7 @@ def test_send_through_a_forwarder_encrypted_on_both_sides(zctx, tmp_path):
     err = open(tmp_path / "forward.err", "wb")
     process = subprocess.Popen([str(support.cli_path()), "forward", "--frontend", frontend, "--backend", backend,
                                 "--curve-key-file", str(tmp_path / "forward.key"), "--allowed-clients", str(tmp_path / "clients"),
-                                "--backend-server-key", daemon_public.decode(), "--stats-interval", "0"],
+                                f"--backend-server-key={daemon_public.decode()}", "--stats-interval", "0"],
                                stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL)
     daemons = []
     eavesdropper = zctx.socket(zmq.SUB)
@@ -74,7 +74,7 @@ def test_send_through_a_forwarder_encrypted_on_both_sides(zctx, tmp_path):
             daemons.append(support.Daemon(zctx, folder, ["--config", str(config), "--shard", f"{index}/2",
                                                          "--events-connect", backend]).start())
         stream = small_stream(tmp_path)
-        sent = shard.send([stream], [frontend], "--shard-count", "2", "--curve-server-key", forward_public.decode(),
+        sent = shard.send([stream], [frontend], "--shard-count", "2", f"--curve-server-key={forward_public.decode()}",
                           "--curve-key-file", str(tmp_path / "client.key"))
         assert sent["events_sent"] == sent["events"]
         statuses = shard.wait_received(daemons, sent["events"])
