@@ -11,6 +11,15 @@ import GRDB
 /// `checkpointsElsewhere`), and this thread runs PASSIVE checkpoints on its own
 /// connection: they never block the writer, and once one has copied every frame,
 /// the writer's next commit starts the WAL over from its beginning.
+///
+/// Under a steady flow of small commits no PASSIVE checkpoint copies every frame (a commit
+/// lands while it runs), so the WAL would only grow, and the writer would pay for its size
+/// later (a file of hundreds of MiB truncated, or `history.wal_limit` reached). So when the
+/// WAL holds more than `restartFrames` frames after a PASSIVE checkpoint, a RESTART follows
+/// at once: it waits for the commit under way, copies the few frames that came meanwhile and
+/// syncs, holding the writer off for that short while, and the writer's next commit starts
+/// the WAL over. The WAL so stays about `restartFrames` pages long, and its file is reused,
+/// never truncated by the writer.
 // @unchecked: `stopping`, `done` and `failed` are read and written only with `wake` locked;
 // `started` only by the one thread that calls `start()` and `stop()`; the rest is `let`.
 public final class HistoryCheckpointer: @unchecked Sendable {
@@ -20,9 +29,17 @@ public final class HistoryCheckpointer: @unchecked Sendable {
         defer { wake.unlock() }
         return (done, failed)
     }
+    /// RESTART checkpoints done so far (each one let the writer start the WAL over).
+    public var restarts: Int {
+        wake.lock()
+        defer { wake.unlock() }
+        return restarted
+    }
 
     private let path: String
     private let intervalMs: Int
+    private let restartFrames: Int
+    private var restarted = 0
     private let wake = NSCondition()
     private var stopping = false
     private let ended = DispatchSemaphore(value: 0)
@@ -33,16 +50,33 @@ public final class HistoryCheckpointer: @unchecked Sendable {
     /// A checkpointer for the history file at `path`, every `intervalMs` milliseconds.
     /// Small, frequent checkpoints stall the writer least: the p99 latency to a published
     /// violation grows with the interval (50 ms, 250 ms and 1 s compared). An idle WAL costs a checkpoint nothing.
-    public init(path: String, intervalMs: Int = 50) {
+    /// A WAL longer than `restartFrames` frames after a PASSIVE checkpoint is started over
+    /// with a RESTART checkpoint (2,048 frames: 8 MiB of 4 KiB pages).
+    public init(path: String, intervalMs: Int = 50, restartFrames: Int = 2048) {
         self.path = path
         self.intervalMs = intervalMs
+        self.restartFrames = restartFrames
     }
+
+    /// The longest a RESTART checkpoint waits for the writer's commit under way, and then
+    /// (holding the writer off) for readers of older frames.
+    static let restartWaitMicroseconds = 10_000
+    private static let restartPollMicroseconds = 50
 
     /// Opens its own connection and starts the thread.
     public func start() throws {
         var configuration = Configuration()
         configuration.label = "modalwatch.history.checkpoint"
-        configuration.busyMode = .timeout(1)
+        // PASSIVE never waits. RESTART waits for the commit under way, then holds the writer off
+        // while it waits for readers of older frames: never more than this, then it tries next time.
+        // A busy timeout sleeps in steps of milliseconds and would rarely meet the gap between two
+        // commits; this polls every `restartPollMicroseconds`.
+        let polls = Self.restartWaitMicroseconds / Self.restartPollMicroseconds
+        configuration.busyMode = .callback { tries in
+            guard tries < polls else { return false }
+            usleep(UInt32(Self.restartPollMicroseconds))
+            return true
+        }
         let database = try DatabaseQueue(path: path, configuration: configuration)
         let thread = Thread { [self] in
             run(database)
@@ -69,9 +103,19 @@ public final class HistoryCheckpointer: @unchecked Sendable {
             if !stopping { _ = wake.wait(until: Date(timeIntervalSinceNow: Double(intervalMs) / 1000)) }
             let last = stopping
             wake.unlock()
-            let succeeded = (try? database.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }) != nil
+            let outcome = try? database.writeWithoutTransaction { db -> Bool in
+                let (frames, _) = try db.checkpoint(.passive)
+                guard frames > restartFrames else { return false }
+                // Busy (the writer or a reader held on past the wait): the next turn tries again.
+                return (try? db.checkpoint(.restart)) != nil
+            }
             wake.lock()
-            if succeeded { done += 1 } else { failed += 1 }
+            if let outcome {
+                done += 1
+                if outcome { restarted += 1 }
+            } else {
+                failed += 1
+            }
             wake.unlock()
             if last { return }
         }

@@ -52,6 +52,26 @@ final class HistoryCheckpointerTests: XCTestCase {
         XCTAssertEqual(try ViolationHistory(path: path, readOnly: true).count(), 6500)
     }
 
+    func testASteadyFlowOfSmallCommitsKeepsTheWALShort() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        let history = try ViolationHistory(path: path, checkpointsElsewhere: true)
+        let checkpointer = HistoryCheckpointer(path: path, intervalMs: 5, restartFrames: 64)
+        try checkpointer.start()
+        // One violation a commit, back to back: a PASSIVE checkpoint alone never finds the WAL
+        // without new frames, so without the RESTARTs the WAL holds every commit (tens of MiB).
+        var longest = 0
+        for n in 0..<2000 {
+            try history.insert(rows(n..<n + 1))
+            usleep(100)
+            if n % 50 == 0 { longest = max(longest, fileSize(path + "-wal")) }
+        }
+        checkpointer.stop()
+        let walBytesWritten = 2000 * 4096
+        XCTAssertGreaterThan(checkpointer.restarts, 0, "the WAL was started over")
+        XCTAssertLessThan(longest, walBytesWritten / 4, "the WAL stayed short: \(longest) bytes at most")
+        XCTAssertEqual(try ViolationHistory(path: path, readOnly: true).count(), 2000)
+    }
+
     func testStopWithoutStartReturns() {
         HistoryCheckpointer(path: directory.appendingPathComponent("none.sqlite").path).stop()
     }
