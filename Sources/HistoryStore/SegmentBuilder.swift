@@ -40,6 +40,8 @@ package final class SegmentBuilder {
     /// more than the stored segments, which only makes a query read a bucket for nothing.
     @exclusivity(unchecked) var filterBucket: Int64?
     @exclusivity(unchecked) var filter = [UInt8](repeating: 0, count: SessionFilter.byteCount)
+    /// Whether `filter` holds sessions not written to the file yet (`ViolationHistory.writeFilter`).
+    @exclusivity(unchecked) var filterUnwritten = false
     /// Keys stored by earlier commits.
     @exclusivity(unchecked) private var recent = RecentIDs()
 
@@ -161,10 +163,23 @@ package final class SegmentBuilder {
         }
     }
 
-    /// Sets the bits of this segment's sessions in `filter`.
-    func addSessionsToFilter() {
+    /// Sets the bits of `segment`'s sessions in `filter` (this builder's).
+    func addSessionsToFilter(of segment: SegmentBuilder) {
+        let entries = segment.sessions.entries
         filter.withUnsafeMutableBytes { bits in
-            for entry in sessions.entries { SessionFilter.insert(entry.hash, into: bits) }
+            for entry in entries { SessionFilter.insert(entry.hash, into: bits) }
+        }
+    }
+
+    /// Empties it and appends the records of a stored segment again (`records`, after the format
+    /// byte as `SegmentRecords` reads them), so that its keys and session set are the segment's.
+    func refill(from records: UnsafeRawBufferPointer) throws {
+        reset()
+        for record in SegmentRecords(records) {
+            try append(
+                idHigh: record.idHigh, idLow: record.idLow, fingerprint: record.fingerprint, rule: record.rule,
+                app: record.app, session: record.session, severity: record.severity, ts: record.ts,
+                observed: record.observed, json: record.json)
         }
     }
 

@@ -54,18 +54,12 @@ extension ViolationHistory {
                     builder.reset()
                     // The records appended again, in order: the builder's sessions and places are the segment's.
                     try row.withUnsafeData(atIndex: 0) { data in
-                        try data?.withUnsafeBytes { bytes in
-                            for record in SegmentRecords(bytes) {
-                                try builder.append(
-                                    idHigh: record.idHigh, idLow: record.idLow, fingerprint: record.fingerprint, rule: record.rule,
-                                    app: record.app, session: record.session, severity: record.severity, ts: record.ts,
-                                    observed: record.observed, json: record.json)
-                            }
-                        }
+                        try data?.withUnsafeBytes { try builder.refill(from: $0) }
                     }
-                    try Self.storeSessions(builder, first: first, in: db)
+                    try Self.storeSessions(builder, first: first, in: db, filter: builder)
                     last = first
                 }
+                try Self.writeFilter(builder, in: db)
                 if let last {
                     try db.execute(sql: "DELETE FROM segment_sessions WHERE bucket <= ? AND segment <= ?",
                                    arguments: [last >> Self.sessionBucketShift, last])

@@ -27,7 +27,8 @@ extension ViolationHistory {
 
     /// Every stored violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, in
     /// no particular order, one at a time through `body` with its JSON as stored (the bytes are valid
-    /// only during the call). Segments come through `segment_apps` when `app` is given, and those
+    /// only during the call). Segments come through `segment_apps` when `app` is given (and the
+    /// unposted tail, read whole), and those
     /// whose event times lie outside the range are skipped unread; one segment is in memory at a
     /// time, so memory stays flat however many violations there are.
     public func scan(app: String? = nil, sinceTs: Int64? = nil, untilTs: Int64? = nil,
@@ -38,7 +39,16 @@ extension ViolationHistory {
             let appBytes = app.map { Array($0.utf8) }
             var clauses: [String] = []
             var arguments: [any DatabaseValueConvertible] = []
-            if let app { clauses.append("first_seq IN (SELECT segment FROM segment_apps WHERE app = ?)"); arguments.append(app) }
+            if let app {
+                // Through the postings, and the unposted tail (which has none) whole.
+                if let after = try Self.unpostedAfter(db) {
+                    clauses.append("(first_seq IN (SELECT segment FROM segment_apps WHERE app = ?) OR first_seq > ?)")
+                    arguments += [app, after]
+                } else {
+                    clauses.append("first_seq IN (SELECT segment FROM segment_apps WHERE app = ?)")
+                    arguments.append(app)
+                }
+            }
             if let sinceTs { clauses.append("max_ts >= ?"); arguments.append(sinceTs) }
             if let untilTs { clauses.append("min_ts < ?"); arguments.append(untilTs) }
             let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")

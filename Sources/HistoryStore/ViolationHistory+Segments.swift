@@ -23,8 +23,19 @@ extension ViolationHistory {
     }
 
     /// Writes `segment` (at least one record) as the next row of `segments` and its postings, in
-    /// the caller's transaction. The records are bound without a copy (`SQLITE_STATIC`).
+    /// the caller's transaction (the conversions' way: every segment posted at once).
     static func store(_ segment: SegmentBuilder, in db: Database, firstSequence: Int64? = nil) throws {
+        let first = try storeRow(segment, in: db, firstSequence: firstSequence)
+        try post(segment, first: first, in: db, filter: segment)
+        try writeFilter(segment, in: db)
+    }
+
+    /// Writes `segment` (at least one record) as the next row of `segments`, without its postings,
+    /// in the caller's transaction; returns its `first_seq`. The records are bound without a copy
+    /// (`SQLITE_STATIC`). Until `post` writes them, the segment is in the unposted tail, which
+    /// queries read whole (`unpostedAfter`).
+    @discardableResult
+    static func storeRow(_ segment: SegmentBuilder, in db: Database, firstSequence: Int64? = nil) throws -> Int64 {
         let first = try firstSequence ?? nextSequence(db)
         let last = first + Int64(segment.count) - 1
         try segment.withBytes { bytes in
@@ -37,7 +48,15 @@ extension ViolationHistory {
             }
             if code == SQLITE_OK { code = sqlite3_bind_blob(statement, 10, bytes.baseAddress, CInt(bytes.count), nil) }
             try step(statement, code, db, insertSegmentSQL)
+        }
+        return first
+    }
 
+    /// Writes the postings of the stored segment `first` whose keys `segment` holds: its apps,
+    /// rules and session set, and adds its sessions to the filter `owner` keeps in memory
+    /// (`writeFilter` writes it), in the caller's transaction.
+    static func post(_ segment: SegmentBuilder, first: Int64, in db: Database, filter owner: SegmentBuilder) throws {
+        try segment.withBytes { bytes in
             let apps = try db.cachedStatement(sql: insertAppSQL).sqliteStatement
             for entry in segment.apps.entries {
                 try bindTextAndStep(apps, text(entry, in: bytes), segment: first, db, insertAppSQL)
@@ -46,14 +65,15 @@ extension ViolationHistory {
             for entry in segment.rules.entries {
                 try bindTextAndStep(rules, text(entry, in: bytes), segment: first, db, insertRuleSQL)
             }
-            // One row for the segment's sessions, and its bucket's filter rewritten.
-            try storeSessions(segment, first: first, in: db)
         }
+        try storeSessions(segment, first: first, in: db, filter: owner)
     }
 
-    /// Writes the session set of `segment` (whose `first_seq` is `first`) and rewrites its
-    /// bucket's filter with the segment's sessions, in the caller's transaction.
-    static func storeSessions(_ segment: SegmentBuilder, first: Int64, in db: Database) throws {
+    /// Writes the session set of `segment` (whose `first_seq` is `first`) and adds its sessions to
+    /// its bucket's filter, kept by `owner`, in the caller's transaction. The filter is read when
+    /// `owner` turns to a bucket, and written by `writeFilter` (and before `owner` turns to another
+    /// bucket), so that a transaction that posts many segments writes it once.
+    static func storeSessions(_ segment: SegmentBuilder, first: Int64, in db: Database, filter owner: SegmentBuilder) throws {
         segment.sessionSet()
         let sets = try db.cachedStatement(sql: insertSessionSetSQL).sqliteStatement
         try segment.scratch.withUnsafeBytes { set in
@@ -62,21 +82,67 @@ extension ViolationHistory {
             try step(sets, code, db, insertSessionSetSQL)
         }
         let bucket = first >> sessionBucketShift
-        if segment.filterBucket != bucket {
+        if owner.filterBucket != bucket {
+            try writeFilter(owner, in: db)
             let stored = try Row.fetchOne(db.cachedStatement(sql: "SELECT bits FROM session_filters WHERE bucket = ?"), arguments: [bucket])
             let bits = stored.flatMap { $0[0] as Data? }
-            segment.filter.withUnsafeMutableBytes { out in
+            owner.filter.withUnsafeMutableBytes { out in
                 out.initializeMemory(as: UInt8.self, repeating: 0)
                 if let bits, bits.count == SessionFilter.byteCount { _ = bits.copyBytes(to: out) }
             }
-            segment.filterBucket = bucket
+            owner.filterBucket = bucket
         }
-        segment.addSessionsToFilter()
+        owner.addSessionsToFilter(of: segment)
+        owner.filterUnwritten = true
+    }
+
+    /// Writes the filter `owner` keeps, if sessions were added to it since it was last written.
+    static func writeFilter(_ owner: SegmentBuilder, in db: Database) throws {
+        guard owner.filterUnwritten, let bucket = owner.filterBucket else { return }
         let filters = try db.cachedStatement(sql: insertFilterSQL).sqliteStatement
-        try segment.filter.withUnsafeBytes { bits in
+        try owner.filter.withUnsafeBytes { bits in
             var code = sqlite3_bind_int64(filters, 1, bucket)
             if code == SQLITE_OK { code = sqlite3_bind_blob(filters, 2, bits.baseAddress, CInt(bits.count), nil) }
             try step(filters, code, db, insertFilterSQL)
+        }
+        owner.filterUnwritten = false
+    }
+
+    /// The unposted tail's size at which a commit writes the postings of the whole tail.
+    static let postingBatch = 256
+
+    /// The `first_seq` of the newest posted segment (0: none).
+    static func newestPosted(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(segment) FROM segment_session_sets")) ?? 0
+    }
+
+    /// Violations in the segments not posted yet.
+    static func unpostedViolations(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(count), 0) FROM segments WHERE first_seq > ?"),
+                         arguments: [newestPosted(db)]) ?? 0
+    }
+
+    /// The `first_seq` after which segments have no postings yet (the unposted tail: the newest
+    /// segments, read whole by queries), or nil when every segment has them or the file predates
+    /// session sets. A segment is posted with its session set, so the newest set marks the end.
+    static func unpostedAfter(_ db: Database) throws -> Int64? {
+        guard try db.tableExists("segment_session_sets"), !(try db.tableExists("segment_sessions")) else { return nil }
+        let posted = try newestPosted(db)
+        let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(first_seq) FROM segments")) ?? 0
+        return newest > posted ? posted : nil
+    }
+
+    /// Posts every stored segment after `after` and before `before`, oldest first, each one's keys
+    /// read back from its records into `builder`; adds their sessions to `owner`'s filter.
+    static func postStored(after: Int64, before: Int64, in db: Database, builder: SegmentBuilder, filter owner: SegmentBuilder) throws {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT first_seq, records FROM segments WHERE first_seq > ? AND first_seq < ? ORDER BY first_seq"),
+                                    arguments: [after, before])
+        for row in rows {
+            let first: Int64 = row[0]
+            try row.withUnsafeData(atIndex: 1) { data in
+                try data?.withUnsafeBytes { try builder.refill(from: $0) }
+            }
+            if builder.count > 0 { try post(builder, first: first, in: db, filter: owner) }
         }
     }
 
@@ -207,7 +273,8 @@ extension ViolationHistory {
     /// The segments' part of `visit`. The candidate segments, newest first, come from
     /// - a session: `segment_sessions`, one seek a bucket (1,024 sequence numbers), newest first;
     /// - else an app: `segment_apps`; else a rule: `segment_rules` (each read backwards from the newest);
-    /// - else `segments` itself, backwards from its end.
+    /// - else `segments` itself, backwards from its end;
+    /// with an app, a rule or a session, the unposted tail first (`unpostedAfter`), read whole.
     /// Each candidate's records are read and filtered (app, rule, session, since), newest first;
     /// `since` ends the walk at the first segment whose newest observation is older. Reading
     /// stops at `query.limit` matches.
@@ -251,6 +318,16 @@ extension ViolationHistory {
             }
         }
         let top = before.map { $0 - 1 } ?? .max
+        // The unposted tail (the newest segments, fewer than `postingBatch` violations) has no
+        // postings: read whole, newest first, before the postings lead to the older segments.
+        if query.session != nil || query.app != nil || query.rule != nil, let after = try unpostedAfter(db) {
+            let tail = try Int64.fetchAll(db.cachedStatement(sql: """
+                SELECT first_seq FROM segments WHERE first_seq > ? AND first_seq <= ? ORDER BY first_seq DESC
+                """), arguments: [after, top])
+            for first in tail {
+                guard try read(first) else { return }
+            }
+        }
         if let session = query.session {
             guard let newest = try Int64.fetchOne(db, sql: "SELECT first_seq FROM segments WHERE first_seq <= ? ORDER BY first_seq DESC LIMIT 1", arguments: [top]),
                   let oldest = try Int64.fetchOne(db, sql: "SELECT first_seq FROM segments ORDER BY first_seq LIMIT 1") else { return }

@@ -15,7 +15,7 @@ import GRDBSQLite
 /// of an older schema is converted when the writer opens it, in slices
 /// (`ViolationHistory+Conversion.swift`): one row a violation (v1 to v4) to segments; v5's one
 /// posting row a session and segment to session sets.
-// @unchecked: `segment` is used only by `write`, which holds `writing`; the rest is `let`.
+// @unchecked: `segment`, `postingBuilder` and `unposted` are used only with `writing` held; the rest is `let`.
 public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     /// The file name inside the state directory.
     public static let fileName = "history.sqlite"
@@ -25,6 +25,10 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     public let path: String
     /// The segment of the commit being written; its buffers are kept from one commit to the next.
     let segment = SegmentBuilder()
+    /// Reads an unposted segment's keys back from its records when its postings are written.
+    private let postingBuilder = SegmentBuilder()
+    /// Violations in the unposted tail (nil: unknown, counted by the next commit).
+    private var unposted: Int?
     private let writing = NSLock()
 
     /// Opens (creating and migrating when `readOnly` is false) the store at `path`. With
@@ -291,22 +295,48 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     }
 
     /// Writes in one transaction whatever `body` inserts through the writer it is given
-    /// (which must not outlive the call): one row of `segments` and its postings. Returns the
-    /// number of violations handed to it. A violation already stored (the same id and `ts`: a
-    /// replay) is kept once. When `body` throws, nothing of it is written.
+    /// (which must not outlive the call): one row of `segments`. Returns the number of violations
+    /// handed to it. A violation already stored (the same id and `ts`: a replay) is kept once.
+    /// When `body` throws, nothing of it is written.
+    ///
+    /// The postings (apps, rules, session sets, the bucket's filter) are written for a batch of
+    /// segments at once: by the commit that brings the unposted tail to `postingBatch` violations
+    /// or more. A small commit so writes one row (about one page), not five; queries read the
+    /// unposted tail whole.
     @discardableResult
     public func write(_ body: (inout ViolationWriter) throws -> Void) throws -> Int {
         writing.lock()
         defer { writing.unlock() }
         segment.reset()
-        let handed = try database.write { db in
-            var writer = ViolationWriter(segment: segment)
-            try body(&writer)
-            if segment.count > 0 { try Self.store(segment, in: db) }
-            return writer.count
+        var waiting = unposted
+        do {
+            let handed = try database.write { db in
+                var writer = ViolationWriter(segment: segment)
+                try body(&writer)
+                guard segment.count > 0 else { return writer.count }
+                let before = try waiting ?? Self.unpostedViolations(db)
+                let first = try Self.storeRow(segment, in: db)
+                if before + segment.count >= Self.postingBatch {
+                    if before > 0 {
+                        try Self.postStored(after: Self.newestPosted(db), before: first, in: db, builder: postingBuilder, filter: segment)
+                    }
+                    try Self.post(segment, first: first, in: db, filter: segment)
+                    try Self.writeFilter(segment, in: db)
+                    waiting = 0
+                } else {
+                    waiting = before + segment.count
+                }
+                return writer.count
+            }
+            unposted = waiting
+            segment.committed()
+            return handed
+        } catch {
+            // Counted again, and the filter read again, at the next commit.
+            unposted = nil
+            segment.filterBucket = nil
+            throw error
         }
-        segment.committed()
-        return handed
     }
 
     /// A TRUNCATE checkpoint: copies the WAL into the file and gives the WAL's blocks back to
@@ -321,7 +351,14 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     /// violations deleted.
     @discardableResult
     public func prune(now: Int64, maxAgeMs: Int64?, maxRows: Int?) throws -> Int {
-        try database.write { db in
+        writing.lock()
+        defer {
+            // The unposted tail may have lost segments: counted again by the next commit.
+            unposted = nil
+            segment.filterBucket = nil
+            writing.unlock()
+        }
+        return try database.write { db in
             guard try Self.hasSegments(db) else { return 0 }
             var deleted = 0
             if let maxAgeMs {

@@ -130,10 +130,65 @@ final class ViolationHistoryTests: XCTestCase {
         }
         XCTAssertEqual(shapes.map { "\($0[0] as Int)-\($0[1] as Int):\($0[2] as Int):\($0[3] as Int):\($0[4] as String)" },
                        ["1-3:3:1:blob"], "one commit, one segment")
-        let apps = try raw.read { db in try String.fetchAll(db, sql: "SELECT app || '@' || segment FROM segment_apps ORDER BY app, segment") }
-        XCTAssertEqual(apps, ["com.a@1", "com.b@1"], "one posting an app a segment")
+        let apps = { try raw.read { db in try String.fetchAll(db, sql: "SELECT app || '@' || segment FROM segment_apps ORDER BY app, segment") } }
+        XCTAssertEqual(try apps(), [], "a small commit writes no postings: queries read the unposted tail whole")
+        XCTAssertEqual(try history.find(HistoryQuery(app: "com.b", limit: 10)).map(\.id), [violations[1].id])
+        let batch = (0..<ViolationHistory.postingBatch).map { n in
+            Published(idHigh: 1 << 40, idLow: UInt64(n), fingerprint: 1, rule: "modal-depth", app: "com.c", session: "S2",
+                      severity: "error", ts: 3000, observed: 20)
+        }
+        XCTAssertEqual(try write(history, batch), batch.count)
+        XCTAssertEqual(try apps(), ["com.a@1", "com.b@1", "com.c@4"], "one posting an app a segment, the tail's with the batch's")
         XCTAssertFalse(try raw.read { db in try db.tableExists("violations") }, "a new file has no table of one row a violation")
         XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4", "v5", "v6"])
+    }
+
+    func testQueriesFindTheUnpostedTailAndThePostedSegmentsAlike() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        var history = try ViolationHistory(path: path)
+        var written: [Published] = []
+        let apps = ["com.a", "com.b", "com.c"], rules = ["r1", "r2", "r3", "r4", "r5"]
+        // Commits of one to three violations: postings come in batches, a tail stays unposted.
+        var n = 0
+        func check(_ when: String) throws {
+            for app in apps {
+                let expected = written.filter { $0.app == app }.reversed().map(\.id)
+                XCTAssertEqual(try history.find(HistoryQuery(app: app, limit: 10_000)).map(\.id), expected, "app \(app), \(when)")
+                var scanned = 0
+                try history.scan(app: app) { violation, _ in
+                    XCTAssertEqual(violation.app, app)
+                    scanned += 1
+                }
+                XCTAssertEqual(scanned, expected.count, "scan of \(app), \(when)")
+            }
+            for rule in rules {
+                let expected = written.filter { $0.rule == rule }.reversed().map(\.id)
+                XCTAssertEqual(try history.find(HistoryQuery(rule: rule, limit: 10_000)).map(\.id), expected, "rule \(rule), \(when)")
+            }
+            for session in ["S0", "S7", "S12"] {
+                let expected = written.filter { $0.session == session }.reversed().map(\.id)
+                XCTAssertEqual(try history.find(HistoryQuery(session: session, limit: 10_000)).map(\.id), expected, "session \(session), \(when)")
+            }
+        }
+        for round in 0..<3 {
+            for _ in 0..<130 {
+                let commit = (0..<(1 + n % 3)).map { _ -> Published in
+                    n += 1
+                    return Published(idHigh: 5, idLow: UInt64(n), fingerprint: UInt64(n), rule: rules[n % 5], app: apps[n % 3],
+                                     session: "S\(n % 13)", severity: "info", ts: Int64(n), observed: Int64(n))
+                }
+                XCTAssertEqual(try write(history, commit), commit.count)
+                written += commit
+            }
+            try check("round \(round)")
+            // A writer opened again counts the tail from the file.
+            history = try ViolationHistory(path: path)
+            try check("round \(round), reopened")
+        }
+        let raw = try ViolationHistory(path: path, readOnly: true)
+        XCTAssertEqual(try raw.count(), written.count)
+        XCTAssertEqual(try raw.find(HistoryQuery(app: "com.b", limit: 10_000)).count, written.filter { $0.app == "com.b" }.count,
+                       "a reader finds the tail too")
     }
 
     func testTheWriterKeepsAReplayedIdOnce() throws {
