@@ -10,8 +10,10 @@ import GRDBSQLite
 /// Schema v6 (`schemaV5`, `schemaV6`): each commit is one row of `segments`, its violations'
 /// records as they were handed over (`SegmentFormat`), with small posting tables naming the
 /// segments that hold an app or a rule, one row of `segment_session_sets` naming the segment's
-/// sessions, and a filter of sessions a bucket of segments (`session_filters`). Queries go through
-/// the postings to the segments and filter inside them; retention deletes whole segments. A file
+/// sessions, and a filter of sessions a bucket of segments (`session_filters`). The postings are
+/// written for a batch of segments at once (`postingBatch` violations), so the newest segments,
+/// the unposted tail, have none. Queries go through the postings to the segments, read the tail
+/// whole, and filter inside the segments; retention deletes whole segments. A file
 /// of an older schema is converted when the writer opens it, in slices
 /// (`ViolationHistory+Conversion.swift`): one row a violation (v1 to v4) to segments; v5's one
 /// posting row a session and segment to session sets.
