@@ -17,7 +17,8 @@ import GRDBSQLite
 /// of an older schema is converted when the writer opens it, in slices
 /// (`ViolationHistory+Conversion.swift`): one row a violation (v1 to v4) to segments; v5's one
 /// posting row a session and segment to session sets.
-// @unchecked: `segment`, `postingBuilder` and `unposted` are used only with `writing` held; the rest is `let`.
+// @unchecked: `segment`, `postingBuilder`, `unposted` and `nextSequence` are used only with `writing` held;
+// the rest is `let`.
 public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     /// The file name inside the state directory.
     public static let fileName = "history.sqlite"
@@ -31,6 +32,8 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     private let postingBuilder = SegmentBuilder()
     /// Violations in the unposted tail (nil: unknown, counted by the next commit).
     private var unposted: Int?
+    /// The sequence number of the next stored violation (nil: unknown, read by the next commit).
+    private var nextSequence: Int64?
     private let writing = NSLock()
 
     /// Opens (creating and migrating when `readOnly` is false) the store at `path`. With
@@ -311,35 +314,53 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
         defer { writing.unlock() }
         segment.reset()
         var waiting = unposted
+        var next = nextSequence
         do {
-            let handed = try database.write { db in
-                var writer = ViolationWriter(segment: segment)
-                try body(&writer)
-                guard segment.count > 0 else { return writer.count }
-                let before = try waiting ?? Self.unpostedViolations(db)
-                let first = try Self.storeRow(segment, in: db)
-                if before + segment.count >= Self.postingBatch {
-                    if before > 0 {
-                        try Self.postStored(after: Self.newestPosted(db), before: first, in: db, builder: postingBuilder, filter: segment)
+            let handed = try database.writeWithoutTransaction { db in
+                // BEGIN and COMMIT as statements prepared once: a small commit's fixed cost.
+                try Self.step(db.cachedStatement(sql: Self.beginSQL).sqliteStatement, SQLITE_OK, db, Self.beginSQL)
+                do {
+                    var writer = ViolationWriter(segment: segment)
+                    try body(&writer)
+                    if segment.count > 0 {
+                        let before = try waiting ?? Self.unpostedViolations(db)
+                        let first = try Self.storeRow(segment, in: db, firstSequence: next ?? Self.nextSequence(db))
+                        next = first + Int64(segment.count)
+                        if before + segment.count >= Self.postingBatch {
+                            if before > 0 {
+                                try Self.postStored(after: Self.newestPosted(db), before: first, in: db, builder: postingBuilder, filter: segment)
+                            }
+                            try Self.post(segment, first: first, in: db, filter: segment)
+                            try Self.writeFilter(segment, in: db)
+                            waiting = 0
+                        } else {
+                            waiting = before + segment.count
+                        }
                     }
-                    try Self.post(segment, first: first, in: db, filter: segment)
-                    try Self.writeFilter(segment, in: db)
-                    waiting = 0
-                } else {
-                    waiting = before + segment.count
+                    try Self.step(db.cachedStatement(sql: Self.commitSQL).sqliteStatement, SQLITE_OK, db, Self.commitSQL)
+                    return writer.count
+                } catch {
+                    if let connection = db.sqliteConnection, sqlite3_get_autocommit(connection) == 0 {
+                        try? db.execute(sql: "ROLLBACK")
+                    }
+                    throw error
                 }
-                return writer.count
             }
             unposted = waiting
+            nextSequence = next
             segment.committed()
             return handed
         } catch {
             // Counted again, and the filter read again, at the next commit.
             unposted = nil
+            nextSequence = nil
             segment.filterBucket = nil
             throw error
         }
     }
+
+    private static let beginSQL = "BEGIN IMMEDIATE"
+    private static let commitSQL = "COMMIT"
 
     /// A TRUNCATE checkpoint: copies the WAL into the file and gives the WAL's blocks back to
     /// the file system (it fails while a reader still needs the WAL; nothing is lost then).
@@ -357,6 +378,7 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
         defer {
             // The unposted tail may have lost segments: counted again by the next commit.
             unposted = nil
+            nextSequence = nil
             segment.filterBucket = nil
             writing.unlock()
         }
