@@ -18,7 +18,7 @@ import GRDB
 /// WAL holds more than `restartFrames` frames after a PASSIVE checkpoint, a RESTART follows
 /// at once: it waits for the commit under way, copies the few frames that came meanwhile and
 /// syncs, holding the writer off for that short while, and the writer's next commit starts
-/// the WAL over. The WAL so stays about `restartFrames` pages long, and its file is reused,
+/// the WAL over. The WAL so stays about `restartFrames` frames long, and its file is reused,
 /// never truncated by the writer.
 // @unchecked: `stopping`, `done` and `failed` are read and written only with `wake` locked;
 // `started` only by the one thread that calls `start()` and `stop()`; the rest is `let`.
@@ -51,8 +51,9 @@ public final class HistoryCheckpointer: @unchecked Sendable {
     /// Small, frequent checkpoints stall the writer least: the p99 latency to a published
     /// violation grows with the interval (50 ms, 250 ms and 1 s compared). An idle WAL costs a checkpoint nothing.
     /// A WAL longer than `restartFrames` frames after a PASSIVE checkpoint is started over
-    /// with a RESTART checkpoint (2,048 frames: 8 MiB of 4 KiB pages).
-    public init(path: String, intervalMs: Int = 50, restartFrames: Int = 2048) {
+    /// with a RESTART checkpoint (8,192 frames: 32 MiB of 4 KiB pages; at the latency run's
+    /// rates one RESTART every few seconds).
+    public init(path: String, intervalMs: Int = 50, restartFrames: Int = 8192) {
         self.path = path
         self.intervalMs = intervalMs
         self.restartFrames = restartFrames

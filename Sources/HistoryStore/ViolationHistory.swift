@@ -83,7 +83,16 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
                 try db.execute(sql: "PRAGMA mmap_size = \(Self.readerMapBytes)")
             }
         }
-        configuration.busyMode = .timeout(busyTimeout)
+        // SQLite's busy timeout sleeps 1, 2, 5, 10 ms… between tries: a commit that meets the
+        // checkpointer's RESTART (which holds the writer off for well under a millisecond, 10 ms
+        // at most) would wait several ms for nothing. So: tries every 50 µs for the first 10 ms,
+        // then every millisecond, `busyTimeout` in all.
+        let fineTries = 200, coarseTries = max(0, Int(busyTimeout * 1000) - 10)
+        configuration.busyMode = .callback { tries in
+            guard tries < fineTries + coarseTries else { return false }
+            usleep(tries < fineTries ? 50 : 1000)
+            return true
+        }
         database = try DatabaseQueue(path: path, configuration: configuration)
         if !readOnly {
             try Self.migrator.migrate(database)
