@@ -77,7 +77,7 @@ enum AlertTitleStyle: Rule {
     }
 
     private static func stream(_ titles: [String]) -> String {
-        var lines = [#"\(ExampleEvents.sessionStart)"#]
+        var lines = [ExampleEvents.sessionStart]
         for (index, title) in titles.enumerated() {
             let id = "a\(index + 1)"
             lines.append(
