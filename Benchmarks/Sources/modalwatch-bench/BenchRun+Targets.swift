@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Targets table: every target in docs/PERFORMANCE.md with this run's figure and whether it is
 /// met; a target this run did not measure says which `--only` does.
 extension BenchRun {

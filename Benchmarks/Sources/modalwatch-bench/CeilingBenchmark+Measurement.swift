@@ -1,3 +1,5 @@
+import Foundation
+
 /// `ceiling`: per stream, the raw libzmq rate of the same messages, single events and batches.
 extension CeilingBenchmark: Measurement {
     static let name = "ceiling"
@@ -9,7 +11,7 @@ extension CeilingBenchmark: Measurement {
     /// The ceilings of one stream, kept in the run for the end-to-end ratios.
     static func measure(_ profile: StreamGenerator.Profile, in run: BenchRun) {
         let name = profile.rawValue
-        // The stress stream keeps the keys of earlier results files; the others get a prefix.
+        // The stress stream's keys have no prefix; the other streams' start with their name.
         let prefix = profile == .stress ? "" : name + "_"
         let input = run.stream(profile)
         ModalwatchBench.say("ceiling (\(name)): raw libzmq PUB→SUB over loopback TCP, the same messages, no processing")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `control`: the longest hold of the ingest thread by a control request under load
 /// (`bench/control_hold.py`), and the events lost meanwhile.
 extension ControlHoldBenchmark: Measurement {

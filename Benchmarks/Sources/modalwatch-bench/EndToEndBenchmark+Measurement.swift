@@ -1,3 +1,5 @@
+import Foundation
+
 /// `e2e`: per stream, the daemon end to end with the ceiling's messages, and its ratio to the
 /// ceiling (measured first when `ceiling` was not).
 extension EndToEndBenchmark: Measurement {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `cost`: instructions, malloc and retain/release per clean event, per stress event and per
 /// violation (callgrind through `bench/engine_cost.sh`).
 extension EngineCostBenchmark: Measurement {

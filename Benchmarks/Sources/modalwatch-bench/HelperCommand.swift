@@ -29,8 +29,8 @@ struct HelperCommand {
     /// signal's end throws).
     func runToEnd(registry: ChildRegistry, log: String) throws -> (output: String, status: Int32) {
         let output = log + ".out"
-        FileManager.default.createFile(atPath: output, contents: nil)
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments

@@ -1,3 +1,6 @@
+import Foundation
+import Histogram
+
 /// `latency`: p50/p99/p99.9 sent → violation received at `--latency-rate` and `--latency-low-rate`,
 /// and the publishing thread's CPU per violation stored meanwhile.
 extension LatencyBenchmark: Measurement {
@@ -6,7 +9,7 @@ extension LatencyBenchmark: Measurement {
     static func measure(in run: BenchRun) throws {
         let options = run.options
         for (runIndex, rate) in run.latencyRates.enumerated() {
-            // The first run keeps the keys of earlier results files; the others name their rate.
+            // The first run's keys start with `latency_`; the others' name their rate.
             let prefix = runIndex == 0 ? "latency" : "latency_\(Int(rate / 1000))k"
             ModalwatchBench.say("latency: \(Figure.rate(rate)) offered for \(Figure.format(run.latencySeconds, 1)) s, a probe every \(options.probeEvery) messages")
             run.attempt(prefix.replacingOccurrences(of: "_", with: " ")) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// `memory`: RSS per idle session at each of `--memory-sessions`.
 extension MemoryBenchmark: Measurement {
     static let name = "memory"

@@ -142,7 +142,7 @@ struct ModalwatchBench: ParsableCommand {
         if let soakSeconds, soakSeconds < 10 { throw ValidationError("--soak-seconds must be at least 10") }
         if let postgresEvents, postgresEvents < 1 { throw ValidationError("--postgres-events must be at least 1") }
         if (try? memoryCounts()) == nil { throw ValidationError("--memory-sessions must be whole numbers of at least 2, comma-separated") }
-        let names = Self.measurements.map(\.name)
+        let names = Self.measurements.map { $0.name }
         for name in selected where !names.contains(name) {
             throw ValidationError("unknown measurement '\(name)'; choose from \(names.joined(separator: ", "))")
         }
@@ -151,7 +151,7 @@ struct ModalwatchBench: ParsableCommand {
     /// The measurements `--only` names, else those a run makes by default.
     private var selected: [String] {
         only.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            ?? Self.measurements.filter { $0.isDefault }.map(\.name)
+            ?? Self.measurements.filter { $0.isDefault }.map { $0.name }
     }
 
     func profiles() throws -> [StreamGenerator.Profile] {

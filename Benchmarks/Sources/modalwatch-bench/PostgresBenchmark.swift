@@ -1,3 +1,5 @@
+import Foundation
+
 /// `postgres`: the PostgreSQL history (`bench/postgres_capacity.py`: PostgreSQL's server binaries
 /// and python3 with pyzmq): violations stored per second by one daemon and by three sharded into
 /// one server, next to SQLite, and the p99 sent → violation at a steady rate with each store.

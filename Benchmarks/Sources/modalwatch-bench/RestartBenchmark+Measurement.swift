@@ -1,3 +1,5 @@
+import Foundation
+
 /// `restart`: at `--restart-sessions` live sessions, SIGTERM → exit (the snapshot written), its
 /// bytes per session, and a second daemon's start → READY (the snapshot restored).
 extension RestartBenchmark: Measurement {

@@ -1,3 +1,6 @@
+import Foundation
+import Histogram
+
 /// `scaling`: at each of `--scale-sessions` live sessions, the throughput of `--scale-events` single
 /// events (as `e2e`) and, on a second daemon filled the same way, the p99 at `--latency-rate` (as
 /// `latency`).

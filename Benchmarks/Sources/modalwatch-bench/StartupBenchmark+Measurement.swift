@@ -1,3 +1,5 @@
+import Foundation
+
 /// `ready`: start → READY=1, the median of `--ready-runs` launches.
 extension StartupBenchmark: Measurement {
     static let name = "ready"

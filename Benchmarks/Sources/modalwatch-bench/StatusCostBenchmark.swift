@@ -1,3 +1,5 @@
+import Foundation
+
 /// `status`: the daemon's CPU per `status` request (`bench/status_cost.py`: needs python3 with
 /// pyzmq), the median of its rounds.
 enum StatusCostBenchmark: Measurement {
