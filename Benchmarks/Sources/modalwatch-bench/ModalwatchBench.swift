@@ -13,7 +13,7 @@ import Histogram
 struct ModalwatchBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modalwatch-bench",
-        abstract: "Measure modalwatchd against the raw ZeroMQ ceiling: throughput, latency, scaling, memory, start-up, restart.",
+        abstract: "Every measurement of modalwatchd, one a type: throughput against the raw ZeroMQ ceiling, latency, scaling, memory, start-up, restart, cost, store, control, status, micro-benchmarks, soak, PostgreSQL.",
         discussion: """
             Build first: swift build -c release in the root package (the daemon and its four rule modules).
             Then: swift run -c release modalwatch-bench            (the full run, about 10 minutes)
