@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
 
         // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
-        .target(name: "Posix"),
+        .target(name: "Posix", dependencies: ["ByteBasics"]),
 
         // FNV-1a 64, UTF-8 decoding and validation, JSON string escaping, the event types' wire names:
         // one implementation of each, for the decoder, the engine, RuleKit (and so every rule module),
@@ -93,7 +93,7 @@ let package = Package(
         .target(name: "EventDecoding", dependencies: ["ModalwatchABI", "ByteBasics"]),
 
         // Finding, checking and loading rule modules with dlopen.
-        .target(name: "RuleHost", dependencies: ["ModalwatchABI", "CRuleGuard", "Posix", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "RuleHost", dependencies: ["ModalwatchABI", "CRuleGuard", "Posix", "ByteBasics", .product(name: "Logging", package: "swift-log")]),
 
         // The rule-call marker, the fatal-signal handler (C: async-signal-safe) and the sealed
         // in-memory files rule modules are loaded from.
@@ -131,10 +131,10 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         // The history store in PostgreSQL: every daemon's violations in one database (scale.md).
-        .target(name: "PostgresHistory", dependencies: ["HistoryStore", "CLibPQ"]),
+        .target(name: "PostgresHistory", dependencies: ["HistoryStore", "CLibPQ", "ByteBasics"]),
 
         // The control protocol: typed requests and replies, their JSON, the client; the version.
-        .target(name: "ControlProtocol", dependencies: ["ZeroMQ"]),
+        .target(name: "ControlProtocol", dependencies: ["ZeroMQ", "ByteBasics"]),
 
         // The HTML report: aggregation in bounded memory (ReportModel) and rendering (HTMLReport, inline SVG).
         .target(name: "Report", dependencies: ["ModalwatchABI", "RuleHost", "ByteBasics"]),
@@ -144,7 +144,7 @@ let package = Package(
             name: "DaemonCore",
             dependencies: [
                 "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "PostgresHistory", "Posix", "ControlProtocol",
-                "EventDecoding", "CRuleGuard", "ShardRouting", "CurveAuthentication",
+                "EventDecoding", "CRuleGuard", "ShardRouting", "CurveAuthentication", "ByteBasics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -164,7 +164,7 @@ let package = Package(
             name: "modalwatch",
             dependencies: [
                 "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "PostgresHistory", "ControlProtocol", "Report",
-                "ModalwatchClient", "ShardRouting", "ModalwatchABI", "CurveAuthentication", "Posix",
+                "ModalwatchClient", "ShardRouting", "ModalwatchABI", "CurveAuthentication", "Posix", "ByteBasics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(name: "PostgresHistoryTests", dependencies: ["PostgresHistory", "HistoryStore"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),
         .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),
-        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "ByteBasics"]),
         .testTarget(name: "ByteBasicsTests", dependencies: ["ByteBasics"]),
         .testTarget(
             name: "SessionEngineTests",

@@ -45,14 +45,14 @@ enum AlertBackgroundAction: Rule {
 
     static let examples: [Example] = [
         Example("v1.1: leaving the app taps a default-style Cancel (fine), then Delete", expected: 1, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"background"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":1,"via":"background"}
             """),
         Example("going home performs Delete, and a one-button alert's OK", expected: 2, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
             {"v":1,"type":"app.background","session":"S1","ts":1732290002000}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":1,"via":"background"}
@@ -62,7 +62,7 @@ enum AlertBackgroundAction: Rule {
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290012000,"id":"a2","button":0,"via":"background"}
             """),
         Example("going home cancels, or performs nothing; a tap on Delete is fine", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
             {"v":1,"type":"app.background","session":"S1","ts":1732290002000}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":1,"via":"background"}

@@ -72,7 +72,7 @@ enum AlertButtonInstructions: Rule {
     }
 
     private static let instructions = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Photo Library Full","message":"Tap Manage to free up space.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Manage"}]}
         {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Delete Recording?","message":"Choose “Keep” to save it for later.","buttons":[{"title":"Keep","style":"cancel"},{"title":"Delete","style":"destructive"}]}
@@ -86,7 +86,7 @@ enum AlertButtonInstructions: Rule {
         Example("a tap instruction, quoted titles, and press the OK button", expected: 4, in: [.ios7, .current], events: instructions),
         Example("a tap instruction, quoted titles, and press the OK button (2009 has no rule)", expected: 0, in: .edition2009, events: instructions),
         Example("text that does not explain the buttons", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Allow “Maps” to use location?","message":"Your location appears on the map.","buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Allow"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":1,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Photo Library Full","message":"Tap the photos you no longer need, then delete them.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete"}]}

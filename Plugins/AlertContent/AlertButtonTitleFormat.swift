@@ -65,7 +65,7 @@ enum AlertButtonTitleFormat: Rule {
     }
 
     private static let badTitles = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":null,"buttons":[{"title":"OK."},{"title":"Try again"}]}
         {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Storage Full","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Manage Storage…"},{"title":"Delete Now!"}]}
@@ -77,7 +77,7 @@ enum AlertButtonTitleFormat: Rule {
         Example("OK. and Try again, Delete Now!, and CANCEL", expected: 3, in: [.ios7, .current], events: badTitles),
         Example("OK. and Try again, Delete Now!, and CANCEL (2009 does not ask)", expected: 0, in: .edition2009, events: badTitles),
         Example("title-style titles, OK, an ellipsis, and an abbreviation", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":null,"buttons":[{"title":"OK"},{"title":"Try Again"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Storage Full","message":null,"buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Open in iCloud"},{"title":"Manage Storage…"}]}

@@ -48,7 +48,7 @@ enum AlertButtonTitleLength: Rule {
     }
 
     private static let longTitles = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Rate This App?","message":null,"buttons":[{"title":"Remind Me Later","style":"cancel"},{"title":"Rate"}]}
         """
 
@@ -56,7 +56,7 @@ enum AlertButtonTitleLength: Rule {
         Example("a three-word button", expected: 1, in: [.ios7, .current], events: longTitles),
         Example("a three-word button (2009 sets no length)", expected: 0, in: .edition2009, events: longTitles),
         Example("two-word titles, with an apostrophe and an emoji", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Allow Notifications?","message":null,"buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Allow 🔔 Now"}]}
             """),
     ]

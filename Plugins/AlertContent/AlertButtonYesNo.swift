@@ -45,7 +45,7 @@ enum AlertButtonYesNo: Rule {
     }
 
     private static let yesNo = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":null,"buttons":[{"title":"No","style":"cancel"},{"title":"Yes","style":"destructive"}]}
         {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Save changes?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"YES!"}]}
@@ -55,7 +55,7 @@ enum AlertButtonYesNo: Rule {
         Example("No and Yes, and YES!", expected: 2, in: [.ios7, .current], events: yesNo),
         Example("No and Yes, and YES! (2009 does not ask)", expected: 0, in: .edition2009, events: yesNo),
         Example("verbs, and titles that only contain yes or no", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Rate this app?","message":null,"buttons":[{"title":"No Thanks","style":"cancel"},{"title":"Yes, Rate"}]}

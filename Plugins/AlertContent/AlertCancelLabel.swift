@@ -39,23 +39,23 @@ enum AlertCancelLabel: Rule {
     }
 
     private static let notNow = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Rate this app?","message":null,"buttons":[{"title":"Not Now","style":"cancel"},{"title":"Rate"}]}
         """
 
     static let examples: [Example] = [
         Example("v1.1: a default-style button titled CANCEL is the cancel button, and not titled Cancel", expected: 1, in: .current, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"CANCEL"},{"title":"Delete","style":"destructive"}]}
             """),
         Example("v1.1: a default-style button titled Cancel", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
             """),
         Example("a cancel button titled Not Now", expected: 1, in: .current, events: notNow),
         Example("a cancel button titled Not Now (2009 and ios7 allow it)", expected: 0, in: [.edition2009, .ios7], events: notNow),
         Example("Cancel, and a one-button alert whose only button cancels", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Download finished","message":null,"buttons":[{"title":"Dismiss","style":"cancel"}]}

@@ -54,17 +54,17 @@ enum AlertCancelPosition: Rule {
     }
 
     private static let cancelLeftDestructive = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
         """
     private static let cancelRightDestructive = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
         """
 
     static let examples: [Example] = [
         Example("v1.1: a default-style button titled Cancel on the right of OK", expected: 1, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Send this message?","message":"It is removed from all devices.","buttons":[{"title":"OK"},{"title":"Cancel"}]}
             """),
         Example("Cancel left of a destructive Delete", expected: 1, in: [.edition2009, .ios7], events: cancelLeftDestructive),
@@ -72,11 +72,11 @@ enum AlertCancelPosition: Rule {
         Example("Cancel right of a destructive Delete", expected: 0, in: [.edition2009, .ios7], events: cancelRightDestructive),
         Example("Cancel right of a destructive Delete (current: always left)", expected: 1, in: .current, events: cancelRightDestructive),
         Example("Cancel right of a benign button", expected: 1, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Save to iCloud?","message":null,"buttons":[{"title":"Save"},{"title":"Cancel","style":"cancel"}]}
             """),
         Example("Cancel left of a benign button, and alerts that are not judged", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Save to iCloud?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":1,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Save to iCloud?","message":null,"buttons":[{"title":"Save"},{"title":"Later"}]}

@@ -39,7 +39,7 @@ enum AlertDestructivePreferred: Rule {
     }
 
     private static let preferredDelete = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive","preferred":true}]}
         {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Discard this draft?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save Draft","preferred":true},{"title":"Discard","style":"destructive"}]}
@@ -47,13 +47,13 @@ enum AlertDestructivePreferred: Rule {
 
     static let examples: [Example] = [
         Example("v1.1: a preferred default-style button titled Cancel beside Delete", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","preferred":true},{"title":"Delete","style":"destructive"}]}
             """),
         Example("a preferred Delete, and a preferred Save Draft beside a destructive button", expected: 2, in: .current, events: preferredDelete),
         Example("a preferred Delete, and a preferred Save Draft (current only)", expected: 0, in: [.edition2009, .ios7], events: preferredDelete),
         Example("a preferred Cancel, no preferred button, and a preferred button with nothing destructive", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel","preferred":true},{"title":"Delete","style":"destructive"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive","preferred":false}]}

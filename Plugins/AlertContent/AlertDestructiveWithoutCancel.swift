@@ -40,19 +40,19 @@ enum AlertDestructiveWithoutCancel: Rule {
     }
 
     private static let noCancel = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Keep"},{"title":"Delete","style":"destructive"}]}
         """
 
     static let examples: [Example] = [
         Example("v1.1: a default-style button titled Cancel beside Delete", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
             """),
         Example("Delete with Keep, which is not a cancel button", expected: 1, in: .current, events: noCancel),
         Example("Delete with Keep, which is not a cancel button (current only)", expected: 0, in: [.edition2009, .ios7], events: noCancel),
         Example("Delete with Cancel, and an alert with nothing destructive", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Unable to Sync","message":null,"buttons":[{"title":"OK"},{"title":"Settings"}]}

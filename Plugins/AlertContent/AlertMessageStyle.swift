@@ -64,7 +64,7 @@ enum AlertMessageStyle: Rule {
     }
 
     private static let fragments = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Error","message":"Something went wrong","buttons":[{"title":"OK"}]}
         {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Unable to Sync","message":"the server is down.","buttons":[{"title":"OK"}]}
@@ -76,7 +76,7 @@ enum AlertMessageStyle: Rule {
         Example("no ending punctuation, a lowercase start, and both", expected: 3, in: [.ios7, .current], events: fragments),
         Example("no ending punctuation, a lowercase start, and both (2009 has no rule)", expected: 0, in: .edition2009, events: fragments),
         Example("complete sentences, names, an ellipsis, and no message", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Storage Full","message":"iCloud storage is full!","buttons":[{"title":"OK"}]}

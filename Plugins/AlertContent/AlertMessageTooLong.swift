@@ -35,7 +35,7 @@ enum AlertMessageTooLong: Rule {
     }
 
     private static let longMessage = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Upload Failed","message":"Photos could not be uploaded because the server took too long to respond. Check the network connection, then try again later.","buttons":[{"title":"OK"}]}
         {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Échec de l’envoi","message":"Les photos n’ont pas pu être envoyées, car le serveur a mis trop de temps à répondre. Vérifiez la connexion et réessayez.","buttons":[{"title":"OK"}]}
@@ -45,7 +45,7 @@ enum AlertMessageTooLong: Rule {
         Example("messages of 125 and 121 characters", expected: 2, in: [.ios7, .current], events: longMessage),
         Example("messages of 125 and 121 characters (2009 sets no length)", expected: 0, in: .edition2009, events: longMessage),
         Example("a message of 120 characters in 128 bytes, and none", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Échec de l’envoi","message":"Les photos n’ont pas pu être envoyées car le serveur a mis trop de temps à répondre. Vérifiez la connexion et réessayez.","buttons":[{"title":"OK"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Upload Failed","message":null,"buttons":[{"title":"OK"}]}

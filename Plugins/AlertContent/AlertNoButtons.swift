@@ -27,13 +27,13 @@ enum AlertNoButtons: Rule {
 
     static let examples: [Example] = [
         Example("an alert with an empty button list, and one without the field", expected: 2, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Syncing Paused","message":"Syncing resumes when the device is charging.","buttons":[]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":null,"via":"programmatic"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a2","title":"Low Storage","message":"Remove some photos to make room."}
             """),
         Example("an alert with one button", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Syncing Paused","message":"Syncing resumes when the device is charging.","buttons":[{"title":"OK"}]}
             """),
     ]

@@ -53,7 +53,7 @@ enum AlertPronoun: Rule {
     }
 
     private static let pronouns = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"You’re Offline","message":null,"buttons":[{"title":"OK"}]}
         {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Rate This App?","message":"It takes a moment.","buttons":[{"title":"Remind Me Later","style":"cancel"},{"title":"Rate"}]}
@@ -62,7 +62,7 @@ enum AlertPronoun: Rule {
         """
 
     private static let contractions = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Discard this draft?","message":"You’ll lose the changes.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Discard","style":"destructive"}]}
         {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Already downloaded","message":"If you've moved the file, download it again.","buttons":[{"title":"OK"}]}
@@ -75,7 +75,7 @@ enum AlertPronoun: Rule {
         Example("pronouns in a title, a button and a message", expected: 3, in: [.ios7, .current], events: pronouns),
         Example("pronouns in a title, a button and a message (2009 does not ask)", expected: 0, in: .edition2009, events: pronouns),
         Example("impersonal text, and words that only look like pronouns", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Trip to Mexico and Myanmar","message":"Memories for the youth club are ready.","buttons":[{"title":"OK"}]}

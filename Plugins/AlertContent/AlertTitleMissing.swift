@@ -29,7 +29,7 @@ enum AlertTitleMissing: Rule {
     }
 
     private static let messageOnly = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":null,"message":"The server could not be reached.","buttons":[{"title":"OK"}]}
         {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":0,"via":"button"}
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a2","title":"   ","message":"Syncing resumes later.","buttons":[{"title":"OK"}]}
@@ -39,7 +39,7 @@ enum AlertTitleMissing: Rule {
         Example("alerts with a null and a blank title", expected: 2, in: [.ios7, .current], events: messageOnly),
         Example("alerts with a null and a blank title (2009 allows a message alone)", expected: 0, in: .edition2009, events: messageOnly),
         Example("an alert with a title", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Message Not Sent","message":null,"buttons":[{"title":"OK"}]}
             """),
     ]

@@ -36,17 +36,17 @@ enum AlertTitleSingleWord: Rule {
 
     static let examples: [Example] = [
         Example("titles Error and Warning!", expected: 2, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Error","message":"Something went wrong","buttons":[{"title":"OK"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a2","title":"Warning!","message":"The battery is low.","buttons":[{"title":"OK"}]}
             """),
         Example("a curly-apostrophe word with an emoji", expected: 1, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":" Can’t… ⚠️ ","message":"The photo could not be saved.","buttons":[{"title":"OK"}]}
             """),
         Example("multiword, hyphenated, emoji-only and missing titles", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Connect","message":null,"buttons":[{"title":"OK"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Wi-Fi?","message":null,"buttons":[{"title":"OK"}]}

@@ -77,7 +77,7 @@ enum AlertTitleStyle: Rule {
     }
 
     private static func stream(_ titles: [String]) -> String {
-        var lines = [#"{"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}"#]
+        var lines = [ExampleEvents.sessionStart]
         for (index, title) in titles.enumerated() {
             let id = "a\(index + 1)"
             lines.append(

@@ -39,7 +39,7 @@ enum AlertTitleTooLong: Rule {
     }
 
     private static let longTitle = """
-        {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+        \(ExampleEvents.sessionStart)
         {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Download the Requested Item Now","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Retry"}]}
         """
 
@@ -47,7 +47,7 @@ enum AlertTitleTooLong: Rule {
         Example("a 41-character title", expected: 1, in: [.ios7, .current], events: longTitle),
         Example("a 41-character title (2009 sets no length)", expected: 0, in: .edition2009, events: longTitle),
         Example("titles of 40 characters (one of 41 bytes), and 24 characters of 216 bytes", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Download the Requested Episode","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Retry"}]}
             {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"The Café Could Not Be Added to Favorites","message":null,"buttons":[{"title":"OK"}]}

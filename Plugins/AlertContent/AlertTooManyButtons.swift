@@ -35,11 +35,11 @@ enum AlertTooManyButtons: Rule {
 
     static let examples: [Example] = [
         Example("an alert with three buttons", expected: 1, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Save Changes?","message":null,"buttons":[{"title":"Save"},{"title":"Discard","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
             """),
         Example("an alert with two buttons", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+            \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Save Changes?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save"}]}
             """),
     ]

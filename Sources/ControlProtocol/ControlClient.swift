@@ -1,3 +1,4 @@
+import ByteBasics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -78,12 +79,12 @@ public final class ControlClient {
             drop()
             throw .unreachable("cannot talk to the daemon at \(endpoint): \(error)")
         }
-        let deadline = Self.monotonicMs() + timeoutMs
+        let deadline = Int(PosixClock.monotonic.milliseconds()) + timeoutMs
         do {
             let poller = ZMQPoller()
             let index = try poller.add(socket)
             while true {
-                let left = deadline - Self.monotonicMs()
+                let left = deadline - Int(PosixClock.monotonic.milliseconds())
                 if left <= 0 { break }
                 do {
                     _ = try poller.poll(timeout: left)
@@ -147,12 +148,6 @@ public final class ControlClient {
     private func drop() {
         socket?.close()
         socket = nil
-    }
-
-    private static func monotonicMs() -> Int {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
     }
 }
 

@@ -1,3 +1,4 @@
+import ByteBasics
 import Foundation
 
 /// Writes a ``JSONValue`` as compact JSON bytes, byte for byte what Foundation's
@@ -130,20 +131,11 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func integer(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        unsigned(value.magnitude)
+        DecimalDigits.append(value, to: &bytes)
     }
 
     private mutating func unsigned(_ value: UInt64) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20, rest = value
-            repeat {
-                start -= 1
-                digits[start] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-                rest /= 10
-            } while rest > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-        }
+        DecimalDigits.append(value, to: &bytes)
     }
 
     /// As JSONSerialization: Swift's shortest round-trip form, without a trailing ".0".

@@ -1,3 +1,4 @@
+import ByteBasics
 import Glibc
 import Posix
 

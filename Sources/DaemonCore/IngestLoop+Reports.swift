@@ -9,11 +9,44 @@ import ShardRouting
 
 /// What the control socket reports about the loop.
 extension IngestLoop {
+    /// The counters `status` and the metrics report, read once.
+    func counters() -> DaemonCounters {
+        let engine = pipeline.engine.statistics
+        let published = publishing.statistics
+        let health = publishing.health
+        var counters = DaemonCounters()
+        counters.messagesReceived = transportStatistics.messagesReceived
+        counters.eventsReceived = pipeline.statistics.eventsReceived
+        counters.eventsJudged = engine.eventsJudged
+        counters.violationsPublished = published.violationsPublished.load(ordering: .relaxed)
+        counters.violationsStored = published.violationsStored.load(ordering: .relaxed)
+        counters.diagnosticsPublished = published.diagnosticsPublished.load(ordering: .relaxed)
+        counters.diagnosticsSuppressed = outbox.diagnosticsSuppressed
+        counters.messagesDropped = published.messagesDropped.load(ordering: .relaxed)
+        counters.subscriberOverflows = published.subscriberOverflows.load(ordering: .relaxed)
+        counters.sessionsEvicted = engine.sessionsEvicted
+        counters.appsEvicted = engine.appsEvicted
+        counters.eventsLost = engine.eventsLost
+        counters.eventsMissingBeforeFirst = engine.eventsMissingBeforeFirst
+        counters.appValuesRefused = engine.appValuesRefused
+        counters.ingestConnectionsRefused = ingestConnections.refused
+        counters.ingestAcceptFailures = ingestConnections.acceptFailures
+        counters.violationsUnstored = health.unstored.load(ordering: .relaxed)
+        counters.violationsRecovered = health.recovered.load(ordering: .relaxed)
+        counters.historyOutages = health.outages.load(ordering: .relaxed)
+        counters.spoolRecordsDamaged = health.spoolDamaged.load(ordering: .relaxed)
+        counters.handoverDropped = outbox.handoverDropped
+        counters.topicsTooLarge = transportStatistics.topicsTooLarge
+        counters.rejectedByReason = pipeline.rejectedByReason
+        counters.violationsRateLimitedByRule = pipeline.engine.violationsRateLimitedByRule
+        return counters
+    }
+
     /// The `status` reply (interfaces.md; docs/control-protocol.md).
     func statusReport() -> StatusReply {
         let engine = pipeline.engine.statistics
-        let pipe = pipeline.statistics
-        let rejected = pipeline.rejectedByReason
+        let counters = counters()
+        let rejected = counters.rejectedByReason
         let published = publishing.statistics
         var reply = StatusReply()
         reply.uptimeSeconds = Double(WallClock.monotonicMilliseconds() - startedMonotonicMs) / 1000
@@ -27,47 +60,47 @@ extension IngestLoop {
         reply.moduleFilesChanged = moduleWatch.changed
         reply.moduleErrors = Dictionary(catalog.modules.map { ($0.name, Int(clamping: $0.runtime.errors)) }, uniquingKeysWith: +)
         reply.endpoints = endpoints
-        reply.messagesReceived = Int(clamping: transportStatistics.messagesReceived)
-        reply.eventsReceived = Int(clamping: pipe.eventsReceived)
+        reply.messagesReceived = Int(clamping: counters.messagesReceived)
+        reply.eventsReceived = Int(clamping: counters.eventsReceived)
         reply.eventsAccepted = Int(clamping: engine.eventsAccepted)
-        reply.eventsJudged = Int(clamping: engine.eventsJudged)
+        reply.eventsJudged = Int(clamping: counters.eventsJudged)
         reply.eventsRejected = Int(clamping: rejected.values.reduce(0, +))
         reply.rejectedByReason = rejected.mapValues { Int(clamping: $0) }
         reply.eventsUnknownType = Int(clamping: engine.eventsUnknownType)
         reply.eventsPerSecond = eventsPerSecond
         reply.duplicates = Int(clamping: engine.duplicates)
-        reply.eventsLost = Int(clamping: engine.eventsLost)
-        reply.eventsMissingBeforeFirst = Int(clamping: engine.eventsMissingBeforeFirst)
+        reply.eventsLost = Int(clamping: counters.eventsLost)
+        reply.eventsMissingBeforeFirst = Int(clamping: counters.eventsMissingBeforeFirst)
         reply.outOfOrder = Int(clamping: engine.outOfOrder)
         reply.unknownDismissals = Int(clamping: engine.unknownDismissals)
         reply.sessionsLive = Int(clamping: pipeline.engine.liveSessions)
         reply.sessionsStarted = Int(clamping: engine.sessionsStarted)
         reply.sessionsEnded = Int(clamping: engine.sessionsEnded)
         reply.sessionsExpired = Int(clamping: engine.sessionsExpired)
-        reply.sessionsEvicted = Int(clamping: engine.sessionsEvicted)
+        reply.sessionsEvicted = Int(clamping: counters.sessionsEvicted)
         reply.violationsFound = Int(clamping: engine.violations)
-        reply.violationsPublished = Int(clamping: published.violationsPublished.load(ordering: .relaxed))
-        reply.violationsStored = Int(clamping: published.violationsStored.load(ordering: .relaxed))
+        reply.violationsPublished = Int(clamping: counters.violationsPublished)
+        reply.violationsStored = Int(clamping: counters.violationsStored)
         reply.historyFailures = Int(clamping: published.storeFailures.load(ordering: .relaxed))
         reply.historyPruned = Int(clamping: published.historyPruned.load(ordering: .relaxed))
         reply.history = (try? IngestResources.historyTarget(configuration))??.description
         reply.reportsSuppressed = Int(clamping: engine.reportsSuppressed)
         reply.violationsRateLimited = Int(clamping: engine.violationsRateLimited)
-        reply.violationsRateLimitedByRule = pipeline.engine.violationsRateLimitedByRule.mapValues { Int(clamping: $0) }
+        reply.violationsRateLimitedByRule = counters.violationsRateLimitedByRule.mapValues { Int(clamping: $0) }
         reply.violationsRateLimitedByApp = pipeline.engine.violationsRateLimitedByApp.mapValues { Int(clamping: $0) }
         reply.appsKnown = pipeline.engine.appsKnown
-        reply.appsEvicted = Int(clamping: engine.appsEvicted)
-        reply.appValuesRefused = Int(clamping: engine.appValuesRefused)
+        reply.appsEvicted = Int(clamping: counters.appsEvicted)
+        reply.appValuesRefused = Int(clamping: counters.appValuesRefused)
         reply.ingestConnections = ingestConnections.open
         reply.ingestConnectionsMax = ingestConnections.limit
-        reply.ingestConnectionsRefused = Int(clamping: ingestConnections.refused)
-        reply.ingestAcceptFailures = Int(clamping: ingestConnections.acceptFailures)
+        reply.ingestConnectionsRefused = Int(clamping: counters.ingestConnectionsRefused)
+        reply.ingestAcceptFailures = Int(clamping: counters.ingestAcceptFailures)
         reply.descriptorLimit = Posix.descriptorLimit()
         reply.badEvidence = Int(clamping: engine.badEvidence)
-        reply.diagnosticsPublished = Int(clamping: published.diagnosticsPublished.load(ordering: .relaxed))
-        reply.diagnosticsSuppressed = Int(clamping: outbox.diagnosticsSuppressed)
-        reply.messagesDropped = Int(clamping: published.messagesDropped.load(ordering: .relaxed))
-        reply.subscriberOverflows = Int(clamping: published.subscriberOverflows.load(ordering: .relaxed))
+        reply.diagnosticsPublished = Int(clamping: counters.diagnosticsPublished)
+        reply.diagnosticsSuppressed = Int(clamping: counters.diagnosticsSuppressed)
+        reply.messagesDropped = Int(clamping: counters.messagesDropped)
+        reply.subscriberOverflows = Int(clamping: counters.subscriberOverflows)
         reply.curve = configuration.curve != nil
         reply.curveClientsAccepted = Int(clamping: zap?.accepted ?? 0)
         reply.curveClientsRefused = Int(clamping: zap?.refused ?? 0)
@@ -75,41 +108,16 @@ extension IngestLoop {
         reply.shardBuckets = configuration.shard?.ownedBuckets.count ?? 256
         reply.configReloads = Int(clamping: reloads.done)
         reply.configReloadsRefused = Int(clamping: reloads.refused)
-        reply.faults = faultStatus()
+        reply.faults = faultStatus(counters)
         return reply
     }
 
     /// Brings the Prometheus metrics up to the counters `status` reports.
     func updateMetrics(_ exporter: MetricsExporter, lagSeconds: Double) {
-        let engine = pipeline.engine.statistics
-        let rejected = pipeline.rejectedByReason
-        let published = publishing.statistics
-        var totals: [(name: String, dimensions: [(String, String)], value: UInt64)] = [
-            ("modalwatch_messages_received_total", [], transportStatistics.messagesReceived),
-            ("modalwatch_events_received_total", [], pipeline.statistics.eventsReceived),
-            ("modalwatch_events_judged_total", [], engine.eventsJudged),
-            ("modalwatch_violations_published_total", [], published.violationsPublished.load(ordering: .relaxed)),
-            ("modalwatch_violations_stored_total", [], published.violationsStored.load(ordering: .relaxed)),
-            ("modalwatch_diagnostics_published_total", [], published.diagnosticsPublished.load(ordering: .relaxed)),
-            ("modalwatch_diagnostics_suppressed_total", [], outbox.diagnosticsSuppressed),
-            ("modalwatch_messages_dropped_total", [], published.messagesDropped.load(ordering: .relaxed)),
-            ("modalwatch_subscriber_overflows_total", [], published.subscriberOverflows.load(ordering: .relaxed)),
-            ("modalwatch_sessions_evicted_total", [], engine.sessionsEvicted),
-            ("modalwatch_apps_evicted_total", [], engine.appsEvicted),
-            ("modalwatch_events_lost_total", [], engine.eventsLost),
-            ("modalwatch_events_missing_before_first_total", [], engine.eventsMissingBeforeFirst),
-            ("modalwatch_app_values_refused_total", [], engine.appValuesRefused),
-            ("modalwatch_ingest_connections_refused_total", [], ingestConnections.refused),
-            ("modalwatch_ingest_accept_failures_total", [], ingestConnections.acceptFailures),
-        ]
-        for (rule, count) in pipeline.engine.violationsRateLimitedByRule {
-            totals.append(("modalwatch_violations_rate_limited_total", [("rule", rule)], count))
-        }
-        for (reason, count) in rejected { totals.append(("modalwatch_events_rejected_total", [("reason", reason)], count)) }
+        var totals = counters().prometheusTotals
         for (key, count) in outbox.violationsByRule {
             totals.append(("modalwatch_violations_total", [("rule", key.rule), ("severity", key.severity)], count))
         }
-        totals += storeHealthTotals()
         exporter.update(totals: totals, sessionsLive: pipeline.engine.liveSessions, lagSeconds: lagSeconds)
         exporter.record(gauge: "modalwatch_apps_known", Double(pipeline.engine.appsKnown))
         exporter.record(gauge: "modalwatch_ingest_connections", Double(ingestConnections.open))

@@ -6,10 +6,10 @@ import Synchronization
 /// (violations.md: "`status` says whether the store is healthy"; docs/RELIABILITY.md).
 extension IngestLoop {
     /// The fault part of the `status` reply.
-    func faultStatus() -> FaultStatus {
+    func faultStatus(_ counters: DaemonCounters) -> FaultStatus {
         let health = publishing.health
         var status = FaultStatus()
-        status.topicsTooLarge = Int(clamping: transportStatistics.topicsTooLarge)
+        status.topicsTooLarge = Int(clamping: counters.topicsTooLarge)
         status.controlRequests = controlRequests
         status.controlHoldMaxMicros = Int(clamping: controlHolds.maxMicros)
         status.controlHoldMaxRequest = controlHolds.maxRequest
@@ -19,15 +19,15 @@ extension IngestLoop {
         status.historyState = health.state.name
         status.historyHealthy = health.state == .ok
         status.historyError = health.lastErrorText
-        status.historyOutages = Int(clamping: health.outages.load(ordering: .relaxed))
+        status.historyOutages = Int(clamping: counters.historyOutages)
         status.violationsSpooled = Int(clamping: health.spooled.load(ordering: .relaxed))
         status.spoolMemoryBytes = Int(clamping: health.spoolMemoryBytes.load(ordering: .relaxed))
         status.spoolFileBytes = Int(clamping: health.spoolFileBytes.load(ordering: .relaxed))
-        status.violationsRecovered = Int(clamping: health.recovered.load(ordering: .relaxed))
-        status.violationsUnstored = Int(clamping: health.unstored.load(ordering: .relaxed))
-        status.spoolRecordsDamaged = Int(clamping: health.spoolDamaged.load(ordering: .relaxed))
+        status.violationsRecovered = Int(clamping: counters.violationsRecovered)
+        status.violationsUnstored = Int(clamping: counters.violationsUnstored)
+        status.spoolRecordsDamaged = Int(clamping: counters.spoolRecordsDamaged)
         status.historyWALBytes = Int(clamping: health.walBytes.load(ordering: .relaxed))
-        status.handoverDropped = Int(clamping: outbox.handoverDropped)
+        status.handoverDropped = Int(clamping: counters.handoverDropped)
         status.rulesQuarantined = faultGuard.quarantined.values.sorted { $0.rule < $1.rule }.map {
             FaultStatus.Quarantined(rule: $0.rule, module: $0.module, fault: $0.fault, event: $0.event, since: $0.since)
         }
@@ -37,19 +37,6 @@ extension IngestLoop {
     /// Why `rule` is in quarantine, or nil.
     func quarantineReason(of rule: String) -> String? {
         faultGuard.quarantined[rule].map { "\($0.fault) on \($0.event)" }
-    }
-
-    /// The store's counters for Prometheus.
-    func storeHealthTotals() -> [(name: String, dimensions: [(String, String)], value: UInt64)] {
-        let health = publishing.health
-        return [
-            ("modalwatch_violations_unstored_total", [], health.unstored.load(ordering: .relaxed)),
-            ("modalwatch_violations_recovered_total", [], health.recovered.load(ordering: .relaxed)),
-            ("modalwatch_history_outages_total", [], health.outages.load(ordering: .relaxed)),
-            ("modalwatch_spool_records_damaged_total", [], health.spoolDamaged.load(ordering: .relaxed)),
-            ("modalwatch_handover_dropped_total", [], outbox.handoverDropped),
-            ("modalwatch_topics_too_large_total", [], transportStatistics.topicsTooLarge),
-        ]
     }
 
     /// The store's gauges for Prometheus: healthy (1/0) and violations in the spool; and the

@@ -27,8 +27,8 @@ final class Publisher {
     static let maxBytesPerCommit = 8 << 20
     static let maxGatherUs: Int64 = 2_000
     /// How often the retention runs. The history holds up to this long's violations past
-    /// `max_rows` (at 3,500 violations/s a minute was 210,000 rows and hundreds of MiB, which
-    /// could fill a small state directory by itself), and each prune deletes about as many.
+    /// `max_rows` (at 3,500 violations/s a minute is 210,000 rows and hundreds of MiB, which
+    /// can fill a small state directory by itself), and each prune deletes about as many.
     static let pruneIntervalMs: Int64 = 5_000
     /// While commits follow each other (busy), a commit starts at least this long after the
     /// previous one started; a group that finds the store idle (the previous commit started

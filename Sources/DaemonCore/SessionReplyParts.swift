@@ -1,3 +1,4 @@
+import ByteBasics
 import ControlProtocol
 import SessionEngine
 
@@ -46,10 +47,11 @@ struct SessionReplyParts: Sendable {
         } else {
             // Ended or released: what the journal remembers of its last launch.
             let first = excerpt.records.first, last = excerpt.records.last
+            let alertPresented = WireEventType.alertPresented.string
             info = SessionInfo(
                 id: id, app: excerpt.records.first(where: { $0.app != nil })?.app,
                 startedTs: first?.sessionStartedTs, lastTs: last?.ts, lastObserved: last?.observed,
-                events: excerpt.records.count, alerts: excerpt.records.filter { $0.type == "alert.presented" }.count,
+                events: excerpt.records.count, alerts: excerpt.records.filter { $0.type == alertPresented }.count,
                 violations: Int(clamping: last?.violations ?? 0))
             info.live = false
             info.stack = []
@@ -75,8 +77,9 @@ struct SessionReplyParts: Sendable {
     /// The journal's records, oldest first, with the violations each event raised.
     static func journalRecords(_ excerpt: Engine.JournalExcerpt, now: Int64) -> [JournalRecord] {
         var previous: UInt64? = excerpt.complete ? 0 : nil
+        let userAction = WireEventType.userAction.string
         return excerpt.records.map { record in
-            let label = record.type == "user.action"
+            let label = record.type == userAction
             let item = JournalRecord(
                 type: record.type, ts: record.ts, observed: record.observed, ageMs: max(0, now.subtractingSaturated(record.observed)),
                 modalDepth: record.modalDepth, stackDepth: record.stackDepth,

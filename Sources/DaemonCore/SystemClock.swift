@@ -1,3 +1,4 @@
+import ByteBasics
 import Posix
 
 /// The machine's clocks, as `ClockSource`.

@@ -1,3 +1,4 @@
+import ByteBasics
 import Posix
 
 /// The wall clock, in milliseconds since the Unix epoch.

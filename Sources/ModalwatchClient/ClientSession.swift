@@ -1,3 +1,4 @@
+import ByteBasics
 public import ShardRouting
 import Synchronization
 
@@ -65,7 +66,7 @@ public final class ClientSession: Sendable {
     private func record(at ts: Int64?, _ encode: (Int64, Int64) -> [UInt8]) -> Bool {
         state.withLock { state in
             guard !state.ended else { return false }
-            let time = max(ts ?? ClientClock.wallMilliseconds(), state.lastTs)
+            let time = max(ts ?? PosixClock.realtime.milliseconds(), state.lastTs)
             // A dropped event still takes its seq: the daemon then counts it as lost (a gap).
             state.seq += 1
             state.lastTs = time

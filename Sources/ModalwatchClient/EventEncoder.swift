@@ -3,7 +3,7 @@ import ByteBasics
 /// Encodes events to wire format v1 (events.md): one compact JSON object per event,
 /// with `v`, `type`, `session`, `ts` and `seq` first. Strings are written as given
 /// (Swift strings are valid UTF-8); limits are the caller's to keep (events.md, "Limits").
-public enum EventEncoder {
+public enum EventEncoder: Sendable {
     /// `session.start`.
     public static func sessionStart(
         session: String, app: String, ts: Int64, seq: Int64?, appVersion: String? = nil, os: String? = nil,

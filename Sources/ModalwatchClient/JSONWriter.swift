@@ -1,3 +1,5 @@
+import ByteBasics
+
 /// Writes one compact JSON object into a byte buffer: keys in the order given,
 /// strings escaped as RFC 8259 requires (and nothing more).
 struct JSONWriter {
@@ -75,21 +77,7 @@ struct JSONWriter {
     mutating func append(_ byte: UInt8) { bytes.append(byte) }
 
     mutating func integer(_ value: Int64) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
-        var magnitude = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-        }
+        DecimalDigits.append(value, to: &bytes)
     }
 
     mutating func string(_ value: String) {

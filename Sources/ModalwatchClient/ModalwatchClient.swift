@@ -1,3 +1,4 @@
+import ByteBasics
 public import Logging
 public import ShardRouting
 import Synchronization
@@ -88,9 +89,9 @@ public final class ModalwatchClient: Sendable {
     /// Waits (sleeping, on the caller's thread) until some daemon subscribes to `bucket`, at
     /// most `timeoutMs`; for tools and tests. An app need not wait: what it sends before is counted.
     public func waitUntilSubscribed(_ bucket: ShardBucket, timeoutMs: Int) -> Bool {
-        let deadline = ClientClock.monotonicMilliseconds() + Int64(timeoutMs)
+        let deadline = PosixClock.monotonic.milliseconds() + Int64(timeoutMs)
         while !shared.covers(bucket) {
-            if ClientClock.monotonicMilliseconds() >= deadline { return false }
+            if PosixClock.monotonic.milliseconds() >= deadline { return false }
             usleep(1000)
         }
         return true

@@ -1,3 +1,4 @@
+import ByteBasics
 import Foundation
 import Logging
 import ShardRouting
@@ -105,7 +106,7 @@ final class SenderThread: Sendable {
         while true {
             let stopping = closing.load(ordering: .sequentiallyConsistent)
             if !stopping {
-                let now = ClientClock.monotonicMilliseconds()
+                let now = PosixClock.monotonic.milliseconds()
                 let due = open.lazy.map(\.dueMs).min()
                 let timeout = due.map { Int(max(0, min(200, $0 - now))) } ?? 200
                 do { _ = try poller.poll(timeout: timeout) } catch {
@@ -135,7 +136,7 @@ final class SenderThread: Sendable {
             }
             incoming.removeAll(keepingCapacity: true)
             // Full batches and batches past their delay go now; on stop, all of them.
-            let now = ClientClock.monotonicMilliseconds()
+            let now = PosixClock.monotonic.milliseconds()
             if stopping || open.contains(where: { $0.events >= configuration.maxBatchEvents || $0.dueMs <= now }) {
                 var kept: [OpenBatch] = []
                 indexOf.removeAll(keepingCapacity: true)
@@ -156,7 +157,7 @@ final class SenderThread: Sendable {
     private func newBatch(for event: PendingEvent) -> OpenBatch {
         var batch = OpenBatch(
             bucket: event.bucket, app: event.app, session: event.session,
-            dueMs: ClientClock.monotonicMilliseconds() + Int64(configuration.maxBatchDelayMs))
+            dueMs: PosixClock.monotonic.milliseconds() + Int64(configuration.maxBatchDelayMs))
         batch.payload.reserveCapacity(min(configuration.maxBatchBytes, event.bytes.count * configuration.maxBatchEvents))
         batch.payload += event.bytes
         batch.events = 1
@@ -179,7 +180,7 @@ final class SenderThread: Sendable {
     private func send(_ batch: OpenBatch, _ socket: ZMQSocket, _ table: inout SubscriptionTable) {
         readSubscriptions(socket, &table)
         let topic = ShardTopic.topic(bucket: batch.bucket, app: batch.app, session: batch.oneSession ? batch.session : nil)
-        let deadline = ClientClock.monotonicMilliseconds() + Int64(configuration.stallTimeoutMs)
+        let deadline = PosixClock.monotonic.milliseconds() + Int64(configuration.stallTimeoutMs)
         while true {
             guard table.matches(topic: topic, bucket: batch.bucket) else {
                 shared.update {
@@ -204,7 +205,7 @@ final class SenderThread: Sendable {
                 }
                 return
             }
-            if ClientClock.monotonicMilliseconds() >= deadline {
+            if PosixClock.monotonic.milliseconds() >= deadline {
                 logger.warning("a daemon's queue stayed full; the batch is dropped", metadata: [
                     "bucket": "\(batch.bucket)", "events": "\(batch.events)", "stall_timeout_ms": "\(configuration.stallTimeoutMs)",
                 ])

@@ -1,4 +1,4 @@
-public import Glibc
+import Glibc
 
 extension Posix {
     /// `pread` into `buffer` from `offset`; the bytes read (0 at the end of the file).

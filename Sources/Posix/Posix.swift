@@ -1,3 +1,4 @@
+import ByteBasics
 public import Glibc
 
 /// The system calls the daemon makes itself, each through one wrapper (`call`) in the
@@ -160,7 +161,7 @@ public enum Posix: Sendable {
         try call("shutdown") { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
 
-    /// `clock_gettime(CLOCK_MONOTONIC)` in µs.
+    /// The monotonic clock (`PosixClock.monotonic`) in µs.
     public static func monotonicMicroseconds() -> Int64 { PosixClock.monotonic.microseconds() }
 
     /// Stops on an `errno` only a bug causes: a descriptor not open, a bad pointer.

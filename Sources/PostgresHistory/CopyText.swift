@@ -1,3 +1,5 @@
+import ByteBasics
+
 /// Rows in the text format of `COPY … FROM STDIN`: fields separated by a tab, rows ended by a
 /// newline; a backslash, tab, newline or carriage return inside a field escaped with a backslash.
 /// A NUL byte, which PostgreSQL's text cannot hold, becomes U+FFFD (a published violation's JSON
@@ -19,22 +21,7 @@ enum CopyText {
 
     /// Appends a decimal integer as one field.
     static func appendField(_ value: Int64, to out: inout [UInt8]) {
-        if value == 0 {
-            out.append(UInt8(ascii: "0"))
-            return
-        }
-        var magnitude = value.magnitude
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
-        }
+        DecimalDigits.append(value, to: &out)
     }
 
     /// Appends `value` as 16 lowercase hex digits, most significant first.

@@ -1,3 +1,4 @@
+import ByteBasics
 import Posix
 public import Logging
 public import ModalwatchABI

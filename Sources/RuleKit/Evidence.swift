@@ -187,17 +187,6 @@ public struct Evidence: Sendable {
 
     /// Appends the decimal digits of `value` (with `-` when negative).
     static func appendInteger(_ value: Int64, to out: inout some ByteSink) {
-        if value < 0 { out.appendByte(0x2D) }
-        var magnitude = value.magnitude
-        // 20 digits hold any UInt64.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            out.appendBytes(UnsafeBufferPointer(rebasing: digits[start..<20]))
-        }
+        DecimalDigits.withDigits(of: value) { out.appendBytes($0) }
     }
 }

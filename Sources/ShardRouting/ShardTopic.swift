@@ -1,5 +1,5 @@
 /// Builds shard topics `ui/<bb>/<app>/<session>` (`scale.md`) into a byte buffer.
-public enum ShardTopic {
+public enum ShardTopic: Sendable {
     /// Most bytes of a topic frame (events.md); longer app or session parts are cut to fit.
     public static let maximumLength = 1024
 

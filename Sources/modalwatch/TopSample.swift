@@ -1,3 +1,4 @@
+import ByteBasics
 import ControlProtocol
 import Foundation
 import Posix

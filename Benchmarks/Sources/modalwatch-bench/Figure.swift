@@ -67,3 +67,16 @@ struct Figure: Sendable {
         return format(nanoseconds / 1e3, 2) + " µs"
     }
 }
+
+extension Figure {
+    /// Thousands separators: 13970 → "13,970".
+    static func grouped(_ value: Double) -> String {
+        var digits = String(Int(value.rounded()))
+        var out = ""
+        while digits.count > 3 {
+            out = "," + digits.suffix(3) + out
+            digits.removeLast(3)
+        }
+        return digits + out
+    }
+}

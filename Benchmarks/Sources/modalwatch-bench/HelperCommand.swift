@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 
 /// A command the bench runs to its end for a measurement another tool makes (callgrind through
-/// `bench/engine_cost.sh`, `bench/control_hold.py`): its output to a file, its pid with the
-/// registry so that an interrupted bench kills it too, and a clear error when it fails.
+/// `bench/engine_cost.sh`, the scripts that need pyzmq or a PostgreSQL server, package-benchmark):
+/// its output to a file, its pid with the registry so that an interrupted bench kills it too, and a
+/// clear error when it fails.
 struct HelperCommand {
     /// The program and its arguments; the program is looked up on `PATH`.
     let arguments: [String]
@@ -16,9 +17,20 @@ struct HelperCommand {
 
     /// Runs it to its end; returns what it wrote on standard output (standard error goes to `log`).
     func run(registry: ChildRegistry, log: String) throws -> String {
+        let (text, status) = try runToEnd(registry: registry, log: log)
+        guard successes.contains(status) else {
+            let tail = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(3).joined(separator: " | ")
+            throw BenchError("\(arguments.joined(separator: " ")) failed (status \(status)): \(tail)")
+        }
+        return text
+    }
+
+    /// Runs it to its end; returns what it wrote on standard output and its exit status (a
+    /// signal's end throws).
+    func runToEnd(registry: ChildRegistry, log: String) throws -> (output: String, status: Int32) {
         let output = log + ".out"
-        FileManager.default.createFile(atPath: output, contents: nil)
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -34,12 +46,10 @@ struct HelperCommand {
         registry.add(process.processIdentifier)
         process.waitUntilExit()
         registry.remove(process.processIdentifier)
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard process.terminationReason == .exit, successes.contains(process.terminationStatus) else {
-            let tail = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(3).joined(separator: " | ")
-            throw BenchError("\(arguments.joined(separator: " ")) failed (status \(process.terminationStatus)): \(tail)")
+        guard process.terminationReason == .exit else {
+            throw BenchError("\(arguments.joined(separator: " ")) was killed by signal \(process.terminationStatus) (see \(log))")
         }
-        return text
+        return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "", process.terminationStatus)
     }
 
     /// Whether `program` is on `PATH`.

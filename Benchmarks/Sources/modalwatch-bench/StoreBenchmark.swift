@@ -43,6 +43,9 @@ struct StoreBenchmark {
         var name: String
         var milliseconds: Double
         var rows: Int
+
+        /// The name as a key of the results file: its letters and digits, words joined by `_`.
+        var key: String { name.filter { $0.isLetter || $0.isNumber || $0 == " " }.replacingOccurrences(of: " ", with: "_") }
     }
 
     struct Result {

@@ -1,13 +1,19 @@
+#if canImport(Glibc)
 public import Glibc
+#elseif canImport(Darwin)
+public import Darwin
+#endif
 
-/// The clocks of `clock_gettime`, read in one place. A read cannot fail for these clocks and a valid
-/// pointer, so it returns the time, not an error.
+/// The clocks of `clock_gettime`, read in one place for every module (the daemon's, the CLI's, the
+/// control and client libraries'). A read cannot fail for these clocks and a valid pointer, so it
+/// returns the time, not an error.
 public enum PosixClock: Sendable {
     /// `CLOCK_REALTIME`: the wall clock, since the Unix epoch (steps when the clock is set).
     case realtime
     /// `CLOCK_MONOTONIC`: for rates, timeouts and spacings (does not count suspend).
     case monotonic
-    /// `CLOCK_BOOTTIME`: monotonic, counting time suspended.
+    /// `CLOCK_BOOTTIME`: monotonic, counting time suspended (on Darwin, whose `CLOCK_MONOTONIC`
+    /// counts it, that clock).
     case boottime
     /// `CLOCK_THREAD_CPUTIME_ID`: the CPU time of the calling thread.
     case threadCPU
@@ -18,7 +24,11 @@ public enum PosixClock: Sendable {
         switch self {
         case .realtime: CLOCK_REALTIME
         case .monotonic: CLOCK_MONOTONIC
+        #if canImport(Glibc)
         case .boottime: CLOCK_BOOTTIME
+        #else
+        case .boottime: CLOCK_MONOTONIC
+        #endif
         case .threadCPU: CLOCK_THREAD_CPUTIME_ID
         }
     }
