@@ -8,10 +8,13 @@ import ModalwatchABI
 /// put in that slot reuses it, so a table that has its size allocates nothing per session.
 /// Non-copyable: it owns that memory.
 struct SessionRecord: ~Copyable {
-    /// The id bytes (`idCount` of them) in a buffer of `idCapacity`, kept across reuse.
-    var idStart: UnsafeMutablePointer<UInt8>?
-    var idCapacity = 0
-    var idCount = 0
+    /// The session as the rules see it (`mw_session`), kept up to date in place as events
+    /// apply, so a rule call is handed this very value: its id (the id bytes, in a buffer of
+    /// `idCapacity` kept across reuse), app, device, size class, foreground state, modal
+    /// depths, stack count, times, task count and figures. The per-event parts (`stack`,
+    /// `previous_ts`, `dismissed`, `dismissed_title`) are set as a rule call is made.
+    var view = mw_session()
+    var idCapacity: Int32 = 0
     /// Hash of the id, for the session table.
     var idHash: UInt64 = 0
     /// The neighbours in the table's least-recently-active list (live), or the next free
@@ -20,37 +23,21 @@ struct SessionRecord: ~Copyable {
     var next: Int32 = -1
     /// Whether a live session holds the record.
     var live = false
+    /// The presentation stack, bottom first: `view.stack_count` entries in the slot's
+    /// `SessionInline` until they outgrow it, then in `stackHeap` (kept across reuse).
+    var stackCapacity = Int32(SessionInline.stackEntries)
     /// The app it belongs to: owned by the engine's `apps`, which keeps an app while it has a
     /// live session, so held unretained.
     var app: Unmanaged<AppState>?
-
-    var device: Int32 = Int32(MW_DEVICE_PHONE.rawValue)
-    var sizeClass: Int32 = Int32(MW_SIZE_COMPACT.rawValue)
-    var foreground = true
-    /// The presentation stack, bottom first: `stackCount` entries in the slot's
-    /// `SessionInline` until they outgrow it, then in `stackHeap` (kept across reuse).
     var stackHeap: UnsafeMutablePointer<StackEntry>?
-    var stackCapacity = SessionInline.stackEntries
-    var stackCount = 0
-    var modalDepth: Int32 = 0
-    var maxModalDepth: Int32 = 0
-    /// The stack entries' id and title bytes: in the slot's `SessionInline` until they
-    /// outgrow it, then in `arenaHeap` (kept across reuse).
+    /// The stack entries' title lengths, ids and titles: in the slot's `SessionInline` until
+    /// they outgrow it, then in `arenaHeap` (kept across reuse).
     var arenaHeap: UnsafeMutablePointer<UInt8>?
-    var idArenaCapacity = SessionInline.arenaBytes
-    var idArenaUsed = 0
+    var idArenaCapacity = Int32(SessionInline.arenaBytes)
+    var idArenaUsed: Int32 = 0
 
-    var startedTs: Int64 = .min
-    var lastTs: Int64 = .min
     var lastSeq: Int64 = 0
-    var lastUserActionTs: Int64 = .min
-    var lastUserActionControl: Int32 = MW_ABSENT
     var runningTasks: [UInt64] = []
-    var lastTaskFinishedTs: Int64 = .min
-    var lastTaskFailedTs: Int64 = .min
-    var events: UInt64 = 0
-    var alertsPresented: UInt64 = 0
-    var presentations: UInt64 = 0
     var violations: UInt64 = 0
     /// Wall-clock ms of the last event, for `sessions` and idle release.
     var lastObserved: Int64 = 0
@@ -67,6 +54,17 @@ struct SessionRecord: ~Copyable {
     /// An empty record.
     init() {}
 
+    /// The id bytes' buffer (`view.id`).
+    var idStart: UnsafeMutablePointer<UInt8>? {
+        UnsafeMutableRawPointer(mutating: view.id.ptr)?.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Puts the session in `app` (held unretained, its name in the view).
+    mutating func setApp(_ app: AppState) {
+        self.app = .passUnretained(app)
+        view.app = app.bytes.str
+    }
+
     deinit {
         idStart?.deallocate()
         stackHeap?.deallocate()
@@ -75,15 +73,15 @@ struct SessionRecord: ~Copyable {
 
     /// Makes the record the state of a new session with id `id` in `app`, keeping its memory.
     mutating func start(id: UnsafeRawBufferPointer, hash: UInt64, app: AppState) {
-        if id.count > idCapacity || idStart == nil {
+        if id.count > Int(idCapacity) || idStart == nil {
             idStart?.deallocate()
-            idCapacity = max(id.count, 16)
-            idStart = .allocate(capacity: idCapacity)
+            idCapacity = Int32(max(id.count, 16))
+            view.id.ptr = UnsafePointer(UnsafeMutablePointer<CChar>.allocate(capacity: Int(idCapacity)))
         }
         if let source = id.baseAddress, id.count > 0 {
             UnsafeMutableRawPointer(idStart!).copyMemory(from: source, byteCount: id.count)
         }
-        idCount = id.count
+        view.id.len = id.count
         idHash = hash
         live = true
         reset(app: app)
@@ -91,25 +89,27 @@ struct SessionRecord: ~Copyable {
 
     /// Forgets everything but the id: a new launch under the same id, or an idle restart.
     mutating func reset(app: AppState) {
-        self.app = .passUnretained(app)
-        device = Int32(MW_DEVICE_PHONE.rawValue)
-        sizeClass = Int32(MW_SIZE_COMPACT.rawValue)
-        foreground = true
-        stackCount = 0
+        setApp(app)
+        view.device = Int32(MW_DEVICE_PHONE.rawValue)
+        view.size_class = Int32(MW_SIZE_COMPACT.rawValue)
+        view.foreground = 1
+        view.stack_count = 0
         idArenaUsed = 0
-        modalDepth = 0
-        maxModalDepth = 0
-        startedTs = .min
-        lastTs = .min
+        view.modal_depth = 0
+        view.max_modal_depth = 0
+        view.started_ts = .min
+        view.last_ts = .min
+        view.previous_ts = .min
         lastSeq = 0
-        lastUserActionTs = .min
-        lastUserActionControl = MW_ABSENT
+        view.last_user_action_ts = .min
+        view.last_user_action_control = MW_ABSENT
         runningTasks.removeAll(keepingCapacity: true)
-        lastTaskFinishedTs = .min
-        lastTaskFailedTs = .min
-        events = 0
-        alertsPresented = 0
-        presentations = 0
+        view.tasks_running = 0
+        view.last_task_finished_ts = .min
+        view.last_task_failed_ts = .min
+        view.events = 0
+        view.alerts_presented = 0
+        view.presentations = 0
         violations = 0
         lastObserved = 0
         counterMap.removeAll()

@@ -240,6 +240,9 @@ final class SessionTable {
             to.bindMemory(to: SessionRecord.self, capacity: 1)
                 .moveInitialize(from: from.assumingMemoryBound(to: SessionRecord.self), count: 1)
             (to + recordSize).copyMemory(from: from + recordSize, byteCount: Self.slotStride - recordSize)
+            let moved = to.assumingMemoryBound(to: SessionRecord.self)
+            // Stack entries' ids in the inline part moved with it.
+            if moved.pointee.arenaHeap == nil { Session(record: moved).moveIDs(by: to - from) }
         }
         slots.deallocate()
         slots = fresh

@@ -63,7 +63,7 @@ final class SessionTableTests: XCTestCase {
     func testAReusedRecordHoldsNothingOfTheSessionBefore() {
         let table = SessionTable()
         let old = add(table, Array("a-session-id-longer-than-twenty-bytes".utf8))
-        old.push(StackEntry(kind: MW_KIND_MODAL.rawValue, idOffset: 0, idLength: 0, idHash: 1, ts: 5),
+        old.push(StackEntry(kind: MW_KIND_MODAL.rawValue, ts: 5),
                  id: Self.str("m1"), title: Self.str("Title"))
         old.runningTasks.append(7)
         _ = old.counterMap.add(11, 3)
