@@ -41,11 +41,11 @@ extension Engine {
         let task = Hashing.fnv1a(UnsafeRawBufferPointer(start: event.pointee.task.ptr, count: event.pointee.task.len))
         switch event.pointee.task_state {
         case Int32(MW_TASK_STARTED.rawValue):
-            if !session.runningTasks.contains(task), session.runningTasks.count < 256 {
+            if session.runningTaskIndex(of: task) == nil, session.runningTaskCount < 256 {
                 session.addRunningTask(task)
             }
         case Int32(MW_TASK_FINISHED.rawValue), Int32(MW_TASK_FAILED.rawValue), Int32(MW_TASK_CANCELLED.rawValue):
-            if let i = session.runningTasks.firstIndex(of: task) { session.removeRunningTask(at: i) }
+            if let i = session.runningTaskIndex(of: task) { session.removeRunningTask(at: i) }
             if event.pointee.task_state == MW_TASK_FINISHED.rawValue { session.lastTaskFinishedTs = event.pointee.ts }
             if event.pointee.task_state == MW_TASK_FAILED.rawValue { session.lastTaskFailedTs = event.pointee.ts }
         default:

@@ -1,12 +1,14 @@
 import Glibc
 import ModalwatchABI
 
-/// One live session: a handle to its `SessionRecord` in the session table's arena. A plain
-/// pointer, so reaching a session costs no reference counting. A handle is valid until the
+/// One live session: a handle to its `SessionRecord` in the session table's arena. Plain
+/// pointers, so reaching a session costs no reference counting. A handle is valid until the
 /// table adds a session (which may move the arena) or removes this one.
 struct Session: Equatable {
     /// The session's record.
     let record: UnsafeMutablePointer<SessionRecord>
+    /// The table's pool, where the record's memory beyond its slot comes from.
+    let pool: UnsafeMutablePointer<SpillPool>
 
     /// The id bytes, in the record (they move with it).
     struct IDBytes {
@@ -94,24 +96,48 @@ struct Session: Equatable {
         get { record.pointee.view.last_user_action_control }
         nonmutating set { record.pointee.view.last_user_action_control = newValue }
     }
-    /// The tasks started and not yet ended (their id hashes); `view.tasks_running` counts them.
+    /// The tasks started and not yet ended (their id hashes, oldest first), as an array
+    /// (snapshots and inspection); `view.tasks_running` counts them.
     var runningTasks: [UInt64] {
-        get { record.pointee.runningTasks }
+        get { Array(UnsafeBufferPointer(start: record.pointee.tasks, count: Int(record.pointee.view.tasks_running))) }
         nonmutating set {
-            record.pointee.runningTasks = newValue
-            record.pointee.view.tasks_running = Int32(newValue.count)
+            record.pointee.view.tasks_running = 0
+            for task in newValue { addRunningTask(task) }
         }
+    }
+
+    /// Running tasks.
+    var runningTaskCount: Int { Int(record.pointee.view.tasks_running) }
+
+    /// The index of a running task (its id hash), if it is running.
+    func runningTaskIndex(of task: UInt64) -> Int? {
+        guard let tasks = record.pointee.tasks else { return nil }
+        for i in 0..<runningTaskCount where tasks[i] == task { return i }
+        return nil
     }
 
     /// Adds a task (its id hash) to the running ones.
     func addRunningTask(_ task: UInt64) {
-        record.pointee.runningTasks.append(task)
+        let count = runningTaskCount
+        if count == Int(record.pointee.taskCapacity) {
+            let capacity = max(8, count * 2)
+            let grown = pool.pointee.allocate(UInt64.self, count: capacity)
+            if let tasks = record.pointee.tasks {
+                grown.update(from: tasks, count: count)
+                pool.pointee.deallocate(tasks, count: count)
+            }
+            record.pointee.tasks = grown
+            record.pointee.taskCapacity = Int32(capacity)
+        }
+        record.pointee.tasks![count] = task
         record.pointee.view.tasks_running += 1
     }
 
-    /// Removes the running task at `index`.
+    /// Removes the running task at `index`, keeping the others' order.
     func removeRunningTask(at index: Int) {
-        record.pointee.runningTasks.remove(at: index)
+        let tasks = record.pointee.tasks!
+        let count = runningTaskCount
+        (tasks + index).update(from: tasks + index + 1, count: count - index - 1)
         record.pointee.view.tasks_running -= 1
     }
     var lastTaskFinishedTs: Int64 {
@@ -154,36 +180,84 @@ struct Session: Equatable {
         _read { yield record.pointee.windowRings }
         nonmutating _modify { yield &record.pointee.windowRings }
     }
-    /// Firings already made for once-per-subject / key / session rules.
-    var firedKeys: IntegerMap {
-        _read { yield record.pointee.firedKeys }
-        nonmutating _modify { yield &record.pointee.firedKeys }
+    /// Adds `delta` to a rule counter (`counterMap`) and returns the sum.
+    @inline(__always)
+    func counterAdd(_ key: UInt64, _ delta: Int64) -> Int64 {
+        record.pointee.counterMap.add(key, delta, pool: pool)
     }
-    /// For once-per-window rules: the event time until which each rule (by seed) stays quiet.
-    var quietMap: IntegerMap {
-        _read { yield record.pointee.quietMap }
-        nonmutating _modify { yield &record.pointee.quietMap }
+
+    /// Adds `ts` to a rule window (`windowRings.push`).
+    @inline(__always)
+    func windowPush(_ ts: Int64, key: UInt64, window: Int64, limit: Int) -> Int {
+        record.pointee.windowRings.push(ts, key: key, window: window, limit: limit, pool: pool)
+    }
+
+    /// The firing marks, taken from the pool at the first need.
+    private var marks: UnsafeMutablePointer<FiringMarks> {
+        if let marks = record.pointee.marks { return marks }
+        let marks = pool.pointee.allocate(FiringMarks.self, count: 1)
+        marks.initialize(to: FiringMarks())
+        record.pointee.marks = marks
+        return marks
+    }
+
+    /// Whether a firing was already made for `key` (once-per-subject / key / session rules).
+    func hasFired(_ key: UInt64) -> Bool { record.pointee.marks?.pointee.fired.contains(key) ?? false }
+
+    /// Marks a firing for `key`; returns whether it is new.
+    func fire(_ key: UInt64) -> Bool { marks.pointee.fired.insert(key, pool: pool) }
+
+    /// For once-per-window rules: the event time until which the rule `seed` stays quiet.
+    func quietUntil(_ seed: UInt64) -> Int64? { record.pointee.marks?.pointee.quiet.value(seed) }
+
+    /// Keeps the rule `seed` quiet until event time `ts`.
+    func setQuiet(_ seed: UInt64, until ts: Int64) { marks.pointee.quiet.set(seed, ts, pool: pool) }
+
+    /// Gives everything the record holds beyond its slot back to the pool (the table's end).
+    func releaseSpill() {
+        record.pointee.counterMap.release(pool: pool)
+        record.pointee.windowRings.release(pool: pool)
+        if let marks = record.pointee.marks {
+            marks.pointee.fired.release(pool: pool)
+            marks.pointee.quiet.release(pool: pool)
+            marks.deinitialize(count: 1)
+            pool.pointee.deallocate(marks, count: 1)
+            record.pointee.marks = nil
+        }
+        if let tasks = record.pointee.tasks { pool.pointee.deallocate(tasks, count: Int(record.pointee.taskCapacity)) }
+        record.pointee.tasks = nil
+        record.pointee.taskCapacity = 0
+        if let stack = record.pointee.stackHeap { pool.pointee.deallocate(stack, count: Int(record.pointee.stackCapacity)) }
+        record.pointee.stackHeap = nil
+        if let arena = record.pointee.arenaHeap { pool.pointee.deallocate(arena, count: Int(record.pointee.idArenaCapacity)) }
+        record.pointee.arenaHeap = nil
     }
 
     /// `counterMap` as a dictionary (snapshots).
     var counters: [UInt64: Int64] {
         get { record.pointee.counterMap.dictionary }
-        nonmutating set { record.pointee.counterMap.replace(with: newValue) }
+        nonmutating set { record.pointee.counterMap.replace(with: newValue, pool: pool) }
     }
     /// `windowRings` as a dictionary (snapshots).
     var windows: [UInt64: [Int64]] {
         get { record.pointee.windowRings.dictionary }
-        nonmutating set { record.pointee.windowRings.replace(with: newValue) }
+        nonmutating set { record.pointee.windowRings.replace(with: newValue, pool: pool) }
     }
-    /// `firedKeys` as a set (snapshots).
+    /// The firings made, as a set (snapshots).
     var fired: Set<UInt64> {
-        get { record.pointee.firedKeys.keySet }
-        nonmutating set { record.pointee.firedKeys.replace(withKeys: newValue) }
+        get { record.pointee.marks?.pointee.fired.keySet ?? [] }
+        nonmutating set {
+            if newValue.isEmpty && record.pointee.marks == nil { return }
+            marks.pointee.fired.replace(withKeys: newValue, pool: pool)
+        }
     }
-    /// `quietMap` as a dictionary (snapshots).
+    /// The quiet windows, as a dictionary (snapshots).
     var quietUntil: [UInt64: Int64] {
-        get { record.pointee.quietMap.dictionary }
-        nonmutating set { record.pointee.quietMap.replace(with: newValue) }
+        get { record.pointee.marks?.pointee.quiet.dictionary ?? [:] }
+        nonmutating set {
+            if newValue.isEmpty && record.pointee.marks == nil { return }
+            marks.pointee.quiet.replace(with: newValue, pool: pool)
+        }
     }
 
     /// The id bytes.
@@ -294,9 +368,9 @@ struct Session: Equatable {
         let count = Int(record.pointee.view.stack_count)
         if count == Int(record.pointee.stackCapacity) {
             let capacity = count * 2
-            let grown = UnsafeMutablePointer<StackEntry>.allocate(capacity: capacity)
+            let grown = pool.pointee.allocate(StackEntry.self, count: capacity)
             grown.initialize(from: stackBase, count: count)
-            record.pointee.stackHeap?.deallocate()
+            if let old = record.pointee.stackHeap { pool.pointee.deallocate(old, count: count) }
             record.pointee.stackHeap = grown
             record.pointee.stackCapacity = Int32(capacity)
         }
@@ -307,11 +381,11 @@ struct Session: Equatable {
     /// Room for `needed` bytes in the presentation arena, keeping what it holds.
     private func reserveArena(_ needed: Int) {
         guard needed > Int(record.pointee.idArenaCapacity) else { return }
-        let capacity = max(128, needed * 2)
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        let capacity = SpillPool.blockSize(max(128, needed * 2))
+        let grown = pool.pointee.allocate(UInt8.self, count: capacity)
         let old = idArena!
         grown.update(from: old, count: Int(record.pointee.idArenaUsed))
-        record.pointee.arenaHeap?.deallocate()
+        if let heap = record.pointee.arenaHeap { pool.pointee.deallocate(heap, count: Int(record.pointee.idArenaCapacity)) }
         record.pointee.arenaHeap = grown
         record.pointee.idArenaCapacity = Int32(capacity)
         moveIDs(by: UnsafeRawPointer(grown) - UnsafeRawPointer(old))

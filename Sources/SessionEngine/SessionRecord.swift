@@ -6,6 +6,8 @@ import ModalwatchABI
 /// A record whose session ended stays in its slot with its memory (the id bytes, the
 /// presentation arena, the stack, the tasks, the rules' maps and windows): the next session
 /// put in that slot reuses it, so a table that has its size allocates nothing per session.
+/// What it holds beyond its slot comes from the table's `SpillPool` and goes back there
+/// (`Session.releaseSpill()`); only the id bytes are its own.
 /// Non-copyable: it owns that memory.
 struct SessionRecord: ~Copyable {
     /// The session as the rules see it (`mw_session`), kept up to date in place as events
@@ -37,7 +39,9 @@ struct SessionRecord: ~Copyable {
     var idArenaUsed: Int32 = 0
 
     var lastSeq: Int64 = 0
-    var runningTasks: [UInt64] = []
+    /// The running tasks' id hashes (`view.tasks_running` of them), in a block of the pool.
+    var tasks: UnsafeMutablePointer<UInt64>?
+    var taskCapacity: Int32 = 0
     var violations: UInt64 = 0
     /// Wall-clock ms of the last event, for `sessions` and idle release.
     var lastObserved: Int64 = 0
@@ -46,10 +50,9 @@ struct SessionRecord: ~Copyable {
     var counterMap = IntegerMap()
     /// Rule windows, keyed by rule seed and key: event times, oldest first.
     var windowRings = WindowRings()
-    /// Firings already made for once-per-subject / key / session rules.
-    var firedKeys = IntegerMap()
-    /// For once-per-window rules: the event time until which each rule (by seed) stays quiet.
-    var quietMap = IntegerMap()
+    /// The firing discipline's marks, out of line (only a report needs them): taken from the
+    /// pool at the session's first, kept across reuse.
+    var marks: UnsafeMutablePointer<FiringMarks>?
 
     /// An empty record.
     init() {}
@@ -67,8 +70,6 @@ struct SessionRecord: ~Copyable {
 
     deinit {
         idStart?.deallocate()
-        stackHeap?.deallocate()
-        arenaHeap?.deallocate()
     }
 
     /// Makes the record the state of a new session with id `id` in `app`, keeping its memory.
@@ -103,7 +104,6 @@ struct SessionRecord: ~Copyable {
         lastSeq = 0
         view.last_user_action_ts = .min
         view.last_user_action_control = MW_ABSENT
-        runningTasks.removeAll(keepingCapacity: true)
         view.tasks_running = 0
         view.last_task_finished_ts = .min
         view.last_task_failed_ts = .min
@@ -114,8 +114,10 @@ struct SessionRecord: ~Copyable {
         lastObserved = 0
         counterMap.removeAll()
         windowRings.removeAll()
-        firedKeys.removeAll()
-        quietMap.removeAll()
+        if let marks {
+            marks.pointee.fired.removeAll()
+            marks.pointee.quiet.removeAll()
+        }
     }
 
 }

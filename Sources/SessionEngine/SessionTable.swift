@@ -73,6 +73,8 @@ final class SessionTable {
     }
 
     private var entries: UnsafeMutablePointer<Entry>
+    /// Where the records' memory beyond their slots comes from.
+    private let pool = UnsafeMutablePointer<SpillPool>.allocate(capacity: 1)
     private var capacity: Int
     private var mask: Int
     /// The arena: slots `0 ..< slotCount` are initialized, live or free.
@@ -98,12 +100,18 @@ final class SessionTable {
         entries = Self.allocateEntries(capacity)
         slotCapacity = 256
         slots = .allocate(byteCount: slotCapacity * Self.slotStride, alignment: Self.slotAlignment)
+        pool.initialize(to: SpillPool())
     }
 
     deinit {
         entries.deallocate()
-        for slot in 0..<slotCount { record(slot).deinitialize(count: 1) }
+        for slot in 0..<slotCount {
+            handle(Int32(slot)).releaseSpill()
+            record(slot).deinitialize(count: 1)
+        }
         slots.deallocate()
+        pool.deinitialize(count: 1)
+        pool.deallocate()
     }
 
     /// The record in `slot`.
@@ -120,7 +128,7 @@ final class SessionTable {
     }
 
     @inline(__always)
-    private func handle(_ slot: Int32) -> Session { Session(record: record(Int(slot))) }
+    private func handle(_ slot: Int32) -> Session { Session(record: record(Int(slot)), pool: pool) }
 
     /// The session with these id bytes.
     @inline(__always)
@@ -168,7 +176,7 @@ final class SessionTable {
     func remove(_ session: Session) {
         let slot = self.slot(of: session)
         guard slot >= 0, slot < slotCount, record(slot).pointee.live else { return }
-        var position = Int(truncatingIfNeeded: Key(Session(record: record(slot)).idBuffer).mixed) & mask
+        var position = Int(truncatingIfNeeded: Key(handle(Int32(slot)).idBuffer).mixed) & mask
         while entries[position].slot != Int32(slot) {
             position = (position + 1) & mask
         }
@@ -242,7 +250,7 @@ final class SessionTable {
             (to + recordSize).copyMemory(from: from + recordSize, byteCount: Self.slotStride - recordSize)
             let moved = to.assumingMemoryBound(to: SessionRecord.self)
             // Stack entries' ids in the inline part moved with it.
-            if moved.pointee.arenaHeap == nil { Session(record: moved).moveIDs(by: to - from) }
+            if moved.pointee.arenaHeap == nil { Session(record: moved, pool: pool).moveIDs(by: to - from) }
         }
         slots.deallocate()
         slots = fresh

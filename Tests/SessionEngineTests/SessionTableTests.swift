@@ -65,11 +65,11 @@ final class SessionTableTests: XCTestCase {
         let old = add(table, Array("a-session-id-longer-than-twenty-bytes".utf8))
         old.push(StackEntry(kind: MW_KIND_MODAL.rawValue, ts: 5),
                  id: Self.str("m1"), title: Self.str("Title"))
-        old.runningTasks.append(7)
-        _ = old.counterMap.add(11, 3)
-        _ = old.windowRings.push(100, key: 12, window: 1000, limit: 4)
-        _ = old.firedKeys.insert(13)
-        old.quietMap.set(14, 200)
+        old.addRunningTask(7)
+        _ = old.counterAdd(11, 3)
+        _ = old.windowPush(100, key: 12, window: 1000, limit: 4)
+        _ = old.fire(13)
+        old.setQuiet(14, until: 200)
         old.startedTs = 1
         old.lastTs = 100
         old.lastSeq = 9
