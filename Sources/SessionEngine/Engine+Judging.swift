@@ -32,17 +32,21 @@ extension Engine {
         let marker = self.marker
         mw_marker_set_event(marker, event.pointee.ts, type, event.pointee.session.ptr, event.pointee.session.len)
         withUnsafeMutablePointer(to: &record.pointee.view) { view in
-            let sessionPointer = UnsafePointer(view)
             guard let first = dispatches.baseAddress else { return }
+            // What every call of this event shares, written once; each rule's part per call.
+            var call = mw_call(
+                host: UnsafePointer(host), ctx: context, event: event, session: UnsafePointer(view),
+                params: nil, rule_index: 0, edition: edition, module_state: nil, param_decls: nil,
+                param_count: 0, reserved: 0)
             for index in 0..<dispatches.count {
                 let dispatch = first + index
                 frame.pointee.dispatch = dispatch
                 ruleCallSerial &+= 1
-                var call = mw_call(
-                    host: UnsafePointer(host), ctx: context, event: event, session: sessionPointer,
-                    params: dispatch.pointee.parameters, rule_index: dispatch.pointee.ruleIndex, edition: edition,
-                    module_state: dispatch.pointee.moduleState, param_decls: dispatch.pointee.parameterDeclarations,
-                    param_count: dispatch.pointee.parameterCount, reserved: 0)
+                call.params = dispatch.pointee.parameters
+                call.rule_index = dispatch.pointee.ruleIndex
+                call.module_state = dispatch.pointee.moduleState
+                call.param_decls = dispatch.pointee.parameterDeclarations
+                call.param_count = dispatch.pointee.parameterCount
                 mw_marker_enter(marker, dispatch.pointee.catalogIndex)
                 dispatch.pointee.entry(&call)
                 mw_marker_leave(marker)

@@ -190,12 +190,21 @@ final class SessionTable {
         count -= 1
     }
 
-    /// Marks a session the most recently active.
+    /// Marks a (live) session the most recently active.
+    @inline(__always)
     func touch(_ session: Session) {
         let slot = Int32(self.slot(of: session))
         guard slot != head else { return }
-        unlink(slot)
-        linkAtHead(slot)
+        // Not the head, so it has a previous session, and the list has a head.
+        let moved = session.record
+        let previous = moved.pointee.previous
+        let next = moved.pointee.next
+        record(Int(previous)).pointee.next = next
+        if next >= 0 { record(Int(next)).pointee.previous = previous } else { tail = previous }
+        moved.pointee.previous = -1
+        moved.pointee.next = head
+        record(Int(head)).pointee.previous = slot
+        head = slot
     }
 
     /// The least recently active session.
