@@ -3,12 +3,12 @@ import ModalwatchABI
 extension Engine {
     /// Applies an event to its session's state (events.md, "The presentation stack").
     /// Returns false when the event is to be ignored (a dismissal of an unknown id).
-    func apply(_ event: inout mw_event, to session: Session) -> Bool {
-        switch event.type {
+    func apply(_ event: UnsafePointer<mw_event>, to session: Session) -> Bool {
+        switch event.pointee.type {
         case MW_EVENT_SESSION_START.rawValue:
-            if event.device != MW_ABSENT { session.device = event.device }
-            if event.size_class != MW_ABSENT {
-                session.sizeClass = event.size_class
+            if event.pointee.device != MW_ABSENT { session.device = event.pointee.device }
+            if event.pointee.size_class != MW_ABSENT {
+                session.sizeClass = event.pointee.size_class
             } else {
                 session.sizeClass = session.device == MW_DEVICE_PHONE.rawValue
                     ? Int32(MW_SIZE_COMPACT.rawValue) : Int32(MW_SIZE_REGULAR.rawValue)
@@ -37,25 +37,25 @@ extension Engine {
         return true
     }
 
-    private func applyTask(_ event: mw_event, to session: Session) {
-        let task = Hashing.fnv1a(UnsafeRawBufferPointer(start: event.task.ptr, count: event.task.len))
-        switch event.task_state {
+    private func applyTask(_ event: UnsafePointer<mw_event>, to session: Session) {
+        let task = Hashing.fnv1a(UnsafeRawBufferPointer(start: event.pointee.task.ptr, count: event.pointee.task.len))
+        switch event.pointee.task_state {
         case Int32(MW_TASK_STARTED.rawValue):
-            if !session.runningTasks.contains(task), session.runningTasks.count < 256 {
-                session.runningTasks.append(task)
+            if session.runningTaskIndex(of: task) == nil, session.runningTaskCount < 256 {
+                session.addRunningTask(task)
             }
         case Int32(MW_TASK_FINISHED.rawValue), Int32(MW_TASK_FAILED.rawValue), Int32(MW_TASK_CANCELLED.rawValue):
-            if let i = session.runningTasks.firstIndex(of: task) { session.runningTasks.remove(at: i) }
-            if event.task_state == MW_TASK_FINISHED.rawValue { session.lastTaskFinishedTs = event.ts }
-            if event.task_state == MW_TASK_FAILED.rawValue { session.lastTaskFailedTs = event.ts }
+            if let i = session.runningTaskIndex(of: task) { session.removeRunningTask(at: i) }
+            if event.pointee.task_state == MW_TASK_FINISHED.rawValue { session.lastTaskFinishedTs = event.pointee.ts }
+            if event.pointee.task_state == MW_TASK_FAILED.rawValue { session.lastTaskFailedTs = event.pointee.ts }
         default:
             break
         }
     }
 
-    private func present(_ event: mw_event, in session: Session) {
+    private func present(_ event: UnsafePointer<mw_event>, in session: Session) {
         let kind: UInt32
-        switch event.type {
+        switch event.pointee.type {
         case MW_EVENT_ALERT_PRESENTED.rawValue: kind = MW_KIND_ALERT.rawValue
         case MW_EVENT_SHEET_PRESENTED.rawValue: kind = MW_KIND_SHEET.rawValue
         case MW_EVENT_MODAL_PRESENTED.rawValue: kind = MW_KIND_MODAL.rawValue
@@ -67,23 +67,20 @@ extension Engine {
             // A stream that never dismisses: forget the bottom of the stack rather than grow without bound.
             session.removeBottom()
         }
-        var entry = StackEntry(
-            kind: kind, idOffset: 0, idLength: 0,
-            idHash: Hashing.fnv1a(UnsafeRawBufferPointer(start: event.id.ptr, count: event.id.len)),
-            ts: event.ts)
+        var entry = StackEntry(kind: kind, ts: event.pointee.ts)
         if kind == MW_KIND_MODAL.rawValue {
-            entry.style = event.style
-            entry.transition = event.transition
-            entry.sizeClass = event.size_class != MW_ABSENT ? event.size_class : session.sizeClass
-            entry.buttonCount = Int32(event.modal_button_count)
+            entry.style = event.pointee.style
+            entry.transition = event.pointee.transition
+            entry.sizeClass = event.pointee.size_class != MW_ABSENT ? event.pointee.size_class : session.sizeClass
+            entry.buttonCount = Int32(event.pointee.modal_button_count)
         } else if kind != MW_KIND_POPOVER.rawValue {
-            entry.buttonCount = Int32(event.button_count)
-            if kind == MW_KIND_SHEET.rawValue { entry.inPopover = event.in_popover }
-            if let buttons = event.buttons {
+            entry.buttonCount = Int32(event.pointee.button_count)
+            if kind == MW_KIND_SHEET.rawValue { entry.inPopover = event.pointee.in_popover }
+            if let buttons = event.pointee.buttons {
                 // The cancel button (rules.md): the first with style cancel, else the first
                 // default-style button titled Cancel in any case.
                 var titledCancel = MW_ABSENT
-                for i in 0..<Int(event.button_count) {
+                for i in 0..<Int(event.pointee.button_count) {
                     let style = buttons[i].style
                     if style == MW_BUTTON_CANCEL.rawValue && entry.cancelIndex == MW_ABSENT {
                         entry.cancelIndex = Int32(i)
@@ -100,7 +97,7 @@ extension Engine {
                 if entry.cancelIndex == MW_ABSENT { entry.cancelIndex = titledCancel }
             }
         }
-        session.push(entry, id: event.id, title: event.title)
+        session.push(entry, id: event.pointee.id, title: event.pointee.title)
     }
 
     /// True when `title` is `Cancel` in any case (ASCII).
@@ -115,33 +112,32 @@ extension Engine {
         }
     }
 
-    private func dismiss(_ event: mw_event, in session: Session) -> Bool {
-        let hash = Hashing.fnv1a(UnsafeRawBufferPointer(start: event.id.ptr, count: event.id.len))
-        guard let index = session.indexOf(id: event.id, hash: hash) else {
+    private func dismiss(_ event: UnsafePointer<mw_event>, in session: Session) -> Bool {
+        guard let index = session.indexOf(id: event.pointee.id) else {
             statistics.unknownDismissals += 1
-            let id = String(decoding: UnsafeRawBufferPointer(start: event.id.ptr, count: event.id.len), as: UTF8.self)
-            let type = String(decoding: UnsafeRawBufferPointer(start: event.type_name.ptr, count: event.type_name.len), as: UTF8.self)
+            let id = String(decoding: UnsafeRawBufferPointer(start: event.pointee.id.ptr, count: event.pointee.id.len), as: UTF8.self)
+            let type = String(decoding: UnsafeRawBufferPointer(start: event.pointee.type_name.ptr, count: event.pointee.type_name.len), as: UTF8.self)
             output.emitDiagnostic(.unknownDismiss, app: session.app.name, session: session.id.string) {
                 "\(type) of id '\(id)', which is not on the session's stack; ignored"
             }
             return false
         }
-        // Keep a copy of the removed entry (and its id) for the rules.
+        // Keep a copy of the removed entry (and its id and title) for the rules.
         let entry = session.stack[index]
-        let idBytes = session.idBytes(of: entry)
-        var copy = entry
-        copy.idOffset = 0
-        copy.idLength = Int32(min(idBytes.count, Self.maxDismissedIDBytes))
-        if copy.idLength > 0 {
-            UnsafeMutableRawPointer(dismissedID).copyMemory(from: idBytes.baseAddress!, byteCount: Int(copy.idLength))
+        let idBytes = entry.idBytes
+        var copy = entry.view
+        copy.id.len = min(idBytes.count, Self.maxDismissedIDBytes)
+        copy.id.ptr = UnsafePointer(UnsafeMutableRawPointer(dismissedID).assumingMemoryBound(to: CChar.self))
+        if copy.id.len > 0 {
+            UnsafeMutableRawPointer(dismissedID).copyMemory(from: idBytes.baseAddress!, byteCount: copy.id.len)
         }
-        let titleBytes = session.titleBytes(of: entry)
+        let titleBytes = entry.titleBytes
         dismissedTitleLength = titleBytes.count
         if titleBytes.count > 0 {
             UnsafeMutableRawPointer(dismissedTitle).copyMemory(from: titleBytes.baseAddress!, byteCount: titleBytes.count)
         }
         session.pop(downTo: index)
-        dismissedView.pointee = copy.view(arena: dismissedID)
+        dismissedView.pointee = copy
         return true
     }
 }

@@ -53,14 +53,14 @@ extension Engine {
     func counterAdd(_ frame: RuleCallFrame, scope: UInt32, key: UInt64, delta: Int64) -> Int64 {
         guard let current = frame.session, let dispatch = frame.dispatch?.pointee else { return 0 }
         let k = Hashing.ruleKey(seed: dispatch.seed, key)
-        return scope == MW_SCOPE_APP ? current.withApp { appCounterAdd($0, k, delta) } : current.counterMap.add(k, delta)
+        return scope == MW_SCOPE_APP ? current.withApp { appCounterAdd($0, k, delta) } : current.counterAdd(k, delta)
     }
 
     func windowPush(_ frame: RuleCallFrame, key: UInt64, ts: Int64, window: Int64, keep: UInt32) -> UInt32 {
         guard let current = frame.session, let dispatch = frame.dispatch?.pointee else { return 0 }
         let k = Hashing.ruleKey(seed: dispatch.seed, key)
         let limit = Int(max(1, min(keep, 4096)))
-        return UInt32(current.windowRings.push(ts, key: k, window: window, limit: limit))
+        return UInt32(current.windowPush(ts, key: k, window: window, limit: limit))
     }
 
     func report(_ frame: RuleCallFrame, _ reportPointer: UnsafePointer<mw_report>) {
@@ -135,21 +135,21 @@ extension Engine {
         _ dispatch: RuleProfile.Dispatch, session: Session, ts: Int64,
         subject: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, record: Bool, quietMs: Int64
     ) -> Bool {
-        func once(_ set: inout IntegerMap, _ value: UInt64) -> Bool {
-            record ? set.insert(value) : !set.contains(value)
+        func once(_ value: UInt64) -> Bool {
+            record ? session.fire(value) : !session.hasFired(value)
         }
         switch dispatch.fire {
         case .oncePerSubject:
-            return once(&session.firedKeys, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(subject)))
+            return once(Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(subject)))
         case .oncePerKey:
-            return once(&session.firedKeys, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key) ^ 0x6b6579))
+            return once(Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key) ^ 0x6b6579))
         case .oncePerSession:
-            return once(&session.firedKeys, Hashing.ruleKey(seed: dispatch.seed, 0x7365_7373_696f_6e))
+            return once(Hashing.ruleKey(seed: dispatch.seed, 0x7365_7373_696f_6e))
         case .oncePerAppValue:
             return appFiring(session.app, Hashing.ruleKey(seed: dispatch.seed, Hashing.fnv1a(key)), record: record)
         case .oncePerWindow:
-            if let quiet = session.quietMap.value(dispatch.seed), ts < quiet { return false }
-            if record { session.quietMap.set(dispatch.seed, ts.addingSaturated(max(quietMs, 0))) }
+            if let quiet = session.quietUntil(dispatch.seed), ts < quiet { return false }
+            if record { session.setQuiet(dispatch.seed, until: ts.addingSaturated(max(quietMs, 0))) }
             return true
         case .everyTime:
             return true

@@ -31,7 +31,7 @@ extension Engine {
             events: session.events, alerts: session.alertsPresented, presentations: session.presentations,
             modalDepth: Int(session.modalDepth), maxModalDepth: Int(session.maxModalDepth),
             violations: session.violations, foreground: session.foreground,
-            tasksRunning: session.runningTasks.count,
+            tasksRunning: session.runningTaskCount,
             stack: session.stack.map { entry in
                 SessionSnapshot.Presentation(
                     kind: Self.kindName(entry.kind),

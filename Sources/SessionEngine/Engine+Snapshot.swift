@@ -63,12 +63,15 @@ extension Engine {
             session.sizeClass = saved.sizeClass
             session.foreground = saved.foreground
             for entry in saved.stack {
-                let stackEntry = StackEntry(
-                    kind: entry.kind, idOffset: 0, idLength: 0,
-                    idHash: entry.id.withUnsafeBytes { Hashing.fnv1a($0) }, ts: entry.ts, style: entry.style,
-                    transition: entry.transition, sizeClass: entry.sizeClass, navDepth: entry.navDepth,
-                    buttonCount: entry.buttonCount, cancelIndex: entry.cancelIndex,
-                    destructiveIndex: entry.destructiveIndex, inPopover: entry.inPopover)
+                var stackEntry = StackEntry(kind: entry.kind, ts: entry.ts)
+                stackEntry.style = entry.style
+                stackEntry.transition = entry.transition
+                stackEntry.sizeClass = entry.sizeClass
+                stackEntry.navDepth = entry.navDepth
+                stackEntry.buttonCount = entry.buttonCount
+                stackEntry.cancelIndex = entry.cancelIndex
+                stackEntry.destructiveIndex = entry.destructiveIndex
+                stackEntry.inPopover = entry.inPopover
                 let title = entry.title ?? []
                 entry.id.withUnsafeBytes { bytes in
                     title.withUnsafeBytes { titleBytes in

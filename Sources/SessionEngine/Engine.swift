@@ -42,8 +42,8 @@ public final class Engine {
     let callFrame = UnsafeMutablePointer<RuleCallFrame>.allocate(capacity: 1)
 
     // Scratch, reused for every event.
-    var stackViews: UnsafeMutablePointer<mw_presentation>
-    var stackViewCapacity = 16
+    /// The event judged when its time had to be raised to the session's latest (a copy).
+    let clampedEvent = UnsafeMutablePointer<mw_event>.allocate(capacity: 1)
     let dismissedView = UnsafeMutablePointer<mw_presentation>.allocate(capacity: 1)
     let dismissedID = UnsafeMutablePointer<UInt8>.allocate(capacity: Engine.maxDismissedIDBytes)
     static let maxDismissedIDBytes = 1024
@@ -73,7 +73,7 @@ public final class Engine {
         self.output = output
         writingOutput = output as? any ViolationWritingOutput
         self.defaultProfile = RuleProfile(catalog: catalog, configuration: configuration, app: nil)
-        stackViews = .allocate(capacity: stackViewCapacity)
+        clampedEvent.initialize(to: mw_event())
         heldByRuleCount = max(catalog.rules.count, 1)
         heldByRule = .allocate(capacity: heldByRuleCount)
         heldByRule.initialize(repeating: 0, count: heldByRuleCount)
@@ -90,7 +90,7 @@ public final class Engine {
     }
 
     deinit {
-        stackViews.deallocate()
+        clampedEvent.deallocate()
         dismissedView.deallocate()
         dismissedID.deallocate()
         dismissedTitle.deallocate()
@@ -143,80 +143,97 @@ public final class Engine {
     public func process(_ eventPointer: UnsafePointer<mw_event>, observed: Int64) {
         statistics.eventsAccepted += 1
         self.observed = observed
-        var event = eventPointer.pointee
-        guard event.type != MW_EVENT_UNKNOWN.rawValue, event.type < MW_EVENT_TYPE_COUNT.rawValue else {
+        let event = eventPointer
+        let type = event.pointee.type
+        guard type != MW_EVENT_UNKNOWN.rawValue, type < MW_EVENT_TYPE_COUNT.rawValue else {
             statistics.eventsUnknownType += 1
             return
         }
-        let sessionID = UnsafeRawBufferPointer(start: event.session.ptr, count: event.session.len)
+        let sessionID = UnsafeRawBufferPointer(start: event.pointee.session.ptr, count: event.pointee.session.len)
         if let session = table.find(sessionID) {
-            guard resume(&event, session) else { return }
-            if applyAndJudge(&event, session: session, observed: observed) { release(session) }
+            guard resume(event, session) else { return }
+            if applyAndJudge(event, session: session, observed: observed) { release(session) }
         } else {
-            let session = startSession(id: sessionID, event: &event)
-            countMissingBeforeFirst(&event, session)
-            _ = checkSequence(&event, session)
-            if applyAndJudge(&event, session: session, observed: observed) { release(session) }
+            let session = startSession(id: sessionID, event: event)
+            countMissingBeforeFirst(event, session)
+            _ = checkSequence(event, session)
+            if applyAndJudge(event, session: session, observed: observed) { release(session) }
         }
     }
 
     /// An event of a live session: whether it passes the checks; restarts the session if
     /// it is a new launch or comes after the idle timeout.
-    private func resume(_ event: inout mw_event, _ session: Session) -> Bool {
-        if !checkApp(&event, session) { return false }
-        if !checkSequence(&event, session) { return false }
-        let isStart = event.type == MW_EVENT_SESSION_START.rawValue
-        if isStart || (session.lastTs != .min && event.ts > session.lastTs.addingSaturated(configuration.sessionIdleTimeoutMs)) {
-            // A new launch under the same id, or a session idle past the timeout: start afresh.
-            let lastSeq = session.lastSeq
-            // The new app first: the old one still has this session, so it cannot be forgotten meanwhile.
-            let app = isStart ? appState(named: event.app) : session.app
-            join(app)
-            leave(session.app)
-            session.reset(app: app)
-            session.lastSeq = lastSeq
-            statistics.sessionsStarted += 1
+    @inline(__always)
+    private func resume(_ event: UnsafePointer<mw_event>, _ session: Session) -> Bool {
+        if !checkApp(event, session) { return false }
+        if !checkSequence(event, session) { return false }
+        let isStart = event.pointee.type == MW_EVENT_SESSION_START.rawValue
+        if isStart || (session.lastTs != .min && event.pointee.ts > session.lastTs.addingSaturated(configuration.sessionIdleTimeoutMs)) {
+            restart(event, session, isStart: isStart)
         }
         table.touch(session)
         return true
     }
 
+    /// A new launch under the same id, or a session idle past the timeout: starts it afresh.
+    @inline(never)
+    private func restart(_ event: UnsafePointer<mw_event>, _ session: Session, isStart: Bool) {
+        let lastSeq = session.lastSeq
+        // The new app first: the old one still has this session, so it cannot be forgotten meanwhile.
+        let app = isStart ? appState(named: event.pointee.app) : session.app
+        join(app)
+        leave(session.app)
+        session.reset(app: app)
+        session.lastSeq = lastSeq
+        statistics.sessionsStarted += 1
+    }
+
     /// Applies an event to its session and runs the rules that want it; returns whether the
     /// session ended (the caller releases it).
-    private func applyAndJudge(_ event: inout mw_event, session: Session, observed: Int64) -> Bool {
+    private func applyAndJudge(_ sent: UnsafePointer<mw_event>, session: Session, observed: Int64) -> Bool {
+        var event = sent
         // Judge by event time: never earlier than the session's latest.
-        if session.lastTs != .min && event.ts < session.lastTs {
-            statistics.outOfOrder += 1
-            let latest = session.lastTs
-            let ts = event.ts
-            output.emitDiagnostic(.outOfOrder, app: session.app.name, session: session.id.string) {
-                "event time \(ts) is before the session's latest \(latest); judged at \(latest)"
-            }
-            event.ts = latest
-        }
-        if session.startedTs == .min { session.startedTs = event.ts }
+        if session.lastTs != .min && event.pointee.ts < session.lastTs { event = clamped(event, session) }
+        let ts = event.pointee.ts
+        if session.startedTs == .min { session.startedTs = ts }
         let previousTs = session.lastTs
-        session.lastTs = event.ts
+        session.lastTs = ts
         session.lastObserved = observed
 
-        guard apply(&event, to: session) else { return false }
+        guard apply(event, to: session) else { return false }
         session.events += 1
         statistics.eventsJudged += 1
 
-        let dispatches = session.app.profile.dispatches(forType: Int(event.type))
+        let type = event.pointee.type
+        let dispatches = session.withApp { $0.profile.dispatches(forType: Int(type)) }
         if !dispatches.isEmpty {
-            judge(&event, session: session, previousTs: previousTs, dispatches: dispatches)
+            judge(event, session: session, previousTs: previousTs, dispatches: dispatches)
         }
-        if event.type == MW_EVENT_USER_ACTION.rawValue {
-            session.lastUserActionTs = event.ts
-            session.lastUserActionControl = event.control
+        if type == MW_EVENT_USER_ACTION.rawValue {
+            session.lastUserActionTs = ts
+            session.lastUserActionControl = event.pointee.control
         }
-        journal.record(&event, session: session, observed: observed)
-        if event.type == MW_EVENT_SESSION_END.rawValue {
+        journal.record(event, session: session, observed: observed)
+        if type == MW_EVENT_SESSION_END.rawValue {
             statistics.sessionsEnded += 1
             return true
         }
         return false
+    }
+
+    /// An event earlier than its session's latest: counted, and judged from a copy at the
+    /// session's latest time (the decoder's event stays as sent).
+    @inline(never)
+    private func clamped(_ event: UnsafePointer<mw_event>, _ session: Session) -> UnsafePointer<mw_event> {
+        statistics.outOfOrder += 1
+        let latest = session.lastTs
+        let ts = event.pointee.ts
+        output.emitDiagnostic(.outOfOrder, app: session.app.name, session: session.id.string) {
+            "event time \(ts) is before the session's latest \(latest); judged at \(latest)"
+        }
+        clampedEvent.pointee = event.pointee
+        clampedEvent.pointee.ts = latest
+        return UnsafePointer(clampedEvent)
     }
 
     /// Releases the memory of sessions that received nothing for the idle timeout, by
@@ -238,7 +255,7 @@ public final class Engine {
 
     // MARK: - Sessions
 
-    private func startSession(id: UnsafeRawBufferPointer, event: inout mw_event) -> Session {
+    private func startSession(id: UnsafeRawBufferPointer, event: UnsafePointer<mw_event>) -> Session {
         if table.count >= configuration.maxSessions, let oldest = table.leastRecentlyActive {
             statistics.sessionsEvicted += 1
             output.emitDiagnostic(.sessionEvicted, app: oldest.app.name, session: oldest.id.string) {
@@ -246,7 +263,7 @@ public final class Engine {
             }
             release(oldest)
         }
-        let app = appState(named: event.app)
+        let app = appState(named: event.pointee.app)
         join(app)
         let session = table.add(id: id, hash: Hashing.fnv1a(id), app: app)
         statistics.sessionsStarted += 1
@@ -259,14 +276,22 @@ public final class Engine {
         leave(app)
     }
 
-    // `inout` only so that the large C struct is not copied for the call; it is not changed.
-    private func checkApp(_ event: inout mw_event, _ session: Session) -> Bool {
-        guard event.app.ptr != nil else { return true }
-        let app = UnsafeRawBufferPointer(start: event.app.ptr, count: event.app.len)
-        if session.withApp({ $0.bytes.equals(app) }) || event.type == MW_EVENT_SESSION_START.rawValue { return true }
+    @inline(__always)
+    private func checkApp(_ event: UnsafePointer<mw_event>, _ session: Session) -> Bool {
+        guard let sent = event.pointee.app.ptr else { return true }
+        let app = session.record.pointee.view.app
+        if app.len == event.pointee.app.len, app.len == 0 || memcmp(app.ptr!, sent, app.len) == 0 { return true }
+        return checkOtherApp(event, session)
+    }
+
+    /// `checkApp` for an event whose `app` is not the session's.
+    @inline(never)
+    private func checkOtherApp(_ event: UnsafePointer<mw_event>, _ session: Session) -> Bool {
+        let app = UnsafeRawBufferPointer(start: event.pointee.app.ptr, count: event.pointee.app.len)
+        if event.pointee.type == MW_EVENT_SESSION_START.rawValue { return true }
         if session.app.name == "-" {
             // The session had not said its app; it says so now.
-            let app = appState(named: event.app)
+            let app = appState(named: event.pointee.app)
             join(app)
             leave(session.app)
             session.app = app
@@ -284,35 +309,49 @@ public final class Engine {
     /// the events before it (its start among them) never arrived here. Counted apart from
     /// `eventsLost`, since they may also have arrived before the session was released, evicted,
     /// or judged by a daemon that stopped without its snapshot.
-    private func countMissingBeforeFirst(_ event: inout mw_event, _ session: Session) {
-        guard event.seq > 1, event.type != MW_EVENT_SESSION_START.rawValue else { return }
-        let missing = event.seq - 1
+    private func countMissingBeforeFirst(_ event: UnsafePointer<mw_event>, _ session: Session) {
+        guard event.pointee.seq > 1, event.pointee.type != MW_EVENT_SESSION_START.rawValue else { return }
+        let missing = event.pointee.seq - 1
         statistics.eventsMissingBeforeFirst += UInt64(missing)
-        let seq = event.seq
+        let seq = event.pointee.seq
         output.emitDiagnostic(.gap, app: session.app.name, session: session.id.string) {
             "the session's first event here has seq \(seq) and no session.start came: \(missing) event(s) before it missing"
         }
     }
 
-    private func checkSequence(_ event: inout mw_event, _ session: Session) -> Bool {
-        guard event.seq > 0 else { return true }
-        if event.seq <= session.lastSeq {
+    @inline(__always)
+    private func checkSequence(_ event: UnsafePointer<mw_event>, _ session: Session) -> Bool {
+        let seq = event.pointee.seq
+        let last = session.lastSeq
+        // The common case: no seq, or the next one.
+        if seq <= 0 { return true }
+        if seq == last &+ 1 {
+            session.lastSeq = seq
+            return true
+        }
+        return checkSequenceGap(seq, session)
+    }
+
+    /// `checkSequence` for a duplicate or a gap.
+    @inline(never)
+    private func checkSequenceGap(_ seq: Int64, _ session: Session) -> Bool {
+        if seq <= session.lastSeq {
             statistics.duplicates += 1
             let last = session.lastSeq
             output.emitDiagnostic(.duplicate, app: session.app.name, session: session.id.string) {
-                "seq \(event.seq) is not above the last seen \(last); dropped as a duplicate"
+                "seq \(seq) is not above the last seen \(last); dropped as a duplicate"
             }
             return false
         }
-        if session.lastSeq > 0 && event.seq > session.lastSeq + 1 {
-            let lost = event.seq - session.lastSeq - 1
+        if session.lastSeq > 0 && seq > session.lastSeq + 1 {
+            let lost = seq - session.lastSeq - 1
             statistics.eventsLost += UInt64(lost)
             let last = session.lastSeq
             output.emitDiagnostic(.gap, app: session.app.name, session: session.id.string) {
-                "seq jumped from \(last) to \(event.seq): \(lost) event(s) lost"
+                "seq jumped from \(last) to \(seq): \(lost) event(s) lost"
             }
         }
-        session.lastSeq = event.seq
+        session.lastSeq = seq
         return true
     }
 }

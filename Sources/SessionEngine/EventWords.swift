@@ -132,13 +132,13 @@ struct EventWords {
     /// Whether `pointer` and `length` are one of the event's texts as it gave them.
     private static func isField(_ pointer: UnsafePointer<CChar>, _ length: Int, of event: UnsafePointer<mw_event>) -> Bool {
         @inline(__always) func same(_ field: mw_str) -> Bool { field.ptr == pointer && field.len == length }
-        let fields = event.pointee
-        if same(fields.title) || same(fields.message) || same(fields.label) { return true }
-        if let buttons = fields.buttons {
-            for index in 0..<Int(fields.button_count) where same(buttons[index].title) { return true }
+        // Field by field through the pointer: the event is not copied.
+        if same(event.pointee.title) || same(event.pointee.message) || same(event.pointee.label) { return true }
+        if let buttons = event.pointee.buttons {
+            for index in 0..<Int(event.pointee.button_count) where same(buttons[index].title) { return true }
         }
-        if let buttons = fields.modal_buttons {
-            for index in 0..<Int(fields.modal_button_count) where same(buttons[index].title) { return true }
+        if let buttons = event.pointee.modal_buttons {
+            for index in 0..<Int(event.pointee.modal_button_count) where same(buttons[index].title) { return true }
         }
         return false
     }

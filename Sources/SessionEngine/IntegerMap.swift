@@ -6,6 +6,8 @@
 /// by Fibonacci hashing (one multiply, no SipHash). Nothing is ever removed but everything at
 /// once, and `removeAll` keeps the room, so a map that has its size allocates nothing more.
 /// Key 0 marks an empty position; the key 0 itself is kept beside the table.
+/// A session's maps take their table from the session table's `SpillPool` (the `pool`
+/// argument) and give it back there (`release(pool:)`); an app's from `malloc`.
 /// Non-copyable: it owns its memory.
 struct IntegerMap: ~Copyable {
     private struct Entry {
@@ -22,6 +24,8 @@ struct IntegerMap: ~Copyable {
     private var count32: Int32 = 0
     private var shift: UInt8 = 64
     private var hasZero = false
+    /// Whether `entries` came from a `SpillPool` (then it goes back there, never to `free`).
+    private var pooled = false
 
     /// Keys held.
     var count: Int { Int(count32) }
@@ -35,7 +39,21 @@ struct IntegerMap: ~Copyable {
         for (key, value) in values { set(key, value) }
     }
 
-    deinit { entries?.deallocate() }
+    deinit {
+        if !pooled { entries?.deallocate() }
+    }
+
+    /// Gives the table back to `pool` (or `free`), leaving the map empty.
+    mutating func release(pool: UnsafeMutablePointer<SpillPool>?) {
+        removeAll()
+        if let entries {
+            if pooled { pool?.pointee.deallocate(entries, count: capacity) } else { entries.deallocate() }
+        }
+        entries = nil
+        pooled = false
+        capacity32 = 0
+        shift = 64
+    }
 
     @inline(__always)
     private func position(_ key: UInt64) -> Int {
@@ -75,7 +93,7 @@ struct IntegerMap: ~Copyable {
 
     /// Sets `key`'s value.
     @inline(__always)
-    mutating func set(_ key: UInt64, _ value: Int64) {
+    mutating func set(_ key: UInt64, _ value: Int64, pool: UnsafeMutablePointer<SpillPool>? = nil) {
         if key == 0 {
             if !hasZero { count32 += 1 }
             hasZero = true
@@ -93,9 +111,9 @@ struct IntegerMap: ~Copyable {
                 inline1 = Entry(key: key, value: value)
                 return
             }
-            grow()
+            grow(pool: pool)
         } else if (count + 1) * 4 > capacity * 3 {
-            grow()
+            grow(pool: pool)
         }
         let (index, found) = probe(key)
         if !found {
@@ -108,17 +126,17 @@ struct IntegerMap: ~Copyable {
     /// Adds `delta` to `key`'s value (0 when absent) and returns the sum; a `delta` of 0
     /// reads without inserting.
     @inline(__always)
-    mutating func add(_ key: UInt64, _ delta: Int64) -> Int64 {
+    mutating func add(_ key: UInt64, _ delta: Int64, pool: UnsafeMutablePointer<SpillPool>? = nil) -> Int64 {
         let sum = (value(key) ?? 0) &+ delta
-        if delta != 0 { set(key, sum) }
+        if delta != 0 { set(key, sum, pool: pool) }
         return sum
     }
 
     /// Inserts `key` (as a set); returns whether it was absent.
     @inline(__always)
-    mutating func insert(_ key: UInt64) -> Bool {
+    mutating func insert(_ key: UInt64, pool: UnsafeMutablePointer<SpillPool>? = nil) -> Bool {
         if contains(key) { return false }
-        set(key, 1)
+        set(key, 1, pool: pool)
         return true
     }
 
@@ -163,26 +181,29 @@ struct IntegerMap: ~Copyable {
     }
 
     /// Replaces the contents by `values`.
-    mutating func replace(with values: [UInt64: Int64]) {
+    mutating func replace(with values: [UInt64: Int64], pool: UnsafeMutablePointer<SpillPool>? = nil) {
         removeAll()
         if values.isEmpty { return }
-        for (key, value) in values { set(key, value) }
+        for (key, value) in values { set(key, value, pool: pool) }
     }
 
     /// Replaces the contents by `keys` (as a set).
-    mutating func replace(withKeys keys: some Sequence<UInt64>) {
+    mutating func replace(withKeys keys: some Sequence<UInt64>, pool: UnsafeMutablePointer<SpillPool>? = nil) {
         removeAll()
-        for key in keys { set(key, 1) }
+        for key in keys { set(key, 1, pool: pool) }
     }
 
-    /// Doubles the table (the first: 8 positions, taking the inline keys).
-    private mutating func grow() {
+    /// Doubles the table (the first: 8 positions, taking the inline keys), in a block of
+    /// `pool` when given.
+    private mutating func grow(pool: UnsafeMutablePointer<SpillPool>?) {
         let oldEntries = entries
         let oldCapacity = capacity
+        let oldPooled = pooled
         let larger = max(8, oldCapacity * 2)
         capacity32 = Int32(larger)
         shift = UInt8(64 - larger.trailingZeroBitCount)
-        let fresh = UnsafeMutablePointer<Entry>.allocate(capacity: larger)
+        let fresh = pool?.pointee.allocate(Entry.self, count: larger) ?? UnsafeMutablePointer<Entry>.allocate(capacity: larger)
+        pooled = pool != nil
         UnsafeMutableRawPointer(fresh).initializeMemory(as: UInt8.self, repeating: 0, count: larger * MemoryLayout<Entry>.stride)
         entries = fresh
         let mask = larger - 1
@@ -199,6 +220,6 @@ struct IntegerMap: ~Copyable {
             return
         }
         for i in 0..<oldCapacity where oldEntries[i].key != 0 { place(oldEntries[i]) }
-        oldEntries.deallocate()
+        if oldPooled { pool?.pointee.deallocate(oldEntries, count: oldCapacity) } else { oldEntries.deallocate() }
     }
 }

@@ -43,9 +43,15 @@ public final class SessionJournal {
             withUnsafeMutableBytes(of: &storage) { $0.baseAddress!.copyMemory(from: base, byteCount: kept) }
         }
 
+        /// Copies `string` as `set(_:)` does; an absent one (null) is kept as absent.
         @inline(__always)
         mutating func set(_ string: mw_str) {
-            guard let pointer = string.ptr else { return }
+            guard let pointer = string.ptr else {
+                present = false
+                count = 0
+                fullLength = 0
+                return
+            }
             set(UnsafeRawBufferPointer(start: pointer, count: string.len))
         }
 
@@ -158,48 +164,56 @@ public final class SessionJournal {
     /// Entries held now.
     public var count: Int { Int(min(recorded, UInt64(capacity))) }
 
-    /// Records `event`, judged, with `session` as it now stands. No allocation.
-    /// (`inout` only so that the large C struct is not copied for the call; it is not changed.)
-    func record(_ event: inout mw_event, session: Session, observed: Int64) {
+    /// Records `event`, judged, with `session` as it now stands. No allocation: the entry is
+    /// written in place, each field once (a text's bytes past its count are never read).
+    func record(_ event: UnsafePointer<mw_event>, session: Session, observed: Int64) {
         guard capacity > 0 else { return }
         let ring = self.ring ?? allocateRing()
-        let slot = ring + (Int(truncatingIfNeeded: recorded) & mask)
+        let entry = ring + (Int(truncatingIfNeeded: recorded) & mask)
         recorded &+= 1
-        slot.pointee = Entry()
-        slot.pointee.sessionHash = session.idHash
-        slot.pointee.sessionStartedTs = session.startedTs
-        slot.pointee.ts = event.ts
-        slot.pointee.seq = event.seq
-        slot.pointee.observed = observed
-        slot.pointee.type = UInt8(truncatingIfNeeded: event.type)
-        slot.pointee.modalDepth = UInt8(clamping: session.modalDepth)
-        slot.pointee.stackDepth = UInt16(clamping: session.stack.count)
-        slot.pointee.violations = UInt32(clamping: session.violations)
-        slot.pointee.session.set(session.idBuffer)
-        switch event.type {
+        let type = event.pointee.type
+        entry.pointee.sessionHash = session.idHash
+        entry.pointee.sessionStartedTs = session.startedTs
+        entry.pointee.ts = event.pointee.ts
+        entry.pointee.seq = event.pointee.seq
+        entry.pointee.observed = observed
+        entry.pointee.type = UInt8(truncatingIfNeeded: type)
+        entry.pointee.modalDepth = UInt8(clamping: session.modalDepth)
+        entry.pointee.stackDepth = UInt16(clamping: session.stack.count)
+        entry.pointee.violations = UInt32(clamping: session.violations)
+        entry.pointee.session.set(session.idBuffer)
+        var detail = MW_ABSENT
+        var via = MW_ABSENT
+        var subject = mw_str(ptr: nil, len: 0)
+        var text = mw_str(ptr: nil, len: 0)
+        switch type {
         case MW_EVENT_SESSION_START.rawValue:
-            slot.pointee.detail = event.device
-            slot.pointee.text.set(event.app)
+            detail = event.pointee.device
+            text = event.pointee.app
         case MW_EVENT_USER_ACTION.rawValue:
-            slot.pointee.detail = event.control
-            slot.pointee.text.set(event.label)
+            detail = event.pointee.control
+            text = event.pointee.label
         case MW_EVENT_TASK_PROGRESS.rawValue:
-            slot.pointee.detail = event.task_state
-            slot.pointee.subject.set(event.task)
+            detail = event.pointee.task_state
+            subject = event.pointee.task
         case MW_EVENT_ALERT_PRESENTED.rawValue, MW_EVENT_SHEET_PRESENTED.rawValue,
              MW_EVENT_MODAL_PRESENTED.rawValue, MW_EVENT_POPOVER_PRESENTED.rawValue:
-            slot.pointee.subject.set(event.id)
-            slot.pointee.text.set(event.title)
+            subject = event.pointee.id
+            text = event.pointee.title
         case MW_EVENT_ALERT_DISMISSED.rawValue, MW_EVENT_SHEET_DISMISSED.rawValue,
              MW_EVENT_MODAL_DISMISSED.rawValue, MW_EVENT_POPOVER_DISMISSED.rawValue:
-            slot.pointee.subject.set(event.id)
-            slot.pointee.detail = event.button
-            slot.pointee.via = event.via
+            subject = event.pointee.id
+            detail = event.pointee.button
+            via = event.pointee.via
         case MW_EVENT_NAV_PUSH.rawValue, MW_EVENT_NAV_POP.rawValue:
-            slot.pointee.subject.set(event.screen)
+            subject = event.pointee.screen
         default:
             break
         }
+        entry.pointee.detail = detail
+        entry.pointee.via = via
+        entry.pointee.subject.set(subject)
+        entry.pointee.text.set(text)
     }
 
     private func allocateRing() -> UnsafeMutablePointer<Entry> {

@@ -73,6 +73,8 @@ final class SessionTable {
     }
 
     private var entries: UnsafeMutablePointer<Entry>
+    /// Where the records' memory beyond their slots comes from.
+    private let pool = UnsafeMutablePointer<SpillPool>.allocate(capacity: 1)
     private var capacity: Int
     private var mask: Int
     /// The arena: slots `0 ..< slotCount` are initialized, live or free.
@@ -98,12 +100,18 @@ final class SessionTable {
         entries = Self.allocateEntries(capacity)
         slotCapacity = 256
         slots = .allocate(byteCount: slotCapacity * Self.slotStride, alignment: Self.slotAlignment)
+        pool.initialize(to: SpillPool())
     }
 
     deinit {
         entries.deallocate()
-        for slot in 0..<slotCount { record(slot).deinitialize(count: 1) }
+        for slot in 0..<slotCount {
+            handle(Int32(slot)).releaseSpill()
+            record(slot).deinitialize(count: 1)
+        }
         slots.deallocate()
+        pool.deinitialize(count: 1)
+        pool.deallocate()
     }
 
     /// The record in `slot`.
@@ -120,7 +128,7 @@ final class SessionTable {
     }
 
     @inline(__always)
-    private func handle(_ slot: Int32) -> Session { Session(record: record(Int(slot))) }
+    private func handle(_ slot: Int32) -> Session { Session(record: record(Int(slot)), pool: pool) }
 
     /// The session with these id bytes.
     @inline(__always)
@@ -168,7 +176,7 @@ final class SessionTable {
     func remove(_ session: Session) {
         let slot = self.slot(of: session)
         guard slot >= 0, slot < slotCount, record(slot).pointee.live else { return }
-        var position = Int(truncatingIfNeeded: Key(Session(record: record(slot)).idBuffer).mixed) & mask
+        var position = Int(truncatingIfNeeded: Key(handle(Int32(slot)).idBuffer).mixed) & mask
         while entries[position].slot != Int32(slot) {
             position = (position + 1) & mask
         }
@@ -182,12 +190,21 @@ final class SessionTable {
         count -= 1
     }
 
-    /// Marks a session the most recently active.
+    /// Marks a (live) session the most recently active.
+    @inline(__always)
     func touch(_ session: Session) {
         let slot = Int32(self.slot(of: session))
         guard slot != head else { return }
-        unlink(slot)
-        linkAtHead(slot)
+        // Not the head, so it has a previous session, and the list has a head.
+        let moved = session.record
+        let previous = moved.pointee.previous
+        let next = moved.pointee.next
+        record(Int(previous)).pointee.next = next
+        if next >= 0 { record(Int(next)).pointee.previous = previous } else { tail = previous }
+        moved.pointee.previous = -1
+        moved.pointee.next = head
+        record(Int(head)).pointee.previous = slot
+        head = slot
     }
 
     /// The least recently active session.
@@ -240,6 +257,9 @@ final class SessionTable {
             to.bindMemory(to: SessionRecord.self, capacity: 1)
                 .moveInitialize(from: from.assumingMemoryBound(to: SessionRecord.self), count: 1)
             (to + recordSize).copyMemory(from: from + recordSize, byteCount: Self.slotStride - recordSize)
+            let moved = to.assumingMemoryBound(to: SessionRecord.self)
+            // Stack entries' ids in the inline part moved with it.
+            if moved.pointee.arenaHeap == nil { Session(record: moved, pool: pool).moveIDs(by: to - from) }
         }
         slots.deallocate()
         slots = fresh

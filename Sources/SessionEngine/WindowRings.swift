@@ -1,11 +1,12 @@
 /// The rules' sliding windows of one session (`mw_host.window_push`): for each key, the
 /// event times still inside its window, oldest first, in a ring kept in place.
 ///
-/// The first two rings and eight times live in the value itself (no allocation: most sessions'
+/// The first two rings and four times live in the value itself (no allocation: most sessions'
 /// windows never need more); the rest in one pool of times. A ring that fills moves to a region
 /// twice its size at the pool's end (its old region is left unused until `removeAll`).
 /// `removeAll` keeps the pool, so a session that has its windows allocates nothing per event.
-/// Non-copyable: it owns its memory.
+/// A session's rings take their memory from the session table's `SpillPool` (the `pool`
+/// argument) and give it back there (`release(pool:)`). Non-copyable: it owns its memory.
 struct WindowRings: ~Copyable {
     private struct Ring {
         /// Where its times start: in the inline times when negative (`inlineTimes + offset + 8`),
@@ -22,27 +23,49 @@ struct WindowRings: ~Copyable {
     private var ring1 = Ring(offset: 0, capacity: 0, start: 0, count: 0)
     /// Rings from the third on (number `n` at `rings[n - 2]`).
     private var rings: UnsafeMutablePointer<Ring>?
-    private var ringCapacity = 0
-    private var ringCount = 0
-    private var inlineTimes: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
-    private var inlineUsed = 0
     private var times: UnsafeMutablePointer<Int64>?
-    private var timesCapacity = 0
-    private var timesUsed = 0
+    private var inlineTimes: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
+    private var ringCapacity: Int32 = 0
+    private var ringCount: Int32 = 0
+    private var inlineUsed: Int32 = 0
+    private var timesCapacity: Int32 = 0
+    private var timesUsed: Int32 = 0
+    /// Whether `rings` and `times` came from a `SpillPool` (then they go back there).
+    private var pooled = false
 
     /// Times the value itself holds.
-    private static let inlineCount = 8
+    private static let inlineCount = 4
 
     /// No windows; it allocates when it outgrows the inline rings and times.
     init() {}
 
     deinit {
-        rings?.deallocate()
-        times?.deallocate()
+        if !pooled {
+            rings?.deallocate()
+            times?.deallocate()
+        }
+    }
+
+    /// Gives its memory back to `pool` (or `free`), leaving no window.
+    mutating func release(pool: UnsafeMutablePointer<SpillPool>?) {
+        removeAll()
+        index.release(pool: pool)
+        if pooled {
+            if let rings { pool?.pointee.deallocate(rings, count: Int(ringCapacity)) }
+            if let times { pool?.pointee.deallocate(times, count: Int(timesCapacity)) }
+        } else {
+            rings?.deallocate()
+            times?.deallocate()
+        }
+        rings = nil
+        times = nil
+        ringCapacity = 0
+        timesCapacity = 0
+        pooled = false
     }
 
     /// Windows held.
-    var count: Int { ringCount }
+    var count: Int { Int(ringCount) }
 
     @inline(__always)
     private func ring(_ number: Int) -> Ring {
@@ -77,12 +100,12 @@ struct WindowRings: ~Copyable {
     /// Adds `ts` to `key`'s window after dropping the times older than `window` ms before it,
     /// and the oldest beyond `limit` (at least 1); returns how many times the window holds.
     /// Times are pushed in order (the engine never judges a session earlier than its latest).
-    mutating func push(_ ts: Int64, key: UInt64, window: Int64, limit: Int) -> Int {
+    mutating func push(_ ts: Int64, key: UInt64, window: Int64, limit: Int, pool: UnsafeMutablePointer<SpillPool>? = nil) -> Int {
         let number: Int
         if let found = index.value(key) {
             number = Int(found)
         } else {
-            number = addRing(key: key, capacity: limit < 4 ? Self.powerOfTwo(atLeast: limit) : 4)
+            number = addRing(key: key, capacity: limit < 4 ? Self.powerOfTwo(atLeast: limit) : 4, pool: pool)
         }
         let oldest = ts.addingSaturated(-max(window, 0))
         var ring = self.ring(number)
@@ -97,7 +120,7 @@ struct WindowRings: ~Copyable {
             ring.count -= Int32(drop)
         }
         if ring.count == ring.capacity {
-            ring = moveToLarger(ring)
+            ring = moveToLarger(ring, pool: pool)
             mask = Int(ring.capacity) - 1
         }
         setTime(ring.offset, (Int(ring.start) + Int(ring.count)) & mask, ts)
@@ -118,7 +141,7 @@ struct WindowRings: ~Copyable {
     var dictionary: [UInt64: [Int64]] {
         if ringCount == 0 { return [:] }
         var result: [UInt64: [Int64]] = [:]
-        result.reserveCapacity(ringCount)
+        result.reserveCapacity(Int(ringCount))
         index.forEach { key, number in
             let ring = self.ring(Int(number))
             let mask = Int(ring.capacity) - 1
@@ -128,10 +151,10 @@ struct WindowRings: ~Copyable {
     }
 
     /// Replaces every window by `windows`' times (oldest first).
-    mutating func replace(with windows: [UInt64: [Int64]]) {
+    mutating func replace(with windows: [UInt64: [Int64]], pool: UnsafeMutablePointer<SpillPool>? = nil) {
         removeAll()
         for (key, values) in windows {
-            let number = addRing(key: key, capacity: Self.powerOfTwo(atLeast: max(values.count, 1)))
+            let number = addRing(key: key, capacity: Self.powerOfTwo(atLeast: max(values.count, 1)), pool: pool)
             var ring = self.ring(number)
             for (i, value) in values.enumerated() { setTime(ring.offset, i, value) }
             ring.count = Int32(values.count)
@@ -144,52 +167,64 @@ struct WindowRings: ~Copyable {
     }
 
     /// A new empty ring for `key`; returns its number.
-    private mutating func addRing(key: UInt64, capacity: Int) -> Int {
-        let number = ringCount
-        if number >= 2 && number - 2 == ringCapacity {
-            let larger = max(4, ringCapacity * 2)
-            let fresh = UnsafeMutablePointer<Ring>.allocate(capacity: larger)
+    private mutating func addRing(key: UInt64, capacity: Int, pool: UnsafeMutablePointer<SpillPool>?) -> Int {
+        let number = Int(ringCount)
+        if number >= 2 && number - 2 == Int(ringCapacity) {
+            let larger = max(4, Int(ringCapacity) * 2)
+            let fresh = take(Ring.self, larger, pool)
             if let rings {
-                fresh.update(from: rings, count: ringCapacity)
-                rings.deallocate()
+                fresh.update(from: rings, count: Int(ringCapacity))
+                give(rings, Int(ringCapacity), pool)
             }
             rings = fresh
-            ringCapacity = larger
+            ringCapacity = Int32(larger)
         }
         ringCount += 1
-        setRing(number, Ring(offset: reserveTimes(capacity), capacity: Int32(capacity), start: 0, count: 0))
-        index.set(key, Int64(number))
+        setRing(number, Ring(offset: reserveTimes(capacity, pool: pool), capacity: Int32(capacity), start: 0, count: 0))
+        index.set(key, Int64(number), pool: pool)
         return number
+    }
+
+    /// Memory for `count` values of `T`: from `pool` when given (the rings are then pooled).
+    private mutating func take<T>(_: T.Type, _ count: Int, _ pool: UnsafeMutablePointer<SpillPool>?) -> UnsafeMutablePointer<T> {
+        if rings == nil && times == nil { pooled = pool != nil }
+        if pooled, let pool { return pool.pointee.allocate(T.self, count: count) }
+        return .allocate(capacity: count)
+    }
+
+    /// Gives back memory `take` gave.
+    private func give<T>(_ block: UnsafeMutablePointer<T>, _ count: Int, _ pool: UnsafeMutablePointer<SpillPool>?) {
+        if pooled { pool?.pointee.deallocate(block, count: count) } else { block.deallocate() }
     }
 
     /// Room for `count` more times: in the inline times while they have it, else at the pool's
     /// end; returns its offset (see `Ring.offset`).
-    private mutating func reserveTimes(_ count: Int) -> Int32 {
-        if inlineUsed + count <= Self.inlineCount {
-            let offset = inlineUsed - Self.inlineCount
-            inlineUsed += count
+    private mutating func reserveTimes(_ count: Int, pool: UnsafeMutablePointer<SpillPool>?) -> Int32 {
+        if Int(inlineUsed) + count <= Self.inlineCount {
+            let offset = Int(inlineUsed) - Self.inlineCount
+            inlineUsed += Int32(count)
             return Int32(offset)
         }
-        if timesUsed + count > timesCapacity {
-            var larger = max(32, timesCapacity * 2)
-            while larger < timesUsed + count { larger *= 2 }
-            let fresh = UnsafeMutablePointer<Int64>.allocate(capacity: larger)
+        if Int(timesUsed) + count > Int(timesCapacity) {
+            var larger = max(8, Int(timesCapacity) * 2)
+            while larger < Int(timesUsed) + count { larger *= 2 }
+            let fresh = take(Int64.self, larger, pool)
             if let times {
-                fresh.update(from: times, count: timesUsed)
-                times.deallocate()
+                fresh.update(from: times, count: Int(timesUsed))
+                give(times, Int(timesCapacity), pool)
             }
             times = fresh
-            timesCapacity = larger
+            timesCapacity = Int32(larger)
         }
         let offset = timesUsed
-        timesUsed += count
-        return Int32(offset)
+        timesUsed += Int32(count)
+        return offset
     }
 
     /// `ring`'s times, oldest first, in a region twice its size; returns the moved ring.
-    private mutating func moveToLarger(_ ring: Ring) -> Ring {
+    private mutating func moveToLarger(_ ring: Ring, pool: UnsafeMutablePointer<SpillPool>?) -> Ring {
         let capacity = Int(ring.capacity) * 2
-        let offset = reserveTimes(capacity)
+        let offset = reserveTimes(capacity, pool: pool)
         let mask = Int(ring.capacity) - 1
         for i in 0..<Int(ring.count) { setTime(offset, i, time(ring.offset, (Int(ring.start) + i) & mask)) }
         return Ring(offset: offset, capacity: Int32(capacity), start: 0, count: ring.count)

@@ -63,13 +63,13 @@ final class SessionTableTests: XCTestCase {
     func testAReusedRecordHoldsNothingOfTheSessionBefore() {
         let table = SessionTable()
         let old = add(table, Array("a-session-id-longer-than-twenty-bytes".utf8))
-        old.push(StackEntry(kind: MW_KIND_MODAL.rawValue, idOffset: 0, idLength: 0, idHash: 1, ts: 5),
+        old.push(StackEntry(kind: MW_KIND_MODAL.rawValue, ts: 5),
                  id: Self.str("m1"), title: Self.str("Title"))
-        old.runningTasks.append(7)
-        _ = old.counterMap.add(11, 3)
-        _ = old.windowRings.push(100, key: 12, window: 1000, limit: 4)
-        _ = old.firedKeys.insert(13)
-        old.quietMap.set(14, 200)
+        old.addRunningTask(7)
+        _ = old.counterAdd(11, 3)
+        _ = old.windowPush(100, key: 12, window: 1000, limit: 4)
+        _ = old.fire(13)
+        old.setQuiet(14, until: 200)
         old.startedTs = 1
         old.lastTs = 100
         old.lastSeq = 9
@@ -97,5 +97,81 @@ final class SessionTableTests: XCTestCase {
         XCTAssertTrue(new.foreground)
         XCTAssertNil(find(table, Array("a-session-id-longer-than-twenty-bytes".utf8)))
         XCTAssertEqual(find(table, Array("b".utf8)), new)
+    }
+}
+
+/// The stack's entries point into the session's presentation arena (the rules get them as
+/// they are kept): they must follow the arena wherever it moves.
+final class SessionStackPlacementTests: XCTestCase {
+    private let app = AppState(
+        name: "com.example.stack", profile: RuleProfile(catalog: RuleCatalog(), configuration: .init(), app: nil))
+
+    private static func str(_ bytes: [UInt8], _ body: (mw_str) -> Void) {
+        bytes.withUnsafeBytes { body(mw_str(ptr: $0.baseAddress?.assumingMemoryBound(to: CChar.self), len: $0.count)) }
+    }
+
+    private func push(_ session: Session, id: String, title: String) {
+        Self.str(Array(id.utf8)) { idStr in
+            Self.str(Array(title.utf8)) { titleStr in
+                session.push(StackEntry(kind: MW_KIND_ALERT.rawValue, ts: 1), id: idStr, title: titleStr)
+            }
+        }
+    }
+
+    private func contents(_ session: Session) -> [String] {
+        session.stack.map { entry in
+            String(decoding: entry.idBytes, as: UTF8.self) + "|" + String(decoding: entry.titleBytes, as: UTF8.self)
+        }
+    }
+
+    func testEntriesHeldInTheSlotFollowTheArenaWhenTheTableGrows() {
+        let table = SessionTable()
+        let first = Array("first".utf8).withUnsafeBytes { table.add(id: $0, hash: Hashing.fnv1a($0), app: app) }
+        push(first, id: "a1", title: "Delete?")
+        push(first, id: "a2", title: "Save?")
+        // Enough sessions that the arena of slots moves (it starts with room for 256).
+        for n in 0..<1000 {
+            _ = Array("s\(n)".utf8).withUnsafeBytes { table.add(id: $0, hash: Hashing.fnv1a($0), app: app) }
+        }
+        let moved = Array("first".utf8).withUnsafeBytes { table.find($0) }!
+        XCTAssertEqual(contents(moved), ["a1|Delete?", "a2|Save?"])
+        XCTAssertEqual(moved.indexOf(id: mw_str(ptr: moved.stack[1].view.id.ptr, len: 2)), 1)
+    }
+
+    func testEntriesFollowTheArenaOutOfTheSlotAndTheBottomsRemoval() {
+        let table = SessionTable()
+        let session = Array("s".utf8).withUnsafeBytes { table.add(id: $0, hash: Hashing.fnv1a($0), app: app) }
+        var expected: [String] = []
+        for n in 0..<40 {
+            push(session, id: "presentation-\(n)", title: "A title long enough to leave the slot \(n)")
+            expected.append("presentation-\(n)|A title long enough to leave the slot \(n)")
+            XCTAssertEqual(contents(session), expected)
+        }
+        session.removeBottom()
+        expected.removeFirst()
+        XCTAssertEqual(contents(session), expected)
+        session.pop(downTo: 10)
+        XCTAssertEqual(contents(session), Array(expected.prefix(10)))
+        push(session, id: "again", title: "")
+        XCTAssertEqual(contents(session), Array(expected.prefix(10)) + ["again|"])
+    }
+
+    func testAPoolBlockGivenBackIsTheNextOfItsSize() {
+        var pool = SpillPool()
+        let a = pool.allocate(byteCount: 100)
+        let b = pool.allocate(byteCount: 100)
+        XCTAssertNotEqual(a, b)
+        XCTAssertEqual(SpillPool.blockSize(100), 128)
+        pool.deallocate(a, byteCount: 100)
+        XCTAssertEqual(pool.allocate(byteCount: 128), a, "the block given back, of the same size")
+        let small = pool.allocate(byteCount: 8)
+        XCTAssertNotEqual(small, a)
+        XCTAssertNotEqual(small, b)
+        let large = pool.allocate(byteCount: 100_000)
+        large.storeBytes(of: 7, toByteOffset: 99_992, as: Int64.self)
+        pool.deallocate(large, byteCount: 100_000)
+        // Blocks from many chunks stay apart.
+        var seen = Set<UnsafeMutableRawPointer>()
+        for _ in 0..<5000 { XCTAssertTrue(seen.insert(pool.allocate(byteCount: 256)).inserted) }
     }
 }
