@@ -138,9 +138,18 @@ struct EventReader {
                 } else {
                     slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
                 }
-                if K.isTopLevel { present |= 1 << UInt32(key.rawValue) } else { itemPresent |= 1 << UInt32(key.rawValue) }
+                if K.isTopLevel { present |= 1 &<< UInt32(key.rawValue) } else { itemPresent |= 1 &<< UInt32(key.rawValue) }
             } else {
                 try scanner.skipValue(depth: depth + 1)
+            }
+            // The common separator, `,"` right after the value: the next key's quote, without a look
+            // for whitespace.
+            let after = scanner.pos
+            if after &+ 2 <= scanner.end,
+                UnsafeRawPointer(base + after).loadUnaligned(as: UInt16.self) == Self.commaQuote
+            {
+                scanner.pos = after &+ 1
+                continue
             }
             scanner.skipWhitespace()
             let b = scanner.peek
@@ -155,6 +164,9 @@ struct EventReader {
             }
         }
     }
+
+    /// `,"` as two bytes loaded little-endian.
+    private static let commaQuote = UInt16(UInt8(ascii: ",")) | UInt16(0x22) &<< 8
 
     /// True when `b`, the byte after a digit, ends the number there (no digit, fraction or exponent).
     @inline(__always)
