@@ -224,10 +224,14 @@ extension EventReader {
             }
             i &+= 8
         }
-        if !suspect {
-            while i < n {
-                if !AppCharacters.isPlain(p[i]) { suspect = true; break }
-                i &+= 1
+        if !suspect, i < n {
+            if n >= 8 {  // the last 8 bytes, overlapping those already seen
+                suspect = AppCharacters.suspectMask(UnsafeRawPointer(p + (n &- 8)).loadUnaligned(as: UInt64.self)) != 0
+            } else {
+                while i < n {
+                    if !AppCharacters.isPlain(p[i]) { suspect = true; break }
+                    i &+= 1
+                }
             }
         }
         guard suspect, AppCharacters.firstForbidden(p, n) != nil else { return }

@@ -212,18 +212,29 @@ struct EventReader {
         let quote = scanner.pos
         guard quote < scanner.end, base[quote] == 0x22 else { return nil }
         let contentStart = quote &+ 1
-        var i = contentStart
-        while true {
-            let mask = StringBytes.attentionMask(word(at: i))
-            if mask != 0 {
-                i &+= mask.trailingZeroBitCount &>> 3
-                break
-            }
-            i &+= 8
-        }
+        let i = firstAttention(from: contentStart)
         guard i < scanner.end, base[i] == 0x22 else { return nil }
         scanner.pos = i &+ 1
         return FieldSlot(start: contentStart, end: i, kind: .string, escaped: false)
+    }
+
+    /// The offset of the first byte from `i` on that is a control character, `"`, `\` or not ASCII,
+    /// 8 bytes at a time: loaded from the payload while 8 remain, then from the tail copy (whose
+    /// zero bytes stop the scan at the payload's end at the latest).
+    @inline(__always)
+    private func firstAttention(from start: Int) -> Int {
+        var i = start
+        let end = scanner.end
+        while i &+ 8 <= end {
+            let mask = StringBytes.attentionMask(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            if mask != 0 { return i &+ mask.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
+        while true {
+            let mask = StringBytes.attentionMask(word(at: i))
+            if mask != 0 { return i &+ mask.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
     }
 
     /// Scans `"key"` and the `:` after it with `JSONScanner.scanKey`, validating all of it, and says
@@ -253,15 +264,7 @@ struct EventReader {
         case 0x22:
             // The fast path: plain printable ASCII up to the closing quote, 8 bytes at a time.
             let contentStart = start &+ 1
-            var i = contentStart
-            while true {
-                let mask = StringBytes.attentionMask(word(at: i))
-                if mask != 0 {
-                    i &+= mask.trailingZeroBitCount &>> 3
-                    break
-                }
-                i &+= 8
-            }
+            let i = firstAttention(from: contentStart)
             if i < scanner.end, base[i] == 0x22 {
                 scanner.pos = i &+ 1
                 return FieldSlot(start: contentStart, end: i, kind: .string, escaped: false)
