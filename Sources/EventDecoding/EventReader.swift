@@ -164,7 +164,7 @@ struct EventReader {
         var lane = Lane.atMember
         while p < e, b[p] == 0x22 {
             let start = p &+ 1
-            let w0 = word(at: start)
+            let w0 = start &+ 8 <= e ? UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) : word(at: start)
             let q0 = StringBytes.quoteMask(w0)
             var count: Int
             var found: K?
@@ -198,6 +198,9 @@ struct EventReader {
                 guard let integer = scanner.quickInteger() else { break }
                 next = scanner.pos
                 slot = FieldSlot(start: v, end: next, kind: .integer, escaped: false, integer: integer)
+            } else if v &+ 5 <= e, let kind = Self.literal(UnsafeRawPointer(b + v).loadUnaligned(as: UInt32.self), b[v &+ 4]) {
+                next = v &+ (kind == .falseValue ? 5 : 4)
+                slot = FieldSlot(start: v, end: next, kind: kind, escaped: false)
             } else {
                 break
             }
@@ -219,6 +222,18 @@ struct EventReader {
         scanner.pos = p
         if K.isTopLevel { present |= seen } else { itemPresent |= seen }
         return lane
+    }
+
+    /// The literal (`true`, `null`, `false`) whose first four bytes, loaded little-endian, are
+    /// `word` and whose fifth, for `false`, is `fifth`; nil for anything else.
+    @inline(__always)
+    private static func literal(_ word: UInt32, _ fifth: UInt8) -> FieldSlot.Kind? {
+        switch word {
+        case 0x6575_7274: .trueValue  // "true"
+        case 0x6c6c_756e: .null  // "null"
+        case 0x736c_6166: fifth == UInt8(ascii: "e") ? .falseValue : nil  // "fals"
+        default: nil
+        }
     }
 
     /// One member at the cursor by the general path (`"key":"plain string"` or `"key":123` still
