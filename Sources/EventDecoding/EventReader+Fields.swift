@@ -112,9 +112,24 @@ extension EventReader {
 
     // MARK: top-level fields
 
-    /// A string field; absent gives a NULL `mw_str` (or missing_field when required).
+    /// A string field; absent gives a NULL `mw_str` (or missing_field when required). Inline, the
+    /// common case (present, a string without escapes, within its bounds); anything else through
+    /// `stringField`, out of line.
+    @inline(__always)
     private mutating func string(
         _ key: FieldKey, required: Bool = false, minBytes: Int, maxBytes: Int
+    ) throws(DecodeError) -> mw_str {
+        let s = slot(key)
+        let n = s.end &- s.start
+        if has(key), s.kind == .string, !s.escaped, n <= maxBytes, n >= minBytes {
+            return mw_str(ptr: UnsafeRawPointer(base + s.start).assumingMemoryBound(to: CChar.self), len: n)
+        }
+        return try stringField(key, required: required, minBytes: minBytes, maxBytes: maxBytes)
+    }
+
+    @inline(never)
+    private mutating func stringField(
+        _ key: FieldKey, required: Bool, minBytes: Int, maxBytes: Int
     ) throws(DecodeError) -> mw_str {
         guard has(key) else {
             if required { throw Place(field: key).error(.missingField, .missing, at: eventStart) }
@@ -123,14 +138,37 @@ extension EventReader {
         return try stringValue(slot(key), Place(field: key), nullable: false, minBytes: minBytes, maxBytes: maxBytes)
     }
 
-    /// A `text` field: a string of at most `maxStringBytes`, or null; absent and null give NULL.
+    /// A `text` field: a string of at most `maxStringBytes`, or null; absent and null give NULL. The
+    /// common case inline, as in `string`.
+    @inline(__always)
     private mutating func text(_ key: FieldKey) throws(DecodeError) -> mw_str {
+        let s = slot(key)
+        let n = s.end &- s.start
+        if has(key), s.kind == .string, !s.escaped, n <= limits.maxStringBytes {
+            return mw_str(ptr: UnsafeRawPointer(base + s.start).assumingMemoryBound(to: CChar.self), len: n)
+        }
+        return try textField(key)
+    }
+
+    @inline(never)
+    private mutating func textField(_ key: FieldKey) throws(DecodeError) -> mw_str {
         guard has(key) else { return mw_str() }
         return try stringValue(slot(key), Place(field: key), nullable: true, minBytes: 0, maxBytes: limits.maxStringBytes)
     }
 
-    /// An enumerated field: its value's index in `enumeration`, or MW_ABSENT when absent.
+    /// An enumerated field: its value's index in `enumeration`, or MW_ABSENT when absent. The common
+    /// case (a known value without escapes) inline, as in `string`.
+    @inline(__always)
     private mutating func enumeration(_ key: FieldKey, _ enumeration: WireEnum) throws(DecodeError) -> Int32 {
+        let s = slot(key)
+        if has(key), s.kind == .string, !s.escaped, let i = enumeration.index(of: base + s.start, s.end &- s.start) {
+            return Int32(i)
+        }
+        return try enumerationField(key, enumeration)
+    }
+
+    @inline(never)
+    private mutating func enumerationField(_ key: FieldKey, _ enumeration: WireEnum) throws(DecodeError) -> Int32 {
         guard has(key) else { return MW_ABSENT }
         return try enumerationValue(slot(key), Place(field: key), enumeration)
     }
@@ -186,10 +224,14 @@ extension EventReader {
             }
             i &+= 8
         }
-        if !suspect {
-            while i < n {
-                if !AppCharacters.isPlain(p[i]) { suspect = true; break }
-                i &+= 1
+        if !suspect, i < n {
+            if n >= 8 {  // the last 8 bytes, overlapping those already seen
+                suspect = AppCharacters.suspectMask(UnsafeRawPointer(p + (n &- 8)).loadUnaligned(as: UInt64.self)) != 0
+            } else {
+                while i < n {
+                    if !AppCharacters.isPlain(p[i]) { suspect = true; break }
+                    i &+= 1
+                }
             }
         }
         guard suspect, AppCharacters.firstForbidden(p, n) != nil else { return }

@@ -108,39 +108,21 @@ struct EventReader {
             return
         }
         while true {
-            // The common member, `"key":"plain string"` or `"key":123`, without a call: the word paths
-            // of keys, strings and integers inline, anything else through `readKey` and `readValue`.
-            var found = quickKey(K.self)
-            if found == nil { found = try readKey(K.self) }
-            if let key = found {
-                let valueStart = scanner.pos
-                let b = scanner.peek
-                if let string = quickString() {
-                    slots[Int(key.rawValue)] = string
-                } else if b &- 0x30 < 10, valueStart &+ 1 < scanner.end,
-                    Self.endsOneDigitInteger(base[valueStart &+ 1])
-                {
-                    // One digit (`"v":1`, a small `seq`): its value is the digit.
-                    scanner.pos = valueStart &+ 1
-                    slots[Int(key.rawValue)] = FieldSlot(
-                        start: valueStart, end: valueStart &+ 1, kind: .integer, escaped: false, integer: Int64(b &- 0x30))
-                } else if b &- 0x31 < 9, let integer = scanner.quickInteger() {
-                    slots[Int(key.rawValue)] = FieldSlot(
-                        start: valueStart, end: scanner.pos, kind: .integer, escaped: false, integer: integer)
-                } else if K.isTopLevel, b == UInt8(ascii: "["), key.rawValue == FieldKey.buttons.rawValue {
-                    let (array, count) = try readItems(into: scratch.buttonItems, depth: depth + 1)
-                    slots[Int(key.rawValue)] = array
-                    buttonItemCount = count
-                } else if K.isTopLevel, b == UInt8(ascii: "["), key.rawValue == FieldKey.textFields.rawValue {
-                    let (array, count) = try readItems(into: scratch.textFieldItems, depth: depth + 1)
-                    slots[Int(key.rawValue)] = array
-                    textFieldItemCount = count
-                } else {
-                    slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
-                }
-                if K.isTopLevel { present |= 1 << UInt32(key.rawValue) } else { itemPresent |= 1 << UInt32(key.rawValue) }
-            } else {
-                try scanner.skipValue(depth: depth + 1)
+            // Compact members, as many as come, in the fast lane; it stops at a member start or after
+            // a value, or has read the closing brace.
+            let lane = fastMembers(K.self, into: slots)
+            if lane == .closed { return }
+            if lane == .atMember {
+                try readMember(K.self, into: slots, depth: depth)
+            }
+            // The common separator, `,"` right after the value: the next key's quote, without a look
+            // for whitespace.
+            let after = scanner.pos
+            if after &+ 2 <= scanner.end,
+                UnsafeRawPointer(base + after).loadUnaligned(as: UInt16.self) == Self.commaQuote
+            {
+                scanner.pos = after &+ 1
+                continue
             }
             scanner.skipWhitespace()
             let b = scanner.peek
@@ -155,6 +137,148 @@ struct EventReader {
             }
         }
     }
+
+    /// Where `fastMembers` stopped.
+    enum Lane {
+        /// At the start of a member it did not take (the cursor on its first byte).
+        case atMember
+        /// Right after a member's value, before a separator it did not take.
+        case afterValue
+        /// After the object's closing brace.
+        case closed
+    }
+
+    /// The fast lane of `readMembers`: members of the compact form `"key":"plain text"` or
+    /// `"key":123` (a key of `K`, no whitespace, a string without escapes or non-ASCII, an integer
+    /// `quickInteger` reads), separated by `,"` and ended by `}`, with the cursor kept in a register
+    /// and stored once. It reads exactly what the general path would and records the same slots;
+    /// at the first member of another shape it stops at that member's start, unread.
+    @inline(__always)
+    private mutating func fastMembers<K: WireKey>(
+        _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>
+    ) -> Lane {
+        let b = base
+        let e = scanner.end
+        var p = scanner.pos
+        var seen: UInt32 = 0
+        var lane = Lane.atMember
+        while p < e, b[p] == 0x22 {
+            let start = p &+ 1
+            let w0 = start &+ 8 <= e ? UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) : word(at: start)
+            let q0 = StringBytes.quoteMask(w0)
+            var count: Int
+            var found: K?
+            if q0 != 0 {
+                count = q0.trailingZeroBitCount &>> 3
+                found = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
+            } else {
+                let w1 = word(at: start &+ 8)
+                let q1 = StringBytes.quoteMask(w1)
+                guard q1 != 0 else { break }
+                let n = q1.trailingZeroBitCount &>> 3
+                count = 8 &+ n
+                found = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(n)))
+            }
+            let colon = start &+ count &+ 1
+            let v = colon &+ 1
+            guard let key = found, v < e, b[colon] == UInt8(ascii: ":") else { break }
+            let first = b[v]
+            let slot: FieldSlot
+            let next: Int
+            if first == 0x22 {
+                let i = firstAttention(from: v &+ 1)
+                guard i < e, b[i] == 0x22 else { break }
+                slot = FieldSlot(start: v &+ 1, end: i, kind: .string, escaped: false)
+                next = i &+ 1
+            } else if first &- 0x30 < 10, v &+ 1 < e, Self.endsOneDigitInteger(b[v &+ 1]) {
+                slot = FieldSlot(start: v, end: v &+ 1, kind: .integer, escaped: false, integer: Int64(first &- 0x30))
+                next = v &+ 1
+            } else if first &- 0x31 < 9 {
+                scanner.pos = v
+                guard let integer = scanner.quickInteger() else { break }
+                next = scanner.pos
+                slot = FieldSlot(start: v, end: next, kind: .integer, escaped: false, integer: integer)
+            } else if v &+ 5 <= e, let kind = Self.literal(UnsafeRawPointer(b + v).loadUnaligned(as: UInt32.self), b[v &+ 4]) {
+                next = v &+ (kind == .falseValue ? 5 : 4)
+                slot = FieldSlot(start: v, end: next, kind: kind, escaped: false)
+            } else {
+                break
+            }
+            slots[Int(key.rawValue)] = slot
+            seen |= 1 &<< UInt32(key.rawValue)
+            if next &+ 2 <= e, UnsafeRawPointer(b + next).loadUnaligned(as: UInt16.self) == Self.commaQuote {
+                p = next &+ 1
+                continue
+            }
+            if next < e, b[next] == UInt8(ascii: "}") {
+                p = next &+ 1
+                lane = .closed
+            } else {
+                p = next
+                lane = .afterValue
+            }
+            break
+        }
+        scanner.pos = p
+        if K.isTopLevel { present |= seen } else { itemPresent |= seen }
+        return lane
+    }
+
+    /// The literal (`true`, `null`, `false`) whose first four bytes, loaded little-endian, are
+    /// `word` and whose fifth, for `false`, is `fifth`; nil for anything else.
+    @inline(__always)
+    private static func literal(_ word: UInt32, _ fifth: UInt8) -> FieldSlot.Kind? {
+        switch word {
+        case 0x6575_7274: .trueValue  // "true"
+        case 0x6c6c_756e: .null  // "null"
+        case 0x736c_6166: fifth == UInt8(ascii: "e") ? .falseValue : nil  // "fals"
+        default: nil
+        }
+    }
+
+    /// One member at the cursor by the general path (`"key":"plain string"` or `"key":123` still
+    /// without a call: the word paths of keys, strings and integers inline, anything else through
+    /// `readKey` and `readValue`); the cursor ends after its value.
+    @inline(__always)
+    private mutating func readMember<K: WireKey>(
+        _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>, depth: Int
+    ) throws(DecodeError) {
+        var found = quickKey(K.self)
+        if found == nil { found = try readKey(K.self) }
+        if let key = found {
+            let valueStart = scanner.pos
+            let b = scanner.peek
+            if let string = quickString() {
+                slots[Int(key.rawValue)] = string
+            } else if b &- 0x30 < 10, valueStart &+ 1 < scanner.end,
+                Self.endsOneDigitInteger(base[valueStart &+ 1])
+            {
+                // One digit (`"v":1`, a small `seq`): its value is the digit.
+                scanner.pos = valueStart &+ 1
+                slots[Int(key.rawValue)] = FieldSlot(
+                    start: valueStart, end: valueStart &+ 1, kind: .integer, escaped: false, integer: Int64(b &- 0x30))
+            } else if b &- 0x31 < 9, let integer = scanner.quickInteger() {
+                slots[Int(key.rawValue)] = FieldSlot(
+                    start: valueStart, end: scanner.pos, kind: .integer, escaped: false, integer: integer)
+            } else if K.isTopLevel, b == UInt8(ascii: "["), key.rawValue == FieldKey.buttons.rawValue {
+                let (array, count) = try readItems(into: scratch.buttonItems, depth: depth + 1)
+                slots[Int(key.rawValue)] = array
+                buttonItemCount = count
+            } else if K.isTopLevel, b == UInt8(ascii: "["), key.rawValue == FieldKey.textFields.rawValue {
+                let (array, count) = try readItems(into: scratch.textFieldItems, depth: depth + 1)
+                slots[Int(key.rawValue)] = array
+                textFieldItemCount = count
+            } else {
+                slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
+            }
+            if K.isTopLevel { present |= 1 &<< UInt32(key.rawValue) } else { itemPresent |= 1 &<< UInt32(key.rawValue) }
+        } else {
+            try scanner.skipValue(depth: depth + 1)
+        }
+    }
+
+    /// `,"` as two bytes loaded little-endian.
+    private static let commaQuote = UInt16(UInt8(ascii: ",")) | UInt16(0x22) &<< 8
 
     /// True when `b`, the byte after a digit, ends the number there (no digit, fraction or exponent).
     @inline(__always)
@@ -200,18 +324,29 @@ struct EventReader {
         let quote = scanner.pos
         guard quote < scanner.end, base[quote] == 0x22 else { return nil }
         let contentStart = quote &+ 1
-        var i = contentStart
-        while true {
-            let mask = StringBytes.attentionMask(word(at: i))
-            if mask != 0 {
-                i &+= mask.trailingZeroBitCount &>> 3
-                break
-            }
-            i &+= 8
-        }
+        let i = firstAttention(from: contentStart)
         guard i < scanner.end, base[i] == 0x22 else { return nil }
         scanner.pos = i &+ 1
         return FieldSlot(start: contentStart, end: i, kind: .string, escaped: false)
+    }
+
+    /// The offset of the first byte from `i` on that is a control character, `"`, `\` or not ASCII,
+    /// 8 bytes at a time: loaded from the payload while 8 remain, then from the tail copy (whose
+    /// zero bytes stop the scan at the payload's end at the latest).
+    @inline(__always)
+    private func firstAttention(from start: Int) -> Int {
+        var i = start
+        let end = scanner.end
+        while i &+ 8 <= end {
+            let mask = StringBytes.attentionMask(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            if mask != 0 { return i &+ mask.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
+        while true {
+            let mask = StringBytes.attentionMask(word(at: i))
+            if mask != 0 { return i &+ mask.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
     }
 
     /// Scans `"key"` and the `:` after it with `JSONScanner.scanKey`, validating all of it, and says
@@ -241,15 +376,7 @@ struct EventReader {
         case 0x22:
             // The fast path: plain printable ASCII up to the closing quote, 8 bytes at a time.
             let contentStart = start &+ 1
-            var i = contentStart
-            while true {
-                let mask = StringBytes.attentionMask(word(at: i))
-                if mask != 0 {
-                    i &+= mask.trailingZeroBitCount &>> 3
-                    break
-                }
-                i &+= 8
-            }
+            let i = firstAttention(from: contentStart)
             if i < scanner.end, base[i] == 0x22 {
                 scanner.pos = i &+ 1
                 return FieldSlot(start: contentStart, end: i, kind: .string, escaped: false)

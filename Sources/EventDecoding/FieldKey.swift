@@ -9,7 +9,7 @@ enum FieldKey: UInt8, CaseIterable, WireKey {
     case style, transition, unsavedChanges, confirmed, screen
 
     /// The bit of this field in a presence mask.
-    @inline(__always) var bit: UInt32 { 1 << UInt32(rawValue) }
+    @inline(__always) var bit: UInt32 { 1 &<< UInt32(rawValue) }
 
     static var isTopLevel: Bool { true }
 

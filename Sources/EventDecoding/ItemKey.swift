@@ -3,7 +3,7 @@ enum ItemKey: UInt8, CaseIterable, WireKey {
     case title, style, preferred, role, secure
 
     /// The bit of this field in a presence mask.
-    @inline(__always) var bit: UInt32 { 1 << UInt32(rawValue) }
+    @inline(__always) var bit: UInt32 { 1 &<< UInt32(rawValue) }
 
     static var isTopLevel: Bool { false }
 

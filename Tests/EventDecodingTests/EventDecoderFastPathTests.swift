@@ -192,4 +192,43 @@ final class EventDecoderFastPathTests: XCTestCase {
             XCTAssertNotNil(decoder.event(event("user.action", member)), member)
         }
     }
+
+    /// Compact members (no whitespace) are read by the decoder's fast lane, spaced ones by its general
+    /// path: the same events, with every kind of value the lane takes (strings, one-digit and longer
+    /// integers, true, false, null) and those it leaves (arrays, escapes, numbers with a fraction),
+    /// must decode alike, and a literal glued to what follows must be rejected alike.
+    func testCompactAndSpacedMembersDecodeAlike() throws {
+        let events: [(String, [String])] = [
+            ("session.start", [#""app":"com.example.photos""#, #""app_version":"4.2.1""#, #""os":"iOS 18.1""#, #""device":"pad""#]),
+            ("user.action", [#""seq":12"#, #""app":"a""#, #""control":"button""#, #""label":"Sh\u0061re""#, #""destructive":true"#]),
+            ("user.action", [#""seq":7"#, #""label":null"#, #""destructive":false"#, #""unknown":[1,{"k":null}]"#]),
+            ("alert.presented", [#""id":"a1""#, #""title":"Delete?""#, #""message":null"#,
+                #""buttons":[{"title":"Cancel","style":"cancel","preferred":false},{"title":"Delete","style":"destructive","preferred":true}]"#,
+                #""text_fields":[{"secure":true},{"secure":false},{}]"#]),
+            ("modal.dismissed", [#""id":"m3""#, #""via":"gesture""#, #""button":null"#, #""unsaved_changes":false"#, #""confirmed":true"#]),
+            ("alert.dismissed", [#""id":"a3""#, #""via":"button""#, #""button":1.0"#]),
+        ]
+        for (type, members) in events {
+            let compact = event(type, members.joined(separator: ","))
+            let spaced = event(type, members.map { $0.replacingOccurrences(of: "\":", with: "\" : ") }.joined(separator: " , "))
+            let fast = try XCTUnwrap(decoder.event(compact), compact)
+            let general = try XCTUnwrap(decoder.event(spaced), spaced)
+            XCTAssertEqual(fast, general, compact)
+        }
+        for glued in ["truex", "nullx", "falsex", "tru", "nul", "fals", "falsy", "trUe"] {
+            let compact = event("user.action", #""destructive":\#(glued),"label":"a""#)
+            let spaced = event("user.action", #""destructive" : \#(glued) , "label":"a""#)
+            let fast = try XCTUnwrap(decoder.rejection(compact), compact)
+            let general = try XCTUnwrap(decoder.rejection(spaced), spaced)
+            XCTAssertEqual(fast.reason, .malformedJSON, compact)
+            XCTAssertEqual(fast.reason, general.reason, compact)
+            // The same sentence; the byte offsets differ by the spaces.
+            XCTAssertEqual(fast.detail.components(separatedBy: " at byte ").first, general.detail.components(separatedBy: " at byte ").first, compact)
+            XCTAssertEqual(fast.detail, fast.detail.components(separatedBy: " at byte ").first! + " at byte \(fast.offset)", compact)
+            // An invalid literal is reported at its start; a valid one glued to more, after it.
+            let valueAt = compact.utf8.count - #"\#(glued),"label":"a"}"#.utf8.count
+            let literalLength = ["true", "null", "false"].first { glued.hasPrefix($0) }?.utf8.count
+            XCTAssertEqual(fast.offset, valueAt + (literalLength ?? 0), compact)
+        }
+    }
 }
