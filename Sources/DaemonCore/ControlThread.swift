@@ -52,9 +52,9 @@ final class ControlThread: Sendable {
     static func start(_ settings: Settings) throws(DaemonError) -> ControlThread {
         let exchange = ControlExchange()
         let (endpoint, finished) = try SocketThread.start(
-            name: "modalwatch-control", what: "control",
+            name: "modalwatch-control",
             open: { () throws(DaemonError) in try ControlServer(settings, exchange: exchange) },
-            boundEndpoint: { $0.boundEndpoint }, run: { $0.run() })
+            report: { $0.boundEndpoint }, run: { $0.run() })
         return ControlThread(exchange: exchange, boundEndpoint: endpoint, pair: settings.pair, finished: finished)
     }
 

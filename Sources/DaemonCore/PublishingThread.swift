@@ -67,9 +67,9 @@ final class PublishingThread: Sendable {
         let statistics = PublishingStatistics()
         let health = StoreHealth()
         let (endpoint, finished) = try SocketThread.start(
-            name: "modalwatch-publish", kernelName: Self.kernelThreadName, what: "publishing",
+            name: "modalwatch-publish", kernelName: Self.kernelThreadName,
             open: { () throws(DaemonError) in try Publisher(settings, statistics: statistics, health: health) },
-            boundEndpoint: { $0.boundEndpoint }, run: { $0.run() })
+            report: { $0.boundEndpoint }, run: { $0.run() })
         return PublishingThread(statistics: statistics, health: health, boundEndpoint: endpoint, handoff: settings.handoff, finished: finished)
     }
 

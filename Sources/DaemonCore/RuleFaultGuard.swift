@@ -5,6 +5,7 @@ import Logging
 import Posix
 import RuleHost
 import SessionEngine
+import Synchronization
 
 /// Keeps a rule module's crash or hang from becoming a crash loop (docs/RELIABILITY.md,
 /// "Module faults"). It maps `rule-call.marker` in the state directory (MAP_SHARED: what
@@ -13,10 +14,11 @@ import SessionEngine
 /// left: a crash or hang in a rule names the culprit in the log and puts that rule in
 /// quarantine (`quarantine.json`), until a reload or `quarantine: false` in the configuration.
 /// Its own system calls go through `Posix`; what the signal handler does is C only (`CRuleGuard`).
-// @unchecked: `quarantined` is read and written only on the ingest thread (init, status,
-// `clearQuarantine`); other threads (the rule watchdog, the stop deadline) use only `marker`,
-// through CRuleGuard's atomic operations, and the `let` names.
-final class RuleFaultGuard: @unchecked Sendable {
+///
+/// Sendable: the quarantine is in a `Mutex` (the ingest thread uses it: init, status,
+/// `clearQuarantine`); other threads (the rule watchdog, the stop deadline) use only `marker`,
+/// kept as its address, through CRuleGuard's atomic operations, and the `let` names.
+final class RuleFaultGuard: Sendable {
     /// One rule in quarantine.
     struct Quarantined: Codable, Sendable, Equatable {
         var rule: String
@@ -33,9 +35,16 @@ final class RuleFaultGuard: @unchecked Sendable {
     static let quarantineFileName = "quarantine.json"
 
     /// The marker the engine writes around each rule call.
-    let marker: UnsafeMutablePointer<mw_marker>
+    var marker: UnsafeMutablePointer<mw_marker> {
+        UnsafeMutablePointer(bitPattern: markerAddress)!
+    }
+    /// Where the marker is mapped: shared by the threads, read and written through atomic operations.
+    private let markerAddress: UInt
     /// Rules in quarantine now, by id.
-    private(set) var quarantined: [String: Quarantined] = [:]
+    var quarantined: [String: Quarantined] {
+        quarantine.withLock { $0 }
+    }
+    private let quarantine = Mutex<[String: Quarantined]>([:])
     private let quarantinePath: String?
     private let logger: Logger
     private let names: [(module: String, rule: String)]
@@ -61,7 +70,8 @@ final class RuleFaultGuard: @unchecked Sendable {
         }
         let base = mapped ?? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        marker = base.bindMemory(to: mw_marker.self, capacity: 1)
+        let marker = base.bindMemory(to: mw_marker.self, capacity: 1)
+        markerAddress = UInt(bitPattern: marker)
         marker.pointee.magic = MW_MARKER_MAGIC
         marker.pointee.version = MW_MARKER_VERSION
         marker.pointee.rule_count = UInt32(names.count)
@@ -78,12 +88,12 @@ final class RuleFaultGuard: @unchecked Sendable {
         // A quarantine names a rule by module and id: a rule of that id in another module
         // (the module set changed since) is not the one that failed.
         let loaded = Set(names.map { Self.key(module: $0.module, rule: $0.rule) })
-        quarantined = readQuarantine()
+        quarantine.withLock { $0 = readQuarantine() }
         for entry in quarantined.values.sorted(by: { $0.rule < $1.rule })
         where !loaded.contains(Self.key(module: entry.module, rule: entry.rule)) {
             logger.notice("a quarantined rule is not loaded now; its quarantine ends", metadata: [
                 "module": "\(entry.module)", "rule": "\(entry.rule)", "fault": "\(entry.fault)"])
-            quarantined[entry.rule] = nil
+            quarantine.withLock { $0[entry.rule] = nil }
             writeQuarantine()
         }
         if let leftover, !loaded.contains(Self.key(module: leftover.module, rule: leftover.rule)) {
@@ -93,7 +103,7 @@ final class RuleFaultGuard: @unchecked Sendable {
             logger.error("the last run ended in a rule module fault; the rule is quarantined until a reload", metadata: [
                 "module": "\(leftover.module)", "rule": "\(leftover.rule)", "fault": "\(leftover.fault)", "event": "\(leftover.event)"])
             if quarantineEnabled {
-                quarantined[leftover.rule] = leftover
+                quarantine.withLock { $0[leftover.rule] = leftover }
                 writeQuarantine()
             }
         }
@@ -120,8 +130,11 @@ final class RuleFaultGuard: @unchecked Sendable {
 
     /// Ends the quarantine (a reload): the file goes, every rule runs again.
     func clearQuarantine() {
-        guard !quarantined.isEmpty else { return }
-        quarantined = [:]
+        let cleared = quarantine.withLock { quarantined in
+            defer { quarantined = [:] }
+            return !quarantined.isEmpty
+        }
+        guard cleared else { return }
         guard let quarantinePath else { return }
         do {
             try Posix.unlink(quarantinePath)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Moves the history's WAL into the database file on a thread of its own, so that
 /// the thread that stores and publishes violations never waits for a checkpoint.
@@ -20,32 +21,35 @@ import GRDB
 /// syncs, holding the writer off for that short while, and the writer's next commit starts
 /// the WAL over. The WAL so stays about `restartFrames` frames long, and its file is reused,
 /// never truncated by the writer.
-// @unchecked: `stopping`, `done` and `failed` are read and written only with `wake` locked;
-// `started` only by the one thread that calls `start()` and `stop()`; the rest is `let`.
-public final class HistoryCheckpointer: @unchecked Sendable {
+///
+/// Sendable: its counts and flags are in a `Mutex`; the thread sleeps on a semaphore that
+/// `stop()` signals; the rest is `let`.
+public final class HistoryCheckpointer: Sendable {
     /// Checkpoints done, and failed, so far.
     public var counts: (done: Int, failed: Int) {
-        wake.lock()
-        defer { wake.unlock() }
-        return (done, failed)
+        state.withLock { ($0.done, $0.failed) }
     }
     /// RESTART checkpoints done so far (each one let the writer start the WAL over).
     public var restarts: Int {
-        wake.lock()
-        defer { wake.unlock() }
-        return restarted
+        state.withLock { $0.restarted }
     }
 
     private let path: String
     private let intervalMs: Int
     private let restartFrames: Int
-    private var restarted = 0
-    private let wake = NSCondition()
-    private var stopping = false
+    private let state = Mutex(State())
+    /// Signalled by `stop()`: ends the thread's sleep between checkpoints.
+    private let wake = DispatchSemaphore(value: 0)
     private let ended = DispatchSemaphore(value: 0)
-    private var started = false
-    private var done = 0
-    private var failed = 0
+
+    private struct State {
+        var stopping = false
+        /// `start()` started the thread and no `stop()` has waited for it yet.
+        var started = false
+        var done = 0
+        var failed = 0
+        var restarted = 0
+    }
 
     /// A checkpointer for the history file at `path`, every `intervalMs` milliseconds.
     /// Small, frequent checkpoints stall the writer least: the p99 latency to a published
@@ -84,40 +88,41 @@ public final class HistoryCheckpointer: @unchecked Sendable {
             ended.signal()
         }
         thread.name = "mw-checkpoint"
-        started = true
+        state.withLock { $0.started = true }
         thread.start()
     }
 
     /// Runs a last checkpoint and ends the thread; returns when it has ended.
     public func stop() {
-        wake.lock()
-        stopping = true
+        let started = state.withLock { state in
+            state.stopping = true
+            defer { state.started = false }
+            return state.started
+        }
         wake.signal()
-        wake.unlock()
         if started { ended.wait() }
-        started = false
     }
 
     private func run(_ database: DatabaseQueue) {
         while true {
-            wake.lock()
-            if !stopping { _ = wake.wait(until: Date(timeIntervalSinceNow: Double(intervalMs) / 1000)) }
-            let last = stopping
-            wake.unlock()
+            if !state.withLock({ $0.stopping }) {
+                _ = wake.wait(timeout: .now() + .milliseconds(intervalMs))
+            }
+            let last = state.withLock { $0.stopping }
             let outcome = try? database.writeWithoutTransaction { db -> Bool in
                 let (frames, _) = try db.checkpoint(.passive)
                 guard frames > restartFrames else { return false }
                 // Busy (the writer or a reader held on past the wait): the next turn tries again.
                 return (try? db.checkpoint(.restart)) != nil
             }
-            wake.lock()
-            if let outcome {
-                done += 1
-                if outcome { restarted += 1 }
-            } else {
-                failed += 1
+            state.withLock { state in
+                if let outcome {
+                    state.done += 1
+                    if outcome { state.restarted += 1 }
+                } else {
+                    state.failed += 1
+                }
             }
-            wake.unlock()
             if last { return }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import Synchronization
 
 /// The history store in SQLite: every violation the daemon publishes, written first, in
 /// an SQLite file in the state directory (WAL: a commit survives the process
@@ -17,9 +18,11 @@ import GRDBSQLite
 /// of an older schema is converted when the writer opens it, in slices
 /// (`ViolationHistory+Conversion.swift`): one row a violation (v1 to v4) to segments; v5's one
 /// posting row a session and segment to session sets.
-// @unchecked: `segment`, `postingBuilder`, `unposted` and `nextSequence` are used only with `writing` held;
-// the rest is `let`.
-public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
+///
+/// Sendable: the counts of the unposted tail are in the `writing` mutex, taken once a commit or
+/// prune; the two builders are used only with it held (`nonisolated(unsafe)`: a commit hands
+/// the segment to the caller's closure, which the compiler cannot tie to the lock); the rest is `let`.
+public final class ViolationHistory: HistoryStoring, Sendable {
     /// The file name inside the state directory.
     public static let fileName = "history.sqlite"
 
@@ -27,14 +30,21 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     /// The file.
     public let path: String
     /// The segment of the commit being written; its buffers are kept from one commit to the next.
-    let segment = SegmentBuilder()
+    /// Used only with `writing` held (and by `init`, before the store is shared).
+    nonisolated(unsafe) let segment = SegmentBuilder()
     /// Reads an unposted segment's keys back from its records when its postings are written.
-    private let postingBuilder = SegmentBuilder()
-    /// Violations in the unposted tail (nil: unknown, counted by the next commit).
-    private var unposted: Int?
-    /// The sequence number of the next stored violation (nil: unknown, read by the next commit).
-    private var nextSequence: Int64?
-    private let writing = NSLock()
+    /// Used only with `writing` held.
+    nonisolated(unsafe) private let postingBuilder = SegmentBuilder()
+    /// The writer's counts between commits; held for a whole commit or prune.
+    private let writing = Mutex(Tail())
+
+    /// What the writer knows of the unposted tail.
+    private struct Tail {
+        /// Violations in the unposted tail (nil: unknown, counted by the next commit).
+        var unposted: Int?
+        /// The sequence number of the next stored violation (nil: unknown, read by the next commit).
+        var nextSequence: Int64?
+    }
 
     /// Opens (creating and migrating when `readOnly` is false) the store at `path`. With
     /// `checkpointsElsewhere`, this connection never checkpoints the WAL itself: a
@@ -319,52 +329,51 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     /// unposted tail whole.
     @discardableResult
     public func write(_ body: (inout ViolationWriter) throws -> Void) throws -> Int {
-        writing.lock()
-        defer { writing.unlock() }
-        segment.reset()
-        var waiting = unposted
-        var next = nextSequence
-        do {
-            let handed = try database.writeWithoutTransaction { db in
-                // BEGIN and COMMIT as statements prepared once: a small commit's fixed cost.
-                try Self.step(db.cachedStatement(sql: Self.beginSQL).sqliteStatement, SQLITE_OK, db, Self.beginSQL)
-                do {
-                    var writer = ViolationWriter(segment: segment)
-                    try body(&writer)
-                    if segment.count > 0 {
-                        let before = try waiting ?? Self.unpostedViolations(db)
-                        let first = try Self.storeRow(segment, in: db, firstSequence: next ?? Self.nextSequence(db))
-                        next = first + Int64(segment.count)
-                        if before + segment.count >= Self.postingBatch {
-                            if before > 0 {
-                                try Self.postStored(after: Self.newestPosted(db), before: first, in: db, builder: postingBuilder, filter: segment)
+        try writing.withLock { tail throws -> Int in
+            segment.reset()
+            var waiting = tail.unposted
+            var next = tail.nextSequence
+            do {
+                let handed = try database.writeWithoutTransaction { db in
+                    // BEGIN and COMMIT as statements prepared once: a small commit's fixed cost.
+                    try Self.step(db.cachedStatement(sql: Self.beginSQL).sqliteStatement, SQLITE_OK, db, Self.beginSQL)
+                    do {
+                        var writer = ViolationWriter(segment: segment)
+                        try body(&writer)
+                        if segment.count > 0 {
+                            let before = try waiting ?? Self.unpostedViolations(db)
+                            let first = try Self.storeRow(segment, in: db, firstSequence: next ?? Self.nextSequence(db))
+                            next = first + Int64(segment.count)
+                            if before + segment.count >= Self.postingBatch {
+                                if before > 0 {
+                                    try Self.postStored(after: Self.newestPosted(db), before: first, in: db, builder: postingBuilder, filter: segment)
+                                }
+                                try Self.post(segment, first: first, in: db, filter: segment)
+                                try Self.writeFilter(segment, in: db)
+                                waiting = 0
+                            } else {
+                                waiting = before + segment.count
                             }
-                            try Self.post(segment, first: first, in: db, filter: segment)
-                            try Self.writeFilter(segment, in: db)
-                            waiting = 0
-                        } else {
-                            waiting = before + segment.count
                         }
+                        try Self.step(db.cachedStatement(sql: Self.commitSQL).sqliteStatement, SQLITE_OK, db, Self.commitSQL)
+                        return writer.count
+                    } catch {
+                        if let connection = db.sqliteConnection, sqlite3_get_autocommit(connection) == 0 {
+                            try? db.execute(sql: "ROLLBACK")
+                        }
+                        throw error
                     }
-                    try Self.step(db.cachedStatement(sql: Self.commitSQL).sqliteStatement, SQLITE_OK, db, Self.commitSQL)
-                    return writer.count
-                } catch {
-                    if let connection = db.sqliteConnection, sqlite3_get_autocommit(connection) == 0 {
-                        try? db.execute(sql: "ROLLBACK")
-                    }
-                    throw error
                 }
+                tail.unposted = waiting
+                tail.nextSequence = next
+                segment.committed()
+                return handed
+            } catch {
+                // Counted again, and the filter read again, at the next commit.
+                tail = Tail()
+                segment.filterBucket = nil
+                throw error
             }
-            unposted = waiting
-            nextSequence = next
-            segment.committed()
-            return handed
-        } catch {
-            // Counted again, and the filter read again, at the next commit.
-            unposted = nil
-            nextSequence = nil
-            segment.filterBucket = nil
-            throw error
         }
     }
 
@@ -383,15 +392,18 @@ public final class ViolationHistory: HistoryStoring, @unchecked Sendable {
     /// violations deleted.
     @discardableResult
     public func prune(now: Int64, maxAgeMs: Int64?, maxRows: Int?) throws -> Int {
-        writing.lock()
-        defer {
-            // The unposted tail may have lost segments: counted again by the next commit.
-            unposted = nil
-            nextSequence = nil
-            segment.filterBucket = nil
-            writing.unlock()
+        try writing.withLock { tail throws -> Int in
+            // The unposted tail may lose segments: counted again by the next commit.
+            defer {
+                tail = Tail()
+                segment.filterBucket = nil
+            }
+            return try prune(now: now, maxAgeMs: maxAgeMs, maxRows: maxRows, in: database)
         }
-        return try database.write { db in
+    }
+
+    private func prune(now: Int64, maxAgeMs: Int64?, maxRows: Int?, in database: DatabaseQueue) throws -> Int {
+        try database.write { db in
             guard try Self.hasSegments(db) else { return 0 }
             var deleted = 0
             if let maxAgeMs {

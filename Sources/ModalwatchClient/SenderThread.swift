@@ -15,10 +15,8 @@ final class SenderThread: Sendable {
     private let wakeup: WakePipe
     private let shared: ClientSharedState
     private let logger: Logger
-    private let started = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = Mutex<DispatchSemaphore?>(nil)
     private let closing = Atomic<Bool>(false)
-    private let startError = Mutex<ClientError?>(nil)
 
     init(configuration: ClientConfiguration, queue: EventQueue, wakeup: WakePipe, shared: ClientSharedState, logger: Logger) {
         self.configuration = configuration
@@ -30,18 +28,24 @@ final class SenderThread: Sendable {
 
     /// Starts the thread; returns once the socket is connected (or throws why it is not).
     func start() throws(ClientError) {
-        let thread = Thread { [self] in run() }
-        thread.name = "modalwatch-client"
-        thread.start()
-        started.wait()
-        if let error = startError.withLock({ $0 }) { throw error }
+        let (_, finished) = try SocketThread.start(
+            name: "modalwatch-client",
+            open: { [self] () throws(ClientError) in try open() },
+            report: { _ in () }, run: { [self] in run($0) })
+        self.finished.withLock { $0 = finished }
     }
 
     /// Sends what is queued, closes the socket (lingering up to the configured time) and ends the thread.
     func stop() {
         closing.store(true, ordering: .sequentiallyConsistent)
         wakeup.wake()
-        finished.wait()
+        finished.withLock { $0 }?.wait()
+    }
+
+    /// The thread's context and its one socket.
+    private struct Connection {
+        let context: ZMQContext
+        let socket: ZMQSocket
     }
 
     /// One message being filled: events of one batching key, hence of one bucket.
@@ -55,20 +59,18 @@ final class SenderThread: Sendable {
         var dueMs: Int64
     }
 
-    private func run() {
-        defer { finished.signal() }
+    /// Makes the context and the socket and connects it; ends what it made when it throws.
+    private func open() throws(ClientError) -> Connection {
         let context: ZMQContext
-        let socket: ZMQSocket
+        var made: ZMQSocket?
         do {
             context = try ZMQContext(ioThreads: 1)
         } catch {
-            startError.withLock { $0 = ClientError("cannot create a ZeroMQ context: \(error)") }
-            started.signal()
-            return
+            throw ClientError("cannot create a ZeroMQ context: \(error)")
         }
-        defer { context.terminate() }
         do {
-            socket = try ZMQSocket(context, type: .xpub, linger: configuration.lingerMs)
+            let socket = try ZMQSocket(context, type: .xpub, linger: configuration.lingerMs)
+            made = socket
             try socket.set(.sendHighWaterMark, configuration.sendHighWaterMark)
             // A full daemon queue shows as EAGAIN, so the client can wait, then count a drop.
             try socket.set(.xpubNoDrop, true)
@@ -78,19 +80,26 @@ final class SenderThread: Sendable {
                 try socket.set(.curveSecretKey, curve.secretKey)
             }
         } catch {
-            startError.withLock { $0 = ClientError("cannot set up the client's socket: \(error)") }
-            started.signal()
-            return
+            made?.close()
+            context.terminate()
+            throw ClientError("cannot set up the client's socket: \(error)")
         }
-        defer { socket.close() }
+        let socket = made!
         for endpoint in configuration.endpoints {
             do { try socket.connect(endpoint) } catch {
-                startError.withLock { $0 = ClientError("cannot connect to \(endpoint): \(error); check the endpoint (e.g. tcp://host:7450)") }
-                started.signal()
-                return
+                socket.close()
+                context.terminate()
+                throw ClientError("cannot connect to \(endpoint): \(error); check the endpoint (e.g. tcp://host:7450)")
             }
         }
-        started.signal()
+        return Connection(context: context, socket: socket)
+    }
+
+    /// Sends until `stop()`; closes the socket and ends the context.
+    private func run(_ connection: Connection) {
+        let context = connection.context, socket = connection.socket
+        defer { context.terminate() }
+        defer { socket.close() }
 
         let poller = ZMQPoller()
         do { _ = try poller.add(socket) } catch {

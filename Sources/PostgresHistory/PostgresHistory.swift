@@ -1,5 +1,6 @@
 import Foundation
 public import HistoryStore
+import Synchronization
 
 /// The history store in PostgreSQL: every daemon's violations in one database
 /// (`history: { store: postgresql, postgresql: CONNINFO }`), through one synchronous libpq
@@ -11,8 +12,12 @@ public import HistoryStore
 /// by `COPY` into a temporary table, then into `modalwatch_violations` in the order handed over
 /// with `ON CONFLICT (id) DO NOTHING`: a retried batch, or one another daemon stored, is kept
 /// once. The writer creates and migrates the schema (`PostgresSchema`).
-// @unchecked: the connection and buffers are used only while `lock` is held; the rest is `let`.
-public final class PostgresHistory: HistoryStoring, @unchecked Sendable {
+///
+/// Sendable: the connection and the segment are used only inside `lock` (which holds the
+/// `COPY` buffer): `nonisolated(unsafe)`, since a commit hands the segment, and a scan the
+/// connection's rows, to the caller's closure, which the compiler cannot tie to the lock; the
+/// rest is `let`.
+public final class PostgresHistory: HistoryStoring, Sendable {
     /// How long a connection attempt may take unless the connection string says otherwise.
     public static let defaultConnectTimeoutSeconds = 3
     /// How long one statement of the writer may run before the server cancels it (ms): the
@@ -21,10 +26,12 @@ public final class PostgresHistory: HistoryStoring, @unchecked Sendable {
     /// Rows a reader fetches at a time while scanning (bounded memory).
     static let scanFetchRows = 5_000
 
-    private let connection: PostgresConnection
-    private let lock = NSLock()
-    private let segment = SegmentBuilder()
-    private var copyBuffer: [UInt8] = []
+    /// Used only inside `lock` (and by `init`, before the store is shared).
+    nonisolated(unsafe) private let connection: PostgresConnection
+    /// The writer's commit: used only inside `lock`.
+    nonisolated(unsafe) private let segment = SegmentBuilder()
+    /// Held for each use of the connection; holds the `COPY` rows of the commit being written.
+    private let lock = Mutex<[UInt8]>([])
     /// The schema versions this writer applied when it opened (none when already current).
     public let migrationsApplied: [Int]
 
@@ -43,7 +50,7 @@ public final class PostgresHistory: HistoryStoring, @unchecked Sendable {
                     observed bigint NOT NULL, json text NOT NULL
                 ) ON COMMIT DELETE ROWS
                 """)
-            copyBuffer.reserveCapacity(1 << 16)
+            lock.withLock { $0.reserveCapacity(1 << 16) }
         } else {
             migrationsApplied = []
             let version = try PostgresSchema.version(connection)
@@ -59,35 +66,35 @@ public final class PostgresHistory: HistoryStoring, @unchecked Sendable {
     /// Stores in one transaction whatever `body` hands over. Returns the number handed over.
     @discardableResult
     public func write(_ body: (inout ViolationWriter) throws -> Void) throws -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        segment.reset()
-        var writer = ViolationWriter(segment: segment)
-        try body(&writer)
-        let handed = writer.count
-        guard segment.count > 0 else { return handed }
-        encodeSegment()
-        do {
-            try connection.execute("BEGIN")
-            try copyBuffer.withUnsafeBytes { data in
-                try connection.copyIn("COPY modalwatch_incoming FROM STDIN", data: data)
+        return try lock.withLock { copyBuffer throws in
+            segment.reset()
+            var writer = ViolationWriter(segment: segment)
+            try body(&writer)
+            let handed = writer.count
+            guard segment.count > 0 else { return handed }
+            encodeSegment(into: &copyBuffer)
+            do {
+                try connection.execute("BEGIN")
+                try copyBuffer.withUnsafeBytes { data in
+                    try connection.copyIn("COPY modalwatch_incoming FROM STDIN", data: data)
+                }
+                try connection.execute("""
+                    INSERT INTO modalwatch_violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
+                    SELECT id, fingerprint, rule, app, session, severity, ts, observed, json FROM modalwatch_incoming ORDER BY ord
+                    ON CONFLICT (id) DO NOTHING
+                    """)
+                try connection.execute("COMMIT")
+            } catch {
+                connection.rollBack()
+                throw error
             }
-            try connection.execute("""
-                INSERT INTO modalwatch_violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-                SELECT id, fingerprint, rule, app, session, severity, ts, observed, json FROM modalwatch_incoming ORDER BY ord
-                ON CONFLICT (id) DO NOTHING
-                """)
-            try connection.execute("COMMIT")
-        } catch {
-            connection.rollBack()
-            throw error
+            segment.committed()
+            return handed
         }
-        segment.committed()
-        return handed
     }
 
     /// The segment's records as `COPY` rows of `modalwatch_incoming`, into `copyBuffer`.
-    private func encodeSegment() {
+    private func encodeSegment(into copyBuffer: inout [UInt8]) {
         copyBuffer.removeAll(keepingCapacity: true)
         segment.withBytes { bytes in
             var ord: Int64 = 0
@@ -120,31 +127,31 @@ public final class PostgresHistory: HistoryStoring, @unchecked Sendable {
     @discardableResult
     public func prune(now: Int64, maxAgeMs: Int64?, maxRows: Int?) throws -> Int {
         guard maxAgeMs != nil || maxRows != nil else { return 0 }
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            try connection.execute("BEGIN")
-            guard try connection.execute("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.retentionLock))").text(0, 0) == "t" else {
+        return try lock.withLock { _ throws in
+            do {
+                try connection.execute("BEGIN")
+                guard try connection.execute("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.retentionLock))").text(0, 0) == "t" else {
+                    try connection.execute("COMMIT")
+                    return 0
+                }
+                var deleted = 0
+                if let maxAgeMs {
+                    let cut = now.subtractingReportingOverflow(maxAgeMs).overflow ? Int64.min : now - maxAgeMs
+                    deleted += try affected(connection.execute("DELETE FROM modalwatch_violations WHERE observed < $1", ["\(cut)"]))
+                }
+                if let maxRows {
+                    // The oldest row kept is the `maxRows`-th newest; everything older goes.
+                    deleted += try affected(connection.execute("""
+                        DELETE FROM modalwatch_violations
+                        WHERE seq < (SELECT seq FROM modalwatch_violations ORDER BY seq DESC OFFSET $1 LIMIT 1)
+                        """, ["\(max(0, maxRows - 1))"]))
+                }
                 try connection.execute("COMMIT")
-                return 0
+                return deleted
+            } catch {
+                connection.rollBack()
+                throw error
             }
-            var deleted = 0
-            if let maxAgeMs {
-                let cut = now.subtractingReportingOverflow(maxAgeMs).overflow ? Int64.min : now - maxAgeMs
-                deleted += try affected(connection.execute("DELETE FROM modalwatch_violations WHERE observed < $1", ["\(cut)"]))
-            }
-            if let maxRows {
-                // The oldest row kept is the `maxRows`-th newest; everything older goes.
-                deleted += try affected(connection.execute("""
-                    DELETE FROM modalwatch_violations
-                    WHERE seq < (SELECT seq FROM modalwatch_violations ORDER BY seq DESC OFFSET $1 LIMIT 1)
-                    """, ["\(max(0, maxRows - 1))"]))
-            }
-            try connection.execute("COMMIT")
-            return deleted
-        } catch {
-            connection.rollBack()
-            throw error
         }
     }
 
@@ -173,32 +180,32 @@ public final class PostgresHistory: HistoryStoring, @unchecked Sendable {
         if let cursor { add("seq < ?", "\(cursor.rowid)") }
         let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         parameters.append("\(limit)")
-        lock.lock()
-        defer { lock.unlock() }
-        let result = try connection.execute("""
-            SELECT seq, id, fingerprint, rule, app, session, severity, ts, observed, json
-            FROM modalwatch_violations \(filter) ORDER BY seq DESC LIMIT $\(parameters.count)
-            """, parameters)
-        var page = HistoryPage(rows: [], next: nil)
-        var bytes = 0
-        var last: HistoryPage.Cursor?
-        var cut = false
-        for row in 0..<result.rows {
-            let json = result.text(row, 9) ?? ""
-            if !page.rows.isEmpty && bytes + json.utf8.count > maxBytes {
-                cut = true
-                break
+        return try lock.withLock { _ throws in
+            let result = try connection.execute("""
+                SELECT seq, id, fingerprint, rule, app, session, severity, ts, observed, json
+                FROM modalwatch_violations \(filter) ORDER BY seq DESC LIMIT $\(parameters.count)
+                """, parameters)
+            var page = HistoryPage(rows: [], next: nil)
+            var bytes = 0
+            var last: HistoryPage.Cursor?
+            var cut = false
+            for row in 0..<result.rows {
+                let json = result.text(row, 9) ?? ""
+                if !page.rows.isEmpty && bytes + json.utf8.count > maxBytes {
+                    cut = true
+                    break
+                }
+                bytes += json.utf8.count
+                let violation = StoredViolation(
+                    id: result.text(row, 1) ?? "", fingerprint: result.text(row, 2) ?? "", rule: result.text(row, 3) ?? "",
+                    app: result.text(row, 4) ?? "", session: result.text(row, 5) ?? "", severity: result.text(row, 6) ?? "",
+                    ts: result.int64(row, 7), observed: result.int64(row, 8), json: json)
+                page.rows.append(violation)
+                last = HistoryPage.Cursor(observed: violation.observed, rowid: result.int64(row, 0))
             }
-            bytes += json.utf8.count
-            let violation = StoredViolation(
-                id: result.text(row, 1) ?? "", fingerprint: result.text(row, 2) ?? "", rule: result.text(row, 3) ?? "",
-                app: result.text(row, 4) ?? "", session: result.text(row, 5) ?? "", severity: result.text(row, 6) ?? "",
-                ts: result.int64(row, 7), observed: result.int64(row, 8), json: json)
-            page.rows.append(violation)
-            last = HistoryPage.Cursor(observed: violation.observed, rowid: result.int64(row, 0))
+            if cut || page.rows.count == limit { page.next = last }
+            return page
         }
-        if cut || page.rows.count == limit { page.next = last }
-        return page
     }
 
     /// Every violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, through a
@@ -211,35 +218,35 @@ public final class PostgresHistory: HistoryStoring, @unchecked Sendable {
         if let sinceTs { parameters.append("\(sinceTs)"); clauses.append("ts >= $\(parameters.count)") }
         if let untilTs { parameters.append("\(untilTs)"); clauses.append("ts < $\(parameters.count)") }
         let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            try connection.execute("BEGIN READ ONLY")
-            try connection.execute("""
-                DECLARE modalwatch_scan NO SCROLL CURSOR FOR
-                SELECT rule, app, session, severity, ts, json FROM modalwatch_violations \(filter)
-                """, parameters)
-            while true {
-                let result = try connection.execute("FETCH \(Self.scanFetchRows) FROM modalwatch_scan")
-                guard result.rows > 0 else { break }
-                for row in 0..<result.rows {
-                    let violation = ViolationHistory.ScannedViolation(
-                        rule: result.text(row, 0) ?? "", app: result.text(row, 1) ?? "", session: result.text(row, 2) ?? "",
-                        severity: result.text(row, 3) ?? "", ts: result.int64(row, 4))
-                    try body(violation, result.bytes(row, 5))
+        return try lock.withLock { _ throws in
+            do {
+                try connection.execute("BEGIN READ ONLY")
+                try connection.execute("""
+                    DECLARE modalwatch_scan NO SCROLL CURSOR FOR
+                    SELECT rule, app, session, severity, ts, json FROM modalwatch_violations \(filter)
+                    """, parameters)
+                while true {
+                    let result = try connection.execute("FETCH \(Self.scanFetchRows) FROM modalwatch_scan")
+                    guard result.rows > 0 else { break }
+                    for row in 0..<result.rows {
+                        let violation = ViolationHistory.ScannedViolation(
+                            rule: result.text(row, 0) ?? "", app: result.text(row, 1) ?? "", session: result.text(row, 2) ?? "",
+                            severity: result.text(row, 3) ?? "", ts: result.int64(row, 4))
+                        try body(violation, result.bytes(row, 5))
+                    }
                 }
+                try connection.execute("COMMIT")
+            } catch {
+                connection.rollBack()
+                throw error
             }
-            try connection.execute("COMMIT")
-        } catch {
-            connection.rollBack()
-            throw error
         }
     }
 
     /// Violations stored.
     public func count() throws -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return Int(try connection.execute("SELECT COUNT(*) FROM modalwatch_violations").int64(0, 0))
+        return try lock.withLock { _ throws in
+            return Int(try connection.execute("SELECT COUNT(*) FROM modalwatch_violations").int64(0, 0))
+        }
     }
 }

@@ -114,11 +114,19 @@ public final class ZMQContext: Sendable {
 }
 
 extension ZMQContext {
-    /// A libzmq handle that may cross threads.
-    // @unchecked: a context handle is thread-safe by libzmq's contract, and a socket handle
-    // crosses only from the locked creation back to its single owner.
-    struct Handle: @unchecked Sendable {
+    /// A libzmq handle that may cross threads, kept as its address: a context handle is
+    /// thread-safe by libzmq's contract, and a socket handle crosses only from the locked
+    /// creation back to its single owner.
+    struct Handle: Sendable {
+        private let address: UInt
+
+        init(raw: UnsafeMutableRawPointer) {
+            address = UInt(bitPattern: raw)
+        }
+
         /// The raw `void *`.
-        let raw: UnsafeMutableRawPointer
+        var raw: UnsafeMutableRawPointer {
+            UnsafeMutableRawPointer(bitPattern: address)!
+        }
     }
 }

@@ -8,7 +8,7 @@ import CZeroMQ
 /// thread's own, connected to `control` (a `PAIR` over `inproc://`): send
 /// ``Command/pause``, ``Command/resume``, ``Command/terminate`` or ``Command/statistics``
 /// (whose reply is eight frames, see ``Statistics/init(frames:)``).
-public enum ZMQProxy {
+public enum ZMQProxy: Sendable {
     /// The control commands of `zmq_proxy_steerable`.
     public enum Command: String, Sendable {
         /// Stop moving messages (they queue).

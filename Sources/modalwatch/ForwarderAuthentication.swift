@@ -17,9 +17,8 @@ final class ForwarderAuthentication: Sendable {
     private let context: ZMQContext
     private let allowedClients: [String]
     private let allowListPath: String
-    private let started = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    private let state = Mutex<(counts: Counts, failure: String?, stop: Bool)>((Counts(), nil, false))
+    private let finished = Mutex<DispatchSemaphore?>(nil)
+    private let state = Mutex<(counts: Counts, stop: Bool)>((Counts(), false))
 
     init(context: ZMQContext, allowedClients: [String], allowListPath: String) {
         self.context = context
@@ -27,16 +26,20 @@ final class ForwarderAuthentication: Sendable {
         self.allowListPath = allowListPath
     }
 
+    /// The thread's handler and the poller that watches its socket.
+    private struct Serving {
+        let handler: ZapHandler
+        let poller: ZMQPoller
+        let index: Int
+    }
+
     /// Starts the thread; returns once the handler is bound (before any encrypted socket exists).
     func start() throws(ForwardingThread.Failure) {
-        let thread = Thread { [self] in run() }
-        thread.name = "modalwatch-zap"
-        thread.start()
-        started.wait()
-        if let failure = state.withLock({ $0.failure }) {
-            finished.wait()
-            throw ForwardingThread.Failure(description: failure, isEndpoint: false)
-        }
+        let (_, finished) = try SocketThread.start(
+            name: "modalwatch-zap",
+            open: { [self] () throws(ForwardingThread.Failure) in try open() },
+            report: { _ in () }, run: { [self] in run($0) })
+        self.finished.withLock { $0 = finished }
     }
 
     /// The counts so far.
@@ -45,31 +48,33 @@ final class ForwarderAuthentication: Sendable {
     /// Asks the thread to close its socket and end; waits for it.
     func stop() {
         state.withLock { $0.stop = true }
-        finished.wait()
+        finished.withLock { $0 }?.wait()
     }
 
-    private func run() {
-        defer { finished.signal() }
+    /// Binds the handler and polls its socket; closes it when it throws.
+    private func open() throws(ForwardingThread.Failure) -> Serving {
         let logger = Logger(label: "modalwatch-forward", factory: { StreamLogHandler.standardError(label: $0) })
         let handler: ZapHandler
-        let poller = ZMQPoller()
         do throws(ZapHandler.Failure) {
             handler = try ZapHandler(context: context, allowedClients: allowedClients, what: allowListPath, logger: logger)
         } catch {
-            state.withLock { $0.failure = error.description }
-            started.signal()
-            return
+            throw ForwardingThread.Failure(description: error.description, isEndpoint: false)
         }
-        defer { handler.close() }
+        let poller = ZMQPoller()
         guard let index = try? poller.add(handler.socket) else {
-            state.withLock { $0.failure = "cannot poll the CURVE authentication handler" }
-            started.signal()
-            return
+            handler.close()
+            throw ForwardingThread.Failure(description: "cannot poll the CURVE authentication handler", isEndpoint: false)
         }
-        started.signal()
+        return Serving(handler: handler, poller: poller, index: index)
+    }
+
+    /// Answers requests until `stop()`; closes the handler.
+    private func run(_ serving: Serving) {
+        let handler = serving.handler, poller = serving.poller
+        defer { handler.close() }
         while !state.withLock({ $0.stop }) {
             do { _ = try poller.poll(timeout: 100) } catch where error.isInterrupted { continue } catch { break }
-            if poller.isReadable(index) {
+            if poller.isReadable(serving.index) {
                 handler.serve()
                 let counts = Counts(accepted: handler.accepted, refused: handler.refused)
                 state.withLock { $0.counts = counts }

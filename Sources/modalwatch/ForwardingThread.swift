@@ -28,9 +28,8 @@ final class ForwardingThread: Sendable {
     private let backend: String
     private let control: String
     private let curve: Curve?
-    private let started = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
-    private let state = Mutex<(bound: (String, String)?, failure: Failure?, ended: Bool)>((nil, nil, false))
+    private let finished = Mutex<DispatchSemaphore?>(nil)
+    private let state = Mutex<(failure: Failure?, ended: Bool)>((nil, false))
 
     init(context: ZMQContext, frontend: String, backend: String, control: String, curve: Curve?) {
         self.context = context
@@ -40,19 +39,27 @@ final class ForwardingThread: Sendable {
         self.curve = curve
     }
 
+    /// The thread's sockets.
+    private struct Sockets {
+        let front: ZMQSocket
+        let back: ZMQSocket
+        let steer: ZMQSocket
+        /// The endpoints the frontend and backend bound.
+        let bound: (String, String)
+    }
+
     /// Starts the thread; returns the endpoints bound once the proxy is about to run.
     func start() throws(Failure) -> (frontend: String, backend: String) {
-        let thread = Thread { [self] in run() }
-        thread.name = "modalwatch-forward"
-        thread.start()
-        started.wait()
-        let (bound, failure, _) = state.withLock { $0 }
-        if let failure { throw failure }
-        return bound!
+        let (bound, finished) = try SocketThread.start(
+            name: "modalwatch-forward",
+            open: { [self] () throws(Failure) in try open() },
+            report: { $0.bound }, run: { [self] in run($0) })
+        self.finished.withLock { $0 = finished }
+        return bound
     }
 
     /// Waits until the proxy has returned and its sockets are closed.
-    func join() { finished.wait() }
+    func join() { finished.withLock { $0 }?.wait() }
 
     /// Whether the proxy returned.
     var hasEnded: Bool { state.withLock { $0.ended } }
@@ -60,17 +67,9 @@ final class ForwardingThread: Sendable {
     /// Why it returned with an error, if it did.
     var failure: Failure? { state.withLock { $0.failure } }
 
-    private func fail(_ message: String, endpoint: Bool = false) {
-        state.withLock { $0.failure = Failure(description: message, isEndpoint: endpoint) }
-    }
-
-    private func run() {
-        defer {
-            state.withLock { $0.ended = true }
-            finished.signal()
-        }
+    /// Makes the sockets and binds them; closes what it made when it throws.
+    private func open() throws(Failure) -> Sockets {
         var sockets: [ZMQSocket] = []
-        defer { for socket in sockets { socket.close() } }
         let front: ZMQSocket, back: ZMQSocket, steer: ZMQSocket
         do {
             front = try ZMQSocket(context, type: .xsub, linger: 0)
@@ -91,9 +90,8 @@ final class ForwardingThread: Sendable {
             }
             try steer.bind(control)
         } catch {
-            fail("cannot set up the forwarder's sockets: \(error)")
-            started.signal()
-            return
+            for socket in sockets { socket.close() }
+            throw Failure(description: "cannot set up the forwarder's sockets: \(error)", isEndpoint: false)
         }
         var bound = ("", "")
         for (socket, endpoint, role) in [(front, frontend, "frontend"), (back, backend, "backend")] {
@@ -102,17 +100,26 @@ final class ForwardingThread: Sendable {
                 let actual = (try? socket.lastEndpoint) ?? endpoint
                 if role == "frontend" { bound.0 = actual } else { bound.1 = actual }
             } catch {
-                fail("cannot bind the \(role) to \(endpoint): \(error.reason); is another forwarder running? choose another with --\(role)", endpoint: true)
-                started.signal()
-                return
+                for socket in sockets { socket.close() }
+                throw Failure(description: "cannot bind the \(role) to \(endpoint): \(error.reason); is another forwarder running? choose another with --\(role)",
+                              isEndpoint: true)
             }
         }
-        state.withLock { $0.bound = bound }
-        started.signal()
+        return Sockets(front: front, back: back, steer: steer, bound: bound)
+    }
+
+    /// Runs the proxy until it is told to stop or the context ends; closes the sockets.
+    private func run(_ sockets: Sockets) {
+        defer {
+            for socket in [sockets.front, sockets.back, sockets.steer] { socket.close() }
+            state.withLock { $0.ended = true }
+        }
         do {
-            try ZMQProxy.run(frontend: front, backend: back, control: steer)
+            try ZMQProxy.run(frontend: sockets.front, backend: sockets.back, control: sockets.steer)
         } catch {
-            if !error.isTerminated { fail("\(error)") }
+            if !error.isTerminated {
+                state.withLock { $0.failure = Failure(description: "\(error)", isEndpoint: false) }
+            }
         }
     }
 }

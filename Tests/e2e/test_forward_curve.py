@@ -108,3 +108,29 @@ def test_a_listed_key_gets_through_and_an_unlisted_one_forwards_nothing(zctx, tm
     assert summary["curve"] is True and summary["clients_accepted"] >= 1 and summary["clients_refused"] >= 1, summary
     log = (tmp_path / "forward.err").read_text()
     assert "refused a client with an unknown CURVE key" in log and unlisted[0].decode() in log, log
+
+
+def test_a_frontend_in_use_ends_the_forwarder_with_one_line_and_exit_2(zctx, tmp_path):
+    """The proxy thread cannot bind: the error reaches the main thread, which exits 2 at once,
+    with and without CURVE (whose authentication thread has started first and is stopped)."""
+    keygen(tmp_path / "forward.key")
+    (tmp_path / "clients").write_text("# nobody yet\n")
+    taken = zctx.socket(zmq.PULL)
+    taken.linger = 0
+    frontend = support.free_tcp_endpoint()
+    taken.bind(frontend)
+    try:
+        for name, args in {"plain": ["--backend", support.free_tcp_endpoint()],
+                           "curve": ["--backend", f"ipc://{tmp_path}/backend", "--curve-key-file", str(tmp_path / "forward.key"),
+                                     "--allowed-clients", str(tmp_path / "clients")]}.items():
+            try:
+                result = subprocess.run([str(support.cli_path()), "forward", "--frontend", frontend, *args],
+                                        capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(f"{name}: the forwarder did not end on a frontend in use") from None
+            # The error is the last line (with CURVE, the empty allow list's warning comes first).
+            lines = result.stderr.decode().strip().splitlines()
+            assert result.returncode == 2 and lines, f"{name}: exit {result.returncode}: {result.stderr.decode()}"
+            assert f"cannot bind the frontend to {frontend}" in lines[-1], lines
+    finally:
+        taken.close()
