@@ -43,6 +43,8 @@ extension Engine {
         frame.pointee.session = session
         let marker = self.marker
         mw_marker_set_event(marker, event.ts, event.type, event.session.ptr, event.session.len)
+        let texts = eventWords.table
+        texts.pointee.ready = 0
         withUnsafePointer(to: &event) { eventPointer in
             withUnsafePointer(to: &view) { sessionPointer in
                 frame.pointee.event = eventPointer
@@ -55,7 +57,7 @@ extension Engine {
                         host: UnsafePointer(host), ctx: context, event: eventPointer, session: sessionPointer,
                         params: dispatch.pointee.parameters, rule_index: dispatch.pointee.ruleIndex, edition: edition,
                         module_state: dispatch.pointee.moduleState, param_decls: dispatch.pointee.parameterDeclarations,
-                        param_count: dispatch.pointee.parameterCount, reserved: 0)
+                        param_count: dispatch.pointee.parameterCount, reserved: 0, texts: UnsafePointer(texts))
                     mw_marker_enter(marker, dispatch.pointee.catalogIndex)
                     dispatch.pointee.entry(&call)
                     mw_marker_leave(marker)

@@ -68,28 +68,39 @@ enum JSONOutput {
     /// ``escaped(_:)`` writes as `\uXXXX`, in order.
     private static func forEachEscape(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Unicode.Scalar) -> Void) {
         var index = 0
-        let base = UnsafeRawPointer(bytes.baseAddress)
-        while index < bytes.count {
-            // Eight bytes at a time while none is 0x7F or above (no byte can then lead one).
-            if let base, index + 8 <= bytes.count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 == 0 {
+        let count = bytes.count
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return }
+        while index < count {
+            // Eight bytes at a time: a word with no byte of 0x7F or above is skipped whole; in
+            // another, the scan goes straight to the first such byte (the lowest flagged one is
+            // exact: no byte below it carries into it).
+            if index + 8 <= count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let flagged = (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080
+                if flagged == 0 {
                     index += 8
                     continue
                 }
+                index += flagged.trailingZeroBitCount >> 3
             }
             let byte = bytes[index]
+            guard byte >= 0x7F else {
+                index += 1
+                continue
+            }
             // Every such character starts with one of these bytes in UTF-8.
             guard byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 else {
                 index += 1
+                // The rest of a character (its continuation bytes) is copied as it is.
+                while index < count && bytes[index] & 0xC0 == 0x80 { index += 1 }
                 continue
             }
             let (scalar, length) = candidate(bytes, at: index)
-            guard let scalar, Terminal.needsEscape(scalar) else {
+            guard let scalar else {
                 index += 1
                 continue
             }
-            body(index, length, scalar)
+            if Terminal.needsEscape(scalar) { body(index, length, scalar) }
             index += length
         }
     }
