@@ -410,10 +410,11 @@ typedef struct mw_host {
      * The words of `text` when it is one of the current event's texts, given as the
      * event gave it (`mw_event.title`, `message`, `label`, `buttons[i].title`,
      * `modal_buttons[i].title`: the same `ptr` and `len`): returns 1 and fills `*out`.
-     * The host tokenizes each of those texts at most once per event, whichever rule
-     * asks first, so the rules of one event share one list. Returns 0 for any other
-     * text (a part of one, a text the module made, an absent or empty one): then the
-     * module walks the text itself. `out->words` is valid until the rule call returns.
+     * On the event's first request the host tokenizes all of those texts into the
+     * table `mw_call.texts` and marks it ready, so the rules of one event share one
+     * list per text and later rules read the table without calling. Returns 0 for any
+     * other text (a part of one, a text the module made, an absent or empty one): then
+     * the module walks the text itself. `out->words` is valid until the rule call returns.
      */
     int32_t (*words)(mw_context *ctx, mw_str text, mw_words *out);
     /** Room for later services of ABI 1.3: NULL. */
