@@ -79,6 +79,7 @@ enum JSONOutput {
             // straight to the first such byte (the lowest flagged one is exact: no byte below it
             // carries into it).
             while index + 16 <= count && flagged(index) | flagged(index + 8) == 0 { index += 16 }
+            if index == count { break }
             if index + 8 <= count {
                 let mask = flagged(index)
                 if mask == 0 {
