@@ -45,10 +45,13 @@ enum AlertMessageStyle: Rule {
         let mark = message.endingMark
         let ends = mark?.endsSentence ?? false
         guard !capital || !ends else { return }
+        // Asked first, so the corrected message is made once, and only for a report the host takes.
+        guard call.shouldReport(subject: event.id) else { return }
+        let corrected = Self.corrected(message)
         var evidence = Evidence()
         evidence.add("starts_with_capital", capital)
         evidence.add("ending", mark?.symbol)
-        evidence.add("suggested_message", Self.corrected(message))
+        evidence.add("suggested_message", corrected)
         let problem =
             switch (capital, ends) {
             case (false, false): "does not begin with a capital letter or end with . ! ? or …"
@@ -59,7 +62,7 @@ enum AlertMessageStyle: Rule {
             subject: event.id,
             message: "The message of the alert \(label: event) \(problem)",
             evidence: evidence,
-            suggestion: "Write the message as \(quoted: Self.corrected(message))"
+            suggestion: "Write the message as \(quoted: corrected)"
         )
     }
 

@@ -25,7 +25,7 @@ enum ModalOverPopover: Rule {
             subject: event.id,
             message: "The modal view \(label: event) was presented while the popover \(quoted: popover.id) is showing",
             evidence: evidence,
-            events: [popover.presentedRef],
+            event: popover.presentedRef,
             suggestion: "Dismiss the popover before presenting the modal view"
         )
     }

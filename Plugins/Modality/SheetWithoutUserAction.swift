@@ -38,7 +38,7 @@ enum SheetWithoutUserAction: Rule {
             subject: event.id,
             message: message,
             evidence: evidence,
-            events: last.map { [EventRef(type: .userAction, ts: $0)] } ?? [],
+            event: last.map { EventRef(type: .userAction, ts: $0) },
             suggestion: "Show an action sheet only in response to a person's action; tell of other events in the app or with an alert"
         )
     }

@@ -38,12 +38,37 @@ public struct RuleCall {
 
     /// The words of `text`, one of the event's texts as the event gave it (`event.title`,
     /// `event.message`, `event.label`, a button's `title`), as the host read them once for
-    /// every rule of the event (`mw_host.words`, ABI 1.3); nil for any other text or under a
-    /// host without the service (then walk the text yourself). Valid during the call.
+    /// every rule of the event (the table `mw_call.texts`, ABI 1.3: read by the field the text
+    /// came from, the host asked only when the table is not filled yet); nil for any other
+    /// text or under a host without the table (then walk the text yourself). Valid during the call.
+    @inlinable
     public func words(of text: Text) -> mw_words? {
-        guard let host = raw.pointee.host, host.pointee.abi_minor >= 3, let words = host.pointee.words else { return nil }
-        var out = mw_words(words: nil, count: 0, flags: 0)
-        return words(raw.pointee.ctx, text.raw, &out) == 1 ? out : nil
+        guard let pointer = text.raw.ptr, text.raw.len > 0, let host = raw.pointee.host, host.pointee.abi_minor >= 3,
+              let texts = raw.pointee.texts else { return nil }
+        if texts.pointee.ready == 0 {
+            // The first request of the event: the host fills the whole table.
+            guard let fill = host.pointee.words else { return nil }
+            var out = mw_words(words: nil, count: 0, flags: 0)
+            guard fill(raw.pointee.ctx, text.raw, &out) == 1 else { return nil }
+            return out
+        }
+        let event = raw.pointee.event.pointee
+        let length = text.raw.len
+        if event.title.ptr == pointer && event.title.len == length { return texts.pointee.title }
+        if event.message.ptr == pointer && event.message.len == length { return texts.pointee.message }
+        if event.label.ptr == pointer && event.label.len == length { return texts.pointee.label }
+        if let buttons = event.buttons, let lists = texts.pointee.buttons {
+            for index in 0..<Int(event.button_count) where buttons[index].title.ptr == pointer && buttons[index].title.len == length {
+                return lists[index]
+            }
+        }
+        if let buttons = event.modal_buttons, let lists = texts.pointee.modal_buttons {
+            for index in 0..<Int(event.modal_button_count)
+            where buttons[index].title.ptr == pointer && buttons[index].title.len == length {
+                return lists[index]
+            }
+        }
+        return nil
     }
 
     /// The session's presentation stack after the event, bottom first (`session.stack`).
@@ -149,6 +174,9 @@ public struct RuleCall {
     /// literal, no `String` built); otherwise the same as the `String` form. A message
     /// literal that uses `Message`'s own interpolations (`quoted:`, `duration:`, `count:`,
     /// `ordinal:`) chooses this form.
+    ///
+    /// `event` is one earlier triggering event given without an array (no allocation); it
+    /// follows `events` when both are given.
     public func report(
         subject: Text,
         message: @autoclosure () -> Message,
@@ -156,6 +184,7 @@ public struct RuleCall {
         key: String? = nil,
         quietMs: Int64 = 0,
         events: [EventRef] = [],
+        event: EventRef? = nil,
         suggestion: @autoclosure () -> Message? = nil
     ) {
         guard shouldReport(subject: subject, key: key) else { return }
@@ -164,12 +193,12 @@ public struct RuleCall {
         message.withUTF8 { messageBytes in
             guard let suggestion else {
                 send(subject: subject, message: messageBytes, suggestion: nil, evidence: evidence(), key: key,
-                     quietMs: quietMs, events: events)
+                     quietMs: quietMs, events: events, event: event)
                 return
             }
             suggestion.withUTF8 { suggestionBytes in
                 send(subject: subject, message: messageBytes, suggestion: suggestionBytes, evidence: evidence(),
-                     key: key, quietMs: quietMs, events: events)
+                     key: key, quietMs: quietMs, events: events, event: event)
             }
         }
     }
@@ -177,15 +206,17 @@ public struct RuleCall {
     /// Hands one report to the host.
     private func send(
         subject: Text, message: UnsafeBufferPointer<UInt8>, suggestion: UnsafeBufferPointer<UInt8>?,
-        evidence: Evidence, key: String?, quietMs: Int64, events: [EventRef]
+        evidence: Evidence, key: String?, quietMs: Int64, events: [EventRef], event: EventRef? = nil
     ) {
         var keyText = key ?? ""
         let hasKey = key != nil
         let host = raw.pointee.host.pointee
         let ctx = raw.pointee.ctx
+        let count = events.count + (event == nil ? 0 : 1)
         // The C references live on the stack for the call: no array is built for them.
-        withUnsafeTemporaryAllocation(of: mw_event_ref.self, capacity: max(events.count, 1)) { refs in
+        withUnsafeTemporaryAllocation(of: mw_event_ref.self, capacity: max(count, 1)) { refs in
             for (index, event) in events.enumerated() { refs.initializeElement(at: index, to: event.raw) }
+            if let event { refs.initializeElement(at: events.count, to: event.raw) }
             evidence.withJSON { evidenceBytes in
                 keyText.withUTF8 { keyBytes in
                     var report = mw_report(
@@ -194,8 +225,8 @@ public struct RuleCall {
                         evidence_json: RuleCall.present(evidenceBytes),
                         key: hasKey ? RuleCall.present(keyBytes) : Text.absent.raw,
                         quiet_ms: quietMs,
-                        events: events.isEmpty ? nil : UnsafePointer(refs.baseAddress),
-                        event_count: UInt32(events.count),
+                        events: count == 0 ? nil : UnsafePointer(refs.baseAddress),
+                        event_count: UInt32(count),
                         reserved: 0,
                         suggestion: suggestion.map(RuleCall.present) ?? Text.absent.raw
                     )

@@ -47,7 +47,7 @@ extension Engine {
     /// `mw_host.words`: the words of one of the current event's texts, read once per event.
     func words(_ frame: RuleCallFrame, of text: mw_str, into out: UnsafeMutablePointer<mw_words>) -> Bool {
         guard let event = frame.event else { return false }
-        return eventWords.words(of: text, in: event, eventSerial: statistics.eventsJudged, into: out)
+        return eventWords.tableWords(of: text, in: event, eventSerial: statistics.eventsJudged, into: out)
     }
 
     func counterAdd(_ frame: RuleCallFrame, scope: UInt32, key: UInt64, delta: Int64) -> Int64 {

@@ -31,13 +31,15 @@ extension Engine {
         frame.pointee.event = event
         let marker = self.marker
         mw_marker_set_event(marker, event.pointee.ts, type, event.pointee.session.ptr, event.pointee.session.len)
+        let texts = eventWords.table
+        texts.pointee.ready = 0
         withUnsafeMutablePointer(to: &record.pointee.view) { view in
             guard let first = dispatches.baseAddress else { return }
             // What every call of this event shares, written once; each rule's part per call.
             var call = mw_call(
                 host: UnsafePointer(host), ctx: context, event: event, session: UnsafePointer(view),
                 params: nil, rule_index: 0, edition: edition, module_state: nil, param_decls: nil,
-                param_count: 0, reserved: 0)
+                param_count: 0, reserved: 0, texts: UnsafePointer(texts))
             for index in 0..<dispatches.count {
                 let dispatch = first + index
                 frame.pointee.dispatch = dispatch

@@ -2,9 +2,10 @@ import AlertText
 import Glibc
 import ModalwatchABI
 
-/// The words of the current event's texts (`mw_host.words`): each text the event gave
-/// (title, message, label, every button's title) is tokenized at most once per event, by
-/// the first rule that asks, and every later rule of the event reads the same list.
+/// The words of the current event's texts (`mw_host.words`, `mw_call.texts`): on the first
+/// request of an event, each text the event gave (title, message, label, every button's
+/// title) is tokenized into the event's table, and every later rule of the event reads the
+/// table (through `mw_call.texts`, with no call).
 ///
 /// The lists are kept in a small table of entries, each with its own buffers (kept from
 /// event to event, grown only when a text has more words) and a copy of the bytes it was
@@ -40,8 +41,17 @@ struct EventWords {
     /// The entry last found for a text of each fingerprint (length, first and last byte): tried first.
     private let hints: UnsafeMutablePointer<Int>
     private static let hintCount = 64
+    /// The table of the event's lists a rule call points to (`mw_call.texts`), filled once per
+    /// event on the first request; `Engine.judge` marks it not ready before each event.
+    let table: UnsafeMutablePointer<mw_event_texts>
+    /// The table's lists of button titles (alert and sheet buttons, then modal buttons).
+    private var buttonLists: UnsafeMutablePointer<mw_words>
+    private var buttonListCapacity = 16
 
     init() {
+        table = .allocate(capacity: 1)
+        table.initialize(to: mw_event_texts())
+        buttonLists = .allocate(capacity: buttonListCapacity)
         entryCount = 32
         entries = .allocate(capacity: entryCount)
         entries.initialize(repeating: Entry(), count: entryCount)
@@ -57,19 +67,64 @@ struct EventWords {
         }
         entries.deallocate()
         hints.deallocate()
+        table.deallocate()
+        buttonLists.deallocate()
     }
 
     /// Fills `out` with the words of `text` when it is one of `event`'s texts, as the event
-    /// gave it (same pointer and length), reading it now unless this event already has its
-    /// list or an entry holds its bytes (`eventSerial` is different for every event judged);
-    /// false for any other text.
-    mutating func words(of text: mw_str, in event: UnsafePointer<mw_event>, eventSerial: UInt64,
-                        into out: UnsafeMutablePointer<mw_words>) -> Bool {
-        guard let pointer = text.ptr, text.len > 0, Self.isField(pointer, text.len, of: event) else { return false }
+    /// gave it (same pointer and length), from the event's table (`mw_call.texts`), filling
+    /// the table first when this event has not yet; false for any other text.
+    mutating func tableWords(of text: mw_str, in event: UnsafePointer<mw_event>, eventSerial: UInt64,
+                             into out: UnsafeMutablePointer<mw_words>) -> Bool {
+        guard let pointer = text.ptr, text.len > 0 else { return false }
+        if table.pointee.ready == 0 { fill(event, eventSerial: eventSerial) }
+        let fields = event.pointee
+        @inline(__always) func same(_ field: mw_str) -> Bool { field.ptr == pointer && field.len == text.len }
+        let lists = table.pointee
+        if same(fields.title) { out.pointee = lists.title; return true }
+        if same(fields.message) { out.pointee = lists.message; return true }
+        if same(fields.label) { out.pointee = lists.label; return true }
+        if let buttons = fields.buttons {
+            for index in 0..<Int(fields.button_count) where same(buttons[index].title) {
+                out.pointee = buttonLists[index]
+                return true
+            }
+        }
+        if let buttons = fields.modal_buttons {
+            for index in 0..<Int(fields.modal_button_count) where same(buttons[index].title) {
+                out.pointee = buttonLists[Int(fields.button_count) + index]
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Reads every text of `event` into the table (each text through `find`: a text an entry
+    /// keeps is not scanned again) and marks it ready.
+    private mutating func fill(_ event: UnsafePointer<mw_event>, eventSerial: UInt64) {
+        let fields = event.pointee
+        let buttonCount = fields.buttons == nil ? 0 : Int(fields.button_count)
+        let modalCount = fields.modal_buttons == nil ? 0 : Int(fields.modal_button_count)
+        if buttonCount + modalCount > buttonListCapacity {
+            buttonLists.deallocate()
+            buttonListCapacity = max(buttonCount + modalCount, buttonListCapacity * 2)
+            buttonLists = .allocate(capacity: buttonListCapacity)
+        }
+        table.pointee.title = list(fields.title, eventSerial)
+        table.pointee.message = list(fields.message, eventSerial)
+        table.pointee.label = list(fields.label, eventSerial)
+        for index in 0..<buttonCount { buttonLists[index] = list(fields.buttons[index].title, eventSerial) }
+        for index in 0..<modalCount { buttonLists[buttonCount + index] = list(fields.modal_buttons[index].title, eventSerial) }
+        table.pointee.buttons = UnsafePointer(buttonLists)
+        table.pointee.modal_buttons = UnsafePointer(buttonLists + buttonCount)
+        table.pointee.ready = 1
+    }
+
+    /// The words of one text of the event (none when it is absent or empty).
+    private mutating func list(_ text: mw_str, _ eventSerial: UInt64) -> mw_words {
+        guard let pointer = text.ptr, text.len > 0 else { return mw_words(words: nil, count: 0, flags: 0) }
         let entry = find(pointer, text.len, eventSerial: eventSerial)
-        out.pointee = mw_words(words: UnsafePointer(entry.pointee.words), count: UInt32(entry.pointee.count),
-                               flags: entry.pointee.flags)
-        return true
+        return mw_words(words: UnsafePointer(entry.pointee.words), count: UInt32(entry.pointee.count), flags: entry.pointee.flags)
     }
 
     /// The entry of the text at `pointer`: handed out for it in this event, else holding its
@@ -127,20 +182,6 @@ struct EventWords {
         grow()
         next = (index + 1) % entryCount
         return index
-    }
-
-    /// Whether `pointer` and `length` are one of the event's texts as it gave them.
-    private static func isField(_ pointer: UnsafePointer<CChar>, _ length: Int, of event: UnsafePointer<mw_event>) -> Bool {
-        @inline(__always) func same(_ field: mw_str) -> Bool { field.ptr == pointer && field.len == length }
-        // Field by field through the pointer: the event is not copied.
-        if same(event.pointee.title) || same(event.pointee.message) || same(event.pointee.label) { return true }
-        if let buttons = event.pointee.buttons {
-            for index in 0..<Int(event.pointee.button_count) where same(buttons[index].title) { return true }
-        }
-        if let buttons = event.pointee.modal_buttons {
-            for index in 0..<Int(event.pointee.modal_button_count) where same(buttons[index].title) { return true }
-        }
-        return false
     }
 
     /// Keeps a copy of the bytes `entry`'s words were just read from (none for a long text).

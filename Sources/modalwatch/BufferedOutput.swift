@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Standard output with a buffer: one write per 64 KiB, not per line.
 final class BufferedOutput {
@@ -18,9 +19,23 @@ final class BufferedOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes the buffer to standard output from where it is (no copy), all of it unless a
+    /// write fails (then the rest is dropped, as a closed pipe drops it).
     func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
+        buffer.withUnsafeBytes { bytes in
+            var written = 0
+            while written < bytes.count {
+                let result = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + written, bytes.count - written)
+                if result > 0 {
+                    written += result
+                } else if result < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -20,10 +20,13 @@ final class CheckCollector: ViolationWritingOutput {
         let rule: String
         let severity: Severity
         let app: String
-        let session: String
+        /// Where its session id is (in the store: made a `String` only when asked for).
+        let sessionRange: Range<Int>
         let ts: Int64
         /// The line of the event that triggered it.
         let location: Location?
+        /// The session's id.
+        var session: String { store.session(sessionRange) }
         /// The violation's JSON, a copy.
         var json: [UInt8] { store.withBytes(jsonRange) { Array($0) } }
         /// Calls `body` with the violation's JSON (valid only during the call).
@@ -61,7 +64,7 @@ final class CheckCollector: ViolationWritingOutput {
     func emit(_ violation: EmittedViolation, writingJSON write: (inout JSONBuffer) -> Void) {
         let found = Found(
             store: store, jsonRange: store.append(write), rule: violation.rule, severity: violation.severity,
-            app: violation.app, session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts,
+            app: violation.app, sessionRange: store.appendSession(violation.session), ts: violation.ts,
             location: location)
         violations.append(found)
         onViolation?(found)
@@ -76,9 +79,23 @@ final class CheckCollector: ViolationWritingOutput {
     }
 }
 
-/// The JSON of every violation `check` found, one after another in one buffer.
+/// The JSON of every violation `check` found, one after another in one buffer, and their
+/// session ids in another.
 final class ViolationJSONStore {
     private var buffer = JSONBuffer(capacity: 1 << 16)
+    private var sessions: [UInt8] = []
+
+    /// Appends a session id; returns where it is.
+    func appendSession(_ id: UnsafeRawBufferPointer) -> Range<Int> {
+        let start = sessions.count
+        sessions.append(contentsOf: id)
+        return start..<sessions.count
+    }
+
+    /// The session id at `range`.
+    func session(_ range: Range<Int>) -> String {
+        sessions.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
 
     /// Appends what `write` writes; returns where it is.
     func append(_ write: (inout JSONBuffer) -> Void) -> Range<Int> {

@@ -68,28 +68,54 @@ enum JSONOutput {
     /// ``escaped(_:)`` writes as `\uXXXX`, in order.
     private static func forEachEscape(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Unicode.Scalar) -> Void) {
         var index = 0
-        let base = UnsafeRawPointer(bytes.baseAddress)
-        while index < bytes.count {
-            // Eight bytes at a time while none is 0x7F or above (no byte can then lead one).
-            if let base, index + 8 <= bytes.count {
-                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 == 0 {
+        let count = bytes.count
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return }
+        @inline(__always) func flagged(_ offset: Int) -> UInt64 {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            return (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080
+        }
+        while index < count {
+            // Sixteen bytes at a time while no byte is 0x7F or above; then eight, the scan going
+            // straight to the first such byte (the lowest flagged one is exact: no byte below it
+            // carries into it).
+            while index + 16 <= count && flagged(index) | flagged(index + 8) == 0 { index += 16 }
+            if index == count { break }
+            if index + 8 <= count {
+                let mask = flagged(index)
+                if mask == 0 {
                     index += 8
                     continue
                 }
+                index += mask.trailingZeroBitCount >> 3
             }
             let byte = bytes[index]
+            guard byte >= 0x7F else {
+                index += 1
+                continue
+            }
+            // U+2000–U+207F (curly quotes, dashes, the ellipsis): only U+200E/F, U+2028–202E and
+            // U+2066–2069 are escaped, told from the two bytes after the lead.
+            if byte == 0xE2 && index + 2 < count {
+                let second = bytes[index + 1], third = bytes[index + 2]
+                if (second == 0x80 && !(third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third)) && third & 0xC0 == 0x80)
+                    || (second == 0x81 && !(0xA6...0xA9).contains(third) && third & 0xC0 == 0x80) {
+                    index += 3
+                    continue
+                }
+            }
             // Every such character starts with one of these bytes in UTF-8.
             guard byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2 else {
                 index += 1
+                // The rest of a character (its continuation bytes) is copied as it is.
+                while index < count && bytes[index] & 0xC0 == 0x80 { index += 1 }
                 continue
             }
             let (scalar, length) = candidate(bytes, at: index)
-            guard let scalar, Terminal.needsEscape(scalar) else {
+            guard let scalar else {
                 index += 1
                 continue
             }
-            body(index, length, scalar)
+            if Terminal.needsEscape(scalar) { body(index, length, scalar) }
             index += length
         }
     }

@@ -44,4 +44,39 @@ final class JSONOutputTests: XCTestCase {
         XCTAssertEqual(before, after)
         XCTAssertEqual(JSONOutput.escaped(Array(#"{"plain":1}"#.utf8)), Array(#"{"plain":1}"#.utf8))
     }
+
+    /// The scan reads eight bytes at a time and jumps to the first byte of 0x7F or above: every
+    /// character to escape is found wherever it falls in a word, after ASCII, after other
+    /// characters of two, three and four bytes, and at the very end.
+    /// JSON of every length up to 80 bytes, plain and with one character to escape at its end:
+    /// the word-at-a-time scan ends exactly at the end, whatever the length.
+    func testEveryLengthIsScannedToItsEnd() {
+        for length in 8...80 {
+            let plain = "{\"m\":\"" + String(repeating: "x", count: length - 8) + "\"}"
+            XCTAssertEqual(String(decoding: JSONOutput.escaped(Array(plain.utf8)), as: UTF8.self), plain, "length \(length)")
+            let marked = "{\"m\":\"" + String(repeating: "x", count: length - 8) + "\u{85}\"}"
+            let written = "{\"m\":\"" + String(repeating: "x", count: length - 8) + "\\u0085\"}"
+            XCTAssertEqual(String(decoding: JSONOutput.escaped(Array(marked.utf8)), as: UTF8.self), written, "length \(length)")
+        }
+    }
+
+    func testEveryEscapeIsFoundWhereverItFallsInAWord() {
+        let fillers = ["", "a", "ab", "abcdefg", "é", "“", "😀", "日本", "¢", "ض"]
+        let marks: [(String, String)] = [("\u{7F}", "\\u007f"), ("\u{85}", "\\u0085"), ("\u{61C}", "\\u061c"),
+                                         ("\u{200F}", "\\u200f"), ("\u{2029}", "\\u2029"), ("\u{2066}", "\\u2066")]
+        for lead in 0..<9 {
+            for filler in fillers {
+                for (mark, written) in marks {
+                    let padding = String(repeating: "x", count: lead)
+                    let value = padding + filler + mark + filler + "“q”" + mark
+                    let json = Array("{\"m\":\"\(value)\"}".utf8)
+                    let expected = "{\"m\":\"" + padding + filler + written + filler + "“q”" + written + "\"}"
+                    XCTAssertEqual(String(decoding: JSONOutput.escaped(json), as: UTF8.self), expected, "lead \(lead), filler \(filler)")
+                    var appended: [UInt8] = []
+                    json.withUnsafeBytes { JSONOutput.appendEscaped($0, to: &appended) }
+                    XCTAssertEqual(String(decoding: appended, as: UTF8.self), expected)
+                }
+            }
+        }
+    }
 }

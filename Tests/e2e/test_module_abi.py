@@ -239,9 +239,13 @@ V13_WORDS = """
 /* Built against ABI 1.3: reads the words the host tokenized for the event (mw_host.words). */
 _Static_assert(offsetof(mw_host, words) == offsetof(mw_host, module_error) + sizeof(void *), "words follows module_error");
 _Static_assert(sizeof(mw_host) == 8 + 10 * sizeof(void *), "mw_host keeps the size 1.3 gave it");
+static int show(mw_words words, mw_str text, char *out, size_t room);
 static int list(const mw_call *call, mw_str text, char *out, size_t room) {
     mw_words words;
     if (call->host->words(call->ctx, text, &words) != 1) return snprintf(out, room, "null");
+    return show(words, text, out, room);
+}
+static int show(mw_words words, mw_str text, char *out, size_t room) {
     int n = snprintf(out, room, "{\\"at\\":%llu,\\"flags\\":%u,\\"words\\":[", (unsigned long long)(size_t)words.words, words.flags);
     for (uint32_t i = 0; i < words.count; i++) {
         const mw_word *w = &words.words[i];
@@ -253,10 +257,12 @@ static int list(const mw_call *call, mw_str text, char *out, size_t room) {
 static void judge(const mw_call *call) {
     static _Thread_local char evidence[4096];
     const mw_event *e = call->event;
-    if (call->host->abi_minor < 3 || call->host->words == NULL) return;
+    if (call->host->abi_minor < 3 || call->host->words == NULL || call->texts == NULL) return;
+    unsigned ready_before = call->texts->ready;
     mw_str part = { e->title.ptr + 1, e->title.len - 1 };
+    mw_str last = e->buttons[e->button_count - 1].title;
     size_t n = 0;
-    n += snprintf(evidence + n, sizeof evidence - n, "{\\"title\\":");
+    n += snprintf(evidence + n, sizeof evidence - n, "{\\"ready_before\\":%u,\\"title\\":", ready_before);
     n += list(call, e->title, evidence + n, sizeof evidence - n);
     n += snprintf(evidence + n, sizeof evidence - n, ",\\"title_again\\":");
     n += list(call, e->title, evidence + n, sizeof evidence - n);
@@ -266,6 +272,13 @@ static void judge(const mw_call *call) {
     n += list(call, e->buttons[e->button_count - 1].title, evidence + n, sizeof evidence - n);
     n += snprintf(evidence + n, sizeof evidence - n, ",\\"part\\":");
     n += list(call, part, evidence + n, sizeof evidence - n);
+    /* the table the first request filled: read by field, no call */
+    n += snprintf(evidence + n, sizeof evidence - n, ",\\"ready_after\\":%u,\\"table_title\\":", call->texts->ready);
+    n += show(call->texts->title, e->title, evidence + n, sizeof evidence - n);
+    n += snprintf(evidence + n, sizeof evidence - n, ",\\"table_message\\":");
+    n += show(call->texts->message, e->message, evidence + n, sizeof evidence - n);
+    n += snprintf(evidence + n, sizeof evidence - n, ",\\"table_button\\":");
+    n += show(call->texts->buttons[e->button_count - 1], last, evidence + n, sizeof evidence - n);
     n += snprintf(evidence + n, sizeof evidence - n, "}");
     mw_report r = {0};
     r.subject = e->id;
@@ -314,6 +327,11 @@ def test_the_host_tokenizes_an_event_s_texts_once_for_every_rule_and_older_modul
     # one list per text and event: asked again, and by the event's next rule, the same words at the same place
     b = words[("v13-words-b", "a1")]
     assert a["title_again"] == a["title"] and b["title"] == a["title"] and b["message"] == a["message"], (a, b)
+    # the table mw_call.texts: filled by the event's first request (a built-in content rule's, or this
+    # module's), then every text's list, read by field by every later rule
+    assert b["ready_before"] == 1 and a["ready_after"] == 1 and b["ready_after"] == 1, (a, b)
+    assert a["table_title"] == a["title"] and a["table_message"] == a["message"] and a["table_button"] == a["button"], a
+    assert b["table_title"] == a["title"], b
     # the next event's texts are its own
     assert words[("v13-words-a", "a2")]["title"]["words"] == ["3/4/0/1", "more/0/0/0"]
     assert words[("v13-words-a", "a2")]["message"] is None

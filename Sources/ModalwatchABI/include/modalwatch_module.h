@@ -39,12 +39,12 @@
  * built against 1.3 or later; a violation of an older module has
  * `"suggestion": null`.
  *
- * Words (ABI 1.3): `mw_host.words` hands a rule the words of the current
- * event's texts (title, message, label, button titles), which the host
- * tokenizes once per event, on the first request for each text: every rule of
- * the event reads the same list instead of scanning the text again. A module
- * checks the pointer for NULL (a host without it) and scans the text itself
- * when the host says no.
+ * Words (ABI 1.3): the host tokenizes the current event's texts (title,
+ * message, label, button titles) once per event, on the first request
+ * (`mw_host.words`), into the table `mw_call.texts`: every rule of the event
+ * then reads the lists from the table by field, with no call and no matching
+ * of the text. A module checks `texts` and `words` for NULL (a host without
+ * them) and scans the text itself when the host has no list.
  *
  * Strings are UTF-8, not NUL-terminated, given as `mw_str`; `ptr == NULL`
  * means absent or JSON null. Metadata strings in `mw_module` / `mw_rule` are
@@ -341,6 +341,23 @@ typedef struct mw_words {
     uint32_t flags;           /**< MW_WORDS_* bits */
 } mw_words;
 
+/**
+ * The words of every text of the current event (ABI 1.3, `mw_call.texts`), as
+ * `mw_host.words` gives them one by one: a rule reads a text's list from here
+ * by the field it came from, with no call. The host fills the table once per
+ * event, when a rule first asks for words (`mw_host.words`); until then
+ * `ready` is 0. The lists are valid until the rule call returns.
+ */
+typedef struct mw_event_texts {
+    uint32_t ready;           /**< 1 once the lists below are filled for this event */
+    uint32_t reserved;
+    mw_words title;           /**< of `mw_event.title` (count 0 when absent or empty) */
+    mw_words message;
+    mw_words label;
+    const mw_words *buttons;  /**< `mw_event.button_count` lists, of `buttons[i].title` */
+    const mw_words *modal_buttons; /**< `mw_event.modal_button_count` lists, of `modal_buttons[i].title` */
+} mw_event_texts;
+
 /** Log levels for `mw_host.log` (ABI 1.2). */
 typedef enum mw_log_level {
     MW_LOG_DEBUG = 0, MW_LOG_INFO = 1, MW_LOG_WARNING = 2, MW_LOG_ERROR = 3
@@ -393,10 +410,11 @@ typedef struct mw_host {
      * The words of `text` when it is one of the current event's texts, given as the
      * event gave it (`mw_event.title`, `message`, `label`, `buttons[i].title`,
      * `modal_buttons[i].title`: the same `ptr` and `len`): returns 1 and fills `*out`.
-     * The host tokenizes each of those texts at most once per event, whichever rule
-     * asks first, so the rules of one event share one list. Returns 0 for any other
-     * text (a part of one, a text the module made, an absent or empty one): then the
-     * module walks the text itself. `out->words` is valid until the rule call returns.
+     * On the event's first request the host tokenizes all of those texts into the
+     * table `mw_call.texts` and marks it ready, so the rules of one event share one
+     * list per text and later rules read the table without calling. Returns 0 for any
+     * other text (a part of one, a text the module made, an absent or empty one): then
+     * the module walks the text itself. `out->words` is valid until the rule call returns.
      */
     int32_t (*words)(mw_context *ctx, mw_str text, mw_words *out);
     /** Room for later services of ABI 1.3: NULL. */
@@ -419,6 +437,11 @@ typedef struct mw_call {
     const struct mw_param *param_decls;
     uint32_t param_count;
     uint32_t reserved;
+    /* ---- since ABI 1.3 (`host->abi_minor >= 3`) ---- */
+    /** The words of the event's texts, shared by every rule of the event; NULL when the
+        host offers none. When `texts->ready` is 0, call `host->words` once (for any of the
+        event's texts): the host then fills the whole table. */
+    const mw_event_texts *texts;
 } mw_call;
 
 /* ------------------------------------------------------------ descriptions */
