@@ -76,7 +76,7 @@ let package = Package(
             providers: [.apt(["libzmq3-dev"])]
         ),
         // A small Swift module over libzmq: context, sockets, options, poll, errors with errno.
-        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ", "ByteBasics"]),
 
         // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
         .target(name: "Posix", dependencies: ["ByteBasics"]),

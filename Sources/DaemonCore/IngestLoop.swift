@@ -76,6 +76,8 @@ public final class IngestLoop {
     static let drainSliceMs: Int64 = 20
     /// The same while a control job goes on in turns (a `sessions` scan): it then gets 0.5 ms of every ~5.5.
     static let drainSliceBusyMs: Int64 = 5
+    /// Within a drain slice, what was found is handed over at least this often.
+    static let handOverEveryUs: Int64 = 500
     /// How long a graceful stop keeps taking what was already received, at most.
     static let stopDrainMs: Int64 = 2000
     /// How often the loop's timers run (rates, metrics, idle sessions), in ms.
@@ -269,13 +271,22 @@ public final class IngestLoop {
         let socket = resources.ingest
         var handled = 0
         var observed = clock.milliseconds()
-        let deadline = WallClock.monotonicMilliseconds() + (stopping ? Self.stopDrainMs : control.isBusy ? Self.drainSliceBusyMs : Self.drainSliceMs)
+        let startUs = WallClock.monotonicMicroseconds()
+        let deadline = startUs / 1000 + (stopping ? Self.stopDrainMs : control.isBusy ? Self.drainSliceBusyMs : Self.drainSliceMs)
+        var handOverUs = startUs + Self.handOverEveryUs
         while true {
             if handled & 15 == 15 {
                 observed = clock.milliseconds()
-                if WallClock.monotonicMilliseconds() >= deadline {
+                let nowUs = WallClock.monotonicMicroseconds()
+                if nowUs / 1000 >= deadline {
                     if stopping { logger.warning("stopped while events were still arriving; the sender goes on past the stop") }
                     return
+                }
+                // A long slice hands over what it found as it goes: the publishing thread
+                // stores and publishes on the other core meanwhile.
+                if nowUs >= handOverUs, outbox.hasRecords {
+                    outbox.flush()
+                    handOverUs = nowUs + Self.handOverEveryUs
                 }
             }
             do {

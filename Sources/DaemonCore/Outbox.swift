@@ -53,6 +53,9 @@ final class Outbox: ViolationWritingOutput {
         self.logger = logger
     }
 
+    /// Whether anything waits to be handed over.
+    var hasRecords: Bool { !batch.isEmpty }
+
     func emit(_ violation: EmittedViolation) {
         emit(violation) { $0.raw(violation.json) }
     }

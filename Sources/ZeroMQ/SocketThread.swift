@@ -1,3 +1,4 @@
+import ByteBasics
 public import Dispatch
 import Foundation
 import Synchronization
@@ -26,7 +27,7 @@ public enum SocketThread: Sendable {
         let started = StartReport<Report, Failure>()
         let thread = Thread {
             defer { finished.signal() }
-            if let kernelName { setKernelName(kernelName) }
+            if let kernelName { KernelThreadName.set(kernelName) }
             let worker: Worker
             do throws(Failure) {
                 worker = try open()
@@ -47,13 +48,6 @@ public enum SocketThread: Sendable {
             throw error
         }
     }
-
-    /// Names the calling thread in the kernel.
-    private static func setKernelName(_ name: String) {
-        #if canImport(Glibc)
-        _ = glibcSetThreadName(pthread_self(), name)
-        #endif
-    }
 }
 
 /// How the start went, posted once by the new thread and taken once by its starter.
@@ -73,8 +67,3 @@ private final class StartReport<Report: Sendable, Failure: Error>: Sendable {
     }
 }
 
-#if canImport(Glibc)
-/// glibc's `pthread_setname_np(3)` (a GNU extension the Glibc module does not declare).
-@_silgen_name("pthread_setname_np")
-private func glibcSetThreadName(_ thread: pthread_t, _ name: UnsafePointer<CChar>) -> Int32
-#endif

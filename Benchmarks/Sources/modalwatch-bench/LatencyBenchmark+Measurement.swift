@@ -17,6 +17,7 @@ extension LatencyBenchmark: Measurement {
                     executable: run.executable, folder: run.folder, registry: run.registry, stream: run.generated,
                     rate: rate, seconds: run.latencySeconds, probeEvery: options.probeEvery)
                 bench.profile = run.profile(runIndex == 0 ? "latency" : prefix)
+                bench.tracePath = options.latencyTrace.map { "\($0)-\(Int(rate)).tsv" }
                 let result = try bench.run()
                 guard result.latency.totalCount > 0 else { throw BenchError("no probe violation came back (\(result.probes) probes sent)") }
                 add(result, rate: rate, prefix: prefix, to: run)

@@ -1,4 +1,5 @@
 import ControlProtocol
+import Foundation
 import Histogram
 
 /// Latency from event sent to violation received, at a fixed offered rate: a paced
@@ -47,6 +48,8 @@ struct LatencyBenchmark {
     var profile: (arguments: [String], output: String)?
     /// Sent once before the warm-up and not timed (the scaling runs: the sessions' starts).
     var prefill: MessageSet?
+    /// Where to write each probe's times, if wanted (`--latency-trace`).
+    var tracePath: String?
 
     /// One run on a fresh daemon.
     func run() throws(BenchError) -> Result {
@@ -129,6 +132,7 @@ struct LatencyBenchmark {
             _ = latency.record(at > sent.stamps[i] ? at - sent.stamps[i] : 0)
             _ = corrected.record(at > sent.intended[i] ? at - sent.intended[i] : 0)
         }
+        if let tracePath { try writeTrace(to: tracePath, sent: sent, arrivals: arrived.arrivals, probes: probes) }
         var details: [(String, Int)] = []
         details += [
             ("events_received", status.eventsReceived), ("events_judged", status.eventsJudged),
@@ -151,5 +155,20 @@ struct LatencyBenchmark {
             latency: latency, corrected: corrected, probes: probes, received: arrived.probes,
             offeredRate: Double(count) / MonotonicClock.seconds(from: sent.firstSend, to: sent.lastSend),
             maxSenderLag: sent.maxLag, details: details, publishingMicrosecondsPerViolation: publishing, violationsStored: stored)
+    }
+
+    /// One line a probe that came back: its intended send time (ms after the first send), how late
+    /// the sender sent it, and its latency, both in ns. Stalls show as runs of high latencies.
+    private func writeTrace(to path: String, sent: EventSender.Report, arrivals: [UInt64], probes: Int) throws(BenchError) {
+        var text = "# intended_ms\tsend_lag_ns\tlatency_ns\n"
+        for i in 0..<min(probes, sent.stamps.count) where arrivals[i] != 0 {
+            let intended = Double(sent.intended[i] &- sent.firstSend) / 1e6
+            let lag = Int64(bitPattern: sent.stamps[i] &- sent.intended[i])
+            let latency = Int64(bitPattern: arrivals[i] &- sent.stamps[i])
+            text += "\(Figure.format(intended, 3))\t\(lag)\t\(latency)\n"
+        }
+        do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+            throw BenchError("could not write the latency trace \(path): \(error)")
+        }
     }
 }

@@ -118,6 +118,12 @@ struct ModalwatchBench: ParsableCommand {
     @Option(name: .customLong("perf-args"), help: "perf record's arguments for --perf, space-separated.")
     var perfArgs = "-g -F 1999"
 
+    @Option(name: .customLong("latency-trace"), help: """
+        Write each latency run's probes to PREFIX-<rate>.tsv: ms since the first send, the sender's lag \
+        behind its schedule, and the latency (ns), one probe a line.
+        """)
+    var latencyTrace: String?
+
     @Option(name: .customLong("write-stream"), help: "Only write the generated stream to this NDJSON file, and exit.")
     var writeStream: String?
 
