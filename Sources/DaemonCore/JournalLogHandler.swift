@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 public import Logging
+import Posix
 
 /// Log lines for the systemd journal, written to stderr when it is the journal's stream:
 /// each line starts with its syslog priority as sd-daemon.h spells it (`<3>` error, `<4>`
@@ -56,17 +57,7 @@ public struct JournalLogHandler: LogHandler {
         let line = Self.line(level: event.level, message: event.message.description, fields: fields)
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + written, $0.count - written) }
-            if result > 0 {
-                written += result
-            } else if result < 0 && errno == EINTR {
-                continue
-            } else {
-                return
-            }
-        }
+        _ = bytes.withUnsafeBytes { Posix.writeAllOrStop(STDERR_FILENO, $0) }
     }
 
     /// The line for a message (without its newline): `<N>message key=value ...`.

@@ -62,6 +62,25 @@ public enum Posix: Sendable {
         }
     }
 
+    /// `write` of all of `bytes` to a standard stream (`EINTR` retried), for output that may
+    /// have nowhere to go: it stops at the first error (a closed pipe, a closed descriptor)
+    /// and returns false, never traps. For files the daemon owns, `writeAll` keeps the error.
+    @discardableResult
+    public static func writeAllOrStop(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let result = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if result > 0 {
+                written += result
+            } else if result < 0 && Glibc.errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
     /// `open` with `flags` (and `O_CLOEXEC`), creating with `mode` when `O_CREAT` is among them.
     public static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(PosixError) -> Int32 {
         try call("open") { Glibc.open(path, flags | O_CLOEXEC, mode) }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Posix
 
 /// Standard output with a buffer: one write per 64 KiB, not per line.
 final class BufferedOutput {
@@ -23,19 +24,7 @@ final class BufferedOutput {
     /// write fails (then the rest is dropped, as a closed pipe drops it).
     func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { bytes in
-            var written = 0
-            while written < bytes.count {
-                let result = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + written, bytes.count - written)
-                if result > 0 {
-                    written += result
-                } else if result < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
+        _ = buffer.withUnsafeBytes { Posix.writeAllOrStop(STDOUT_FILENO, $0) }
         buffer.removeAll(keepingCapacity: true)
     }
 }

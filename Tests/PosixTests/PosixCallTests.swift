@@ -22,6 +22,18 @@ final class PosixCallTests: XCTestCase {
         }
     }
 
+    func testWritingToAStreamWritesAllOrStopsQuietly() throws {
+        let path = NSTemporaryDirectory() + "mw-stream-\(getpid())"
+        defer { unlink(path) }
+        let descriptor = try Posix.open(path, O_WRONLY | O_CREAT | O_TRUNC)
+        let bytes = [UInt8](repeating: 0x61, count: 300_000)
+        XCTAssertTrue(bytes.withUnsafeBytes { Posix.writeAllOrStop(descriptor, $0) })
+        try Posix.close(descriptor)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)).count, bytes.count)
+        // A closed descriptor (a daemon started with stderr closed): false, where `writeAll` would trap.
+        XCTAssertFalse(bytes.withUnsafeBytes { Posix.writeAllOrStop(descriptor, $0) })
+    }
+
     func testANonBlockingCallThatWouldBlockIsNil() throws {
         var ends: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&ends), 0)
