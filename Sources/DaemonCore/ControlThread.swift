@@ -52,7 +52,7 @@ final class ControlThread: Sendable {
     static func start(_ settings: Settings) throws(DaemonError) -> ControlThread {
         let exchange = ControlExchange()
         let (endpoint, finished) = try SocketThread.start(
-            name: "modalwatch-control",
+            name: "modalwatch-control", kernelName: "mw-control",
             open: { () throws(DaemonError) in try ControlServer(settings, exchange: exchange) },
             report: { $0.boundEndpoint }, run: { $0.run() })
         return ControlThread(exchange: exchange, boundEndpoint: endpoint, pair: settings.pair, finished: finished)

@@ -1,6 +1,7 @@
 public import Logging
 public import ModalwatchConfig
 public import RuleHost
+import ByteBasics
 import CurveAuthentication
 import EventDecoding
 import Foundation
@@ -76,6 +77,8 @@ public final class IngestLoop {
     static let drainSliceMs: Int64 = 20
     /// The same while a control job goes on in turns (a `sessions` scan): it then gets 0.5 ms of every ~5.5.
     static let drainSliceBusyMs: Int64 = 5
+    /// The calling thread's name in the kernel (`top -H`, `perf sched`) while it runs the loop.
+    static let kernelThreadName = "mw-ingest"
     /// Within a drain slice, what was found is handed over at least this often.
     static let handOverEveryUs: Int64 = 500
     /// How long a graceful stop keeps taking what was already received, at most.
@@ -133,6 +136,7 @@ public final class IngestLoop {
     /// endpoints bound, and runs there until a stop is requested and everything received
     /// was judged, stored and published. Throws only when the start fails.
     public static func run(_ settings: Settings, ready: ([String: [String]]) -> Void) throws(DaemonError) {
+        KernelThreadName.set(kernelThreadName)
         // Every descriptor the hard limit allows, before anything opens: libzmq takes one per connection.
         do {
             let limit = try Posix.raiseDescriptorLimit()
