@@ -135,19 +135,24 @@ public final class HistoryCheckpointer: Sendable {
     }
 
     private func run(_ database: DatabaseQueue) {
+        // The WAL's length when the last RESTART went through: until the writer's next commit
+        // starts the WAL over it stays so, and a RESTART again would only sync for nothing.
+        var restartedAt = -1
         while true {
             if !state.withLock({ $0.stopping }) {
                 _ = wake.wait(timeout: .now() + .milliseconds(intervalMs))
             }
             let last = state.withLock { $0.stopping }
             let outcome = try? database.writeWithoutTransaction { db -> Bool in
-                let (frames, _) = try db.checkpoint(.passive)
-                guard frames > restartFrames else { return false }
+                let (frames, checkpointed) = try db.checkpoint(.passive)
+                guard frames > restartFrames, !(frames == restartedAt && checkpointed == frames) else { return false }
                 // The RESTART holds the writer off while it syncs the WAL and the database file;
                 // written out here first, they leave it only the frames of the last few commits.
                 syncToDisk()
                 // Busy (the writer or a reader held on past the wait): the next turn tries again.
-                return (try? db.checkpoint(.restart)) != nil
+                guard (try? db.checkpoint(.restart)) != nil else { return false }
+                restartedAt = frames
+                return true
             }
             state.withLock { state in
                 if let outcome {

@@ -76,6 +76,27 @@ final class HistoryCheckpointerTests: XCTestCase {
         HistoryCheckpointer(path: directory.appendingPathComponent("none.sqlite").path).stop()
     }
 
+    func testAnIdleWALIsRestartedOnce() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        let history = try ViolationHistory(path: path, checkpointsElsewhere: true)
+        for chunk in stride(from: 0, to: 400, by: 10) { try history.insert(rows(chunk..<chunk + 10)) }
+        let checkpointer = HistoryCheckpointer(path: path, intervalMs: 5, restartFrames: 64)
+        try checkpointer.start()
+        defer { checkpointer.stop() }
+        let deadline = Date().addingTimeInterval(10)
+        while checkpointer.restarts == 0 && Date() < deadline { usleep(5_000) }
+        XCTAssertEqual(checkpointer.restarts, 1, "the long WAL was started over")
+        // No commit since: the WAL keeps its length until the writer's next commit starts it
+        // over, and the turns meanwhile neither RESTART nor sync again.
+        let turns = checkpointer.counts.done
+        while checkpointer.counts.done < turns + 20 && Date() < deadline { usleep(5_000) }
+        XCTAssertGreaterThanOrEqual(checkpointer.counts.done, turns + 20)
+        XCTAssertEqual(checkpointer.restarts, 1)
+        // The next commit starts the WAL over; the checkpointer goes on.
+        try history.insert(rows(400..<410))
+        XCTAssertEqual(try history.count(), 410)
+    }
+
     /// The nice value of this process's thread named `name` (field 19 of `/proc/self/task/TID/stat`), if there is one.
     private func niceness(ofThreadNamed name: String) -> Int? {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
