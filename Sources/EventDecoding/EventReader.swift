@@ -1,4 +1,5 @@
 import ByteBasics
+import CByteClasses
 import ModalwatchABI
 
 /// Reads the events of one payload: pass 1 frames an event object, validates all of its JSON and
@@ -6,11 +7,17 @@ import ModalwatchABI
 /// `text_fields` (`EventReader+Arrays.swift`); pass 2 (`EventReader+Fields.swift`) checks the
 /// fields the event's type has from those records, without scanning again, and fills the `mw_event`.
 ///
-/// Made afresh for each payload, on the stack; all storage is the decoder's `EventScratch`.
+/// Pass 1 classifies the line 16 bytes at a time first (`classify(from:)`, `CByteClasses`): a
+/// bitmap of its quotes, up to the first byte that needs the validating scanner (a backslash, a
+/// control character such as the line's end, or a byte that is not ASCII). Compact members over
+/// those plain bytes are read from the bitmap (`fastMembers`); any other goes by the validating path.
+///
+/// Made afresh for each payload, on the stack; all storage is the decoder's `EventScratch`, referred
+/// to through a pointer.
 struct EventReader {
     var scanner: JSONScanner
-    let scratch: EventScratch
-    let limits: EventLimits
+    /// The decoder's scratch storage.
+    let storage: UnsafeMutablePointer<EventScratch>
     /// Top-level fields recorded so far in the current event (`FieldKey.bit`).
     var present: UInt32 = 0
     /// Fields recorded in the current array item (`ItemKey.bit`).
@@ -28,11 +35,17 @@ struct EventReader {
     var eventStart = 0
     /// The payload offset of `scratch.tail`'s first byte.
     let tailStart: Int
+    /// Where the quote bitmap (`scratch.quotes`) starts: the offset its bit 0 stands for.
+    var classStart = 0
+    /// The end of the plain bytes classified from `classStart`: the first byte that needs attention,
+    /// or the end of what was classified. Every byte of `classStart..<plainEnd` is printable ASCII
+    /// other than `\`, and its quotes are the bitmap's.
+    var plainEnd = 0
 
-    init(base: UnsafePointer<UInt8>, count: Int, scratch: EventScratch, limits: EventLimits) {
-        scanner = JSONScanner(base: base, end: count, maxDepth: limits.maxDepth)
-        self.scratch = scratch
-        self.limits = limits
+    init(base: UnsafePointer<UInt8>, count: Int, storage: UnsafeMutablePointer<EventScratch>) {
+        self.storage = storage
+        let scratch = storage.pointee
+        scanner = JSONScanner(base: base, end: count, maxDepth: scratch.limits.maxDepth)
         tailStart = max(0, count &- EventScratch.tailBytes)
         // Two words copied and two zeroed (a short payload byte by byte): no call to memcpy or memset.
         let tail = UnsafeMutableRawPointer(scratch.tail)
@@ -52,6 +65,11 @@ struct EventReader {
             }
         }
     }
+
+    /// The decoder's scratch storage, read in place.
+    @inline(__always) var scratch: EventScratch { unsafeAddress { UnsafePointer(storage) } }
+    /// The limits in force.
+    @inline(__always) var limits: EventLimits { storage.pointee.limits }
 
     @inline(__always) var base: UnsafePointer<UInt8> { scanner.base }
 
@@ -148,48 +166,48 @@ struct EventReader {
         case closed
     }
 
-    /// The fast lane of `readMembers`: members of the compact form `"key":"plain text"` or
-    /// `"key":123` (a key of `K`, no whitespace, a string without escapes or non-ASCII, an integer
+    /// The fast lane of `readMembers`: members of the compact form `"key":"plain text"`, `"key":123`
+    /// or `"key":true` (a key of `K`, no whitespace, a string over plain bytes, an integer
     /// `quickInteger` reads), separated by `,"` and ended by `}`, with the cursor kept in a register
-    /// and stored once. It reads exactly what the general path would and records the same slots;
-    /// at the first member of another shape it stops at that member's start, unread.
+    /// and stored once. Strings end at the next quote of the bitmap (`nextQuote`); the line is
+    /// classified again when the cursor has passed what was classified. It reads exactly what the
+    /// general path would and records the same slots; at the first member of another shape it stops
+    /// at that member's start, unread.
     @inline(__always)
     private mutating func fastMembers<K: WireKey>(
         _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>
     ) -> Lane {
+        var p = scanner.pos
+        if p >= plainEnd { classify(from: p) }
         let b = base
         let e = scanner.end
-        var p = scanner.pos
+        let plain = plainEnd
         var seen: UInt32 = 0
         var lane = Lane.atMember
-        while p < e, b[p] == 0x22 {
+        while p < plain, b[p] == 0x22 {
             let start = p &+ 1
+            let close = nextQuote(from: start)
+            let count = close &- start
+            // The key, its closing quote, the `:` and the value's first byte are plain bytes.
+            let v = close &+ 2
+            guard v < plain, count < KeyWords.capacity, b[close &+ 1] == UInt8(ascii: ":") else { break }
             let w0 = start &+ 8 <= e ? UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) : word(at: start)
-            let q0 = StringBytes.quoteMask(w0)
-            var count: Int
-            var found: K?
-            if q0 != 0 {
-                count = q0.trailingZeroBitCount &>> 3
+            let found: K?
+            if count < 8 {
                 found = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
             } else {
-                let w1 = word(at: start &+ 8)
-                let q1 = StringBytes.quoteMask(w1)
-                guard q1 != 0 else { break }
-                let n = q1.trailingZeroBitCount &>> 3
-                count = 8 &+ n
-                found = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(n)))
+                let w1 = start &+ 16 <= e ? UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) : word(at: start &+ 8)
+                found = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(count &- 8)))
             }
-            let colon = start &+ count &+ 1
-            let v = colon &+ 1
-            guard let key = found, v < e, b[colon] == UInt8(ascii: ":") else { break }
+            guard let key = found else { break }
             let first = b[v]
             let slot: FieldSlot
             let next: Int
             if first == 0x22 {
-                let i = firstAttention(from: v &+ 1)
-                guard i < e, b[i] == 0x22 else { break }
-                slot = FieldSlot(start: v &+ 1, end: i, kind: .string, escaped: false)
-                next = i &+ 1
+                let q = nextQuote(from: v &+ 1)
+                guard q < plain else { break }
+                slot = FieldSlot(start: v &+ 1, end: q, kind: .string, escaped: false)
+                next = q &+ 1
             } else if first &- 0x30 < 10, v &+ 1 < e, Self.endsOneDigitInteger(b[v &+ 1]) {
                 slot = FieldSlot(start: v, end: v &+ 1, kind: .integer, escaped: false, integer: Int64(first &- 0x30))
                 next = v &+ 1
@@ -222,6 +240,33 @@ struct EventReader {
         scanner.pos = p
         if K.isTopLevel { present |= seen } else { itemPresent |= seen }
         return lane
+    }
+
+    /// Classifies the payload from `start` (`mw_classify_plain`): the quote bitmap from there, and
+    /// `plainEnd`.
+    @inline(__always)
+    mutating func classify(from start: Int) {
+        let scratch = self.scratch
+        plainEnd = mw_classify_plain(
+            base, start, scanner.end, EventScratch.classifiedBytes, scratch.tail, tailStart, scratch.quotes)
+        classStart = start
+    }
+
+    /// The offset of the first quote at or after `p` by the bitmap, for `p` in
+    /// `classStart...plainEnd`: exact below `plainEnd`; at or after it when the plain bytes have
+    /// none (the bitmap's sentinel ends the search).
+    @inline(__always)
+    func nextQuote(from p: Int) -> Int {
+        let bits = UnsafeRawPointer(scratch.quotes)
+        let rel = p &- classStart
+        var k = rel &>> 3
+        let w = bits.loadUnaligned(fromByteOffset: k, as: UInt64.self) &>> UInt64(truncatingIfNeeded: rel & 7)
+        if w != 0 { return p &+ w.trailingZeroBitCount }
+        while true {
+            k &+= 8
+            let w = bits.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            if w != 0 { return classStart &+ k &* 8 &+ w.trailingZeroBitCount }
+        }
     }
 
     /// The literal (`true`, `null`, `false`) whose first four bytes, loaded little-endian, are
