@@ -125,13 +125,15 @@ struct EventReader {
             scanner.pos += 1
             return
         }
+        // The guess index (`KeyGuess`) of the member read last.
+        var previous = K.guessFirst
         while true {
             // Compact members, as many as come, in the fast lane; it stops at a member start or after
             // a value, or has read the closing brace.
-            let lane = fastMembers(K.self, into: slots)
+            let lane = fastMembers(K.self, into: slots, previous: &previous)
             if lane == .closed { return }
-            if lane == .atMember {
-                try readMember(K.self, into: slots, depth: depth)
+            if lane == .atMember, let index = try readMember(K.self, into: slots, depth: depth) {
+                previous = index
             }
             // The common separator, `,"` right after the value: the next key's quote, without a look
             // for whitespace.
@@ -169,42 +171,71 @@ struct EventReader {
     /// The fast lane of `readMembers`: members of the compact form `"key":"plain text"`, `"key":123`
     /// or `"key":true` (a key of `K`, no whitespace, a string over plain bytes, an integer
     /// `quickInteger` reads), separated by `,"` and ended by `}`, with the cursor kept in a register
-    /// and stored once. Strings end at the next quote of the bitmap (`nextQuote`); the line is
+    /// and stored once. A key is first tried as `KeyGuess`'s guess (the key that followed the
+    /// previous one last time: two word compares), else found by the bitmap and matched by
+    /// length. Strings end at the next quote of the bitmap (`nextQuote`); the line is
     /// classified again when the cursor has passed what was classified. It reads exactly what the
     /// general path would and records the same slots; at the first member of another shape it stops
     /// at that member's start, unread.
     @inline(__always)
     private mutating func fastMembers<K: WireKey>(
-        _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>
+        _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>, previous: inout Int
     ) -> Lane {
         var p = scanner.pos
         if p >= plainEnd { classify(from: p) }
         let b = base
         let e = scanner.end
         let plain = plainEnd
+        let bits = UnsafeRawPointer(scratch.quotes)
+        let bitsStart = classStart
+        let guesses = scratch.keyGuess.next
+        let patterns = scratch.keyGuess.patterns
         var seen: UInt32 = 0
         var lane = Lane.atMember
         while p < plain, b[p] == 0x22 {
             let start = p &+ 1
-            let close = nextQuote(from: start)
-            let count = close &- start
-            // The key, its closing quote, the `:` and the value's first byte are plain bytes.
-            let v = close &+ 2
-            guard v < plain, count < KeyWords.capacity, b[close &+ 1] == UInt8(ascii: ":") else { break }
-            let w0 = start &+ 8 <= e ? UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) : word(at: start)
-            let found: K?
-            if count < 8 {
-                found = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
+            var found: K?
+            var v: Int
+            // The guess: the key that followed the previous one last time, if its name, quote and
+            // colon are the bytes here.
+            let guess = Int(guesses[previous])
+            if guess != Int(KeyGuess.none), start &+ 16 <= e {
+                let pattern = patterns[guess]
+                let x0 = (UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) ^ pattern.w0) & pattern.mask0
+                let x1 = (UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) ^ pattern.w1) & pattern.mask1
+                if x0 | x1 == 0 {
+                    found = K(rawValue: UInt8(truncatingIfNeeded: guess &- K.guessBase))
+                }
+                v = start &+ pattern.count
             } else {
-                let w1 = start &+ 16 <= e ? UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) : word(at: start &+ 8)
-                found = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(count &- 8)))
+                v = 0
+            }
+            if found == nil {
+                let close = Self.nextQuote(bits, bitsStart, from: start)
+                let count = close &- start
+                // The key, its closing quote, the `:` and the value's first byte are plain bytes.
+                v = close &+ 2
+                guard v < plain, count < KeyWords.capacity, b[close &+ 1] == UInt8(ascii: ":") else { break }
+                let w0 = start &+ 8 <= e ? UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) : word(at: start)
+                if count < 8 {
+                    found = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
+                } else {
+                    let w1 = start &+ 16 <= e ? UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) : word(at: start &+ 8)
+                    found = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(count &- 8)))
+                }
+                guard let key = found else { break }
+                let index = K.guessBase &+ Int(key.rawValue)
+                guesses[previous] = patterns[index].count != 0 ? UInt8(truncatingIfNeeded: index) : KeyGuess.none
+            } else if v >= plain {
+                break
             }
             guard let key = found else { break }
+            previous = K.guessBase &+ Int(key.rawValue)
             let first = b[v]
             let slot: FieldSlot
             let next: Int
             if first == 0x22 {
-                let q = nextQuote(from: v &+ 1)
+                let q = Self.nextQuote(bits, bitsStart, from: v &+ 1)
                 guard q < plain else { break }
                 slot = FieldSlot(start: v &+ 1, end: q, kind: .string, escaped: false)
                 next = q &+ 1
@@ -252,20 +283,20 @@ struct EventReader {
         classStart = start
     }
 
-    /// The offset of the first quote at or after `p` by the bitmap, for `p` in
-    /// `classStart...plainEnd`: exact below `plainEnd`; at or after it when the plain bytes have
-    /// none (the bitmap's sentinel ends the search).
+    /// The offset of the first quote at or after `p` by the quote bitmap `bits` whose bit 0 stands
+    /// for offset `bitsStart` (`classStart`), for `p` in `classStart...plainEnd`: exact below
+    /// `plainEnd`; at or after it when the plain bytes have none (the bitmap's sentinel ends the
+    /// search).
     @inline(__always)
-    func nextQuote(from p: Int) -> Int {
-        let bits = UnsafeRawPointer(scratch.quotes)
-        let rel = p &- classStart
+    static func nextQuote(_ bits: UnsafeRawPointer, _ bitsStart: Int, from p: Int) -> Int {
+        let rel = p &- bitsStart
         var k = rel &>> 3
         let w = bits.loadUnaligned(fromByteOffset: k, as: UInt64.self) &>> UInt64(truncatingIfNeeded: rel & 7)
         if w != 0 { return p &+ w.trailingZeroBitCount }
         while true {
             k &+= 8
             let w = bits.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-            if w != 0 { return classStart &+ k &* 8 &+ w.trailingZeroBitCount }
+            if w != 0 { return bitsStart &+ k &* 8 &+ w.trailingZeroBitCount }
         }
     }
 
@@ -283,11 +314,12 @@ struct EventReader {
 
     /// One member at the cursor by the general path (`"key":"plain string"` or `"key":123` still
     /// without a call: the word paths of keys, strings and integers inline, anything else through
-    /// `readKey` and `readValue`); the cursor ends after its value.
+    /// `readKey` and `readValue`); the cursor ends after its value. Returns the key's guess index
+    /// (`KeyGuess`), or nil for a key not of `K`.
     @inline(__always)
     private mutating func readMember<K: WireKey>(
         _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>, depth: Int
-    ) throws(DecodeError) {
+    ) throws(DecodeError) -> Int? {
         var found = quickKey(K.self)
         if found == nil { found = try readKey(K.self) }
         if let key = found {
@@ -317,8 +349,10 @@ struct EventReader {
                 slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
             }
             if K.isTopLevel { present |= 1 &<< UInt32(key.rawValue) } else { itemPresent |= 1 &<< UInt32(key.rawValue) }
+            return K.guessBase &+ Int(key.rawValue)
         } else {
             try scanner.skipValue(depth: depth + 1)
+            return nil
         }
     }
 

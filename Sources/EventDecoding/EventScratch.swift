@@ -38,6 +38,8 @@ struct EventScratch {
     /// again where the walk reaches the end of what was classified.
     static let classifiedBytes = 2048
     static let quotesCapacity = classifiedBytes / 8 + 16
+    /// The member loop's key guesses.
+    let keyGuess: KeyGuess
 
     init(limits: EventLimits) {
         self.limits = limits
@@ -59,6 +61,7 @@ struct EventScratch {
         tail.initialize(repeating: 0, count: Self.tailCapacity)
         quotes = .allocate(capacity: Self.quotesCapacity)
         quotes.initialize(repeating: 0xFF, count: Self.quotesCapacity)
+        keyGuess = KeyGuess()
     }
 
     /// Frees everything; the scratch must not be used afterwards.
@@ -73,6 +76,7 @@ struct EventScratch {
         keyBuffer.deallocate()
         tail.deallocate()
         quotes.deallocate()
+        keyGuess.deallocate()
     }
 
     /// An event that carries nothing: NULL strings, zero counts, MW_ABSENT enums and booleans.
