@@ -204,7 +204,9 @@ struct EventReader {
                 let x0 = (UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) ^ pattern.w0) & pattern.mask0
                 let x1 = (UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) ^ pattern.w1) & pattern.mask1
                 if x0 | x1 == 0 {
-                    found = K(rawValue: UInt8(truncatingIfNeeded: guess &- K.guessBase))
+                    // A guess is the index of a key of `K` (only they are stored for `K`'s
+                    // indexes), and the keys are one-byte enums numbered from 0: its raw value.
+                    found = unsafeBitCast(UInt8(truncatingIfNeeded: guess &- K.guessBase), to: K.self)
                 }
                 v = start &+ pattern.count
             } else {
