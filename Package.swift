@@ -90,7 +90,10 @@ let package = Package(
         .target(name: "ModalwatchABI"),
 
         // Wire format v1 → mw_event, without JSONDecoder: a scanner over the message bytes.
-        .target(name: "EventDecoding", dependencies: ["ModalwatchABI", "ByteBasics"]),
+        .target(name: "EventDecoding", dependencies: ["ModalwatchABI", "ByteBasics", "CByteClasses"]),
+        // Classifying JSON text 16 bytes at a time (SSE2 movemask; portable elsewhere): the decoder's
+        // quote bitmap. C, header-only (static inline).
+        .target(name: "CByteClasses"),
 
         // Finding, checking and loading rule modules with dlopen.
         .target(name: "RuleHost", dependencies: ["ModalwatchABI", "CRuleGuard", "Posix", "ByteBasics", .product(name: "Logging", package: "swift-log")]),
@@ -259,7 +262,7 @@ let uncheckedExclusivity: Set<String> = [
 ]
 
 /// Targets in C: no Swift settings.
-let cTargets: Set<String> = ["ModalwatchABI", "CRuleGuard"]
+let cTargets: Set<String> = ["ModalwatchABI", "CRuleGuard", "CByteClasses"]
 
 for target in package.targets where [.executable, .test, .regular].contains(target.type) && !cTargets.contains(target.name) {
     var settings = target.swiftSettings ?? []

@@ -5,7 +5,7 @@
 #   Fuzz/build.sh decoder          # only some
 #
 # decoder: Sources/EventDecoding compiled here with swiftc -sanitize=fuzzer,address, the C header
-#          module through a generated module map. Seconds.
+#          modules (ModalwatchABI, CByteClasses: header-only) through a generated module map. Seconds.
 # config, control, timeline: the package's modules (ModalwatchConfig, DaemonCore and everything below them,
 #          Yams, GRDB, ...) built by SwiftPM in release mode with --sanitize fuzzer --sanitize address
 #          and -enable-testing, in a scratch folder of their own (Fuzz/build/spm, so the normal .build
@@ -38,6 +38,10 @@ module ModalwatchABI {
     header "$ROOT/Sources/ModalwatchABI/include/modalwatch_module.h"
     export *
 }
+module CByteClasses {
+    header "$ROOT/Sources/CByteClasses/include/byte_classes.h"
+    export *
+}
 EOF
 }
 
@@ -59,7 +63,7 @@ build_decoder() {
 }
 
 # The modules DaemonCore needs, in the sanitized SwiftPM build: every object file of these is linked.
-SPM_MODULES=(ModalwatchTesting DaemonCore Report ControlProtocol CurveAuthentication ModalwatchConfig ShardRouting HistoryStore PostgresHistory SessionEngine AlertText RuleHost EventDecoding ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
+SPM_MODULES=(ModalwatchTesting DaemonCore Report ControlProtocol CurveAuthentication ModalwatchConfig ShardRouting HistoryStore PostgresHistory SessionEngine AlertText RuleHost EventDecoding CByteClasses ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
              Yams CYaml GRDB Logging Metrics CoreMetrics Prometheus Atomics _AtomicsShims)
 
 # SwiftPM's --sanitize flags reach swiftc as separate -sanitize= options, of which only the last
@@ -101,6 +105,7 @@ link_spm_target() {
     local map
     for map in "$rel/ModalwatchABI.build/module.modulemap" \
                "$rel/CRuleGuard.build/module.modulemap" \
+               "$rel/CByteClasses.build/module.modulemap" \
                "$ROOT/Sources/CZeroMQ/module.modulemap" \
                "$ROOT/Sources/CLibPQ/module.modulemap" \
                "$SPM/checkouts/Yams/Sources/CYaml/include/module.modulemap" \

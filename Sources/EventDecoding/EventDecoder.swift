@@ -11,15 +11,18 @@ import ModalwatchABI
 public final class EventDecoder {
     /// The limits in force.
     public let limits: EventLimits
-    private let scratch: EventScratch
+    /// The scratch storage, behind a pointer so that a reader refers to it without copying it.
+    private let scratch: UnsafeMutablePointer<EventScratch>
 
     /// A decoder with its scratch storage allocated for `limits`.
     public init(limits: EventLimits = .init()) {
         self.limits = limits
-        scratch = EventScratch(limits: limits)
+        scratch = .allocate(capacity: 1)
+        scratch.initialize(to: EventScratch(limits: limits))
     }
 
     deinit {
+        scratch.pointee.deallocate()
         scratch.deallocate()
     }
 
@@ -42,8 +45,7 @@ public final class EventDecoder {
             body(.rejected(Self.emptyPayload))
             return
         }
-        var reader = EventReader(
-            base: raw.assumingMemoryBound(to: UInt8.self), count: payload.count, scratch: scratch, limits: limits)
+        var reader = EventReader(base: raw.assumingMemoryBound(to: UInt8.self), count: payload.count, storage: scratch)
         reader.scanner.skipWhitespace()
         if reader.scanner.atEnd {
             body(.rejected(Self.emptyPayload))
@@ -53,7 +55,7 @@ public final class EventDecoder {
         while !reader.scanner.atEnd {
             do {
                 try reader.readEvent(index: index)
-                body(.event(UnsafePointer(scratch.event)))
+                body(.event(UnsafePointer(scratch.pointee.event)))
                 reader.scanner.pos = reader.resumeAt
             } catch {
                 var error = error

@@ -1,4 +1,5 @@
 import ByteBasics
+import CByteClasses
 import ModalwatchABI
 
 /// Reads the events of one payload: pass 1 frames an event object, validates all of its JSON and
@@ -6,11 +7,17 @@ import ModalwatchABI
 /// `text_fields` (`EventReader+Arrays.swift`); pass 2 (`EventReader+Fields.swift`) checks the
 /// fields the event's type has from those records, without scanning again, and fills the `mw_event`.
 ///
-/// Made afresh for each payload, on the stack; all storage is the decoder's `EventScratch`.
+/// Pass 1 classifies the line 16 bytes at a time first (`classify(from:)`, `CByteClasses`): a
+/// bitmap of its quotes, up to the first byte that needs the validating scanner (a backslash, a
+/// control character such as the line's end, or a byte that is not ASCII). Compact members over
+/// those plain bytes are read from the bitmap (`fastMembers`); any other goes by the validating path.
+///
+/// Made afresh for each payload, on the stack; all storage is the decoder's `EventScratch`, referred
+/// to through a pointer.
 struct EventReader {
     var scanner: JSONScanner
-    let scratch: EventScratch
-    let limits: EventLimits
+    /// The decoder's scratch storage.
+    let storage: UnsafeMutablePointer<EventScratch>
     /// Top-level fields recorded so far in the current event (`FieldKey.bit`).
     var present: UInt32 = 0
     /// Fields recorded in the current array item (`ItemKey.bit`).
@@ -28,11 +35,17 @@ struct EventReader {
     var eventStart = 0
     /// The payload offset of `scratch.tail`'s first byte.
     let tailStart: Int
+    /// Where the quote bitmap (`scratch.quotes`) starts: the offset its bit 0 stands for.
+    var classStart = 0
+    /// The end of the plain bytes classified from `classStart`: the first byte that needs attention,
+    /// or the end of what was classified. Every byte of `classStart..<plainEnd` is printable ASCII
+    /// other than `\`, and its quotes are the bitmap's.
+    var plainEnd = 0
 
-    init(base: UnsafePointer<UInt8>, count: Int, scratch: EventScratch, limits: EventLimits) {
-        scanner = JSONScanner(base: base, end: count, maxDepth: limits.maxDepth)
-        self.scratch = scratch
-        self.limits = limits
+    init(base: UnsafePointer<UInt8>, count: Int, storage: UnsafeMutablePointer<EventScratch>) {
+        self.storage = storage
+        let scratch = storage.pointee
+        scanner = JSONScanner(base: base, end: count, maxDepth: scratch.limits.maxDepth)
         tailStart = max(0, count &- EventScratch.tailBytes)
         // Two words copied and two zeroed (a short payload byte by byte): no call to memcpy or memset.
         let tail = UnsafeMutableRawPointer(scratch.tail)
@@ -52,6 +65,11 @@ struct EventReader {
             }
         }
     }
+
+    /// The decoder's scratch storage, read in place.
+    @inline(__always) var scratch: EventScratch { unsafeAddress { UnsafePointer(storage) } }
+    /// The limits in force.
+    @inline(__always) var limits: EventLimits { storage.pointee.limits }
 
     @inline(__always) var base: UnsafePointer<UInt8> { scanner.base }
 
@@ -107,13 +125,15 @@ struct EventReader {
             scanner.pos += 1
             return
         }
+        // The guess index (`KeyGuess`) of the member read last.
+        var previous = K.guessFirst
         while true {
             // Compact members, as many as come, in the fast lane; it stops at a member start or after
             // a value, or has read the closing brace.
-            let lane = fastMembers(K.self, into: slots)
+            let lane = fastMembers(K.self, into: slots, previous: &previous)
             if lane == .closed { return }
-            if lane == .atMember {
-                try readMember(K.self, into: slots, depth: depth)
+            if lane == .atMember, let index = try readMember(K.self, into: slots, depth: depth) {
+                previous = index
             }
             // The common separator, `,"` right after the value: the next key's quote, without a look
             // for whitespace.
@@ -148,48 +168,79 @@ struct EventReader {
         case closed
     }
 
-    /// The fast lane of `readMembers`: members of the compact form `"key":"plain text"` or
-    /// `"key":123` (a key of `K`, no whitespace, a string without escapes or non-ASCII, an integer
+    /// The fast lane of `readMembers`: members of the compact form `"key":"plain text"`, `"key":123`
+    /// or `"key":true` (a key of `K`, no whitespace, a string over plain bytes, an integer
     /// `quickInteger` reads), separated by `,"` and ended by `}`, with the cursor kept in a register
-    /// and stored once. It reads exactly what the general path would and records the same slots;
-    /// at the first member of another shape it stops at that member's start, unread.
+    /// and stored once. A key is first tried as `KeyGuess`'s guess (the key that followed the
+    /// previous one last time: two word compares), else found by the bitmap and matched by
+    /// length. Strings end at the next quote of the bitmap (`nextQuote`); the line is
+    /// classified again when the cursor has passed what was classified. It reads exactly what the
+    /// general path would and records the same slots; at the first member of another shape it stops
+    /// at that member's start, unread.
     @inline(__always)
     private mutating func fastMembers<K: WireKey>(
-        _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>
+        _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>, previous: inout Int
     ) -> Lane {
+        var p = scanner.pos
+        if p >= plainEnd { classify(from: p) }
         let b = base
         let e = scanner.end
-        var p = scanner.pos
+        let plain = plainEnd
+        let bits = UnsafeRawPointer(scratch.quotes)
+        let bitsStart = classStart
+        let guesses = scratch.keyGuess.next
+        let patterns = scratch.keyGuess.patterns
         var seen: UInt32 = 0
         var lane = Lane.atMember
-        while p < e, b[p] == 0x22 {
+        while p < plain, b[p] == 0x22 {
             let start = p &+ 1
-            let w0 = start &+ 8 <= e ? UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) : word(at: start)
-            let q0 = StringBytes.quoteMask(w0)
-            var count: Int
             var found: K?
-            if q0 != 0 {
-                count = q0.trailingZeroBitCount &>> 3
-                found = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
+            var v: Int
+            // The guess: the key that followed the previous one last time, if its name, quote and
+            // colon are the bytes here.
+            let guess = Int(guesses[previous])
+            if guess != Int(KeyGuess.none), start &+ 16 <= e {
+                let pattern = patterns[guess]
+                let x0 = (UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) ^ pattern.w0) & pattern.mask0
+                let x1 = (UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) ^ pattern.w1) & pattern.mask1
+                if x0 | x1 == 0 {
+                    // A guess is the index of a key of `K` (only they are stored for `K`'s
+                    // indexes), and the keys are one-byte enums numbered from 0: its raw value.
+                    found = unsafeBitCast(UInt8(truncatingIfNeeded: guess &- K.guessBase), to: K.self)
+                }
+                v = start &+ pattern.count
             } else {
-                let w1 = word(at: start &+ 8)
-                let q1 = StringBytes.quoteMask(w1)
-                guard q1 != 0 else { break }
-                let n = q1.trailingZeroBitCount &>> 3
-                count = 8 &+ n
-                found = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(n)))
+                v = 0
             }
-            let colon = start &+ count &+ 1
-            let v = colon &+ 1
-            guard let key = found, v < e, b[colon] == UInt8(ascii: ":") else { break }
+            if found == nil {
+                let close = Self.nextQuote(bits, bitsStart, from: start)
+                let count = close &- start
+                // The key, its closing quote, the `:` and the value's first byte are plain bytes.
+                v = close &+ 2
+                guard v < plain, count < KeyWords.capacity, b[close &+ 1] == UInt8(ascii: ":") else { break }
+                let w0 = start &+ 8 <= e ? UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) : word(at: start)
+                if count < 8 {
+                    found = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
+                } else {
+                    let w1 = start &+ 16 <= e ? UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) : word(at: start &+ 8)
+                    found = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(count &- 8)))
+                }
+                guard let key = found else { break }
+                let index = K.guessBase &+ Int(key.rawValue)
+                guesses[previous] = patterns[index].count != 0 ? UInt8(truncatingIfNeeded: index) : KeyGuess.none
+            } else if v >= plain {
+                break
+            }
+            guard let key = found else { break }
+            previous = K.guessBase &+ Int(key.rawValue)
             let first = b[v]
             let slot: FieldSlot
             let next: Int
             if first == 0x22 {
-                let i = firstAttention(from: v &+ 1)
-                guard i < e, b[i] == 0x22 else { break }
-                slot = FieldSlot(start: v &+ 1, end: i, kind: .string, escaped: false)
-                next = i &+ 1
+                let q = Self.nextQuote(bits, bitsStart, from: v &+ 1)
+                guard q < plain else { break }
+                slot = FieldSlot(start: v &+ 1, end: q, kind: .string, escaped: false)
+                next = q &+ 1
             } else if first &- 0x30 < 10, v &+ 1 < e, Self.endsOneDigitInteger(b[v &+ 1]) {
                 slot = FieldSlot(start: v, end: v &+ 1, kind: .integer, escaped: false, integer: Int64(first &- 0x30))
                 next = v &+ 1
@@ -224,6 +275,33 @@ struct EventReader {
         return lane
     }
 
+    /// Classifies the payload from `start` (`mw_classify_plain`): the quote bitmap from there, and
+    /// `plainEnd`.
+    @inline(__always)
+    mutating func classify(from start: Int) {
+        let scratch = self.scratch
+        plainEnd = mw_classify_plain(
+            base, start, scanner.end, EventScratch.classifiedBytes, scratch.tail, tailStart, scratch.quotes)
+        classStart = start
+    }
+
+    /// The offset of the first quote at or after `p` by the quote bitmap `bits` whose bit 0 stands
+    /// for offset `bitsStart` (`classStart`), for `p` in `classStart...plainEnd`: exact below
+    /// `plainEnd`; at or after it when the plain bytes have none (the bitmap's sentinel ends the
+    /// search).
+    @inline(__always)
+    static func nextQuote(_ bits: UnsafeRawPointer, _ bitsStart: Int, from p: Int) -> Int {
+        let rel = p &- bitsStart
+        var k = rel &>> 3
+        let w = bits.loadUnaligned(fromByteOffset: k, as: UInt64.self) &>> UInt64(truncatingIfNeeded: rel & 7)
+        if w != 0 { return p &+ w.trailingZeroBitCount }
+        while true {
+            k &+= 8
+            let w = bits.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+            if w != 0 { return bitsStart &+ k &* 8 &+ w.trailingZeroBitCount }
+        }
+    }
+
     /// The literal (`true`, `null`, `false`) whose first four bytes, loaded little-endian, are
     /// `word` and whose fifth, for `false`, is `fifth`; nil for anything else.
     @inline(__always)
@@ -238,11 +316,12 @@ struct EventReader {
 
     /// One member at the cursor by the general path (`"key":"plain string"` or `"key":123` still
     /// without a call: the word paths of keys, strings and integers inline, anything else through
-    /// `readKey` and `readValue`); the cursor ends after its value.
+    /// `readKey` and `readValue`); the cursor ends after its value. Returns the key's guess index
+    /// (`KeyGuess`), or nil for a key not of `K`.
     @inline(__always)
     private mutating func readMember<K: WireKey>(
         _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>, depth: Int
-    ) throws(DecodeError) {
+    ) throws(DecodeError) -> Int? {
         var found = quickKey(K.self)
         if found == nil { found = try readKey(K.self) }
         if let key = found {
@@ -272,8 +351,10 @@ struct EventReader {
                 slots[Int(key.rawValue)] = try readValue(depth: depth + 1)
             }
             if K.isTopLevel { present |= 1 &<< UInt32(key.rawValue) } else { itemPresent |= 1 &<< UInt32(key.rawValue) }
+            return K.guessBase &+ Int(key.rawValue)
         } else {
             try scanner.skipValue(depth: depth + 1)
+            return nil
         }
     }
 

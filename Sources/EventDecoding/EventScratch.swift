@@ -1,8 +1,12 @@
+import CByteClasses
 import ModalwatchABI
 
 /// The decoder's reusable storage, allocated once: the event it fills, the arena for unescaped strings,
-/// the button buffers, the field slots and the records of array items. Owned (and freed) by `EventDecoder`.
+/// the button buffers, the field slots, the records of array items and the quote bitmap. Owned (and
+/// freed) by `EventDecoder`, which keeps it behind a pointer: the reader refers to it, never copies it.
 struct EventScratch {
+    /// The limits in force.
+    let limits: EventLimits
     /// Room to unescape a key: a key whose escaped form is longer cannot unescape to a known key
     /// (an escape of at most 6 bytes yields at least 1, and known keys have at most 15 bytes).
     static let keyCapacity = 96
@@ -27,8 +31,18 @@ struct EventScratch {
     let tail: UnsafeMutablePointer<UInt8>
     static let tailBytes = 16
     static let tailCapacity = 32
+    /// The quote bitmap of the bytes classified last (`EventReader.classify(from:)`): bit k of byte
+    /// k / 8 for the k-th byte from where the classification started.
+    let quotes: UnsafeMutablePointer<UInt8>
+    /// The most bytes one classification covers (a multiple of 16); a longer event is classified
+    /// again where the walk reaches the end of what was classified.
+    static let classifiedBytes = 2048
+    static let quotesCapacity = classifiedBytes / 8 + 16
+    /// The member loop's key guesses.
+    let keyGuess: KeyGuess
 
     init(limits: EventLimits) {
+        self.limits = limits
         event = .allocate(capacity: 1)
         event.initialize(to: Self.absentEvent())  // type unknown: `fill` clears what each type set
         arenaCapacity = limits.maxEventBytes
@@ -45,6 +59,9 @@ struct EventScratch {
         keyBuffer = .allocate(capacity: Self.keyCapacity)
         tail = .allocate(capacity: Self.tailCapacity)
         tail.initialize(repeating: 0, count: Self.tailCapacity)
+        quotes = .allocate(capacity: Self.quotesCapacity)
+        quotes.initialize(repeating: 0xFF, count: Self.quotesCapacity)
+        keyGuess = KeyGuess()
     }
 
     /// Frees everything; the scratch must not be used afterwards.
@@ -58,6 +75,8 @@ struct EventScratch {
         textFieldItems.deallocate()
         keyBuffer.deallocate()
         tail.deallocate()
+        quotes.deallocate()
+        keyGuess.deallocate()
     }
 
     /// An event that carries nothing: NULL strings, zero counts, MW_ABSENT enums and booleans.

@@ -12,6 +12,8 @@ enum FieldKey: UInt8, CaseIterable, WireKey {
     @inline(__always) var bit: UInt32 { 1 &<< UInt32(rawValue) }
 
     static var isTopLevel: Bool { true }
+    static var guessBase: Int { 0 }
+    static var guessFirst: Int { KeyGuess.firstFieldMember }
 
     var name: StaticString {
         switch self {

@@ -6,6 +6,8 @@ enum ItemKey: UInt8, CaseIterable, WireKey {
     @inline(__always) var bit: UInt32 { 1 &<< UInt32(rawValue) }
 
     static var isTopLevel: Bool { false }
+    static var guessBase: Int { KeyGuess.itemBase }
+    static var guessFirst: Int { KeyGuess.firstItemMember }
 
     var name: StaticString {
         switch self {

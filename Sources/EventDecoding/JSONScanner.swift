@@ -199,8 +199,9 @@ struct JSONScanner {
 
     /// The fast path of `scanInteger`, which cannot fail: `-?`, a first digit of 1–9, at most 15 digits
     /// in all, 16 bytes of payload from the first digit, and no fraction or exponent after them. The
-    /// digits are read 8 at a time (`DigitWords`); a timestamp in milliseconds has 13. Then the cursor
-    /// is after the last digit; else nil, and the cursor has not moved.
+    /// digits are read 8 at a time (`DigitWords`): more than 8 (a timestamp in milliseconds has 13)
+    /// are moved to the end of the two words, zeros before them, and read as two groups of 8. Then
+    /// the cursor is after the last digit; else nil, and the cursor has not moved.
     @inline(__always)
     mutating func quickInteger() -> Int64? {
         let negative = base[pos] == UInt8(ascii: "-")  // the caller saw a '-' or a digit at the cursor
@@ -208,18 +209,26 @@ struct JSONScanner {
         guard digitsStart &+ 16 <= end, base[digitsStart] &- 0x31 < 9 else { return nil }
         let p = UnsafeRawPointer(base + digitsStart)
         let w0 = p.loadUnaligned(as: UInt64.self)
-        let n0 = DigitWords.count(w0)
+        let m0 = DigitWords.nonDigits(w0)
         var value: Int64
-        var n = n0
-        if n0 < 8 {
-            value = Int64(DigitWords.value(w0, n0))
+        var n: Int
+        if m0 != 0 {
+            n = m0.trailingZeroBitCount &>> 3
+            value = Int64(DigitWords.value(w0, n))
         } else {
             let w1 = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-            let n1 = DigitWords.count(w1)
-            guard n1 < 8 else { return nil }
+            let m1 = DigitWords.nonDigits(w1)
+            guard m1 != 0 else { return nil }
+            let n1 = m1.trailingZeroBitCount &>> 3
             n = 8 &+ n1
-            value = Int64(DigitWords.value8(w0)) &* DigitWords.power(n1)
-            if n1 > 0 { value &+= Int64(DigitWords.value(w1, n1)) }
+            if n1 == 0 {
+                value = Int64(DigitWords.value8(w0))
+            } else {
+                let shift = UInt64(truncatingIfNeeded: (8 &- n1) &* 8)  // 8...56
+                let high = DigitWords.value8((w0 &<< shift) | (DigitWords.zeros &>> (64 &- shift)))
+                let low = DigitWords.value8((w1 &<< shift) | (w0 &>> (64 &- shift)))
+                value = Int64(high &* 100_000_000 &+ low)
+            }
         }
         let after = digitsStart &+ n
         let next = base[after]  // after < end: at most 15 digits of 16 bytes

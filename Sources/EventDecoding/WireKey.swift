@@ -6,6 +6,9 @@ protocol WireKey: RawRepresentable where RawValue == UInt8 {
     static var isTopLevel: Bool { get }
     /// The key's name on the wire.
     var name: StaticString { get }
+    /// Where the keys of this set start in `KeyGuess`'s tables, and the index there of "no member yet".
+    static var guessBase: Int { get }
+    static var guessFirst: Int { get }
 }
 
 extension WireKey {
