@@ -21,7 +21,9 @@ struct ModuleInitializer {
                 runtime(context)?.recordError(ModuleRuntime.text(detail), context: ["phase": "init"])
             },
             words: nil,
-            reserved_services: (nil, nil, nil)))
+            reserved_services: (nil, nil, nil),
+            report_written: nil, write_text: nil, write_int: nil, write_key: nil, write_literal: nil, write_json: nil,
+            reserved_writers: (nil, nil)))
         return host
     }()
 

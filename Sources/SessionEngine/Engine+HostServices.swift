@@ -15,7 +15,7 @@ extension Engine {
             },
             report: { context, report in
                 guard let report else { return }
-                Engine.with(context, ()) { $0.report($1, report) }
+                Engine.with(context, ()) { _ = $0.report($1, report) }
             },
             should_report: { context, subject, key in
                 Engine.with(context, false) { $0.shouldReport($1, subject: subject, key: key) } ? 1 : 0
@@ -30,7 +30,25 @@ extension Engine {
                 guard let out else { return 0 }
                 return Engine.with(context, false) { $0.words($1, of: text, into: out) } ? 1 : 0
             },
-            reserved_services: (nil, nil, nil))
+            reserved_services: (nil, nil, nil),
+            report_written: { context, report, write, state in
+                guard let report, let write else { return 0 }
+                return Engine.with(context, false) {
+                    $0.report($1, report, written: WrittenParts(write: write, state: state))
+                } ? 1 : 0
+            },
+            write_text: { writer, text in Engine.writer(writer)?.pointee.text(text) },
+            write_int: { writer, value in Engine.writer(writer)?.pointee.integer(value) },
+            write_key: { writer, key in Engine.writer(writer)?.pointee.key(key) },
+            write_literal: { writer, literal in Engine.writer(writer)?.pointee.literal(literal) },
+            write_json: { writer, json in Engine.writer(writer)?.pointee.wholeJSON(json) },
+            reserved_writers: (nil, nil))
+    }
+
+    /// The host's writer behind a module's `mw_writer` (ABI 1.4).
+    @inline(__always)
+    private static func writer(_ writer: OpaquePointer?) -> UnsafeMutablePointer<ViolationWriter>? {
+        writer.map { UnsafeMutablePointer<ViolationWriter>($0) }
     }
 
     /// Runs `body` on the engine and the call a rule call's context names (its `RuleCallFrame`;
@@ -63,10 +81,12 @@ extension Engine {
         return UInt32(current.windowPush(ts, key: k, window: window, limit: limit))
     }
 
-    func report(_ frame: RuleCallFrame, _ reportPointer: UnsafePointer<mw_report>) {
-        guard let current = frame.session, let dispatch = frame.dispatch?.pointee, let eventPointer = frame.event else { return }
+    /// `mw_host.report`, and with `written` `mw_host.report_written` (ABI 1.4: the module writes
+    /// the message, evidence and suggestion through a writer); returns whether it went out.
+    func report(_ frame: RuleCallFrame, _ reportPointer: UnsafePointer<mw_report>, written: WrittenParts? = nil) -> Bool {
+        guard let current = frame.session, let dispatch = frame.dispatch?.pointee, let eventPointer = frame.event else { return false }
         let session = current
-        let report = Self.read(reportPointer, withSuggestion: dispatch.template.reportsSuggestion)
+        let report = Self.read(reportPointer, withSuggestion: written != nil || dispatch.template.reportsSuggestion)
         let event = eventPointer.pointee
         let subject = Self.bytes(report.subject)
         let key = report.key.ptr != nil ? Self.bytes(report.key) : subject
@@ -74,13 +94,13 @@ extension Engine {
                                  record: true, quietMs: report.quiet_ms)
         guard allowed else {
             statistics.reportsSuppressed += 1
-            return
+            return false
         }
         guard withinRate(session.app, rule: Int(dispatch.catalogIndex), ts: event.ts) else {
             let refusal = (call: ruleCallSerial, report: Self.reportHash(subject: subject, key: key))
             // A report `should_report` already refused in this call is counted once.
             if refusal != lastRateRefusal { holdBack(session.app, rule: Int(dispatch.catalogIndex)) }
-            return
+            return false
         }
         let template = dispatch.template
         let ids = violationIDs(report, event: event, session: session, template: template, subject: subject, key: key)
@@ -101,17 +121,20 @@ extension Engine {
                 writingOutput.emit(violation(json: UnsafeRawBufferPointer(start: nil, count: 0))) { buffer in
                     badEvidence = Self.writeObject(
                         into: &buffer, report: report, event: event, session: session, template: template,
-                        subject: subject, observed: observed, ids: (ids.idHigh, ids.idLow, ids.fingerprint))
+                        subject: subject, observed: observed, ids: (ids.idHigh, ids.idLow, ids.fingerprint),
+                        written: written)
                 }
             } else {
                 json.reset()
                 badEvidence = Self.writeObject(
                     into: &json, report: report, event: event, session: session, template: template,
-                    subject: subject, observed: observed, ids: (ids.idHigh, ids.idLow, ids.fingerprint))
+                    subject: subject, observed: observed, ids: (ids.idHigh, ids.idLow, ids.fingerprint),
+                    written: written)
                 json.withBytes { output.emit(violation(json: $0)) }
             }
         }
         if badEvidence { statistics.badEvidence += 1 }
+        return true
     }
 
     /// The module's report: all of it from a module built against ABI 1.3 or later; from an

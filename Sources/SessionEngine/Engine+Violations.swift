@@ -35,60 +35,118 @@ extension Engine {
     static func writeObject(
         into json: inout JSONBuffer, report: mw_report, event: mw_event, session: Session,
         template: ViolationTemplate, subject: UnsafeRawBufferPointer, observed: Int64,
-        ids: (high: UInt64, low: UInt64, fingerprint: UInt64)
+        ids: (high: UInt64, low: UInt64, fingerprint: UInt64), written: WrittenParts? = nil
     ) -> Bool {
-        json.raw("{\"v\":1,\"id\":\"")
-        json.hex64(ids.high)
-        json.hex64(ids.low)
-        json.raw("\",")
-        json.raw(template.head)
-        json.raw(session.app.jsonField)
-        json.raw("\"session\":")
-        json.string(session.id.buffer)
-        json.raw(",\"ts\":")
-        json.integer(event.ts)
-        json.raw(",\"observed\":")
-        json.integer(observed)
-        json.raw(",\"subject\":")
-        if report.subject.ptr != nil { json.string(subject) } else { json.raw("null") }
-        json.raw(",\"message\":")
-        if report.message.ptr != nil && report.message.len > 0 {
-            json.string(bytes(report.message))
-        } else {
-            json.raw(template.summary)
+        if let written {
+            return withUnsafeMutablePointer(to: &json) { buffer in
+                var writer = ViolationWriter(json: buffer)
+                return withUnsafeMutablePointer(to: &writer) { writer in
+                    writeObject(into: buffer, report: report, event: event, session: session, template: template,
+                                subject: subject, observed: observed, ids: ids, written: (written, writer))
+                }
+            }
         }
-        json.byte(0x2C)
-        json.raw(template.guideline)
-        json.raw("\"evidence\":")
+        return withUnsafeMutablePointer(to: &json) { buffer in
+            writeObject(into: buffer, report: report, event: event, session: session, template: template,
+                        subject: subject, observed: observed, ids: ids, written: nil)
+        }
+    }
+
+    /// `writeObject`, with the module's parts written through `written`'s writer when given
+    /// (ABI 1.4), else taken from the report.
+    private static func writeObject(
+        into buffer: UnsafeMutablePointer<JSONBuffer>, report: mw_report, event: mw_event, session: Session,
+        template: ViolationTemplate, subject: UnsafeRawBufferPointer, observed: Int64,
+        ids: (high: UInt64, low: UInt64, fingerprint: UInt64),
+        written: (parts: WrittenParts, writer: UnsafeMutablePointer<ViolationWriter>)?
+    ) -> Bool {
+        @inline(__always) func write(_ part: mw_part) {
+            guard let written else { return }
+            written.writer.pointee.begin(part)
+            written.parts.write(written.parts.state, OpaquePointer(written.writer), UInt32(part.rawValue))
+        }
+        let json = buffer
+        json.pointee.raw("{\"v\":1,\"id\":\"")
+        json.pointee.hex64(ids.high)
+        json.pointee.hex64(ids.low)
+        json.pointee.raw("\",")
+        json.pointee.raw(template.head)
+        json.pointee.raw(session.app.jsonField)
+        json.pointee.raw("\"session\":")
+        json.pointee.string(session.id.buffer)
+        json.pointee.raw(",\"ts\":")
+        json.pointee.integer(event.ts)
+        json.pointee.raw(",\"observed\":")
+        json.pointee.integer(observed)
+        json.pointee.raw(",\"subject\":")
+        if report.subject.ptr != nil { json.pointee.string(subject) } else { json.pointee.raw("null") }
+        json.pointee.raw(",\"message\":")
+        if let written {
+            json.pointee.byte(0x22)
+            write(MW_PART_MESSAGE)
+            if written.writer.pointee.isEmpty {
+                json.pointee.truncate(to: json.pointee.count - 1)
+                json.pointee.raw(template.summary)
+            } else {
+                json.pointee.byte(0x22)
+            }
+        } else if report.message.ptr != nil && report.message.len > 0 {
+            json.pointee.string(bytes(report.message))
+        } else {
+            json.pointee.raw(template.summary)
+        }
+        json.pointee.byte(0x2C)
+        json.pointee.raw(template.guideline)
+        json.pointee.raw("\"evidence\":")
         let evidence = bytes(report.evidence_json)
         var bad = false
-        if report.evidence_json.ptr == nil {
-            json.raw("{}")
+        if let written {
+            write(MW_PART_EVIDENCE)
+            bad = written.writer.pointee.endEvidence()
+        } else if report.evidence_json.ptr == nil {
+            json.pointee.raw("{}")
         } else if JSONSyntax.isValidObject(evidence) {
-            json.raw(evidence)
+            json.pointee.raw(evidence)
         } else {
             bad = true
-            json.raw("{}")
+            json.pointee.raw("{}")
         }
-        json.raw(",\"events\":[")
+        json.pointee.raw(",\"events\":[")
         if let earlier = report.events {
             for i in 0..<Int(min(report.event_count, 64)) {
                 let ref = earlier[i]
-                writeEventRef(into: &json, type: bytes(ref.type), ts: ref.ts, id: ref.id, seq: ref.seq)
-                json.byte(0x2C)
+                writeEventRef(into: &json.pointee, type: bytes(ref.type), ts: ref.ts, id: ref.id, seq: ref.seq)
+                json.pointee.byte(0x2C)
             }
         }
-        writeEventRef(into: &json, type: bytes(event.type_name), ts: event.ts, id: event.id, seq: event.seq)
-        json.raw("],\"fingerprint\":\"")
-        json.hex64(ids.fingerprint)
-        json.raw("\",\"suggestion\":")
-        if report.suggestion.ptr != nil && report.suggestion.len > 0 {
-            json.string(bytes(report.suggestion))
+        writeEventRef(into: &json.pointee, type: bytes(event.type_name), ts: event.ts, id: event.id, seq: event.seq)
+        json.pointee.raw("],\"fingerprint\":\"")
+        json.pointee.hex64(ids.fingerprint)
+        json.pointee.raw("\",\"suggestion\":")
+        if let written {
+            json.pointee.byte(0x22)
+            write(MW_PART_SUGGESTION)
+            if written.writer.pointee.isEmpty {
+                json.pointee.truncate(to: json.pointee.count - 1)
+                json.pointee.raw("null")
+            } else {
+                json.pointee.byte(0x22)
+            }
+        } else if report.suggestion.ptr != nil && report.suggestion.len > 0 {
+            json.pointee.string(bytes(report.suggestion))
         } else {
-            json.raw("null")
+            json.pointee.raw("null")
         }
-        json.byte(0x7D)
+        json.pointee.byte(0x7D)
         return bad
+    }
+
+    /// A module's writer of a violation's parts (ABI 1.4, `mw_host.report_written`).
+    struct WrittenParts {
+        /// The module's function, called once per part.
+        let write: mw_write_fn
+        /// The module's state for it.
+        let state: UnsafeMutableRawPointer?
     }
 
     private static func writeEventRef(into json: inout JSONBuffer, type: UnsafeRawBufferPointer, ts: Int64, id: mw_str, seq: Int64) {

@@ -25,6 +25,9 @@ public struct JSONBuffer: ~Copyable {
     /// Forgets the contents, keeping the room.
     public mutating func reset() { count = 0 }
 
+    /// Forgets what was written after the first `length` bytes.
+    public mutating func truncate(to length: Int) { count = min(max(length, 0), count) }
+
     /// Makes room for `extra` more bytes.
     @inline(__always)
     private mutating func reserve(_ extra: Int) {
@@ -162,10 +165,16 @@ public struct JSONBuffer: ~Copyable {
     /// (ids, most text) copied a word at a time, the escaper only from the first byte that
     /// needs a look.
     public mutating func string(_ utf8: UnsafeRawBufferPointer) {
+        byte(0x22)
+        escaped(utf8)
+        byte(0x22)
+    }
+
+    /// Appends the UTF-8 text `utf8` escaped as inside a JSON string, without the quotes
+    /// (`escapingLineSeparators`: U+2028 and U+2029 as `\u2028`, `\u2029` too).
+    public mutating func escaped(_ utf8: UnsafeRawBufferPointer, escapingLineSeparators: Bool = false) {
         let n = utf8.count
-        reserve(JSONStringEscaper.maxEscapedLength(n) + 2)
-        base[count] = 0x22
-        count += 1
+        reserve(JSONStringEscaper.maxEscapedLength(n))
         if let start = utf8.baseAddress {
             let p = start.assumingMemoryBound(to: UInt8.self)
             let out = base + count
@@ -184,11 +193,11 @@ public struct JSONBuffer: ~Copyable {
             }
             count += i
             if i < n {
-                count += JSONStringEscaper.writeEscaped(UnsafeRawBufferPointer(start: p + i, count: n - i), to: base + count)
+                count += JSONStringEscaper.writeEscaped(
+                    UnsafeRawBufferPointer(start: p + i, count: n - i), to: base + count,
+                    escapingLineSeparators: escapingLineSeparators)
             }
         }
-        base[count] = 0x22
-        count += 1
     }
 
     /// Appends a JSON string with quotes.

@@ -101,7 +101,8 @@ struct CheckCommand: ParsableCommand {
         }
         out.flush()
         let threshold = Severity(rawValue: failOn)!
-        let bySeverity = Dictionary(grouping: found, by: \.severity).mapValues(\.count)
+        var bySeverity: [Severity: Int] = [:]
+        for violation in found { bySeverity[violation.severity, default: 0] += 1 }
         let summary = Severity.allCases.reversed().map { "\(bySeverity[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
         var line = "\(found.count) violation(s) (\(summary)) in \(pipeline.statistics.eventsReceived) event(s), edition \(configuration.engine.defaultEdition.rawValue)"
         let rejected = pipeline.eventsRejected

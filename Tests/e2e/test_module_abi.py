@@ -238,7 +238,7 @@ V13_WORDS = """
 #include "modalwatch_module.h"
 /* Built against ABI 1.3: reads the words the host tokenized for the event (mw_host.words). */
 _Static_assert(offsetof(mw_host, words) == offsetof(mw_host, module_error) + sizeof(void *), "words follows module_error");
-_Static_assert(sizeof(mw_host) == 8 + 10 * sizeof(void *), "mw_host keeps the size 1.3 gave it");
+_Static_assert(offsetof(mw_host, reserved_services) + 3 * sizeof(void *) == 8 + 10 * sizeof(void *), "mw_host keeps the layout 1.3 gave it");
 static int show(mw_words words, mw_str text, char *out, size_t room);
 static int list(const mw_call *call, mw_str text, char *out, size_t room) {
     mw_words words;
@@ -338,3 +338,143 @@ def test_the_host_tokenizes_an_event_s_texts_once_for_every_rule_and_older_modul
     # modules of 1.0, 1.1 and 1.2 still load and fire alongside
     fired = {v["rule"] for v in found}
     assert {"v10-any-alert", "v12-few-buttons"} <= fired, fired
+
+
+V14_WRITTEN = r"""
+#include <string.h>
+#include "modalwatch_module.h"
+/* Built against ABI 1.4: writes its violations' message, evidence and suggestion through the
+   host's writers (mw_host.report_written), straight into the violation; a twin rule reports the
+   same through `report` as text, to compare. */
+_Static_assert(offsetof(mw_host, report_written) == 8 + 10 * sizeof(void *), "1.4 services follow 1.3's table");
+#define S(lit) ((mw_str){ lit, sizeof lit - 1 })
+struct job { const mw_call *call; int mode; int calls; };
+static void write_parts(void *state, mw_writer *w, uint32_t part) {
+    struct job *job = state;
+    const mw_host *h = job->call->host;
+    const mw_event *e = job->call->event;
+    job->calls++;
+    if (job->mode == 1) return;                     /* nothing: summary, {} and null */
+    if (job->mode == 2) {                           /* evidence out of order: {} */
+        if (part == MW_PART_MESSAGE) h->write_text(w, S("bad evidence"));
+        if (part == MW_PART_EVIDENCE) { h->write_key(w, S("a")); h->write_int(w, 1); h->write_int(w, 2); }
+        return;
+    }
+    if (job->mode == 3) {                           /* evidence as JSON text that is not an object: {} */
+        if (part == MW_PART_MESSAGE) { h->write_text(w, S("calls ")); h->write_int(w, job->calls); }
+        if (part == MW_PART_EVIDENCE) h->write_json(w, S("{\"a\":"));
+        return;
+    }
+    if (part == MW_PART_MESSAGE) {
+        h->write_text(w, S("Alert \xe2\x80\x9c"));
+        h->write_text(w, e->title);
+        h->write_text(w, S("\xe2\x80\x9d has "));
+        h->write_int(w, e->button_count);
+        h->write_text(w, S(" \"buttons\"\n"));
+    } else if (part == MW_PART_EVIDENCE) {
+        h->write_key(w, S("count")); h->write_int(w, -42);
+        h->write_key(w, S("title")); h->write_text(w, e->title);
+        h->write_key(w, S("message")); h->write_text(w, e->message);
+        h->write_key(w, S("preferred")); h->write_literal(w, MW_LITERAL_TRUE);
+        h->write_key(w, S("none")); h->write_literal(w, MW_LITERAL_NULL);
+        h->write_key(w, S("list")); h->write_literal(w, MW_LITERAL_ARRAY_BEGIN);
+        h->write_int(w, 1); h->write_text(w, S("two\xe2\x80\xa8")); h->write_literal(w, MW_LITERAL_FALSE);
+        h->write_literal(w, MW_LITERAL_ARRAY_END);
+        h->write_key(w, S("empty")); h->write_literal(w, MW_LITERAL_ARRAY_BEGIN); h->write_literal(w, MW_LITERAL_ARRAY_END);
+    } else if (part == MW_PART_SUGGESTION) {
+        h->write_text(w, S("Use ")); h->write_int(w, 2); h->write_text(w, S(" buttons \\ fewer"));
+    }
+}
+static void written(const mw_call *call) {
+    if (call->host->abi_minor < 4 || call->host->report_written == NULL) return;
+    struct job job = { call, 0, 0 };
+    mw_report r = {0};
+    r.subject = call->event->id;
+    int first = call->host->report_written(call->ctx, &r, write_parts, &job);
+    int calls_first = job.calls;
+    int again = call->host->report_written(call->ctx, &r, write_parts, &job);   /* held back: once per subject */
+    job.mode = 3;
+    r.subject = S("count");
+    char key[32]; size_t n = 0;
+    for (size_t i = 0; i < call->event->id.len && n < 24; i++) key[n++] = call->event->id.ptr[i];
+    key[n++] = '-'; key[n++] = '0' + first; key[n++] = '0' + again; key[n++] = '0' + calls_first;
+    r.subject = (mw_str){ key, n };
+    call->host->report_written(call->ctx, &r, write_parts, &job);
+}
+static void twin(const mw_call *call) {
+    static _Thread_local char message[512], evidence[1024];
+    const mw_event *e = call->event;
+    size_t m = 0, v = 0;
+    memcpy(message + m, "Alert \xe2\x80\x9c", 9); m += 9;
+    memcpy(message + m, e->title.ptr, e->title.len); m += e->title.len;
+    memcpy(message + m, "\xe2\x80\x9d has ", 8); m += 8;
+    message[m++] = '0' + e->button_count;
+    memcpy(message + m, " \"buttons\"\n", 11); m += 11;
+    /* the test's texts need no escape but the ones written here */
+    v += (size_t)snprintf(evidence, sizeof evidence, "{\"count\":-42,\"title\":\"%.*s\",\"message\":\"%.*s\",\"preferred\":true,"
+        "\"none\":null,\"list\":[1,\"two\\u2028\",false],\"empty\":[]}", (int)e->title.len, e->title.ptr,
+        (int)e->message.len, e->message.ptr);
+    mw_report r = {0};
+    r.subject = e->id;
+    r.message = (mw_str){ message, m };
+    r.evidence_json = (mw_str){ evidence, v };
+    r.suggestion = S("Use 2 buttons \\ fewer");
+    call->host->report(call->ctx, &r);
+}
+static void empty(const mw_call *call) {
+    struct job job = { call, 1, 0 };
+    mw_report r = {0};
+    r.subject = call->event->id;
+    call->host->report_written(call->ctx, &r, write_parts, &job);
+    job.mode = 2;
+    r.subject = S("bad");
+    call->host->report_written(call->ctx, &r, write_parts, &job);
+}
+#define RULE(id, fn) { id, 1, MW_SEVERITY_INFO, MW_EDITION_ALL, MW_EVENT_BIT(MW_EVENT_ALERT_PRESENTED), \
+                       MW_FIRE_ONCE_PER_SUBJECT, 0, 0, "The summary.", "Test", "test", 0, 0, 0, fn }
+static const mw_rule RULES[] = { RULE("v14-written", written), RULE("v14-twin", twin), RULE("v14-empty", empty) };
+static const mw_module M = { .abi_major = MW_ABI_MAJOR, .abi_minor = 4, .name = "v14", .version = "1.4.0",
+                             .rules = RULES, .rule_count = 3 };
+const mw_module *modalwatch_module(void) { return &M; }
+"""
+
+
+def test_a_module_of_abi_1_4_writes_its_violations_through_the_host_s_writers(tmp_path):
+    rules = build_rules(tmp_path)
+    compile_module(V13, rules / "v13.so", "v13.c")
+    compile_module(V14_WRITTEN, rules / "v14.so", "v14.c")
+    for leftover in rules.glob("*.c"):
+        leftover.unlink()
+    stream = tmp_path / "stream.ndjson"
+    stream.write_text("\n".join(__import__("json").dumps(e) for e in [
+        {"v": 1, "type": "session.start", "session": "A1", "ts": T0, "app": "com.example.abi"},
+        {"v": 1, "type": "alert.presented", "session": "A1", "ts": T0 + 10, "id": "a1", "title": "Delete All?",
+         "message": "It cannot be undone.", "buttons": [{"title": "Cancel", "style": "cancel"}, {"title": "Delete"}]},
+    ]) + "\n")
+    result = support.run_cli(["check", "--json", "--fail-on", "error", "--rules-dir", str(rules), str(stream)])
+    lines = result.stdout.decode().splitlines()
+    found = [__import__("json").loads(line) for line in lines]
+    by_subject = {(v["rule"], v["subject"]): v for v in found}
+    written, twin = by_subject[("v14-written", "a1")], by_subject[("v14-twin", "a1")]
+    # what the writers wrote, escaped once by the host: the same fields as the twin's text through `report`
+    assert written["message"] == "Alert \u201cDelete All?\u201d has 2 \"buttons\"\n", written
+    assert written["evidence"] == {"count": -42, "title": "Delete All?", "message": "It cannot be undone.",
+                                   "preferred": True, "none": None, "list": [1, "two\u2028", False], "empty": []}, written
+    assert written["suggestion"] == "Use 2 buttons \\ fewer"
+    for field in ("message", "evidence", "suggestion"):
+        assert written[field] == twin[field], (field, written, twin)
+    # and byte for byte: the raw lines differ only where the rule, id and fingerprint do
+    raw = {(v["rule"], v["subject"]): line for v, line in zip(found, lines)}
+    cut = lambda line: line[line.index('"message"'):line.index(',"events"')] + line[line.index('"suggestion"'):]
+    assert cut(raw[("v14-written", "a1")]) == cut(raw[("v14-twin", "a1")])
+    # report_written returns 1 when it went out (its three parts written), then 0 for the same subject,
+    # which the discipline holds back without calling the writer: the module names its third report "a1-103"
+    held = by_subject[("v14-written", "a1-103")]
+    assert held["message"] == "calls 4" and held["evidence"] == {}, held
+    # nothing written: the summary, {}, null; evidence out of order: {}
+    empty, bad = by_subject[("v14-empty", "a1")], by_subject[("v14-empty", "bad")]
+    assert (empty["message"], empty["evidence"], empty["suggestion"]) == ("The summary.", {}, None), empty
+    assert (bad["message"], bad["evidence"], bad["suggestion"]) == ("bad evidence", {}, None), bad
+    # older modules load and report beside it
+    older = {v["rule"]: v for v in found if v["rule"] in ("v10-any-alert", "v13-any-alert")}
+    assert older["v13-any-alert"]["suggestion"] == "Show it in the app" and older["v10-any-alert"]["suggestion"] is None

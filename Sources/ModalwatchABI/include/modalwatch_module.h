@@ -46,6 +46,14 @@
  * of the text. A module checks `texts` and `words` for NULL (a host without
  * them) and scans the text itself when the host has no list.
  *
+ * Written reports (ABI 1.4): `mw_host.report_written` takes a report's subject,
+ * key, quiet time and events like `report`, and when the host lets it through,
+ * calls back the module's `mw_write_fn` once per part (message, evidence,
+ * suggestion) with a writer over the host's violation buffer: the module writes
+ * each part's text and figures through `write_text`, `write_int`, `write_key`,
+ * `write_literal` and `write_json`, escaped once, straight where the violation's JSON is written,
+ * with no string of its own. `report` stays for every module.
+ *
  * Strings are UTF-8, not NUL-terminated, given as `mw_str`; `ptr == NULL`
  * means absent or JSON null. Metadata strings in `mw_module` / `mw_rule` are
  * ordinary NUL-terminated C strings.
@@ -63,7 +71,7 @@ extern "C" {
 #endif
 
 #define MW_ABI_MAJOR 1
-#define MW_ABI_MINOR 3
+#define MW_ABI_MINOR 4
 
 /** The name of the one symbol a module exports. */
 #define MW_ENTRY_SYMBOL "modalwatch_module"
@@ -358,6 +366,33 @@ typedef struct mw_event_texts {
     const mw_words *modal_buttons; /**< `mw_event.modal_button_count` lists, of `modal_buttons[i].title` */
 } mw_event_texts;
 
+/** The parts of a violation a module writes through `mw_host.report_written` (ABI 1.4), in this order. */
+typedef enum mw_part {
+    MW_PART_MESSAGE = 0,      /**< violations.md `message`: text (`write_text`, `write_int`) */
+    MW_PART_EVIDENCE = 1,     /**< `evidence`: members (`write_key`, then one value) */
+    MW_PART_SUGGESTION = 2    /**< `suggestion`: text, as the message */
+} mw_part;
+
+/** Values for `mw_host.write_literal` (ABI 1.4), in the evidence part. */
+typedef enum mw_literal {
+    MW_LITERAL_NULL = 0,
+    MW_LITERAL_FALSE = 1,
+    MW_LITERAL_TRUE = 2,
+    MW_LITERAL_ARRAY_BEGIN = 3, /**< opens an array value; its elements follow, each one value */
+    MW_LITERAL_ARRAY_END = 4
+} mw_literal;
+
+/** Where a module writes a part of a violation (ABI 1.4): opaque, owned by the host,
+    valid only during the `mw_write_fn` call it is given to. */
+typedef struct mw_writer mw_writer;
+
+/**
+ * Writes one part of a violation (ABI 1.4, `mw_host.report_written`): `state` is
+ * the module's, as it passed it; `part` an mw_part. Called for each part, in
+ * mw_part order, only when the host lets the report through.
+ */
+typedef void (*mw_write_fn)(void *state, mw_writer *writer, uint32_t part);
+
 /** Log levels for `mw_host.log` (ABI 1.2). */
 typedef enum mw_log_level {
     MW_LOG_DEBUG = 0, MW_LOG_INFO = 1, MW_LOG_WARNING = 2, MW_LOG_ERROR = 3
@@ -419,6 +454,40 @@ typedef struct mw_host {
     int32_t (*words)(mw_context *ctx, mw_str text, mw_words *out);
     /** Room for later services of ABI 1.3: NULL. */
     const void *reserved_services[3];
+    /* ---- since ABI 1.4 (`abi_minor >= 4`): each service may be NULL; check before a call ---- */
+    /**
+     * Reports a violation whose message, evidence and suggestion the module writes
+     * straight into the host's violation buffer. The host reads `subject`, `key`,
+     * `quiet_ms` and `events` of `report` (its `message`, `evidence_json` and
+     * `suggestion` are not read), applies the firing discipline and rate limit as
+     * `report` does, and when the report goes through calls `write(state, writer,
+     * part)` for MW_PART_MESSAGE, MW_PART_EVIDENCE and MW_PART_SUGGESTION in turn,
+     * then returns 1; it returns 0 (and calls nothing) for a report held back.
+     * A message left empty is the rule's summary; a suggestion left empty is null;
+     * evidence left empty is `{}`, and evidence written out of order (a value with
+     * no key, an array left open) is `{}` too, counted as bad evidence.
+     */
+    int32_t (*report_written)(mw_context *ctx, const mw_report *report, mw_write_fn write, void *state);
+    /**
+     * Appends UTF-8 text: in the message or suggestion, the text escaped into the
+     * string; in the evidence, one string value (a JSON string, escaped). Absent
+     * text (`ptr == NULL`) is nothing in a message and null in the evidence.
+     */
+    void (*write_text)(mw_writer *writer, mw_str text);
+    /** Appends a whole number in decimal: into the text, or as one evidence value. */
+    void (*write_int)(mw_writer *writer, int64_t value);
+    /** Evidence only: starts the member `key` (a name; escaped); one value must follow. */
+    void (*write_key)(mw_writer *writer, mw_str key);
+    /** Evidence only: one mw_literal value (null, false, true), or opens or closes an array. */
+    void (*write_literal)(mw_writer *writer, uint32_t literal);
+    /**
+     * Evidence only: the whole evidence object as JSON text (e.g. `{"count":4}`), in
+     * place of members; the host checks it is one JSON object, else the evidence is
+     * `{}`, counted as bad evidence.
+     */
+    void (*write_json)(mw_writer *writer, mw_str json);
+    /** Room for later services of ABI 1.4: NULL. */
+    const void *reserved_writers[2];
 } mw_host;
 
 /** Everything a rule gets for one event. */
