@@ -11,19 +11,23 @@ import ModalwatchABI
 public final class EventDecoder {
     /// The limits in force.
     public let limits: EventLimits
-    /// The scratch storage, behind a pointer so that a reader refers to it without copying it.
-    private let scratch: UnsafeMutablePointer<EventScratch>
+    /// The scratch storage (its buffers: `deinit` frees them).
+    private let scratch: EventScratch
+    /// A copy of `scratch` (the same buffers) behind a pointer, so that a reader refers to it
+    /// without copying it.
+    private let storage: UnsafeMutablePointer<EventScratch>
 
     /// A decoder with its scratch storage allocated for `limits`.
     public init(limits: EventLimits = .init()) {
         self.limits = limits
-        scratch = .allocate(capacity: 1)
-        scratch.initialize(to: EventScratch(limits: limits))
+        scratch = EventScratch(limits: limits)
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: scratch)
     }
 
     deinit {
-        scratch.pointee.deallocate()
         scratch.deallocate()
+        storage.deallocate()
     }
 
     /// Decodes one payload: one event object (possibly pretty-printed), or an NDJSON batch of them.
@@ -45,7 +49,7 @@ public final class EventDecoder {
             body(.rejected(Self.emptyPayload))
             return
         }
-        var reader = EventReader(base: raw.assumingMemoryBound(to: UInt8.self), count: payload.count, storage: scratch)
+        var reader = EventReader(base: raw.assumingMemoryBound(to: UInt8.self), count: payload.count, storage: storage)
         reader.scanner.skipWhitespace()
         if reader.scanner.atEnd {
             body(.rejected(Self.emptyPayload))
@@ -55,7 +59,7 @@ public final class EventDecoder {
         while !reader.scanner.atEnd {
             do {
                 try reader.readEvent(index: index)
-                body(.event(UnsafePointer(scratch.pointee.event)))
+                body(.event(UnsafePointer(storage.pointee.event)))
                 reader.scanner.pos = reader.resumeAt
             } catch {
                 var error = error

@@ -182,7 +182,9 @@ struct EventReader {
         _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>, previous: inout Int
     ) -> Lane {
         var p = scanner.pos
-        if p >= plainEnd { classify(from: p) }
+        // Classified again past what was classified, or before it (the next event after a
+        // rejection may start inside the bad one's lines).
+        if p >= plainEnd || p < classStart { classify(from: p) }
         let b = base
         let e = scanner.end
         let plain = plainEnd

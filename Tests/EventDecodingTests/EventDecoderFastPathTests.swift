@@ -231,4 +231,73 @@ final class EventDecoderFastPathTests: XCTestCase {
             XCTAssertEqual(fast.offset, valueAt + (literalLength ?? 0), compact)
         }
     }
+
+    /// The fast lane reads members from a quote bitmap that covers at most 2,048 bytes from where a
+    /// classification starts, and ends at the first byte that needs attention: strings and keys
+    /// across that limit, members after an escape or a non-ASCII string (classified again there),
+    /// and lines that end less than 16 bytes after a quote must decode as the general path reads
+    /// the same event spaced out.
+    func testMembersAcrossTheQuoteBitmapsEndsDecodeLikeTheGeneralPath() throws {
+        let spacedOut = { (members: [String]) -> [String] in
+            members.map { $0.replacingOccurrences(of: "\":", with: "\" : ") }
+        }
+        for length in stride(from: 1_990, through: 2_100, by: 3) {
+            let long = String(repeating: "w", count: length)
+            let memberSets: [[String]] = [
+                [#""title":"\#(long)""#, #""message":"after the limit""#, #""buttons":[{"title":"OK","style":"default"}]"#],
+                [#""message":"\#(long)""#, #""title":"caf\u00e9""#, #""buttons":[{"title":"Ça","style":"cancel"}]"#],
+                [#""title":"é\#(long)""#, #""message":"plain again""#],
+            ]
+            for members in memberSets {
+                let compact = event("alert.presented", ([#""id":"a1""#] + members).joined(separator: ","))
+                let spaced = event("alert.presented", spacedOut([#""id":"a1""#] + members).joined(separator: " , "))
+                let fast = try XCTUnwrap(decoder.event(compact), "\(length)")
+                let general = try XCTUnwrap(decoder.event(spaced), "\(length)")
+                XCTAssertEqual(fast, general, "\(length)")
+            }
+        }
+        // A key's closing quote, its colon and the value at every distance from the payload's end.
+        for pad in 0...20 {
+            let text = String(repeating: "p", count: pad)
+            for last in [#""seq":12"#, #""label":"\#(text)""#, #""destructive":false"#, #""control":"key""#] {
+                let compact = event("user.action", #""app":"a\#(text)","# + last)
+                let spaced = event("user.action", spacedOut([#""app":"a\#(text)""#, last]).joined(separator: " , "))
+                XCTAssertEqual(try XCTUnwrap(decoder.event(compact), compact), try XCTUnwrap(decoder.event(spaced), spaced), compact)
+            }
+        }
+    }
+
+    /// Each key is first tried as the one that followed the previous key in an earlier event: events
+    /// whose keys come in other orders, keys that start like the guess (`button` after `buttons`,
+    /// `id` and `idx`), and a guess right before the payload's end must decode as the general path
+    /// reads them, whatever the decoder saw before.
+    func testKeyGuessesFromEarlierEventsNeverChangeWhatIsRead() throws {
+        let events: [(String, [String])] = [
+            ("alert.dismissed", [#""id":"a1""#, #""via":"button""#, #""button":1"#]),
+            ("alert.dismissed", [#""id":"a1""#, #""button":0"#, #""via":"gesture""#]),
+            ("alert.dismissed", [#""idx":"z""#, #""id":"a2""#, #""buttons":[]"#, #""button":null"#, #""via":"button""#]),
+            ("alert.presented", [#""id":"a3""#, #""buttons":[{"style":"cancel","title":"No"},{"title":"Yes","preferred":true,"style":"default"}]"#]),
+            ("alert.presented", [#""id":"a3""#, #""buttons":[{"title":"No","style":"cancel"},{"preferred":false,"title":"Yes"}]"#]),
+            ("user.action", [#""label":"Edit""#, #""control":"button""#]),
+            ("user.action", [#""control":"button""#, #""label":"Edit""#]),
+            ("user.action", [#""control":"button""#, #""labels":"x""#, #""label":"E""#]),
+        ]
+        for _ in 0..<3 {
+            for (type, members) in events {
+                let compact = event(type, members.joined(separator: ","))
+                let spaced = event(type, members.map { $0.replacingOccurrences(of: "\":", with: "\" : ") }.joined(separator: " , "))
+                let fast = try XCTUnwrap(decoder.event(compact), compact)
+                let general = try XCTUnwrap(decoder.event(spaced), spaced)
+                XCTAssertEqual(fast, general, compact)
+            }
+        }
+        // The same key order in a batch, and a different one after it: the last of duplicate keys wins.
+        let batch = [
+            event("user.action", #""control":"cell","label":"A""#),
+            event("user.action", #""control":"cell","label":"B""#),
+            event("user.action", #""label":"C","control":"key","label":"D""#),
+        ].joined(separator: "\n")
+        let labels = decoder.outcomes(batch).map { $0.event?.label }
+        XCTAssertEqual(labels, ["A", "B", "D"])
+    }
 }
