@@ -1,30 +1,30 @@
 import ModalwatchABI
 
 /// A report's message, evidence and suggestion as `RuleCall` hands them to the host's
-/// `report_written` (ABI 1.4): the host calls `write` for each part while it writes the
-/// violation, and each part goes straight into its violation buffer.
+/// `report_written` (ABI 1.4): each is built only when the host calls `write` for its part,
+/// once the report passed the firing discipline, and goes straight into the violation.
 struct WrittenParts {
     /// The host table (its writers).
     let host: UnsafePointer<mw_host>
-    /// The message's UTF-8.
-    let message: mw_str
-    /// The evidence object's JSON text.
-    let evidence: mw_str
-    /// The suggestion's UTF-8, or absent.
-    let suggestion: mw_str
+    /// Builds the message.
+    let message: () -> Message
+    /// Builds the evidence.
+    let evidence: () -> Evidence
+    /// Builds the suggestion, if any.
+    let suggestion: () -> Message?
 
     /// The `mw_write_fn`: `state` is a `WrittenParts`.
     static let write: mw_write_fn = { state, writer, part in
         guard let state else { return }
-        let parts = state.assumingMemoryBound(to: WrittenParts.self).pointee
-        let host = parts.host.pointee
+        let parts = state.assumingMemoryBound(to: WrittenParts.self)
+        let host = parts.pointee.host.pointee
         switch part {
         case UInt32(MW_PART_MESSAGE.rawValue):
-            host.write_text?(writer, parts.message)
+            parts.pointee.message().withUTF8 { host.write_text?(writer, RuleCall.present($0)) }
         case UInt32(MW_PART_EVIDENCE.rawValue):
-            host.write_json?(writer, parts.evidence)
+            parts.pointee.evidence().withJSON { host.write_json?(writer, RuleCall.present($0)) }
         case UInt32(MW_PART_SUGGESTION.rawValue):
-            if parts.suggestion.ptr != nil { host.write_text?(writer, parts.suggestion) }
+            parts.pointee.suggestion()?.withUTF8 { host.write_text?(writer, RuleCall.present($0)) }
         default:
             break
         }
