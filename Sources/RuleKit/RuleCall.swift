@@ -164,7 +164,8 @@ public struct RuleCall {
         events: [EventRef] = [],
         suggestion: @autoclosure () -> Message? = nil
     ) {
-        // A report the host would hold back costs no formatting (the Message form asks first).
+        // Ask first (ABI 1.1): a report the host would hold back costs no formatting.
+        guard shouldReport(subject: subject, key: key) else { return }
         report(subject: subject, message: Message(message()), evidence: evidence(), key: key, quietMs: quietMs,
                events: events, suggestion: suggestion())
     }
@@ -186,20 +187,6 @@ public struct RuleCall {
         event: EventRef? = nil,
         suggestion: @autoclosure () -> Message? = nil
     ) {
-        if let host = raw.pointee.host, host.pointee.abi_minor >= 4, host.pointee.report_written != nil {
-            // ABI 1.4: the host judges the report and only then calls back for its parts, which
-            // are built there and written straight into the violation (nothing built when held back).
-            withoutActuallyEscaping(message) { message in
-                withoutActuallyEscaping(evidence) { evidence in
-                    withoutActuallyEscaping(suggestion) { suggestion in
-                        var parts = WrittenParts(host: host, message: message, evidence: evidence, suggestion: suggestion)
-                        send(subject: subject, key: key, quietMs: quietMs, events: events, event: event, parts: &parts)
-                    }
-                }
-            }
-            return
-        }
-        // Ask first (ABI 1.1): a report the host would hold back costs no formatting.
         guard shouldReport(subject: subject, key: key) else { return }
         let message = message()
         let suggestion = suggestion()
@@ -245,32 +232,6 @@ public struct RuleCall {
                     )
                     host.report!(ctx, &report)
                 }
-            }
-        }
-    }
-
-    /// Hands one report to the host's `report_written` (ABI 1.4): `parts` builds and writes the
-    /// message, evidence and suggestion when the host calls back.
-    private func send(
-        subject: Text, key: String?, quietMs: Int64, events: [EventRef], event: EventRef?,
-        parts: inout WrittenParts
-    ) {
-        var keyText = key ?? ""
-        let hasKey = key != nil
-        let host = raw.pointee.host.pointee
-        let ctx = raw.pointee.ctx
-        let count = events.count + (event == nil ? 0 : 1)
-        withUnsafeTemporaryAllocation(of: mw_event_ref.self, capacity: max(count, 1)) { refs in
-            for (index, event) in events.enumerated() { refs.initializeElement(at: index, to: event.raw) }
-            if let event { refs.initializeElement(at: events.count, to: event.raw) }
-            keyText.withUTF8 { keyBytes in
-                var report = mw_report()
-                report.subject = subject.raw
-                report.key = hasKey ? RuleCall.present(keyBytes) : Text.absent.raw
-                report.quiet_ms = quietMs
-                report.events = count == 0 ? nil : UnsafePointer(refs.baseAddress)
-                report.event_count = UInt32(count)
-                _ = withUnsafeMutablePointer(to: &parts) { host.report_written!(ctx, &report, WrittenParts.write, $0) }
             }
         }
     }
