@@ -230,16 +230,7 @@ public struct RuleCall {
                         reserved: 0,
                         suggestion: suggestion.map(RuleCall.present) ?? Text.absent.raw
                     )
-                    if host.abi_minor >= 4, let written = host.report_written {
-                        // ABI 1.4: the host calls back for each part and the parts go straight into
-                        // its violation buffer, escaped there once.
-                        var parts = WrittenParts(
-                            host: raw.pointee.host, message: report.message, evidence: report.evidence_json,
-                            suggestion: report.suggestion)
-                        _ = withUnsafeMutablePointer(to: &parts) { written(ctx, &report, WrittenParts.write, $0) }
-                    } else {
-                        host.report!(ctx, &report)
-                    }
+                    host.report!(ctx, &report)
                 }
             }
         }

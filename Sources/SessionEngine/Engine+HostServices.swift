@@ -90,17 +90,28 @@ extension Engine {
         let event = eventPointer.pointee
         let subject = Self.bytes(report.subject)
         let key = report.key.ptr != nil ? Self.bytes(report.key) : subject
+        // A written report (ABI 1.4) is judged as `should_report` then `report` judge one: the rate
+        // limit before the discipline records the firing, and a report the discipline holds back
+        // (which formatted nothing) is not counted in `reports_suppressed`.
+        let asked = written != nil
         let allowed = discipline(dispatch, session: session, ts: event.ts, subject: subject, key: key,
-                                 record: true, quietMs: report.quiet_ms)
+                                 record: !asked, quietMs: report.quiet_ms)
         guard allowed else {
-            statistics.reportsSuppressed += 1
+            if !asked { statistics.reportsSuppressed += 1 }
             return false
         }
         guard withinRate(session.app, rule: Int(dispatch.catalogIndex), ts: event.ts) else {
             let refusal = (call: ruleCallSerial, report: Self.reportHash(subject: subject, key: key))
             // A report `should_report` already refused in this call is counted once.
-            if refusal != lastRateRefusal { holdBack(session.app, rule: Int(dispatch.catalogIndex)) }
+            if refusal != lastRateRefusal {
+                if asked { lastRateRefusal = refusal }
+                holdBack(session.app, rule: Int(dispatch.catalogIndex))
+            }
             return false
+        }
+        if asked {
+            _ = discipline(dispatch, session: session, ts: event.ts, subject: subject, key: key,
+                           record: true, quietMs: report.quiet_ms)
         }
         let template = dispatch.template
         let ids = violationIDs(report, event: event, session: session, template: template, subject: subject, key: key)

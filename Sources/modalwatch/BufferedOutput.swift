@@ -4,7 +4,8 @@ import Posix
 
 /// Standard output with a buffer: one write per 64 KiB, not per line.
 final class BufferedOutput {
-    private var buffer: [UInt8] = []
+    // One thread, one access at a time: no dynamic exclusivity check per line.
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
 
     init() { buffer.reserveCapacity(1 << 16) }
 

@@ -43,17 +43,19 @@ final class CheckCollector: ViolationWritingOutput {
         var suggestion: String? { object["suggestion"]?.stringValue }
     }
 
-    private(set) var violations: [Found] = []
+    // Written and read only on `check`'s one thread, one access at a time: no dynamic exclusivity
+    // check per violation.
+    @exclusivity(unchecked) private(set) var violations: [Found] = []
     private(set) var diagnostics: [String: Int] = [:]
     private(set) var diagnosticLines: [String] = []
     /// The file of the event being judged now (nil: none).
-    var file: String?
+    @exclusivity(unchecked) var file: String?
     /// Its line (set per line: an integer, so that a line costs no reference counting).
-    var line = 0
+    @exclusivity(unchecked) var line = 0
     /// The event being judged now.
     var location: Location? { file.map { Location(file: $0, line: line) } }
     /// Called for each violation as it is found (for streaming output).
-    var onViolation: ((Found) -> Void)?
+    @exclusivity(unchecked) var onViolation: ((Found) -> Void)?
     /// Every violation's JSON, one after another.
     private let store = ViolationJSONStore()
 
@@ -82,8 +84,9 @@ final class CheckCollector: ViolationWritingOutput {
 /// The JSON of every violation `check` found, one after another in one buffer, and their
 /// session ids in another.
 final class ViolationJSONStore {
-    private var buffer = JSONBuffer(capacity: 1 << 16)
-    private var sessions: [UInt8] = []
+    // One thread, one access at a time: no dynamic exclusivity check per violation.
+    @exclusivity(unchecked) private var buffer = JSONBuffer(capacity: 1 << 16)
+    @exclusivity(unchecked) private var sessions: [UInt8] = []
 
     /// Appends a session id; returns where it is.
     func appendSession(_ id: UnsafeRawBufferPointer) -> Range<Int> {

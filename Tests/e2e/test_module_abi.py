@@ -478,3 +478,45 @@ def test_a_module_of_abi_1_4_writes_its_violations_through_the_host_s_writers(tm
     # older modules load and report beside it
     older = {v["rule"]: v for v in found if v["rule"] in ("v10-any-alert", "v13-any-alert")}
     assert older["v13-any-alert"]["suggestion"] == "Show it in the app" and older["v10-any-alert"]["suggestion"] is None
+
+
+V14_RATE = r"""
+#include "modalwatch_module.h"
+/* ABI 1.4: a once-per-subject rule that reports through report_written only, asking nothing first. */
+static void write_parts(void *state, mw_writer *w, uint32_t part) {
+    const mw_call *call = state;
+    if (part == MW_PART_MESSAGE) { call->host->write_text(w, (mw_str){ "at ", 3 }); call->host->write_int(w, call->event->ts); }
+}
+static void judge(const mw_call *call) {
+    mw_report r = {0};
+    r.subject = call->event->id;
+    call->host->report_written(call->ctx, &r, write_parts, (void *)call);
+}
+static const mw_rule RULES[] = {{ "v14-rate", 1, MW_SEVERITY_INFO, MW_EDITION_ALL, MW_EVENT_BIT(MW_EVENT_ALERT_PRESENTED),
+    MW_FIRE_ONCE_PER_SUBJECT, 0, 0, "Any alert.", "Test", "test", 0, 0, 0, judge }};
+static const mw_module M = { .abi_major = MW_ABI_MAJOR, .abi_minor = 4, .name = "v14rate", .version = "1.4.0",
+                             .rules = RULES, .rule_count = 1 };
+const mw_module *modalwatch_module(void) { return &M; }
+"""
+
+
+def test_a_written_report_the_rate_limit_holds_back_does_not_use_up_its_subject(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    compile_module(V14_RATE, rules / "v14rate.so", "v14rate.c")
+    (rules / "v14rate.c").unlink()
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("max_violations_per_rule_per_second: 1\n")
+    stream = tmp_path / "stream.ndjson"
+    alert = lambda ident, ts: {"v": 1, "type": "alert.presented", "session": "A1", "ts": ts, "id": ident, "title": "T",
+                               "buttons": [{"title": "OK"}]}
+    stream.write_text("\n".join(__import__("json").dumps(e) for e in [
+        {"v": 1, "type": "session.start", "session": "A1", "ts": T0, "app": "com.example.abi"},
+        alert("a1", T0 + 10), alert("a2", T0 + 20),   # a2: the rule's one violation of this second is a1's
+        alert("a2", T0 + 1500),                       # the next second: a2 was never fired, so it fires now
+    ]) + "\n")
+    result = support.run_cli(["check", "--json", "--fail-on", "error", "--rules-dir", str(rules),
+                              "--config", str(config), str(stream)])
+    found = [__import__("json").loads(line) for line in result.stdout.decode().splitlines()]
+    assert [(v["subject"], v["message"]) for v in found if v["rule"] == "v14-rate"] == [
+        ("a1", f"at {T0 + 10}"), ("a2", f"at {T0 + 1500}")], (found, result.stderr.decode())

@@ -459,10 +459,13 @@ typedef struct mw_host {
      * Reports a violation whose message, evidence and suggestion the module writes
      * straight into the host's violation buffer. The host reads `subject`, `key`,
      * `quiet_ms` and `events` of `report` (its `message`, `evidence_json` and
-     * `suggestion` are not read), applies the firing discipline and rate limit as
-     * `report` does, and when the report goes through calls `write(state, writer,
-     * part)` for MW_PART_MESSAGE, MW_PART_EVIDENCE and MW_PART_SUGGESTION in turn,
-     * then returns 1; it returns 0 (and calls nothing) for a report held back.
+     * `suggestion` are not read), judges it as `should_report` followed by `report`
+     * would (the rate limit is applied before the firing is recorded; a report the
+     * discipline holds back formatted nothing, and is not counted as suppressed),
+     * and when the report goes through calls `write(state, writer, part)` for
+     * MW_PART_MESSAGE, MW_PART_EVIDENCE and MW_PART_SUGGESTION in turn, then
+     * returns 1; it returns 0 (and calls nothing) for a report held back, so a
+     * module needs no `should_report` before it.
      * A message left empty is the rule's summary; a suggestion left empty is null;
      * evidence left empty is `{}`, and evidence written out of order (a value with
      * no key, an array left open) is `{}` too, counted as bad evidence.
