@@ -129,12 +129,12 @@ extension Engine {
         copy.id.len = min(idBytes.count, Self.maxDismissedIDBytes)
         copy.id.ptr = UnsafePointer(UnsafeMutableRawPointer(dismissedID).assumingMemoryBound(to: CChar.self))
         if copy.id.len > 0 {
-            ShortBytes.copy(to: dismissedID, from: idBytes.baseAddress!, count: copy.id.len)
+            UnsafeMutableRawPointer(dismissedID).copyMemory(from: idBytes.baseAddress!, byteCount: copy.id.len)
         }
         let titleBytes = entry.titleBytes
         dismissedTitleLength = titleBytes.count
         if titleBytes.count > 0 {
-            ShortBytes.copy(to: dismissedTitle, from: titleBytes.baseAddress!, count: titleBytes.count)
+            UnsafeMutableRawPointer(dismissedTitle).copyMemory(from: titleBytes.baseAddress!, byteCount: titleBytes.count)
         }
         session.pop(downTo: index)
         dismissedView.pointee = copy

@@ -280,7 +280,7 @@ public final class Engine {
     private func checkApp(_ event: UnsafePointer<mw_event>, _ session: Session) -> Bool {
         guard let sent = event.pointee.app.ptr else { return true }
         let app = session.record.pointee.view.app
-        if app.len == event.pointee.app.len, app.len == 0 || ShortBytes.equal(app.ptr!, sent, count: app.len) { return true }
+        if app.len == event.pointee.app.len, app.len == 0 || memcmp(app.ptr!, sent, app.len) == 0 { return true }
         return checkOtherApp(event, session)
     }
 

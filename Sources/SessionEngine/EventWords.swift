@@ -162,7 +162,7 @@ struct EventWords {
     @inline(__always)
     private static func holds(_ entry: UnsafeMutablePointer<Entry>, _ bytes: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         guard entry.pointee.textLength == length, let kept = entry.pointee.text else { return false }
-        return ShortBytes.equal(kept, bytes, count: length)
+        return memcmp(kept, bytes, length) == 0
     }
 
     private func handOut(_ entry: UnsafeMutablePointer<Entry>, _ pointer: UnsafePointer<CChar>, _ length: Int, _ eventSerial: UInt64) {

@@ -270,7 +270,7 @@ struct Session: Equatable {
     @inline(__always)
     func idEquals(_ other: UnsafeRawBufferPointer) -> Bool {
         let count = record.pointee.view.id.len
-        return other.count == count && (count == 0 || ShortBytes.equal(record.pointee.view.id.ptr!, other.baseAddress!, count: count))
+        return other.count == count && (count == 0 || memcmp(record.pointee.view.id.ptr!, other.baseAddress!, count) == 0)
     }
 
     /// Forgets everything but the id: a new launch under the same id, or an idle restart.
@@ -297,10 +297,10 @@ struct Session: Equatable {
         let place = UnsafeMutableRawPointer(idArena!) + used
         place.storeBytes(of: UInt16(titleLength), as: UInt16.self)
         if length > 0 {
-            ShortBytes.copy(to: place + prefix, from: id.ptr!, count: length)
+            (place + prefix).copyMemory(from: id.ptr!, byteCount: length)
         }
         if titleLength > 0 {
-            ShortBytes.copy(to: place + prefix + length, from: title.ptr!, count: titleLength)
+            (place + prefix + length).copyMemory(from: title.ptr!, byteCount: titleLength)
         }
         entry.view.id = mw_str(ptr: UnsafePointer((place + prefix).assumingMemoryBound(to: CChar.self)), len: length)
         record.pointee.idArenaUsed = Int32(used + prefix + length + titleLength)
@@ -317,7 +317,7 @@ struct Session: Equatable {
         var i = stack.count - 1
         while i >= 0 {
             let entry = stack[i].view.id
-            if entry.len == id.len, id.len == 0 || ShortBytes.equal(entry.ptr!, id.ptr!, count: id.len) {
+            if entry.len == id.len, id.len == 0 || memcmp(entry.ptr!, id.ptr!, id.len) == 0 {
                 return i
             }
             i -= 1

@@ -40,7 +40,7 @@ public final class SessionJournal {
             }
             count = UInt8(kept)
             guard kept > 0, let base = bytes.baseAddress else { return }
-            withUnsafeMutableBytes(of: &storage) { ShortBytes.copy(to: $0.baseAddress!, from: base, count: kept) }
+            withUnsafeMutableBytes(of: &storage) { $0.baseAddress!.copyMemory(from: base, byteCount: kept) }
         }
 
         /// Copies `string` as `set(_:)` does; an absent one (null) is kept as absent.

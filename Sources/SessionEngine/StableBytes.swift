@@ -34,7 +34,7 @@ final class StableBytes {
     /// Whether the `count` bytes at `start` equal `other`.
     @inline(__always)
     static func equal(_ start: UnsafeMutablePointer<UInt8>, _ count: Int, _ other: UnsafeRawBufferPointer) -> Bool {
-        other.count == count && (count == 0 || ShortBytes.equal(start, other.baseAddress!, count: count))
+        other.count == count && (count == 0 || memcmp(start, other.baseAddress!, count) == 0)
     }
 
     /// The bytes as a String.
