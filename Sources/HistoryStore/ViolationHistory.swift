@@ -48,6 +48,8 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     private struct Tail {
         /// Violations in the unposted tail (nil: unknown, counted by the next commit).
         var unposted: Int?
+        /// Segments in the unposted tail (nil: unknown, counted by the posting commit).
+        var unpostedSegments: Int?
         /// The sequence number of the next stored violation (nil: unknown, read by the next commit).
         var nextSequence: Int64?
     }
@@ -369,11 +371,13 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                     throw error
                 }
                 tail.unposted = waiting + segment.count
+                tail.unpostedSegments = tail.unpostedSegments.map { $0 + 1 }
                 tail.nextSequence = next + Int64(segment.count)
                 segment.committed()
                 return handed
             }
             var waiting = tail.unposted
+            var segments = tail.unpostedSegments
             var next = tail.nextSequence
             do {
                 try database.writeWithoutTransaction { db in
@@ -386,7 +390,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                             next = first + Int64(segment.count)
                             if before + segment.count >= Self.postingBatch {
                                 let posted = try Self.newestPosted(db)
-                                let merged = try before > 0
+                                let merged = try before > 0 && (segments ?? .max) >= Self.mergedTailSegments
                                     && Self.storeMerged(after: posted, with: segment, first: first, in: db, builder: postingBuilder)
                                 if !merged {
                                     try Self.storeRow(segment, in: db, firstSequence: first)
@@ -397,9 +401,11 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                                 }
                                 try Self.writeFilter(segment, in: db)
                                 waiting = 0
+                                segments = 0
                             } else {
                                 try Self.storeRow(segment, in: db, firstSequence: first)
                                 waiting = before + segment.count
+                                segments = segments.map { $0 + 1 }
                             }
                         }
                         try Self.step(db.cachedStatement(sql: Self.commitSQL).sqliteStatement, SQLITE_OK, db, Self.commitSQL)
@@ -411,6 +417,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                     }
                 }
                 tail.unposted = waiting
+                tail.unpostedSegments = segments
                 tail.nextSequence = next
                 segment.committed()
                 return handed
