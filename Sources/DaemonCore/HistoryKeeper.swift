@@ -71,6 +71,8 @@ final class HistoryKeeper {
     private let path: String
     /// The SQLite file; nil for PostgreSQL.
     private let sqlitePath: String?
+    /// Its WAL (`sqlitePath` and `-wal`), measured before each commit (`checkWAL`).
+    private let walPath: String?
     private let statistics: PublishingStatistics
     private let logger: Logger
     private(set) var history: (any HistoryStoring)?
@@ -105,10 +107,12 @@ final class HistoryKeeper {
         case .sqlite(let path):
             self.path = path
             sqlitePath = path
+            walPath = path + "-wal"
             directory = (path as NSString).deletingLastPathComponent
         case .postgresql(_, let stateDirectory):
             path = target.description
             sqlitePath = nil
+            walPath = nil
             directory = stateDirectory
         }
         self.clock = clock
@@ -219,9 +223,9 @@ final class HistoryKeeper {
 
     /// The WAL's size in bytes (0 when there is none).
     private func walBytes() -> Int {
-        guard let sqlitePath else { return 0 }
+        guard let walPath else { return 0 }
         var info = stat()
-        return stat(sqlitePath + "-wal", &info) == 0 ? Int(info.st_size) : 0
+        return stat(walPath, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// Throws when the WAL is past `walLimitBytes` and a TRUNCATE checkpoint (at most one every

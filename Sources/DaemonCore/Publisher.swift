@@ -214,15 +214,19 @@ final class Publisher {
                 lastCommitStartUs = WallClock.monotonicMicroseconds()
                 keeper.store(bytes)
             }
+            // One message a record (violations.md); the counters once a group.
+            var violations: UInt64 = 0, diagnostics: UInt64 = 0
             var reader = OutboundBatchReader(bytes)
             while let record = reader.next() {
                 switch record {
                 case .violation(let topic, let payload, _):
-                    if send(topic, payload) { statistics.violationsPublished.add(1, ordering: .relaxed) }
+                    if send(topic, payload) { violations += 1 }
                 case .diagnostic(let topic, let payload):
-                    if send(topic, payload) { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
+                    if send(topic, payload) { diagnostics += 1 }
                 }
             }
+            if violations > 0 { statistics.violationsPublished.add(violations, ordering: .relaxed) }
+            if diagnostics > 0 { statistics.diagnosticsPublished.add(diagnostics, ordering: .relaxed) }
         }
         if let keeper { publishNotice(keeper) }
     }

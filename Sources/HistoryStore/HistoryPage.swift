@@ -45,7 +45,7 @@ extension ViolationHistory {
     /// when more may match, so that a large answer comes in pages of a bounded size.
     public func findPage(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, maxBytes: Int) throws -> HistoryPage {
         let limit = max(0, query.limit)
-        return try database.read { db in
+        return try reading { db in
             var page = HistoryPage(rows: [], next: nil)
             var bytes = 0
             var cut = false

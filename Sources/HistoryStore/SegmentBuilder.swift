@@ -175,6 +175,11 @@ package final class SegmentBuilder {
     /// byte as `SegmentRecords` reads them), so that its keys and session set are the segment's.
     func refill(from records: UnsafeRawBufferPointer) throws {
         reset()
+        try appendRecords(of: records)
+    }
+
+    /// Appends the records of a stored segment (its `records` column) after those it holds.
+    func appendRecords(of records: UnsafeRawBufferPointer) throws {
         for record in SegmentRecords(records) {
             try append(
                 idHigh: record.idHigh, idLow: record.idLow, fingerprint: record.fingerprint, rule: record.rule,

@@ -33,7 +33,7 @@ extension ViolationHistory {
     /// time, so memory stays flat however many violations there are.
     public func scan(app: String? = nil, sinceTs: Int64? = nil, untilTs: Int64? = nil,
                      _ body: (ScannedViolation, UnsafeRawBufferPointer) throws -> Void) throws {
-        try database.read { db in
+        try reading { db in
             if try db.tableExists("violations") { try Self.scanRows(db, app: app, sinceTs: sinceTs, untilTs: untilTs, body) }
             guard try Self.hasSegments(db) else { return }
             let appBytes = app.map { Array($0.utf8) }

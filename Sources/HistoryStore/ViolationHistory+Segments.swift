@@ -111,6 +111,36 @@ extension ViolationHistory {
     /// The unposted tail's size at which a commit writes the postings of the whole tail.
     static let postingBatch = 256
 
+    /// The unposted tail's segments from which a posting commit merges them into one (`storeMerged`).
+    static let mergedTailSegments = 8
+
+    /// In the posting commit, when the unposted tail (the segments after `posted`) holds at least
+    /// `mergedTailSegments` segments: rewrites them and `segment` (the commit's, whose `first_seq`
+    /// would be `first`) as one segment, numbered from the tail's first, and writes its postings.
+    /// Small commits so cost one posting a key a batch, not one a key a segment; sequence numbers,
+    /// and so cursors, stay as they were. Returns false, having written nothing, when the tail is
+    /// shorter or a record would be left out (a key twice: it would shift the numbering).
+    static func storeMerged(after posted: Int64, with segment: SegmentBuilder, first: Int64, in db: Database,
+                            builder: SegmentBuilder) throws -> Bool {
+        guard let tail = try Row.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*), MIN(first_seq) FROM segments WHERE first_seq > ?"),
+                                          arguments: [posted]),
+              (tail[0] as Int) >= mergedTailSegments, let tailFirst = tail[1] as Int64? else { return false }
+        builder.reset()
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT records FROM segments WHERE first_seq > ? ORDER BY first_seq"),
+                                       arguments: [posted])
+        while let row = try rows.next() {
+            try row.withUnsafeData(atIndex: 0) { data in
+                try data?.withUnsafeBytes { try builder.appendRecords(of: $0) }
+            }
+        }
+        try segment.withBytes { try builder.appendRecords(of: $0) }
+        guard Int64(builder.count) == first + Int64(segment.count) - tailFirst else { return false }
+        try db.execute(sql: "DELETE FROM segments WHERE first_seq > ?", arguments: [posted])
+        try storeRow(builder, in: db, firstSequence: tailFirst)
+        try post(builder, first: tailFirst, in: db, filter: segment)
+        return true
+    }
+
     /// The `first_seq` of the newest posted segment (0: none).
     static func newestPosted(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(segment) FROM segment_session_sets")) ?? 0
@@ -200,7 +230,7 @@ extension ViolationHistory {
     /// back at most `replayBytesPerCommit` (4 MiB, some 8,000 violations) a commit, and a crash
     /// between such a commit and the spill file's update hands those over again.
     func rememberNewest(limit: Int = 16_384) throws {
-        try database.read { db in
+        try reading { db in
             guard try Self.hasSegments(db) else { return }
             let rows = try Row.fetchCursor(db, sql: "SELECT count, records FROM segments ORDER BY first_seq DESC")
             var seen = 0

@@ -9,7 +9,8 @@ import Synchronization
 /// file read-only at any time.
 ///
 /// Schema v6 (`schemaV5`, `schemaV6`): each commit is one row of `segments`, its violations'
-/// records as they were handed over (`SegmentFormat`), with small posting tables naming the
+/// records as they were handed over (`SegmentFormat`; the small segments of an unposted tail are
+/// merged into one when their postings are written), with small posting tables naming the
 /// segments that hold an app or a rule, one row of `segment_session_sets` naming the segment's
 /// sessions, and a filter of sessions a bucket of segments (`session_filters`). The postings are
 /// written for a batch of segments at once (`postingBatch` violations), so the newest segments,
@@ -35,13 +36,20 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// Reads an unposted segment's keys back from its records when its postings are written.
     /// Used only with `writing` held.
     nonisolated(unsafe) private let postingBuilder = SegmentBuilder()
-    /// The writer's counts between commits; held for a whole commit or prune.
+    /// The writer's counts between commits; held for a whole commit or prune, and by every other
+    /// use of a writer's connection (`reading`, `checkpointTruncating`), since `appender` steps
+    /// it outside GRDB's queue.
     private let writing = Mutex(Tail())
+    /// The commit of a segment without postings on SQLite's C API (a writer's; nil for a reader).
+    /// Set by `init`, then used only with `writing` held.
+    nonisolated(unsafe) private var appender: SegmentAppender?
 
     /// What the writer knows of the unposted tail.
     private struct Tail {
         /// Violations in the unposted tail (nil: unknown, counted by the next commit).
         var unposted: Int?
+        /// Segments in the unposted tail (nil: unknown, counted by the posting commit).
+        var unpostedSegments: Int?
         /// The sequence number of the next stored violation (nil: unknown, read by the next commit).
         var nextSequence: Int64?
     }
@@ -109,7 +117,22 @@ public final class ViolationHistory: HistoryStoring, Sendable {
             try convertSessionPostings(sliceViolations: conversionSlice, progress: progress)
             try convertRows(sliceRows: conversionSlice, progress: progress)
             try rememberNewest()
+            appender = try database.inDatabase { db in try db.sqliteConnection.map { try SegmentAppender(connection: $0) } }
         }
+    }
+
+    deinit {
+        // Before GRDB closes the connection: it cannot close with statements left unfinalized.
+        appender?.close()
+    }
+
+    /// Runs `body` in a read of the file; on a writer, with `writing` held (its connection is
+    /// also stepped outside GRDB's queue, by `appender`).
+    func reading<T>(_ body: (Database) throws -> T) throws -> T {
+        guard appender != nil else { return try database.read(body) }
+        nonisolated(unsafe) var result: T?
+        try writing.withLock { _ in result = try database.read(body) }
+        return result!
     }
 
     /// The most of the file a read-only connection maps (`PRAGMA mmap_size`): 1 GiB, a history of
@@ -325,38 +348,67 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     ///
     /// The postings (apps, rules, session sets, the bucket's filter) are written for a batch of
     /// segments at once: by the commit that brings the unposted tail to `postingBatch` violations
-    /// or more. A small commit so writes one row (about one page), not five; queries read the
-    /// unposted tail whole.
+    /// or more; a tail of `mergedTailSegments` segments or more is then merged into one segment
+    /// first (`storeMerged`). A small commit so writes one row (about one page), not five, on
+    /// SQLite's C API (`SegmentAppender`); queries read the unposted tail whole.
     @discardableResult
     public func write(_ body: (inout ViolationWriter) throws -> Void) throws -> Int {
         try writing.withLock { tail throws -> Int in
+            // The segment is built in memory first: `body` touches no file.
             segment.reset()
+            var writer = ViolationWriter(segment: segment)
+            try body(&writer)
+            let handed = writer.count
+            // Nearly every commit: a segment that leaves the unposted tail under `postingBatch`,
+            // one row, on SQLite's C API (`SegmentAppender`).
+            if let appender, segment.count > 0, let waiting = tail.unposted, let next = tail.nextSequence,
+               waiting + segment.count < Self.postingBatch {
+                do {
+                    try appender.append(segment, first: next)
+                } catch {
+                    tail = Tail()
+                    segment.filterBucket = nil
+                    throw error
+                }
+                tail.unposted = waiting + segment.count
+                tail.unpostedSegments = tail.unpostedSegments.map { $0 + 1 }
+                tail.nextSequence = next + Int64(segment.count)
+                segment.committed()
+                return handed
+            }
             var waiting = tail.unposted
+            var segments = tail.unpostedSegments
             var next = tail.nextSequence
             do {
-                let handed = try database.writeWithoutTransaction { db in
+                try database.writeWithoutTransaction { db in
                     // BEGIN and COMMIT as statements prepared once: a small commit's fixed cost.
                     try Self.step(db.cachedStatement(sql: Self.beginSQL).sqliteStatement, SQLITE_OK, db, Self.beginSQL)
                     do {
-                        var writer = ViolationWriter(segment: segment)
-                        try body(&writer)
                         if segment.count > 0 {
                             let before = try waiting ?? Self.unpostedViolations(db)
-                            let first = try Self.storeRow(segment, in: db, firstSequence: next ?? Self.nextSequence(db))
+                            let first = try next ?? Self.nextSequence(db)
                             next = first + Int64(segment.count)
                             if before + segment.count >= Self.postingBatch {
-                                if before > 0 {
-                                    try Self.postStored(after: Self.newestPosted(db), before: first, in: db, builder: postingBuilder, filter: segment)
+                                let posted = try Self.newestPosted(db)
+                                let merged = try before > 0 && (segments ?? .max) >= Self.mergedTailSegments
+                                    && Self.storeMerged(after: posted, with: segment, first: first, in: db, builder: postingBuilder)
+                                if !merged {
+                                    try Self.storeRow(segment, in: db, firstSequence: first)
+                                    if before > 0 {
+                                        try Self.postStored(after: posted, before: first, in: db, builder: postingBuilder, filter: segment)
+                                    }
+                                    try Self.post(segment, first: first, in: db, filter: segment)
                                 }
-                                try Self.post(segment, first: first, in: db, filter: segment)
                                 try Self.writeFilter(segment, in: db)
                                 waiting = 0
+                                segments = 0
                             } else {
+                                try Self.storeRow(segment, in: db, firstSequence: first)
                                 waiting = before + segment.count
+                                segments = segments.map { $0 + 1 }
                             }
                         }
                         try Self.step(db.cachedStatement(sql: Self.commitSQL).sqliteStatement, SQLITE_OK, db, Self.commitSQL)
-                        return writer.count
                     } catch {
                         if let connection = db.sqliteConnection, sqlite3_get_autocommit(connection) == 0 {
                             try? db.execute(sql: "ROLLBACK")
@@ -365,6 +417,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                     }
                 }
                 tail.unposted = waiting
+                tail.unpostedSegments = segments
                 tail.nextSequence = next
                 segment.committed()
                 return handed
@@ -377,13 +430,15 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         }
     }
 
-    private static let beginSQL = "BEGIN IMMEDIATE"
-    private static let commitSQL = "COMMIT"
+    private static let beginSQL = SegmentAppender.beginSQL
+    private static let commitSQL = SegmentAppender.commitSQL
 
     /// A TRUNCATE checkpoint: copies the WAL into the file and gives the WAL's blocks back to
     /// the file system (it fails while a reader still needs the WAL; nothing is lost then).
     public func checkpointTruncating() throws {
-        try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        try writing.withLock { _ in
+            try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        }
     }
 
     /// Deletes the segments whose violations were all observed more than `maxAgeMs` before `now`
@@ -437,7 +492,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// Violations matching `query`, newest first, ids and fingerprints as lowercase hex.
     /// Which postings serve which query: see `visitSegments`.
     public func find(_ query: HistoryQuery) throws -> [StoredViolation] {
-        try database.read { db in
+        try reading { db in
             var rows: [StoredViolation] = []
             try Self.visit(query, after: nil, in: db) { _, row in
                 rows.append(row)
@@ -449,7 +504,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
 
     /// Violations stored.
     public func count() throws -> Int {
-        try database.read { db in
+        try reading { db in
             var total = 0
             if try Self.hasSegments(db) { total += try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) FROM segments") ?? 0 }
             if try db.tableExists("violations") { total += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM violations") ?? 0 }
@@ -459,6 +514,6 @@ public final class ViolationHistory: HistoryStoring, Sendable {
 
     /// The schema migrations applied to the file, oldest first (`v1` … `v6`).
     public func appliedMigrations() throws -> [String] {
-        try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
+        try reading { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid") }
     }
 }

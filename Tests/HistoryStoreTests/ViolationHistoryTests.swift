@@ -34,6 +34,49 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.find(HistoryQuery(limit: 0)).count, 0)
     }
 
+    func testSmallCommitsAreMergedIntoOneSegmentWhenTheirPostingsAreWritten() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        let history = try ViolationHistory(path: path)
+        // Commits of ten: the 26th brings the unposted tail to 256 and merges the 26 segments.
+        let commits = 30, size = 10
+        for commit in 0..<commits {
+            try history.insert((commit * size..<(commit + 1) * size).map {
+                row($0, app: $0 % 2 == 0 ? "com.even" : "com.odd", rule: "r\($0 % 5)", observed: Int64($0))
+            })
+        }
+        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let shapes = try raw.read { db in try String.fetchAll(db, sql: "SELECT first_seq || '-' || last_seq || ':' || count FROM segments ORDER BY first_seq") }
+        XCTAssertEqual(shapes, ["1-260:260", "261-270:10", "271-280:10", "281-290:10", "291-300:10"],
+                       "the tail and the posting commit's segment as one, the commits after it one each")
+        let apps = try raw.read { db in try String.fetchAll(db, sql: "SELECT app || '@' || segment FROM segment_apps ORDER BY app, segment") }
+        XCTAssertEqual(apps, ["com.even@1", "com.odd@1"], "one posting a key for the merged segment")
+        XCTAssertEqual(try raw.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM segment_session_sets") }, 1)
+        // Every query finds the same violations, in the same order, as without the merge.
+        XCTAssertEqual(try history.count(), commits * size)
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 1000)).map(\.observed), (0..<Int64(commits * size)).reversed().map { $0 })
+        XCTAssertEqual(try history.find(HistoryQuery(app: "com.odd", limit: 1000)).map(\.observed),
+                       (0..<Int64(commits * size)).reversed().filter { $0 % 2 == 1 })
+        XCTAssertEqual(try history.find(HistoryQuery(rule: "r3", limit: 1000)).map(\.observed),
+                       (0..<Int64(commits * size)).reversed().filter { $0 % 5 == 3 })
+        XCTAssertEqual(try history.find(HistoryQuery(session: "S1", limit: 1000)).map(\.observed),
+                       (0..<Int64(commits * size)).reversed().filter { $0 % 3 == 1 })
+        // Pages: a cursor inside the merged segment goes on where it stopped.
+        var seen: [Int64] = [], cursor: HistoryPage.Cursor?
+        repeat {
+            let page = try history.findPage(HistoryQuery(limit: 7), after: cursor, maxBytes: 1 << 20)
+            seen += page.rows.map(\.observed)
+            cursor = page.next
+        } while cursor != nil
+        XCTAssertEqual(seen, (0..<Int64(commits * size)).reversed().map { $0 })
+        // Reopened: the writer goes on numbering after the last segment, through its C API commits.
+        let reopened = try ViolationHistory(path: path)
+        try reopened.insert([row(10_000, observed: 10_000)])
+        try reopened.insert([row(10_001, observed: 10_001)])
+        XCTAssertEqual(try raw.read { db in try String.fetchAll(db, sql: "SELECT first_seq || '-' || last_seq FROM segments WHERE first_seq > 300 ORDER BY first_seq") },
+                       ["301-301", "302-302"])
+        XCTAssertEqual(try reopened.find(HistoryQuery(limit: 2)).map(\.observed), [10_001, 10_000])
+    }
+
     func testTheSameViolationIdIsKeptOnce() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
         try history.insert([row(1, observed: 1), row(1, observed: 2)])
