@@ -226,7 +226,7 @@ def test_suggestions_come_from_modules_of_abi_1_3_and_are_null_from_older_ones(t
     for old in ("v10-any-alert", "v12-few-buttons", "v12-short-report"):
         assert by_rule[old]["suggestion"] is None, by_rule[old]
     assert by_rule["v13-any-alert"]["suggestion"] == "Show it in the app"
-    # the built-in modules are built against 1.3: an alert-content violation carries one
+    # the built-in modules are built against 1.3 or later: an alert-content violation carries one
     assert by_rule["alert-single-button"]["suggestion"], by_rule["alert-single-button"]
     listing = support.run_cli(["rules", "--json", "--rules-dir", str(rules)])
     assert listing.returncode == 0
