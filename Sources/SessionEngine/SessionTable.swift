@@ -59,29 +59,11 @@ final class SessionTable {
                 }
             }
             var hash = (prefix1 &* 0x9E37_79B9_7F4A_7C15) ^ (prefix2 &* 0xC2B2_AE3D_27D4_EB4F) ^ (UInt64(prefix0) << 32 | UInt64(count))
-            if count > Self.prefixBytes, let base = id.baseAddress {
-                hash ^= Self.restHash(base, count)
+            if count > Self.prefixBytes {
+                hash ^= Hashing.fnv1a(UnsafeRawBufferPointer(rebasing: id[Self.prefixBytes...]))
             }
             mixed = Hashing.mix(hash)
             meta = UInt32(truncatingIfNeeded: mixed >> 48) << 16 | UInt32(min(count, 0xFFFF))
-        }
-
-        /// A hash of the bytes past the prefix of an id of `count` (more than `prefixBytes`)
-        /// bytes, eight at a time; the last eight overlap those before, shifted past them.
-        @inline(__always)
-        private static func restHash(_ base: UnsafeRawPointer, _ count: Int) -> UInt64 {
-            var hash: UInt64 = 0
-            var offset = prefixBytes
-            while offset + 8 <= count {
-                hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
-                hash ^= hash >> 29
-                offset += 8
-            }
-            if offset < count {
-                let word = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64((8 - (count - offset)) * 8)
-                hash = (hash ^ word ^ UInt64(count - offset) << 59) &* 0xC2B2_AE3D_27D4_EB4F
-            }
-            return hash
         }
 
         @inline(__always)
