@@ -389,9 +389,11 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                             let first = try next ?? Self.nextSequence(db)
                             next = first + Int64(segment.count)
                             if before + segment.count >= Self.postingBatch {
-                                let posted = try Self.newestPosted(db)
-                                let merged = try before > 0 && (segments ?? .max) >= Self.mergedTailSegments
-                                    && Self.storeMerged(after: posted, with: segment, first: first, in: db, builder: postingBuilder)
+                                let posted = before > 0 ? try Self.newestPosted(db) : 0
+                                var merged = false
+                                if before > 0, (segments ?? .max) >= Self.mergedTailSegments {
+                                    merged = try Self.storeMerged(after: posted, with: segment, first: first, in: db, builder: postingBuilder)
+                                }
                                 if !merged {
                                     try Self.storeRow(segment, in: db, firstSequence: first)
                                     if before > 0 {
