@@ -4,13 +4,23 @@
 # retain/release per clean event and per violation (definitions and figures:
 # docs/PERFORMANCE.md). Exact, and independent of the machine's load.
 #
-#     bash bench/engine_cost.sh [OUT] [EVENTS]      (default /tmp/modalwatch-cost, 100000)
+#     bash bench/engine_cost.sh [--held-out] [OUT] [EVENTS]      (default /tmp/modalwatch-cost, 100000)
 #
+# --held-out: the same measurement on the held-out streams of bench/held_out_stream.py (another
+# mix of alerts, sheets, modal views and popovers, other texts, apps, session ids and lengths)
+# instead of bench/generate_stream.py's; default OUT /tmp/modalwatch-cost-held-out.
 # BIN_DIR: where `modalwatch` and the rule modules are (default .build/release; set, no build).
 # OUT/summary.json has the figures printed at the end (modalwatch-bench's `cost` reads it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-/tmp/modalwatch-cost}
+generator=bench/generate_stream.py
+default_out=/tmp/modalwatch-cost
+if [ "${1:-}" = --held-out ]; then
+    generator=bench/held_out_stream.py
+    default_out=/tmp/modalwatch-cost-held-out
+    shift
+fi
+out=${1:-$default_out}
 events=${2:-100000}
 small=20000
 mkdir -p "$out"
@@ -19,7 +29,7 @@ bin=${BIN_DIR:-.build/release}
 cp "$bin/modalwatch" "$bin"/libmodalwatch-rules-*.so "$out/"
 strip -g "$out"/modalwatch "$out"/libmodalwatch-rules-*.so
 for profile in clean stress; do
-    python3 bench/generate_stream.py --profile "$profile" --events "$events" > "$out/$profile.ndjson"
+    python3 "$generator" --profile "$profile" --events "$events" > "$out/$profile.ndjson"
     head -n "$small" "$out/$profile.ndjson" > "$out/$profile-small.ndjson"
     for run in "$profile" "$profile-small"; do
         valgrind --tool=callgrind --callgrind-out-file="$out/$run.callgrind" \
@@ -32,9 +42,9 @@ done
 # Per event: (run on EVENTS − run on the first 20000) / (EVENTS − 20000), so start-up
 # (module loading) and the first 10,000 session starts are not counted. Per violation: the extra cost of the stress stream
 # over the clean one, divided by the extra violations.
-python3 - "$out" "$events" "$small" <<'PY'
+python3 - "$out" "$events" "$small" "$generator" <<'PY'
 import json, sys
-out, events, small = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+out, events, small, generator = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 def counts(run):
     result = {}
     for line in open(f"{out}/{run}.counts"):
@@ -52,6 +62,6 @@ extra = per["stress"]["violations"] - per["clean"]["violations"]
 violation = {k: (per["stress"][k] - per["clean"][k]) / extra for k in per["clean"] if k != "violations"}
 print("per violation (stress − clean over the extra violations): " + ", ".join(f"{k} {v:,.1f}" for k, v in violation.items()))
 with open(f"{out}/summary.json", "w") as summary:
-    json.dump({"events": events, "counted_from": small, "per_clean_event": per["clean"], "per_stress_event": per["stress"],
+    json.dump({"streams": generator, "events": events, "counted_from": small, "per_clean_event": per["clean"], "per_stress_event": per["stress"],
                "per_violation": violation}, summary, indent=1)
 PY
