@@ -36,6 +36,8 @@ final class ControlServer {
     private let clock: DaemonClock
     private var trimmer = MemoryTrimmer()
     private var finishing = false
+    /// A job was posted but its bell could not be queued: it is rung again while waiting.
+    private var bellOwed = false
 
     /// Opens the sockets and the history; on an error closes what it opened and throws.
     init(_ settings: ControlThread.Settings, exchange: ControlExchange) throws(DaemonError) {
@@ -57,7 +59,8 @@ final class ControlServer {
         do throws(DaemonError) {
             try Self.configure(control)
             boundEndpoint = try Self.bind(control, settings.control, logger: settings.logger)
-            do { try pair.bind(settings.pair) } catch { throw DaemonError(.systemCall, "cannot bind the control PAIR: \(error)", underlying: error) }
+            // The ingest side has bound it already: the first request's bell has a pipe to go through.
+            do { try pair.connect(settings.pair) } catch { throw DaemonError(.systemCall, "cannot connect the control PAIR: \(error)", underlying: error) }
             do {
                 _ = try poller.add(control)
                 _ = try poller.add(pair)
@@ -179,17 +182,28 @@ final class ControlServer {
 
     private func post(_ job: ControlExchange.Job) {
         exchange.post(job)
+        ring()
+    }
+
+    /// Tells the ingest thread that a job waits; a bell that cannot be queued now is owed, and
+    /// rung again at each look at the exchange until it goes (the ingest thread takes jobs only
+    /// on a bell).
+    private func ring() {
         do {
-            _ = try pair.send([ControlExchange.Bell.posted.rawValue], flags: [.dontWait])
+            bellOwed = try !pair.send([ControlExchange.Bell.posted.rawValue], flags: [.dontWait])
         } catch {
-            logger.warning("control job not signalled to the ingest thread", metadata: ["error": "\(error)"])
+            bellOwed = true
+            logger.warning("control job not signalled to the ingest thread; trying again", metadata: ["error": "\(error)"])
         }
     }
 
     /// Waits for the ingest thread's next answers (empty on a timeout); nil when it says `finish`.
     private func nextAnswers() -> [ControlExchange.Answer]? {
         do {
-            if try pairPoller.poll(timeout: Self.answerPollMs) == 0 { return exchange.takeAnswers() }
+            if try pairPoller.poll(timeout: Self.answerPollMs) == 0 {
+                if bellOwed { ring() }
+                return exchange.takeAnswers()
+            }
         } catch {
             return nil
         }

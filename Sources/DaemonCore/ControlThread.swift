@@ -19,7 +19,8 @@ final class ControlThread: Sendable {
         var configurationSource: IngestLoop.ConfigurationSource
         /// Whether `reload` is refused on this endpoint (a `tcp://` one, unless the configuration allows it).
         var reloadRefused: Bool
-        /// The `inproc` endpoint the thread's PAIR socket binds, for the ingest side to connect.
+        /// The `inproc` endpoint the ingest side's PAIR socket has bound, for the thread's to
+        /// connect: bound first, so that a request served at once has a pipe for its bell.
         var pair: String
         /// The history store, or nil for none.
         var history: HistoryKeeper.Target?
@@ -36,7 +37,7 @@ final class ControlThread: Sendable {
     let exchange: ControlExchange
     /// The endpoint the control socket bound (with the real port for a `*` port).
     let boundEndpoint: String
-    /// The `inproc` endpoint of the PAIR, for the ingest side to connect.
+    /// The `inproc` endpoint of the PAIR (bound by the ingest side).
     let pair: String
     private let finished: DispatchSemaphore
 

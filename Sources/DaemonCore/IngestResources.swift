@@ -105,20 +105,25 @@ final class IngestResources {
             let publishing = try PublishingThread.start(publishingSettings(configuration, context, curveSecret, clock, logger))
             // Until the ingest side says `finish`, only the context's end stops that thread.
             undo.push { context.shutdown(); publishing.join() }
+            // This side of the control PAIR binds before the control thread starts: the thread
+            // serves its socket at once, and a request's bell must have somewhere to go.
+            let control = try socket(context, .pair, &undo)
+            let controlSettings = controlSettings(configuration, context, configurationSource, clock, logger)
+            do { try control.bind(controlSettings.pair) } catch {
+                throw DaemonError(.systemCall, "cannot bind the control PAIR: \(error)", underlying: error)
+            }
             // The control thread owns the control socket and reads the history; it binds now.
-            let controlThread = try ControlThread.start(controlSettings(configuration, context, configurationSource, clock, logger))
+            let controlThread = try ControlThread.start(controlSettings)
             undo.push { context.shutdown(); controlThread.join() }
 
             // XSUB, not SUB: it filters nothing itself (publishers filter by its subscriptions), so
             // what is still on its way after a stop's unsubscription is received (IngestLoop+Shard).
             let ingest = try socket(context, .xsub, &undo)
             let handover = try socket(context, .pair, &undo)
-            let control = try socket(context, .pair, &undo)
             do {
                 try handover.connect(publishing.handoff)
-                try control.connect(controlThread.pair)
             } catch {
-                throw DaemonError(.systemCall, "cannot connect to the publishing or control thread: \(error)", underlying: error)
+                throw DaemonError(.systemCall, "cannot connect to the publishing thread: \(error)", underlying: error)
             }
             try configure(ingest: ingest, handover: handover, configuration, curveSecret: curveSecret)
             var endpoints = try bind(ingest: ingest, configuration, logger: logger)
