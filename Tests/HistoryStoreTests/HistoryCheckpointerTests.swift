@@ -96,39 +96,4 @@ final class HistoryCheckpointerTests: XCTestCase {
         try history.insert(rows(400..<410))
         XCTAssertEqual(try history.count(), 410)
     }
-
-    /// The nice value of this process's thread named `name` (field 19 of `/proc/self/task/TID/stat`), if there is one.
-    private func niceness(ofThreadNamed name: String) -> Int? {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        for task in tasks {
-            guard let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
-                  comm.trimmingCharacters(in: .newlines) == name,
-                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            // After "pid (comm)": state is field 3, nice field 19.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 16 ? Int(fields[16]) : nil
-        }
-        return nil
-    }
-
-    func testTheCheckpointerRunsBelowTheDaemonsOtherThreads() throws {
-        #if os(Linux)
-        let path = directory.appendingPathComponent("h.sqlite").path
-        let history = try ViolationHistory(path: path, checkpointsElsewhere: true)
-        try history.insert(rows(0..<10))
-        let checkpointer = HistoryCheckpointer(path: path, intervalMs: 5)
-        try checkpointer.start()
-        defer { checkpointer.stop() }
-        let deadline = Date().addingTimeInterval(10)
-        var found: Int?
-        let own = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        while found != Int(min(19, own + HistoryCheckpointer.niceness)) && Date() < deadline {
-            usleep(5_000)
-            found = niceness(ofThreadNamed: HistoryCheckpointer.threadName)
-        }
-        XCTAssertEqual(found, Int(min(19, own + HistoryCheckpointer.niceness)), "the checkpoint thread runs below the others")
-        XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), own, "the calling thread keeps its nice value")
-        #endif
-    }
 }

@@ -1,5 +1,5 @@
 """The daemon's threads as the operator sees them (`top -H`, `perf sched`, `/proc/PID/task`):
-each named for its work, and the checkpoint thread nicer than the ones that judge and publish."""
+each named for its work, all at the daemon's own priority."""
 from __future__ import annotations
 
 import os
@@ -22,7 +22,7 @@ def threads(pid: int) -> dict[str, int]:
     return found
 
 
-def test_the_threads_are_named_and_the_checkpointer_runs_nicer(daemon):
+def test_the_threads_are_named_and_run_at_the_daemons_priority(daemon):
     pid = daemon.process.pid
     def named() -> dict[str, int] | None:
         found = threads(pid)
@@ -31,5 +31,4 @@ def test_the_threads_are_named_and_the_checkpointer_runs_nicer(daemon):
     seen = support.poll_until(named, timeout=10)
     assert {"mw-ingest", "mw-publish", "mw-control", "mw-checkpoint"} <= seen.keys(), seen
     own = os.getpriority(os.PRIO_PROCESS, pid)
-    assert seen["mw-ingest"] == own and seen["mw-publish"] == own, seen
-    assert seen["mw-checkpoint"] == min(19, own + 10), seen
+    assert all(seen[name] == own for name in ("mw-ingest", "mw-publish", "mw-control", "mw-checkpoint")), seen
