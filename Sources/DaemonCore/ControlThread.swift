@@ -37,14 +37,11 @@ final class ControlThread: Sendable {
     let exchange: ControlExchange
     /// The endpoint the control socket bound (with the real port for a `*` port).
     let boundEndpoint: String
-    /// The `inproc` endpoint of the PAIR (bound by the ingest side).
-    let pair: String
     private let finished: DispatchSemaphore
 
-    private init(exchange: ControlExchange, boundEndpoint: String, pair: String, finished: DispatchSemaphore) {
+    private init(exchange: ControlExchange, boundEndpoint: String, finished: DispatchSemaphore) {
         self.exchange = exchange
         self.boundEndpoint = boundEndpoint
-        self.pair = pair
         self.finished = finished
     }
 
@@ -56,7 +53,7 @@ final class ControlThread: Sendable {
             name: "modalwatch-control", kernelName: "mw-control",
             open: { () throws(DaemonError) in try ControlServer(settings, exchange: exchange) },
             report: { $0.boundEndpoint }, run: { $0.run() })
-        return ControlThread(exchange: exchange, boundEndpoint: endpoint, pair: settings.pair, finished: finished)
+        return ControlThread(exchange: exchange, boundEndpoint: endpoint, finished: finished)
     }
 
     /// Waits until the thread has closed its sockets: after `ControlExchange.Bell.finish`
