@@ -84,7 +84,7 @@ let package = Package(
         // FNV-1a 64, UTF-8 decoding and validation, JSON string escaping, the event types' wire names:
         // one implementation of each, for the decoder, the engine, RuleKit (and so every rule module),
         // AlertText and the client.
-        .target(name: "ByteBasics"),
+        .target(name: "ByteBasics", dependencies: ["CByteClasses"]),
 
         // The rule-module C ABI: one header, include/modalwatch_module.h.
         .target(name: "ModalwatchABI"),

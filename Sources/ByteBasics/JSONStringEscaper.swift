@@ -1,3 +1,5 @@
+internal import CByteClasses
+
 /// Writes JSON strings: the one escaper, for the violation and diagnostic writers and a
 /// rule's evidence.
 ///
@@ -32,79 +34,12 @@ public enum JSONStringEscaper: Sendable {
     public static func maxEscapedLength(_ count: Int) -> Int { count * 6 }
 
     /// Writes the escaped `bytes`, without quotes, at `out`, which has room for
-    /// `maxEscapedLength(bytes.count)` bytes; returns how many it wrote.
+    /// `maxEscapedLength(bytes.count)` bytes; returns how many it wrote (`mw_json_escape`: plain
+    /// bytes 16 at a time, and it may write past what it returns, inside that room).
     public static func writeEscaped(
         _ bytes: UnsafeRawBufferPointer, to out: UnsafeMutablePointer<UInt8>, escapingLineSeparators: Bool = false
     ) -> Int {
-        guard let raw = bytes.baseAddress else { return 0 }
-        let p = raw.assumingMemoryBound(to: UInt8.self)
-        let n = bytes.count
-        var i = 0
-        var run = 0  // start of the bytes not yet copied
-        var o = 0
-        @inline(__always) func flush(_ upTo: Int) {
-            if upTo > run {
-                (out + o).update(from: p + run, count: upTo - run)
-                o += upTo - run
-            }
-        }
-        @inline(__always) func put(_ a: UInt8, _ b: UInt8) {
-            out[o] = a
-            out[o + 1] = b
-            o += 2
-        }
-        while i < n {
-            // Up to the next byte that needs a look, eight at a time (the common case: ASCII text).
-            i += StringBytes.plainPrefix(p + i, n - i)
-            if i >= n { break }
-            let b = p[i]
-            if b >= 0x20, b != 0x22, b != 0x5C, b < 0x80 {
-                i += 1
-                continue
-            }
-            if b >= 0x80 {
-                let length = UTF8Decoding.validSequenceLength(p, at: i, count: n)
-                if length == 3, escapingLineSeparators, b == 0xE2, p[i + 1] == 0x80, p[i + 2] == 0xA8 || p[i + 2] == 0xA9 {
-                    flush(i)
-                    put(0x5C, UInt8(ascii: "u"))
-                    put(0x32, 0x30)
-                    put(0x32, p[i + 2] == 0xA8 ? 0x38 : 0x39)
-                    i += 3
-                    run = i
-                    continue
-                }
-                if length > 0 {
-                    i += length
-                    continue
-                }
-                flush(i)
-                out[o] = 0xEF
-                out[o + 1] = 0xBF
-                out[o + 2] = 0xBD
-                o += 3
-                i += 1
-                run = i
-                continue
-            }
-            flush(i)
-            switch b {
-            case 0x22: put(0x5C, 0x22)
-            case 0x5C: put(0x5C, 0x5C)
-            case 0x0A: put(0x5C, UInt8(ascii: "n"))
-            case 0x0D: put(0x5C, UInt8(ascii: "r"))
-            case 0x09: put(0x5C, UInt8(ascii: "t"))
-            case 0x08: put(0x5C, UInt8(ascii: "b"))
-            case 0x0C: put(0x5C, UInt8(ascii: "f"))
-            default:
-                let hex = b >> 4, low = b & 0xF
-                put(0x5C, UInt8(ascii: "u"))
-                put(0x30, 0x30)
-                put(hex &+ 0x30, low < 10 ? low &+ 0x30 : low &+ 0x57)
-            }
-            i += 1
-            run = i
-        }
-        flush(n)
-        return o
+        guard let raw = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        return mw_json_escape(raw.assumingMemoryBound(to: UInt8.self), bytes.count, out, escapingLineSeparators ? 1 : 0)
     }
 }

@@ -1,3 +1,5 @@
+internal import CByteClasses
+
 /// Word-at-a-time tests over string bytes, for the event scanner and the escaper.
 public enum StringBytes: Sendable {
     /// For eight bytes loaded little-endian: the high bit of each byte that is a control
@@ -40,5 +42,11 @@ public enum StringBytes: Sendable {
             i += 1
         }
         return limit
+    }
+
+    /// The offset of the first byte of `p[from..<count]` that is 0x7F or above (DEL, or not
+    /// ASCII), or `count`: 16 bytes at a time (`mw_first_at_least_7f`).
+    public static func firstAtLeast7F(_ p: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+        from >= count ? count : mw_first_at_least_7f(p, from, count)
     }
 }

@@ -175,29 +175,7 @@ public struct JSONBuffer: ~Copyable {
     public mutating func escaped(_ utf8: UnsafeRawBufferPointer, escapingLineSeparators: Bool = false) {
         let n = utf8.count
         reserve(JSONStringEscaper.maxEscapedLength(n))
-        if let start = utf8.baseAddress {
-            let p = start.assumingMemoryBound(to: UInt8.self)
-            let out = base + count
-            var i = 0
-            while i &+ 8 <= n {
-                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                if StringBytes.attentionMask(word) != 0 { break }
-                UnsafeMutableRawPointer(out + i).storeBytes(of: word, as: UInt64.self)
-                i &+= 8
-            }
-            while i < n {
-                let b = p[i]
-                guard b >= 0x20, b < 0x80, b != 0x22, b != 0x5C else { break }
-                out[i] = b
-                i &+= 1
-            }
-            count += i
-            if i < n {
-                count += JSONStringEscaper.writeEscaped(
-                    UnsafeRawBufferPointer(start: p + i, count: n - i), to: base + count,
-                    escapingLineSeparators: escapingLineSeparators)
-            }
-        }
+        count += JSONStringEscaper.writeEscaped(utf8, to: base + count, escapingLineSeparators: escapingLineSeparators)
     }
 
     /// Appends a JSON string with quotes.

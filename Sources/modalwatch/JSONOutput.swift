@@ -1,3 +1,4 @@
+import ByteBasics
 import ControlProtocol
 import Foundation
 
@@ -69,30 +70,12 @@ enum JSONOutput {
     private static func forEachEscape(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Unicode.Scalar) -> Void) {
         var index = 0
         let count = bytes.count
-        guard let base = UnsafeRawPointer(bytes.baseAddress) else { return }
-        @inline(__always) func flagged(_ offset: Int) -> UInt64 {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            return (word | (word &+ 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080
-        }
+        guard let base = bytes.baseAddress else { return }
         while index < count {
-            // Sixteen bytes at a time while no byte is 0x7F or above; then eight, the scan going
-            // straight to the first such byte (the lowest flagged one is exact: no byte below it
-            // carries into it).
-            while index + 16 <= count && flagged(index) | flagged(index + 8) == 0 { index += 16 }
+            // Straight to the next byte that is 0x7F or above, 16 bytes at a time.
+            index = StringBytes.firstAtLeast7F(base, from: index, count: count)
             if index == count { break }
-            if index + 8 <= count {
-                let mask = flagged(index)
-                if mask == 0 {
-                    index += 8
-                    continue
-                }
-                index += mask.trailingZeroBitCount >> 3
-            }
             let byte = bytes[index]
-            guard byte >= 0x7F else {
-                index += 1
-                continue
-            }
             // U+2000–U+207F (curly quotes, dashes, the ellipsis): only U+200E/F, U+2028–202E and
             // U+2066–2069 are escaped, told from the two bytes after the lead.
             if byte == 0xE2 && index + 2 < count {

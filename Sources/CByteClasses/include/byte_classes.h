@@ -1,7 +1,9 @@
-// Classifying JSON text 16 bytes at a time for the event decoder: a bitmap of the quotes
-// and the offset of the first byte that needs the validating scanner. SSE2 compares and
-// movemask on x86_64 (Swift's SIMD types have no movemask); a portable word-at-a-time
-// version elsewhere. Header-only: the functions are static inline, so Swift inlines them.
+// JSON text 16 bytes at a time: for the event decoder, a bitmap of the quotes and the offset of
+// the first byte that needs the validating scanner; for the writers, the JSON string escaper
+// (`mw_json_escape`) and the scan for the bytes a terminal would act on. SSE2 compares and
+// movemask on x86_64 (Swift's SIMD types have no movemask); a portable word-at-a-time version
+// elsewhere. The scans are static inline, so Swift inlines them; the escaper is in
+// byte_classes.c, hidden (each binary and rule module that links it calls its own copy).
 #ifndef MODALWATCH_BYTE_CLASSES_H
 #define MODALWATCH_BYTE_CLASSES_H
 
@@ -118,6 +120,49 @@ static inline size_t mw_classify_plain(const uint8_t *base, size_t start, size_t
         return stop;
     }
     memcpy(out, &sentinel, 8);
+    return i;
+}
+
+/// The most bytes `mw_json_escape` writes for `count` input bytes (a control character becomes six).
+#define MW_JSON_ESCAPED_MAX(count) ((count) * 6)
+
+/// Writes `in[0..<count]` escaped as the inside of a JSON string (no quotes) at `out`, which has
+/// room for `MW_JSON_ESCAPED_MAX(count)` bytes (the copy of plain bytes may write up to 16 bytes
+/// past what it returns, always inside that room); returns how many bytes it wrote.
+///
+/// `"` and `\` become `\"` and `\\`; the control characters `\n`, `\r`, `\t`, `\b`, `\f`, and the others
+/// `\u00xx` (lowercase hex); well-formed UTF-8 (RFC 3629: shortest forms, no surrogates, at most
+/// U+10FFFF) is copied as it is, and each byte that does not start a well-formed sequence becomes
+/// U+FFFD (EF BF BD). With `escape_line_separators`, U+2028 and U+2029 become `\u2028`, `\u2029`.
+/// Plain bytes go 16 at a time (SSE2 on x86_64, words of 8 elsewhere).
+__attribute__((visibility("hidden")))
+size_t mw_json_escape(const uint8_t *in, size_t count, uint8_t *out, int escape_line_separators);
+
+/// The offset of the first byte of `p[from..<count]` that is 0x7F or above, or `count`: 16 bytes at a
+/// time (SSE2 on x86_64, words of 8 elsewhere).
+static inline size_t mw_first_at_least_7f(const uint8_t *p, size_t from, size_t count) {
+    size_t i = from;
+#if defined(__SSE2__)
+    while (i + 16 <= count) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        uint32_t mask = (uint32_t)_mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F))));
+        if (mask != 0) return i + (size_t)__builtin_ctz(mask);
+        i += 16;
+    }
+#endif
+    while (i + 8 <= count) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+#endif
+        // The high bit of each byte at 0x7F or above (adding 1 to the low seven bits carries into
+        // the high bit exactly for 0x7F; no byte carries into the next).
+        uint64_t flagged = (w | ((w & 0x7F7F7F7F7F7F7F7Full) + 0x0101010101010101ull)) & 0x8080808080808080ull;
+        if (flagged != 0) return i + (size_t)(__builtin_ctzll(flagged) >> 3);
+        i += 8;
+    }
+    while (i < count && p[i] < 0x7F) i++;
     return i;
 }
 
