@@ -101,9 +101,9 @@ struct CheckCommand: ParsableCommand {
         }
         out.flush()
         let threshold = Severity(rawValue: failOn)!
-        var bySeverity: [Severity: Int] = [:]
-        for violation in found { bySeverity[violation.severity, default: 0] += 1 }
-        let summary = Severity.allCases.reversed().map { "\(bySeverity[$0] ?? 0) \($0.rawValue)" }.joined(separator: ", ")
+        var bySeverity = SeverityCounts()
+        for violation in found { bySeverity.add(violation.severity) }
+        let summary = Severity.allCases.reversed().map { "\(bySeverity[$0]) \($0.rawValue)" }.joined(separator: ", ")
         var line = "\(found.count) violation(s) (\(summary)) in \(pipeline.statistics.eventsReceived) event(s), edition \(configuration.engine.defaultEdition.rawValue)"
         let rejected = pipeline.eventsRejected
         if rejected > 0 { line += "; \(rejected) rejected" }
