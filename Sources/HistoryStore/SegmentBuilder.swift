@@ -75,12 +75,37 @@ package final class SegmentBuilder {
         for entry in ids.entries { recent.insert(entry.hash) }
     }
 
+    /// Leaves out the records whose keys earlier commits stored (a replay), once every violation of
+    /// the commit is appended. The keys are looked up in `recent` (a table of megabytes, so each
+    /// lookup is likely a cache miss) one after another with nothing depending on the previous
+    /// one, so that the misses of a commit overlap instead of costing one each. A replay is rare:
+    /// then the segment is built again without those records.
+    func dropStoredLately() throws {
+        var stored = 0
+        for entry in ids.entries where recent.contains(entry.hash) { stored += 1 }
+        guard stored > 0 else { return }
+        let handedOver = handed
+        let records = withBytes { Array($0) }
+        reset()
+        try records.withUnsafeBytes { all in
+            for record in SegmentRecords(all)
+            where !recent.contains(RecentIDs.mix(idHigh: record.idHigh, idLow: record.idLow, ts: record.ts)) {
+                try append(
+                    idHigh: record.idHigh, idLow: record.idLow, fingerprint: record.fingerprint, rule: record.rule,
+                    app: record.app, session: record.session, severity: record.severity, ts: record.ts,
+                    observed: record.observed, json: record.json)
+            }
+        }
+        handed = handedOver
+    }
+
     /// Remembers a key stored earlier (the newest segments, read when the writer opens the file).
     func rememberStored(idHigh: UInt64, idLow: UInt64, ts: Int64) {
         recent.insert(RecentIDs.mix(idHigh: idHigh, idLow: idLow, ts: ts))
     }
 
-    /// Appends one violation, unless its key (id and ts) is in this segment or was stored lately.
+    /// Appends one violation, unless its key (id and ts) is in this segment. Keys stored by earlier
+    /// commits are left out afterwards, for the whole segment at once (`dropStoredLately`).
     func append(
         idHigh: UInt64, idLow: UInt64, fingerprint: UInt64, rule: UnsafeRawBufferPointer, app: UnsafeRawBufferPointer,
         session: UnsafeRawBufferPointer, severity: UnsafeRawBufferPointer, ts: Int64, observed: Int64,
@@ -89,7 +114,6 @@ package final class SegmentBuilder {
         try SegmentFormat.check(severity: severity.count, rule: rule.count, app: app.count, session: session.count)
         handed += 1
         let key = RecentIDs.mix(idHigh: idHigh, idLow: idLow, ts: ts)
-        guard !recent.contains(key) else { return }
         guard ids.insert(KeyTable.Entry(hash: key, first: 0, second: 0), matches: { _ in true }) else { return }
         let start = length
         let size = SegmentFormat.recordBytes(

@@ -249,6 +249,26 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.count(), 2, "ids differing in the low half are two violations")
     }
 
+    /// A commit whose replays are among new violations: the replays are left out, the others
+    /// stored in order, and found by their session.
+    func testACommitLeavesOutItsReplaysAndKeepsTheRest() throws {
+        let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
+        func violation(_ low: UInt64, session: String, observed: Int64) -> Published {
+            Published(idHigh: 5, idLow: low, fingerprint: low, rule: "r", app: "a", session: session, severity: "info", ts: Int64(low), observed: observed)
+        }
+        XCTAssertEqual(try write(history, [violation(1, session: "s1", observed: 1), violation(2, session: "s2", observed: 2)]), 2)
+        let mixed = [violation(3, session: "s2", observed: 3), violation(1, session: "s1", observed: 4),
+                     violation(4, session: "s1", observed: 5), violation(2, session: "s2", observed: 6),
+                     violation(3, session: "s2", observed: 7)]
+        XCTAssertEqual(try write(history, mixed), 5, "all five handed over")
+        XCTAssertEqual(try history.count(), 4, "two replays and a repeat left out")
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 10)).map(\.observed).sorted(), [1, 2, 3, 5])
+        XCTAssertEqual(try history.find(HistoryQuery(session: "s1", limit: 10)).map(\.observed).sorted(), [1, 5])
+        XCTAssertEqual(try history.find(HistoryQuery(session: "s2", limit: 10)).map(\.observed).sorted(), [2, 3])
+        XCTAssertEqual(try write(history, [violation(4, session: "s1", observed: 8)]), 1)
+        XCTAssertEqual(try history.count(), 4, "the one stored by the mixed commit counts as stored")
+    }
+
     func testAWriteThatThrowsStoresNothing() throws {
         struct Stop: Error {}
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
