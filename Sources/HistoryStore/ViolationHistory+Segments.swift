@@ -120,17 +120,23 @@ extension ViolationHistory {
     /// Small commits so cost one posting a key a batch, not one a key a segment; sequence numbers,
     /// and so cursors, stay as they were. Returns false, having written nothing, when the tail is
     /// shorter or a record would be left out (a key twice: it would shift the numbering).
+    /// `cached` is the writer's copy of the tail's records (`Tail.records`) and the tail's first
+    /// `first_seq`: used instead of reading the tail back when it starts where the file's does.
     static func storeMerged(after posted: Int64, with segment: SegmentBuilder, first: Int64, in db: Database,
-                            builder: SegmentBuilder) throws -> Bool {
+                            builder: SegmentBuilder, cached: (records: [UInt8], first: Int64)? = nil) throws -> Bool {
         guard let tail = try Row.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*), MIN(first_seq) FROM segments WHERE first_seq > ?"),
                                           arguments: [posted]),
               (tail[0] as Int) >= mergedTailSegments, let tailFirst = tail[1] as Int64? else { return false }
         builder.reset()
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT records FROM segments WHERE first_seq > ? ORDER BY first_seq"),
-                                       arguments: [posted])
-        while let row = try rows.next() {
-            try row.withUnsafeData(atIndex: 0) { data in
-                try data?.withUnsafeBytes { try builder.appendRecords(of: $0) }
+        if let cached, cached.first == tailFirst {
+            try cached.records.withUnsafeBytes { try builder.appendRecords(of: $0) }
+        } else {
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT records FROM segments WHERE first_seq > ? ORDER BY first_seq"),
+                                           arguments: [posted])
+            while let row = try rows.next() {
+                try row.withUnsafeData(atIndex: 0) { data in
+                    try data?.withUnsafeBytes { try builder.appendRecords(of: $0) }
+                }
             }
         }
         try segment.withBytes { try builder.appendRecords(of: $0) }

@@ -52,6 +52,33 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         var unpostedSegments: Int?
         /// The sequence number of the next stored violation (nil: unknown, read by the next commit).
         var nextSequence: Int64?
+        /// The records of the unposted tail's segments in order, after one format byte, as they
+        /// were committed: what the posting commit merges (`storeMerged`), so that it need not read
+        /// them back from the file (nil: unknown, read from the file). At most `postingBatch`
+        /// violations.
+        var records: [UInt8]?
+        /// The `first_seq` of the tail's first segment, while `records` holds any.
+        var recordsFirst: Int64?
+
+        /// After a segment that joins the unposted tail is committed (numbered from `first`):
+        /// its records join the copy.
+        mutating func keep(_ segment: SegmentBuilder, first: Int64) {
+            guard records != nil else { return }
+            if records!.count <= 1 { recordsFirst = first }
+            segment.withBytes { records!.append(contentsOf: $0.dropFirst()) }
+        }
+
+        /// After the tail is posted: empty, and known.
+        mutating func posted() {
+            records = [SegmentFormat.plain]
+            recordsFirst = nil
+        }
+
+        /// The copy of the tail's records, when it is known and holds any.
+        var cached: (records: [UInt8], first: Int64)? {
+            guard let records, records.count > 1, let recordsFirst else { return nil }
+            return (records, recordsFirst)
+        }
     }
 
     /// Opens (creating and migrating when `readOnly` is false) the store at `path`. With
@@ -358,6 +385,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
             segment.reset()
             var writer = ViolationWriter(segment: segment)
             try body(&writer)
+            try segment.dropStoredLately()
             let handed = writer.count
             // Nearly every commit: a segment that leaves the unposted tail under `postingBatch`,
             // one row, on SQLite's C API (`SegmentAppender`).
@@ -373,12 +401,17 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                 tail.unposted = waiting + segment.count
                 tail.unpostedSegments = tail.unpostedSegments.map { $0 + 1 }
                 tail.nextSequence = next + Int64(segment.count)
+                tail.keep(segment, first: next)
                 segment.committed()
                 return handed
             }
             var waiting = tail.unposted
             var segments = tail.unpostedSegments
             var next = tail.nextSequence
+            // What the commit did with the tail: posted it, or added the segment (from this number) to it.
+            var postedTail = false
+            var storedUnposted: Int64?
+            let cached = tail.cached
             do {
                 try database.writeWithoutTransaction { db in
                     // BEGIN and COMMIT as statements prepared once: a small commit's fixed cost.
@@ -392,7 +425,8 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                                 let posted = before > 0 ? try Self.newestPosted(db) : 0
                                 var merged = false
                                 if before > 0, (segments ?? .max) >= Self.mergedTailSegments {
-                                    merged = try Self.storeMerged(after: posted, with: segment, first: first, in: db, builder: postingBuilder)
+                                    merged = try Self.storeMerged(
+                                        after: posted, with: segment, first: first, in: db, builder: postingBuilder, cached: cached)
                                 }
                                 if !merged {
                                     try Self.storeRow(segment, in: db, firstSequence: first)
@@ -404,10 +438,12 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                                 try Self.writeFilter(segment, in: db)
                                 waiting = 0
                                 segments = 0
+                                postedTail = true
                             } else {
                                 try Self.storeRow(segment, in: db, firstSequence: first)
                                 waiting = before + segment.count
                                 segments = segments.map { $0 + 1 }
+                                storedUnposted = first
                             }
                         }
                         try Self.step(db.cachedStatement(sql: Self.commitSQL).sqliteStatement, SQLITE_OK, db, Self.commitSQL)
@@ -421,6 +457,11 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                 tail.unposted = waiting
                 tail.unpostedSegments = segments
                 tail.nextSequence = next
+                if postedTail {
+                    tail.posted()
+                } else if let first = storedUnposted {
+                    tail.keep(segment, first: first)
+                }
                 segment.committed()
                 return handed
             } catch {
