@@ -68,9 +68,16 @@ public final class ViolationHistory: HistoryStoring, Sendable {
             segment.withBytes { records!.append(contentsOf: $0.dropFirst()) }
         }
 
-        /// After the tail is posted: empty, and known.
+        /// After the tail is posted: empty, and known. Its buffer is kept (a buffer past the
+        /// allocator's mmap threshold made afresh each time would be mapped, faulted in and unmapped
+        /// again for every batch).
         mutating func posted() {
-            records = [SegmentFormat.plain]
+            if records == nil {
+                records = []
+                records!.reserveCapacity(256 << 10)
+            }
+            records!.removeAll(keepingCapacity: true)
+            records!.append(SegmentFormat.plain)
             recordsFirst = nil
         }
 
@@ -411,7 +418,6 @@ public final class ViolationHistory: HistoryStoring, Sendable {
             // What the commit did with the tail: posted it, or added the segment (from this number) to it.
             var postedTail = false
             var storedUnposted: Int64?
-            let cached = tail.cached
             do {
                 try database.writeWithoutTransaction { db in
                     // BEGIN and COMMIT as statements prepared once: a small commit's fixed cost.
@@ -425,8 +431,9 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                                 let posted = before > 0 ? try Self.newestPosted(db) : 0
                                 var merged = false
                                 if before > 0, (segments ?? .max) >= Self.mergedTailSegments {
+                                    // The copy of the tail lives only for the call: `posted()` then empties its buffer in place.
                                     merged = try Self.storeMerged(
-                                        after: posted, with: segment, first: first, in: db, builder: postingBuilder, cached: cached)
+                                        after: posted, with: segment, first: first, in: db, builder: postingBuilder, cached: tail.cached)
                                 }
                                 if !merged {
                                     try Self.storeRow(segment, in: db, firstSequence: first)
