@@ -5,14 +5,16 @@
 #   Fuzz/build.sh decoder          # only some
 #
 # decoder: Sources/EventDecoding compiled here with swiftc -sanitize=fuzzer,address, the C header
-#          modules (ModalwatchABI, CByteClasses: header-only) through a generated module map. Seconds.
+#          modules (ModalwatchABI, CByteClasses) through a generated module map, and CByteClasses'
+#          source file (the JSON string escaper) with clang, instrumented the same way. Seconds.
 # config, control, timeline: the package's modules (ModalwatchConfig, DaemonCore and everything below them,
 #          Yams, GRDB, ...) built by SwiftPM in release mode with --sanitize fuzzer --sanitize address
 #          and -enable-testing, in a scratch folder of their own (Fuzz/build/spm, so the normal .build
 #          is left alone); the target is then compiled against their modules and linked with their
 #          object files. About 6 minutes the first time on 2 cores, seconds after.
 #
-# Environment: SWIFTC (default swiftc), SWIFT (default swift), FUZZ_BUILD (default Fuzz/build).
+# Environment: SWIFTC (default swiftc), SWIFT (default swift), CLANG (default: the clang beside swiftc),
+# FUZZ_BUILD (default Fuzz/build).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,6 +22,8 @@ FUZZ=$ROOT/Fuzz
 OUT=${FUZZ_BUILD:-$FUZZ/build}
 SWIFTC=${SWIFTC:-swiftc}
 SWIFT=${SWIFT:-swift}
+# The toolchain's clang (the one swiftc links with), for the C source of the decoder target.
+CLANG=${CLANG:-$(dirname "$(command -v "$SWIFTC")")/clang}
 SPM=$OUT/spm
 
 # The package's settings (Package.swift, strictSwift), the sanitizers, and line tables for reports.
@@ -49,8 +53,10 @@ build_decoder() {
     abi_module_map
     local dir=$OUT/decoder
     mkdir -p "$dir/modules"
-    echo "fuzz: ByteBasics, EventDecoding (swiftc, instrumented)"
-    "$SWIFTC" "${FLAGS[@]}" -wmo -module-name ByteBasics \
+    echo "fuzz: CByteClasses (clang), ByteBasics, EventDecoding (swiftc, instrumented)"
+    "$CLANG" -O2 -gline-tables-only -fsanitize=fuzzer-no-link,address -I "$ROOT/Sources/CByteClasses/include" \
+        -c "$ROOT/Sources/CByteClasses/byte_classes.c" -o "$dir/CByteClasses.o"
+    "$SWIFTC" "${FLAGS[@]}" -wmo -module-name ByteBasics -I "$OUT/abi" \
         -emit-module -emit-module-path "$dir/modules/ByteBasics.swiftmodule" \
         -c "$ROOT"/Sources/ByteBasics/*.swift "$ROOT"/Sources/ByteBasics/*/*.swift -o "$dir/ByteBasics.o"
     "$SWIFTC" "${FLAGS[@]}" -wmo -module-name EventDecoding -I "$dir/modules" -I "$OUT/abi" \
@@ -59,7 +65,7 @@ build_decoder() {
     echo "fuzz: fuzz-decoder"
     "$SWIFTC" "${FLAGS[@]}" "${LINK[@]}" -module-name DecoderFuzz -I "$dir/modules" -I "$OUT/abi" \
         "$FUZZ"/Targets/Decoder/*.swift "$FUZZ/Targets/Shared/FuzzCheck.swift" "$dir/EventDecoding.o" "$dir/ByteBasics.o" \
-        -o "$OUT/bin/fuzz-decoder"
+        "$dir/CByteClasses.o" -o "$OUT/bin/fuzz-decoder"
 }
 
 # The modules DaemonCore needs, in the sanitized SwiftPM build: every object file of these is linked.
