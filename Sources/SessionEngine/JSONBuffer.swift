@@ -161,9 +161,8 @@ public struct JSONBuffer: ~Copyable {
         return v &+ 0x3030_3030_3030_3030 &+ letters &* 0x27  // '0' + n, or 'a' + n − 10
     }
 
-    /// Appends a JSON string with quotes, escaping what JSON requires: plain printable ASCII
-    /// (ids, most text) copied a word at a time, the escaper only from the first byte that
-    /// needs a look.
+    /// Appends a JSON string with quotes, escaping what JSON requires (`JSONStringEscaper`:
+    /// plain printable ASCII, ids and most text, copied 16 bytes at a time).
     public mutating func string(_ utf8: UnsafeRawBufferPointer) {
         byte(0x22)
         escaped(utf8)
