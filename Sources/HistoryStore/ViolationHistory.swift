@@ -54,8 +54,8 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         var nextSequence: Int64?
         /// The records of the unposted tail's segments in order, after one format byte, as they
         /// were committed: what the posting commit merges (`storeMerged`), so that it need not read
-        /// them back from the file (nil: unknown, read from the file). At most `postingBatch`
-        /// violations.
+        /// them back from the file (nil: unknown, read from the file; empty: no segment yet). At
+        /// most `postingBatch` violations.
         var records: [UInt8]?
         /// The `first_seq` of the tail's first segment, while `records` holds any.
         var recordsFirst: Int64?
@@ -64,7 +64,12 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         /// its records join the copy.
         mutating func keep(_ segment: SegmentBuilder, first: Int64) {
             guard records != nil else { return }
-            if records!.count <= 1 { recordsFirst = first }
+            if records!.isEmpty {
+                // The buffer is made once, by the first small commit, and kept from batch to batch.
+                records!.reserveCapacity(256 << 10)
+                records!.append(SegmentFormat.plain)
+                recordsFirst = first
+            }
             segment.withBytes { records!.append(contentsOf: $0.dropFirst()) }
         }
 
@@ -72,12 +77,8 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         /// allocator's mmap threshold made afresh each time would be mapped, faulted in and unmapped
         /// again for every batch).
         mutating func posted() {
-            if records == nil {
-                records = []
-                records!.reserveCapacity(256 << 10)
-            }
+            if records == nil { records = [] }
             records!.removeAll(keepingCapacity: true)
-            records!.append(SegmentFormat.plain)
             recordsFirst = nil
         }
 
