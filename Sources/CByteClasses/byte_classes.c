@@ -38,12 +38,7 @@ static inline uint64_t special_bytes(uint64_t w) {
 /// The bytes from `i` on that need no escape (printable ASCII but `"` and `\`), up to `n`.
 static inline size_t plain_run(const uint8_t *in, size_t i, size_t n) {
     while (i + 8 <= n) {
-        uint64_t w;
-        memcpy(&w, in + i, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        w = __builtin_bswap64(w);
-#endif
-        uint64_t flagged = special_bytes(w);
+        uint64_t flagged = special_bytes(mw_load_le64(in + i));
         if (flagged != 0) return i + (size_t)(__builtin_ctzll(flagged) >> 3);
         i += 8;
     }

@@ -88,13 +88,7 @@ package final class SegmentBuilder {
         let records = withBytes { Array($0) }
         reset()
         try records.withUnsafeBytes { all in
-            for record in SegmentRecords(all)
-            where !recent.contains(RecentIDs.mix(idHigh: record.idHigh, idLow: record.idLow, ts: record.ts)) {
-                try append(
-                    idHigh: record.idHigh, idLow: record.idLow, fingerprint: record.fingerprint, rule: record.rule,
-                    app: record.app, session: record.session, severity: record.severity, ts: record.ts,
-                    observed: record.observed, json: record.json)
-            }
+            try appendRecords(of: all) { !recent.contains(RecentIDs.mix(idHigh: $0.idHigh, idLow: $0.idLow, ts: $0.ts)) }
         }
         handed = handedOver
     }
@@ -202,9 +196,10 @@ package final class SegmentBuilder {
         try appendRecords(of: records)
     }
 
-    /// Appends the records of a stored segment (its `records` column) after those it holds.
-    func appendRecords(of records: UnsafeRawBufferPointer) throws {
-        for record in SegmentRecords(records) {
+    /// Appends the records of a stored segment (its `records` column) after those it holds, those
+    /// `keep` takes.
+    func appendRecords(of records: UnsafeRawBufferPointer, where keep: (SegmentRecord) -> Bool = { _ in true }) throws {
+        for record in SegmentRecords(records) where keep(record) {
             try append(
                 idHigh: record.idHigh, idLow: record.idLow, fingerprint: record.fingerprint, rule: record.rule,
                 app: record.app, session: record.session, severity: record.severity, ts: record.ts,

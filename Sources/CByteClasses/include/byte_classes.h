@@ -15,6 +15,16 @@
 #include <emmintrin.h>
 #endif
 
+/// The eight bytes at `p` as a little-endian word (byte 0 in the lowest bits), on any host.
+static inline uint64_t mw_load_le64(const uint8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
 /// The classes of 16 bytes: bit i is byte i.
 typedef struct mw_classes16 {
     /// `"`.
@@ -54,13 +64,7 @@ static inline uint64_t mw_attention_bytes(uint64_t w) {
 }
 
 static inline mw_classes16 mw_classify16(const uint8_t *p) {
-    uint64_t w0, w1;
-    memcpy(&w0, p, 8);
-    memcpy(&w1, p + 8, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w0 = __builtin_bswap64(w0);
-    w1 = __builtin_bswap64(w1);
-#endif
+    uint64_t w0 = mw_load_le64(p), w1 = mw_load_le64(p + 8);
     mw_classes16 c;
     c.quotes = mw_gather_high_bits(mw_equal_bytes(w0, '"')) | mw_gather_high_bits(mw_equal_bytes(w1, '"')) << 8;
     c.attention = mw_gather_high_bits(mw_attention_bytes(w0)) | mw_gather_high_bits(mw_attention_bytes(w1)) << 8;
@@ -151,11 +155,7 @@ static inline size_t mw_first_at_least_7f(const uint8_t *p, size_t from, size_t 
     }
 #endif
     while (i + 8 <= count) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        w = __builtin_bswap64(w);
-#endif
+        uint64_t w = mw_load_le64(p + i);
         // The high bit of each byte at 0x7F or above (adding 1 to the low seven bits carries into
         // the high bit exactly for 0x7F; no byte carries into the next).
         uint64_t flagged = (w | ((w & 0x7F7F7F7F7F7F7F7Full) + 0x0101010101010101ull)) & 0x8080808080808080ull;
