@@ -269,6 +269,65 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.count(), 4, "the one stored by the mixed commit counts as stored")
     }
 
+    /// Commits of 1 to 40 violations, some of them replays of violations this writer stored (the
+    /// ones `RecentIDs` remembers), some failing on a lock another connection holds, the writer
+    /// opened again now and then: the file never holds fewer violations than the model stored, and
+    /// holds every one of them (checked every 25 commits, and by session at the end), through the
+    /// small commits, the posting commits' merges from the writer's copy of the tail or from the
+    /// file, and the replays left out.
+    func testRandomCommitsReplaysFailuresAndReopeningsLoseNothing() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        var history = try ViolationHistory(path: path, busyTimeout: 0.01)
+        var generator = SystemRandomNumberGenerator()
+        var stored: [UInt64: Published] = [:]
+        // What this writer stored: a writer opened again remembers only the file's newest segments.
+        var storedHere: [Published] = []
+        var next: UInt64 = 0
+        for step in 0..<400 {
+            let size = Int.random(in: 1...40, using: &generator)
+            var commit: [Published] = []
+            for _ in 0..<size {
+                if !storedHere.isEmpty, Int.random(in: 0..<6, using: &generator) == 0 {
+                    commit.append(storedHere.randomElement(using: &generator)!)  // a replay
+                } else {
+                    next += 1
+                    commit.append(Published(idHigh: 9, idLow: next, fingerprint: next, rule: "r\(next % 3)", app: "a\(next % 2)",
+                                            session: "S\(next % 7)", severity: "info", ts: Int64(next), observed: Int64(next)))
+                }
+            }
+            switch Int.random(in: 0..<12, using: &generator) {
+            case 0:
+                // Another connection holds the write lock: the commit fails and stores nothing.
+                let other = try DatabaseQueue(path: path)
+                try other.writeWithoutTransaction { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    XCTAssertThrowsError(try write(history, commit), "step \(step): a commit under another's lock")
+                    try db.execute(sql: "ROLLBACK")
+                }
+            case 1:
+                history = try ViolationHistory(path: path, busyTimeout: 0.01)
+                storedHere = []
+                fallthrough
+            default:
+                XCTAssertEqual(try write(history, commit), commit.count, "step \(step)")
+                for v in commit where stored[v.idLow] == nil {
+                    stored[v.idLow] = v
+                    storedHere.append(v)
+                }
+            }
+            // A replay is left out while `RecentIDs` remembers its key; one whose slot a newer key
+            // took is stored again (the table bounds memory, not the answer). Nothing is ever lost.
+            XCTAssertGreaterThanOrEqual(try history.count(), stored.count, "step \(step)")
+            if step % 25 == 24 {
+                XCTAssertEqual(Set(try history.find(HistoryQuery(limit: 100_000)).map(\.id)), Set(stored.values.map(\.id)), "step \(step)")
+            }
+        }
+        for session in (0..<7).map({ "S\($0)" }) {
+            XCTAssertEqual(Set(try history.find(HistoryQuery(session: session, limit: 100_000)).map(\.id)),
+                           Set(stored.values.filter { $0.session == session }.map(\.id)), "session \(session)")
+        }
+    }
+
     func testAWriteThatThrowsStoresNothing() throws {
         struct Stop: Error {}
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
