@@ -116,14 +116,19 @@ def restart_on_same_endpoints(daemon: support.Daemon, timeout: float = 10.0) -> 
 
 
 def wait_received(daemons: list[support.Daemon], total: int, timeout: float = 120.0) -> list[dict[str, Any]]:
-    """Waits until the daemons together received `total` events and stored every violation they found."""
+    """Waits until the daemons together received `total` events, stored and published every violation
+    they found, and found none more between two looks (the last events may still be judged when
+    they are counted received; a violation is stored before it is published)."""
     last: list[dict[str, Any]] = []
+    previous: list[int] | None = None
 
     def done() -> bool:
-        nonlocal last
+        nonlocal last, previous
         last = [d.status() for d in daemons]
-        return (sum(s["events_received"] for s in last) >= total
-                and all(s["violations_stored"] == s["violations_found"] for s in last))
+        found = [s["violations_found"] for s in last]
+        steady, previous = found == previous, found
+        return (steady and sum(s["events_received"] for s in last) >= total
+                and all(s["violations_stored"] == s["violations_found"] == s["violations_published"] for s in last))
 
     assert support.poll_until(done, timeout, interval=0.2), \
         f"the shards did not receive {total} events within {timeout} s: {[support.compact_status(s) for s in last]}"
