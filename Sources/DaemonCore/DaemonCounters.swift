@@ -24,6 +24,12 @@ struct DaemonCounters: Sendable {
     var violationsUnstored: UInt64 = 0
     var violationsRecovered: UInt64 = 0
     var historyOutages: UInt64 = 0
+    /// The store's state and the violations waiting in the spool, read before every count the
+    /// publishing thread moves (`IngestLoop.counters()`): a reply that says ok with nothing
+    /// spooled then has every stored violation in `violationsStored`. Not counters: a state and
+    /// a gauge, so not in `prometheus`.
+    var historyState = StoreHealth.State.none
+    var violationsSpooled = 0
     var spoolRecordsDamaged: UInt64 = 0
     var handoverDropped: UInt64 = 0
     var topicsTooLarge: UInt64 = 0

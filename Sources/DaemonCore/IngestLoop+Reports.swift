@@ -15,6 +15,10 @@ extension IngestLoop {
         let published = publishing.statistics
         let health = publishing.health
         var counters = DaemonCounters()
+        // The store's state first (an acquiring load): the publishing thread counts what it stored
+        // before it says ok, so the counts read after it are at least those of that moment.
+        counters.historyState = health.state
+        counters.violationsSpooled = Int(clamping: health.spooled.load(ordering: .relaxed))
         counters.messagesReceived = transportStatistics.messagesReceived
         counters.eventsReceived = pipeline.statistics.eventsReceived
         counters.eventsJudged = engine.eventsJudged

@@ -16,11 +16,11 @@ extension IngestLoop {
         status.controlHoldMaxByRequest = controlHolds.maxByRequest.mapValues { Int(clamping: $0) }
         status.controlHoldCPUMaxMicros = Int(clamping: controlHolds.maxCPUMicros)
         status.controlHoldCPUMaxByRequest = controlHolds.maxCPUByRequest.mapValues { Int(clamping: $0) }
-        status.historyState = health.state.name
-        status.historyHealthy = health.state == .ok
+        status.historyState = counters.historyState.name
+        status.historyHealthy = counters.historyState == .ok
         status.historyError = health.lastErrorText
         status.historyOutages = Int(clamping: counters.historyOutages)
-        status.violationsSpooled = Int(clamping: health.spooled.load(ordering: .relaxed))
+        status.violationsSpooled = counters.violationsSpooled
         status.spoolMemoryBytes = Int(clamping: health.spoolMemoryBytes.load(ordering: .relaxed))
         status.spoolFileBytes = Int(clamping: health.spoolFileBytes.load(ordering: .relaxed))
         status.violationsRecovered = Int(clamping: counters.violationsRecovered)
