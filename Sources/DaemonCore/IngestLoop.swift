@@ -163,7 +163,7 @@ public final class IngestLoop {
         notifier = settings.notifier
         configurationSource = settings.configurationSource
         self.resources = resources
-        outbox = Outbox(socket: resources.handover, clock: clock, logger: logger)
+        outbox = Outbox(handOver: resources.handOver, clock: clock, logger: logger)
         let faultGuard = RuleFaultGuard(
             directory: settings.configuration.stateDirectory, catalog: settings.catalog,
             quarantineEnabled: settings.configuration.quarantineEnabled, logger: settings.logger)

@@ -10,7 +10,7 @@ import ZeroMQ
 
 /// Everything the ingest thread opens before it polls, opened in `open(_:)` and closed
 /// in `close()` in the reverse order: the ZeroMQ context, the CURVE handler, the
-/// publishing thread, the control thread, the ingest `XSUB`, hand-over `PAIR` and control `PAIR` sockets,
+/// publishing thread and its hand-over, the control thread, the ingest `XSUB` and control `PAIR` sockets,
 /// the poller over them and the wake-up, and the metrics server.
 ///
 /// Made on the ingest thread and confined to it (its sockets belong to that thread).
@@ -32,7 +32,8 @@ final class IngestResources {
     let zap: ZapHandler?
     let publishing: PublishingThread
     let ingest: ZMQSocket
-    let handover: ZMQSocket
+    /// The ingest side of the hand-over to the publishing thread.
+    let handOver: HandOver
     /// The PAIR to the control thread (which owns the control `REP` socket).
     let control: ZMQSocket
     let controlThread: ControlThread
@@ -47,7 +48,7 @@ final class IngestResources {
     let stateLock: StateDirectoryLock?
 
     private init(
-        context: ZMQContext, zap: ZapHandler?, publishing: PublishingThread, ingest: ZMQSocket, handover: ZMQSocket,
+        context: ZMQContext, zap: ZapHandler?, publishing: PublishingThread, ingest: ZMQSocket, handOver: HandOver,
         control: ZMQSocket, controlThread: ControlThread, poller: ZMQPoller, index: PollIndex,
         metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?,
         connections: IngestConnectionGuard, endpoints: [String: [String]], stateLock: StateDirectoryLock?
@@ -57,7 +58,7 @@ final class IngestResources {
         self.zap = zap
         self.publishing = publishing
         self.ingest = ingest
-        self.handover = handover
+        self.handOver = handOver
         self.control = control
         self.controlThread = controlThread
         self.poller = poller
@@ -102,9 +103,10 @@ final class IngestResources {
             }
 
             // The publishing thread owns the PUB socket and the history; it binds first.
-            let publishing = try PublishingThread.start(publishingSettings(configuration, context, curveSecret, clock, logger))
-            // Until the ingest side says `finish`, only the context's end stops that thread.
-            undo.push { context.shutdown(); publishing.join() }
+            let handOver = HandOver()
+            let publishing = try PublishingThread.start(publishingSettings(configuration, context, handOver, curveSecret, clock, logger))
+            // That thread ends once the hand-over is finished.
+            undo.push { handOver.finish(); publishing.join() }
             // This side of the control PAIR binds before the control thread starts: the thread
             // serves its socket at once, and a request's bell must have somewhere to go.
             let control = try socket(context, .pair, &undo)
@@ -119,13 +121,7 @@ final class IngestResources {
             // XSUB, not SUB: it filters nothing itself (publishers filter by its subscriptions), so
             // what is still on its way after a stop's unsubscription is received (IngestLoop+Shard).
             let ingest = try socket(context, .xsub, &undo)
-            let handover = try socket(context, .pair, &undo)
-            do {
-                try handover.connect(publishing.handoff)
-            } catch {
-                throw DaemonError(.systemCall, "cannot connect to the publishing thread: \(error)", underlying: error)
-            }
-            try configure(ingest: ingest, handover: handover, configuration, curveSecret: curveSecret)
+            try configure(ingest: ingest, configuration, curveSecret: curveSecret)
             var endpoints = try bind(ingest: ingest, configuration, logger: logger)
             let connections: IngestConnectionGuard
             do {
@@ -160,7 +156,7 @@ final class IngestResources {
                 metrics = (exporter, server)
             }
             return IngestResources(
-                context: context, zap: zap, publishing: publishing, ingest: ingest, handover: handover, control: control,
+                context: context, zap: zap, publishing: publishing, ingest: ingest, handOver: handOver, control: control,
                 controlThread: controlThread, poller: poller, index: index, metrics: metrics, connections: connections,
                 endpoints: endpoints, stateLock: stateLock)
         } catch {
@@ -169,22 +165,24 @@ final class IngestResources {
         }
     }
 
-    /// Closes everything, the last opened first. The ingest side must have handed the
-    /// publishing thread `HandOver.finish` before: this waits for that thread to end.
+    /// Closes everything, the last opened first. The ingest side hands the publishing thread
+    /// its last batch before (`Outbox.finish`): this finishes the hand-over (again, harmless)
+    /// and waits for that thread to end.
     func close() {
         controlThread.finish(through: control)
         metrics?.server.stop()
+        handOver.finish()
         publishing.join()
         zap?.close()
         connections.close()
-        for socket in [ingest, handover, control] { socket.close() }
+        for socket in [ingest, control] { socket.close() }
         context.terminate()
         stateLock?.release()
     }
 
     private static func publishingSettings(
-        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ curveSecret: String?, _ clock: DaemonClock,
-        _ logger: Logger
+        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ handOver: HandOver, _ curveSecret: String?,
+        _ clock: DaemonClock, _ logger: Logger
     ) throws(DaemonError) -> PublishingThread.Settings {
         let history = try historyTarget(configuration)
         if case .sqlite(let path)? = history {
@@ -192,7 +190,7 @@ final class IngestResources {
             try HistoryStartCheck.prepare(path, logger: logger)
         }
         return PublishingThread.Settings(
-            context: context, handoff: "inproc://modalwatch-publish-\(UInt64.random(in: 0...UInt64.max))",
+            context: context, handOver: handOver,
             publish: configuration.publish, history: history,
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
             spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
@@ -236,7 +234,7 @@ final class IngestResources {
     }
 
     private static func configure(
-        ingest: ZMQSocket, handover: ZMQSocket, _ configuration: DaemonConfiguration, curveSecret: String?
+        ingest: ZMQSocket, _ configuration: DaemonConfiguration, curveSecret: String?
     ) throws(DaemonError) {
         do {
             if let curveSecret, configuration.curve?.ingest == true {
@@ -246,7 +244,6 @@ final class IngestResources {
             try ingest.set(.maxMessageSize, IngestLoop.socketMessageLimit)
             try ingest.set(.handshakeInterval, IngestConnectionGuard.handshakeIntervalMs)
             for prefix in configuration.ingestSubscriptions { _ = try ingest.send(IngestLoop.subscription(prefix, subscribe: true)) }
-            try handover.set(.sendHighWaterMark, 1000)
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)", underlying: error)
         }

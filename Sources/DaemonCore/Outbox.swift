@@ -1,11 +1,11 @@
+import Glibc
 import Logging
 import RuleHost
 import SessionEngine
-import ZeroMQ
 
 /// The engine's output on the ingest thread: packs violations and rate-limited
-/// diagnostics into a batch, and hands the batch to the publishing thread over
-/// an `inproc` PAIR socket (as a `HandOver`) at the end of each drain slice.
+/// diagnostics into a batch, and offers the batch to the publishing thread's
+/// `HandOver` at the end of each drain slice.
 final class Outbox: ViolationWritingOutput {
     /// Diagnostics held back by the per-app rate limit (violations.md: at most 10 a second per app).
     private(set) var diagnosticsSuppressed: UInt64 = 0
@@ -29,7 +29,7 @@ final class Outbox: ViolationWritingOutput {
         let rule: String
         let severity: String
     }
-    private let socket: ZMQSocket
+    private let handOver: HandOver
     private let logger: Logger
     /// The daemon's clock: a diagnostic's `observed`.
     private let clock: DaemonClock
@@ -46,10 +46,10 @@ final class Outbox: ViolationWritingOutput {
     private var flushAtBytes = 1 << 20
     private var lastDropLogMs: Int64 = .min / 2
 
-    /// Hands batches over on `socket` (the ingest side of the PAIR); logs rejections to `logger`, rate-limited.
-    init(socket: ZMQSocket, clock: DaemonClock, logger: Logger) {
+    /// Hands batches over to `handOver`; logs rejections to `logger`, rate-limited.
+    init(handOver: HandOver, clock: DaemonClock, logger: Logger) {
         self.clock = clock
-        self.socket = socket
+        self.handOver = handOver
         self.logger = logger
     }
 
@@ -108,36 +108,30 @@ final class Outbox: ViolationWritingOutput {
     }
 
     /// Hands what was found so far to the publishing thread, never waiting: when the hand-over
-    /// is full (that thread is its high-water mark of batches behind), the batch stays and grows,
-    /// and the next flush (the loop tries each turn while `hasPending`) hands it over whole.
+    /// is full (that thread is its `limitBytes` behind), the batch stays and grows, and the next
+    /// flush (the loop tries each turn while `hasPending`) hands it over whole.
     func flush() {
-        send(waiting: false)
-    }
-
-    /// Tells the publishing thread that nothing more will come: the last batch and `finish`, waiting
-    /// for room if need be (the publishing thread's store waits are bounded; `stop_timeout` bounds the rest).
-    func finish() {
-        send(waiting: true)
-        _ = try? HandOver.finish.send(on: socket)
-    }
-
-    private func send(waiting: Bool) {
         guard !batch.isEmpty else { return }
-        do {
-            let sent = try batch.withBytes {
-                try HandOver.batch.send(on: socket, body: $0, flags: waiting ? [] : .dontWait)
-            }
-            guard sent else {
-                pending = true
-                flushAtBytes = batch.count + (1 << 20)
-                return
-            }
-        } catch {
-            // The context is shutting down; nothing more can be handed over.
+        guard batch.withBytes({ handOver.offer($0) }) else {
+            pending = true
+            flushAtBytes = batch.count + (1 << 20)
+            return
         }
         pending = false
         flushAtBytes = 1 << 20
         batch.reset()
+    }
+
+    /// Tells the publishing thread that nothing more will come: the last batch (waiting for room
+    /// if need be: the publishing thread's store waits are bounded, `stop_timeout` bounds the
+    /// rest), then `finish`.
+    func finish() {
+        flush()
+        while pending, !handOver.isFinished {
+            usleep(1_000)
+            flush()
+        }
+        handOver.finish()
     }
 }
 

@@ -8,24 +8,22 @@ import Synchronization
 import ZeroMQ
 
 /// The publishing thread's side, made on that thread and confined to it: it owns the
-/// hand-over PAIR socket, the violations `PUB` socket and the history's writer. For
-/// each hand-over from the ingest thread, it commits the violations to the history
+/// violations `PUB` socket and the history's writer, and takes from the `HandOver`. For
+/// what it takes from the ingest thread, it commits the violations to the history
 /// store in one transaction, then publishes every record in order. So a subscriber
 /// never sees a violation the history does not have.
 ///
 /// Its life is a small state machine (`State`), one step per phase:
-/// `waiting` → `gathering` → `storing` → `waiting` … until a `HandOver.finish`
-/// (or the context's end) leads to `finished`.
+/// `waiting` → `gathering` → `storing` → `waiting` … until `HandOver.finish`
+/// leads to `finished`.
 final class Publisher {
-    /// When a group is committed (group commit): as soon as the hand-over has nothing more
-    /// waiting, or at `maxBatchesPerCommit` batches, `maxBytesPerCommit` bytes or `maxGatherUs`
-    /// of gathering, whichever comes first. Under light load a batch is committed (and published)
-    /// the moment it arrives; under heavy load the batches that arrived while the previous commit
-    /// ran, and within `commitSpacingUs` of its start, form the next one, so commits grow with
-    /// the load and a violation waits at most the spacing beyond the commit it is in.
-    static let maxBatchesPerCommit = 1024
+    /// When a group is committed (group commit): with everything the hand-over holds when the
+    /// group is gathered. Under light load a batch is committed (and published) the moment it
+    /// arrives; under heavy load the batches that arrived while the previous commit ran, and
+    /// within `commitSpacingUs` of its start, form the next one, so commits grow with the load
+    /// and a violation waits at most the spacing beyond the commit it is in. A group of
+    /// `maxBytesPerCommit` takes nothing more (the hand-over's own bound caps what one take adds).
     static let maxBytesPerCommit = 8 << 20
-    static let maxGatherUs: Int64 = 2_000
     /// How often the retention runs. The history holds up to this long's violations past
     /// `max_rows` (at 3,500 violations/s a minute is 210,000 rows and hundreds of MiB, which
     /// can fill a small state directory by itself), and each prune deletes about as many.
@@ -43,7 +41,7 @@ final class Publisher {
         /// Blocked until the ingest thread hands something over.
         case waiting
         /// A batch arrived: taking every batch already waiting into the same group.
-        case gathering(taken: Int)
+        case gathering
         /// The group is complete: commit it, publish it, then go on to `next`.
         case storing(next: Next)
         /// Everything handed over is stored and published: the thread ends.
@@ -57,13 +55,10 @@ final class Publisher {
 
     /// The endpoint the `PUB` socket bound.
     let boundEndpoint: String
-    private let pair: ZMQSocket
+    private let handOver: HandOver
     private let pub: ZMQSocket
     /// The history's writer, with the spool of what it could not take (violations.md).
     private let keeper: HistoryKeeper?
-    /// Polls the hand-over while violations wait in the spool, so that the store is retried.
-    private let poller = ZMQPoller()
-    private var pairIndex = -1
     private let checkpointer: HistoryCheckpointer?
     private let statistics: PublishingStatistics
     private let logger: Logger
@@ -72,8 +67,6 @@ final class Publisher {
     /// The `history_unavailable` notice, written in place.
     private var notice = DiagnosticMessage()
     private var state = State.waiting
-    private var header = ZMQMessage()
-    private var body = ZMQMessage()
     /// The batches of one commit, end to end (batches are self-delimiting records).
     private var group: [UInt8] = []
     private var lastPrune = WallClock.monotonicMilliseconds() - Publisher.pruneIntervalMs
@@ -82,15 +75,9 @@ final class Publisher {
     /// `PublishingThread.Settings.commitSpacingUs`.
     private let commitSpacingUs: Int64
 
-    /// Binds the hand-over and `PUB` sockets and opens the history; on an error, closes what it opened.
+    /// Binds the `PUB` socket and opens the history; on an error, closes what it opened.
     init(_ settings: PublishingThread.Settings, statistics: PublishingStatistics, health: StoreHealth) throws(DaemonError) {
-        let pair: ZMQSocket, pub: ZMQSocket
-        do {
-            pair = try ZMQSocket(settings.context, type: .pair, linger: 0)
-            try pair.bind(settings.handoff)
-        } catch {
-            throw DaemonError(.systemCall, "cannot create the publishing hand-over socket: \(error)", underlying: error)
-        }
+        let pub: ZMQSocket
         do {
             pub = try ZMQSocket(settings.context, type: .pub, linger: 1000)
             try pub.set(.sendHighWaterMark, 100_000)
@@ -100,7 +87,6 @@ final class Publisher {
             try pub.bind(settings.publish)
             boundEndpoint = (try? pub.lastEndpoint) ?? settings.publish
         } catch {
-            pair.close()
             throw DaemonError(.endpoint, "cannot bind publish to \(settings.publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish", underlying: error)
         }
         var keeper: HistoryKeeper?
@@ -120,14 +106,12 @@ final class Publisher {
             } catch {
                 checkpointer?.stop()
                 pub.close()
-                pair.close()
                 throw DaemonError(.systemCall, "cannot open the history store \(target.description): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions", underlying: error)
             }
         }
-        self.pair = pair
+        self.handOver = settings.handOver
         self.pub = pub
         self.keeper = keeper
-        pairIndex = (try? poller.add(pair)) ?? -1
         self.checkpointer = checkpointer
         self.commitSpacingUs = settings.commitSpacingUs
         self.statistics = statistics
@@ -142,7 +126,7 @@ final class Publisher {
         while true {
             switch state {
             case .waiting: state = waitForHandOver()
-            case .gathering(let taken): state = gather(taken: taken)
+            case .gathering: state = gather()
             case .storing(let next):
                 storeAndPublish()
                 pruneIfDue()
@@ -152,58 +136,35 @@ final class Publisher {
         }
     }
 
-    /// `waiting`: blocks for one hand-over. A batch starts a group at once.
+    /// `waiting`: sleeps until the ingest thread hands something over. A batch starts a group at once.
     private func waitForHandOver() -> State {
         group.removeAll(keepingCapacity: true)
-        if let keeper, pairIndex >= 0 {
+        var timeoutMs = HistoryKeeper.identityCheckIntervalMs
+        if let keeper {
             // The store's checks (the state directory, the WAL) once a second, and while the
             // store fails, a retry every so often, between hand-overs.
             keeper.checkIfDue()
             if keeper.hasSpooled { keeper.retryIfDue() }
             publishNotice(keeper)
-            let timeout = keeper.hasSpooled ? HistoryKeeper.retryIntervalMs : HistoryKeeper.identityCheckIntervalMs
-            do { _ = try poller.poll(timeout: Int(timeout)) } catch {
-                return error.isTerminated ? .finished : .waiting
-            }
-            if !poller.isReadable(pairIndex) { return .waiting }
+            if keeper.hasSpooled { timeoutMs = HistoryKeeper.retryIntervalMs }
         }
-        let kind: HandOver?
-        do {
-            kind = try HandOver.receive(from: pair, header: &header, body: &body)
-        } catch {
-            // ETERM: the ingest side failed before it could say `finish`.
-            return error.isInterrupted ? .waiting : .finished
-        }
-        switch kind {
-        case nil: return .waiting
-        case .finish: return .finished
-        case .batch:
-            body.withBytes { group.append(contentsOf: $0) }
-            return .gathering(taken: 1)
+        switch handOver.take(into: &group, waitingMs: Int(timeoutMs)) {
+        case .nothing: return .waiting
+        case .finished: return .finished
+        case .records: return .gathering
         }
     }
 
-    /// `gathering`: takes every batch already waiting, up to a commit's limits. Waits for more
-    /// only while the store is busy: until `commitSpacingUs` after the last commit started.
-    private func gather(taken: Int) -> State {
-        var taken = taken
+    /// `gathering`: takes every batch already waiting. Waits for more only while the store is
+    /// busy: until `commitSpacingUs` after the last commit started.
+    private func gather() -> State {
         let earliest = lastCommitStartUs + commitSpacingUs
         let now = WallClock.monotonicMicroseconds()
-        // Busy: the batches that come meanwhile queue on the hand-over and join this group.
+        // Busy: the batches that come meanwhile wait in the hand-over and join this group.
         if now < earliest { usleep(UInt32(earliest - now)) }
-        let deadline = WallClock.monotonicMicroseconds() + Self.maxGatherUs
-        while taken < Self.maxBatchesPerCommit, group.count < Self.maxBytesPerCommit {
-            // The clock read every 64 batches: a steady flow of small batches cannot hold a commit back.
-            if taken & 63 == 0, WallClock.monotonicMicroseconds() >= deadline { break }
-            switch try? HandOver.receive(from: pair, header: &header, body: &body, dontWait: true) {
-            case .batch?:
-                body.withBytes { group.append(contentsOf: $0) }
-                taken += 1
-            case .finish?: return .storing(next: .finished)
-            case nil: return .storing(next: .waiting)
-            }
-        }
-        return .storing(next: .waiting)
+        guard group.count < Self.maxBytesPerCommit else { return .storing(next: .waiting) }
+        // `finished` only once nothing waits: everything handed over is in this group.
+        return handOver.take(into: &group) == .finished ? .storing(next: .finished) : .storing(next: .waiting)
     }
 
     /// `storing`: commits the group's violations in one transaction, then publishes every record.
@@ -254,7 +215,6 @@ final class Publisher {
         keeper?.finish()
         checkpointer?.stop()
         pub.close()
-        pair.close()
     }
 
     /// Sends one message. The socket runs with ZMQ_XPUB_NODROP, so a full subscriber queue

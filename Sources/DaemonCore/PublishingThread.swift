@@ -17,10 +17,10 @@ final class PublishingThread: Sendable {
     /// What the publishing thread is made from: plain values, handed to the thread,
     /// which builds its `Publisher` (and so its sockets) itself.
     struct Settings: Sendable {
-        /// The context of both ends of the hand-over.
+        /// The context of the `PUB` socket.
         var context: ZMQContext
-        /// The `inproc` endpoint the hand-over PAIR socket binds.
-        var handoff: String
+        /// What the ingest thread hands over (it keeps the other end).
+        var handOver: HandOver
         /// Where the violations `PUB` socket binds.
         var publish: String
         /// The history store, or nil for none.
@@ -46,15 +46,15 @@ final class PublishingThread: Sendable {
     let health: StoreHealth
     /// The endpoint the `PUB` socket bound (with the real port for a `*` port).
     let boundEndpoint: String
-    /// The `inproc` endpoint of the hand-over, for the ingest side's PAIR socket to connect.
-    let handoff: String
+    /// What the ingest thread hands over: `HandOver.finish` ends the thread.
+    let handOver: HandOver
     private let finished: DispatchSemaphore
 
-    private init(statistics: PublishingStatistics, health: StoreHealth, boundEndpoint: String, handoff: String, finished: DispatchSemaphore) {
+    private init(statistics: PublishingStatistics, health: StoreHealth, boundEndpoint: String, handOver: HandOver, finished: DispatchSemaphore) {
         self.statistics = statistics
         self.health = health
         self.boundEndpoint = boundEndpoint
-        self.handoff = handoff
+        self.handOver = handOver
         self.finished = finished
     }
 
@@ -70,9 +70,10 @@ final class PublishingThread: Sendable {
             name: "modalwatch-publish", kernelName: Self.kernelThreadName,
             open: { () throws(DaemonError) in try Publisher(settings, statistics: statistics, health: health) },
             report: { $0.boundEndpoint }, run: { $0.run() })
-        return PublishingThread(statistics: statistics, health: health, boundEndpoint: endpoint, handoff: settings.handoff, finished: finished)
+        return PublishingThread(statistics: statistics, health: health, boundEndpoint: endpoint, handOver: settings.handOver, finished: finished)
     }
 
-    /// Waits until the thread has published everything and closed its sockets. Call it once.
+    /// Waits until the thread has published everything handed over before `HandOver.finish`
+    /// and closed its sockets. Call it once, after `finish`.
     func join() { finished.wait() }
 }

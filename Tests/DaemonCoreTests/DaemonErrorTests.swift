@@ -26,7 +26,7 @@ final class DaemonErrorTests: XCTestCase {
         defer { holder.close() }
         try holder.bind("tcp://127.0.0.1:*")
         let endpoint = try holder.lastEndpoint
-        XCTAssertThrowsError(try PublishingThread.start(.forTest(context, name: "in-use", historyPath: nil, publish: endpoint))) { error in
+        XCTAssertThrowsError(try PublishingThread.start(.forTest(context, historyPath: nil, publish: endpoint))) { error in
             guard let error = error as? DaemonError else { return XCTFail("\(error) is not a DaemonError") }
             XCTAssertEqual(error.code, .endpoint)
             XCTAssertEqual(error.errno, EADDRINUSE)

@@ -26,16 +26,13 @@ final class GroupCommitTests: XCTestCase {
     func testABurstOfHandOversIsCommittedInFewTransactionsAndEveryViolationStoredThenPublished() throws {
         let context = try ZMQContext()
         defer { context.terminate() }
-        let publishing = try PublishingThread.start(.forTest(context, name: "group", historyPath: folder + "/" + ViolationHistory.fileName))
+        let publishing = try PublishingThread.start(.forTest(context, historyPath: folder + "/" + ViolationHistory.fileName))
         let subscriber = try ZMQSocket.testSubscriber(context, to: publishing.boundEndpoint, prefix: "violation/")
         defer { subscriber.close() }
-        let handover = try ZMQSocket(context, type: .pair)
-        defer { handover.close() }
-        try handover.connect(publishing.handoff)
         Thread.sleep(forTimeInterval: 0.3)  // the subscription reaches the PUB socket
 
         // One violation alone: committed and published without waiting for company.
-        try handOver(violations: 0..<1, on: handover)
+        try handOver(violations: 0..<1, on: publishing.handOver)
         XCTAssertNotNil(try subscriber.receiveMultipart())
         let history = try ViolationHistory(path: folder + "/" + ViolationHistory.fileName, readOnly: true)
         XCTAssertEqual(try history.count(), 1, "published only once stored")
@@ -43,11 +40,11 @@ final class GroupCommitTests: XCTestCase {
 
         // A burst: 400 hand-overs of 5 violations each, sent faster than one commit takes.
         let batches = 400, perBatch = 5
-        for batch in 0..<batches { try handOver(violations: (1 + batch * perBatch)..<(1 + (batch + 1) * perBatch), on: handover) }
+        for batch in 0..<batches { try handOver(violations: (1 + batch * perBatch)..<(1 + (batch + 1) * perBatch), on: publishing.handOver) }
         var received = 0
         while received < batches * perBatch, try subscriber.receiveMultipart() != nil { received += 1 }
         XCTAssertEqual(received, batches * perBatch)
-        try HandOver.finish.send(on: handover)
+        publishing.handOver.finish()
         publishing.join()
 
         let stored = publishing.statistics.violationsStored.load(ordering: .relaxed)
@@ -64,20 +61,17 @@ final class GroupCommitTests: XCTestCase {
     func testPacedHandOversShareCommitsSpacedApartAndKeepTheirOrder() throws {
         let context = try ZMQContext()
         defer { context.terminate() }
-        var settings = PublishingThread.Settings.forTest(context, name: "paced", historyPath: folder + "/" + ViolationHistory.fileName)
+        var settings = PublishingThread.Settings.forTest(context, historyPath: folder + "/" + ViolationHistory.fileName)
         settings.commitSpacingUs = 1_000
         let publishing = try PublishingThread.start(settings)
         let subscriber = try ZMQSocket.testSubscriber(context, to: publishing.boundEndpoint, prefix: "violation/")
         defer { subscriber.close() }
-        let handover = try ZMQSocket(context, type: .pair)
-        defer { handover.close() }
-        try handover.connect(publishing.handoff)
         Thread.sleep(forTimeInterval: 0.3)  // the subscription reaches the PUB socket
 
         let count = 400
         let started = WallClock.monotonicMicroseconds()
         for n in 0..<count {
-            try handOver(violations: n..<(n + 1), on: handover)
+            try handOver(violations: n..<(n + 1), on: publishing.handOver)
             usleep(50)
         }
         var published: [Int] = []
@@ -86,7 +80,7 @@ final class GroupCommitTests: XCTestCase {
             published.append(Int(json.split(separator: ":").last!.dropLast())!)
         }
         let elapsedUs = WallClock.monotonicMicroseconds() - started
-        try HandOver.finish.send(on: handover)
+        publishing.handOver.finish()
         publishing.join()
 
         XCTAssertEqual(published, Array(0..<count), "published once each, in the order handed over")
@@ -101,7 +95,7 @@ final class GroupCommitTests: XCTestCase {
     }
 
     /// Hands over one batch of the numbered violations (ids from the number, so each is new).
-    private func handOver(violations numbers: Range<Int>, on socket: ZMQSocket) throws {
+    private func handOver(violations numbers: Range<Int>, on handOver: HandOver) throws {
         var batch = OutboundBatch()
         let topic = Array("violation/com.example.app/test-rule".utf8)
         let session = Array("s-1".utf8)
@@ -118,6 +112,6 @@ final class GroupCommitTests: XCTestCase {
                 }
             }
         }
-        _ = try batch.bytes.withUnsafeBytes { try HandOver.batch.send(on: socket, body: $0) }
+        XCTAssertTrue(handOver.offer(batch))
     }
 }

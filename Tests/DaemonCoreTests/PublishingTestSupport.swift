@@ -5,14 +5,22 @@ import ZeroMQ
 
 /// What the publishing thread's tests share: their settings and their subscriber.
 extension PublishingThread.Settings {
-    /// A fresh `inproc` hand-over named after `name`, publishing on `publish`, the history at
-    /// `historyPath` without retention, no CURVE, a silent logger.
-    static func forTest(_ context: ZMQContext, name: String, historyPath: String?,
+    /// A fresh hand-over, publishing on `publish`, the history at `historyPath` without
+    /// retention, no CURVE, a silent logger.
+    static func forTest(_ context: ZMQContext, historyPath: String?,
                         publish: String = "tcp://127.0.0.1:*") -> PublishingThread.Settings {
         PublishingThread.Settings(
-            context: context, handoff: "inproc://\(name)-\(UInt64.random(in: 0...UInt64.max))", publish: publish,
+            context: context, handOver: HandOver(), publish: publish,
             history: historyPath.map { .sqlite(path: $0) }, retention: .init(maxAgeMs: nil, maxRows: nil), curveSecretKey: nil,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+    }
+}
+
+extension HandOver {
+    /// Offers `batch`'s records; fails the test's expectation by returning false when refused.
+    @discardableResult
+    func offer(_ batch: borrowing OutboundBatch) -> Bool {
+        batch.withBytes { offer($0) }
     }
 }
 

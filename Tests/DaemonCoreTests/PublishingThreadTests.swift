@@ -7,7 +7,7 @@ import ZeroMQ
 import Synchronization
 
 /// The publishing thread's phases with real sockets and a real history file: it binds,
-/// publishes what is handed over, and ends on `finish` or on the context's end.
+/// publishes what is handed over, and ends on `finish`.
 final class PublishingThreadTests: XCTestCase {
     private var folder = ""
 
@@ -20,7 +20,7 @@ final class PublishingThreadTests: XCTestCase {
     }
 
     private func settings(_ context: ZMQContext, publish: String = "tcp://127.0.0.1:*") -> PublishingThread.Settings {
-        .forTest(context, name: "publish", historyPath: folder + "/history.sqlite", publish: publish)
+        .forTest(context, historyPath: folder + "/history.sqlite", publish: publish)
     }
 
     func testPublishesEachBatchThenEndsOnFinish() throws {
@@ -29,29 +29,26 @@ final class PublishingThreadTests: XCTestCase {
         let publishing = try PublishingThread.start(settings(context))
         let subscriber = try ZMQSocket.testSubscriber(context, to: publishing.boundEndpoint, prefix: "diag/", timeoutMs: 5000, unbounded: false)
         defer { subscriber.close() }
-        let handover = try ZMQSocket(context, type: .pair)
-        defer { handover.close() }
-        try handover.connect(publishing.handoff)
         Thread.sleep(forTimeInterval: 0.3)  // the subscription reaches the PUB socket
 
         var batch = OutboundBatch()
         let topic = Array("diag/app/test".utf8), payload = Array(#"{"v":1}"#.utf8)
         topic.withUnsafeBytes { t in payload.withUnsafeBytes { p in batch.appendDiagnostic(topic: t, payload: p) } }
-        _ = try batch.bytes.withUnsafeBytes { try HandOver.batch.send(on: handover, body: $0) }
+        XCTAssertTrue(publishing.handOver.offer(batch))
 
         let received = try XCTUnwrap(subscriber.receiveMultipart())
         XCTAssertEqual(received.frames, [topic, payload])
-        try HandOver.finish.send(on: handover)
+        publishing.handOver.finish()
         publishing.join()
         XCTAssertEqual(publishing.statistics.diagnosticsPublished.load(ordering: .relaxed), 1)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/history.sqlite"))
     }
 
-    func testEndsWhenTheContextShutsDownBeforeAnyFinish() throws {
+    func testEndsOnFinishWithNothingHandedOver() throws {
         let context = try ZMQContext()
         let publishing = try PublishingThread.start(settings(context))
-        context.shutdown()
-        publishing.join()  // returns: the blocked receive got ETERM
+        publishing.handOver.finish()
+        publishing.join()  // returns: the sleeping thread was woken by finish
         context.terminate()
     }
 
