@@ -33,6 +33,17 @@ def test_a_slow_subscriber_overflowing_is_counted(daemon, sender, zctx):
                 break
             time.sleep(0.1)
         assert support.delta(status, base, "events_received") == EVENTS
+        # Every diagnostic found is published once the publishing thread has taken the last batch:
+        # the counts hold between two looks (a status read as the last events are counted received
+        # may come before that thread published their diagnostics).
+        previous = None
+        while time.monotonic() < deadline + 10:
+            status = daemon.request({"cmd": "status"}, timeout=20)
+            counts = (status["diagnostics_published"], status["subscriber_overflows"], status["diagnostics_suppressed"])
+            if counts == previous:
+                break
+            previous = counts
+            time.sleep(0.3)
         received = 0
         while slow.poll(300):
             slow.recv_multipart()
