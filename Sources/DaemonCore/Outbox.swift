@@ -18,17 +18,9 @@ final class Outbox: ViolationWritingOutput {
     /// The most bytes a batch waiting for the hand-over may hold; past it records are dropped and counted.
     static let maxPendingBytes = 64 << 20
     /// Violations by rule and severity, for the metrics.
-    var violationsByRule: [RuleSeverity: UInt64] {
-        Dictionary(counts.values.map { ($0.rule, $0.count) }, uniquingKeysWith: +)
-    }
+    var violationsByRule: [ViolationCounts.RuleSeverity: UInt64] { counts.byRule }
     /// Counts keyed by the rule's seed mixed with the severity: a cheap key on the hot path.
-    private var counts: [UInt64: (rule: RuleSeverity, count: UInt64)] = [:]
-
-    /// A rule and the severity it fired with.
-    struct RuleSeverity: Hashable {
-        let rule: String
-        let severity: String
-    }
+    private var counts = ViolationCounts()
     private let handOver: HandOver
     private let logger: Logger
     /// The daemon's clock: a diagnostic's `observed`.
@@ -62,9 +54,9 @@ final class Outbox: ViolationWritingOutput {
 
     func emit(_ violation: EmittedViolation, writingJSON write: (inout JSONBuffer) -> Void) {
         violationsFound += 1
-        counts[violation.ruleSeed ^ violation.severity.hashSalt, default: (
-            RuleSeverity(rule: violation.rule, severity: violation.severity.rawValue), 0
-        )].count += 1
+        counts.add(violation.ruleSeed ^ violation.severity.hashSalt) {
+            ViolationCounts.RuleSeverity(rule: violation.rule, severity: violation.severity.rawValue)
+        }
         guard batch.count < Self.maxPendingBytes else { return dropped() }
         batch.appendViolation(violation, writingJSON: write)
         if batch.count >= flushAtBytes { flush() }

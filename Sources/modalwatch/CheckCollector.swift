@@ -1,11 +1,14 @@
 import ControlProtocol
 import Foundation
+import Report
 import RuleHost
 import SessionEngine
 
 /// Collects what `check` finds: violations as the daemon would publish them, and rejections.
-/// The engine writes each violation's JSON straight into one buffer the collector keeps for
-/// all of them (`ViolationJSONStore`), not into a scratch buffer to be copied into an array each.
+/// The engine writes each violation's JSON straight into the collector's buffer
+/// (`ViolationJSONStore`), not into a scratch buffer to be copied. A collector that `keeps`
+/// its violations (SARIF, tests) holds them all in that buffer; one that does not hands each to
+/// `onViolation` and counts it, and its memory stays flat however long the stream.
 final class CheckCollector: ViolationWritingOutput {
     /// Where an event came from: the file as named, and its line (from 1).
     struct Location {
@@ -13,6 +16,8 @@ final class CheckCollector: ViolationWritingOutput {
         let line: Int
     }
 
+    /// A violation found. From a collector that does not keep its violations, valid only during
+    /// `onViolation` (the next violation's JSON takes its place in the store).
     struct Found {
         /// Where its JSON is.
         let store: ViolationJSONStore
@@ -46,6 +51,10 @@ final class CheckCollector: ViolationWritingOutput {
     // Written and read only on `check`'s one thread, one access at a time: no dynamic exclusivity
     // check per violation.
     @exclusivity(unchecked) private(set) var violations: [Found] = []
+    /// Whether `violations` holds every violation found (else only `severities` counts them).
+    let keeps: Bool
+    /// The violations found, by severity.
+    @exclusivity(unchecked) private(set) var severities = SeverityCounts()
     private(set) var diagnostics: [String: Int] = [:]
     private(set) var diagnosticLines: [String] = []
     /// The file of the event being judged now (nil: none).
@@ -56,19 +65,26 @@ final class CheckCollector: ViolationWritingOutput {
     var location: Location? { file.map { Location(file: $0, line: line) } }
     /// Called for each violation as it is found (for streaming output).
     @exclusivity(unchecked) var onViolation: ((Found) -> Void)?
-    /// Every violation's JSON, one after another.
+    /// Every violation's JSON, one after another (only the current one's when it does not `keep`).
     private let store = ViolationJSONStore()
+
+    /// A collector that keeps every violation in `violations`, or (`keeping: false`) only counts them.
+    init(keeping: Bool = true) {
+        keeps = keeping
+    }
 
     func emit(_ violation: EmittedViolation) {
         emit(violation) { $0.raw(violation.json) }
     }
 
     func emit(_ violation: EmittedViolation, writingJSON write: (inout JSONBuffer) -> Void) {
+        if !keeps { store.reset() }
         let found = Found(
             store: store, jsonRange: store.append(write), rule: violation.rule, severity: violation.severity,
             app: violation.app, sessionRange: store.appendSession(violation.session), ts: violation.ts,
             location: location)
-        violations.append(found)
+        severities.add(violation.severity)
+        if keeps { violations.append(found) }
         onViolation?(found)
     }
 
@@ -87,6 +103,12 @@ final class ViolationJSONStore {
     // One thread, one access at a time: no dynamic exclusivity check per violation.
     @exclusivity(unchecked) private var buffer = JSONBuffer(capacity: 1 << 16)
     @exclusivity(unchecked) private var sessions: [UInt8] = []
+
+    /// Forgets every violation's JSON and session id, keeping the buffers.
+    func reset() {
+        buffer.reset()
+        sessions.removeAll(keepingCapacity: true)
+    }
 
     /// Appends a session id; returns where it is.
     func appendSession(_ id: UnsafeRawBufferPointer) -> Range<Int> {

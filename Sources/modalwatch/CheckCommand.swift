@@ -45,10 +45,11 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let (catalog, configuration) = try rules.load()
-        let collector = CheckCollector()
+        let format = json ? .json : self.format
+        // Only SARIF needs every violation at the end; the other formats print each as it comes.
+        let collector = CheckCollector(keeping: format == .sarif)
         let out = BufferedOutput()
         defer { out.flush() }
-        let format = json ? .json : self.format
         collector.onViolation = { found in
             switch format {
             case .json:
@@ -91,8 +92,8 @@ struct CheckCommand: ParsableCommand {
             }
             collector.file = nil
         }
-        let found = collector.violations
         if format == .sarif {
+            let found = collector.violations
             let log = SarifLog(
                 catalog: catalog, profile: RuleProfile(catalog: catalog, configuration: configuration.engine, app: nil),
                 files: files, found: found, notifications: collector.diagnosticLines, version: Modalwatch.configuration.version)
@@ -101,10 +102,9 @@ struct CheckCommand: ParsableCommand {
         }
         out.flush()
         let threshold = Severity(rawValue: failOn)!
-        var bySeverity = SeverityCounts()
-        for violation in found { bySeverity.add(violation.severity) }
+        let bySeverity = collector.severities
         let summary = Severity.allCases.reversed().map { "\(bySeverity[$0]) \($0.rawValue)" }.joined(separator: ", ")
-        var line = "\(found.count) violation(s) (\(summary)) in \(pipeline.statistics.eventsReceived) event(s), edition \(configuration.engine.defaultEdition.rawValue)"
+        var line = "\(bySeverity.total) violation(s) (\(summary)) in \(pipeline.statistics.eventsReceived) event(s), edition \(configuration.engine.defaultEdition.rawValue)"
         let rejected = pipeline.eventsRejected
         if rejected > 0 { line += "; \(rejected) rejected" }
         let anomalies = collector.diagnostics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
@@ -119,7 +119,7 @@ struct CheckCommand: ParsableCommand {
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
         for diagnostic in collector.diagnosticLines { FileHandle.standardError.write(Data((Terminal.visible("  \(diagnostic)") + "\n").utf8)) }
-        if found.contains(where: { $0.severity >= threshold }) { throw ExitCode(1) }
+        if Severity.allCases.contains(where: { $0 >= threshold && bySeverity[$0] > 0 }) { throw ExitCode(1) }
     }
 
     private func read(_ file: String) -> Data? {

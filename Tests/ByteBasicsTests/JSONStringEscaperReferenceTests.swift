@@ -98,17 +98,23 @@ final class JSONStringEscaperReferenceTests: XCTestCase {
         }
     }
 
+    /// Every length to 80 (the 32-byte, 16-byte, word and byte steps, and their ends), every
+    /// position of the byte found, starting from 0 to 3 bytes in.
     func testFirstByteAtLeast7F() {
-        for length in 0...40 {
-            for position in 0...length {
-                for byte: UInt8 in [0x7F, 0x80, 0xFF] {
-                    var bytes = [UInt8](repeating: 0x7E, count: length)
-                    if position < length { bytes[position] = byte }
-                    let found = bytes.withUnsafeBufferPointer { buffer -> Int in
-                        guard let base = buffer.baseAddress else { return 0 }
-                        return StringBytes.firstAtLeast7F(base, from: 0, count: length)
+        for length in 0...80 {
+            for from in 0...min(3, length) {
+                for position in from...length {
+                    for byte: UInt8 in [0x7F, 0x80, 0xFF] {
+                        var bytes = [UInt8](repeating: 0x7E, count: length)
+                        if position < length { bytes[position] = byte }
+                        // A byte before `from` is not looked at.
+                        if from > 0 { bytes[from - 1] = 0xFF }
+                        let found = bytes.withUnsafeBufferPointer { buffer -> Int in
+                            guard let base = buffer.baseAddress else { return 0 }
+                            return StringBytes.firstAtLeast7F(base, from: from, count: length)
+                        }
+                        if found != position { XCTFail("\(byte) at \(position) of \(length), from \(from): found \(found)") }
                     }
-                    XCTAssertEqual(found, position, "\(byte) at \(position) of \(length)")
                 }
             }
         }
