@@ -16,8 +16,7 @@ final class CheckCollector: ViolationWritingOutput {
         let line: Int
     }
 
-    /// A violation found. From a collector that does not keep its violations, valid only during
-    /// `onViolation` (the next violation's JSON takes its place in the store).
+    /// A violation found and kept (`keeps`).
     struct Found {
         /// Where its JSON is.
         let store: ViolationJSONStore
@@ -39,13 +38,16 @@ final class CheckCollector: ViolationWritingOutput {
             try store.withBytes(jsonRange, body)
         }
         /// The violation's JSON as a value (for text and SARIF output only).
-        var object: JSONValue {
-            (try? JSONParser.parse(json)) ?? .object([:])
-        }
+        var object: JSONValue { withJSON(CheckCollector.object) }
         /// The violation's message.
         var message: String { object["message"]?.stringValue ?? "" }
         /// The violation's suggestion, nil when it has none.
         var suggestion: String? { object["suggestion"]?.stringValue }
+    }
+
+    /// A violation's JSON as a value (`{}` if it does not parse, which the engine's JSON always does).
+    static func object(_ json: UnsafeRawBufferPointer) -> JSONValue {
+        (try? JSONParser.parse(Array(json))) ?? .object([:])
     }
 
     // Written and read only on `check`'s one thread, one access at a time: no dynamic exclusivity
@@ -63,8 +65,9 @@ final class CheckCollector: ViolationWritingOutput {
     @exclusivity(unchecked) var line = 0
     /// The event being judged now.
     var location: Location? { file.map { Location(file: $0, line: line) } }
-    /// Called for each violation as it is found (for streaming output).
-    @exclusivity(unchecked) var onViolation: ((Found) -> Void)?
+    /// Called for each violation as it is found (for streaming output), with its JSON; both valid
+    /// only during the call. `location` is the event's.
+    @exclusivity(unchecked) var onViolation: ((borrowing EmittedViolation, UnsafeRawBufferPointer) -> Void)?
     /// Every violation's JSON, one after another (only the current one's when it does not `keep`).
     private let store = ViolationJSONStore()
 
@@ -78,14 +81,20 @@ final class CheckCollector: ViolationWritingOutput {
     }
 
     func emit(_ violation: EmittedViolation, writingJSON write: (inout JSONBuffer) -> Void) {
-        if !keeps { store.reset() }
+        severities.add(violation.severity)
+        guard keeps else {
+            // Printed as it comes: the JSON lives in the store until the next violation.
+            store.reset()
+            let range = store.append(write)
+            if let onViolation { store.withBytes(range) { onViolation(violation, $0) } }
+            return
+        }
         let found = Found(
             store: store, jsonRange: store.append(write), rule: violation.rule, severity: violation.severity,
             app: violation.app, sessionRange: store.appendSession(violation.session), ts: violation.ts,
             location: location)
-        severities.add(violation.severity)
-        if keeps { violations.append(found) }
-        onViolation?(found)
+        violations.append(found)
+        if let onViolation { found.withJSON { onViolation(violation, $0) } }
     }
 
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {

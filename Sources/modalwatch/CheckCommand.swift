@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlProtocol
 import Foundation
 import Glibc
 import ModalwatchConfig
@@ -50,22 +51,24 @@ struct CheckCommand: ParsableCommand {
         let collector = CheckCollector(keeping: format == .sarif)
         let out = BufferedOutput()
         defer { out.flush() }
-        collector.onViolation = { found in
-            switch format {
-            case .json:
-                found.withJSON { out.writeJSONLine($0) }
-            case .text:
+        switch format {
+        case .json:
+            collector.onViolation = { _, json in out.writeJSONLine(json) }
+        case .text:
+            collector.onViolation = { [unowned collector] found, json in
                 let severity = Terminal.severity(Terminal.pad(found.severity.rawValue, 7), found.severity.rawValue)
-                let place = found.location.map { "\($0.file):\($0.line): " } ?? ""
+                let place = collector.location.map { "\($0.file):\($0.line): " } ?? ""
                 let time = ReportTime.format(found.ts, seconds: true)
-                let text = "\(place)\(severity) \(found.rule)  \(found.app) \(found.session) \(time): \(found.message)"
+                let object = CheckCollector.object(json)
+                let session = String(decoding: found.session, as: UTF8.self)
+                let text = "\(place)\(severity) \(found.rule)  \(found.app) \(session) \(time): \(object["message"]?.stringValue ?? "")"
                 out.write(Array((Terminal.visible(text) + "\n").utf8))
-                if let suggestion = found.suggestion {
+                if let suggestion = object["suggestion"]?.stringValue {
                     out.write(Array(("    suggestion: " + Terminal.visible(suggestion) + "\n").utf8))
                 }
-            case .sarif:
-                break
             }
+        case .sarif:
+            break
         }
         let pipeline = EventPipeline(catalog: catalog, configuration: configuration.engine, output: collector)
         for file in files {
