@@ -92,4 +92,22 @@ final class WireVocabularyTests: XCTestCase {
         }
     }
 
+    /// `string` (generated literals) spells each value as its static `name` does.
+    func testEachStringIsItsName() {
+        func check<Value: WireValue>(_: Value.Type) {
+            for value in Value.allCases {
+                XCTAssertEqual(value.string, value.name.description, "\(Value.self).\(value)")
+            }
+        }
+        check(WireDevice.self)
+        check(WireSizeClass.self)
+        check(WireControl.self)
+        check(WireTaskState.self)
+        check(WireButtonStyle.self)
+        check(WireModalRole.self)
+        check(WireVia.self)
+        check(WireModalStyle.self)
+        check(WireTransition.self)
+        check(WireEventType.self)
+    }
 }

@@ -7,6 +7,8 @@
 public protocol WireValue: CaseIterable, Sendable {
     /// The value on the wire, as a static string (its bytes live forever).
     var name: StaticString { get }
+    /// `name` as a `String` (generated with `match`: a literal, so reading it allocates nothing).
+    var string: String { get }
     /// The value spelled by `words`, or nil.
     static func match(_ words: WireWords) -> Self?
 }
@@ -27,8 +29,4 @@ extension WireValue {
             return match(base, buffer.count)
         }
     }
-
-    /// `name` as a `String`.
-    @inlinable
-    public var string: String { name.description }
 }
