@@ -26,7 +26,7 @@ enum AlertButtonYesNo: Rule {
         guard !offending.isEmpty else { return }
         var evidence = Evidence()
         evidence.add("buttons", offending)
-        evidence.add("titles", offending.map { event.buttons[$0].title.string ?? "" })
+        evidence.add("titles", texts: offending.lazy.map { event.buttons[$0].title })
         let names = offending.map { Phrase.quoted(event.buttons[$0].title) }.joined(separator: " and ")
         call.report(
             subject: event.id,

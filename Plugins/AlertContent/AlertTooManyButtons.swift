@@ -21,7 +21,7 @@ enum AlertTooManyButtons: Rule {
         var evidence = Evidence()
         evidence.add("buttons", buttons.count)
         evidence.add("max_buttons", limit)
-        evidence.add("titles", buttons.map { $0.title.string ?? "" })
+        evidence.add("titles", texts: buttons.lazy.map(\.title))
         call.report(
             subject: event.id,
             message: """

@@ -78,13 +78,27 @@ public struct Evidence: Sendable {
         endMember()
     }
 
-    /// Adds an array of strings.
-    public mutating func add(_ key: String, _ values: [String]) {
+    /// Adds an array of strings (any sequence of them: a lazy map builds no array).
+    public mutating func add(_ key: String, _ values: some Sequence<String>) {
         beginMember(key)
         object.append(0x5B)
         for (index, value) in values.enumerated() {
             if index > 0 { object.append(0x2C) }
             Evidence.appendString(value, into: &object)
+        }
+        object.append(0x5D)
+        endMember()
+    }
+
+    /// Adds an array of the texts the host passed in, written from their bytes (no `String`
+    /// made); an absent text is written as an empty string. `buttons.lazy.map(\.title)` builds
+    /// no array either.
+    public mutating func add(_ key: String, texts: some Sequence<Text>) {
+        beginMember(key)
+        object.append(0x5B)
+        for (index, text) in texts.enumerated() {
+            if index > 0 { object.append(0x2C) }
+            Evidence.appendString(bytes: text.bytes, into: &object)
         }
         object.append(0x5D)
         endMember()

@@ -21,6 +21,23 @@ final class EvidenceTests: XCTestCase {
         XCTAssertEqual(evidence.json, #"{"count":4,"limit":-3,"modal":true,"title":null,"words":["Delete","\"file\""],"depths":[1,2,3],"button":null}"#)
     }
 
+    /// Texts from the host are written from their bytes as the same strings made `String`s
+    /// first would be: escaped, an absent one as an empty string; any sequence, lazy ones too.
+    func testTextsAreWrittenAsTheirStringsWouldBe() {
+        let titles = ["Delete", "\"file\" \u{2028} é 🙂", ""]
+        let bytes = titles.map { Array($0.utf8) }
+        var fromTexts = Evidence(), fromStrings = Evidence()
+        bytes[0].withUnsafeBufferPointer { first in
+            bytes[1].withUnsafeBufferPointer { second in
+                let texts = [Text(first), Text(second), Text.absent]
+                fromTexts.add("titles", texts: texts.lazy.map { $0 })
+            }
+        }
+        fromStrings.add("titles", titles.lazy.map { $0 })
+        XCTAssertEqual(fromTexts.json, fromStrings.json)
+        XCTAssertEqual(fromStrings.json, #"{"titles":["Delete","\"file\" \u2028 é 🙂",""]}"#)
+    }
+
     func testStringsAreEscapedSoThatTheObjectParses() throws {
         let nasty = "quote \" backslash \\ newline \n tab \t bell \u{7} line-sep \u{2028} para-sep \u{2029} é 🙂"
         var evidence = Evidence()
