@@ -34,7 +34,7 @@ enum AlertButtonTitleFormat: Rule {
         guard let first = offending.first else { return }
         var evidence = Evidence()
         evidence.add("buttons", offending)
-        evidence.add("titles", texts: offending.lazy.map { event.buttons[$0].title })
+        evidence.add("titles", texts: offending.count) { event.buttons[offending[$0]].title }
         evidence.add("problems", offending.map { problem(call.slice(event.buttons[$0].title)) ?? "" })
         evidence.add("suggested_buttons", event.buttons.map { button -> String in
             problem(call.slice(button.title)) == nil ? button.title.string ?? "" : corrected(call.slice(button.title))

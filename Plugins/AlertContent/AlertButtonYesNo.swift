@@ -26,7 +26,7 @@ enum AlertButtonYesNo: Rule {
         guard !offending.isEmpty else { return }
         var evidence = Evidence()
         evidence.add("buttons", offending)
-        evidence.add("titles", texts: offending.lazy.map { event.buttons[$0].title })
+        evidence.add("titles", texts: offending.count) { event.buttons[offending[$0]].title }
         let names = offending.map { Phrase.quoted(event.buttons[$0].title) }.joined(separator: " and ")
         call.report(
             subject: event.id,

@@ -21,7 +21,7 @@ enum AlertTooManyButtons: Rule {
         var evidence = Evidence()
         evidence.add("buttons", buttons.count)
         evidence.add("max_buttons", limit)
-        evidence.add("titles", texts: buttons.lazy.map(\.title))
+        evidence.add("titles", texts: buttons.count) { buttons[$0].title }
         call.report(
             subject: event.id,
             message: """

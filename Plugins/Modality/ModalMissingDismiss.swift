@@ -19,8 +19,8 @@ enum ModalMissingDismiss: Rule {
         let buttons = event.modalButtons
         guard !buttons.contains(where: { $0.role == .done || $0.role == .cancel }) else { return }
         var evidence = Evidence()
-        evidence.add("buttons", texts: buttons.lazy.map(\.title))
-        evidence.add("roles", buttons.lazy.map { $0.role?.name ?? "none" })
+        evidence.add("buttons", texts: buttons.count) { buttons[$0].title }
+        evidence.add("roles", buttons.map { $0.role?.name ?? "none" })
         call.report(
             subject: event.id,
             message: buttons.isEmpty

@@ -78,8 +78,8 @@ public struct Evidence: Sendable {
         endMember()
     }
 
-    /// Adds an array of strings (any sequence of them: a lazy map builds no array).
-    public mutating func add(_ key: String, _ values: some Sequence<String>) {
+    /// Adds an array of strings.
+    public mutating func add(_ key: String, _ values: [String]) {
         beginMember(key)
         object.append(0x5B)
         for (index, value) in values.enumerated() {
@@ -90,15 +90,15 @@ public struct Evidence: Sendable {
         endMember()
     }
 
-    /// Adds an array of the texts the host passed in, written from their bytes (no `String`
-    /// made); an absent text is written as an empty string. `buttons.lazy.map(\.title)` builds
-    /// no array either.
-    public mutating func add(_ key: String, texts: some Sequence<Text>) {
+    /// Adds an array of `count` texts the host passed in, the one at each index from `text`,
+    /// written from their bytes: no `String` and no array is made (`texts: buttons.count) {
+    /// buttons[$0].title }`). An absent text is written as an empty string.
+    public mutating func add(_ key: String, texts count: Int, _ text: (Int) -> Text) {
         beginMember(key)
         object.append(0x5B)
-        for (index, text) in texts.enumerated() {
+        for index in 0..<max(count, 0) {
             if index > 0 { object.append(0x2C) }
-            Evidence.appendString(bytes: text.bytes, into: &object)
+            Evidence.appendString(bytes: text(index).bytes, into: &object)
         }
         object.append(0x5D)
         endMember()
