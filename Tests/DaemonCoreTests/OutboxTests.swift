@@ -26,13 +26,8 @@ final class OutboxTests: XCTestCase {
     func testABatchTheFullHandOverRefusesStaysGrowsAndGoesOverWholeOnceThereIsRoom() {
         let handOver = HandOver(limitBytes: 1_024)
         let outbox = Outbox(handOver: handOver, clock: DaemonClock(), logger: logger)
-        var next = 0
         // Fill the hand-over past its bound: the publishing thread takes nothing meanwhile.
-        while !outbox.hasPending {
-            emit(next, into: outbox)
-            next += 1
-            outbox.flush()
-        }
+        var next = fillUntilRefused(outbox)
         let waiting = handOver.waitingBytes
         for _ in 0..<20 {
             emit(next, into: outbox)
@@ -53,12 +48,7 @@ final class OutboxTests: XCTestCase {
     func testFinishWaitsForRoomForTheLastBatchThenEndsTheHandOver() {
         let handOver = HandOver(limitBytes: 1_024)
         let outbox = Outbox(handOver: handOver, clock: DaemonClock(), logger: logger)
-        var next = 0
-        while !outbox.hasPending {
-            emit(next, into: outbox)
-            next += 1
-            outbox.flush()
-        }
+        let next = fillUntilRefused(outbox)
         // The publishing thread: takes after a while, until the hand-over is finished.
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var taken: [Int] = []
@@ -73,6 +63,18 @@ final class OutboxTests: XCTestCase {
         XCTAssertTrue(handOver.isFinished)
         XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(taken, Array(0..<next), "the batch that waited for room came before the end")
+    }
+
+    /// Emits and flushes violations 0, 1, 2… one at a time until the hand-over refuses a flush;
+    /// returns how many were emitted (the last one waits in the outbox).
+    private func fillUntilRefused(_ outbox: Outbox) -> Int {
+        var next = 0
+        while !outbox.hasPending {
+            emit(next, into: outbox)
+            next += 1
+            outbox.flush()
+        }
+        return next
     }
 
     /// Emits violation number `n` (its number in the JSON and in `ts`).
