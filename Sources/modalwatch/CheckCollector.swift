@@ -31,8 +31,6 @@ final class CheckCollector: ViolationWritingOutput {
         let location: Location?
         /// The session's id.
         var session: String { store.session(sessionRange) }
-        /// The violation's JSON, a copy.
-        var json: [UInt8] { store.withBytes(jsonRange) { Array($0) } }
         /// Calls `body` with the violation's JSON (valid only during the call).
         func withJSON<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
             try store.withBytes(jsonRange, body)
@@ -40,15 +38,21 @@ final class CheckCollector: ViolationWritingOutput {
         /// The violation's JSON as a value (for text and SARIF output only).
         var object: JSONValue { withJSON(CheckCollector.object) }
         /// The violation's message.
-        var message: String { object["message"]?.stringValue ?? "" }
+        var message: String { CheckCollector.message(in: object) }
         /// The violation's suggestion, nil when it has none.
-        var suggestion: String? { object["suggestion"]?.stringValue }
+        var suggestion: String? { CheckCollector.suggestion(in: object) }
     }
 
     /// A violation's JSON as a value (`{}` if it does not parse, which the engine's JSON always does).
     static func object(_ json: UnsafeRawBufferPointer) -> JSONValue {
         (try? JSONParser.parse(Array(json))) ?? .object([:])
     }
+
+    /// The message of a violation's JSON value (`object`).
+    static func message(in violation: JSONValue) -> String { violation["message"]?.stringValue ?? "" }
+
+    /// The suggestion of a violation's JSON value (`object`), nil when it has none.
+    static func suggestion(in violation: JSONValue) -> String? { violation["suggestion"]?.stringValue }
 
     // Written and read only on `check`'s one thread, one access at a time: no dynamic exclusivity
     // check per violation.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ControlProtocol
 import Foundation
 import Glibc
 import ModalwatchConfig
@@ -61,9 +60,9 @@ struct CheckCommand: ParsableCommand {
                 let time = ReportTime.format(found.ts, seconds: true)
                 let object = CheckCollector.object(json)
                 let session = String(decoding: found.session, as: UTF8.self)
-                let text = "\(place)\(severity) \(found.rule)  \(found.app) \(session) \(time): \(object["message"]?.stringValue ?? "")"
+                let text = "\(place)\(severity) \(found.rule)  \(found.app) \(session) \(time): \(CheckCollector.message(in: object))"
                 out.write(Array((Terminal.visible(text) + "\n").utf8))
-                if let suggestion = object["suggestion"]?.stringValue {
+                if let suggestion = CheckCollector.suggestion(in: object) {
                     out.write(Array(("    suggestion: " + Terminal.visible(suggestion) + "\n").utf8))
                 }
             }
