@@ -84,10 +84,11 @@ public struct JSONBuffer: ~Copyable {
         count += 1
     }
 
-    /// Appends a whole number: its digits counted by comparisons, written two at a time
-    /// from a table (a 13-digit time is 6 divisions, not 26).
+    /// Appends a whole number: eight digits at a time, each group of eight turned to ASCII in a
+    /// few multiplications on one word (`eightDigits`) and stored whole; a 13-digit time is two
+    /// groups, the first stored shifted past its leading zeros.
     public mutating func integer(_ value: Int64) {
-        reserve(20)
+        reserve(24)
         var magnitude = value.magnitude
         if value < 0 {
             base[count] = 0x2D
@@ -98,46 +99,52 @@ public struct JSONBuffer: ~Copyable {
             count += 1
             return
         }
-        var position = count + Self.digitCount(magnitude)
-        count = position
-        Self.digitPairs.withUTF8Buffer { pairs in
-            let table = pairs.baseAddress!
-            while magnitude >= 100 {
-                let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 100)
-                position -= 2
-                base[position] = table[Int(remainder) &* 2]
-                base[position + 1] = table[Int(remainder) &* 2 &+ 1]
-                magnitude = quotient
-            }
-            if magnitude >= 10 {
-                position -= 2
-                base[position] = table[Int(magnitude) &* 2]
-                base[position + 1] = table[Int(magnitude) &* 2 &+ 1]
-            } else {
-                base[position - 1] = UInt8(truncatingIfNeeded: magnitude) &+ 0x30
-            }
+        let out = UnsafeMutableRawPointer(base + count)
+        var written = 0
+        if magnitude >= 10_000_000_000_000_000 {
+            // 17 to 20 digits: the first one to four, then two groups of eight.
+            let top = magnitude / 10_000_000_000_000_000
+            magnitude %= 10_000_000_000_000_000
+            written = Self.storeLeading(top, at: out)
+            out.storeBytes(of: Self.eightDigits(magnitude / 100_000_000), toByteOffset: written, as: UInt64.self)
+            written &+= 8
+            magnitude %= 100_000_000
+        } else if magnitude >= 100_000_000 {
+            written = Self.storeLeading(magnitude / 100_000_000, at: out)
+            magnitude %= 100_000_000
+        } else {
+            count &+= Self.storeLeading(magnitude, at: out)
+            return
         }
+        out.storeBytes(of: Self.eightDigits(magnitude), toByteOffset: written, as: UInt64.self)
+        count &+= written &+ 8
     }
 
-    /// How many decimal digits `v` has (at least 10): four or five comparisons, not a division
-    /// or multiplication per digit.
+    /// Stores the digits of `v` (1 ≤ v < 10⁸) at `out` as one eight-byte word whose leading zeros
+    /// are shifted out (the bytes after the digits are scratch: the buffer has room); returns how
+    /// many digits.
     @inline(__always)
-    private static func digitCount(_ v: UInt64) -> Int {
-        if v < 10_000_000_000 {
-            if v < 100_000 { return v < 100 ? 2 : v < 1_000 ? 3 : v < 10_000 ? 4 : 5 }
-            return v < 10_000_000 ? (v < 1_000_000 ? 6 : 7) : v < 100_000_000 ? 8 : v < 1_000_000_000 ? 9 : 10
-        }
-        if v < 1_000_000_000_000_000 {
-            return v < 1_000_000_000_000 ? (v < 100_000_000_000 ? 11 : 12)
-                : v < 10_000_000_000_000 ? 13 : v < 100_000_000_000_000 ? 14 : 15
-        }
-        return v < 100_000_000_000_000_000 ? (v < 10_000_000_000_000_000 ? 16 : 17)
-            : v < 1_000_000_000_000_000_000 ? 18 : v < 10_000_000_000_000_000_000 ? 19 : 20
+    private static func storeLeading(_ v: UInt64, at out: UnsafeMutableRawPointer) -> Int {
+        let digits = eightDigits(v)
+        // The ASCII zeros before the first digit: bytes equal to 0x30 from the lowest.
+        let zeros = (digits ^ 0x3030_3030_3030_3030).trailingZeroBitCount &>> 3
+        out.storeBytes(of: digits &>> UInt64(zeros &* 8), as: UInt64.self)
+        return 8 &- zeros
     }
 
-    /// "00" to "99", each pair of digits at twice its value.
-    private static var digitPairs: StaticString {
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    /// The eight decimal digits of `v` (< 10⁸, leading zeros included) in ASCII, the first digit in
+    /// the lowest byte: split into halves of four digits (32-bit lanes), each into two of two
+    /// (16-bit lanes), each into two digits (bytes), the divisions by 100 and 10 done as
+    /// multiplications exact for these ranges.
+    @inline(__always)
+    static func eightDigits(_ v: UInt64) -> UInt64 {
+        let high = v / 10_000
+        var lanes = high | ((v &- high &* 10_000) << 32)
+        let hundreds = ((lanes &* 10_486) >> 20) & 0x0000_007F_0000_007F
+        lanes = hundreds | ((lanes &- hundreds &* 100) << 16)
+        let tens = ((lanes &* 103) >> 10) & 0x000F_000F_000F_000F
+        lanes = tens | ((lanes &- tens &* 10) << 8)
+        return lanes | 0x3030_3030_3030_3030
     }
 
     /// Appends 16 lowercase hex digits: each half's nibbles spread to bytes and turned to

@@ -1,4 +1,4 @@
-import EventDecoding
+@testable import EventDecoding
 import XCTest
 
 final class JSONSyntaxTests: XCTestCase {
@@ -7,6 +7,40 @@ final class JSONSyntaxTests: XCTestCase {
                      #"{"a":"“curly” 😀"}"#, #"{"a":1,"a":2}"#] {
             XCTAssertTrue(JSONSyntax.isValidObject(text), text)
         }
+    }
+
+    /// The compact shape's quick check and the general scanner agree on evidence-like objects
+    /// and on every one-byte change, insertion and cut of them.
+    func testQuickCheckAgreesWithTheScanner() {
+        let seeds = [#"{"count":4,"limit":3}"#, #"{"style":"current_context","size_class":"compact","from":null}"#,
+                     #"{"titles":["Mail","Message","Cancel"],"n":[1,-20,0],"e":[],"ok":true,"no":false}"#,
+                     #"{"title":"“Delete” é 😀","a":[null,"x"]}"#, #"{"a":-0,"b":10}"#, "{}"]
+        let replacements: [UInt8] = Array(#"{}[]",:-0159.eE+ tfnrul"#.utf8) + [0x00, 0x09, 0x0A, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
+        var cases: [[UInt8]] = []
+        for seed in seeds {
+            let bytes = Array(seed.utf8)
+            cases.append(bytes)
+            for index in bytes.indices {
+                cases.append(Array(bytes[..<index]))
+                for byte in replacements {
+                    var changed = bytes
+                    changed[index] = byte
+                    cases.append(changed)
+                    var inserted = bytes
+                    inserted.insert(byte, at: index)
+                    cases.append(inserted)
+                }
+            }
+        }
+        var accepted = 0
+        for bytes in cases {
+            let (quick, scanner) = bytes.withUnsafeBytes {
+                (JSONSyntax.isValidObject($0), JSONSyntax.scannerAccepts($0, maxDepth: 128))
+            }
+            if quick { accepted += 1 }
+            XCTAssertEqual(quick, scanner, String(decoding: bytes, as: UTF8.self))
+        }
+        XCTAssertGreaterThan(accepted, 100, "the changes keep some objects valid")
     }
 
     func testInvalidObjects() {

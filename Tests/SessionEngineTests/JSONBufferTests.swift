@@ -2,7 +2,7 @@ import ByteBasics
 import SessionEngine
 import XCTest
 
-/// `JSONBuffer`'s number writers (two digits at a time, hex eight digits at a time) against
+/// `JSONBuffer`'s number writers (decimal and hex, eight digits at a time) against
 /// the standard library's formatting, at every digit count and every hex digit.
 final class JSONBufferTests: XCTestCase {
     private func written(_ write: (inout JSONBuffer) -> Void) -> String {
@@ -23,6 +23,26 @@ final class JSONBufferTests: XCTestCase {
         values += values.map { 0 &- $0 }  // (Int64.min stays itself)
         for value in values {
             XCTAssertEqual(written { $0.integer(value) }, "[\(value)]", "integer \(value)")
+        }
+    }
+
+    func testIntegersWithZerosInsideAndAtRandom() {
+        var values: [Int64] = [100_000_001, 1_000_000_000_000, 10_203_040_506_070_809, 1_732_290_000_000, 1_700_000_000_007, 20_000_000]
+        // Every digit count, with digits drawn at random (a fixed seed), many of them zero.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let digits = Int(state >> 59) % 18 + 1
+            var value: Int64 = 0
+            for position in 0..<digits {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let digit = Int64(state >> 61) < 3 ? 0 : Int64((state >> 33) % 10)
+                value = value * 10 + (position == 0 ? max(digit, 1) : digit)
+            }
+            values.append(state & 1 == 0 ? value : -value)
+        }
+        for value in values where written({ $0.integer(value) }) != "[\(value)]" {
+            XCTFail("integer \(value) written as \(written { $0.integer(value) })")
         }
     }
 
