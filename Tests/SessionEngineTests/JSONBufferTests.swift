@@ -46,6 +46,18 @@ final class JSONBufferTests: XCTestCase {
         }
     }
 
+    func testRawBytesOfEveryShortLength() {
+        let source = (0..<48).map { UInt8(0x41 + $0) }
+        var buffer = JSONBuffer(capacity: 64)
+        var expected: [UInt8] = []
+        for length in 0...40 {
+            source.withUnsafeBytes { buffer.raw(UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
+            buffer.byte(0x2C)
+            expected += source[0..<length] + [0x2C]
+        }
+        XCTAssertEqual(buffer.bytes, expected)
+    }
+
     func testIntegersInARow() {
         XCTAssertEqual(written { b in b.integer(7); b.raw(","); b.integer(-42); b.raw(","); b.integer(1_000_000) }, "[7,-42,1000000]")
     }
