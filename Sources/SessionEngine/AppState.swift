@@ -44,17 +44,23 @@ final class AppState {
     var holdsNoRuleState: Bool { counterMap.count == 0 && firedKeys.count == 0 }
 
     /// `"app":"…",` for the violation JSON.
-    let jsonField: [UInt8]
+    let jsonField: UnsafeRawBufferPointer
     /// `violation/<app>/`, the violation topic's first parts.
-    let topicPrefix: [UInt8]
+    let topicPrefix: UnsafeRawBufferPointer
+    /// The bytes of the two views above, at an address that never moves (no reference count
+    /// per violation, as an array's buffer would cost).
+    private let fragments: StableBytes
 
     init(name: String, profile: RuleProfile) {
         self.name = name
         self.bytes = StableBytes(Array(name.utf8))
         var json = JSONBuffer(capacity: 64)
         json.key("app"); json.string(name); json.byte(0x2C)
-        jsonField = json.bytes
-        topicPrefix = Array("violation/\(name)/".utf8)
+        let fieldEnd = json.count
+        json.text("violation/\(name)/")
+        fragments = StableBytes(json.bytes)
+        jsonField = UnsafeRawBufferPointer(rebasing: fragments.buffer[0..<fieldEnd])
+        topicPrefix = UnsafeRawBufferPointer(rebasing: fragments.buffer[fieldEnd...])
         self.profile = profile
     }
 }

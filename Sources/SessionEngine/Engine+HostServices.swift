@@ -121,11 +121,11 @@ extension Engine {
         var badEvidence = false
         topic.withBytes { topicBytes in
             func violation(json: UnsafeRawBufferPointer) -> EmittedViolation {
-                EmittedViolation(
-                    topic: topicBytes, json: json, rule: template.rule, ruleSeed: template.seed, module: template.module,
-                    severity: template.severity, app: session.app.name, session: session.id.buffer,
-                    ts: event.ts, observed: observed,
-                    idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint)
+                session.withApp { app in
+                    EmittedViolation(
+                        topic: topicBytes, json: json, template: template, app: app, session: session.id.buffer,
+                        ts: event.ts, observed: observed, idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint)
+                }
             }
             if let writingOutput {
                 // Written once, straight into the output's buffer (the daemon's hand-over batch).

@@ -12,7 +12,7 @@ extension Engine {
     ) -> (idHigh: UInt64, idLow: UInt64, fingerprint: UInt64) {
         // fingerprint: stable for the same rule, app, session and subject (and key, where the rule keys by value).
         var h = template.seed  // Hashing.fnv1a(rule id)
-        h = Hashing.fnv1a(session.app.bytes.buffer, Hashing.separator(h))
+        h = session.withApp { Hashing.fnv1a($0.bytes.buffer, Hashing.separator(h)) }
         h = Hashing.fnv1a(session.id.buffer, Hashing.separator(h))
         h = Hashing.fnv1a(subject, Hashing.separator(h))
         if report.key.ptr != nil { h = Hashing.fnv1a(key, Hashing.separator(h)) }
@@ -24,7 +24,7 @@ extension Engine {
         let idLow = Hashing.mix(idHigh ^ h)
 
         topic.reset()
-        topic.raw(session.app.topicPrefix)
+        session.withApp { topic.raw($0.topicPrefix) }
         topic.raw(template.topicRule)
         return (idHigh, idLow, fingerprint)
     }
@@ -71,7 +71,7 @@ extension Engine {
         json.pointee.hex64(ids.low)
         json.pointee.raw("\",")
         json.pointee.raw(template.head)
-        json.pointee.raw(session.app.jsonField)
+        session.withApp { json.pointee.raw($0.jsonField) }
         json.pointee.raw("\"session\":")
         json.pointee.string(session.id.buffer)
         json.pointee.raw(",\"ts\":")

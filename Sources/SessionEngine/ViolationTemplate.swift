@@ -13,13 +13,16 @@ final class ViolationTemplate {
     /// The severity in force.
     let severity: Severity
     /// `"rule":"…","rev":N,"module":"…","severity":"…","edition":"…",`
-    let head: [UInt8]
+    let head: UnsafeRawBufferPointer
     /// `"guideline":"…",`
-    let guideline: [UInt8]
+    let guideline: UnsafeRawBufferPointer
     /// The rule's summary as a quoted JSON string (the message when a report has none).
-    let summary: [UInt8]
+    let summary: UnsafeRawBufferPointer
     /// The rule id, the topic's last part.
-    let topicRule: [UInt8]
+    let topicRule: UnsafeRawBufferPointer
+    /// The bytes the four views above are parts of, at an address that never moves: a view
+    /// costs no reference count per violation, as an array's buffer would.
+    private let fragments: StableBytes
     /// Whether the rule's module fills `mw_report.suggestion` (ABI 1.3 or later).
     let reportsSuggestion: Bool
 
@@ -34,14 +37,18 @@ final class ViolationTemplate {
         json.key("module"); json.string(descriptor.module); json.byte(0x2C)
         json.key("severity"); json.string(severity.rawValue); json.byte(0x2C)
         json.key("edition"); json.string(edition.rawValue); json.byte(0x2C)
-        head = json.bytes
-        json.reset()
+        let headEnd = json.count
         json.key("guideline"); json.string(descriptor.guideline); json.byte(0x2C)
-        guideline = json.bytes
-        json.reset()
+        let guidelineEnd = json.count
         json.string(descriptor.summary)
-        summary = json.bytes
-        topicRule = Array(descriptor.id.utf8)
+        let summaryEnd = json.count
+        json.text(descriptor.id)
+        fragments = StableBytes(json.bytes)
+        let all = fragments.buffer
+        head = UnsafeRawBufferPointer(rebasing: all[0..<headEnd])
+        guideline = UnsafeRawBufferPointer(rebasing: all[headEnd..<guidelineEnd])
+        summary = UnsafeRawBufferPointer(rebasing: all[guidelineEnd..<summaryEnd])
+        topicRule = UnsafeRawBufferPointer(rebasing: all[summaryEnd...])
         reportsSuggestion = descriptor.reportsSuggestion
     }
 }
