@@ -61,6 +61,26 @@ public struct TextSlice {
 
     /// The same text without leading and trailing whitespace (a sub-view).
     public var trimmed: TextSlice {
+        // ASCII whitespace off both ends byte by byte; when the bytes left at both ends are
+        // ASCII (each a whole scalar, not whitespace), that is the answer without a walk.
+        guard let base = bytes.baseAddress else { return .empty }
+        var start = 0
+        var end = bytes.count
+        while start < end, Self.isASCIIWhitespace(base[start]) { start &+= 1 }
+        while end > start, Self.isASCIIWhitespace(base[end &- 1]) { end &-= 1 }
+        guard start < end else { return .empty }
+        if base[start] < 0x80, base[end &- 1] < 0x80 { return slice(keepingWords: start, end) }
+        return trimmedByScalars
+    }
+
+    /// Whether `byte` is one of the ASCII `White_Space` characters (tab to carriage return, space).
+    @inline(__always)
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte &- 0x09 < 5
+    }
+
+    /// `trimmed` by a walk over every scalar (Unicode `White_Space` at either end).
+    var trimmedByScalars: TextSlice {
         var start = -1
         var end = 0
         scalars.forEach { scalar, from, to in

@@ -25,9 +25,11 @@ public struct RuleCall {
     }
 
     /// The event being judged (already applied to the session).
+    @inlinable
     public var event: Event { Event(raw.pointee.event) }
 
     /// The session after the event.
+    @inlinable
     public var session: Session { Session(raw.pointee.session) }
     /// For a dismissal: the title the dismissed presentation was presented with (ABI 1.3);
     /// absent when it had none or the host is older than 1.3.
@@ -41,7 +43,7 @@ public struct RuleCall {
     /// every rule of the event (the table `mw_call.texts`, ABI 1.3: read by the field the text
     /// came from, the host asked only when the table is not filled yet); nil for any other
     /// text or under a host without the table (then walk the text yourself). Valid during the call.
-    @inlinable
+    @inlinable @inline(__always)
     public func words(of text: Text) -> mw_words? {
         guard let pointer = text.raw.ptr, text.raw.len > 0, let host = raw.pointee.host, host.pointee.abi_minor >= 3,
               let texts = raw.pointee.texts else { return nil }
@@ -52,18 +54,20 @@ public struct RuleCall {
             guard fill(raw.pointee.ctx, text.raw, &out) == 1 else { return nil }
             return out
         }
-        let event = raw.pointee.event.pointee
+        // The fields read through the pointer: no copy of the whole event.
+        let event = raw.pointee.event!
         let length = text.raw.len
-        if event.title.ptr == pointer && event.title.len == length { return texts.pointee.title }
-        if event.message.ptr == pointer && event.message.len == length { return texts.pointee.message }
-        if event.label.ptr == pointer && event.label.len == length { return texts.pointee.label }
-        if let buttons = event.buttons, let lists = texts.pointee.buttons {
-            for index in 0..<Int(event.button_count) where buttons[index].title.ptr == pointer && buttons[index].title.len == length {
+        if event.pointee.title.ptr == pointer && event.pointee.title.len == length { return texts.pointee.title }
+        if event.pointee.message.ptr == pointer && event.pointee.message.len == length { return texts.pointee.message }
+        if event.pointee.label.ptr == pointer && event.pointee.label.len == length { return texts.pointee.label }
+        if let buttons = event.pointee.buttons, let lists = texts.pointee.buttons {
+            for index in 0..<Int(event.pointee.button_count)
+            where buttons[index].title.ptr == pointer && buttons[index].title.len == length {
                 return lists[index]
             }
         }
-        if let buttons = event.modal_buttons, let lists = texts.pointee.modal_buttons {
-            for index in 0..<Int(event.modal_button_count)
+        if let buttons = event.pointee.modal_buttons, let lists = texts.pointee.modal_buttons {
+            for index in 0..<Int(event.pointee.modal_button_count)
             where buttons[index].title.ptr == pointer && buttons[index].title.len == length {
                 return lists[index]
             }

@@ -11,6 +11,7 @@ public struct Text {
     public init(_ raw: mw_str) { self.raw = raw }
 
     /// Wraps a byte buffer (which must outlive every use of the view).
+    @inlinable
     public init(_ bytes: UnsafeBufferPointer<UInt8>) {
         raw = mw_str(
             ptr: bytes.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
@@ -19,18 +20,23 @@ public struct Text {
     }
 
     /// Absent (JSON null): `subject: .absent` reports a violation about no presentation.
+    @inlinable
     public static var absent: Text { Text(mw_str(ptr: nil, len: 0)) }
 
     /// True when the field was absent or JSON null.
+    @inlinable
     public var isAbsent: Bool { raw.ptr == nil }
 
     /// True when absent or empty.
+    @inlinable
     public var isEmpty: Bool { raw.ptr == nil || raw.len == 0 }
 
     /// The number of UTF-8 bytes (0 when absent).
+    @inlinable
     public var count: Int { raw.ptr == nil ? 0 : raw.len }
 
     /// The bytes (empty when absent).
+    @inlinable
     public var bytes: UnsafeBufferPointer<UInt8> {
         guard let ptr = raw.ptr, raw.len > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: UnsafeRawPointer(ptr).assumingMemoryBound(to: UInt8.self), count: raw.len)

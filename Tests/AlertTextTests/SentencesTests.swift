@@ -1,4 +1,4 @@
-import AlertText
+@testable import AlertText
 import XCTest
 
 final class SentencesTests: XCTestCase {
@@ -80,5 +80,25 @@ final class SentencesTests: XCTestCase {
         XCTAssertFalse(TextSlice.with(" . ") { $0.isBlank })
         XCTAssertEqual(TextSlice.with("\u{00A0} Hi there \n") { $0.trimmed.string }, "Hi there")
         XCTAssertEqual(TextSlice.with("   ") { $0.trimmed.count }, 0)
+    }
+
+    /// The ASCII fast path of `trimmed` and the walk over every scalar agree, edges of every kind
+    /// (ASCII and Unicode whitespace, letters, a curly quote, a byte that is not UTF-8).
+    func testTrimmedAgreesWithTheScalarWalk() {
+        let edges: [[UInt8]] = [[], [0x20], [0x09], [0x0A, 0x0D], [0x0B, 0x0C], [0xC2, 0xA0], [0xE2, 0x80, 0x83],
+                                [0xE3, 0x80, 0x80], [0xC2, 0x85], [0x41], [0x2E], [0xE2, 0x80, 0x9C], [0xFF], [0xC3]]
+        let middles: [[UInt8]] = [[], Array("Hi there".utf8), [0x20], Array("é".utf8), [0xC2, 0xA0]]
+        for lead in edges {
+            for middle in middles {
+                for tail in edges {
+                    let bytes = lead + middle + tail
+                    let (fast, walked) = bytes.withUnsafeBufferPointer { buffer in
+                        let slice = TextSlice(buffer)
+                        return (Array(slice.trimmed.bytes), Array(slice.trimmedByScalars.bytes))
+                    }
+                    XCTAssertEqual(fast, walked, "\(bytes)")
+                }
+            }
+        }
     }
 }
