@@ -32,7 +32,10 @@ for profile in clean stress; do
     python3 "$generator" --profile "$profile" --events "$events" > "$out/$profile.ndjson"
     head -n "$small" "$out/$profile.ndjson" > "$out/$profile-small.ndjson"
     for run in "$profile" "$profile-small"; do
-        valgrind --tool=callgrind --callgrind-out-file="$out/$run.callgrind" \
+        # Deterministic hashing: Swift seeds its `Hasher` per process, so the probes of a
+        # `String`-keyed dictionary (an app's name looked up at each session start) would differ
+        # from run to run by some tens of instructions an event.
+        SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file="$out/$run.callgrind" \
             "$out/modalwatch" check "$out/$run.ndjson" --format json > "$out/$run.violations" 2> "$out/$run.valgrind.log" || true
         python3 bench/callgrind_calls.py "$out/$run.callgrind" > "$out/$run.counts"
     done

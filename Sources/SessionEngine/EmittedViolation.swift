@@ -61,17 +61,10 @@ public struct EmittedViolation {
         topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer, template: ViolationTemplate, app: AppState,
         session: UnsafeRawBufferPointer, ts: Int64, observed: Int64, idHigh: UInt64, idLow: UInt64, fingerprint: UInt64
     ) {
-        self.topic = topic
-        self.json = json
-        ruleSeed = template.seed
-        severity = template.severity
-        names = .engine(Unmanaged.passUnretained(template), Unmanaged.passUnretained(app))
-        self.session = session
-        self.ts = ts
-        self.observed = observed
-        self.idHigh = idHigh
-        self.idLow = idLow
-        self.fingerprint = fingerprint
+        self.init(
+            topic: topic, json: json, names: .engine(Unmanaged.passUnretained(template), Unmanaged.passUnretained(app)),
+            ruleSeed: template.seed, severity: template.severity, session: session, ts: ts, observed: observed,
+            idHigh: idHigh, idLow: idLow, fingerprint: fingerprint)
     }
 
     /// A violation with its names given (tests, and outputs that make one themselves).
@@ -80,11 +73,21 @@ public struct EmittedViolation {
         severity: Severity, app: String, session: UnsafeRawBufferPointer, ts: Int64, observed: Int64,
         idHigh: UInt64, idLow: UInt64, fingerprint: UInt64
     ) {
+        self.init(
+            topic: topic, json: json, names: .given(rule: rule, module: module, app: app), ruleSeed: ruleSeed,
+            severity: severity, session: session, ts: ts, observed: observed, idHigh: idHigh, idLow: idLow,
+            fingerprint: fingerprint)
+    }
+
+    private init(
+        topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer, names: Names, ruleSeed: UInt64, severity: Severity,
+        session: UnsafeRawBufferPointer, ts: Int64, observed: Int64, idHigh: UInt64, idLow: UInt64, fingerprint: UInt64
+    ) {
         self.topic = topic
         self.json = json
+        self.names = names
         self.ruleSeed = ruleSeed
         self.severity = severity
-        names = .given(rule: rule, module: module, app: app)
         self.session = session
         self.ts = ts
         self.observed = observed
