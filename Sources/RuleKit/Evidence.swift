@@ -170,6 +170,7 @@ public struct Evidence: Sendable {
     }
 
     /// Appends a string's UTF-8 as it is (no quotes, no escapes).
+    @usableFromInline
     static func appendUTF8(_ value: String, to out: inout some ByteSink) {
         var value = value
         value.withUTF8 { out.appendBytes($0) }

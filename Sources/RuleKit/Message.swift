@@ -52,12 +52,13 @@ public struct Message: ExpressibleByStringInterpolation, Sendable {
     /// Builds the bytes of a `Message` literal.
     public struct StringInterpolation: StringInterpolationProtocol, Sendable {
         /// The bytes so far.
-        fileprivate var bytes = SmallBytes()
+        @usableFromInline var bytes = SmallBytes()
 
         /// An empty message (kept inline up to 248 bytes: most messages allocate nothing).
         public init(literalCapacity: Int, interpolationCount: Int) {}
 
         /// A literal part.
+        @inlinable
         public mutating func appendLiteral(_ literal: StaticString) {
             if literal.hasPointerRepresentation {
                 bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))

@@ -1,9 +1,10 @@
 /// UTF-8 bytes kept inline up to `inlineCapacity` and on the heap beyond: the bytes
 /// of an evidence object or a message, which rarely need the heap, so that building
 /// a report allocates nothing.
+@usableFromInline
 struct SmallBytes: Sendable {
     /// 31 words: 248 bytes.
-    private typealias Storage = (
+    @usableFromInline typealias Storage = (
         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
         UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
@@ -11,19 +12,19 @@ struct SmallBytes: Sendable {
     )
 
     /// Bytes held without allocating.
-    static let inlineCapacity = 248
+    @usableFromInline static let inlineCapacity = 248
 
-    private var storage: Storage = (
+    @usableFromInline var storage: Storage = (
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     )
     /// The bytes in `storage`, while `heap` is not in use.
-    private var inlineCount = 0
+    @usableFromInline var inlineCount = 0
     /// All the bytes, once they outgrew `storage`.
-    private var heap: [UInt8]? = nil
+    @usableFromInline var heap: [UInt8]? = nil
 
     /// No bytes.
-    init() {}
+    @inlinable init() {}
 
     /// The number of bytes.
     var count: Int { heap?.count ?? inlineCount }
@@ -32,6 +33,7 @@ struct SmallBytes: Sendable {
     var isEmpty: Bool { count == 0 }
 
     /// Appends `bytes`.
+    @inlinable
     mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if heap == nil, inlineCount + bytes.count <= SmallBytes.inlineCapacity {
@@ -47,6 +49,7 @@ struct SmallBytes: Sendable {
     }
 
     /// Appends one byte.
+    @inlinable
     mutating func append(_ byte: UInt8) {
         if heap == nil, inlineCount < SmallBytes.inlineCapacity {
             let offset = inlineCount
@@ -84,8 +87,8 @@ struct SmallBytes: Sendable {
     /// Copies `count` bytes: the short parts of a message or evidence (up to 16 bytes) in at most
     /// two overlapping word moves inline, longer ones with `memcpy`, whose call costs more than
     /// such a copy.
-    @inline(__always)
-    private static func copy(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
+    @inlinable @inline(__always)
+    static func copy(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
         switch count {
         case 8...16:
             let head = source.loadUnaligned(as: UInt64.self)
@@ -105,7 +108,8 @@ struct SmallBytes: Sendable {
     }
 
     /// Moves the inline bytes to the heap, with room for `more`.
-    private mutating func spill(adding more: Int) {
+    @usableFromInline
+    mutating func spill(adding more: Int) {
         guard heap == nil else { return }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(2 * SmallBytes.inlineCapacity, inlineCount + more))
@@ -116,6 +120,7 @@ struct SmallBytes: Sendable {
 }
 
 /// Where the JSON and message writers put bytes: a `[UInt8]` or a `SmallBytes`.
+@usableFromInline
 protocol ByteSink {
     /// Appends `bytes`.
     mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)
@@ -124,11 +129,11 @@ protocol ByteSink {
 }
 
 extension SmallBytes: ByteSink {
-    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
-    mutating func appendByte(_ byte: UInt8) { append(byte) }
+    @usableFromInline mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+    @usableFromInline mutating func appendByte(_ byte: UInt8) { append(byte) }
 }
 
 extension Array: ByteSink where Element == UInt8 {
-    mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
-    mutating func appendByte(_ byte: UInt8) { append(byte) }
+    @usableFromInline mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
+    @usableFromInline mutating func appendByte(_ byte: UInt8) { append(byte) }
 }
