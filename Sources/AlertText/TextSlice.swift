@@ -19,6 +19,7 @@ public struct TextSlice {
     public let wordList: WordList?
 
     /// A view of `bytes` (which must outlive every use of the view).
+    @inlinable
     public init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         wordList = nil
@@ -26,12 +27,14 @@ public struct TextSlice {
 
     /// A view of `bytes` whose words are `words` (as read from exactly these bytes; both must
     /// outlive every use of the view): its word walks read the list.
+    @inlinable
     public init(_ bytes: UnsafeBufferPointer<UInt8>, words: WordList?) {
         self.bytes = bytes
         wordList = words
     }
 
     /// The empty text.
+    @inlinable
     public static var empty: TextSlice { TextSlice(UnsafeBufferPointer(start: nil, count: 0)) }
 
     /// Calls `body` with a view of `string`'s UTF-8 (valid only during the call).
@@ -94,6 +97,7 @@ public struct TextSlice {
     }
 
     /// The bytes from `start` to `end` as a sub-view (its words are walked by scanning).
+    @inlinable
     func slice(_ start: Int, _ end: Int) -> TextSlice {
         guard let base = bytes.baseAddress, end > start else { return .empty }
         return TextSlice(UnsafeBufferPointer(start: base + start, count: end - start))

@@ -22,6 +22,7 @@ public struct Word {
     public let startsSentence: Bool
 
     /// Makes a word (the text analysis does this; public for tests and other tools).
+    @inlinable
     public init(text: TextSlice, offset: Int, index: Int, shape: WordShape, quotation: Int, startsSentence: Bool) {
         self.text = text
         self.offset = offset

@@ -7,14 +7,14 @@ public import ModalwatchABI
 /// (for the host's, until the rule call returns).
 public struct WordList {
     /// The words, in order, their offsets from the start of the text they were read from.
-    let entries: UnsafePointer<mw_word>
+    @usableFromInline let entries: UnsafePointer<mw_word>
     /// How many words.
-    let count: Int
+    @usableFromInline let count: Int
     /// Whether a quotation is still open at the end of the text.
-    let endsInsideQuotation: Bool
+    @usableFromInline let endsInsideQuotation: Bool
     /// Where the text that carries the list starts in the text it was read from
     /// (a trimmed view keeps its text's list): subtracted from every offset.
-    let shift: Int
+    @usableFromInline let shift: Int
 
     /// The list of `words` (as `mw_host.words` filled it).
     public init(_ words: mw_words) {

@@ -1,4 +1,4 @@
-import ModalwatchABI
+public import ModalwatchABI
 
 /// The capitalization of one word, read from its letters (Unicode `Uppercase`
 /// and `Lowercase`; a titlecase letter such as `ǅ` counts as uppercase).
@@ -38,6 +38,7 @@ public enum WordShape: Sendable, Hashable, CaseIterable {
     }
 
     /// The shape `mw_word.shape` names (`uncased` for a value it does not know).
+    @inlinable
     init(wireValue: UInt8) {
         switch UInt32(wireValue) {
         case MW_SHAPE_LOWERCASE.rawValue: self = .lowercase

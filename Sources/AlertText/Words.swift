@@ -1,4 +1,4 @@
-import ModalwatchABI
+public import ModalwatchABI
 
 /// The words of a text, in order (see `Word` for what a word is). The walk also
 /// follows quotation marks (`"…"`, `“…”`, `„…“`, `‘…’`, `'…'`, `«…»`) and
@@ -13,11 +13,13 @@ public struct Words: Sequence {
     public let text: TextSlice
 
     /// The words of `text`.
+    @inlinable
     public init(_ text: TextSlice) {
         self.text = text
     }
 
     /// A fresh walk from the first word.
+    @inlinable
     public func makeIterator() -> Iterator {
         if let list = text.wordList { return Iterator(text, list: list) }
         return Iterator(scanning: text)
@@ -26,30 +28,32 @@ public struct Words: Sequence {
     /// A walk over the words; a copy continues independently from the same place.
     public struct Iterator: IteratorProtocol {
         /// The kinds of quotation that can be open.
-        private enum Quote {
+        @usableFromInline enum Quote {
             case double, single, guillemet
         }
 
-        private let text: TextSlice
-        private var offset = 0
-        private var index = 0
-        private var open: Quote?
-        private var quotations = 0
-        private var terminated = false
-        private var boundary = true
+        @usableFromInline let text: TextSlice
+        @usableFromInline var offset = 0
+        @usableFromInline var index = 0
+        @usableFromInline var open: Quote?
+        @usableFromInline var quotations = 0
+        @usableFromInline var terminated = false
+        @usableFromInline var boundary = true
         /// The text's words as already read, when it carries them: the walk reads them.
-        private let list: WordList?
+        @usableFromInline let list: WordList?
         /// In a list walk: the words read so far, and whether the end was read.
-        private var position = 0
-        private var finished = false
+        @usableFromInline var position = 0
+        @usableFromInline var finished = false
 
         /// A walk that tokenizes `text`.
+        @inlinable
         init(scanning text: TextSlice) {
             self.text = text
             list = nil
         }
 
         /// A walk that reads `list`, the words of `text`.
+        @inlinable
         init(_ text: TextSlice, list: WordList) {
             self.text = text
             self.list = list
@@ -64,13 +68,15 @@ public struct Words: Sequence {
         }
 
         /// The next word, or nil at the end of the text.
+        @inlinable
         public mutating func next() -> Word? {
             if let list { return nextListed(list) }
             return nextScanned()
         }
 
         /// The next word of the list.
-        private mutating func nextListed(_ list: WordList) -> Word? {
+        @inlinable
+        mutating func nextListed(_ list: WordList) -> Word? {
             guard position < list.count else {
                 finished = true
                 return nil
@@ -90,7 +96,8 @@ public struct Words: Sequence {
         }
 
         /// The next word, read from the bytes.
-        private mutating func nextScanned() -> Word? {
+        @usableFromInline
+        mutating func nextScanned() -> Word? {
             let bytes = text.bytes
             let walker = text.scalars
             while offset < bytes.count {
