@@ -1,6 +1,6 @@
 /// Writes whole numbers as decimal digits: the one writer behind the JSON of the client and the
 /// control protocol, a rule's evidence and PostgreSQL's COPY text. (The engine's violation writer
-/// keeps its own two-digits-at-a-time form, tuned for 13-digit times on the hot path.)
+/// keeps its own eight-digits-in-a-word form, tuned for 13-digit times on the hot path.)
 public enum DecimalDigits: Sendable {
     /// The most bytes a number takes: 20 digits of a `UInt64`, or a `-` and 19 digits of an `Int64`.
     public static let maxCount = 20

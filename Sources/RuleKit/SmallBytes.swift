@@ -1,3 +1,5 @@
+public import ByteBasics
+
 /// UTF-8 bytes kept inline up to `inlineCapacity` and on the heap beyond: the bytes
 /// of an evidence object or a message, which rarely need the heap, so that building
 /// a report allocates nothing.
@@ -39,7 +41,7 @@ struct SmallBytes: Sendable {
         if heap == nil, inlineCount + bytes.count <= SmallBytes.inlineCapacity {
             let offset = inlineCount
             withUnsafeMutableBytes(of: &storage) { raw in
-                SmallBytes.copy(to: raw.baseAddress! + offset, from: UnsafeRawPointer(source), count: bytes.count)
+                ShortCopy.copy(to: raw.baseAddress! + offset, from: UnsafeRawPointer(source), count: bytes.count)
             }
             inlineCount += bytes.count
             return
@@ -83,29 +85,6 @@ struct SmallBytes: Sendable {
 
     /// The bytes as an array (allocates).
     var array: [UInt8] { withBytes { Array($0) } }
-
-    /// Copies `count` bytes: the short parts of a message or evidence (up to 16 bytes) in at most
-    /// two overlapping word moves inline, longer ones with `memcpy`, whose call costs more than
-    /// such a copy.
-    @inlinable @inline(__always)
-    static func copy(to target: UnsafeMutableRawPointer, from source: UnsafeRawPointer, count: Int) {
-        switch count {
-        case 8...16:
-            let head = source.loadUnaligned(as: UInt64.self)
-            let tail = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-            target.storeBytes(of: head, as: UInt64.self)
-            target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
-        case 4..<8:
-            let head = source.loadUnaligned(as: UInt32.self)
-            let tail = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-            target.storeBytes(of: head, as: UInt32.self)
-            target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
-        case 0..<4:
-            for index in 0..<count { target.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self) }
-        default:
-            target.copyMemory(from: source, byteCount: count)
-        }
-    }
 
     /// Moves the inline bytes to the heap, with room for `more`.
     @usableFromInline
