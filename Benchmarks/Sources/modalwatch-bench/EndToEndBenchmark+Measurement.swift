@@ -62,6 +62,12 @@ extension EndToEndBenchmark: Measurement {
             table.add(Figure(key: key + "_daemon_cpu_ns_per_event", name: "↳ daemon CPU per event (all threads)", value: Double(cpu), unit: "ns",
                              display: Figure.duration(nanoseconds: Double(cpu)) + " (others used \(Figure.format(busy, 2)) cores meanwhile)"))
         }
+        if let ingest = sample.details.first(where: { $0.0 == "ingest_thread_busy_permille" })?.1,
+           let publishing = sample.details.first(where: { $0.0 == "publishing_thread_busy_permille" })?.1 {
+            table.add(Figure(key: key + "_ingest_thread_busy", name: "↳ ingest / publishing thread busy (share of one core)",
+                             value: Double(ingest) / 1000, unit: "cores",
+                             display: Figure.format(Double(ingest) / 1000, 2) + " / " + Figure.format(Double(publishing) / 1000, 2)))
+        }
         if let publishing = sample.details.first(where: { $0.0 == "publishing_thread_ns_per_stored_violation" })?.1,
            let stored = sample.details.first(where: { $0.0 == "violations_stored_in_run" })?.1 {
             table.add(Figure(key: key + "_publishing_ns_per_stored_violation", name: "↳ publishing thread CPU per stored violation",

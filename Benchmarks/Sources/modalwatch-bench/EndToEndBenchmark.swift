@@ -42,6 +42,7 @@ struct EndToEndBenchmark {
         let cpuBefore = CPUTimes.now(daemon: daemon.pid)
         let storedBefore = try client.status().violationsStored
         let publishingBefore = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
+        let ingestBefore = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.ingest)
         sender.go()
         let warmupEvents = sender.currentReport.warmupEvents
         let total = warmupEvents + messages.events
@@ -49,6 +50,8 @@ struct EndToEndBenchmark {
         let (reply, end) = try client.pollAdaptively(total: total, maxIntervalMs: pollIntervalMs, timeoutMs: timeoutMs,
                                                      what: "\(total) events received", counter: \.eventsReceived)
         let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
+        let ingestAfter = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.ingest)
+        let publishingAtEnd = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
         profiler?.stop()
         let sent = sender.currentReport
         if let failure = sent.failure { throw BenchError("end-to-end run: \(failure)") }
@@ -79,6 +82,15 @@ struct EndToEndBenchmark {
         details.append(("bench_cpu_ms", Int(cpu.bench * 1000)))
         details.append(("others_cpu_ms", Int(cpu.others * 1000)))
         details.append(("daemon_cpu_ns_per_event", Int(cpu.daemon * 1e9 / Double(max(1, messages.events)))))
+        // Each thread's CPU over the timed part, in thousandths of the part's wall time: a thread at
+        // 1,000 had a core to itself all along, and bounds the rate.
+        let timed = max(seconds, 1e-9)
+        if let ingestBefore, let ingestAfter {
+            details.append(("ingest_thread_busy_permille", Int((ingestAfter - ingestBefore) / timed * 1000)))
+        }
+        if let publishingBefore, let publishingAtEnd {
+            details.append(("publishing_thread_busy_permille", Int((publishingAtEnd - publishingBefore) / timed * 1000)))
+        }
         return ThroughputSample(events: messages.events, messages: messages.count, bytes: messages.bytes.count,
                                 seconds: seconds, publishedSeconds: MonotonicClock.seconds(from: sent.firstSend, to: drainEnd),
                                 details: details)

@@ -6,6 +6,8 @@ import Foundation
 struct ThreadCPU {
     /// The daemon's publishing thread (`PublishingThread.kernelThreadName`).
     static let publishing = "mw-publish"
+    /// The daemon's ingest thread (`IngestLoop.kernelThreadName`).
+    static let ingest = "mw-ingest"
 
     /// Seconds thread `name` of `pid` has run, or nil when it has no such thread.
     static func seconds(pid: Int32, name: String) -> Double? {
