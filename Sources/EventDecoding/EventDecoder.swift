@@ -38,10 +38,12 @@ public final class EventDecoder {
     /// - A batch holds at most `maxBatchEvents` events; each further one is rejected too_large.
     /// - After malformed JSON the decoder goes on at the next line that starts with `{`.
     public func decode(_ payload: UnsafeRawBufferPointer, _ body: (DecodedItem) -> Void) {
-        guard payload.count <= limits.maxPayloadBytes else {
+        // The reader's offsets are 32 bits (`FieldSlot`): no limit goes past that.
+        let limit = min(limits.maxPayloadBytes, Int(Int32.max))
+        guard payload.count <= limit else {
             body(.rejected(Rejection(
                 reason: .tooLarge, field: nil,
-                detail: "payload is \(payload.count) bytes, over the limit of \(limits.maxPayloadBytes)",
+                detail: "payload is \(payload.count) bytes, over the limit of \(limit)",
                 index: 0, offset: 0)))
             return
         }

@@ -50,6 +50,7 @@ public struct EventLimits: Sendable, Equatable {
              maxAppBytes, maxIdBytes, maxTaskBytes, maxBackgroundBytes, maxPayloadBytes, maxDepth].allSatisfy { $0 >= 1 },
             "every event limit must be at least 1"
         )
+        precondition(maxPayloadBytes <= Int(Int32.max), "maxPayloadBytes must be under 2 GiB (offsets are 32 bits)")
         precondition(maxDepth <= JSONScanner.depthCapacity, "maxDepth must be at most \(JSONScanner.depthCapacity)")
         self.maxEventBytes = maxEventBytes
         self.maxStringBytes = maxStringBytes

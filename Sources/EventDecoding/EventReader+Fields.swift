@@ -32,10 +32,11 @@ extension EventReader {
 
         let typeName = try string(.type, required: true, minBytes: 1, maxBytes: limits.maxStringBytes)
         e.pointee.type_name = typeName
-        let typeIndex = typeName.ptr.flatMap { p in
-            p.withMemoryRebound(to: UInt8.self, capacity: typeName.len) { WireEnum.eventType.index(of: $0, typeName.len) }
+        // The type's raw value is its `mw_event_type`.
+        let typeValue = typeName.ptr.flatMap { p in
+            WireEventType.match(UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), typeName.len)
         }
-        let type = typeIndex.map { UInt32($0 + 1) } ?? MW_EVENT_UNKNOWN.rawValue
+        let type = typeValue?.rawValue ?? MW_EVENT_UNKNOWN.rawValue
         e.pointee.type = type
 
         e.pointee.session = try string(.session, required: true, minBytes: 1, maxBytes: limits.maxSessionBytes)
@@ -55,16 +56,16 @@ extension EventReader {
         case MW_EVENT_SESSION_START.rawValue:
             e.pointee.app_version = try string(.appVersion, minBytes: 0, maxBytes: limits.maxStringBytes)
             e.pointee.os = try string(.os, minBytes: 0, maxBytes: limits.maxStringBytes)
-            e.pointee.device = try enumeration(.device, .device)
-            e.pointee.size_class = try enumeration(.sizeClass, .sizeClass)
+            e.pointee.device = try enumeration(.device, WireDevice.self, .device)
+            e.pointee.size_class = try enumeration(.sizeClass, WireSizeClass.self, .sizeClass)
         case MW_EVENT_USER_ACTION.rawValue:
-            e.pointee.control = try enumeration(.control, .control)
+            e.pointee.control = try enumeration(.control, WireControl.self, .control)
             e.pointee.label = try text(.label)
             e.pointee.destructive = try boolean(.destructive)
         case MW_EVENT_TASK_PROGRESS.rawValue:
             e.pointee.task = try string(.task, required: true, minBytes: 1, maxBytes: limits.maxTaskBytes)
             guard has(.state) else { throw Place(field: .state).error(.missingField, .missing, at: eventStart) }
-            e.pointee.task_state = try enumeration(.state, .taskState)
+            e.pointee.task_state = try enumeration(.state, WireTaskState.self, .taskState)
         case MW_EVENT_ALERT_PRESENTED.rawValue:
             try presentationID()
             e.pointee.title = try text(.title)
@@ -74,7 +75,7 @@ extension EventReader {
         case MW_EVENT_ALERT_DISMISSED.rawValue, MW_EVENT_SHEET_DISMISSED.rawValue:
             try presentationID()
             e.pointee.button = try index(.button)
-            e.pointee.via = try enumeration(.via, .via)
+            e.pointee.via = try enumeration(.via, WireVia.self, .via)
         case MW_EVENT_SHEET_PRESENTED.rawValue:
             try presentationID()
             e.pointee.title = try text(.title)
@@ -85,14 +86,14 @@ extension EventReader {
             e.pointee.background = try string(.background, minBytes: 0, maxBytes: limits.maxBackgroundBytes)
         case MW_EVENT_MODAL_PRESENTED.rawValue:
             try presentationID()
-            e.pointee.style = try enumeration(.style, .modalStyle)
-            e.pointee.transition = try enumeration(.transition, .transition)
+            e.pointee.style = try enumeration(.style, WireModalStyle.self, .modalStyle)
+            e.pointee.transition = try enumeration(.transition, WireTransition.self, .transition)
             e.pointee.title = try text(.title)
             if has(.buttons) { try readButtons(modal: true) }
-            e.pointee.size_class = try enumeration(.sizeClass, .sizeClass)
+            e.pointee.size_class = try enumeration(.sizeClass, WireSizeClass.self, .sizeClass)
         case MW_EVENT_MODAL_DISMISSED.rawValue:
             try presentationID()
-            e.pointee.via = try enumeration(.via, .via)
+            e.pointee.via = try enumeration(.via, WireVia.self, .via)
             e.pointee.button = try index(.button)
             e.pointee.unsaved_changes = try boolean(.unsavedChanges)
             e.pointee.confirmed = try boolean(.confirmed)
@@ -156,13 +157,16 @@ extension EventReader {
         return try stringValue(slot(key), Place(field: key), nullable: true, minBytes: 0, maxBytes: limits.maxStringBytes)
     }
 
-    /// An enumerated field: its value's index in `enumeration`, or MW_ABSENT when absent. The common
-    /// case (a known value without escapes) inline, as in `string`.
+    /// An enumerated field: its value's index in `enumeration` (`V`'s raw value), or MW_ABSENT when
+    /// absent. The common case (a known value without escapes) inline, matched by `V`'s own perfect
+    /// hash, as in `string`.
     @inline(__always)
-    private mutating func enumeration(_ key: FieldKey, _ enumeration: WireEnum) throws(DecodeError) -> Int32 {
+    private mutating func enumeration<V: WireValue & RawRepresentable>(
+        _ key: FieldKey, _: V.Type, _ enumeration: WireEnum
+    ) throws(DecodeError) -> Int32 where V.RawValue == Int32 {
         let s = slot(key)
-        if has(key), s.kind == .string, !s.escaped, let i = enumeration.index(of: base + s.start, s.end &- s.start) {
-            return Int32(i)
+        if has(key), s.kind == .string, !s.escaped, let value = V.match(base + s.start, s.end &- s.start) {
+            return value.rawValue
         }
         return try enumerationField(key, enumeration)
     }
@@ -337,8 +341,15 @@ extension EventReader {
                 var style = MW_ABSENT
                 var preferred = MW_ABSENT
                 if item.present & ItemKey.style.bit != 0 {
-                    place.subfield = .style
-                    style = try enumerationValue(slots[Int(ItemKey.style.rawValue)], place, .buttonStyle)
+                    let slot = slots[Int(ItemKey.style.rawValue)]
+                    if slot.kind == .string, !slot.escaped,
+                        let value = WireButtonStyle.match(base + slot.start, slot.end &- slot.start)
+                    {
+                        style = value.rawValue
+                    } else {
+                        place.subfield = .style
+                        style = try enumerationValue(slot, place, .buttonStyle)
+                    }
                 }
                 if item.present & ItemKey.preferred.bit != 0 {
                     place.subfield = .preferred

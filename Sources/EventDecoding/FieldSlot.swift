@@ -9,12 +9,26 @@ struct FieldSlot {
         case string, integer, number, trueValue, falseValue, null, array, object
     }
 
-    var start: Int
-    var end: Int
+    /// For `.integer`: its value.
+    var integer: Int64
+    /// `start` and `end` as 32 bits (a payload is under 2 GiB: `EventLimits.maxPayloadBytes`, and
+    /// `EventDecoder.decode` rejects any larger): a slot is 24 bytes, not 32.
+    private var start32: Int32
+    private var end32: Int32
     var kind: Kind
     var escaped: Bool
-    /// For `.integer`: its value.
-    var integer: Int64 = 0
+
+    @inline(__always) var start: Int { Int(start32) }
+    @inline(__always) var end: Int { Int(end32) }
+
+    @inline(__always)
+    init(start: Int, end: Int, kind: Kind, escaped: Bool, integer: Int64 = 0) {
+        self.integer = integer
+        start32 = Int32(truncatingIfNeeded: start)
+        end32 = Int32(truncatingIfNeeded: end)
+        self.kind = kind
+        self.escaped = escaped
+    }
 
     static let empty = FieldSlot(start: 0, end: 0, kind: .null, escaped: false)
 
