@@ -158,17 +158,22 @@ extension EventReader {
     }
 
     /// An enumerated field: its value's index in `enumeration` (`V`'s raw value), or MW_ABSENT when
-    /// absent. The common case (a known value without escapes) inline, matched by `V`'s own perfect
-    /// hash, as in `string`.
+    /// absent. The common case inline (`knownValue`), as in `string`.
     @inline(__always)
     private mutating func enumeration<V: WireValue & RawRepresentable>(
         _ key: FieldKey, _: V.Type, _ enumeration: WireEnum
     ) throws(DecodeError) -> Int32 where V.RawValue == Int32 {
-        let s = slot(key)
-        if has(key), s.kind == .string, !s.escaped, let value = V.match(base + s.start, s.end &- s.start) {
-            return value.rawValue
-        }
+        if has(key), let value = knownValue(slot(key), V.self) { return value }
         return try enumerationField(key, enumeration)
+    }
+
+    /// The common case of an enumerated value: a string without escapes spelling a value of `V`,
+    /// matched by `V`'s own perfect hash; its raw value (the index `enumerationValue` would give),
+    /// or nil for anything else, which `enumerationValue` then judges.
+    @inline(__always)
+    private func knownValue<V: WireValue & RawRepresentable>(_ s: FieldSlot, _: V.Type) -> Int32? where V.RawValue == Int32 {
+        guard s.kind == .string, !s.escaped else { return nil }
+        return V.match(base + s.start, s.end &- s.start)?.rawValue
     }
 
     @inline(never)
@@ -333,8 +338,13 @@ extension EventReader {
             if modal {
                 var role = MW_ABSENT
                 if item.present & ItemKey.role.bit != 0 {
-                    place.subfield = .role
-                    role = try enumerationValue(slots[Int(ItemKey.role.rawValue)], place, .modalRole)
+                    let slot = slots[Int(ItemKey.role.rawValue)]
+                    if let value = knownValue(slot, WireModalRole.self) {
+                        role = value
+                    } else {
+                        place.subfield = .role
+                        role = try enumerationValue(slot, place, .modalRole)
+                    }
                 }
                 scratch.modalButtons[count] = mw_modal_button(title: title, role: role, reserved: 0)
             } else {
@@ -342,10 +352,8 @@ extension EventReader {
                 var preferred = MW_ABSENT
                 if item.present & ItemKey.style.bit != 0 {
                     let slot = slots[Int(ItemKey.style.rawValue)]
-                    if slot.kind == .string, !slot.escaped,
-                        let value = WireButtonStyle.match(base + slot.start, slot.end &- slot.start)
-                    {
-                        style = value.rawValue
+                    if let value = knownValue(slot, WireButtonStyle.self) {
+                        style = value
                     } else {
                         place.subfield = .style
                         style = try enumerationValue(slot, place, .buttonStyle)
