@@ -323,6 +323,30 @@ extension EventReader {
         return (item, records.slots(of: index))
     }
 
+    /// The enumerated field `key` of an array item: its value's index in `enumeration` (`V`'s raw
+    /// value), or MW_ABSENT when the item has none. The common case inline (`knownValue`); anything
+    /// else judged by `enumerationValue` at `place` with `key` as its subfield.
+    @inline(__always)
+    private mutating func itemEnumeration<V: WireValue & RawRepresentable>(
+        _ key: ItemKey, of item: ItemRecords.Item, _ slots: UnsafeMutablePointer<FieldSlot>, _: V.Type,
+        _ enumeration: WireEnum, _ place: Place
+    ) throws(DecodeError) -> Int32 where V.RawValue == Int32 {
+        guard item.present & key.bit != 0 else { return MW_ABSENT }
+        let slot = slots[Int(key.rawValue)]
+        if let value = knownValue(slot, V.self) { return value }
+        return try itemEnumerationValue(slot, key, enumeration, place)
+    }
+
+    /// The rest of `itemEnumeration`, out of line: the validating path, its errors naming `key`.
+    @inline(never)
+    private mutating func itemEnumerationValue(
+        _ slot: FieldSlot, _ key: ItemKey, _ enumeration: WireEnum, _ place: Place
+    ) throws(DecodeError) -> Int32 {
+        var place = place
+        place.subfield = key
+        return try enumerationValue(slot, place, enumeration)
+    }
+
     /// `buttons`: alert / sheet buttons (`title`, `style`, `preferred`) or modal buttons (`title`, `role`).
     private mutating func readButtons(modal: Bool) throws(DecodeError) {
         try checkArray(.buttons)
@@ -336,29 +360,11 @@ extension EventReader {
             let title = try stringValue(
                 slots[Int(ItemKey.title.rawValue)], place, nullable: false, minBytes: 0, maxBytes: limits.maxStringBytes)
             if modal {
-                var role = MW_ABSENT
-                if item.present & ItemKey.role.bit != 0 {
-                    let slot = slots[Int(ItemKey.role.rawValue)]
-                    if let value = knownValue(slot, WireModalRole.self) {
-                        role = value
-                    } else {
-                        place.subfield = .role
-                        role = try enumerationValue(slot, place, .modalRole)
-                    }
-                }
+                let role = try itemEnumeration(.role, of: item, slots, WireModalRole.self, .modalRole, place)
                 scratch.modalButtons[count] = mw_modal_button(title: title, role: role, reserved: 0)
             } else {
-                var style = MW_ABSENT
+                let style = try itemEnumeration(.style, of: item, slots, WireButtonStyle.self, .buttonStyle, place)
                 var preferred = MW_ABSENT
-                if item.present & ItemKey.style.bit != 0 {
-                    let slot = slots[Int(ItemKey.style.rawValue)]
-                    if let value = knownValue(slot, WireButtonStyle.self) {
-                        style = value
-                    } else {
-                        place.subfield = .style
-                        style = try enumerationValue(slot, place, .buttonStyle)
-                    }
-                }
                 if item.present & ItemKey.preferred.bit != 0 {
                     place.subfield = .preferred
                     preferred = try booleanValue(slots[Int(ItemKey.preferred.rawValue)], place)
