@@ -55,6 +55,8 @@ else
     sed "s#^control: .*#control: ipc:///run/modalwatch/control.sock#" config/modalwatchd.yaml > "$DESTDIR/etc/modalwatch/modalwatchd.yaml"
     chmod 0644 "$DESTDIR/etc/modalwatch/modalwatchd.yaml"
 fi
+# Local settings go in drop-in files here, merged over the main file (interfaces.md).
+install -d -m 0755 "$DESTDIR/etc/modalwatch/modalwatchd.yaml.d"
 install -m 0644 README.md CHANGELOG.md LICENSE docs/*.md "$DESTDIR$PREFIX/share/doc/modalwatch/"
 install -m 0644 docs/spec/* "$DESTDIR$PREFIX/share/doc/modalwatch/spec/"
 if [ -z "$DESTDIR" ] && command -v systemd-sysusers >/dev/null 2>&1; then

@@ -55,7 +55,7 @@ extension IngestLoop {
         var reply = StatusReply()
         reply.uptimeSeconds = Double(WallClock.monotonicMilliseconds() - startedMonotonicMs) / 1000
         reply.started = startedAtMs
-        reply.edition = configuration.engine.defaultEdition.rawValue
+        reply.edition = pipeline.engine.configuration.defaultEdition.rawValue
         reply.modules = catalog.modules.map {
             StatusReply.Module(
                 name: $0.name, version: $0.version, rules: $0.rules.count, path: $0.path, abi: "\($0.abiMajor).\($0.abiMinor)")

@@ -20,8 +20,7 @@ public struct ConfigLoader: Sendable {
     /// The `rules_dirs` a config file names, read before the modules load (the full
     /// check, which needs the modules, comes after). Problems are left to `load`.
     public static func peekRulesDirectories(path: String) -> [String] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let root = try? compose(text),
+        guard let root = (try? ConfigSources(path: path))?.root,
               let dirs = root.mapping?["rules_dirs"] else { return [] }
         if let one = dirs.scalar { return one.string.isEmpty ? [] : [one.string] }
         return (dirs.sequence ?? []).compactMap { $0.scalar?.string }
@@ -31,8 +30,7 @@ public struct ConfigLoader: Sendable {
     /// read without the modules: how the command line finds the daemon. `nil` when the
     /// file does not read, the key is absent, null or empty.
     public static func peekString(_ key: String, path: String) -> String? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let root = try? compose(text),
+        guard let root = (try? ConfigSources(path: path))?.root,
               let value = root.mapping?[key]?.scalar?.string,
               !value.isEmpty, value != "null", value != "~" else { return nil }
         return value
@@ -44,77 +42,45 @@ public struct ConfigLoader: Sendable {
     /// The `module_load_timeout` a config file sets, read before the modules load; nil when it
     /// sets none or a bad one (`load` reports that).
     public static func peekModuleLoadTimeout(path: String) -> Int64? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let root = try? compose(text),
+        guard let root = (try? ConfigSources(path: path))?.root,
               let value = root.mapping?["module_load_timeout"]?.scalar,
               let milliseconds = DurationParser.milliseconds(value.string),
               moduleLoadTimeoutRange.contains(milliseconds) else { return nil }
         return milliseconds
     }
 
-    /// Reads and checks the file at `path`.
+    /// Reads and checks the file at `path` and its drop-ins (`ConfigSources`).
     public func load(path: String) throws(ConfigErrors) -> DaemonConfiguration {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigErrors([ConfigError(file: path, line: 0, key: "", message: "cannot read the file (\(error.localizedDescription))")])
-        }
-        return try parse(text, file: path)
+        try read(ConfigSources(path: path))
     }
 
     /// Checks configuration text; `file` names it in errors.
     public func parse(_ text: String, file: String) throws(ConfigErrors) -> DaemonConfiguration {
-        var reader = Reader(file: file, catalog: catalog)
-        if let line = YAMLAliasCheck.firstAliasLine(in: text) {
-            throw ConfigErrors([ConfigError(file: file, line: line, key: "", message: "a YAML alias (*name): aliases are not accepted in a configuration; write the value out")])
-        }
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw ConfigErrors([ConfigError(file: file, line: Self.line(of: error), key: "", message: "not valid YAML: \(Self.oneLine(error))")])
-        } catch {
-            throw ConfigErrors([ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(Self.oneLine(error))")])
-        }
+        try read(ConfigSources(text: text, file: file))
+    }
+
+    /// The files `load(path:)` reads: `path`, then its drop-ins in name order.
+    public static func files(path: String) -> [String] {
+        [path] + ConfigSources.dropIns(of: path)
+    }
+
+    private func read(_ sources: ConfigSources) throws(ConfigErrors) -> DaemonConfiguration {
+        var reader = Reader(sources: sources, catalog: catalog)
         var configuration = DaemonConfiguration()
-        if let root { reader.readTop(root, into: &configuration) }
+        if let root = sources.root { reader.readTop(root, into: &configuration) }
         if !reader.errors.isEmpty { throw ConfigErrors(reader.errors) }
         return configuration
-    }
-
-    /// The tree of `text` for the readers that peek at one key before the full load, nil for
-    /// text with an alias (`YAMLAliasCheck`: the full load refuses it and says where).
-    static func compose(_ text: String) throws -> Node? {
-        if YAMLAliasCheck.firstAliasLine(in: text) != nil { return nil }
-        return try Yams.compose(yaml: text)
-    }
-
-    /// The first line of an error's description: Yams adds the source line and a caret below it.
-    private static func oneLine(_ error: any Error) -> String {
-        let text = "\(error)"
-        let first = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
-        return first.trimmingCharacters(in: .whitespaces)
-    }
-
-    private static func line(of error: YamlError) -> Int {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
-            return mark.line
-        default:
-            return 0
-        }
     }
 }
 
 /// Walks the YAML tree, collecting errors.
 private struct Reader {
-    let file: String
+    let sources: ConfigSources
     let catalog: RuleCatalog
     var errors: [ConfigError] = []
 
-    init(file: String, catalog: RuleCatalog) {
-        self.file = file
+    init(sources: ConfigSources, catalog: RuleCatalog) {
+        self.sources = sources
         self.catalog = catalog
     }
 
@@ -129,7 +95,7 @@ private struct Reader {
     }
 
     mutating func fail(_ node: Node?, _ key: String, _ message: String) {
-        errors.append(ConfigError(file: file, line: node?.mark?.line ?? 0, key: key, message: message))
+        errors.append(ConfigError(file: sources.file(of: key), line: node?.mark?.line ?? 0, key: key, message: message))
     }
 
     mutating func readTop(_ root: Node, into configuration: inout DaemonConfiguration) {
@@ -510,7 +476,8 @@ extension Reader {
         ("rules", { r, value, key, c in c.engine.rules = r.readRuleOverrides(value, key) }),
         ("apps", { r, value, key, c in c.engine.apps = r.readApps(value, key) }),
         ("modules", { r, value, key, c in
-            var modules = ModuleSettingsReader(file: r.file)
+            let sources = r.sources
+            var modules = ModuleSettingsReader { sources.file(of: $0) }
             c.moduleSettings = modules.read(value, catalog: r.catalog)
             r.errors += modules.errors
         }),

@@ -6,10 +6,11 @@ import Yams
 /// module built against ABI 1.2 receives in its `on_init`. The settings are read before the
 /// modules load (`peek`) and checked against the loaded modules with the rest of the file.
 struct ModuleSettingsReader {
-    let file: String
+    /// The file a key's value came from.
+    let file: (String) -> String
     private(set) var errors: [ConfigError] = []
 
-    init(file: String) {
+    init(file: @escaping (String) -> String) {
         self.file = file
     }
 
@@ -53,7 +54,7 @@ struct ModuleSettingsReader {
     }
 
     private mutating func fail(_ node: Node, _ key: String, _ message: String) {
-        errors.append(ConfigError(file: file, line: node.mark?.line ?? 0, key: key, message: message))
+        errors.append(ConfigError(file: file(key), line: node.mark?.line ?? 0, key: key, message: message))
     }
 }
 
@@ -61,10 +62,9 @@ extension ConfigLoader {
     /// Each module's settings a config file gives (`modules:`), read before the modules
     /// load so that their `on_init` gets them. Problems are left to `load`.
     public static func peekModuleSettings(path: String) -> [String: [(key: String, value: String)]] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let root = try? ConfigLoader.compose(text),
+        guard let root = (try? ConfigSources(path: path))?.root,
               let modules = root.mapping?["modules"] else { return [:] }
-        var reader = ModuleSettingsReader(file: path)
+        var reader = ModuleSettingsReader { _ in path }
         return reader.read(modules, catalog: nil)
     }
 }

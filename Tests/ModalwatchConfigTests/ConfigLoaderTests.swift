@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ModalwatchConfig
 import RuleHost
+import SessionEngine
 import XCTest
 
 /// The configuration loader: defaults from one place, and every error naming the file, the line and the key.
@@ -43,6 +44,41 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertTrue(found.first?.message.contains("alias") ?? false, "\(found)")
         // An anchor alone, and a `*` inside a scalar, are no alias.
         XCTAssertTrue(errors("edition: &e current\nlog_level: \"*info\"\n").allSatisfy { !$0.message.contains("alias") })
+    }
+
+    func testDropInsMergeOverTheMainFileInNameOrderAndErrorsNameTheirFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mw-dropins-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let main = folder + "/modalwatchd.yaml"
+        try FileManager.default.createDirectory(atPath: main + ".d", withIntermediateDirectories: true)
+        try "edition: ios7\nevents: [tcp://127.0.0.1:7450]\nhistory:\n  max_rows: 100\n  max_age: 1d\n".write(toFile: main, atomically: true, encoding: .utf8)
+        try "events: [tcp://127.0.0.1:7460, tcp://127.0.0.1:7461]\nhistory:\n  max_rows: 200\n".write(toFile: main + ".d/10-local.yaml", atomically: true, encoding: .utf8)
+        try "history:\n  max_rows: 300\n".write(toFile: main + ".d/20-later.yaml", atomically: true, encoding: .utf8)
+        try "history: { max_rows: 999 }\n".write(toFile: main + ".d/notes.txt", atomically: true, encoding: .utf8)
+        let configuration = try loader.load(path: main)
+        XCTAssertEqual(configuration.engine.defaultEdition.rawValue, "ios7", "kept from the main file")
+        XCTAssertEqual(configuration.events, ["tcp://127.0.0.1:7460", "tcp://127.0.0.1:7461"], "a list is replaced whole")
+        XCTAssertEqual(configuration.historyMaxRows, 300, "the later drop-in wins; only *.yaml is read")
+        XCTAssertEqual(configuration.historyMaxAgeMs, 86_400_000, "mappings merge key by key")
+        XCTAssertEqual(ConfigLoader.files(path: main), [main, main + ".d/10-local.yaml", main + ".d/20-later.yaml"])
+
+        try "history:\n  max_rows: lots\n".write(toFile: main + ".d/30-bad.yaml", atomically: true, encoding: .utf8)
+        do {
+            _ = try loader.load(path: main)
+            XCTFail("a bad value in a drop-in is refused")
+        } catch {
+            XCTAssertEqual(error.errors.first?.file, main + ".d/30-bad.yaml")
+            XCTAssertEqual(error.errors.first?.line, 2)
+            XCTAssertEqual(error.errors.first?.key, "history.max_rows")
+        }
+    }
+
+    func testADuplicateKeyNamesTheLinesOfBoth() throws {
+        let found = errors("edition: current\nhistory:\n  max_rows: 5\nevents: []\nhistory:\n  store: postgresql\n")
+        XCTAssertEqual(found.count, 1)
+        XCTAssertEqual(found.first?.key, "history")
+        XCTAssertEqual(found.first?.line, 2)
+        XCTAssertTrue(found.first?.message.contains("at lines 2, 5") ?? false, found.first?.message ?? "")
     }
 
     func testAnEmptyFileGivesTheDefaultEndpoints() throws {

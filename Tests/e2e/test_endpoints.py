@@ -119,3 +119,30 @@ def test_a_client_trickling_bytes_cannot_hold_the_metrics_server(zctx, tmp_path)
         stop.set()
         thread.join(timeout=10)
         assert daemon.stop() == 0, daemon.log()
+
+
+def test_drop_in_files_are_merged_at_start_and_at_a_reload(zctx, tmp_path):
+    """`modalwatchd.yaml.d/*.yaml` merged over the main file in name order, at start and at a
+    reload (SIGHUP): local settings survive an upgrade's new main file."""
+    import signal
+
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("edition: current\n")
+    drop_ins = tmp_path / "modalwatchd.yaml.d"
+    drop_ins.mkdir()
+    (drop_ins / "10-local.yaml").write_text("edition: ios7\n")
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()
+    try:
+        assert daemon.status()["edition"] == "ios7"
+        (drop_ins / "20-later.yaml").write_text("edition: '2009'\n")
+        daemon.send_signal(signal.SIGHUP)
+        support.poll_until(lambda: daemon.status()["edition"] == "2009", 5.0)
+        assert daemon.status()["edition"] == "2009", daemon.log()[-2000:]
+        # A bad drop-in is refused by the reload, naming its file; the last good configuration stays.
+        (drop_ins / "30-bad.yaml").write_text("edition: 1999\n")
+        daemon.send_signal(signal.SIGHUP)
+        support.poll_until(lambda: "30-bad.yaml" in daemon.log(), 5.0)
+        assert "30-bad.yaml:1" in daemon.log(), daemon.log()[-2000:]
+        assert daemon.status()["edition"] == "2009"
+    finally:
+        assert daemon.stop() == 0, daemon.log()
