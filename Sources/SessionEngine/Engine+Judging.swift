@@ -1,3 +1,4 @@
+import AlertText
 import CRuleGuard
 import ModalwatchABI
 import RuleHost
@@ -40,8 +41,20 @@ extension Engine {
                 host: UnsafePointer(host), ctx: context, event: event, session: UnsafePointer(view),
                 params: nil, rule_index: 0, edition: edition, module_state: nil, param_decls: nil,
                 param_count: 0, reserved: 0, texts: UnsafePointer(texts))
+            // Whether the rules of English wording judge this event: decided at the first of them.
+            var english: Bool?
             for index in 0..<dispatches.count {
                 let dispatch = first + index
+                if dispatch.pointee.englishOnly {
+                    let judged = english ?? EventLanguage.isJudgedAsEnglish(event.pointee.locale, event)
+                    english = judged
+                    if !judged {
+                        languageSkips.add(
+                            rule: Int(dispatch.pointee.catalogIndex),
+                            language: EventLanguage.subtagKey(of: event.pointee.locale))
+                        continue
+                    }
+                }
                 frame.pointee.dispatch = dispatch
                 ruleCallSerial &+= 1
                 call.params = dispatch.pointee.parameters
