@@ -12,7 +12,7 @@ final class LanguageTextTests: XCTestCase {
         XCTAssertEqual(mark("تصویر حذف ہو گئی۔"), .period, "the Urdu full stop")
         XCTAssertEqual(mark("फ़ोटो हटा दी गई।"), .period, "the Devanagari danda")
         XCTAssertEqual(mark("ፎቶው ተሰርዟል።"), .period, "the Ethiopic full stop")
-        XCTAssertEqual(mark("Διαγραφή;"), .question, "the Greek question mark U+037E")
+        XCTAssertEqual(mark("Διαγραφή\u{37E}"), .question, "the Greek question mark U+037E")
         XCTAssertEqual(mark("完了！"), .exclamation)
         XCTAssertEqual(mark("完了｡"), .period, "the half-width ideographic full stop")
         XCTAssertEqual(mark("نعم،"), .comma)
