@@ -156,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatchd",
             dependencies: [
-                "DaemonCore", "ControlProtocol", "ModalwatchConfig", "RuleHost",
+                "DaemonCore", "ControlProtocol", "ModalwatchConfig", "RuleHost", "Posix", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

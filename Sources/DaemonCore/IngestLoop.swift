@@ -69,10 +69,6 @@ public final class IngestLoop {
         case stopped
     }
 
-    /// Most bytes one ZeroMQ message may have before the socket itself refuses it and
-    /// drops the sender's connection. Messages up to this size but over the wire
-    /// format's 256 KiB are rejected `too_large` and counted, without losing the connection.
-    public static let socketMessageLimit: Int64 = 1 << 20
     /// The longest one drain runs before the loop serves the control socket and its timers.
     static let drainSliceMs: Int64 = 20
     /// The same while a control job goes on in turns (a `sessions` scan): it then gets 0.5 ms of every ~5.5.

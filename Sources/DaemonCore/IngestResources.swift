@@ -1,4 +1,5 @@
 import CurveAuthentication
+import EventDecoding
 import Foundation
 import Glibc
 import HistoryStore
@@ -241,7 +242,7 @@ final class IngestResources {
                 try ZapHandler.makeServer(ingest, secretKey: curveSecret)
             }
             try ingest.set(.receiveHighWaterMark, 10_000)
-            try ingest.set(.maxMessageSize, IngestLoop.socketMessageLimit)
+            try ingest.set(.maxMessageSize, EventLimits.maxSocketMessageBytes)
             try ingest.set(.handshakeInterval, IngestConnectionGuard.handshakeIntervalMs)
             for prefix in configuration.ingestSubscriptions { _ = try ingest.send(IngestLoop.subscription(prefix, subscribe: true)) }
         } catch {

@@ -1,4 +1,5 @@
 import CurveAuthentication
+import EventDecoding
 import ControlProtocol
 import Foundation
 import HistoryStore
@@ -81,6 +82,9 @@ final class Publisher {
         do {
             pub = try ZMQSocket(settings.context, type: .pub, linger: 1000)
             try pub.set(.sendHighWaterMark, 100_000)
+            // A subscriber's messages are subscriptions: one longer than any topic is refused
+            // (libzmq drops that peer's connection) before it reaches the subscription trie.
+            try pub.set(.maxMessageSize, EventLimits.maxSubscriptionMessageBytes)
             // Drops become visible (EAGAIN) so that they can be counted; see send(_:_:).
             try pub.set(.xpubNoDrop, true)
             if let key = settings.curveSecretKey { try ZapHandler.makeServer(pub, secretKey: key) }

@@ -29,6 +29,15 @@ public struct EventLimits: Sendable, Equatable {
     public var maxDepth: Int
     /// Largest topic frame of a two-frame message (events.md: 1 KiB); a larger one is one too_large rejection.
     public static let maxTopicBytes = 1024
+    /// Most bytes one ZeroMQ message to a socket that receives events (the daemon's ingest socket,
+    /// the forwarder's frontend) may have before the socket itself refuses it (`ZMQ_MAXMSGSIZE`) and
+    /// drops the sender's connection. Messages up to this size but over `maxPayloadBytes` are
+    /// rejected `too_large` and counted, without losing the connection.
+    public static let maxSocketMessageBytes: Int64 = 1 << 20
+    /// Most bytes of a subscription message (one byte, then the topic prefix) a publishing socket
+    /// takes from a subscriber (`ZMQ_MAXMSGSIZE` on the daemon's `PUB` and the forwarder's `XPUB`):
+    /// every topic either publishes is at most `maxTopicBytes`, so a longer prefix matches nothing.
+    public static let maxSubscriptionMessageBytes: Int64 = Int64(maxTopicBytes) + 1
 
     /// Limits with the defaults of events.md; every value must be at least 1 (`maxDepth` at most 128).
     public init(

@@ -47,7 +47,11 @@ extension EventReader {
             "must be an integer from 0 to 253402300799999 (ms since 1970, at most the end of year 9999)")
         e.pointee.ts = ts
         e.pointee.ts_sent = ts
-        e.pointee.seq = has(.seq) ? try integer(.seq, minimum: 1, "must be an integer >= 1") : 0
+        e.pointee.seq =
+            has(.seq)
+            ? try integer(
+                .seq, minimum: EventSequence.min, maximum: EventSequence.max,
+                "must be an integer from 1 to 9007199254740991 (2^53 - 1)") : 0
         e.pointee.app = try string(
             .app, required: type == MW_EVENT_SESSION_START.rawValue, minBytes: 1, maxBytes: limits.maxAppBytes)
         if e.pointee.app.ptr != nil { try checkAppCharacters(e.pointee.app) }

@@ -1,3 +1,4 @@
+import ByteBasics
 import GRDB
 
 /// One page of the history, newest first, and where the next one starts.
@@ -19,10 +20,15 @@ public struct HistoryPage: Sendable {
         /// `observed.rowid`, as the control socket passes it.
         public var text: String { "\(observed).\(rowid)" }
 
-        /// Reads `observed.rowid`; nil when it is not that.
+        /// Reads `observed.rowid`; nil when it is not that, or when either number is outside what a
+        /// history holds (`observed` a time of `EventTime`'s range, `rowid` from 1 to
+        /// `ViolationHistory.maxSequence`): a cursor comes from outside, over the control socket.
         public init?(text: String) {
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, let observed = Int64(parts[0]), let rowid = Int64(parts[1]) else { return nil }
+            guard parts.count == 2, let observed = Int64(parts[0]), let rowid = Int64(parts[1]),
+                (EventTime.minMs...EventTime.maxMs).contains(observed),
+                (1...ViolationHistory.maxSequence).contains(rowid)
+            else { return nil }
             self.init(observed: observed, rowid: rowid)
         }
     }

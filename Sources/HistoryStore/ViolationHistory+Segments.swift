@@ -18,8 +18,15 @@ extension ViolationHistory {
 
     /// The sequence number the next stored violation gets: after the newest segment's. (A writer
     /// has converted every row of an older file before it writes: `convertRows`.)
+    /// A newest sequence number outside `0..<maxSequence` (a file damaged or written elsewhere) is
+    /// refused with an error that names it.
     static func nextSequence(_ db: Database) throws -> Int64 {
-        try (Int64.fetchOne(db.cachedStatement(sql: "SELECT last_seq FROM segments ORDER BY first_seq DESC LIMIT 1")) ?? 0) + 1
+        let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT last_seq FROM segments ORDER BY first_seq DESC LIMIT 1")) ?? 0
+        guard last >= 0, last < maxSequence else {
+            throw HistoryStoreError(
+                "the history's newest sequence number \(last) is outside 0 to \(maxSequence - 1): the file is damaged; move it aside")
+        }
+        return last + 1
     }
 
     /// Writes `segment` (at least one record) as the next row of `segments` and its postings, in
@@ -110,6 +117,10 @@ extension ViolationHistory {
 
     /// The unposted tail's size at which a commit writes the postings of the whole tail.
     static let postingBatch = 256
+
+    /// The largest sequence number a history holds: 2^62, so that a sequence number plus any
+    /// count of rows never overflows. Cursors and files naming one outside `1...maxSequence` are refused.
+    public static let maxSequence: Int64 = 1 << 62
 
     /// The unposted tail's segments from which a posting commit merges them into one (`storeMerged`).
     static let mergedTailSegments = 8

@@ -1,4 +1,5 @@
 import ModalwatchABI
+import ByteBasics
 
 /// Saving and restoring the engine's state across a restart.
 extension Engine {
@@ -84,7 +85,7 @@ extension Engine {
             session.maxModalDepth = max(saved.maxModalDepth, session.modalDepth)
             session.startedTs = saved.startedTs
             session.lastTs = saved.lastTs
-            session.lastSeq = saved.lastSeq
+            session.lastSeq = EventSequence.clamped(saved.lastSeq)
             session.lastUserActionTs = saved.lastUserActionTs
             session.lastUserActionControl = saved.lastUserActionControl
             session.runningTasks = saved.runningTasks

@@ -339,7 +339,7 @@ public final class Engine {
     private func countMissingBeforeFirst(_ event: UnsafePointer<mw_event>, _ session: Session) {
         guard event.pointee.seq > 1, event.pointee.type != MW_EVENT_SESSION_START.rawValue else { return }
         let missing = event.pointee.seq - 1
-        statistics.eventsMissingBeforeFirst += UInt64(missing)
+        statistics.eventsMissingBeforeFirst.addSaturated(UInt64(missing))
         let seq = event.pointee.seq
         output.emitDiagnostic(.gap, app: session.app.name, session: session.id.string) {
             "the session's first event here has seq \(seq) and no session.start came: \(missing) event(s) before it missing"
@@ -370,9 +370,9 @@ public final class Engine {
             }
             return false
         }
-        if session.lastSeq > 0 && seq > session.lastSeq + 1 {
-            let lost = seq - session.lastSeq - 1
-            statistics.eventsLost += UInt64(lost)
+        if session.lastSeq > 0 && seq.subtractingSaturated(session.lastSeq) > 1 {
+            let lost = seq.subtractingSaturated(session.lastSeq) - 1
+            statistics.eventsLost.addSaturated(UInt64(lost))
             let last = session.lastSeq
             output.emitDiagnostic(.gap, app: session.app.name, session: session.id.string) {
                 "seq jumped from \(last) to \(seq): \(lost) event(s) lost"

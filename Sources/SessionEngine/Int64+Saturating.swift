@@ -18,3 +18,13 @@ extension Int64 {
         return other < 0 ? .max : .min
     }
 }
+
+extension UInt64 {
+    /// Adds `other`, held at `UInt64.max` instead of trapping: a counter of events that outside
+    /// numbers say were lost can be asked to grow past any bound.
+    @inlinable @inline(__always)
+    public mutating func addSaturated(_ other: UInt64) {
+        let (sum, overflow) = addingReportingOverflow(other)
+        self = overflow ? .max : sum
+    }
+}

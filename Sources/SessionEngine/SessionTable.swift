@@ -12,6 +12,9 @@
 /// the entry itself, so it costs one cache line for the probe and then only the record it
 /// finds (ids longer than 20 bytes compare their rest there). The LRU order is a doubly
 /// linked list through the records. A class: the engine reaches it on every event.
+///
+/// Session ids come from outside, so the table hash is keyed with a per-process secret
+/// (`Seed`): ids cannot be chosen to collide without it, and linear probing stays short.
 final class SessionTable {
     /// One probe position: empty (`slot == -1`, `meta == 0`), deleted (`slot == -1`,
     /// `meta == 1`), or a live session's slot with its tag, id length and id prefix.
@@ -21,6 +24,25 @@ final class SessionTable {
         var prefix0: UInt32
         var prefix1: UInt64
         var prefix2: UInt64
+    }
+
+    /// The secret the table hash is keyed with, drawn from the process's `Hasher` seed (random
+    /// per process; fixed where `SWIFT_DETERMINISTIC_HASHING` is set, as for instruction counts).
+    private struct Seed {
+        var s0: UInt64
+        var s1: UInt64
+        var s2: UInt64
+
+        init() {
+            func draw(_ n: Int) -> UInt64 {
+                var hasher = Hasher()
+                hasher.combine(n)
+                return UInt64(bitPattern: Int64(hasher.finalize()))
+            }
+            s0 = draw(0)
+            s1 = draw(1)
+            s2 = draw(2)
+        }
     }
 
     /// What a probe entry must hold for an id: `meta` (hash tag and length) and the prefix.
@@ -35,10 +57,11 @@ final class SessionTable {
         /// How many of the id's first bytes the entry holds.
         static let prefixBytes = 20
 
-        /// The key of `id`, and its table hash in `mixed` (from the prefix words, and for ids
-        /// longer than the prefix the rest of their bytes too). Reads only the id's bytes.
+        /// The key of `id`, and its table hash in `mixed`, keyed with `seed` (from the prefix
+        /// words, and for ids longer than the prefix the rest of their bytes too, through the
+        /// process's SipHash). Reads only the id's bytes.
         @inline(__always)
-        init(_ id: UnsafeRawBufferPointer) {
+        init(_ id: UnsafeRawBufferPointer, _ seed: Seed) {
             let count = id.count
             if count >= 12, let base = id.baseAddress {
                 prefix0 = base.loadUnaligned(as: UInt32.self)
@@ -58,9 +81,12 @@ final class SessionTable {
                             buffer.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
                 }
             }
-            var hash = (prefix1 &* 0x9E37_79B9_7F4A_7C15) ^ (prefix2 &* 0xC2B2_AE3D_27D4_EB4F) ^ (UInt64(prefix0) << 32 | UInt64(count))
+            var hash = (Hashing.mix(prefix1 ^ seed.s1) &+ Hashing.mix(prefix2 ^ seed.s2))
+                ^ (UInt64(prefix0) << 32 | UInt64(count)) ^ seed.s0
             if count > Self.prefixBytes {
-                hash ^= Hashing.fnv1a(UnsafeRawBufferPointer(rebasing: id[Self.prefixBytes...]))
+                var hasher = Hasher()
+                hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: id[Self.prefixBytes...]))
+                hash ^= UInt64(bitPattern: Int64(hasher.finalize()))
             }
             mixed = Hashing.mix(hash)
             meta = UInt32(truncatingIfNeeded: mixed >> 48) << 16 | UInt32(min(count, 0xFFFF))
@@ -73,6 +99,7 @@ final class SessionTable {
     }
 
     private var entries: UnsafeMutablePointer<Entry>
+    private let seed = Seed()
     /// Where the records' memory beyond their slots comes from.
     private let pool = UnsafeMutablePointer<SpillPool>.allocate(capacity: 1)
     private var capacity: Int
@@ -133,7 +160,7 @@ final class SessionTable {
     /// The session with these id bytes.
     @inline(__always)
     func find(_ id: UnsafeRawBufferPointer) -> Session? {
-        let key = Key(id)
+        let key = Key(id, seed)
         var position = Int(truncatingIfNeeded: key.mixed) & mask
         while true {
             let entry = entries + position
@@ -147,6 +174,24 @@ final class SessionTable {
                 return nil
             }
             position = (position + 1) & mask
+        }
+    }
+
+    /// How many probe entries a lookup of `id` reads (1: its first position), for the tests of
+    /// the keyed hash.
+    func probes(_ id: UnsafeRawBufferPointer) -> Int {
+        let key = Key(id, seed)
+        var position = Int(truncatingIfNeeded: key.mixed) & mask
+        var read = 1
+        while true {
+            let entry = entries[position]
+            if entry.slot >= 0, key.matches(entry) {
+                if id.count <= Key.prefixBytes || handle(entry.slot).idEquals(id) { return read }
+            } else if entry.slot < 0, entry.meta == 0 {
+                return read
+            }
+            position = (position + 1) & mask
+            read += 1
         }
     }
 
@@ -176,7 +221,7 @@ final class SessionTable {
     func remove(_ session: Session) {
         let slot = self.slot(of: session)
         guard slot >= 0, slot < slotCount, record(slot).pointee.live else { return }
-        var position = Int(truncatingIfNeeded: Key(handle(Int32(slot)).idBuffer).mixed) & mask
+        var position = Int(truncatingIfNeeded: Key(handle(Int32(slot)).idBuffer, seed).mixed) & mask
         while entries[position].slot != Int32(slot) {
             position = (position + 1) & mask
         }
@@ -229,7 +274,7 @@ final class SessionTable {
     private func slot(of session: Session) -> Int { (UnsafeMutableRawPointer(session.record) - slots) / Self.slotStride }
 
     private func place(_ slot: Int32) {
-        let key = Key(handle(slot).idBuffer)
+        let key = Key(handle(slot).idBuffer, seed)
         var position = Int(truncatingIfNeeded: key.mixed) & mask
         while entries[position].slot >= 0 { position = (position + 1) & mask }
         if entries[position].meta != 0 { tombstones -= 1 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlProtocol
 import Foundation
+import Posix
 import Glibc
 import ModalwatchConfig
 import ZeroMQ
@@ -86,6 +87,10 @@ struct ForwardCommand: ParsableCommand {
         do { curve = try curveSettings() } catch {
             Terminal.error(error.line)
             throw ExitCode(2)
+        }
+        if let refusal = ZMQTransportCheck.refusal(endpoints: [frontend, backend]) {
+            Terminal.critical("cannot start: \(refusal)")
+            throw ExitCode(1)
         }
         // Taken in this loop, not by a handler; blocked before libzmq starts its threads.
         var signals = BlockedSignals([SIGTERM, SIGINT])

@@ -1,4 +1,5 @@
 import CurveAuthentication
+import EventDecoding
 import Foundation
 import Synchronization
 import ZeroMQ
@@ -79,7 +80,9 @@ final class ForwardingThread: Sendable {
             steer = try ZMQSocket(context, type: .pair, linger: 0)
             sockets.append(steer)
             try front.set(.receiveHighWaterMark, 100_000)
+            try front.set(.maxMessageSize, EventLimits.maxSocketMessageBytes)
             try back.set(.sendHighWaterMark, 100_000)
+            try back.set(.maxMessageSize, EventLimits.maxSubscriptionMessageBytes)
             if let curve {
                 try ZapHandler.makeServer(front, secretKey: curve.secretKey)
                 if let serverKey = curve.backendServerKey {

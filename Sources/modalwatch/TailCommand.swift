@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlProtocol
 import Foundation
+import Posix
 import Glibc
 import ModalwatchConfig
 import RuleHost

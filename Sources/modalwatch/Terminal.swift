@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 import Glibc
 
 /// Writing for people: stdout and stderr lines, colour only on a terminal without NO_COLOR, the
@@ -10,6 +11,13 @@ enum Terminal {
     /// One line to stderr, prefixed with the program name; control characters shown.
     static func error(_ message: String) {
         FileHandle.standardError.write(Data((visible("modalwatch: \(message)") + "\n").utf8))
+    }
+
+    /// One line to stderr at the journal's `crit` priority when stderr is the journal (a service's
+    /// reason to stop, which `journalctl -p err` shows), else as `error(_:)` writes it.
+    static func critical(_ message: String) {
+        let priority = Posix.stderrIsJournal(environment: ProcessInfo.processInfo.environment) ? "<2>" : ""
+        FileHandle.standardError.write(Data((priority + visible("modalwatch: \(message)") + "\n").utf8))
     }
 
     /// One line to stdout; control characters shown.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlProtocol
 import Foundation
+import Posix
 import Glibc
 
 /// `modalwatch top`: a live, full-screen view of the busiest sessions and the violation rate.

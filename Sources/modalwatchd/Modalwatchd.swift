@@ -4,15 +4,16 @@ import DaemonCore
 import Foundation
 import Logging
 import ModalwatchConfig
+import Posix
 import RuleHost
 import ServiceLifecycle
 import SessionEngine
 import UnixSignals
+import ZeroMQ
 import ShardRouting
 
 /// `modalwatchd`: subscribes to UI-event streams, judges them by the loaded rule
 /// modules, and publishes violations (interfaces.md, "modalwatchd").
-@main
 struct Modalwatchd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modalwatchd",
@@ -94,7 +95,7 @@ struct Modalwatchd: AsyncParsableCommand {
     func run() async throws {
         HeapSettings.apply(environment: ProcessInfo.processInfo.environment)
         // Under systemd, stderr is the journal's stream: lines with priorities, no timestamps of their own.
-        let journal = JournalLogHandler.stderrIsJournal(environment: ProcessInfo.processInfo.environment)
+        let journal = Posix.stderrIsJournal(environment: ProcessInfo.processInfo.environment)
         if journal { LoggingSystem.bootstrap { JournalLogHandler(label: $0) } }
         // Lines written before the loggers (a configuration that does not load): errors, for the journal too.
         let errorPrefix = journal ? "<\(JournalLogHandler.priority(.error))>" : ""
@@ -118,6 +119,12 @@ struct Modalwatchd: AsyncParsableCommand {
         let endpointProblems = EndpointCheck.problems(in: loaded)
         for problem in endpointProblems { FileHandle.standardError.write(Data("\(errorPrefix)modalwatchd: \(problem)\n".utf8)) }
         if !endpointProblems.isEmpty { throw ExitCode(1) }
+        let endpoints = loaded.events + loaded.eventsConnect + [loaded.publish, loaded.control]
+        if let refusal = ZMQTransportCheck.refusal(endpoints: endpoints) {
+            let critical = journal ? "<\(JournalLogHandler.priority(.critical))>" : ""
+            FileHandle.standardError.write(Data("\(critical)modalwatchd: cannot start: \(refusal)\n".utf8))
+            throw ExitCode(1)
+        }
         if checkConfig {
             print("configuration: \(configPath ?? "built-in defaults"): ok")
             for module in catalog.modules {

@@ -1,6 +1,7 @@
 import DaemonCore
 import Glibc
 import Logging
+import Posix
 import XCTest
 
 /// The journald line format: `<N>` priority, the message, logfmt fields.
@@ -39,9 +40,9 @@ final class JournalLogHandlerTests: XCTestCase {
     func testJournalStreamMustNameStderr() {
         var info = stat()
         XCTAssertEqual(fstat(STDERR_FILENO, &info), 0)
-        XCTAssertTrue(JournalLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"]))
-        XCTAssertFalse(JournalLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino &+ 1)"]))
-        XCTAssertFalse(JournalLogHandler.stderrIsJournal(environment: ["JOURNAL_STREAM": "nonsense"]))
-        XCTAssertFalse(JournalLogHandler.stderrIsJournal(environment: [:]))
+        XCTAssertTrue(Posix.stderrIsJournal(environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"]))
+        XCTAssertFalse(Posix.stderrIsJournal(environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino &+ 1)"]))
+        XCTAssertFalse(Posix.stderrIsJournal(environment: ["JOURNAL_STREAM": "nonsense"]))
+        XCTAssertFalse(Posix.stderrIsJournal(environment: [:]))
     }
 }

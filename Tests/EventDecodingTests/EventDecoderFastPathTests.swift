@@ -126,19 +126,24 @@ final class EventDecoderFastPathTests: XCTestCase {
             }
             try assertTs(#"{"v":1,"type":"session.end","session":"S","ts":\#(digits)}"#, digits)
             try assertTs(event("session.end", #""seq":1,"app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits), digits)
-            let lastSeq = try XCTUnwrap(decoder.event(#"{"v":1,"type":"session.end","session":"S","ts":1,"seq":\#(digits)}"#))
-            XCTAssertEqual(lastSeq.seq, value, digits)
-            let middle = try XCTUnwrap(decoder.event(event("session.end", #""seq":\#(digits),"app":"abcdefghijklmnopqrstuvwxyz""#)))
-            XCTAssertEqual(middle.seq, value, digits)
-            let spaced = try XCTUnwrap(decoder.event(event("session.end", #""seq":\#(digits) ,"app":"abcdefghijklmnopqrstuvwxyz""#)))
-            XCTAssertEqual(spaced.seq, value, digits)
+            // A `seq` past 2^53 - 1 (16 digits and more here) is read, then refused.
+            func assertSeq(_ payload: String, _ what: String) throws {
+                if value <= 9_007_199_254_740_991 {
+                    XCTAssertEqual(try XCTUnwrap(decoder.event(payload), what).seq, value, what)
+                } else {
+                    let r = try XCTUnwrap(decoder.rejection(payload), what)
+                    XCTAssertEqual(r.reason, .badField, what)
+                    XCTAssertEqual(r.field, "seq", what)
+                }
+            }
+            try assertSeq(#"{"v":1,"type":"session.end","session":"S","ts":1,"seq":\#(digits)}"#, digits)
+            try assertSeq(event("session.end", #""seq":\#(digits),"app":"abcdefghijklmnopqrstuvwxyz""#), digits)
+            try assertSeq(event("session.end", #""seq":\#(digits) ,"app":"abcdefghijklmnopqrstuvwxyz""#), digits)
             // A fraction or an exponent makes it a number read exactly: 1.0 and 1e0 are integers.
             try assertTs(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + ".0"), digits + ".0")
             try assertTs(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + "e0"), digits + "e0")
-            let fraction = try XCTUnwrap(decoder.event(event("session.end", #""seq":\#(digits).0"#)))
-            XCTAssertEqual(fraction.seq, value, digits)
-            let exponent = try XCTUnwrap(decoder.event(event("session.end", #""seq":\#(digits)e0"#)))
-            XCTAssertEqual(exponent.seq, value, digits)
+            try assertSeq(event("session.end", #""seq":\#(digits).0"#), digits + ".0")
+            try assertSeq(event("session.end", #""seq":\#(digits)e0"#), digits + "e0")
             let r = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + ".5")))
             XCTAssertEqual(r.reason, .badField)
             XCTAssertEqual(r.field, "ts")
@@ -153,7 +158,12 @@ final class EventDecoderFastPathTests: XCTestCase {
         }
         let over = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "9223372036854775808")))
         XCTAssertEqual(over.reason, .badField)
-        XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", #""seq":9223372036854775807"#))).seq, Int64.max)
+        XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", #""seq":9007199254740991"#))).seq, 9_007_199_254_740_991)
+        for past in ["9007199254740992", "9223372036854775807", "9223372036854775808", "0", "-1", "-9223372036854775808"] {
+            let r = try XCTUnwrap(decoder.rejection(event("session.end", #""seq":\#(past)"#)), past)
+            XCTAssertEqual(r.reason, .badField, past)
+            XCTAssertEqual(r.field, "seq", past)
+        }
         XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", ts: "253402300799999"))).ts, 253_402_300_799_999)
         XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", ts: "0"))).ts, 0)
         let leadingZero = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "0123")))

@@ -90,5 +90,11 @@ final class HistoryInspectionTests: XCTestCase {
         XCTAssertGreaterThan(pages, 5)
         XCTAssertEqual(HistoryPage.Cursor(text: "12.34"), HistoryPage.Cursor(observed: 12, rowid: 34))
         XCTAssertNil(HistoryPage.Cursor(text: "yesterday"))
+        XCTAssertNil(HistoryPage.Cursor(text: "0.-9223372036854775808"), "a rowid below 1")
+        XCTAssertNil(HistoryPage.Cursor(text: "0.0"))
+        XCTAssertNil(HistoryPage.Cursor(text: "-1.5"), "an observed time before 1970")
+        XCTAssertNil(HistoryPage.Cursor(text: "0.9223372036854775807"), "a rowid past maxSequence")
+        XCTAssertNil(HistoryPage.Cursor(text: "99999999999999999999.1"))
+        XCTAssertNotNil(HistoryPage.Cursor(text: "0.\(ViolationHistory.maxSequence)"))
     }
 }

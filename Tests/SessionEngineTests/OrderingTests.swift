@@ -43,6 +43,22 @@ final class OrderingTests: XCTestCase {
         XCTAssertEqual(h.engine.statistics.eventsLost, 6)
     }
 
+    func testSeqAtEveryEdgeIsBoundedAndNeverOverflowsACount() throws {
+        let h = try harness()
+        // Past 2^53 - 1: bad_field at the edge; at it: a gap of 2^53 - 3, counted.
+        h.send(
+            Line.start("S", 1000, #""seq":1"#),
+            Line.action("S", 1100, #""seq":9223372036854775807"#),
+            Line.action("S", 1200, #""seq":9007199254740992"#),
+            Line.action("S", 1300, #""seq":9007199254740991"#))
+        XCTAssertEqual(h.engine.statistics.eventsLost, 9_007_199_254_740_989)
+        // Counts summed over many sessions hold at their maximum instead of trapping.
+        for n in 0..<2100 {
+            h.send(Line.action("T\(n)", 1000, #""seq":9007199254740991"#))
+        }
+        XCTAssertEqual(h.engine.statistics.eventsMissingBeforeFirst, UInt64.max)
+    }
+
     func testEventsWithoutSeqAreNeverDuplicates() throws {
         let h = try harness()
         let line = Line.action("S", 1000)

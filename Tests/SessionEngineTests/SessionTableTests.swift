@@ -18,6 +18,28 @@ final class SessionTableTests: XCTestCase {
         id.withUnsafeBytes { table.find($0) }
     }
 
+    /// Ids solved to collide under an unkeyed form of the table hash (the prefix words multiplied
+    /// by fixed odd constants and combined by XOR, which is invertible) spread out under the keyed
+    /// one: a lookup reads a few entries, not one per earlier id.
+    func testIdsSolvedToCollideWithoutTheSecretDoNotCollide() {
+        let k1: UInt64 = 0x9E37_79B9_7F4A_7C15, k2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+        var inverse: UInt64 = k2  // Newton's iteration for k2's inverse mod 2^64
+        for _ in 0..<6 { inverse = inverse &* (2 &- k2 &* inverse) }
+        XCTAssertEqual(k2 &* inverse, 1)
+        let prefix0: UInt32 = 0x4141_4141, target: UInt64 = 0x0123_4567_89AB_CDEF
+        func word(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
+        let ids: [[UInt8]] = (0..<5000).map { n in
+            let prefix1 = UInt64(n)
+            let prefix2 = (target ^ (prefix1 &* k1) ^ (UInt64(prefix0) << 32 | 20)) &* inverse
+            return word(UInt64(prefix0)).prefix(4) + word(prefix1) + word(prefix2)
+        }
+        let table = SessionTable()
+        for id in ids { _ = add(table, id) }
+        let longest = ids.map { id in id.withUnsafeBytes { table.probes($0) } }.max() ?? 0
+        XCTAssertLessThan(longest, 64, "the longest probe over 5,000 solved ids")
+        for id in ids { XCTAssertNotNil(find(table, id)) }
+    }
+
     func testFindsEveryIdAndNoOther() {
         let table = SessionTable()
         // Ids of every length around the 20 bytes the entry holds, ids that differ only after

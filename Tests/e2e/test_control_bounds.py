@@ -54,6 +54,11 @@ def test_hostile_control_clients_add_at_most_64_mib(zctx, tmp_path):
         assert len(seen) == rows, "every row once (the copies share their JSON, so count them)"
         bad = daemon.request({"cmd": "violations", "cursor": "yesterday"})
         assert bad["ok"] is False and "cursor" in bad["error"]
+        for hostile in ("0.-9223372036854775808", "0.0", "-9223372036854775808.1", "0.9223372036854775807",
+                        "9223372036854775807.9223372036854775807", "1e3.1", "0.18446744073709551616"):
+            bad = daemon.request({"cmd": "violations", "cursor": hostile})
+            assert bad["ok"] is False and "cursor" in bad["error"], (hostile, bad)
+        assert daemon.request({"cmd": "status"})["ok"] is True, "the daemon lives on"
 
         # The hostile part with replies of ~50 KiB (60 rows), so that 2,000 requests take seconds in a
         # debug build; unbounded, 20 x 100 of them would queue ~100 MiB in the daemon.

@@ -93,3 +93,35 @@ def test_sighup_reloads_without_dropping_sessions(daemon, sender):
     after = daemon.status()
     assert daemon.alive
     assert after["sessions_live"] == before["sessions_live"] == 1
+
+
+@pytest.mark.parametrize("delay", [0.1, 0.2])
+def test_sighup_while_starting_does_not_end_the_daemon(zctx, tmp_path, delay):
+    """A reload asked for while the daemon starts (before its handler runs) is no stop: SIGHUP is
+    ignored from the first instruction of main until the handler takes it."""
+    daemon = support.Daemon(zctx, tmp_path)
+    sent = threading.Event()
+
+    def hang_up() -> None:
+        deadline = time.monotonic() + 10
+        while daemon.process is None and time.monotonic() < deadline:
+            time.sleep(0.001)
+        time.sleep(delay)
+        if daemon.process is not None and daemon.process.poll() is None:
+            daemon.process.send_signal(signal.SIGHUP)
+            sent.set()
+
+    thread = threading.Thread(target=hang_up)
+    thread.start()
+    try:
+        daemon.start()
+        thread.join(timeout=10)
+        assert sent.is_set()
+        assert daemon.alive, daemon.log()[-2000:]
+        daemon.send_signal(signal.SIGHUP)
+        support.poll_until(lambda: "configuration reloaded" in daemon.log(), 3.0)
+        assert "configuration reloaded" in daemon.log(), daemon.log()[-2000:]
+    finally:
+        thread.join(timeout=10)
+        if daemon.alive:
+            assert daemon.stop() == 0, daemon.log()[-2000:]
