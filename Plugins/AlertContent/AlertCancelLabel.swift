@@ -13,9 +13,11 @@ enum AlertCancelLabel: Rule {
     static let summary = """
         An alert with two or more buttons has a cancel button (style cancel, or else a default-style button titled \
         the language's Cancel) whose title is not exactly Cancel (byte for byte: cancel, CANCEL, Cancel. and Not Now \
-        all fire); in another language, not exactly one of its standard Cancel titles (Abbrechen; the English Cancel \
-        fires there), the suggestion its first; a language without Cancel titles is not judged; a one-button alert \
-        is not judged; not in 2009 or ios7, which suggested Cancel without requiring it.
+        all fire); in another language, not exactly one of its standard Cancel titles (Abbrechen) while it is one of \
+        them in another case (ABBRECHEN), the English Cancel, Yes, No or OK, or the language's Yes, No or OK (Nein): \
+        the suggestion is its first Cancel title; another title there (an app's own translation, Storno) and a \
+        language without Cancel titles are not judged; a one-button alert is not judged; not in 2009 or ios7, which \
+        suggested Cancel without requiring it.
         """
     static let guideline = "Label a button that cancels an alert's action Cancel"
     static let source = "current: Alerts (Alert Buttons)"
@@ -26,6 +28,7 @@ enum AlertCancelLabel: Rule {
         guard buttons.count >= 2 else { return }
         let locale = call.locale
         let cancelTitles: [String]
+        let others: [String]
         switch call.language {
         case .english:
             guard let index = buttons.indices.first(where: {
@@ -35,14 +38,27 @@ enum AlertCancelLabel: Rule {
             return
         case .titled(let titles) where !titles.cancel.isEmpty:
             cancelTitles = titles.cancel
+            others = titles.yes + titles.no + titles.ok
         case .titled, .untitled:
             if buttons.cancelIndex(locale: locale) != nil { call.skipLanguage() }
             return
         }
-        guard let index = buttons.indices.first(where: {
-            buttons.isCancelButton($0, locale: locale) && !cancelTitles.contains(buttons[$0].title.string ?? "")
-        }) else { return }
+        guard let index = buttons.indices.first(where: { buttons.isCancelButton($0, locale: locale) }) else { return }
+        let title = buttons[index].title.string ?? ""
+        if cancelTitles.contains(title) { return }
+        // Another language's Cancel may be spelled as the table does not know (an app's own
+        // translation): judged only when the title is recognizably not it.
+        guard StandardTitles.matches(title, cancelTitles) || Self.isRecognizablyWrong(title, others: others) else {
+            call.skipLanguage()
+            return
+        }
         report(call, index: index, title: cancelTitles[0])
+    }
+
+    /// True when a cancel button titled `title` in another language is recognizably not titled
+    /// the language's Cancel: the English Cancel, Yes, No or OK, or the language's Yes, No or OK.
+    private static func isRecognizablyWrong(_ title: String, others: [String]) -> Bool {
+        StandardTitles.matches(title, ["Cancel", "Yes", "No", "OK"]) || StandardTitles.matches(title, others)
     }
 
     /// Reports the cancel button at `index`, which should be titled `title`.

@@ -14,11 +14,11 @@ enum AlertTitleSingleWord: Rule {
         The title, trimmed of whitespace and ending punctuation, has exactly one word (a run of letters, digits and \
         apostrophes: Error, Warning!, Can’t, 404); emoji and symbols are not words (Error ⚠️ is one word), \
         a hyphen splits (Wi-Fi is two), and a blank title has none. A title mostly of a script written without \
-        spaces (Han, Kana, Thai, Lao, Khmer, Myanmar) is one word when it has at most \(maxSpacelessCharacters) \
-        characters (エラー, 错误), else more than one (接続できません).
+        spaces (at least half of its letters Han, Kana, Thai, Lao, Khmer or Myanmar) is one word when it has at \
+        most \(maxSpacelessCharacters) characters (エラー, 错误, 服务器), else more than one (导入失败, 接続できません).
         """
     /// The most characters a title of a script written without spaces has and still counts as one word.
-    static let maxSpacelessCharacters = 4
+    static let maxSpacelessCharacters = 3
     static let guideline = "Avoid single-word titles such as Error or Warning"
     static let source = "2009: Designing an Alert; ios7: Alert; current: Alerts (Alert Titles and Messages)"
 

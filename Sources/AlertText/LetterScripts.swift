@@ -36,6 +36,6 @@ public struct LetterScripts: Sendable, Hashable {
     /// More than half of the letters are not Latin.
     public var isMostlyNonLatin: Bool { 2 * (total - latin) > total }
 
-    /// More than half of the letters are of a script written without spaces.
-    public var isMostlySpaceless: Bool { 2 * spaceless > total }
+    /// At least half of the letters (and at least one) are of a script written without spaces.
+    public var isMostlySpaceless: Bool { spaceless > 0 && 2 * spaceless >= total }
 }

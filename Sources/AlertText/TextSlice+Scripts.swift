@@ -15,8 +15,8 @@ extension TextSlice {
     /// language is undetermined.
     public var isMostlyNonLatin: Bool { letterScripts.isMostlyNonLatin }
 
-    /// True when more than half of the text's letters are of a script written without spaces
-    /// between words (Han, Kana, Thai, Lao, Khmer, Myanmar).
+    /// True when at least half of the text's letters (and at least one) are of a script written
+    /// without spaces between words (Han, Kana, Thai, Lao, Khmer, Myanmar).
     public var isMostlySpaceless: Bool { letterScripts.isMostlySpaceless }
 
     /// The text's length as the length rules count it (rules.md, `alert-title-too-long`):

@@ -23,8 +23,8 @@ extension RuleCall {
         return .titled(titles)
     }
 
-    /// True when the event's texts are mostly of a script written without spaces between words
-    /// (Han, Kana, Thai, Lao, Khmer, Myanmar).
+    /// True when at least half of the letters of the event's texts are of a script written
+    /// without spaces between words (Han, Kana, Thai, Lao, Khmer, Myanmar).
     public var isMostlySpaceless: Bool {
         EventLanguage.letterScripts(of: raw.pointee.event).isMostlySpaceless
     }

@@ -115,20 +115,35 @@ final class LanguageTests: XCTestCase {
             XCTAssertEqual(english.rules().contains("alert-cancel-position"), arabic.rules().contains("alert-cancel-position"), edition.rawValue)
             let swapped = run([
                 Self.start("ar-SA"),
-                Self.alert("a1", 1000, #""title":"حذف هذه الصورة؟","message":"ستتم إزالتها من جميع الأجهزة.","buttons":[{"title":"حذف"},{"title":"إلغاء"}]"#),
+                Self.alert("a1", 1000, #""title":"حذف هذه الصورة؟","message":"ستتم إزالتها من جميع الأجهزة.","buttons":[{"title":"حذف"},{"title":"ألغِ"}]"#),
             ], edition: .current)
-            XCTAssertTrue(swapped.rules().contains("alert-cancel-position"), "the default-style إلغاء trails: on the wrong side")
+            XCTAssertTrue(swapped.rules().contains("alert-cancel-position"), "the default-style ألغِ (the table's Arabic Cancel) trails: on the wrong side")
         }
     }
 
     func testThePresentationsLocaleOverridesTheSessions() {
         let found = run([
             Self.start("de-DE"),
-            Self.alert("a1", 1000, #""locale":"fr-FR","title":"Supprimer la photo ?","message":"Elle sera supprimée.","buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Supprimer","style":"destructive"}]"#),
+            Self.alert("a1", 1000, #""locale":"fr-FR","title":"Supprimer la photo ?","message":"Elle sera supprimée.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Supprimer","style":"destructive"}]"#),
+            Self.alert("a2", 2000, #""title":"Foto löschen?","message":"Es wird entfernt.","buttons":[{"title":"Abbrechen"},{"title":"Löschen","style":"destructive"}]"#),
+            Self.alert("a3", 3000, #""locale":"fr-FR","title":"Supprimer la photo ?","message":"Elle sera supprimée.","buttons":[{"title":"Abbrechen"},{"title":"Supprimer","style":"destructive"}]"#),
         ])
         let label = found.violation("alert-cancel-label")
         XCTAssertEqual(label?["locale"] as? String, "fr-FR")
-        XCTAssertEqual(label?["suggestion"] as? String, "Title the cancel button “Annuler” instead of “Abbrechen”")
+        XCTAssertEqual(label?["suggestion"] as? String, "Title the cancel button “Annuler” instead of “Cancel”")
+        XCTAssertEqual(found.rules("a2"), [], "the session's German: Abbrechen cancels")
+        XCTAssertTrue(found.rules("a3").contains("alert-destructive-without-cancel"), "in French, Abbrechen does not cancel")
+    }
+
+    func testAnUnknownTranslationOfCancelIsSkippedAndCounted() {
+        let found = run([
+            Self.start("cs-CZ"),
+            Self.alert("a1", 1000, #""title":"Smazat fotku?","message":"Bude odstraněna ze všech zařízení.","buttons":[{"title":"Storno","style":"cancel"},{"title":"Smazat","style":"destructive"}]"#),
+            Self.alert("a2", 2000, #""title":"Smazat fotku?","message":"Bude odstraněna ze všech zařízení.","buttons":[{"title":"Ne","style":"cancel"},{"title":"Smazat","style":"destructive"}]"#),
+        ])
+        XCTAssertEqual(found.rules("a1"), [], "Storno: an app's own translation, not judged")
+        XCTAssertEqual(found.pipeline.engine.languagesSkipped["alert-cancel-label"]?["cs"], 1)
+        XCTAssertTrue(found.rules("a2").contains("alert-cancel-label"), "Ne (No) is recognizably not Cancel")
     }
 
     func testEnglishStreamsCarryNoLocale() {
