@@ -146,6 +146,17 @@ final class LanguageTests: XCTestCase {
         XCTAssertTrue(found.rules("a2").contains("alert-cancel-label"), "Ne (No) is recognizably not Cancel")
     }
 
+    func testARestyledTitleLosesItsWideEndingPeriodWhole() {
+        // An English alert whose title ends with the ideographic full stop (three bytes).
+        let found = run([
+            Self.start("en-US"),
+            Self.alert("a1", 1000, #""title":"Unable to connect。","message":"Try again later.","buttons":[{"title":"OK"}]"#),
+        ])
+        let style = found.violation("alert-title-style")
+        XCTAssertEqual((style?["evidence"] as? [String: Any])?["suggested_title"] as? String, "Unable to connect")
+        XCTAssertEqual(style?["suggestion"] as? String, "Write the title as “Unable to connect”")
+    }
+
     func testEnglishStreamsCarryNoLocale() {
         let found = run([
             Self.start(),
