@@ -31,32 +31,30 @@ enum AlertButtonTitleFormat: Rule {
     static func judge(_ call: RuleCall) {
         let event = call.event
         let english = call.isEnglish
-        let problem = { (title: TextSlice) in Self.problem(title, english: english) }
-        let corrected = { (title: TextSlice) in Self.corrected(title, english: english) }
         // Most alerts have no such button: decided before any array is made.
-        guard event.buttons.contains(where: { problem(call.slice($0.title)) != nil }) else { return }
+        guard event.buttons.contains(where: { problem(call.slice($0.title), english: english) != nil }) else { return }
         var offending: [Int] = []
-        for (index, button) in event.buttons.enumerated() where problem(call.slice(button.title)) != nil {
+        for (index, button) in event.buttons.enumerated() where problem(call.slice(button.title), english: english) != nil {
             offending.append(index)
         }
         guard let first = offending.first else { return }
         var evidence = Evidence()
         evidence.add("buttons", offending)
         evidence.add("titles", texts: offending.count) { event.buttons[offending[$0]].title }
-        evidence.add("problems", offending.map { problem(call.slice(event.buttons[$0].title)) ?? "" })
+        evidence.add("problems", offending.map { problem(call.slice(event.buttons[$0].title), english: english) ?? "" })
         evidence.add("suggested_buttons", event.buttons.map { button -> String in
-            problem(call.slice(button.title)) == nil ? button.title.string ?? "" : corrected(call.slice(button.title))
+            problem(call.slice(button.title), english: english) == nil ? button.title.string ?? "" : corrected(call.slice(button.title), english: english)
         })
         let extra: Message = offending.count > 1 ? " (and \(count: offending.count - 1, "more button"))" : ""
         call.report(
             subject: event.id,
             message: """
                 The button \(quoted: event.buttons[first].title) of the alert \(label: event) \
-                \(problem(call.slice(event.buttons[first].title)) ?? "")\(extra)
+                \(problem(call.slice(event.buttons[first].title), english: english) ?? "")\(extra)
                 """,
             evidence: evidence,
             suggestion: """
-                Title the button \(quoted: corrected(call.slice(event.buttons[first].title)))\(offending.count > 1 ? " (and the others alike)" : "")
+                Title the button \(quoted: corrected(call.slice(event.buttons[first].title), english: english))\(offending.count > 1 ? " (and the others alike)" : "")
                 """
         )
     }

@@ -26,14 +26,10 @@ enum AlertButtonTitleLength: Rule {
         if !call.isEnglish, event.buttons.contains(where: { call.slice($0.title).isMostlySpaceless }) {
             call.skipLanguage()
         }
-        let tooLong = { (title: Text) -> Bool in
-            let slice = call.slice(title)
-            return slice.hasMoreWords(than: limit) && !slice.isMostlySpaceless
-        }
         // Most alerts have no such button: decided before any array is made.
-        guard event.buttons.contains(where: { tooLong($0.title) }) else { return }
+        guard event.buttons.contains(where: { isTooLong(call.slice($0.title), limit) }) else { return }
         var offending: [Int] = []
-        for (index, button) in event.buttons.enumerated() where tooLong(button.title) {
+        for (index, button) in event.buttons.enumerated() where isTooLong(call.slice(button.title), limit) {
             offending.append(index)
         }
         guard let first = offending.first else { return }
@@ -55,6 +51,11 @@ enum AlertButtonTitleLength: Rule {
                 name its result, such as “View All” or “Reply”
                 """
         )
+    }
+
+    /// True when `title` has more than `limit` words and is not mostly of a script without spaces.
+    private static func isTooLong(_ title: TextSlice, _ limit: Int) -> Bool {
+        title.hasMoreWords(than: limit) && !title.isMostlySpaceless
     }
 
     private static let longTitles = """

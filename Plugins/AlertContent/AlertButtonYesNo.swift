@@ -22,23 +22,21 @@ enum AlertButtonYesNo: Rule {
     static func judge(_ call: RuleCall) {
         let event = call.event
         guard !event.buttons.isEmpty else { return }
-        let isYesOrNo: (TextSlice) -> Bool
+        let language = call.language
         var cancel = "Cancel"
-        switch call.language {
+        switch language {
         case .english:
-            isYesOrNo = Self.isEnglishYesOrNo
+            break
         case .titled(let titles) where !(titles.yes.isEmpty && titles.no.isEmpty):
-            let words = titles.yes + titles.no
-            isYesOrNo = { $0.isTitle(in: words) }
             if let first = titles.cancel.first { cancel = first }
         case .titled, .untitled:
             call.skipLanguage()
             return
         }
         // Most alerts have no such button: decided before any array is made.
-        guard event.buttons.contains(where: { isYesOrNo(call.slice($0.title)) }) else { return }
+        guard event.buttons.contains(where: { isYesOrNo(call.slice($0.title), language) }) else { return }
         var offending: [Int] = []
-        for (index, button) in event.buttons.enumerated() where isYesOrNo(call.slice(button.title)) {
+        for (index, button) in event.buttons.enumerated() where isYesOrNo(call.slice(button.title), language) {
             offending.append(index)
         }
         guard !offending.isEmpty else { return }
@@ -57,9 +55,18 @@ enum AlertButtonYesNo: Rule {
         )
     }
 
-    private static func isEnglishYesOrNo(_ title: TextSlice) -> Bool {
-        guard let word = title.onlyWord else { return false }
-        return word.equals("yes") || word.equals("no")
+    /// True when `title` is Yes or No in `language`: the single English word, or one of the
+    /// language's standard Yes and No titles.
+    private static func isYesOrNo(_ title: TextSlice, _ language: TextLanguage) -> Bool {
+        switch language {
+        case .english:
+            guard let word = title.onlyWord else { return false }
+            return word.equals("yes") || word.equals("no")
+        case .titled(let titles):
+            return title.isTitle(in: titles.yes) || title.isTitle(in: titles.no)
+        case .untitled:
+            return false
+        }
     }
 
     private static let yesNo = """

@@ -27,8 +27,7 @@ enum AlertCancelLabel: Rule {
         let buttons = event.buttons
         guard buttons.count >= 2 else { return }
         let locale = call.locale
-        let cancelTitles: [String]
-        let others: [String]
+        let titles: StandardTitles
         switch call.language {
         case .english:
             guard let index = buttons.indices.first(where: {
@@ -36,30 +35,33 @@ enum AlertCancelLabel: Rule {
             }) else { return }
             report(call, index: index, title: "Cancel")
             return
-        case .titled(let titles) where !titles.cancel.isEmpty:
-            cancelTitles = titles.cancel
-            others = titles.yes + titles.no + titles.ok
+        case .titled(let language) where !language.cancel.isEmpty:
+            titles = language
         case .titled, .untitled:
             if buttons.cancelIndex(locale: locale) != nil { call.skipLanguage() }
             return
         }
         guard let index = buttons.indices.first(where: { buttons.isCancelButton($0, locale: locale) }) else { return }
         let title = buttons[index].title.string ?? ""
-        if cancelTitles.contains(title) { return }
+        if titles.cancel.contains(title) { return }
         // Another language's Cancel may be spelled as the table does not know (an app's own
         // translation): judged only when the title is recognizably not it.
-        guard StandardTitles.matches(title, cancelTitles) || Self.isRecognizablyWrong(title, others: others) else {
+        guard StandardTitles.matches(title, titles.cancel) || Self.isRecognizablyWrong(title, titles) else {
             call.skipLanguage()
             return
         }
-        report(call, index: index, title: cancelTitles[0])
+        report(call, index: index, title: titles.cancel[0])
     }
 
     /// True when a cancel button titled `title` in another language is recognizably not titled
     /// the language's Cancel: the English Cancel, Yes, No or OK, or the language's Yes, No or OK.
-    private static func isRecognizablyWrong(_ title: String, others: [String]) -> Bool {
-        StandardTitles.matches(title, ["Cancel", "Yes", "No", "OK"]) || StandardTitles.matches(title, others)
+    private static func isRecognizablyWrong(_ title: String, _ titles: StandardTitles) -> Bool {
+        StandardTitles.matches(title, englishTitles) || StandardTitles.matches(title, titles.yes)
+            || StandardTitles.matches(title, titles.no) || StandardTitles.matches(title, titles.ok)
     }
+
+    /// The English Cancel, Yes, No and OK.
+    private static let englishTitles = ["Cancel", "Yes", "No", "OK"]
 
     /// Reports the cancel button at `index`, which should be titled `title`.
     private static func report(_ call: RuleCall, index: Int, title: String) {

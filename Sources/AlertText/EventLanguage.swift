@@ -71,12 +71,32 @@ public enum EventLanguage {
         return !letterScripts(of: event).isMostlyNonLatin
     }
 
-    /// The standard titles of the tag's language; nil when it is absent, English, or a language
-    /// the table lacks. Allocates the tag as a `String` (a small one, kept inline) to look it up.
+    /// The standard titles of the tag's language (as `StandardTitles.forLanguage` finds them); nil
+    /// when it is absent, English, or a language the table lacks. A language the table has one
+    /// entry for (every one but Belarusian, Catalan, Portuguese, Serbian, Uzbek and Chinese) is
+    /// found by its subtag in an index made once, with no allocation (the subtag is a small
+    /// string, kept inline); the others, and languages the table lacks, go through
+    /// `forLanguage`, which allocates.
     public static func titles(_ tag: mw_str) -> StandardTitles? {
         guard let bytes = bytes(tag), !isEnglish(tag) else { return nil }
+        let end = bytes.firstIndex(of: 0x2D) ?? bytes.count
+        let subtag = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        if let titles = singleEntryLanguages[subtag] { return titles }
         return StandardTitles.forLanguage(String(decoding: bytes, as: UTF8.self))
     }
+
+    /// The table's languages written with one entry (no `de-…` entry besides `de`), by subtag.
+    private static let singleEntryLanguages: [String: StandardTitles] = {
+        let subtags = StandardTitles.table.map { $0.language.lowercased().split(separator: "-")[0] }
+        var counts: [Substring: Int] = [:]
+        for subtag in subtags { counts[subtag, default: 0] += 1 }
+        var index: [String: StandardTitles] = [:]
+        for (titles, subtag) in zip(StandardTitles.table, subtags) where counts[subtag] == 1 && titles.language.lowercased() == subtag {
+            index[String(subtag)] = titles
+        }
+        return index
+    }()
+
 
     /// True when `title` is the Cancel of the language of `tag`: `Cancel` in any case in English
     /// and when the tag is absent; otherwise that too, or any of the language's standard Cancel

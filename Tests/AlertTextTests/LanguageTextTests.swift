@@ -77,4 +77,14 @@ final class LanguageTextTests: XCTestCase {
         XCTAssertFalse(with(nil) { tag in with("Abbrechen") { EventLanguage.isCancelTitle($0, tag) } })
         XCTAssertTrue(with("ja-JP") { tag in with("キャンセル") { EventLanguage.isCancelTitle($0, tag) } })
     }
+
+    func testTheTitlesOfATagAreForLanguages() {
+        let tags = StandardTitles.languages + ["de-AT", "fr-CA", "zh-TW", "zh-CN", "zh", "pt", "pt-AO", "sr-Latn-RS", "sr", "iw", "nb-NO", "tlh", "en-GB"]
+        for tag in tags {
+            var bytes = tag
+            let found = bytes.withUTF8 { EventLanguage.titles(mw_str(ptr: UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), len: $0.count)) }
+            let expected = tag.lowercased().hasPrefix("en") ? nil : StandardTitles.forLanguage(tag)
+            XCTAssertEqual(found?.language, expected?.language, tag)
+        }
+    }
 }
