@@ -9,13 +9,35 @@
 #   allocation thresholds (Benchmarks/), and the end-to-end suite (python3 -m pytest -q Tests/e2e).
 #   Exits non-zero on the first failure.
 # Extra arguments go to pytest, e.g. scripts/test.sh -k garbage
+# scripts/test.sh --systemd runs the units under a real systemd instead, and only that: swift build,
+#   the Debian package of the debug build (scripts/package.sh), then python3 -m pytest -q Tests/systemd
+#   (root; a Debian 12 root booted with systemd-nspawn, Tests/systemd/README.md).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
+systemd_suite=0
+pytest_args=()
+for arg in "$@"; do
+    if [ "$arg" = "--systemd" ]; then systemd_suite=1; else pytest_args+=("$arg"); fi
+done
+
 # shellcheck source=setup.sh
 source "$ROOT/scripts/setup.sh"
+
+if [ "$systemd_suite" = 1 ]; then
+    setup_python_modules pytest pytest python3-pytest
+    echo "== swift build"
+    swift build
+    echo "== package: CONFIGURATION=debug SKIP_BUILD=1 scripts/package.sh"
+    dist="$(mktemp -d)"
+    trap 'rm -rf "$dist"' EXIT
+    deb="$(DIST="$dist" CONFIGURATION=debug SKIP_BUILD=1 bash scripts/package.sh | tail -n 1)"
+    echo "== systemd: python3 -m pytest -q Tests/systemd"
+    MODALWATCH_DEB="$deb" python3 -m pytest -q Tests/systemd "${pytest_args[@]}"
+    exit
+fi
 
 missing=()
 command -v cc >/dev/null 2>&1 || missing+=(gcc)

@@ -323,6 +323,8 @@ final class ControlServer {
             try control.set(.sendHighWaterMark, ControlLimits.repliesQueuedPerPeer)
             try control.set(.receiveHighWaterMark, ControlLimits.requestsQueuedPerPeer)
             try control.set(.maxMessageSize, ControlLimits.maxRequestBytes)
+            // A connection that never speaks ZMTP (bare TCP) is closed soon, as on the ingest socket.
+            try control.set(.handshakeInterval, IngestConnectionGuard.handshakeIntervalMs)
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)", underlying: error)
         }

@@ -94,11 +94,22 @@ final class MetricsHTTPServer: Sendable {
         try? Posix.close(listener)
     }
 
+    /// How long one connection may take, its request read and its answer sent: the server
+    /// serves one connection at a time, so a client that sends a byte now and then holds it no
+    /// longer than this.
+    static let requestDeadlineMs: Int64 = 2000
+
     private func handle(_ client: Int32, process: inout ProcessMetrics) throws(PosixError) {
-        try Posix.setOption(client, SOL_SOCKET, SO_RCVTIMEO, timeval(tv_sec: 2, tv_usec: 0))
+        let deadline = WallClock.monotonicMilliseconds() + Self.requestDeadlineMs
+        func remaining() -> timeval {
+            let left = max(1, deadline - WallClock.monotonicMilliseconds())
+            return timeval(tv_sec: Int(left / 1000), tv_usec: Int(left % 1000) * 1000)
+        }
         var request = [UInt8](repeating: 0, count: 4096)
         var received = 0
         while received < request.count {
+            guard WallClock.monotonicMilliseconds() < deadline else { return }
+            try Posix.setOption(client, SOL_SOCKET, SO_RCVTIMEO, remaining())
             let n = try request.withUnsafeMutableBytes { buffer in
                 Result { () throws(PosixError) in try Posix.receive(client, into: UnsafeMutableRawBufferPointer(rebasing: buffer[received...])) }
             }.get()
@@ -117,6 +128,7 @@ final class MetricsHTTPServer: Sendable {
             let body = Array("not found; the metrics are at /metrics\n".utf8)
             response = Array("HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body
         }
+        try Posix.setOption(client, SOL_SOCKET, SO_SNDTIMEO, remaining())
         try response.withUnsafeBytes { bytes in Result { () throws(PosixError) in try Posix.sendAll(client, bytes) } }.get()
     }
 }

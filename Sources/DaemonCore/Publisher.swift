@@ -85,6 +85,8 @@ final class Publisher {
             // A subscriber's messages are subscriptions: one longer than any topic is refused
             // (libzmq drops that peer's connection) before it reaches the subscription trie.
             try pub.set(.maxMessageSize, EventLimits.maxSubscriptionMessageBytes)
+            // A connection that never speaks ZMTP (bare TCP) is closed soon, as on the ingest socket.
+            try pub.set(.handshakeInterval, IngestConnectionGuard.handshakeIntervalMs)
             // Drops become visible (EAGAIN) so that they can be counted; see send(_:_:).
             try pub.set(.xpubNoDrop, true)
             if let key = settings.curveSecretKey { try ZapHandler.makeServer(pub, secretKey: key) }

@@ -21,7 +21,7 @@ public struct ConfigLoader: Sendable {
     /// check, which needs the modules, comes after). Problems are left to `load`.
     public static func peekRulesDirectories(path: String) -> [String] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let root = try? Yams.compose(yaml: text),
+              let root = try? compose(text),
               let dirs = root.mapping?["rules_dirs"] else { return [] }
         if let one = dirs.scalar { return one.string.isEmpty ? [] : [one.string] }
         return (dirs.sequence ?? []).compactMap { $0.scalar?.string }
@@ -32,7 +32,7 @@ public struct ConfigLoader: Sendable {
     /// file does not read, the key is absent, null or empty.
     public static func peekString(_ key: String, path: String) -> String? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let root = try? Yams.compose(yaml: text),
+              let root = try? compose(text),
               let value = root.mapping?[key]?.scalar?.string,
               !value.isEmpty, value != "null", value != "~" else { return nil }
         return value
@@ -45,7 +45,7 @@ public struct ConfigLoader: Sendable {
     /// sets none or a bad one (`load` reports that).
     public static func peekModuleLoadTimeout(path: String) -> Int64? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let root = try? Yams.compose(yaml: text),
+              let root = try? compose(text),
               let value = root.mapping?["module_load_timeout"]?.scalar,
               let milliseconds = DurationParser.milliseconds(value.string),
               moduleLoadTimeoutRange.contains(milliseconds) else { return nil }
@@ -66,6 +66,9 @@ public struct ConfigLoader: Sendable {
     /// Checks configuration text; `file` names it in errors.
     public func parse(_ text: String, file: String) throws(ConfigErrors) -> DaemonConfiguration {
         var reader = Reader(file: file, catalog: catalog)
+        if let line = YAMLAliasCheck.firstAliasLine(in: text) {
+            throw ConfigErrors([ConfigError(file: file, line: line, key: "", message: "a YAML alias (*name): aliases are not accepted in a configuration; write the value out")])
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -78,6 +81,13 @@ public struct ConfigLoader: Sendable {
         if let root { reader.readTop(root, into: &configuration) }
         if !reader.errors.isEmpty { throw ConfigErrors(reader.errors) }
         return configuration
+    }
+
+    /// The tree of `text` for the readers that peek at one key before the full load, nil for
+    /// text with an alias (`YAMLAliasCheck`: the full load refuses it and says where).
+    static func compose(_ text: String) throws -> Node? {
+        if YAMLAliasCheck.firstAliasLine(in: text) != nil { return nil }
+        return try Yams.compose(yaml: text)
     }
 
     /// The first line of an error's description: Yams adds the source line and a caret below it.

@@ -62,7 +62,7 @@ extension ConfigLoader {
     /// load so that their `on_init` gets them. Problems are left to `load`.
     public static func peekModuleSettings(path: String) -> [String: [(key: String, value: String)]] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let root = try? Yams.compose(yaml: text),
+              let root = try? ConfigLoader.compose(text),
               let modules = root.mapping?["modules"] else { return [:] }
         var reader = ModuleSettingsReader(file: path)
         return reader.read(modules, catalog: nil)

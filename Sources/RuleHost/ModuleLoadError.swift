@@ -22,11 +22,11 @@ public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case unreadableDirectory(String)
         /// The module's `on_init` (ABI 1.2) refused to start; `reason` is what it said.
         case initFailed(module: String, reason: String)
-        /// Its constructors or `modalwatch_module()` ended the probe child with `signal`.
+        /// Its constructors, `modalwatch_module()` or `on_init` ended the probe child with `signal`.
         case crashedWhileLoading(signal: Int32)
-        /// Its constructors or `modalwatch_module()` made the probe child exit with `status`.
+        /// Its constructors, `modalwatch_module()` or `on_init` made the probe child exit with `status`.
         case exitedWhileLoading(status: Int32)
-        /// Its constructors or `modalwatch_module()` ran longer than the module load timeout.
+        /// Its constructors, `modalwatch_module()` or `on_init` ran longer than the module load timeout.
         case loadTimedOut(milliseconds: Int64)
         /// Its private copy could not be made (the file could not be read, or no memory).
         case copyFailed(String)
@@ -66,11 +66,11 @@ public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .initFailed(let module, let reason):
             return "\(path): module '\(module)' failed to initialize: \(reason); check its settings under modules.\(module) in the config"
         case .crashedWhileLoading(let signal):
-            return "\(path): crashed with \(Posix.signalName(signal)) while loading (in a constructor or modalwatch_module()); the module is not loaded"
+            return "\(path): crashed with \(Posix.signalName(signal)) while loading (in a constructor, modalwatch_module() or on_init); the module is not loaded"
         case .exitedWhileLoading(let status):
-            return "\(path): ended the process with exit status \(status) while loading (in a constructor or modalwatch_module()); the module is not loaded"
+            return "\(path): ended the process with exit status \(status) while loading (in a constructor, modalwatch_module() or on_init); the module is not loaded"
         case .loadTimedOut(let milliseconds):
-            return "\(path): did not finish loading within \(Self.duration(milliseconds)) (a constructor or modalwatch_module() never returned); the module is not loaded"
+            return "\(path): did not finish loading within \(Self.duration(milliseconds)) (a constructor, modalwatch_module() or on_init never returned); the module is not loaded"
         case .copyFailed(let detail):
             return "\(path): could not make the private copy to load (\(detail)); the module is not loaded"
         }

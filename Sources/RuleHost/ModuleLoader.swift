@@ -51,6 +51,8 @@ public struct ModuleLoader: Sendable {
             }
         }
         // The child probes the next files while this process loads the ones it is past.
+        var probe = self.probe
+        probe?.settings = settings
         let run = probe?.start(files, logger: logger)
         defer { run?.finish() }
         for (index, path) in files.enumerated() {
@@ -74,6 +76,8 @@ public struct ModuleLoader: Sendable {
     private func load(
         path: String, into catalog: inout RuleCatalog, settings: [String: [(key: String, value: String)]], probed: Bool
     ) {
+        var probe = self.probe
+        probe?.settings = settings
         if !probed, let failure = probe?.probe([path], logger: logger)[0] {
             refuse(failure, into: &catalog)
             return

@@ -2,16 +2,17 @@ import Glibc
 public import Logging
 import Posix
 
-/// Runs the constructors and the entry point of rule modules in a child process before the
-/// host loads them, so that a module that crashes, aborts, exits or hangs while it loads is
-/// refused by name instead of taking the host down (docs/writing-a-rule-module.md, "When a
-/// module fails").
+/// Runs the constructors, the entry point and `on_init` of rule modules in a child process
+/// before the host loads them, so that a module that crashes, aborts, exits or hangs while it
+/// loads or initializes is refused by name instead of taking the host down
+/// (docs/writing-a-rule-module.md, "When a module fails").
 ///
-/// The child is the host's own executable started with `--probe-module FILE...` (`posix_spawn`,
-/// never a bare `fork` of the multi-threaded host). For each file it writes `s INDEX` on
-/// descriptor 3, loads the file as the loader does (`dlopen`, `modalwatch_module()`, the ABI
-/// and every field of the description), then writes `f INDEX`; it exits 0 at the end without
-/// running destructors. A child that dies while a file is in progress names that file; one that
+/// The child is the host's own executable started with
+/// `--probe-module [--probe-settings ENCODED] FILE...` (`posix_spawn`, never a bare `fork` of the
+/// multi-threaded host). For each file it writes `s INDEX` on descriptor 3, loads the file as the
+/// loader does (`dlopen`, `modalwatch_module()`, the ABI and every field of the description), runs
+/// its `on_init` with the module's settings, then writes `f INDEX`; it exits 0 at the end without
+/// running destructors (nor any module's `on_destroy`). A child that dies while a file is in progress names that file; one that
 /// takes longer than `timeoutMs` for one file is killed and names it. The probe then starts a
 /// new child for the files after it.
 public struct ModuleProbe: Sendable {
@@ -27,6 +28,10 @@ public struct ModuleProbe: Sendable {
     public let executable: String
     /// How long one module may take to load in the child.
     public let timeoutMs: Int64
+    /// Each module's settings (`modules:` in the config), by module name, for `on_init` in the child.
+    public var settings: [String: [(key: String, value: String)]] = [:]
+    /// The flag before the encoded settings.
+    static let settingsFlag = "--probe-settings"
 
     /// A probe that starts `executable` (an executable that calls `runChildIfAsked()` first).
     public init(executable: String, timeoutMs: Int64 = defaultTimeoutMs) {
@@ -48,13 +53,57 @@ public struct ModuleProbe: Sendable {
         let arguments = CommandLine.arguments
         guard arguments.count >= 2, arguments[1] == flag else { return }
         let loader = ModuleLoader(logger: Logger(label: "modalwatch-probe") { _ in SwiftLogNoOpLogHandler() })
-        for (index, path) in arguments.dropFirst(2).enumerated() {
+        var paths = arguments.dropFirst(2)
+        var settings: [String: [(key: String, value: String)]] = [:]
+        if paths.first == settingsFlag, paths.count >= 2 {
+            settings = decode(paths.dropFirst().first!)
+            paths = paths.dropFirst(2)
+        }
+        for (index, path) in paths.enumerated() {
             report("s \(index)\n")
-            _ = try? loader.loadModule(path: path)
+            if let module = try? loader.loadModule(path: path), let description = module.hooks.description {
+                try? ModuleInitializer(path: path, description: description, hooks: module.hooks)
+                    .initialize(module.runtime, settings: settings[module.name] ?? [])
+            }
             report("f \(index)\n")
         }
         // No destructors: what a module registered to run at exit is not part of loading it.
         _exit(0)
+    }
+
+    /// The settings as one argument: `module=key=value` entries separated by `,`, each part in
+    /// hexadecimal UTF-8 (settings may hold any character but NUL).
+    static func encode(_ settings: [String: [(key: String, value: String)]]) -> String {
+        func hex(_ text: String) -> String {
+            let digits = Array("0123456789abcdef".utf8)
+            return String(decoding: text.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+        }
+        return settings.keys.sorted().flatMap { module in
+            settings[module]!.map { "\(hex(module))=\(hex($0.key))=\(hex($0.value))" }
+        }.joined(separator: ",")
+    }
+
+    /// `encode`'s inverse; entries that do not read are left out.
+    static func decode(_ encoded: String) -> [String: [(key: String, value: String)]] {
+        func text(_ hex: Substring) -> String? {
+            guard hex.count % 2 == 0 else { return nil }
+            var bytes: [UInt8] = []
+            var index = hex.startIndex
+            while index < hex.endIndex {
+                let next = hex.index(index, offsetBy: 2)
+                guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+                bytes.append(byte)
+                index = next
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        var settings: [String: [(key: String, value: String)]] = [:]
+        for entry in encoded.split(separator: ",") {
+            let parts = entry.split(separator: "=", omittingEmptySubsequences: false)
+            guard parts.count == 3, let module = text(parts[0]), let key = text(parts[1]), let value = text(parts[2]) else { continue }
+            settings[module, default: []].append((key, value))
+        }
+        return settings
     }
 
     private static func report(_ line: String) {
@@ -101,7 +150,8 @@ public struct ModuleProbe: Sendable {
         // Neither end leaks into the child but as descriptor 3 (posix_spawn's dup2 clears the flag there).
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-        let spawned = spawn(arguments: [executable, Self.flag] + paths, progress: writeEnd)
+        let settingsArguments = settings.isEmpty ? [] : [Self.settingsFlag, Self.encode(settings)]
+        let spawned = spawn(arguments: [executable, Self.flag] + settingsArguments + paths, progress: writeEnd)
         try? Posix.close(writeEnd)
         switch spawned {
         case .success(let pid):

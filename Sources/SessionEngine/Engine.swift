@@ -315,7 +315,6 @@ public final class Engine {
     @inline(never)
     private func checkOtherApp(_ event: UnsafePointer<mw_event>, _ session: Session) -> Bool {
         let app = UnsafeRawBufferPointer(start: event.pointee.app.ptr, count: event.pointee.app.len)
-        if event.pointee.type == MW_EVENT_SESSION_START.rawValue { return true }
         if session.app.name == "-" {
             // The session had not said its app; it says so now.
             let app = appState(named: event.pointee.app)
@@ -324,8 +323,16 @@ public final class Engine {
             session.app = app
             return true
         }
+        // A session belongs to its app: a start of another app under a live id (two apps' test
+        // suites both naming a session `run-1`) is refused, never a take-over.
         statistics.eventsRejected += 1
         let sent = String(decoding: app, as: UTF8.self)
+        if event.pointee.type == MW_EVENT_SESSION_START.rawValue {
+            output.emitDiagnostic(.badField, app: session.app.name, session: session.id.string) {
+                "a session.start of app '\(sent)' under the id of a live session of '\(session.app.name)'; refused (session ids are one namespace: end the session, or use ids unique across apps)"
+            }
+            return false
+        }
         output.emitDiagnostic(.badField, app: session.app.name, session: session.id.string) {
             "field 'app' is '\(sent)' but the session belongs to '\(session.app.name)'; event rejected"
         }

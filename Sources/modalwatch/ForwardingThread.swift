@@ -83,6 +83,9 @@ final class ForwardingThread: Sendable {
             try front.set(.maxMessageSize, EventLimits.maxSocketMessageBytes)
             try back.set(.sendHighWaterMark, 100_000)
             try back.set(.maxMessageSize, EventLimits.maxSubscriptionMessageBytes)
+            // A connection that never speaks ZMTP (bare TCP) is closed after 5 s on either side.
+            try front.set(.handshakeInterval, 5000)
+            try back.set(.handshakeInterval, 5000)
             if let curve {
                 try ZapHandler.makeServer(front, secretKey: curve.secretKey)
                 if let serverKey = curve.backendServerKey {

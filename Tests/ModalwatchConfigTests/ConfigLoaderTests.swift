@@ -32,6 +32,19 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    func testAYAMLAliasIsRefusedBeforeAnyTreeIsBuilt() throws {
+        // 40 nested aliases as a mapping key: 2^40 nodes by reference, in under 1 KB.
+        var text = "a0: &a0 [x, x]\n"
+        for i in 1..<40 { text += "a\(i): &a\(i) [*a\(i - 1), *a\(i - 1)]\n" }
+        text += "? *a39\n: 1\n"
+        let found = errors(text)
+        XCTAssertEqual(found.count, 1)
+        XCTAssertEqual(found.first?.line, 2)
+        XCTAssertTrue(found.first?.message.contains("alias") ?? false, "\(found)")
+        // An anchor alone, and a `*` inside a scalar, are no alias.
+        XCTAssertTrue(errors("edition: &e current\nlog_level: \"*info\"\n").allSatisfy { !$0.message.contains("alias") })
+    }
+
     func testAnEmptyFileGivesTheDefaultEndpoints() throws {
         let configuration = try loader.parse("", file: "empty.yaml")
         XCTAssertEqual(configuration.events, [DefaultEndpoints.events])

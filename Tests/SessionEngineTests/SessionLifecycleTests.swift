@@ -104,16 +104,33 @@ final class SessionLifecycleTests: XCTestCase {
         h.send(
             Line.start("S", 1000, app: "com.example.mail"),
             Line.present("sheet", "S", 1100, "s1"),
-            Line.start("S", 2000, app: "com.example.notes"),
+            Line.start("S", 2000, app: "com.example.mail"),
             Line.present("sheet", "S", 2100, "s2"))
         let last = try h.lastView()
         XCTAssertEqual(last.stackIDs, ["s2"])
-        XCTAssertEqual(last.string("app"), "com.example.notes")
+        XCTAssertEqual(last.string("app"), "com.example.mail")
         XCTAssertEqual(last.int("events"), 2)
         XCTAssertEqual(last.int("started_ts"), 2000)
         XCTAssertEqual(h.violations(of: "probe-session").count, 2, "a new launch is a new session for once_per_session")
         XCTAssertEqual(h.engine.liveSessions, 1)
-        XCTAssertEqual(h.engine.liveSessionsByApp(), ["com.example.notes": 1])
+        XCTAssertEqual(h.engine.liveSessionsByApp(), ["com.example.mail": 1])
+    }
+
+    func testASessionStartOfAnotherAppUnderALiveIDIsRefusedNotATakeOver() throws {
+        let h = try harness()
+        h.send(
+            Line.start("S", 1000, app: "com.example.mail"),
+            Line.present("sheet", "S", 1100, "s1"),
+            Line.start("S", 2000, app: "com.example.notes"),
+            Line.present("sheet", "S", 2100, "s2", #""app":"com.example.mail""#))
+        let last = try h.lastView()
+        XCTAssertEqual(last.stackIDs, ["s1", "s2"], "the first app's session goes on")
+        XCTAssertEqual(last.string("app"), "com.example.mail")
+        XCTAssertEqual(h.engine.statistics.eventsRejected, 1)
+        let refused = h.output.diagnostics(.badField)
+        XCTAssertEqual(refused.count, 1)
+        XCTAssertTrue(refused.first?.detail.contains("com.example.notes") ?? false, refused.first?.detail ?? "")
+        XCTAssertEqual(h.engine.liveSessionsByApp(), ["com.example.mail": 1])
     }
 
     func testAnEventAfterTheIdleTimeoutStartsTheSessionAfreshByEventTime() throws {

@@ -4,6 +4,7 @@ same parser start-up uses."""
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,42 @@ def test_check_config_passes_good_endpoints(tmp_path):
     result = run_daemon(tmp_path, "--check-config", "--control", "ipc:///tmp/mw-control.sock",
                         "--events", "tcp://*:0", config="metrics: 127.0.0.1:0\n")
     assert result.returncode == 0, result.stderr.decode()
+
+
+def test_a_client_trickling_bytes_cannot_hold_the_metrics_server(zctx, tmp_path):
+    """One connection that sends a byte every 1.5 s holds the one-at-a-time server for at most its
+    whole-request deadline (2 s), not per byte: three scrapes meanwhile are all answered."""
+    import socket
+    import threading
+    import urllib.request
+
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("metrics: 127.0.0.1:0\n")
+    daemon = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()
+    stop = threading.Event()
+    try:
+        url = daemon.status()["endpoints"]["metrics"][0]
+        host, port = url.removeprefix("http://").split("/")[0].rsplit(":", 1)
+
+        def trickle() -> None:
+            with socket.create_connection((host, int(port)), timeout=10) as slow:
+                for byte in b"GET /metrics HTTP/1.1\r\n":
+                    if stop.wait(1.5):
+                        return
+                    try:
+                        slow.send(bytes([byte]))
+                    except OSError:
+                        return
+
+        thread = threading.Thread(target=trickle)
+        thread.start()
+        time.sleep(0.2)
+        answered = 0
+        for _ in range(3):
+            with urllib.request.urlopen(f"http://{host}:{port}/metrics", timeout=5) as response:
+                answered += response.status == 200
+        assert answered == 3
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+        assert daemon.stop() == 0, daemon.log()

@@ -45,6 +45,16 @@ def test_yaml_syntax_error_is_one_line(tmp_path: Path) -> None:
     assert len(errors) == 1 and "not valid YAML" in errors[0] and f"{config}:2:" in errors[0], errors
 
 
+def test_nested_yaml_aliases_are_refused_at_once(tmp_path: Path) -> None:
+    """40 nested aliases used as a mapping key (under 1 KB) would make Yams hash 2^40 nodes:
+    refused in one line, naming the line of the first alias, before any tree is built."""
+    config = tmp_path / "aliases.yaml"
+    lines = ["a0: &a0 [x, x]"] + [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}]" for i in range(1, 40)] + ["? *a39", ": 1"]
+    config.write_text("\n".join(lines) + "\n")
+    errors = error_lines(config, check_config(config))
+    assert len(errors) == 1 and "alias" in errors[0] and f"{config}:2:" in errors[0], errors
+
+
 def test_echoed_value_keeps_the_error_on_one_line(tmp_path: Path) -> None:
     config = tmp_path / "block.yaml"
     config.write_bytes(b"log_level: |\n  info\n")  # the value is "info\n"

@@ -1,8 +1,9 @@
 """A module that fails while it loads is refused by name, and the daemon starts with the rest.
 
 Each module here is C compiled in the test with `cc -shared -fPIC`: one whose `modalwatch_module()`
-dereferences NULL, one that loops forever there, one whose constructor calls `abort()`. Their
-constructors and entry point run first in a probe child (`modalwatchd --probe-module`), so the
+dereferences NULL, one that loops forever there, one whose constructor calls `abort()`, one whose
+`on_init` dereferences NULL and one whose `on_init` loops. Their constructors, entry point and
+`on_init` run first in a probe child (`modalwatchd --probe-module`), so the
 daemon becomes ready, names the file with its reason in the log and in `status`, and the built-in
 rules still judge. `--check-config` and `modalwatch rules --verify --module` say the same.
 
@@ -48,11 +49,26 @@ __attribute__((constructor)) static void refuse(void) { abort(); }
 const mw_module *modalwatch_module(void) { return 0; }
 """
 
+def with_on_init(body: str) -> str:
+    """GOOD's module (one rule) with an `on_init` of `body`."""
+    source = GOOD.replace(
+        "static const mw_module M = { MW_ABI_MAJOR, MW_ABI_MINOR, \"goodtest\", \"1.0.0\", RULES, 1, 0, 0 };",
+        "static int32_t init(const mw_init *init, void **state) { " + body + " }\n"
+        "static const mw_module M = { MW_ABI_MAJOR, MW_ABI_MINOR, \"goodtest\", \"1.0.0\", RULES, 1, 0, 0, init, 0 };")
+    assert source != GOOD
+    return source
+
+
+NULL_ON_INIT = with_on_init("volatile int *nowhere = 0; return *nowhere;")
+LOOPING_ON_INIT = with_on_init("volatile unsigned long spin = 0; for (;;) spin++; return MW_INIT_OK;")
+
 FAULTS = {
     # file name: (source, the reason the daemon gives)
     "null-entry.so": (NULL_ENTRY, "crashed with SIGSEGV while loading"),
     "looping-entry.so": (LOOPING_ENTRY, "did not finish loading within 3 s"),
     "aborting-constructor.so": (ABORTING_CONSTRUCTOR, "crashed with SIGABRT while loading"),
+    "null-on-init.so": (NULL_ON_INIT, "crashed with SIGSEGV while loading"),
+    "looping-on-init.so": (LOOPING_ON_INIT, "did not finish loading within 3 s"),
 }
 CONFIG = "module_load_timeout: 3s\n"
 

@@ -75,3 +75,19 @@ def test_oversized_subscriptions_and_frames_do_not_grow_the_daemon(zctx, daemon,
     assert daemon.status()["ok"] is True
     raw.close()
     hostile.close()
+
+
+def test_a_bare_tcp_connection_to_the_publish_or_control_port_is_closed_within_the_handshake_interval(daemon):
+    """A connection that never speaks ZMTP holds a descriptor for at most the handshake interval
+    (5 s), on the publish and control sockets as on the ingest socket."""
+    for endpoint in (daemon.publish, daemon.control):
+        host, port = endpoint.removeprefix("tcp://").rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=5) as bare:
+            bare.settimeout(9)
+            started = time.monotonic()
+            try:
+                while bare.recv(4096):
+                    pass  # the daemon's greeting
+            except ConnectionResetError:
+                pass
+            assert time.monotonic() - started < 8.5, endpoint
