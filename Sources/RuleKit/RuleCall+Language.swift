@@ -11,8 +11,14 @@ extension RuleCall {
     }
 
     /// True when the event's texts are judged as English (rules.md, "Languages"): the `locale` is
-    /// English, or there is none and the texts are not mostly of a non-Latin script.
-    public var isEnglish: Bool { EventLanguage.isJudgedAsEnglish(locale.raw, raw.pointee.event) }
+    /// English, or there is none and the texts are not mostly of a non-Latin script. Read from
+    /// what the host decided once for the event (`mw_call.texts_language`, ABI 1.5), else decided here.
+    public var isEnglish: Bool {
+        if let host = raw.pointee.host, host.pointee.abi_minor >= 5, raw.pointee.texts_language & MW_TEXTS_DECIDED != 0 {
+            return raw.pointee.texts_language & MW_TEXTS_ENGLISH != 0
+        }
+        return EventLanguage.isJudgedAsEnglish(locale.raw, raw.pointee.event)
+    }
 
     /// The language of the event's texts, as a localized rule judges them (rules.md,
     /// "Languages"). Looks the language up in `StandardTitles` when it is not English.
@@ -21,12 +27,6 @@ extension RuleCall {
         if isEnglish { return .english }
         guard tag.ptr != nil, let titles = EventLanguage.titles(tag) else { return .untitled }
         return .titled(titles)
-    }
-
-    /// True when at least half of the letters of the event's texts are of a script written
-    /// without spaces between words (Han, Kana, Thai, Lao, Khmer, Myanmar).
-    public var isMostlySpaceless: Bool {
-        EventLanguage.letterScripts(of: raw.pointee.event).isMostlySpaceless
     }
 
     /// Says the rule cannot judge the event's texts in their language (it lacks the data): the

@@ -40,15 +40,16 @@ extension Engine {
             var call = mw_call(
                 host: UnsafePointer(host), ctx: context, event: event, session: UnsafePointer(view),
                 params: nil, rule_index: 0, edition: edition, module_state: nil, param_decls: nil,
-                param_count: 0, reserved: 0, texts: UnsafePointer(texts))
-            // Whether the rules of English wording judge this event: decided at the first of them.
-            var english: Bool?
+                param_count: 0, texts_language: 0, texts: UnsafePointer(texts))
             for index in 0..<dispatches.count {
                 let dispatch = first + index
-                if dispatch.pointee.englishOnly {
-                    let judged = english ?? EventLanguage.isJudgedAsEnglish(event.pointee.locale, event)
-                    english = judged
-                    if !judged {
+                if dispatch.pointee.judgesLanguage {
+                    // The event's language, decided at the first rule that asks, once for all.
+                    if call.texts_language == 0 {
+                        let english = EventLanguage.isJudgedAsEnglish(event.pointee.locale, event)
+                        call.texts_language = MW_TEXTS_DECIDED | (english ? MW_TEXTS_ENGLISH : 0)
+                    }
+                    if dispatch.pointee.englishOnly, call.texts_language & MW_TEXTS_ENGLISH == 0 {
                         languageSkips.add(
                             rule: Int(dispatch.pointee.catalogIndex),
                             language: EventLanguage.subtagKey(of: event.pointee.locale))

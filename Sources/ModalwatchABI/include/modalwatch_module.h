@@ -516,6 +516,12 @@ typedef struct mw_host {
     void (*skip_language)(mw_context *ctx);
 } mw_host;
 
+/** `mw_call.texts_language` (ABI 1.5): the host decided the bits below for this event. */
+#define MW_TEXTS_DECIDED 1u
+/** `mw_call.texts_language`: the event's texts are judged as English (rules.md, "Languages"): its
+    `locale` is English, or it has none and its texts are not mostly of a non-Latin script. */
+#define MW_TEXTS_ENGLISH 2u
+
 /** Everything a rule gets for one event. */
 typedef struct mw_call {
     const mw_host *host;
@@ -531,7 +537,9 @@ typedef struct mw_call {
         for lookup by name (`mw_param_by_name`); `params[i]` is the value of `param_decls[i]`. */
     const struct mw_param *param_decls;
     uint32_t param_count;
-    uint32_t reserved;
+    /** Since ABI 1.5 (`host->abi_minor >= 5`; a reserved 0 before): MW_TEXTS_* bits, what the host
+        decided of the event's language once for every rule of the event that declares languages. */
+    uint32_t texts_language;
     /* ---- since ABI 1.3 (`host->abi_minor >= 3`) ---- */
     /** The words of the event's texts, shared by every rule of the event; NULL when the
         host offers none. When `texts->ready` is 0, call `host->words` once (for any of the
