@@ -2,7 +2,7 @@
 /// taken for `-`, checked and written out in its normalized form (`-` between subtags, the
 /// language lower case, a script title case, a region upper case, everything else lower case).
 /// One pass over at most `maxBytes` bytes; nothing allocated.
-public enum LocaleTag {
+public enum LocaleTag: Sendable {
     /// The longest tag accepted, in bytes.
     public static let maxBytes = 35
 

@@ -1,4 +1,4 @@
-public import AlertText
+import AlertText
 public import ModalwatchABI
 
 extension CArrayView where Record == mw_button, Element == Button {

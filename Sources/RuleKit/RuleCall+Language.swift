@@ -1,4 +1,4 @@
-public import AlertText
+import AlertText
 import ModalwatchABI
 
 extension RuleCall {
