@@ -43,6 +43,7 @@ extension IngestLoop {
         counters.topicsTooLarge = transportStatistics.topicsTooLarge
         counters.rejectedByReason = pipeline.rejectedByReason
         counters.violationsRateLimitedByRule = pipeline.engine.violationsRateLimitedByRule
+        counters.languagesSkipped = pipeline.engine.languagesSkipped
         return counters
     }
 
@@ -92,7 +93,7 @@ extension IngestLoop {
         reply.violationsRateLimited = Int(clamping: engine.violationsRateLimited)
         reply.violationsRateLimitedByRule = counters.violationsRateLimitedByRule.mapValues { Int(clamping: $0) }
         reply.violationsRateLimitedByApp = pipeline.engine.violationsRateLimitedByApp.mapValues { Int(clamping: $0) }
-        for (rule, languages) in pipeline.engine.languagesSkipped {
+        for (rule, languages) in counters.languagesSkipped {
             for (language, count) in languages { reply.languagesSkipped["\(rule)/\(language)"] = Int(clamping: count) }
         }
         reply.appsKnown = pipeline.engine.appsKnown
