@@ -13,10 +13,10 @@ enum AlertTitleSingleWord: Rule {
     static let summary = """
         The title, trimmed of whitespace and ending punctuation, has exactly one word (a run of letters, digits and \
         apostrophes: Error, Warning!, Can’t, 404); emoji and symbols are not words (Error ⚠️ is one word), \
-        a hyphen splits (Wi-Fi is two), and a blank title has none. A title with letters of a script written \
-        without spaces (Han, Kana, Thai, Lao, Khmer, Myanmar) is one word when all its letters are of such scripts \
-        and it has at most \(maxSpacelessCharacters) characters (エラー, 错误, 服务器), else more than one (导入失败, \
-        接続できません, 无效URL).
+        a hyphen splits (Wi-Fi is two), and a blank title has none. A one-word title with letters of a script \
+        written without spaces (Han, Kana, Thai, Lao, Khmer, Myanmar) is one word only when all its letters are of \
+        such scripts and it has at most \(maxSpacelessCharacters) characters (エラー, 错误, 服务器), else more than one \
+        (导入失败, 接続できません, Zap失敗).
         """
     /// The most characters a title of a script written without spaces has and still counts as one word.
     static let maxSpacelessCharacters = 3
@@ -26,17 +26,14 @@ enum AlertTitleSingleWord: Rule {
     static func judge(_ call: RuleCall) {
         let event = call.event
         let title = call.slice(event.title).trimmingEndingPunctuation
-        let word: String
+        guard let only = title.onlyWord else { return }
         let scripts = title.letterScripts
         if scripts.spaceless > 0 {
-            // No spaces to count: a title of a few characters, all of such scripts, is taken as one
-            // word; one that mixes in another script (无效URL) has more than one.
+            // No spaces to count: a word of a few characters, all of such scripts, is taken as one
+            // word; a longer one, or one that mixes in another script (Zap失敗), as more than one.
             guard scripts.spaceless == scripts.total, title.characterCount <= maxSpacelessCharacters else { return }
-            word = title.string
-        } else {
-            guard let only = title.onlyWord else { return }
-            word = only.string
         }
+        let word = only.string
         var evidence = Evidence()
         evidence.add("title", event.title)
         evidence.add("word", word)

@@ -1,3 +1,4 @@
+import ByteBasics
 public import ModalwatchABI
 
 /// The language of an event's texts as the rules need it (rules.md, "Languages"): whether they
@@ -65,10 +66,28 @@ public enum EventLanguage {
     }
 
     /// True when the rules of English wording judge `event`, whose language is `tag`: the tag
-    /// is English, or absent and the event's texts are not mostly of a non-Latin script.
+    /// is English, or absent and the event's texts are not mostly of a non-Latin script (texts
+    /// all in ASCII are not: told 16 bytes at a time, before any letter is classified).
     public static func isJudgedAsEnglish(_ tag: mw_str, _ event: UnsafePointer<mw_event>) -> Bool {
         if tag.ptr != nil { return isEnglish(tag) }
+        if isASCII(of: event) { return true }
         return !letterScripts(of: event).isMostlyNonLatin
+    }
+
+    /// True when every text of `event` (as `letterScripts(of:)` reads them) is ASCII.
+    private static func isASCII(of event: UnsafePointer<mw_event>) -> Bool {
+        func ascii(_ text: mw_str) -> Bool {
+            guard let bytes = bytes(text) else { return true }
+            return StringBytes.firstAtLeast7F(bytes.baseAddress!, from: 0, count: bytes.count) == bytes.count
+        }
+        guard ascii(event.pointee.title), ascii(event.pointee.message), ascii(event.pointee.label) else { return false }
+        if let buttons = event.pointee.buttons {
+            for index in 0..<Int(event.pointee.button_count) where !ascii(buttons[index].title) { return false }
+        }
+        if let buttons = event.pointee.modal_buttons {
+            for index in 0..<Int(event.pointee.modal_button_count) where !ascii(buttons[index].title) { return false }
+        }
+        return true
     }
 
     /// The standard titles of the tag's language (as `StandardTitles.forLanguage` finds them); nil

@@ -32,9 +32,16 @@ extension TextSlice {
 
     /// True when the text is longer than `limit` as `displayLength` counts. Decides from the
     /// byte count when it can (a wide scalar has at least 3 bytes, so no text counts more than
-    /// its bytes), and counts, allocating, only when the text has more than `limit` bytes.
+    /// its bytes), then from its scalars (a character is at least one scalar: no text counts more
+    /// than its scalars, a wide one as two), and counts characters, allocating, only past both.
     public func hasGreaterDisplayLength(than limit: Int) -> Bool {
         guard count > limit else { return false }
+        var scalarWidth = 0
+        scalars.forEach { scalar, _, _ in
+            scalarWidth += WritingScript.isWide(scalar) ? 2 : 1
+            return scalarWidth <= limit
+        }
+        guard scalarWidth > limit else { return false }
         return displayLength > limit
     }
 }
