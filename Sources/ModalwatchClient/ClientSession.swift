@@ -50,13 +50,13 @@ public final class ClientSession: Sendable {
     /// was dropped (queue full, counted) or the session has ended.
     @discardableResult
     public func send(_ event: ClientEvent, at ts: Int64? = nil) -> Bool {
-        record(at: ts) { seq, ts in EventEncoder.encode(event, session: id, app: nil, ts: ts, seq: seq) }
+        record(at: ts) { seq, ts in EventEncoder.encode(event, session: id, app: app, ts: ts, seq: seq) }
     }
 
     /// Sends `session.end`; later events are refused.
     @discardableResult
     public func end(at ts: Int64? = nil) -> Bool {
-        let sent = record(at: ts) { seq, ts in EventEncoder.sessionEnd(session: id, app: nil, ts: ts, seq: seq) }
+        let sent = record(at: ts) { seq, ts in EventEncoder.sessionEnd(session: id, app: app, ts: ts, seq: seq) }
         state.withLock { $0.ended = true }
         return sent
     }

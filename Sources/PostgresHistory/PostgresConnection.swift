@@ -1,14 +1,24 @@
 import CLibPQ
 import Foundation
 
-/// One libpq connection, synchronous, used by one thread at a time: statements with text
-/// parameters, `COPY … FROM STDIN`, and errors in one line with their SQLSTATE.
+/// One libpq connection, used by one thread at a time: statements with text parameters,
+/// `COPY … FROM STDIN`, and errors in one line with their SQLSTATE.
+///
+/// Every call has a client-side deadline (`deadlineMs`): the connection is non-blocking and each
+/// wait is a `poll` bounded by what is left of it, so a server that stops answering (a hung host,
+/// a black-holed link, its processes stopped, where the kernel still acknowledges every packet)
+/// costs the caller at most the deadline. Past it the connection is given up: this call and every
+/// later one throw, and the owner makes a new connection.
 final class PostgresConnection {
     private let connection: OpaquePointer
+    /// How long one call may wait for the server, in milliseconds.
+    var deadlineMs: Int64
+    /// Why the connection was given up, once it was.
+    private var abandoned: String?
 
     /// Connects with `conninfo` (a libpq connection string or URI). `connectTimeoutSeconds` and
     /// `applicationName` apply unless `conninfo` sets them; the client encoding is UTF-8.
-    init(conninfo: String, connectTimeoutSeconds: Int, applicationName: String) throws(PostgresError) {
+    init(conninfo: String, connectTimeoutSeconds: Int, applicationName: String, deadlineMs: Int64) throws(PostgresError) {
         // Processed in order, the last value of a keyword winning: `dbname` (expanded) overrides the defaults.
         let keywords = ["connect_timeout", "application_name", "dbname", "client_encoding"]
         let values = ["\(connectTimeoutSeconds)", applicationName, conninfo, "UTF8"]
@@ -16,20 +26,21 @@ final class PostgresConnection {
             withCStrings(values) { valuePointers in PQconnectdbParams(keywordPointers, valuePointers, 1) }
         }
         guard let made else { throw PostgresError("cannot connect to PostgreSQL: out of memory") }
-        guard PQstatus(made) == CONNECTION_OK else {
+        guard PQstatus(made) == CONNECTION_OK, PQsetnonblocking(made, 1) == 0 else {
             let text = Self.oneLine(PQerrorMessage(made))
             PQfinish(made)
             throw PostgresError("cannot connect to PostgreSQL: \(text)")
         }
         connection = made
+        self.deadlineMs = deadlineMs
         // Notices (e.g. "already exists, skipping") are not errors: not printed.
-        PQclear(PQexec(made, "SET client_min_messages = warning"))
+        try execute("SET client_min_messages = warning")
     }
 
     deinit { PQfinish(connection) }
 
-    /// Whether the connection is still good (libpq's view after the last call).
-    var isOK: Bool { PQstatus(connection) == CONNECTION_OK }
+    /// Whether the connection is still good (libpq's view after the last call, and not given up).
+    var isOK: Bool { abandoned == nil && PQstatus(connection) == CONNECTION_OK }
 
     /// The server's major version number (e.g. 15).
     var serverMajorVersion: Int { Int(PQserverVersion(connection)) / 10_000 }
@@ -37,42 +48,138 @@ final class PostgresConnection {
     /// Runs `sql` (one or more statements, no parameters) and returns the last result.
     @discardableResult
     func execute(_ sql: String) throws(PostgresError) -> PostgresResult {
-        try check(PQexec(connection, sql))
+        try check(results { PQsendQuery(connection, sql) })
     }
 
     /// Runs one statement with text parameters (`$1` …; nil is NULL).
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?]) throws(PostgresError) -> PostgresResult {
         let storage: [[CChar]?] = parameters.map { $0.map { Array($0.utf8CString) } }
-        let result: OpaquePointer? = withPointers(storage) { pointers in
-            PQexecParams(connection, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+        let result = try results {
+            withPointers(storage) { pointers in
+                PQsendQueryParams(connection, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+            }
         }
         return try check(result)
     }
 
     /// Runs `COPY … FROM STDIN` with `data` (the text format's rows).
     func copyIn(_ sql: String, data: UnsafeRawBufferPointer) throws(PostgresError) {
-        let started = PQexec(connection, sql)
+        let deadline = Self.now() + deadlineMs
+        let started = try results(until: deadline) { PQsendQuery(connection, sql) }
         defer { PQclear(started) }
         guard PQresultStatus(started) == PGRES_COPY_IN else {
             throw error(started)
         }
-        var sent = data.isEmpty ? 1 : PQputCopyData(
-            connection, data.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(data.count))
-        if sent == 1 { sent = PQputCopyEnd(connection, nil) }
-        // Whatever happened, read results until libpq has none: the connection is then ready again.
-        var failure: PostgresError? = sent == 1 ? nil : PostgresError("the COPY to PostgreSQL failed: \(Self.oneLine(PQerrorMessage(connection)))")
-        while let result = PQgetResult(connection) {
-            if failure == nil, PQresultStatus(result) != PGRES_COMMAND_OK { failure = error(result) }
-            PQclear(result)
+        var sent: Int32 = 1
+        if !data.isEmpty {
+            sent = try whileWouldBlock(until: deadline) {
+                PQputCopyData(connection, data.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(data.count))
+            }
         }
-        if let failure { throw failure }
+        if sent == 1 { sent = try whileWouldBlock(until: deadline) { PQputCopyEnd(connection, nil) } }
+        guard sent == 1 else { throw PostgresError("the COPY to PostgreSQL failed: \(Self.oneLine(PQerrorMessage(connection)))") }
+        let ended = try results(until: deadline) { 1 }
+        defer { PQclear(ended) }
+        if PQresultStatus(ended) != PGRES_COMMAND_OK { throw error(ended) }
     }
 
     /// Rolls back whatever transaction is open; a broken connection is left as it is.
     func rollBack() {
         guard isOK, PQtransactionStatus(connection) != PQTRANS_IDLE else { return }
-        PQclear(PQexec(connection, "ROLLBACK"))
+        if let result = try? results(sending: { PQsendQuery(connection, "ROLLBACK") }) { PQclear(result) }
+    }
+
+    // MARK: - Waiting, bounded
+
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+
+    /// `send` (a `PQsend…` call), then every result until libpq has none, waiting at most
+    /// `deadlineMs`: the first error result, else the last one (`PQexec`'s answer).
+    private func results(sending send: () -> Int32) throws(PostgresError) -> OpaquePointer? {
+        try results(until: Self.now() + deadlineMs, send)
+    }
+
+    /// `results(sending:)` against a deadline given (monotonic ms). `send` returning 1 without
+    /// sending anything reads the results of what was sent before. A `COPY IN` result ends the
+    /// reading: the caller sends the data.
+    private func results(until deadline: Int64, _ send: () -> Int32) throws(PostgresError) -> OpaquePointer? {
+        if let abandoned { throw PostgresError(abandoned) }
+        guard send() == 1 else { throw PostgresError("PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))") }
+        try flush(until: deadline)
+        var kept: OpaquePointer?
+        while true {
+            while PQisBusy(connection) == 1 {
+                try wait(for: Int16(POLLIN), until: deadline)
+                guard PQconsumeInput(connection) == 1 else {
+                    if let kept { PQclear(kept) }
+                    throw PostgresError("PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))")
+                }
+            }
+            guard let result = PQgetResult(connection) else { return kept }
+            let status = PQresultStatus(result)
+            if status == PGRES_COPY_IN {
+                if let kept { PQclear(kept) }
+                return result
+            }
+            if let held = kept, PQresultStatus(held) == PGRES_FATAL_ERROR {
+                PQclear(result)  // the first error is the answer
+            } else {
+                if let kept { PQclear(kept) }
+                kept = result
+            }
+        }
+    }
+
+    /// Sends what libpq holds, waiting for the socket, until nothing is left.
+    private func flush(until deadline: Int64) throws(PostgresError) {
+        while true {
+            switch PQflush(connection) {
+            case 0: return
+            case 1:
+                let ready = try wait(for: Int16(POLLOUT | POLLIN), until: deadline)
+                if ready & Int16(POLLIN) != 0, PQconsumeInput(connection) == 0 {
+                    throw PostgresError("PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))")
+                }
+            default: throw PostgresError("PostgreSQL: \(Self.oneLine(PQerrorMessage(connection)))")
+            }
+        }
+    }
+
+    /// Repeats `put` (`PQputCopyData`, `PQputCopyEnd`) while it would block (0), then flushes.
+    private func whileWouldBlock(until deadline: Int64, _ put: () -> Int32) throws(PostgresError) -> Int32 {
+        while true {
+            let done = put()
+            if done != 0 {
+                if done == 1 { try flush(until: deadline) }
+                return done
+            }
+            try wait(for: Int16(POLLOUT), until: deadline)
+        }
+    }
+
+    /// Waits until the socket is ready for `events` or the deadline passes; past it, gives the
+    /// connection up and throws.
+    @discardableResult
+    private func wait(for events: Int16, until deadline: Int64) throws(PostgresError) -> Int16 {
+        while true {
+            let left = deadline - Self.now()
+            guard left > 0 else {
+                let reason = "PostgreSQL did not answer within \(deadlineMs) ms; the connection is given up"
+                abandoned = reason
+                throw PostgresError(reason)
+            }
+            var descriptor = pollfd(fd: PQsocket(connection), events: events, revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(left, 1000)))
+            if ready > 0 { return descriptor.revents }
+            if ready < 0, errno != EINTR {
+                throw PostgresError("PostgreSQL: poll: \(String(cString: strerror(errno)))")
+            }
+        }
     }
 
     private func check(_ result: OpaquePointer?) throws(PostgresError) -> PostgresResult {

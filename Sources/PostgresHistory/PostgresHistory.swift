@@ -23,6 +23,13 @@ public final class PostgresHistory: HistoryStoring, Sendable {
     /// How long one statement of the writer may run before the server cancels it (ms): the
     /// publishing thread never waits on a stuck server longer than this for one commit.
     public static let writerStatementTimeoutMs = 5_000
+    /// How long the writer waits for the server in one call before it gives the connection up
+    /// (ms): past the server's own statement timeout, for a server that stops answering at all.
+    public static let writerDeadlineMs: Int64 = 7_000
+    /// The same for a reader (the control socket's `violations`, the command line, the report).
+    public static let readerDeadlineMs: Int64 = 5_000
+    /// The same while a writer creates or migrates the schema at start (a migration may rewrite a table).
+    static let migrationDeadlineMs: Int64 = 600_000
     /// Rows a reader fetches at a time while scanning (bounded memory).
     static let scanFetchRows = 5_000
 
@@ -39,9 +46,11 @@ public final class PostgresHistory: HistoryStoring, Sendable {
     /// temporary table; a reader requires the schema to exist.
     public init(conninfo: String, writer: Bool, applicationName: String = "modalwatch") throws {
         connection = try PostgresConnection(
-            conninfo: conninfo, connectTimeoutSeconds: Self.defaultConnectTimeoutSeconds, applicationName: applicationName)
+            conninfo: conninfo, connectTimeoutSeconds: Self.defaultConnectTimeoutSeconds, applicationName: applicationName,
+            deadlineMs: Self.migrationDeadlineMs)
         if writer {
             migrationsApplied = try PostgresSchema.migrate(connection)
+            connection.deadlineMs = Self.writerDeadlineMs
             try connection.execute("SET statement_timeout = \(Self.writerStatementTimeoutMs)")
             try connection.execute("""
                 CREATE TEMPORARY TABLE modalwatch_incoming (
@@ -52,6 +61,7 @@ public final class PostgresHistory: HistoryStoring, Sendable {
                 """)
             lock.withLock { $0.reserveCapacity(1 << 16) }
         } else {
+            connection.deadlineMs = Self.readerDeadlineMs
             migrationsApplied = []
             let version = try PostgresSchema.version(connection)
             guard version > 0 else {

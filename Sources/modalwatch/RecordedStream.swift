@@ -3,8 +3,10 @@ import ModalwatchABI
 
 /// A recorded stream's lines with the app and session each belongs to, for routing them
 /// to their shard: read with the daemon's own decoder. An event without `app` takes its
-/// session's (from its `session.start`); a line that is not a valid event goes with app
-/// and session "" (bucket `25`), where a daemon rejects and counts it.
+/// session's (from an earlier line's `app`); one whose session no earlier line named an app for
+/// cannot be placed by its app (`unplaced`: it goes with app "", as a line that is not a valid
+/// event does, to bucket `25`, where a daemon judges it without its session's start, or rejects
+/// and counts it).
 struct RecordedStream {
     struct Item {
         var bytes: [UInt8]
@@ -13,6 +15,8 @@ struct RecordedStream {
     }
 
     private(set) var items: [Item] = []
+    /// Valid events that name no app and continue a session no earlier line named an app for.
+    private(set) var unplaced = 0
 
     init(lines: [[UInt8]]) {
         let decoder = EventDecoder()
@@ -26,8 +30,10 @@ struct RecordedStream {
                 if let given = event.pointee.app.ptr {
                     app = Self.string(mw_str(ptr: given, len: event.pointee.app.len))
                     appOfSession[session] = app
+                } else if let known = appOfSession[session] {
+                    app = known
                 } else {
-                    app = appOfSession[session] ?? ""
+                    unplaced += 1
                 }
             }
             items.append(Item(bytes: line, app: app, session: session))

@@ -96,7 +96,9 @@ struct SendCommand: ParsableCommand {
         publish(stream, client)
         client.close()
         let seconds = Date().timeIntervalSince(start)
-        try report(client.statistics, events: lines.count, seconds: seconds, endpoints: endpoints)
+        try report(client.statistics, events: lines.count, seconds: seconds, endpoints: endpoints,
+                   unplaced: shardCount != nil && configuration.shardKey == .app ? stream.unplaced : 0,
+                   unplacedBucket: client.bucket(app: "", session: ""))
     }
 
     private func readLines() throws -> [[UInt8]] {
@@ -158,12 +160,19 @@ struct SendCommand: ParsableCommand {
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 
-    private func report(_ statistics: ClientStatistics, events: Int, seconds: Double, endpoints: [String]) throws {
+    private func report(
+        _ statistics: ClientStatistics, events: Int, seconds: Double, endpoints: [String], unplaced: Int, unplacedBucket: ShardBucket
+    ) throws {
         let rateText = seconds > 0 ? String(format: "%.0f", Double(events) / seconds) : "-"
         var line = "sent \(statistics.eventsSent) events in \(String(format: "%.2f", seconds)) s (\(rateText)/s)"
         if statistics.eventsDroppedNoSubscriber > 0 { line += "; \(statistics.eventsDroppedNoSubscriber) dropped: no daemon subscribed to their bucket" }
         if statistics.eventsDroppedStalled > 0 { line += "; \(statistics.eventsDroppedStalled) dropped: a daemon took nothing for 10 s" }
         FileHandle.standardError.write(Data((line + "\n").utf8))
+        if unplaced > 0 {
+            Terminal.error(
+                "\(unplaced) events name no app and continue sessions whose start this send did not carry: they went to bucket \(unplacedBucket)'s daemon, "
+                    + "which judges them without their session's start; write `app` on every event (the client library does)")
+        }
         if json {
             JSONOutput.line([
                 "events": .int(events), "events_sent": .int(Int(statistics.eventsSent)),
@@ -176,6 +185,7 @@ struct SendCommand: ParsableCommand {
                 "messages_dropped_no_subscriber": .int(Int(statistics.messagesDroppedNoSubscriber)),
                 "events_dropped_stalled": .int(Int(statistics.eventsDroppedStalled)),
                 "events_dropped_queue_full": .int(Int(statistics.eventsDroppedQueueFull)),
+                "events_unplaced": .int(unplaced),
             ])
         }
         if statistics.eventsDroppedStalled > 0 {

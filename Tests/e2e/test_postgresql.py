@@ -57,7 +57,7 @@ def wait_stored(daemons: list[support.Daemon], timeout: float = 60.0) -> list[di
         return all(s["violations_stored"] == s["violations_published"] and s["violations_spooled"] == 0
                    and s["history_state"] == "ok" for s in last)
 
-    assert support.poll_until(done, timeout, interval=0.2), [support.compact_status(s) for s in last]
+    assert support.poll_until(done, timeout, interval=0.2), [{k: s.get(k) for k in ("violations_stored", "violations_published", "violations_spooled", "history_state", "history_error", "violations_recovered", "violations_unstored")} for s in last]
     return last
 
 
@@ -287,3 +287,85 @@ def test_the_servers_disk_full_spools_and_writes_back_in_order_when_it_has_room(
     finally:
         if daemon.alive:
             assert daemon.stop() == 0, daemon.log()
+
+
+def server_processes(server: pg.Postgres) -> list[int]:
+    """The postmaster and every process it started."""
+    postmaster = int((Path(server.directory) / "data" / "postmaster.pid").read_text().split()[0])
+    children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
+    return [postmaster] + [int(pid) for pid in children]
+
+
+def hang(server: pg.Postgres) -> list[int]:
+    """Stops the server's processes (SIGSTOP): the kernel still accepts and acknowledges, nothing answers."""
+    pids = server_processes(server)
+    for pid in pids:
+        os.kill(pid, 19)
+    return pids
+
+
+def resume(pids: list[int]) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, 18)
+        except ProcessLookupError:
+            pass
+
+
+def test_a_hung_server_is_seen_spooled_and_counted_and_a_stop_ends_in_time(zctx, tmp_path, server):
+    """A server whose processes stop answering (a hung host): each call of the daemon's waits at most
+    its deadline, the store goes failing and the spool takes the violations, `status` and
+    `violations` answer meanwhile, and once the server answers again everything is stored. A stop
+    while it hangs ends in time (exit 0) with what was not stored spooled, and the next start writes
+    it back: the history then holds exactly the violations `check` finds, each once."""
+    conninfo = server.make_database()
+    streams = [shard.generate_stream(tmp_path / f"hung{n}.ndjson", 3000, sessions=150, seed=60 + n) for n in range(3)]
+    lines = [len([line for line in f.read_bytes().splitlines() if line.strip()]) for f in streams]
+    config = pg.config_file(tmp_path, conninfo)
+    daemon = support.Daemon(zctx, tmp_path, ["--config", str(config)]).start()
+    pids: list[int] = []
+    try:
+        shard.send([streams[0]], [daemon.events])
+        wait_published(daemon, lines[0])
+        wait_stored([daemon])
+
+        pids = hang(server)
+        shard.send([streams[1]], [daemon.events])
+        wait_published(daemon, lines[0] + lines[1], timeout=30)
+        assert support.poll_until(lambda: daemon.status()["history_state"] == "failing", 20, interval=0.2), \
+            support.compact_status(daemon.status())
+        status = daemon.status()
+        assert status["violations_spooled"] > 0, support.compact_status(status)
+        # The writer's call gave up at its deadline; a reconnection then times out as well.
+        assert any(said in (status["history_error"] or "") for said in ("did not answer", "timeout expired")), \
+            status["history_error"]
+        reply = daemon.request({"cmd": "violations", "limit": 5}, timeout=10)  # a reader's deadline, not a hang
+        assert "ok" in reply
+        assert daemon.request({"cmd": "status"}, timeout=2)["ok"] is True
+        resume(pids)
+        pids = []
+        wait_stored([daemon], timeout=90)
+
+        # Hung again, then stopped: the stop ends in time, with the rest spooled.
+        pids = hang(server)
+        shard.send([streams[2]], [daemon.events])
+        wait_published(daemon, sum(lines), timeout=30)
+        code = daemon.stop(timeout=30)
+        assert code == 0, daemon.log()[-3000:]
+    finally:
+        resume(pids)
+        if daemon.alive:
+            daemon.stop()
+    expected = check_ids(streams)
+    again = support.Daemon(zctx, tmp_path, ["--config", str(config)]).start()
+    try:
+        # The spool the stop left is written back at this start.
+        assert support.poll_until(lambda: set(server.stored_ids(conninfo)) == expected
+                                  and again.status()["violations_spooled"] == 0, 90, interval=0.5), \
+            support.compact_status(again.status())
+        assert again.status()["violations_recovered"] > 0
+        ids = server.stored_ids(conninfo)
+        assert len(ids) == len(set(ids))
+        assert set(ids) == expected
+    finally:
+        assert again.stop() == 0

@@ -138,3 +138,22 @@ def test_tail_takes_several_publish_endpoints(fleet, tmp_path):
     finally:
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=5) == 0
+
+
+def test_send_says_how_many_events_it_could_not_place_by_app(fleet, tmp_path):
+    """Events without `app` that continue a session whose start an earlier send carried cannot be
+    routed by app: `send --shard-count` says how many, and where they went, in one line."""
+    continuing = tmp_path / "continuing.ndjson"
+    lines = [{"v": 1, "type": "alert.presented", "session": f"gone-{n}", "ts": T0 + n, "id": f"a{n}", "title": "Hi",
+              "buttons": [{"title": "OK", "style": "default"}]} for n in range(7)]
+    lines.append({"v": 1, "type": "session.start", "session": "known", "ts": T0, "app": "com.example.placed"})
+    lines.append({"v": 1, "type": "user.action", "session": "known", "ts": T0 + 1})
+    continuing.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    args = ["send", str(continuing), "--json", "--timeout", "20000", "--shard-count", "3"]
+    for daemon in fleet:
+        args += ["--events", daemon.events]
+    result = support.run_cli(args, timeout=60)
+    assert result.returncode == 0, result.stderr
+    said = [line for line in result.stderr.decode().splitlines() if "name no app" in line]
+    assert len(said) == 1 and said[0].startswith("modalwatch: 7 events"), result.stderr.decode()
+    assert json.loads(result.stdout.decode().splitlines()[-1])["events_unplaced"] == 7

@@ -42,14 +42,14 @@ def refused(base_root, deb, tmp_path_factory) -> Iterator[booted.Machine]:
 
 
 def test_without_af_netlink_the_unit_fails_and_is_restarted_over_and_over(refused):
-    shown = refused.show(UNIT, "RestrictAddressFamilies", "NRestarts", "Result", "ActiveState", "SubState")
+    shown = refused.show(UNIT, "RestrictAddressFamilies", "NRestarts", "ActiveState")
     assert sorted(shown["RestrictAddressFamilies"].split()) == ["AF_INET", "AF_INET6", "AF_UNIX"], shown
-    assert int(shown["NRestarts"]) >= 2, refused.report(UNIT)
-    assert shown["Result"] != "success" and shown["ActiveState"] != "active", refused.report(UNIT)
+    # (Result= is reset at each new start, so the journal says how each one ended.)
+    assert int(shown["NRestarts"]) >= 2 and shown["ActiveState"] != "active", refused.report(UNIT)
     journal = refused.journal(UNIT)
     # Never ready: systemd says "Started" for a Type=notify unit only after READY=1.
     assert "Started modalwatchd.service" not in journal, journal[-3000:]
-    assert "Failed with result" in journal, journal[-3000:]
+    assert journal.count("Failed with result") >= 2, journal[-3000:]
     print(refused.report(UNIT)[:3000])
 
 
