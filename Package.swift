@@ -185,7 +185,7 @@ let package = Package(
         ),
 
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
-        .target(name: "RuleKit", dependencies: ["ModalwatchABI", "ByteBasics"]),
+        .target(name: "RuleKit", dependencies: ["ModalwatchABI", "ByteBasics", "AlertText"]),
         // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
         .target(name: "AlertText", dependencies: ["ByteBasics", "ModalwatchABI"]),
 

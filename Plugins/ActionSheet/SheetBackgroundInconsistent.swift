@@ -7,6 +7,7 @@ enum SheetBackgroundInconsistent: Rule {
     static let editions: Editions = .edition2009
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerAppValue
+    static let languages = Languages.any
     static let summary = """
         An app's sheets, across all its sessions, use more than one background: fires on the sheet that brings each \
         new value after the first (once per app and value; the key is the background name, compared byte for byte); \

@@ -3,11 +3,12 @@ import RuleKit
 /// `sheet-cancel-in-popover`: a Cancel button an iPad popover sheet does not need.
 enum SheetCancelInPopover: Rule {
     static let id = "sheet-cancel-in-popover"
-    static let rev: UInt32 = 2
+    static let rev: UInt32 = 3
     static let severity = Severity.info
     static let editions: Editions = .ios7
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         On a pad, a sheet with in_popover: true that was not started from_popover (false or absent) has a cancel button \
         (style cancel, or else a default-style button titled Cancel in any case); only in ios7 (the first iOS 7 text's iPad table; the revised text is silent on iPad).
@@ -18,7 +19,7 @@ enum SheetCancelInPopover: Rule {
     static func judge(_ call: RuleCall) {
         let event = call.event
         guard call.session.device == .pad, event.inPopover == true, event.fromPopover != true,
-            let cancel = event.buttons.cancelIndex
+            let cancel = event.buttons.cancelIndex(locale: call.locale)
         else { return }
         var evidence = Evidence()
         evidence.add("cancel_index", cancel)

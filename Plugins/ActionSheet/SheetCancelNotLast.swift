@@ -3,11 +3,12 @@ import RuleKit
 /// `sheet-cancel-not-last`: a phone-style sheet whose Cancel is not at the bottom.
 enum SheetCancelNotLast: Rule {
     static let id = "sheet-cancel-not-last"
-    static let rev: UInt32 = 2
+    static let rev: UInt32 = 3
     static let severity = Severity.warning
     static let editions: Editions = [.edition2009, .ios7]
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         A phone-style sheet (device phone, or in_popover not true) has a cancel button (style cancel, or else a \
         default-style button titled Cancel in any case) that is not its last button (so of two cancel buttons one always fires); a sheet without a cancel button is not judged.
@@ -19,7 +20,7 @@ enum SheetCancelNotLast: Rule {
         let event = call.event
         let buttons = event.buttons
         guard SheetLayout.isPhoneStyle(call),
-            let cancel = buttons.cancelIndex, cancel != buttons.count - 1
+            let cancel = buttons.cancelIndex(locale: call.locale), cancel != buttons.count - 1
         else { return }
         var evidence = Evidence()
         evidence.add("cancel_index", cancel)

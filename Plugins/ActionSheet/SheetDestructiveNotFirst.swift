@@ -7,6 +7,7 @@ enum SheetDestructiveNotFirst: Rule {
     static let editions: Editions = [.edition2009, .ios7]
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         A sheet (on any device) has a button with style destructive that is not its first button (so of two \
         destructive buttons the second always fires).

@@ -7,6 +7,7 @@ enum SheetHasMessage: Rule {
     static let editions: Editions = [.edition2009, .ios7]
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         A sheet.presented has a title or a message that is not blank (null, absent, empty or only whitespace is \
         blank); once per sheet even when it has both.

@@ -3,11 +3,12 @@ import RuleKit
 /// `sheet-missing-cancel`: a sheet a person cannot back out of.
 enum SheetMissingCancel: Rule {
     static let id = "sheet-missing-cancel"
-    static let rev: UInt32 = 2
+    static let rev: UInt32 = 3
     static let severity = Severity.warning
     static let editions = Editions.all
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         A phone-style sheet (device phone, or in_popover not true) or a sheet with from_popover: true has no cancel \
         button (no button with style cancel and no default-style button titled Cancel in any case); a pad sheet in a popover started \
@@ -20,7 +21,7 @@ enum SheetMissingCancel: Rule {
         let event = call.event
         let phoneStyle = SheetLayout.isPhoneStyle(call)
         let fromPopover = event.fromPopover == true
-        guard phoneStyle || fromPopover, event.buttons.cancelIndex == nil else { return }
+        guard phoneStyle || fromPopover, event.buttons.cancelIndex(locale: call.locale) == nil else { return }
         var evidence = Evidence()
         evidence.add("phone_style", phoneStyle)
         evidence.add("from_popover", fromPopover)

@@ -7,6 +7,7 @@ enum SheetTooFewButtons: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = "A sheet.presented has fewer than two buttons (absent, empty or one; a lone Cancel counts as one)."
     static let guideline = "Give an action sheet more than one button"
     static let source = "2009: Using Action Sheets; ios7: Action Sheet"

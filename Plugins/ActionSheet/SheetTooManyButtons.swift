@@ -7,6 +7,7 @@ enum SheetTooManyButtons: Rule {
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let maxButtons = Parameter<Int64>.int("max_buttons", default: 7, min: 1, max: 64, "buttons a sheet may have before it scrolls")
     static let parameters: [any ParameterDeclaration] = [maxButtons]
     static let summary = "A sheet.presented has more than max_buttons buttons, Cancel included (it would scroll)."

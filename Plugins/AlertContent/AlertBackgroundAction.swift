@@ -3,11 +3,12 @@ import RuleKit
 /// `alert-background-action`: leaving the app performed an alert's action instead of cancelling it.
 enum AlertBackgroundAction: Rule {
     static let id = "alert-background-action"
-    static let rev: UInt32 = 2
+    static let rev: UInt32 = 3
     static let severity = Severity.error
     static let editions = Editions.all
     static let events: [EventType] = [.alertDismissed]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         An alert.dismissed with via: background names a button (index within the alert's buttons) that is not its \
         cancel button (the first with style cancel, or else the first default-style button titled Cancel in any case); an alert without a cancel button fires for any named button; button null (no action) \

@@ -4,10 +4,12 @@ import RuleKit
 /// `alert-button-instructions`: alert text that explains which button to tap.
 enum AlertButtonInstructions: Rule {
     static let id = "alert-button-instructions"
+    static let rev: UInt32 = 2
     static let severity = Severity.info
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.english
     static let summary = """
         The title or message quotes a button's title (the whole of one quotation in " ", “ ”, ‘ ’, ' ', « » or „ “, \
         ignoring case and punctuation), or has tap, touch, click, press, choose or select followed 1 to 3 words later \

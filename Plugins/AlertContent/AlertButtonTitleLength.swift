@@ -4,15 +4,18 @@ import RuleKit
 /// `alert-button-title-length`: button titles longer than a word or two.
 enum AlertButtonTitleLength: Rule {
     static let id = "alert-button-title-length"
+    static let rev: UInt32 = 2
     static let severity = Severity.info
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.localized
     static let maxWords = Parameter<Int64>.int("max_words", default: 2, min: 1, max: 1000, "words a button title may have")
     static let parameters: [any ParameterDeclaration] = [maxWords]
     static let summary = """
         A button's title has more than max_words words (runs of letters, digits and apostrophes: Don’t Allow is 2, \
-        Wi-Fi Settings is 3, emoji are not words); once per alert, naming every such button.
+        Wi-Fi Settings is 3, emoji are not words); once per alert, naming every such button. A title mostly of a \
+        script written without spaces (Han, Kana, Thai, …) has no words to count: it is not judged.
         """
     static let guideline = "Give alert buttons short titles of one or two words"
     static let source = "ios7: Alert; current: Alerts (Alert Buttons)"
@@ -20,10 +23,13 @@ enum AlertButtonTitleLength: Rule {
     static func judge(_ call: RuleCall) {
         let limit = Int(call[Self.maxWords])
         let event = call.event
+        if !call.isEnglish, event.buttons.contains(where: { call.slice($0.title).isMostlySpaceless }) {
+            call.skipLanguage()
+        }
         // Most alerts have no such button: decided before any array is made.
-        guard event.buttons.contains(where: { call.slice($0.title).hasMoreWords(than: limit) }) else { return }
+        guard event.buttons.contains(where: { isTooLong(call.slice($0.title), limit) }) else { return }
         var offending: [Int] = []
-        for (index, button) in event.buttons.enumerated() where call.slice(button.title).hasMoreWords(than: limit) {
+        for (index, button) in event.buttons.enumerated() where isTooLong(call.slice(button.title), limit) {
             offending.append(index)
         }
         guard let first = offending.first else { return }
@@ -45,6 +51,11 @@ enum AlertButtonTitleLength: Rule {
                 name its result, such as “View All” or “Reply”
                 """
         )
+    }
+
+    /// True when `title` has more than `limit` words and is not mostly of a script without spaces.
+    private static func isTooLong(_ title: TextSlice, _ limit: Int) -> Bool {
+        title.hasMoreWords(than: limit) && !title.isMostlySpaceless
     }
 
     private static let longTitles = """

@@ -3,11 +3,12 @@ import RuleKit
 /// `alert-cancel-position`: the cancel button of a two-button alert on the wrong side.
 enum AlertCancelPosition: Rule {
     static let id = "alert-cancel-position"
-    static let rev: UInt32 = 2
+    static let rev: UInt32 = 3
     static let severity = Severity.warning
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         Only alerts with exactly two buttons, exactly one of them a cancel button (style cancel, \
         or else a default-style button titled Cancel in any case; index 0 is left). 2009, ios7: \
@@ -21,8 +22,8 @@ enum AlertCancelPosition: Rule {
         let event = call.event
         let buttons = event.buttons
         guard buttons.count == 2 else { return }
-        let leftCancel = buttons.isCancelButton(0)
-        let rightCancel = buttons.isCancelButton(1)
+        let leftCancel = buttons.isCancelButton(0, locale: call.locale)
+        let rightCancel = buttons.isCancelButton(1, locale: call.locale)
         guard leftCancel != rightCancel else { return }
         let cancel = leftCancel ? 0 : 1
         let otherDestructive = buttons[1 - cancel].style == .destructive

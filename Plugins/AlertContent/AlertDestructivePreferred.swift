@@ -3,11 +3,12 @@ import RuleKit
 /// `alert-destructive-preferred`: a destructive alert whose bold default is not Cancel.
 enum AlertDestructivePreferred: Rule {
     static let id = "alert-destructive-preferred"
-    static let rev: UInt32 = 2
+    static let rev: UInt32 = 3
     static let severity = Severity.warning
     static let editions: Editions = .current
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         An alert has a button with style destructive and marks preferred: true on a button that is not a cancel button \
         (the destructive one or any other; with no cancel button any preferred button fires); no preferred button, \
@@ -20,7 +21,7 @@ enum AlertDestructivePreferred: Rule {
         let event = call.event
         let buttons = event.buttons
         guard buttons.contains(where: { $0.style == .destructive }),
-            let preferred = buttons.indices.first(where: { buttons[$0].preferred == true && !buttons.isCancelButton($0) })
+            let preferred = buttons.indices.first(where: { buttons[$0].preferred == true && !buttons.isCancelButton($0, locale: call.locale) })
         else { return }
         var evidence = Evidence()
         evidence.add("preferred_index", preferred)
@@ -32,7 +33,7 @@ enum AlertDestructivePreferred: Rule {
                 \(quoted: buttons[preferred].title), not Cancel, the preferred button
                 """,
             evidence: evidence,
-            suggestion: buttons.cancelIndex.map { cancel -> Message in
+            suggestion: buttons.cancelIndex(locale: call.locale).map { cancel -> Message in
                 "Make \(quoted: buttons[cancel].title) the preferred button instead of \(quoted: buttons[preferred].title)"
             } ?? "Add a “Cancel” button and make it the preferred button instead of \(quoted: buttons[preferred].title)"
         )

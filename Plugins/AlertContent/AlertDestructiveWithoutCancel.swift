@@ -3,11 +3,12 @@ import RuleKit
 /// `alert-destructive-without-cancel`: a destructive choice with no safe way out.
 enum AlertDestructiveWithoutCancel: Rule {
     static let id = "alert-destructive-without-cancel"
-    static let rev: UInt32 = 2
+    static let rev: UInt32 = 3
     static let severity = Severity.warning
     static let editions: Editions = .current
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         An alert has a button with style destructive and no cancel button: no button with style cancel and no \
         default-style button titled Cancel in any case.
@@ -19,7 +20,7 @@ enum AlertDestructiveWithoutCancel: Rule {
         let event = call.event
         let buttons = event.buttons
         guard let destructive = buttons.firstIndex(where: { $0.style == .destructive }),
-            buttons.cancelIndex == nil
+            buttons.cancelIndex(locale: call.locale) == nil
         else { return }
         var evidence = Evidence()
         evidence.add("destructive_index", destructive)

@@ -4,26 +4,31 @@ import RuleKit
 /// `alert-message-style`: an alert message that is not a complete sentence.
 enum AlertMessageStyle: Rule {
     static let id = "alert-message-style"
+    static let rev: UInt32 = 2
     static let severity = Severity.info
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.localized
     static let summary = """
         A non-blank message whose first word is lowercase (opening quotes, brackets and emoji skipped; a digit, an \
         uncased script, a quoted name or iCloud-like word passes), or that does not end with . ! ? or … (also ...; \
-        closing quotes are looked past, a trailing emoji is the end); a null, absent or blank message does not fire.
+        closing quotes are looked past, a trailing emoji is the end) or another script's ending mark (。！？ ؟ ۔ । ።, \
+        the full-width forms); a null, absent or blank message does not fire. The suggested message ends with 。 when \
+        it is mostly of a script written without spaces (Han, Kana, Thai, …), else with a period.
         """
     static let guideline = "Write the message in complete sentences, with sentence-style capitalization and ending punctuation"
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
 
-    /// The message with a capital first letter and, when it has no ending mark, a period.
+    /// The message with a capital first letter and, when it has no ending mark, a period (`。` for
+    /// a message mostly of a script written without spaces).
     static func corrected(_ message: TextSlice) -> String {
         let trimmed = message.trimmed
         var text = trimmed.startsWithCapital ? trimmed.string : Self.capitalizingFirstWord(trimmed)
         if !(trimmed.endingMark?.endsSentence ?? false) {
             // A colon, semicolon or comma at the end becomes the period.
-            while let last = text.last, last == ":" || last == ";" || last == "," || last == " " { text.removeLast() }
-            text += "."
+            while let last = text.last, ":;, ：；，、،؛".contains(last) { text.removeLast() }
+            text += trimmed.isMostlySpaceless ? "。" : "."
         }
         return text
     }
@@ -76,6 +81,11 @@ enum AlertMessageStyle: Rule {
         """
 
     static let examples: [Example] = [
+        Example("v1.2: messages ending with ؟ and 。", expected: 0, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"ar-SA"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"حذف الصورة","message":"هل تريد حذف هذه الصورة؟","buttons":[{"title":"إلغاء","style":"cancel"},{"title":"حذف","style":"destructive"}]}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a2","locale":"ja-JP","title":"接続できません","message":"申し訳ありません。","buttons":[{"title":"OK"}]}
+            """),
         Example("no ending punctuation, a lowercase start, and both", expected: 3, in: [.ios7, .current], events: fragments),
         Example("no ending punctuation, a lowercase start, and both (2009 has no rule)", expected: 0, in: .edition2009, events: fragments),
         Example("complete sentences, names, an ellipsis, and no message", expected: 0, events: """

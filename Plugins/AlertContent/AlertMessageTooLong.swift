@@ -4,15 +4,18 @@ import RuleKit
 /// `alert-message-too-long`: a message that would scroll.
 enum AlertMessageTooLong: Rule {
     static let id = "alert-message-too-long"
+    static let rev: UInt32 = 2
     static let severity = Severity.info
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.localized
     static let maxChars = Parameter<Int64>.int("max_chars", default: 120, min: 1, max: 4096, "characters an alert message may have")
     static let parameters: [any ParameterDeclaration] = [maxChars]
     static let summary = """
         The message, as sent, has more than max_chars characters, counted as a person sees them (Swift Characters, \
-        not UTF-8 bytes); a null or absent message has none.
+        not UTF-8 bytes), an East Asian wide or full-width one (Han, Kana, Hangul, full-width forms) counting as \
+        two; a null or absent message has none.
         """
     static let guideline = "Keep the message short enough to display on one or two lines"
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
@@ -21,8 +24,8 @@ enum AlertMessageTooLong: Rule {
         let limit = Int(call[Self.maxChars])
         let event = call.event
         let message = call.slice(event.message)
-        guard message.hasMoreCharacters(than: limit) else { return }
-        let characters = message.characterCount
+        guard message.hasGreaterDisplayLength(than: limit) else { return }
+        let characters = message.displayLength
         var evidence = Evidence()
         evidence.add("characters", characters)
         evidence.add("max_chars", limit)

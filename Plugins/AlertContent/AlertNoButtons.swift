@@ -7,6 +7,7 @@ enum AlertNoButtons: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = "An alert.presented has no buttons: the buttons field is absent or an empty array."
     static let guideline = "Give every alert at least one button"
     static let source = "2009: Designing an Alert; ios7: Alert; current: Alerts"

@@ -4,11 +4,12 @@ import RuleKit
 /// `alert-pronoun`: alert text that addresses or speaks for the person.
 enum AlertPronoun: Rule {
     static let id = "alert-pronoun"
-    static let rev: UInt32 = 2
+    static let rev: UInt32 = 3
     static let severity = Severity.info
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.english
     static let summary = """
         One of the whole words you, your, yours, you're, you'll, you've, you'd, me, my appears, in any case and \
         with ' or ’ as the apostrophe, in the title, the message or a button title; other forms (yourself, mine) \

@@ -7,6 +7,7 @@ enum AlertSingleButton: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = "An alert.presented has exactly one button, whatever its style."
     static let guideline = "Use two-button alerts: a single button informs but gives no choice"
     static let source = "2009: Designing an Alert; ios7: Alert; current: Alerts (Alert Buttons)"

@@ -7,6 +7,7 @@ enum AlertTextFields: Rule {
     static let editions: Editions = .ios7
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         An alert.presented has more than two text fields, or more than one with secure: true (two fields, one of them \
         secure, is the most iOS 7 allows); only in ios7.

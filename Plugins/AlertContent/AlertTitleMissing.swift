@@ -7,6 +7,7 @@ enum AlertTitleMissing: Rule {
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         An alert.presented has no title: null, absent, empty or only whitespace (a message does not make up for it); \
         not in 2009, which let an alert show only a message.

@@ -4,25 +4,39 @@ import RuleKit
 /// `alert-title-single-word`: a title such as `Error` that says nothing.
 enum AlertTitleSingleWord: Rule {
     static let id = "alert-title-single-word"
+    static let rev: UInt32 = 2
     static let severity = Severity.warning
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.localized
     static let summary = """
         The title, trimmed of whitespace and ending punctuation, has exactly one word (a run of letters, digits and \
         apostrophes: Error, Warning!, Can’t, 404); emoji and symbols are not words (Error ⚠️ is one word), \
-        a hyphen splits (Wi-Fi is two), and a blank title has none.
+        a hyphen splits (Wi-Fi is two), and a blank title has none. A one-word title with letters of a script \
+        written without spaces (Han, Kana, Thai, Lao, Khmer, Myanmar) is one word only when all its letters are of \
+        such scripts and it has at most \(maxSpacelessCharacters) characters (エラー, 错误, 服务器), else more than one \
+        (导入失败, 接続できません, Zap失敗).
         """
+    /// The most characters a title of a script written without spaces has and still counts as one word.
+    static let maxSpacelessCharacters = 3
     static let guideline = "Avoid single-word titles such as Error or Warning"
     static let source = "2009: Designing an Alert; ios7: Alert; current: Alerts (Alert Titles and Messages)"
 
     static func judge(_ call: RuleCall) {
         let event = call.event
         let title = call.slice(event.title).trimmingEndingPunctuation
-        guard let word = title.onlyWord else { return }
+        guard let only = title.onlyWord else { return }
+        let scripts = title.letterScripts
+        if scripts.spaceless > 0 {
+            // No spaces to count: a word of a few characters, all of such scripts, is taken as one
+            // word; a longer one, or one that mixes in another script (Zap失敗), as more than one.
+            guard scripts.spaceless == scripts.total, title.characterCount <= maxSpacelessCharacters else { return }
+        }
+        let word = only.string
         var evidence = Evidence()
         evidence.add("title", event.title)
-        evidence.add("word", word.string)
+        evidence.add("word", word)
         call.report(
             subject: event.id,
             message: "The alert title \(quoted: event.title) is a single word",
@@ -35,6 +49,11 @@ enum AlertTitleSingleWord: Rule {
     }
 
     static let examples: [Example] = [
+        Example("v1.2: Japanese titles エラー and 接続できません", expected: 1, events: """
+            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"ja-JP"}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"エラー","message":"問題が発生しました。","buttons":[{"title":"OK"}]}
+            {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a2","title":"接続できません","message":"申し訳ありません。","buttons":[{"title":"OK"}]}
+            """),
         Example("titles Error and Warning!", expected: 2, events: """
             \(ExampleEvents.sessionStart)
             {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Error","message":"Something went wrong","buttons":[{"title":"OK"}]}

@@ -4,11 +4,12 @@ import RuleKit
 /// `alert-title-style`: an alert title's capitalization and ending punctuation.
 enum AlertTitleStyle: Rule {
     static let id = "alert-title-style"
-    static let rev: UInt32 = 2
+    static let rev: UInt32 = 3
     static let severity = Severity.info
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.english
     static let summary = """
         ios7: a question (ends with ?) or a title of two or more sentences that is not sentence-style (each \
         sentence judged on its own), or a one-sentence non-question that ends with . or is not title-style. A \

@@ -4,15 +4,18 @@ import RuleKit
 /// `alert-title-too-long`: a title too long to read at a glance.
 enum AlertTitleTooLong: Rule {
     static let id = "alert-title-too-long"
+    static let rev: UInt32 = 2
     static let severity = Severity.info
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.localized
     static let maxChars = Parameter<Int64>.int("max_chars", default: 40, min: 1, max: 4096, "characters an alert title may have")
     static let parameters: [any ParameterDeclaration] = [maxChars]
     static let summary = """
         The title, as sent, has more than max_chars characters, counted as a person sees them (Swift Characters: \
-        é, a flag or a family emoji is one; UTF-8 bytes do not matter).
+        é, a flag or a family emoji is one; UTF-8 bytes do not matter), an East Asian wide or full-width one (Han, \
+        Kana, Hangul, full-width forms) counting as two.
         """
     static let guideline = "Keep the title short enough to display on a single line"
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
@@ -21,8 +24,8 @@ enum AlertTitleTooLong: Rule {
         let limit = Int(call[Self.maxChars])
         let event = call.event
         let title = call.slice(event.title)
-        guard title.hasMoreCharacters(than: limit) else { return }
-        let characters = title.characterCount
+        guard title.hasGreaterDisplayLength(than: limit) else { return }
+        let characters = title.displayLength
         var evidence = Evidence()
         evidence.add("characters", characters)
         evidence.add("max_chars", limit)

@@ -7,6 +7,7 @@ enum AlertTooManyButtons: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let maxButtons = Parameter<Int64>.int("max_buttons", default: 2, min: 1, max: 64, "buttons an alert may have")
     static let parameters: [any ParameterDeclaration] = [maxButtons]
     static let summary = "An alert.presented has more than max_buttons buttons (cancel buttons count too); use an action sheet."

@@ -7,6 +7,7 @@ enum ModalCurrentContextCompact: Rule {
     static let editions = Editions.current
     static let events: [EventType] = [.modalPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         A modal with style current_context or over_current_context is presented in a compact size class: \
         the modal's own size_class, else the session's (compact by default on a phone).

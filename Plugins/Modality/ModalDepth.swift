@@ -7,6 +7,7 @@ enum ModalDepth: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.modalPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let maxDepth = Parameter<Int64>.int("max_depth", default: 2, min: 1, max: 1_000, "modal views allowed on the stack at once")
     static let parameters: [any ParameterDeclaration] = [maxDepth]
     static let summary = """

@@ -7,6 +7,7 @@ enum ModalDismissDataLoss: Rule {
     static let editions = Editions.current
     static let events: [EventType] = [.modalDismissed]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         A modal.dismissed of a presentation on the stack has unsaved_changes true and not confirmed true \
         (confirmed absent counts as not confirmed), whatever the way it was closed.

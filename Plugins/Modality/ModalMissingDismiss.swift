@@ -7,6 +7,7 @@ enum ModalMissingDismiss: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.modalPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         A modal.presented has no button with role done or cancel (absent buttons, or buttons without \
         a role, count as none); titles are not read.

@@ -7,6 +7,7 @@ enum ModalMissingTitle: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.modalPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = "A modal.presented has no title: null, absent, empty or only whitespace."
     static let guideline = "Display a title that identifies the modal view's task"
     static let source = "2009: Designing a Modal View; ios7: Modal View; current: Modality"

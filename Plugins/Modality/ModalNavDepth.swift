@@ -7,6 +7,7 @@ enum ModalNavDepth: Rule {
     static let editions = Editions.current
     static let events: [EventType] = [.navPush]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let maxPushes = Parameter<Int64>.int("max_pushes", default: 3, min: 0, max: 1_000, "screens pushed inside one modal view, net of pops")
     static let parameters: [any ParameterDeclaration] = [maxPushes]
     static let summary = """

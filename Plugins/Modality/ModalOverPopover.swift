@@ -7,6 +7,7 @@ enum ModalOverPopover: Rule {
     static let editions: Editions = [.ios7, .current]
     static let events: [EventType] = [.modalPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let summary = """
         A modal.presented arrives while a popover is anywhere on the stack below it (alerts are allowed; \
         action sheets show in popovers by design and are not judged).

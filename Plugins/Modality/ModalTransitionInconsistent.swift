@@ -7,6 +7,7 @@ enum ModalTransitionInconsistent: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.modalPresented]
     static let fire = Fire.oncePerAppValue
+    static let languages = Languages.any
     static let maxStyles = Parameter<Int64>.int("max_styles", default: 2, min: 1, max: 5, "distinct transitions an app's modal views may use")
     static let parameters: [any ParameterDeclaration] = [maxStyles]
     static let summary = """

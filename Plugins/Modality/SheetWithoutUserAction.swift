@@ -7,6 +7,7 @@ enum SheetWithoutUserAction: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let window = Parameter<Int64>.duration("window", defaultMs: 1_000, minMs: 1, "how soon after a user action an action sheet must appear")
     static let parameters: [any ParameterDeclaration] = [window]
     static let summary = """

@@ -4,11 +4,12 @@ import RuleKit
 /// `alert-confirms-user-action`: an alert asks to confirm what the person just did.
 enum AlertConfirmsUserAction: Rule {
     static let id = "alert-confirms-user-action"
-    static let rev: UInt32 = 2
+    static let rev: UInt32 = 3
     static let severity = Severity.warning
     static let editions: Editions = [.edition2009, .ios7]
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let window = Parameter<Int64>.duration("window", defaultMs: 1_000, minMs: 1, "how soon after a user action an alert counts as confirming it")
     static let parameters: [any ParameterDeclaration] = [window]
     static let summary = """
@@ -21,12 +22,12 @@ enum AlertConfirmsUserAction: Rule {
 
     /// The alert's button titles as an action sheet orders them: the others first, the cancel
     /// button last.
-    static func sheetOrder(_ buttons: CArrayView<mw_button, Button>) -> [String] {
+    static func sheetOrder(_ buttons: CArrayView<mw_button, Button>, locale: Text) -> [String] {
         var titles: [String] = []
         var cancels: [String] = []
         for index in buttons.indices {
             let title = buttons[index].title.string ?? ""
-            if buttons.isCancelButton(index) { cancels.append(title) } else { titles.append(title) }
+            if buttons.isCancelButton(index, locale: locale) { cancels.append(title) } else { titles.append(title) }
         }
         return titles + cancels
     }
@@ -35,7 +36,7 @@ enum AlertConfirmsUserAction: Rule {
         let window = call[Self.window]
         let event = call.event
         let buttons = event.buttons
-        let cancels = buttons.cancelCount
+        let cancels = buttons.cancelCount(locale: call.locale)
         guard cancels > 0, buttons.count > cancels else { return }
         guard let action = call.session.lastUserActionTs else { return }
         let delay = event.ts - action
@@ -54,7 +55,7 @@ enum AlertConfirmsUserAction: Rule {
             evidence: evidence,
             events: [EventRef(type: .userAction, ts: action)],
             suggestion: """
-                Confirm with an action sheet instead: \(quotedList: Self.sheetOrder(buttons))
+                Confirm with an action sheet instead: \(quotedList: Self.sheetOrder(buttons, locale: call.locale))
                 """
         )
     }

@@ -7,6 +7,7 @@ enum AlertDismissedUnread: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertDismissed]
     static let fire = Fire.oncePerSession
+    static let languages = Languages.any
     static let minRead = Parameter<Int64>.duration("min_read", defaultMs: 1_000, minMs: 1, "shortest time on screen that counts as read")
     static let count = Parameter<Int64>.int("count", default: 3, min: 1, max: 10_000, "quick dismissals that make the session fire")
     static let parameters: [any ParameterDeclaration] = [minRead, count]

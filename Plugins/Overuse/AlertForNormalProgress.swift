@@ -7,6 +7,7 @@ enum AlertForNormalProgress: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
+    static let languages = Languages.any
     static let window = Parameter<Int64>.duration("window", defaultMs: 2_000, minMs: 1, "how soon after a task finished an alert counts as about it")
     static let parameters: [any ParameterDeclaration] = [window]
     static let summary = """

@@ -7,6 +7,7 @@ enum AlertFrequency: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerWindow
+    static let languages = Languages.any
     static let limit = Parameter<Int64>.int("limit", default: 3, min: 1, max: 10_000, "alerts allowed within the window")
     static let window = Parameter<Int64>.duration("window", defaultMs: 600_000, minMs: 1_000, "the trailing window, in event time")
     static let parameters: [any ParameterDeclaration] = [limit, window]

@@ -7,6 +7,7 @@ enum ModalFrequency: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented, .sheetPresented, .modalPresented]
     static let fire = Fire.oncePerWindow
+    static let languages = Languages.any
     static let limit = Parameter<Int64>.int("limit", default: 10, min: 1, max: 10_000, "alerts, sheets and modal views allowed within the window")
     static let window = Parameter<Int64>.duration("window", defaultMs: 300_000, minMs: 1_000, "the trailing window, in event time")
     static let parameters: [any ParameterDeclaration] = [limit, window]

@@ -7,6 +7,7 @@ enum RepeatedAlert: Rule {
     static let editions = Editions.all
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerKey
+    static let languages = Languages.any
     static let limit = Parameter<Int64>.int("limit", default: 2, min: 1, max: 10_000, "presentations of one alert text allowed per session")
     static let parameters: [any ParameterDeclaration] = [limit]
     static let summary = """

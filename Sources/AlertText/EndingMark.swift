@@ -1,19 +1,21 @@
 /// The punctuation a text ends with (after trailing whitespace and closing
 /// quotation marks or brackets): see `TextSlice.endingMark`.
 public enum EndingMark: Sendable, Hashable, CaseIterable {
-    /// `.` (also `。` and the full-width `．`); not when three or more periods make an ellipsis.
+    /// `.` (also `。`, the full-width `．` and half-width `｡`, the Urdu `۔`, the Devanagari `।` and `॥`,
+    /// the Ethiopic `።`, the Armenian `։`, the Myanmar `။`, the Khmer `។`); not when three or more
+    /// periods make an ellipsis.
     case period
     /// `!` (also `！`, `‼`, `⁈`).
     case exclamation
-    /// `?` (also `？`, `‽`, `⁇`, `⁉`).
+    /// `?` (also `？`, `‽`, `⁇`, `⁉`, the Arabic `؟`, the Greek `;`, the Ethiopic `፧`).
     case question
     /// `…`, or three or more periods (`...`).
     case ellipsis
-    /// `:` (also `：`).
+    /// `:` (also `：`, the Ethiopic `፥`).
     case colon
-    /// `;` (also `；`).
+    /// `;` (also `；`, the Arabic `؛`, the Ethiopic `፤`).
     case semicolon
-    /// `,` (also `，` and `、`).
+    /// `,` (also `，`, `、`, the Arabic `،`, the Ethiopic `፣`).
     case comma
 
     /// True for the marks that end a sentence: period, exclamation, question and ellipsis.

@@ -42,17 +42,19 @@ extension TextSlice {
         return out
     }
 
-    /// The text without the period it ends with (`endsWithPeriod`); closing quotation marks
-    /// after it are kept (`Tap “Done.”` becomes `Tap “Done”`). Allocates.
+    /// The text without the period it ends with (`endsWithPeriod`: `.`, or a period of another
+    /// script such as `。` or `।`, removed whole, all its bytes); closing quotation marks after it
+    /// are kept (`Tap “Done.”` becomes `Tap “Done”`, `申し訳ありません。` becomes `申し訳ありません`).
+    /// Allocates.
     public var withoutEndingPeriod: String {
         guard endsWithPeriod else { return string }
         let walker = scalars
         var end = count
         while end > 0 {
             let (scalar, start) = walker.scalar(before: end)
+            if ScalarClass.endingMark(scalar) == .period { return slice(0, start).string + slice(end, count).string }
             end = start
-            if scalar == "." { break }
         }
-        return slice(0, end).string + slice(end + 1, count).string
+        return string
     }
 }

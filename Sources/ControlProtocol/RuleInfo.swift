@@ -54,6 +54,9 @@ public struct RuleInfo: Sendable, Equatable {
     public var severity: String
     /// The editions it applies in.
     public var editions: [String]
+    /// The languages it judges (rules.md, "Languages"): `any`, `en` or `localized`; nil when its
+    /// module declares none (built against ABI 1.4 or older: every text is judged).
+    public var languages: String?
     /// Whether it runs (in the default edition, not turned off).
     public var active: Bool
     /// Its firing discipline (the daemon's reply; not in the CLI's own listing).
@@ -95,6 +98,7 @@ public struct RuleInfo: Sendable, Equatable {
         module = try fields.string("module")
         severity = try fields.string("severity")
         editions = try fields.strings("editions")
+        languages = try fields.optionalString("languages")
         active = try fields.bool("active")
         fire = try fields.optionalString("fire")
         summary = try fields.string("summary")
@@ -114,6 +118,7 @@ public struct RuleInfo: Sendable, Equatable {
             "parameters": .array(parameters.map(\.json)),
         ]
         if let fire { object["fire"] = .string(fire) }
+        if let languages { object["languages"] = .string(languages) }
         if let examples { object["examples"] = .int(examples) }
         if fire != nil { object["quarantined"] = .nullable(quarantined) }
         return .object(object)

@@ -158,6 +158,9 @@ public struct StatusReply: ControlReplyBody {
     public var violationsRateLimited: Int = 0
     /// Violations dropped by the rate limit, by rule.
     public var violationsRateLimitedByRule: [String: Int] = [:]
+    /// Judgements skipped for their language (rules.md, "Languages"), by `rule/language`
+    /// (`alert-pronoun/de`; `und` undetermined, `other` past 64 languages).
+    public var languagesSkipped: [String: Int] = [:]
     /// Violations dropped by the rate limit, for the (at most ten) apps that had the most dropped.
     public var violationsRateLimitedByApp: [String: Int] = [:]
     /// Apps remembered now (`max_apps` bounds those without a live session).
@@ -253,6 +256,8 @@ public struct StatusReply: ControlReplyBody {
         // Absent from daemons before the per-app bounds: then none.
         violationsRateLimitedByApp = fields.optional("violations_rate_limited_by_app") == nil
             ? [:] : try fields.counts("violations_rate_limited_by_app")
+        // Absent from daemons before rule languages: then none.
+        languagesSkipped = fields.optional("languages_skipped") == nil ? [:] : try fields.counts("languages_skipped")
         appsKnown = try fields.optionalInt("apps_known") ?? 0
         appsEvicted = try fields.optionalInt("apps_evicted") ?? 0
         appValuesRefused = try fields.optionalInt("app_values_refused") ?? 0
@@ -331,6 +336,7 @@ public struct StatusReply: ControlReplyBody {
             "violations_rate_limited": .int(violationsRateLimited),
             "violations_rate_limited_by_rule": .object(violationsRateLimitedByRule.mapValues(JSONValue.int)),
             "violations_rate_limited_by_app": .object(violationsRateLimitedByApp.mapValues(JSONValue.int)),
+            "languages_skipped": .object(languagesSkipped.mapValues(JSONValue.int)),
             "apps_known": .int(appsKnown),
             "apps_evicted": .int(appsEvicted),
             "app_values_refused": .int(appValuesRefused),

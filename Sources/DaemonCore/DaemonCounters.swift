@@ -37,6 +37,8 @@ struct DaemonCounters: Sendable {
     var rejectedByReason: [String: UInt64] = [:]
     /// Violations the rate limit held back, by rule.
     var violationsRateLimitedByRule: [String: UInt64] = [:]
+    /// Judgements skipped for their language, by rule, then language (rules.md, "Languages").
+    var languagesSkipped: [String: [String: UInt64]] = [:]
 
     /// Each plain counter's Prometheus name.
     static let prometheus: [(name: String, value: any KeyPath<DaemonCounters, UInt64> & Sendable)] = [
@@ -71,6 +73,11 @@ struct DaemonCounters: Sendable {
             totals.append(("modalwatch_violations_rate_limited_total", [("rule", rule)], count))
         }
         for (reason, count) in rejectedByReason { totals.append(("modalwatch_events_rejected_total", [("reason", reason)], count)) }
+        for (rule, languages) in languagesSkipped {
+            for (language, count) in languages {
+                totals.append(("modalwatch_language_skips_total", [("rule", rule), ("language", language)], count))
+            }
+        }
         return totals
     }
 }

@@ -43,6 +43,7 @@ extension IngestLoop {
         counters.topicsTooLarge = transportStatistics.topicsTooLarge
         counters.rejectedByReason = pipeline.rejectedByReason
         counters.violationsRateLimitedByRule = pipeline.engine.violationsRateLimitedByRule
+        counters.languagesSkipped = pipeline.engine.languagesSkipped
         return counters
     }
 
@@ -92,6 +93,9 @@ extension IngestLoop {
         reply.violationsRateLimited = Int(clamping: engine.violationsRateLimited)
         reply.violationsRateLimitedByRule = counters.violationsRateLimitedByRule.mapValues { Int(clamping: $0) }
         reply.violationsRateLimitedByApp = pipeline.engine.violationsRateLimitedByApp.mapValues { Int(clamping: $0) }
+        for (rule, languages) in counters.languagesSkipped {
+            for (language, count) in languages { reply.languagesSkipped["\(rule)/\(language)"] = Int(clamping: count) }
+        }
         reply.appsKnown = pipeline.engine.appsKnown
         reply.appsEvicted = Int(clamping: counters.appsEvicted)
         reply.appValuesRefused = Int(clamping: counters.appValuesRefused)
@@ -155,6 +159,7 @@ extension IngestLoop {
                 },
                 examples: rule.examples.count)
             info.quarantined = quarantineReason(of: rule.id)
+            info.languages = rule.languages.declaredName
             return info
         }
         return RulesReply(edition: pipeline.engine.configuration.defaultEdition.rawValue, rules: rules)

@@ -55,6 +55,13 @@ extension EventReader {
         e.pointee.app = try string(
             .app, required: type == MW_EVENT_SESSION_START.rawValue, minBytes: 1, maxBytes: limits.maxAppBytes)
         if e.pointee.app.ptr != nil { try checkAppCharacters(e.pointee.app) }
+        switch type {
+        case MW_EVENT_SESSION_START.rawValue, MW_EVENT_ALERT_PRESENTED.rawValue,
+             MW_EVENT_SHEET_PRESENTED.rawValue, MW_EVENT_MODAL_PRESENTED.rawValue:
+            e.pointee.locale = has(.locale) ? try locale() : mw_str()
+        default:
+            e.pointee.locale = mw_str()
+        }
 
         switch type {
         case MW_EVENT_SESSION_START.rawValue:
@@ -108,6 +115,20 @@ extension EventReader {
         default:  // session.end, app.background, app.foreground, and unknown types: nothing more
             break
         }
+    }
+
+    /// The `locale` field (events.md, "Languages"), present: checked and normalized into the
+    /// scratch's locale buffer, where `mw_event.locale` points.
+    @inline(never)
+    private mutating func locale() throws(DecodeError) -> mw_str {
+        let place = Place(field: .locale)
+        let s = slot(.locale)
+        let tag = try stringValue(s, place, nullable: false, minBytes: 0, maxBytes: limits.maxStringBytes)
+        let bytes = UnsafeRawPointer(tag.ptr!).assumingMemoryBound(to: UInt8.self)
+        guard let n = LocaleTag.normalize(bytes, tag.len, into: scratch.localeBuffer) else {
+            throw place.error(.badField, .requirement("must be a BCP 47 language tag such as 'de-DE', 'zh-Hans-CN' or 'pt_BR'"), at: s.start)
+        }
+        return mw_str(ptr: UnsafeRawPointer(scratch.localeBuffer).assumingMemoryBound(to: CChar.self), len: n)
     }
 
     /// The required `id` of a presentation event.

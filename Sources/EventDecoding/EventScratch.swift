@@ -26,6 +26,8 @@ struct EventScratch {
     let textFieldItems: ItemRecords
     /// Where an escaped key is unescaped before it is matched.
     let keyBuffer: UnsafeMutablePointer<UInt8>
+    /// The current event's `locale`, normalized (`mw_event.locale` points here).
+    let localeBuffer: UnsafeMutablePointer<UInt8>
     /// A copy of a payload's last `tailBytes` bytes, zero after them (`tailCapacity` in all): where
     /// word loads near the payload's end read (`EventReader.word(at:)`), so they need no byte loop.
     let tail: UnsafeMutablePointer<UInt8>
@@ -57,6 +59,7 @@ struct EventScratch {
         buttonItems = ItemRecords(limit: limits.maxButtons)
         textFieldItems = ItemRecords(limit: limits.maxTextFields)
         keyBuffer = .allocate(capacity: Self.keyCapacity)
+        localeBuffer = .allocate(capacity: LocaleTag.maxBytes)
         tail = .allocate(capacity: Self.tailCapacity)
         tail.initialize(repeating: 0, count: Self.tailCapacity)
         quotes = .allocate(capacity: Self.quotesCapacity)
@@ -74,6 +77,7 @@ struct EventScratch {
         buttonItems.deallocate()
         textFieldItems.deallocate()
         keyBuffer.deallocate()
+        localeBuffer.deallocate()
         tail.deallocate()
         quotes.deallocate()
         keyGuess.deallocate()

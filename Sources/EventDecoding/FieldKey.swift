@@ -7,6 +7,7 @@ enum FieldKey: UInt8, CaseIterable, WireKey {
     case id, title, message, buttons, textFields
     case button, via, inPopover, fromPopover, background
     case style, transition, unsavedChanges, confirmed, screen
+    case locale
 
     /// The bit of this field in a presence mask.
     @inline(__always) var bit: UInt32 { 1 &<< UInt32(rawValue) }
@@ -47,6 +48,7 @@ enum FieldKey: UInt8, CaseIterable, WireKey {
         case .unsavedChanges: "unsaved_changes"
         case .confirmed: "confirmed"
         case .screen: "screen"
+        case .locale: "locale"
         }
     }
 
@@ -91,6 +93,7 @@ enum FieldKey: UInt8, CaseIterable, WireKey {
             case 0x6563_6976_6564: return .device
             case 0x6e6f_7474_7562: return .button
             case 0x6e65_6572_6373: return .screen
+            case 0x656c_6163_6f6c: return .locale
             default: return nil
             }
         case 7:

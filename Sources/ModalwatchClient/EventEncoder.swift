@@ -4,10 +4,11 @@ import ByteBasics
 /// with `v`, `type`, `session`, `ts` and `seq` first. Strings are written as given
 /// (Swift strings are valid UTF-8); limits are the caller's to keep (events.md, "Limits").
 public enum EventEncoder: Sendable {
-    /// `session.start`.
+    /// `session.start`; `locale` is the app's interface language, a BCP 47 tag (`de-DE`; Apple's
+    /// `de_DE` is accepted too: events.md, "Languages").
     public static func sessionStart(
         session: String, app: String, ts: Int64, seq: Int64?, appVersion: String? = nil, os: String? = nil,
-        device: Device? = nil, sizeClass: SizeClass? = nil
+        device: Device? = nil, sizeClass: SizeClass? = nil, locale: String? = nil
     ) -> [UInt8] {
         var writer = header(type: .sessionStart, session: session, ts: ts, seq: seq)
         writer.field("app", app)
@@ -15,6 +16,7 @@ public enum EventEncoder: Sendable {
         writer.field("os", os, orNull: false)
         writer.field("device", device?.rawValue, orNull: false)
         writer.field("size_class", sizeClass?.rawValue, orNull: false)
+        writer.field("locale", locale, orNull: false)
         return writer.finish()
     }
 

@@ -52,13 +52,15 @@ public final class ModalwatchClient: Sendable {
     /// Begins a session: sends `session.start` and returns the handle that sends the rest.
     /// - Parameters:
     ///   - id: the session id (1–128 bytes); nil makes a random one.
+    ///   - locale: the app's interface language, a BCP 47 tag (`de-DE`, or Apple's `de_DE`:
+    ///     `Locale.current.identifier`); nil when not known (events.md, "Languages").
     ///   - ts: the start's event time (ms since the epoch); nil reads the clock.
     public func startSession(
         app: String, id: String? = nil, appVersion: String? = nil, os: String? = nil,
-        device: Device? = nil, sizeClass: SizeClass? = nil, at ts: Int64? = nil
+        device: Device? = nil, sizeClass: SizeClass? = nil, locale: String? = nil, at ts: Int64? = nil
     ) -> ClientSession {
         let session = ClientSession(client: self, app: app, id: id ?? ClientSession.randomID())
-        session.start(appVersion: appVersion, os: os, device: device, sizeClass: sizeClass, at: ts)
+        session.start(appVersion: appVersion, os: os, device: device, sizeClass: sizeClass, locale: locale, at: ts)
         return session
     }
 

@@ -8,6 +8,9 @@ struct ModuleDescriptionReader {
     let description: UnsafePointer<mw_module>
     let logger: Logger
 
+    /// The ABI minor the module was built against.
+    private var moduleABIMinor: UInt32 { description.pointee.abi_minor }
+
     func read() throws -> RuleModule {
         let raw = description.pointee
         let name = try string(raw.name, "module name")
@@ -70,7 +73,15 @@ struct ModuleDescriptionReader {
                 expected: Int(example.expected),
                 events: try string(example.events, "\(at) example \(e) events")))
         }
-        return RuleDescriptor(
+        var languages = RuleLanguages.undeclared
+        if moduleABIMinor >= 5 {
+            // `languages` was a reserved field before 1.5: read only from 1.5 modules.
+            guard let declared = RuleLanguages(abiValue: raw.languages) else {
+                throw bad("\(at): unknown languages \(raw.languages)")
+            }
+            languages = declared
+        }
+        var descriptor = RuleDescriptor(
             id: id, rev: Int(raw.rev), module: module, severity: severity,
             editions: Edition.editions(in: raw.editions), editionMask: raw.editions,
             eventMask: raw.event_mask, fire: fire, parameters: parameters,
@@ -79,6 +90,8 @@ struct ModuleDescriptionReader {
             source: try string(raw.source, "\(at) source"),
             examples: examples, index: index, entry: entry, moduleState: state,
             parameterDeclarations: raw.param_count == 0 ? nil : raw.params)
+        descriptor.languages = languages
+        return descriptor
     }
 
     private func parameter(_ raw: mw_param, rule: String) throws -> RuleParameter {

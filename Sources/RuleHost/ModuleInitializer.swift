@@ -23,7 +23,7 @@ struct ModuleInitializer {
             words: nil,
             reserved_services: (nil, nil, nil),
             report_written: nil, write_text: nil, write_int: nil, write_key: nil, write_literal: nil, write_json: nil,
-            reserved_writers: (nil, nil)))
+            reserved_writers: (nil, nil), skip_language: nil))
         return host
     }()
 

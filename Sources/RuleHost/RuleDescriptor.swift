@@ -24,6 +24,8 @@ public struct RuleDescriptor: @unchecked Sendable {
     public var eventMask: UInt32
     /// How often it may fire.
     public var fire: FireDiscipline
+    /// The languages it judges (`.undeclared` for a module built against ABI 1.4 or older).
+    public var languages: RuleLanguages = .undeclared
     /// Its parameters, in declared order.
     public var parameters: [RuleParameter]
     /// One line.

@@ -173,7 +173,7 @@ public struct ModuleExport: @unchecked Sendable {
             source: cString(rule.source),
             examples: UnsafePointer(described.baseAddress),
             example_count: UInt32(examples.count),
-            reserved: 0,
+            languages: rule.languages.rawValue,
             on_event: { call in ModuleExport.dispatch(call) }
         )
     }

@@ -33,6 +33,9 @@ public protocol Rule {
     static var events: [EventType] { get }
     /// How often it may fire; the host enforces it.
     static var fire: Fire { get }
+    /// The languages it judges (rules.md, "Languages"; default `.undeclared`: every text, as
+    /// before languages were declared).
+    static var languages: Languages { get }
     /// Its parameters (default none): each a `Parameter` declared once as a static
     /// member and read in `judge` as `call[member]`. The order is the order
     /// `modalwatch rules` lists them in, nothing more.
@@ -55,4 +58,6 @@ extension Rule {
     public static var rev: UInt32 { 1 }
     /// None.
     public static var parameters: [any ParameterDeclaration] { [] }
+    /// `.undeclared`
+    public static var languages: Languages { .undeclared }
 }

@@ -1,3 +1,4 @@
+import AlertText
 import ModalwatchABI
 
 extension Engine {
@@ -7,6 +8,7 @@ extension Engine {
         switch event.pointee.type {
         case MW_EVENT_SESSION_START.rawValue:
             if event.pointee.device != MW_ABSENT { session.device = event.pointee.device }
+            session.locale = locales.number(of: event.pointee.locale)
             if event.pointee.size_class != MW_ABSENT {
                 session.sizeClass = event.pointee.size_class
             } else {
@@ -78,8 +80,7 @@ extension Engine {
             if kind == MW_KIND_SHEET.rawValue { entry.inPopover = event.pointee.in_popover }
             if let buttons = event.pointee.buttons {
                 // The cancel button (rules.md): the first with style cancel, else the first
-                // default-style button titled Cancel in any case.
-                var titledCancel = MW_ABSENT
+                // default-style button titled the presentation language's Cancel.
                 for i in 0..<Int(event.pointee.button_count) {
                     let style = buttons[i].style
                     if style == MW_BUTTON_CANCEL.rawValue && entry.cancelIndex == MW_ABSENT {
@@ -88,28 +89,19 @@ extension Engine {
                     if style == MW_BUTTON_DESTRUCTIVE.rawValue && entry.destructiveIndex == MW_ABSENT {
                         entry.destructiveIndex = Int32(i)
                     }
-                    if titledCancel == MW_ABSENT, style == MW_ABSENT || style == MW_BUTTON_DEFAULT.rawValue,
-                        Self.isTitledCancel(buttons[i].title)
-                    {
-                        titledCancel = Int32(i)
+                }
+                if entry.cancelIndex == MW_ABSENT {
+                    for i in 0..<Int(event.pointee.button_count)
+                    where buttons[i].style == MW_ABSENT || buttons[i].style == MW_BUTTON_DEFAULT.rawValue {
+                        if EventLanguage.isCancelTitle(buttons[i].title, event.pointee.locale) {
+                            entry.cancelIndex = Int32(i)
+                            break
+                        }
                     }
                 }
-                if entry.cancelIndex == MW_ABSENT { entry.cancelIndex = titledCancel }
             }
         }
         session.push(entry, id: event.pointee.id, title: event.pointee.title)
-    }
-
-    /// True when `title` is `Cancel` in any case (ASCII).
-    private static func isTitledCancel(_ title: mw_str) -> Bool {
-        guard let pointer = title.ptr, title.len == 6 else { return false }
-        // "cancel" in ASCII, first byte lowest; `| 0x20` folds the letters' case.
-        let expected: UInt64 = 0x6C65_636E_6163
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: 6) { bytes in
-            var folded: UInt64 = 0
-            for index in 0..<6 { folded |= UInt64(bytes[index] | 0x20) << (8 * UInt64(index)) }
-            return folded == expected
-        }
     }
 
     private func dismiss(_ event: UnsafePointer<mw_event>, in session: Session) -> Bool {

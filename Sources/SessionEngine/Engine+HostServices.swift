@@ -42,7 +42,10 @@ extension Engine {
             write_key: { writer, key in Engine.writer(writer)?.pointee.key(key) },
             write_literal: { writer, literal in Engine.writer(writer)?.pointee.literal(literal) },
             write_json: { writer, json in Engine.writer(writer)?.pointee.wholeJSON(json) },
-            reserved_writers: (nil, nil))
+            reserved_writers: (nil, nil),
+            skip_language: { context in
+                Engine.with(context, ()) { $0.skipLanguage($1) }
+            })
     }
 
     /// The host's writer behind a module's `mw_writer` (ABI 1.4).

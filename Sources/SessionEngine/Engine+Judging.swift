@@ -1,3 +1,4 @@
+import AlertText
 import CRuleGuard
 import ModalwatchABI
 import RuleHost
@@ -39,9 +40,22 @@ extension Engine {
             var call = mw_call(
                 host: UnsafePointer(host), ctx: context, event: event, session: UnsafePointer(view),
                 params: nil, rule_index: 0, edition: edition, module_state: nil, param_decls: nil,
-                param_count: 0, reserved: 0, texts: UnsafePointer(texts))
+                param_count: 0, texts_language: 0, texts: UnsafePointer(texts))
             for index in 0..<dispatches.count {
                 let dispatch = first + index
+                if dispatch.pointee.judgesLanguage {
+                    // The event's language, decided at the first rule that asks, once for all.
+                    if call.texts_language == 0 {
+                        let english = EventLanguage.isJudgedAsEnglish(event.pointee.locale, event)
+                        call.texts_language = MW_TEXTS_DECIDED | (english ? MW_TEXTS_ENGLISH : 0)
+                    }
+                    if dispatch.pointee.englishOnly, call.texts_language & MW_TEXTS_ENGLISH == 0 {
+                        languageSkips.add(
+                            rule: Int(dispatch.pointee.catalogIndex),
+                            language: EventLanguage.subtagKey(of: event.pointee.locale))
+                        continue
+                    }
+                }
                 frame.pointee.dispatch = dispatch
                 ruleCallSerial &+= 1
                 call.params = dispatch.pointee.parameters

@@ -1,3 +1,4 @@
+import AlertText
 import ModalwatchABI
 import RuleHost
 
@@ -28,5 +29,12 @@ extension Engine {
         output.emitDiagnostic(.moduleError, app: nil, session: session.id.string) {
             "module \(rule.module), rule \(rule.id): \(text)"
         }
+    }
+
+    /// `mw_host.skip_language` (ABI 1.5): the rule cannot judge the event's texts in their
+    /// language; counted by rule and language, as the English rules the host does not call.
+    func skipLanguage(_ frame: RuleCallFrame) {
+        guard let dispatch = frame.dispatch, let event = frame.event else { return }
+        languageSkips.add(rule: Int(dispatch.pointee.catalogIndex), language: EventLanguage.subtagKey(of: event.pointee.locale))
     }
 }

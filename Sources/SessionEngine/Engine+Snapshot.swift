@@ -1,5 +1,5 @@
-import ModalwatchABI
 import ByteBasics
+import ModalwatchABI
 
 /// Saving and restoring the engine's state across a restart.
 extension Engine {
@@ -31,9 +31,16 @@ extension Engine {
                 events: session.events, alertsPresented: session.alertsPresented,
                 presentations: session.presentations, violations: session.violations,
                 lastObserved: session.lastObserved, counters: session.counters, windows: session.windows,
-                fired: Array(session.fired), quietUntil: session.quietUntil)
+                fired: Array(session.fired), quietUntil: session.quietUntil, locale: localeBytes(session.locale))
         }
         return EngineSnapshot(version: EngineSnapshot.currentVersion, apps: apps, sessions: Array(sessions))
+    }
+
+    /// The bytes of the tag numbered `number` in `locales`, nil for none.
+    private func localeBytes(_ number: UInt16) -> [UInt8]? {
+        let tag = locales.tag(number)
+        guard let pointer = tag.ptr else { return nil }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: tag.len))
     }
 
     /// Puts a snapshot's sessions and apps back; the engine must not have seen an event yet.
@@ -61,6 +68,11 @@ extension Engine {
             join(app)
             let session = id.withUnsafeBytes { table.add(id: $0, hash: hash, app: app) }
             session.device = saved.device
+            if let tag = saved.locale {
+                session.locale = tag.withUnsafeBytes { bytes in
+                    locales.number(of: mw_str(ptr: bytes.baseAddress?.assumingMemoryBound(to: CChar.self), len: bytes.count))
+                }
+            }
             session.sizeClass = saved.sizeClass
             session.foreground = saved.foreground
             for entry in saved.stack {

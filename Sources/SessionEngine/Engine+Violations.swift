@@ -72,6 +72,12 @@ extension Engine {
         json.pointee.raw("\",")
         json.pointee.raw(template.head)
         session.withApp { json.pointee.raw($0.jsonField) }
+        if let locale = event.locale.ptr, event.locale.len > 0 {
+            // violations.md: the judged texts' language, absent when undetermined.
+            json.pointee.raw("\"locale\":")
+            json.pointee.string(UnsafeRawBufferPointer(start: locale, count: event.locale.len))
+            json.pointee.byte(0x2C)
+        }
         json.pointee.raw("\"session\":")
         json.pointee.string(session.id.buffer)
         json.pointee.raw(",\"ts\":")

@@ -42,7 +42,8 @@ public final class Engine {
     let callFrame = UnsafeMutablePointer<RuleCallFrame>.allocate(capacity: 1)
 
     // Scratch, reused for every event.
-    /// The event judged when its time had to be raised to the session's latest (a copy).
+    /// The event judged when it differs from the decoder's (a copy): its time raised to the
+    /// session's latest, or the session's `locale` given to an event without its own.
     let clampedEvent = UnsafeMutablePointer<mw_event>.allocate(capacity: 1)
     let dismissedView = UnsafeMutablePointer<mw_presentation>.allocate(capacity: 1)
     let dismissedID = UnsafeMutablePointer<UInt8>.allocate(capacity: Engine.maxDismissedIDBytes)
@@ -53,6 +54,10 @@ public final class Engine {
     var dismissedTitleLength = 0
     /// The recent events of every session, for `modalwatch session ID` (a fixed ring).
     public let journal = SessionJournal()
+    /// The sessions' `locale` tags, each stored once.
+    let locales = LocaleTable()
+    /// The judgements skipped for their language, by rule and language (rules.md, "Languages").
+    var languageSkips: LanguageSkips
     /// The words of the current event's texts, read once per event for every rule (`mw_host.words`).
     var eventWords = EventWords()
     var json = JSONBuffer(capacity: 8192)
@@ -77,6 +82,7 @@ public final class Engine {
         heldByRuleCount = max(catalog.rules.count, 1)
         heldByRule = .allocate(capacity: heldByRuleCount)
         heldByRule.initialize(repeating: 0, count: heldByRuleCount)
+        languageSkips = LanguageSkips(rules: catalog.rules.count)
         host.initialize(to: Self.makeHost())
         ownMarker.initialize(to: mw_marker())
         marker = ownMarker
@@ -111,6 +117,16 @@ public final class Engine {
         for (index, rule) in catalog.rules.enumerated() where result[rule.id] == nil {
             let held = heldByRule[index]
             if held > 0 { result[rule.id] = held }
+        }
+        return result
+    }
+
+    /// The judgements skipped for their language (rules.md, "Languages"), by rule id, then
+    /// language subtag (`und` undetermined, `other` past 64 languages), for `status`.
+    public var languagesSkipped: [String: [String: UInt64]] {
+        var result: [String: [String: UInt64]] = [:]
+        for (index, languages) in languageSkips.byRule {
+            result[catalog.rules[index].id, default: [:]].merge(languages, uniquingKeysWith: +)
         }
         return result
     }
@@ -194,6 +210,9 @@ public final class Engine {
         var event = sent
         // Judge by event time: never earlier than the session's latest.
         if session.lastTs != .min && event.pointee.ts < session.lastTs { event = clamped(event, session) }
+        if event.pointee.locale.ptr == nil, session.locale != 0, event.pointee.type != MW_EVENT_SESSION_START.rawValue {
+            event = withSessionLocale(event, session)
+        }
         let ts = event.pointee.ts
         if session.startedTs == .min { session.startedTs = ts }
         let previousTs = session.lastTs
@@ -233,6 +252,14 @@ public final class Engine {
         }
         clampedEvent.pointee = event.pointee
         clampedEvent.pointee.ts = latest
+        return UnsafePointer(clampedEvent)
+    }
+
+    /// An event without a `locale` of its own in a session that has one: judged from a copy that
+    /// carries the session's (the decoder's event stays as sent).
+    private func withSessionLocale(_ event: UnsafePointer<mw_event>, _ session: Session) -> UnsafePointer<mw_event> {
+        if event != UnsafePointer(clampedEvent) { clampedEvent.pointee = event.pointee }
+        clampedEvent.pointee.locale = locales.tag(session.locale)
         return UnsafePointer(clampedEvent)
     }
 

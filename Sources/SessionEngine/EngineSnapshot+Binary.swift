@@ -1,7 +1,10 @@
 import ByteBasics
+import EventDecoding
 
 /// The snapshot's binary form (format version 3, which adds each stack entry's title; version 2
-/// is still read, its entries without titles; version 1 was JSON, still read by the daemon).
+/// is still read, its entries without titles; version 1 was JSON, still read by the daemon). A
+/// session with a `locale` sets the flag `locale` and ends with the tag; one without is written
+/// as before it was kept.
 ///
 /// Header, 32 bytes, little-endian: magic `MWSN`, format version (UInt32), session count
 /// (UInt64), body length (UInt64), FNV-1a 64 of the body (UInt64). Body: the apps (count, then
@@ -26,7 +29,8 @@ extension EngineSnapshot {
         static let lastUserActionTs: UInt8 = 1 << 3
         static let lastTaskFinishedTs: UInt8 = 1 << 4
         static let lastTaskFailedTs: UInt8 = 1 << 5
-        static let known: UInt8 = 0x3F
+        static let locale: UInt8 = 1 << 6
+        static let known: UInt8 = 0x7F
     }
 
     /// True when `bytes` start like a binary snapshot (and not, say, like JSON).
@@ -124,6 +128,7 @@ extension EngineSnapshot {
         if session.lastUserActionTs != .min { flags |= Flag.lastUserActionTs }
         if session.lastTaskFinishedTs != .min { flags |= Flag.lastTaskFinishedTs }
         if session.lastTaskFailedTs != .min { flags |= Flag.lastTaskFailedTs }
+        if session.locale?.isEmpty == false { flags |= Flag.locale }
         out.byte(flags)
         let base = session.lastTs == .min ? 0 : session.lastTs
         if session.lastTs != .min { out.signed(session.lastTs) }
@@ -169,6 +174,7 @@ extension EngineSnapshot {
         }
         write(session.fired, to: &out)
         write(session.quietUntil, base: base, to: &out)
+        if let locale = session.locale, !locale.isEmpty { out.data(locale) }
     }
 
     private static func write(_ map: [UInt64: Int64], base: Int64, to out: inout SnapshotWriter) {
@@ -247,7 +253,11 @@ extension EngineSnapshot {
         }
         let fired = try readFired(&reader)
         let quietUntil = try readCounters(&reader, base: base)
-        return SessionState(
+        let tag = flags & Flag.locale != 0 ? try reader.data() : nil
+        if let tag, tag.isEmpty || tag.count > LocaleTag.maxBytes {
+            throw .malformed("a locale that is not a tag's length", offset: reader.offset)
+        }
+        var state = SessionState(
             id: id, app: apps[appIndex].name, device: device, sizeClass: sizeClass,
             foreground: flags & Flag.foreground != 0, stack: stack, maxModalDepth: maxModalDepth,
             startedTs: startedTs, lastTs: lastTs, lastSeq: lastSeq, lastUserActionTs: lastUserActionTs,
@@ -255,6 +265,8 @@ extension EngineSnapshot {
             lastTaskFinishedTs: lastTaskFinishedTs, lastTaskFailedTs: lastTaskFailedTs, events: events,
             alertsPresented: alertsPresented, presentations: presentations, violations: violations,
             lastObserved: lastObserved, counters: counters, windows: windows, fired: fired, quietUntil: quietUntil)
+        state.locale = tag
+        return state
     }
 
     private static func readCounters(_ reader: inout SnapshotReader, base: Int64) throws(SnapshotFormatError) -> [UInt64: Int64] {

@@ -45,6 +45,8 @@ public struct EngineSnapshot: Codable, Sendable, Equatable {
         var windows: [UInt64: [Int64]]
         var fired: [UInt64]
         var quietUntil: [UInt64: Int64]
+        /// The session's `locale` tag (normalized); nil when it has none.
+        var locale: [UInt8]? = nil
     }
 
     struct AppStateSnapshot: Codable, Sendable, Equatable {

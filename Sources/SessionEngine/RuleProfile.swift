@@ -19,6 +19,12 @@ public final class RuleProfile: @unchecked Sendable {
         let seed: UInt64
         let ordinal: Int
         let fire: FireDiscipline
+        /// Whether the rule judges English wording only (`RuleLanguages.english`): not called
+        /// for an event whose texts are in another language (rules.md, "Languages").
+        let englishOnly: Bool
+        /// Whether the rule declares the languages it judges as English or localized: the host
+        /// decides the event's language (`mw_call.texts_language`) before calling it.
+        let judgesLanguage: Bool
         /// The rule's violation template (the profile's `rules` keeps it): reached in a
         /// report without copying the `ActiveRule` and its descriptor.
         unowned(unsafe) let template: ViolationTemplate
@@ -83,7 +89,10 @@ public final class RuleProfile: @unchecked Sendable {
                     parameters: rule.parameters, parameterDeclarations: rule.descriptor.parameterDeclarations,
                     parameterCount: UInt32(rule.parameterCount), ruleIndex: rule.descriptor.index,
                     catalogIndex: catalogIndex[rule.descriptor.id] ?? 0,
-                    seed: rule.seed, ordinal: ordinal, fire: rule.descriptor.fire, template: rule.template)
+                    seed: rule.seed, ordinal: ordinal, fire: rule.descriptor.fire,
+                    englishOnly: rule.descriptor.languages == .english,
+                    judgesLanguage: rule.descriptor.languages == .english || rule.descriptor.languages == .localized,
+                    template: rule.template)
             }
         }
         let flat = dispatchByType.flatMap { $0 }

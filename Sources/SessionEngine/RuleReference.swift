@@ -26,18 +26,18 @@ public struct RuleReference: Sendable {
         let runner = RuleExampleRunner(catalog: catalog)
         for module in catalog.modules.sorted(by: { $0.name < $1.name }) {
             out += "\n## Module `\(module.name)` \(module.version)\n\n"
-            out += "| id | severity | editions | parameters |\n|---|---|---|---|\n"
+            out += "| id | severity | editions | languages | parameters |\n|---|---|---|---|---|\n"
             for rule in module.rules {
                 let parameters = rule.parameters.isEmpty ? "—" : rule.parameters
                     .map { "`\($0.name)` \($0.format($0.defaultValue))" }.joined(separator: ", ")
-                out += "| [`\(rule.id)`](#\(rule.id)) | \(rule.severity.rawValue) | \(rule.editions.map(\.rawValue).joined(separator: ", ")) | \(parameters) |\n"
+                out += "| [`\(rule.id)`](#\(rule.id)) | \(rule.severity.rawValue) | \(rule.editions.map(\.rawValue).joined(separator: ", ")) | \(rule.languages.name) | \(parameters) |\n"
             }
             for rule in module.rules {
                 out += "\n### \(rule.id)\n\n"
                 out += "\(rule.summary)\n\n"
                 out += "- **Guideline:** \(rule.guideline)\n"
                 out += "- **Source:** \(rule.source)\n"
-                out += "- **Severity:** \(rule.severity.rawValue); **editions:** \(rule.editions.map(\.rawValue).joined(separator: ", ")); **fires:** \(rule.fire.rawValue.replacingOccurrences(of: "_", with: " ")); **rev** \(rule.rev)\n"
+                out += "- **Severity:** \(rule.severity.rawValue); **editions:** \(rule.editions.map(\.rawValue).joined(separator: ", ")); **languages:** \(rule.languages.name); **fires:** \(rule.fire.rawValue.replacingOccurrences(of: "_", with: " ")); **rev** \(rule.rev)\n"
                 for parameter in rule.parameters {
                     out += "- **Parameter `\(parameter.name)`** (\(parameter.kind.rawValue), default \(parameter.format(parameter.defaultValue))): \(parameter.meaning)\n"
                 }

@@ -47,6 +47,11 @@ struct Session: Equatable {
         get { record.pointee.view.size_class }
         nonmutating set { record.pointee.view.size_class = newValue }
     }
+    /// The number of the session's `locale` in the engine's `LocaleTable` (0: undetermined).
+    var locale: UInt16 {
+        get { record.pointee.locale }
+        nonmutating set { record.pointee.locale = newValue }
+    }
     var foreground: Bool {
         get { record.pointee.view.foreground != 0 }
         nonmutating set { record.pointee.view.foreground = newValue ? 1 : 0 }

@@ -39,6 +39,9 @@ struct SessionRecord: ~Copyable {
     var idArenaUsed: Int32 = 0
 
     var lastSeq: Int64 = 0
+    /// The session's language: the number of its `session.start`'s `locale` in the engine's
+    /// `LocaleTable`, 0 when undetermined.
+    var locale: UInt16 = 0
     /// The running tasks' id hashes (`view.tasks_running` of them), in a block of the pool.
     var tasks: UnsafeMutablePointer<UInt64>?
     var taskCapacity: Int32 = 0
@@ -102,6 +105,7 @@ struct SessionRecord: ~Copyable {
         view.last_ts = .min
         view.previous_ts = .min
         lastSeq = 0
+        locale = 0
         view.last_user_action_ts = .min
         view.last_user_action_control = MW_ABSENT
         view.tasks_running = 0

@@ -87,6 +87,7 @@ struct RulesCommand: ParsableCommand {
                                                   display: p.format(value), meaning: p.meaning)
                     },
                     examples: nil))
+                rules[rules.count - 1].languages = rule.languages.declaredName
             }
             JSONOutput.line(RulesReply(edition: edition.rawValue, rules: rules).fields)
             return
@@ -96,7 +97,7 @@ struct RulesCommand: ParsableCommand {
             let active = profile.rules.first { $0.descriptor.id == rule.id }
             listing.rows.append(RulesListing.Row(
                 id: rule.id, active: active != nil, module: rule.module, severity: (active?.severity ?? rule.severity).rawValue,
-                editions: rule.editions.map(\.rawValue),
+                editions: rule.editions.map(\.rawValue), languages: rule.languages.declaredName ?? "-",
                 parameters: rule.parameters.map { "\($0.name)=\($0.format(active?.value(of: $0.name) ?? $0.defaultValue))" },
                 guideline: rule.guideline, firesWhen: verbose ? rule.summary : nil))
         }
@@ -132,7 +133,7 @@ struct RulesCommand: ParsableCommand {
         for rule in reply.rules {
             listing.rows.append(RulesListing.Row(
                 id: rule.id, active: rule.active, module: rule.module, severity: rule.severity, editions: rule.editions,
-                parameters: rule.parameters.map { "\($0.name)=\($0.display)" },
+                languages: rule.languages ?? "-", parameters: rule.parameters.map { "\($0.name)=\($0.display)" },
                 guideline: rule.guideline, firesWhen: verbose ? rule.summary : nil))
         }
         for line in listing.lines(width: Terminal.isTerminal(STDOUT_FILENO) ? Terminal.size()?.columns : nil) { Terminal.print(line) }

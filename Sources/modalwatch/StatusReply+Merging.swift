@@ -24,6 +24,7 @@ extension StatusReply {
             merged.eventsPerSecond += s.eventsPerSecond
             merged.violationsRateLimitedByRule.merge(s.violationsRateLimitedByRule, uniquingKeysWith: +)
             merged.violationsRateLimitedByApp.merge(s.violationsRateLimitedByApp, uniquingKeysWith: +)
+            merged.languagesSkipped.merge(s.languagesSkipped, uniquingKeysWith: +)
             merged.curve = merged.curve || s.curve
             merged.faults.merge(s.faults)
         }

@@ -34,6 +34,7 @@ final class ControlReplyTests: XCTestCase {
             + #""events_unknown_type":0,"handover_dropped":0,"history":null,"history_error":null,"history_failures":0,"#
             + #""history_healthy":false,"history_outages":0,"history_pruned":0,"history_state":"none","history_wal_bytes":0,"#
             + #""ingest_accept_failures":0,"ingest_connections":0,"ingest_connections_max":0,"ingest_connections_refused":0,"#
+            + #""languages_skipped":{},"#
             + #""messages_dropped":0,"messages_received":0,"#
             + #""module_errors":{"overuse":1},"module_failures":["broken: no symbol mw_module_v1"],"module_files_changed":[],"#
             + #""modules":[{"abi":"1.2","name":"overuse","path":"\/usr\/lib\/modalwatch\/libmodalwatch-rules-overuse.so","rules":3,"version":"1.2.0"}],"#

@@ -31,5 +31,9 @@ final class DaemonCountersTests: XCTestCase {
         let limited = totals.first { $0.name == "modalwatch_violations_rate_limited_total" }
         XCTAssertEqual(limited?.value, 5)
         XCTAssertEqual(limited?.dimensions.first?.0, "rule")
+        counters.languagesSkipped = ["alert-pronoun": ["de": 2, "und": 1]]
+        let skips = counters.prometheusTotals.filter { $0.name == "modalwatch_language_skips_total" }
+        XCTAssertEqual(skips.map(\.value).sorted(), [1, 2])
+        XCTAssertEqual(Set(skips.map { $0.dimensions.map(\.0) }), [["rule", "language"]])
     }
 }

@@ -49,6 +49,7 @@ struct EventSnapshot: Equatable {
     var task: String?
     var taskState: Int32
     var screen: String?
+    var locale: String?
 
     init(_ pointer: UnsafePointer<mw_event>) {
         let e = pointer.pointee
@@ -90,6 +91,7 @@ struct EventSnapshot: Equatable {
         task = Self.string(e.task)
         taskState = e.task_state
         screen = Self.string(e.screen)
+        locale = Self.string(e.locale)
     }
 
     /// The bytes of an `mw_str` as a String (they are always valid UTF-8), nil for NULL.

@@ -51,8 +51,14 @@ final class EventEncoderTests: XCTestCase {
             seen.insert(event.typeName)
         }
         let start = decode(EventEncoder.sessionStart(session: "S1", app: "com.example.mail", ts: 5, seq: 1, appVersion: "1.0",
-                                                      os: "iOS 18", device: .pad, sizeClass: .regular))
+                                                      os: "iOS 18", device: .pad, sizeClass: .regular, locale: "de_DE"))
         XCTAssertEqual(start.type, "session.start")
+        var locale: String?
+        EventDecoder().decode(EventEncoder.sessionStart(session: "S1", app: "a", ts: 5, seq: 1, locale: "de_DE")) { item in
+            guard case .event(let event) = item, let p = event.pointee.locale.ptr else { return }
+            locale = String(decoding: UnsafeRawBufferPointer(start: p, count: event.pointee.locale.len), as: UTF8.self)
+        }
+        XCTAssertEqual(locale, "de-DE", "the session's locale, normalized by the decoder")
         XCTAssertEqual(start.event?.device, Int32(MW_DEVICE_PAD.rawValue))
         XCTAssertEqual(decode(EventEncoder.sessionEnd(session: "S1", app: nil, ts: 6, seq: nil)).type, "session.end")
         seen.formUnion(["session.start", "session.end"])

@@ -16,6 +16,7 @@ final class CatalogueConformanceTests: XCTestCase {
 
     func testTheSpecParses() {
         XCTAssertEqual(spec.entries.count, 44, "rules.md has 6 + 9 + 21 + 8 rules")
+        XCTAssertEqual(spec.entries.first { $0.id == "alert-pronoun" }?.languages, "en")
         XCTAssertEqual(spec.entries.first { $0.id == "alert-frequency" }?.parameters, ["limit": 3, "window": 600_000])
         XCTAssertEqual(spec.entries.first { $0.id == "alert-dismissed-unread" }?.parameters, ["min_read": 1000, "count": 3])
     }
@@ -47,9 +48,21 @@ final class CatalogueConformanceTests: XCTestCase {
             XCTAssertFalse(rule.summary.isEmpty, rule.id)
             XCTAssertFalse(rule.guideline.isEmpty, rule.id)
             XCTAssertFalse(rule.source.isEmpty, rule.id)
-            XCTAssertEqual(rule.rev, Self.revisedInV11.contains(rule.id) ? 2 : 1, rule.id)
+            XCTAssertEqual(rule.languages.name, entry.languages, rule.id)
+            let revisions = [Self.revisedInV11, Self.revisedInV12].filter { $0.contains(rule.id) }.count
+            XCTAssertEqual(rule.rev, 1 + revisions, rule.id)
         }
     }
+
+    /// The rules whose verdicts catalogue v1.2 changes (rules.md, "Revisions"): the rules that name
+    /// the cancel button, and the rules of wording, now judged by language.
+    private static let revisedInV12: Set<String> = [
+        "alert-cancel-label", "alert-cancel-position", "alert-destructive-without-cancel", "alert-destructive-preferred",
+        "alert-background-action", "alert-confirms-user-action", "sheet-missing-cancel", "sheet-cancel-in-popover",
+        "sheet-cancel-not-last", "alert-button-yes-no", "alert-error-word", "alert-title-single-word",
+        "alert-title-too-long", "alert-message-too-long", "alert-message-style", "alert-button-title-format",
+        "alert-pronoun", "alert-title-style", "alert-button-instructions", "alert-button-title-length",
+    ]
 
     /// The rules whose verdicts catalogue v1.1 changes (rules.md, "Revisions"): the pronoun
     /// forms, the sentences of an `ios7` title, and every rule that asks for a cancel button.

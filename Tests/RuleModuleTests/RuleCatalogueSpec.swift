@@ -8,6 +8,8 @@ struct RuleCatalogueSpec {
         var module: String
         var severity: String
         var editions: [String]
+        /// `any`, `en` or `localized` (rules.md, "Languages").
+        var languages: String
         /// Parameter name → default, durations in ms.
         var parameters: [String: Int64]
     }
@@ -26,14 +28,15 @@ struct RuleCatalogueSpec {
             guard let module, line.hasPrefix("| `") else { continue }
             let cells = line.split(separator: "|", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count >= 6 else { continue }
+            guard cells.count >= 7 else { continue }
             let id = cells[1].replacingOccurrences(of: "`", with: "")
             let editions: [String] = cells[3] == "all"
                 ? ["2009", "ios7", "current"]
                 : cells[3].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "") }
             entries.append(Entry(
                 id: id, module: module, severity: cells[2], editions: editions,
-                parameters: Self.parameters(cells[4])))
+                languages: cells[4].replacingOccurrences(of: "`", with: ""),
+                parameters: Self.parameters(cells[5])))
         }
     }
 

@@ -38,7 +38,7 @@ final class SnapshotFormatTests: XCTestCase {
             lastUserActionTs: 1_700_000_000_100, lastUserActionControl: -1, runningTasks: tasks,
             lastTaskFinishedTs: .min, lastTaskFailedTs: .max, events: UInt64(i) + 40, alertsPresented: 3,
             presentations: 5, violations: .max, lastObserved: 1_700_000_000_600, counters: counters,
-            windows: windows, fired: [5, 1, 3], quietUntil: quiet)
+            windows: windows, fired: [5, 1, 3], quietUntil: quiet, locale: i % 2 == 1 ? Array("zh-Hans-CN".utf8) : nil)
     }
 
     private func decode(_ bytes: [UInt8]) throws(SnapshotFormatError) -> EngineSnapshot {
@@ -108,6 +108,20 @@ final class SnapshotFormatTests: XCTestCase {
         XCTAssertEqual(Set(again.apps.map(\.name)), Set(written.apps.map(\.name)))
         let restoredAgain = Engine(catalog: RuleCatalog(), configuration: .init(), output: CollectingOutput())
         XCTAssertEqual(restoredAgain.restore(try decode(again.binaryEncoded())), 50)
+    }
+
+    func testASessionsLocaleSurvivesARestart() throws {
+        let output = CollectingOutput()
+        let pipeline = EventPipeline(catalog: RuleCatalog(), configuration: .init(), output: output)
+        var start = #"{"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de_DE"}"#
+        start.withUTF8 { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 0) }
+        var plain = #"{"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.mail"}"#
+        plain.withUTF8 { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 0) }
+        let written = pipeline.engine.snapshot()
+        XCTAssertEqual(written.sessions.map(\.locale), [Array("de-DE".utf8), nil])
+        let restored = Engine(catalog: RuleCatalog(), configuration: .init(), output: CollectingOutput())
+        XCTAssertEqual(restored.restore(try decode(written.binaryEncoded())), 2)
+        XCTAssertEqual(restored.snapshot().sessions.map(\.locale), [Array("de-DE".utf8), nil])
     }
 
     func testEveryTruncationIsRefused() {

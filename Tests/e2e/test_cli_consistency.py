@@ -117,7 +117,7 @@ def test_rules_has_a_header_and_shows_the_guideline_offline_and_from_the_daemon(
         for result in (offline, live):
             assert result.returncode == 0, result.stderr.decode()
             lines = result.stdout.decode().splitlines()
-            assert re.match(r"RULE\s+MODULE\s+SEVERITY\s+EDITIONS\s+PARAMETERS$", lines[0]), lines[0]
+            assert re.match(r"RULE\s+MODULE\s+SEVERITY\s+EDITIONS\s+LANGUAGES\s+PARAMETERS$", lines[0]), lines[0]
             text = result.stdout.decode()
             for rule in listing["rules"]:
                 assert rule["guideline"] in text, (rule["id"], "its guideline, under its row")

@@ -58,7 +58,7 @@ def test_the_out_of_tree_swift_module_verifies(house_rules):
     result = support.run_cli(["rules", "--verify", "--module", str(house_rules / LIBRARY)])
     out = result.stdout.decode()
     assert result.returncode == 0, out + result.stderr.decode()
-    assert out.splitlines()[0].startswith("module house 1.0.0, ABI 1.4, 1 rules"), out
+    assert out.splitlines()[0].startswith("module house 1.0.0, ABI 1.5, 1 rules"), out
     assert "ok      house-alert-too-early" in out, out
 
 
@@ -66,7 +66,7 @@ def test_the_out_of_tree_swift_module_runs_in_the_daemon_and_in_check(zctx, tmp_
     daemon = support.Daemon(zctx, tmp_path, extra_args=["--rules-dir", str(house_rules)]).start()
     try:
         status = daemon.status()
-        assert {"name": "house", "abi": "1.4"}.items() <= next(
+        assert {"name": "house", "abi": "1.5"}.items() <= next(
             (m for m in status["modules"] if m["name"] == "house"), {}).items(), status["modules"]
         sender = support.EventSender(zctx, daemon.events)
         sender.warm_up(daemon)

@@ -54,6 +54,15 @@
  * `write_literal` and `write_json`, escaped once, straight where the violation's JSON is written,
  * with no string of its own. `report` stays for every module.
  *
+ * Languages (ABI 1.5): `mw_event.locale` is the language of the event's texts
+ * (the presentation's `locale`, else its session's, normalized), NULL when
+ * undetermined. Each rule declares the languages it judges (`mw_rule.languages`,
+ * MW_LANGUAGES_*); the host does not call an MW_LANGUAGES_ENGLISH rule for a text
+ * in another language, and counts what it skipped. A rule that cannot judge the
+ * event's language (it lacks the data) says so with `mw_host.skip_language`. A
+ * module built against 1.4 or older declares nothing: its rules are called for
+ * every text, as before.
+ *
  * Strings are UTF-8, not NUL-terminated, given as `mw_str`; `ptr == NULL`
  * means absent or JSON null. Metadata strings in `mw_module` / `mw_rule` are
  * ordinary NUL-terminated C strings.
@@ -71,7 +80,7 @@ extern "C" {
 #endif
 
 #define MW_ABI_MAJOR 1
-#define MW_ABI_MINOR 4
+#define MW_ABI_MINOR 5
 
 /** The name of the one symbol a module exports. */
 #define MW_ENTRY_SYMBOL "modalwatch_module"
@@ -176,7 +185,7 @@ typedef struct mw_event {
     mw_str id;
     mw_str title;
     mw_str message;
-    const mw_button *buttons; /**< alert / sheet buttons, visual order */
+    const mw_button *buttons; /**< alert / sheet buttons, leading to trailing (left to right, right to left in RTL) */
     uint32_t button_count;
     int32_t has_buttons;      /**< 1 when the `buttons` field was present */
     const mw_modal_button *modal_buttons;
@@ -214,6 +223,11 @@ typedef struct mw_event {
 
     /* nav.push / nav.pop */
     mw_str screen;
+
+    /* ---- since ABI 1.5 (check `host->abi_minor >= 5`) ---- */
+    /** The language of the event's texts: the event's own `locale`, else its session's, as a
+        normalized BCP 47 tag (`de-DE`, `zh-Hans-CN`); NULL when undetermined. */
+    mw_str locale;
 } mw_event;
 
 /* ------------------------------------------------------------ session view */
@@ -234,7 +248,8 @@ typedef struct mw_presentation {
     int32_t nav_depth;        /**< nav.push minus nav.pop while this entry was topmost, never below 0 */
     int32_t button_count;     /**< alert / sheet / modal buttons */
     int32_t cancel_index;     /**< alert / sheet: index of the cancel button (rules.md: the first with style
-                                   cancel, else the first default-style one titled Cancel in any case), or MW_ABSENT */
+                                   cancel, else the first default-style one titled the presentation language's
+                                   Cancel), or MW_ABSENT */
     int32_t destructive_index;/**< alert / sheet: index of the first destructive button, or MW_ABSENT */
     int32_t in_popover;       /**< sheet: 0, 1, MW_ABSENT */
 } mw_presentation;
@@ -491,7 +506,21 @@ typedef struct mw_host {
     void (*write_json)(mw_writer *writer, mw_str json);
     /** Room for later services of ABI 1.4: NULL. */
     const void *reserved_writers[2];
+    /* ---- since ABI 1.5 (`abi_minor >= 5`): may be NULL; check before a call ---- */
+    /**
+     * The rule cannot judge the current event's texts in their language (`mw_event.locale`):
+     * it has no data for it (no Cancel title of that language, say). The host counts the
+     * skipped judgement by rule and language, as it counts the MW_LANGUAGES_ENGLISH rules it
+     * does not call; the rule reports nothing for those texts.
+     */
+    void (*skip_language)(mw_context *ctx);
 } mw_host;
+
+/** `mw_call.texts_language` (ABI 1.5): the host decided the bits below for this event. */
+#define MW_TEXTS_DECIDED 1u
+/** `mw_call.texts_language`: the event's texts are judged as English (rules.md, "Languages"): its
+    `locale` is English, or it has none and its texts are not mostly of a non-Latin script. */
+#define MW_TEXTS_ENGLISH 2u
 
 /** Everything a rule gets for one event. */
 typedef struct mw_call {
@@ -508,7 +537,9 @@ typedef struct mw_call {
         for lookup by name (`mw_param_by_name`); `params[i]` is the value of `param_decls[i]`. */
     const struct mw_param *param_decls;
     uint32_t param_count;
-    uint32_t reserved;
+    /** Since ABI 1.5 (`host->abi_minor >= 5`; a reserved 0 before): MW_TEXTS_* bits, what the host
+        decided of the event's language once for every rule of the event that declares languages. */
+    uint32_t texts_language;
     /* ---- since ABI 1.3 (`host->abi_minor >= 3`) ---- */
     /** The words of the event's texts, shared by every rule of the event; NULL when the
         host offers none. When `texts->ready` is 0, call `host->words` once (for any of the
@@ -544,6 +575,22 @@ typedef enum mw_fire {
 } mw_fire;
 
 /**
+ * The languages a rule judges (`mw_rule.languages`, ABI 1.5; rules.md, "Languages").
+ */
+typedef enum mw_languages {
+    /** Undeclared (every module before 1.5): the rule is called for every text, as before. */
+    MW_LANGUAGES_UNDECLARED = 0,
+    /** Structure only: the verdict does not depend on the language. Called for every text. */
+    MW_LANGUAGES_ANY = 1,
+    /** English wording: called only when the language is English, or undetermined and the
+        event's texts are not mostly of a non-Latin script; otherwise skipped and counted. */
+    MW_LANGUAGES_ENGLISH = 2,
+    /** Carried into other languages with per-language data: called for every text; the rule
+        calls `mw_host.skip_language` for a language it has no data for. */
+    MW_LANGUAGES_LOCALIZED = 3
+} mw_languages;
+
+/**
  * A worked example: a stream (NDJSON, one event per line) and how many times
  * the rule fires on it in the editions `editions`. The examples are the
  * rule's tests: the host's test suite runs every one through the real loader.
@@ -569,7 +616,9 @@ typedef struct mw_rule {
     const char *source;       /**< HIG edition and section, e.g. "current: Alerts" */
     const mw_example *examples;
     uint32_t example_count;
-    uint32_t reserved;
+    /** Since ABI 1.5 (a reserved 0 before; the host reads it only from a module built against
+        1.5 or later): the mw_languages it judges. */
+    uint32_t languages;
     void (*on_event)(const mw_call *call);
 } mw_rule;
 

@@ -1,0 +1,141 @@
+import ByteBasics
+public import ModalwatchABI
+
+/// The language of an event's texts as the rules need it (rules.md, "Languages"): whether they
+/// are judged as English, the language subtag they are counted under, the standard titles of
+/// their language. The tag is `mw_event.locale` (normalized by the decoder), or absent.
+public enum EventLanguage {
+    /// What `undetermined` is counted as.
+    public static let undetermined = "und"
+
+    /// The language subtag of `tag` (`de` of `de-AT`), or `undetermined` when it is absent.
+    public static func subtag(of tag: mw_str) -> String {
+        guard let bytes = bytes(tag) else { return undetermined }
+        let end = bytes.firstIndex(of: 0x2D) ?? bytes.count
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+    }
+
+    /// The language subtag of `tag` packed into a word (its bytes, first byte lowest; at most 8
+    /// letters), 0 when absent: a key to count by without making a `String`.
+    public static func subtagKey(of tag: mw_str) -> UInt64 {
+        guard let bytes = bytes(tag) else { return 0 }
+        var key: UInt64 = 0
+        for index in 0..<min(bytes.count, 8) {
+            let byte = bytes[index]
+            if byte == 0x2D { break }
+            key |= UInt64(byte) << (8 * UInt64(index))
+        }
+        return key
+    }
+
+    /// The subtag a `subtagKey` packs (`undetermined` for 0).
+    public static func subtag(ofKey key: UInt64) -> String {
+        guard key != 0 else { return undetermined }
+        var bytes: [UInt8] = []
+        var rest = key
+        while rest != 0 {
+            bytes.append(UInt8(truncatingIfNeeded: rest))
+            rest >>= 8
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// True when the tag's language is English (`en`, `en-GB`, …).
+    public static func isEnglish(_ tag: mw_str) -> Bool {
+        subtagKey(of: tag) == 0x6E65  // "en"
+    }
+
+    /// The letters of every text of `event` (title, message, label, the buttons' and the modal
+    /// buttons' titles) by script. Walks the bytes without allocating.
+    public static func letterScripts(of event: UnsafePointer<mw_event>) -> LetterScripts {
+        var counts = LetterScripts()
+        func add(_ text: mw_str) {
+            guard let bytes = bytes(text) else { return }
+            counts.add(TextSlice(bytes).letterScripts)
+        }
+        add(event.pointee.title)
+        add(event.pointee.message)
+        add(event.pointee.label)
+        if let buttons = event.pointee.buttons {
+            for index in 0..<Int(event.pointee.button_count) { add(buttons[index].title) }
+        }
+        if let buttons = event.pointee.modal_buttons {
+            for index in 0..<Int(event.pointee.modal_button_count) { add(buttons[index].title) }
+        }
+        return counts
+    }
+
+    /// True when the rules of English wording judge `event`, whose language is `tag`: the tag
+    /// is English, or absent and the event's texts are not mostly of a non-Latin script (texts
+    /// all in ASCII are not: told 16 bytes at a time, before any letter is classified).
+    public static func isJudgedAsEnglish(_ tag: mw_str, _ event: UnsafePointer<mw_event>) -> Bool {
+        if tag.ptr != nil { return isEnglish(tag) }
+        if isASCII(of: event) { return true }
+        return !letterScripts(of: event).isMostlyNonLatin
+    }
+
+    /// True when every text of `event` (as `letterScripts(of:)` reads them) is ASCII.
+    private static func isASCII(of event: UnsafePointer<mw_event>) -> Bool {
+        func ascii(_ text: mw_str) -> Bool {
+            guard let bytes = bytes(text) else { return true }
+            return StringBytes.firstAtLeast7F(bytes.baseAddress!, from: 0, count: bytes.count) == bytes.count
+        }
+        guard ascii(event.pointee.title), ascii(event.pointee.message), ascii(event.pointee.label) else { return false }
+        if let buttons = event.pointee.buttons {
+            for index in 0..<Int(event.pointee.button_count) where !ascii(buttons[index].title) { return false }
+        }
+        if let buttons = event.pointee.modal_buttons {
+            for index in 0..<Int(event.pointee.modal_button_count) where !ascii(buttons[index].title) { return false }
+        }
+        return true
+    }
+
+    /// The standard titles of the tag's language (as `StandardTitles.forLanguage` finds them); nil
+    /// when it is absent, English, or a language the table lacks. A language the table has one
+    /// entry for (every one but Belarusian, Catalan, Portuguese, Serbian, Uzbek and Chinese) is
+    /// found by its subtag in an index made once, with no allocation (the subtag is a small
+    /// string, kept inline); the others, and languages the table lacks, go through
+    /// `forLanguage`, which allocates.
+    public static func titles(_ tag: mw_str) -> StandardTitles? {
+        guard let bytes = bytes(tag), !isEnglish(tag) else { return nil }
+        let end = bytes.firstIndex(of: 0x2D) ?? bytes.count
+        let subtag = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        if let titles = singleEntryLanguages[subtag] { return titles }
+        return StandardTitles.forLanguage(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The table's languages written with one entry (no `de-…` entry besides `de`), by subtag.
+    private static let singleEntryLanguages: [String: StandardTitles] = {
+        let subtags = StandardTitles.table.map { $0.language.lowercased().split(separator: "-")[0] }
+        var counts: [Substring: Int] = [:]
+        for subtag in subtags { counts[subtag, default: 0] += 1 }
+        var index: [String: StandardTitles] = [:]
+        for (titles, subtag) in zip(StandardTitles.table, subtags) where counts[subtag] == 1 && titles.language.lowercased() == subtag {
+            index[String(subtag)] = titles
+        }
+        return index
+    }()
+
+
+    /// True when `title` is the Cancel of the language of `tag`: `Cancel` in any case in English
+    /// and when the tag is absent; otherwise that too, or any of the language's standard Cancel
+    /// titles (`StandardTitles.matches`).
+    public static func isCancelTitle(_ title: mw_str, _ tag: mw_str) -> Bool {
+        guard let bytes = bytes(title) else { return false }
+        if bytes.count == 6, isASCIICancel(bytes) { return true }
+        guard let titles = titles(tag) else { return false }
+        return StandardTitles.matches(String(decoding: bytes, as: UTF8.self), titles.cancel)
+    }
+
+    /// True when the 6 bytes are `cancel` in any case (ASCII; `| 0x20` folds the letters' case).
+    private static func isASCIICancel(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var folded: UInt64 = 0
+        for index in 0..<6 { folded |= UInt64(bytes[index] | 0x20) << (8 * UInt64(index)) }
+        return folded == 0x6C65_636E_6163  // "cancel", first byte lowest
+    }
+
+    private static func bytes(_ text: mw_str) -> UnsafeBufferPointer<UInt8>? {
+        guard let pointer = text.ptr, text.len > 0 else { return nil }
+        return UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: text.len)
+    }
+}

@@ -1,0 +1,42 @@
+"""Languages end to end (events.md and rules.md, "Languages"): a German session's alert is judged
+by the German Cancel, its violations carry the locale, the English rules it skips are counted in
+`status` and the rules listing says each rule's languages; a malformed locale is bad_field."""
+from __future__ import annotations
+
+import e2e_support as support
+
+T0 = 1_732_290_000_000
+
+
+def test_a_german_session_is_judged_in_german(daemon, sender, subscriber):
+    sender.events([
+        {"v": 1, "type": "session.start", "session": "L1", "ts": T0, "app": "com.example.l10n", "locale": "de_DE"},
+        {"v": 1, "type": "alert.presented", "session": "L1", "ts": T0 + 1000, "id": "a1",
+         "title": "Ihr Konto Wurde Gesperrt", "message": "Bitte melden Sie sich erneut an",
+         "buttons": [{"title": "Abbrechen"}, {"title": "Löschen", "style": "destructive"}]},
+    ])
+    messages = subscriber.collect(lambda got: any(m.topic.endswith("/alert-message-style") for m in got))
+    rules = {m.body["rule"]: m.body for m in subscriber.violations(messages)}
+    assert "alert-message-style" in rules, rules.keys()
+    assert rules["alert-message-style"]["locale"] == "de-DE"
+    assert "alert-destructive-without-cancel" not in rules, "Abbrechen is the German Cancel"
+    assert "alert-title-style" not in rules, "an English rule, not called for German"
+    status = daemon.wait_status(lambda s: s.get("languages_skipped", {}).get("alert-title-style/de", 0) >= 1,
+                                what="the skipped English rule counted")
+    assert status["languages_skipped"]["alert-pronoun/de"] >= 1
+
+
+def test_a_malformed_locale_is_bad_field(daemon, sender, subscriber):
+    sender.event({"v": 1, "type": "session.start", "session": "L2", "ts": T0, "app": "com.example.l10n", "locale": "de--DE"})
+    messages = subscriber.collect(lambda got: any(m.topic.startswith("diag/") for m in got))
+    diagnostics = subscriber.diagnostics(messages)
+    assert diagnostics and diagnostics[0].body["reason"] == "bad_field", [m.body for m in diagnostics]
+    assert "locale" in diagnostics[0].body["detail"]
+
+
+def test_the_rules_listing_names_each_rules_languages():
+    listing = support.cli_json(["rules", "--json"])
+    languages = {rule["id"]: rule.get("languages") for rule in listing["rules"]}
+    assert languages["alert-pronoun"] == "en"
+    assert languages["alert-cancel-label"] == "localized"
+    assert languages["alert-frequency"] == "any"
