@@ -1,4 +1,4 @@
-public import ModalwatchABI
+import ModalwatchABI
 
 /// The languages a rule judges (`mw_rule.languages`, ABI 1.5; rules.md, "Languages").
 public enum RuleLanguages: UInt32, Sendable, CaseIterable {
