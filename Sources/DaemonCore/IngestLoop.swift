@@ -145,6 +145,11 @@ public final class IngestLoop {
             settings.configuration, wakeup: settings.wakeup, configurationSource: settings.configurationSource,
             clock: clock, logger: settings.logger)
         let loop = IngestLoop(settings, resources, clock: clock)
+        // Every family and its zero series are in place before the daemon says it is ready.
+        if let metrics = resources.metrics {
+            loop.declareMetricSeries(metrics.exporter)
+            loop.updateMetrics(metrics.exporter, lagSeconds: 0)
+        }
         ready(resources.endpoints)
         loop.run()
         resources.close()
@@ -346,7 +351,10 @@ public final class IngestLoop {
         if now - timers.tick >= Self.tickMs {
             let lag = Double(max(0, now - timers.tick - Self.tickMs)) / 1000
             timers.tick = now
-            if let metrics = resources.metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
+            if let metrics = resources.metrics {
+                updateMetrics(metrics.exporter, lagSeconds: lag)
+                metrics.server.health.beat()
+            }
             rate.sample(total: pipeline.statistics.eventsReceived, now: now)
             pipeline.engine.releaseIdleSessions(now: clock.milliseconds(), limit: 10_000)
         }
