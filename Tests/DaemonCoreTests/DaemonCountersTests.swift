@@ -32,4 +32,14 @@ final class DaemonCountersTests: XCTestCase {
         XCTAssertEqual(limited?.value, 5)
         XCTAssertEqual(limited?.dimensions.first?.0, "rule")
     }
+
+    func testEveryCounterHasItsHelpSentence() {
+        let names = DaemonCounters.prometheus.map(\.name)
+            + ["modalwatch_violations_total", "modalwatch_violations_rate_limited_total", "modalwatch_events_rejected_total"]
+        for name in names {
+            let help = MetricFamilies.help[name]
+            XCTAssertNotNil(help, name)
+            XCTAssertEqual(help?.last, ".", name)
+        }
+    }
 }
