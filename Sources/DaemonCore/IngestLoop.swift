@@ -448,9 +448,12 @@ public final class IngestLoop {
             pipeline.engine.reconfigure(fresh.engine)
             reloads.done += 1
             var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.rawValue)"
-            if fresh.events != configuration.events || fresh.publish != configuration.publish
-                || fresh.control != configuration.control || fresh.eventsConnect != configuration.eventsConnect {
-                summary += "; endpoint changes take effect after a restart"
+            let endpoints = [
+                ("events", fresh.events != configuration.events), ("events_connect", fresh.eventsConnect != configuration.eventsConnect),
+                ("publish", fresh.publish != configuration.publish), ("control", fresh.control != configuration.control),
+            ].filter(\.1).map(\.0)
+            if !endpoints.isEmpty {
+                summary += "; endpoint changes take effect after a restart: " + endpoints.joined(separator: ", ")
             }
             return .success(summary)
         } catch {

@@ -1,5 +1,5 @@
 """`modalwatch reload` (docs/cli.md), what the units' `ExecReload=` runs: a good file is put in force
-(exit 0, the daemon's summary printed), a file the daemon refuses exits 1 with its errors and leaves
+(exit 0, the daemon's summary printed, naming an endpoint key that changed and waits for a restart), a file the daemon refuses exits 1 with its errors and leaves
 the old configuration in force, a tcp:// control endpoint that refuses reloads exits 1, no daemon exits 3."""
 from __future__ import annotations
 
@@ -19,10 +19,12 @@ def test_reload_over_ipc_says_what_the_daemon_answered_for_a_good_and_a_bad_file
     config.write_text("rules:\n  alert-frequency: { limit: 5 }\n")
     daemon = support.Daemon(zctx, tmp_path, ["--config", str(config)], ipc=True).start()
     try:
-        config.write_text("rules:\n  alert-frequency: { limit: 2 }\n")
+        config.write_text("rules:\n  alert-frequency: { limit: 2 }\nevents_connect: [tcp://127.0.0.1:9]\n")
         code, out, err = reload(daemon.control)
         assert code == 0, out + err
         assert out.startswith("configuration reloaded"), out
+        # An endpoint is bound at the start: the change waits for a restart, and its key is named.
+        assert out.rstrip().endswith("endpoint changes take effect after a restart: events_connect"), out
         rule = next(r for r in daemon.request({"cmd": "rules"})["rules"] if r["id"] == "alert-frequency")
         assert next(p for p in rule["parameters"] if p["name"] == "limit")["value"] == 2, rule
 
