@@ -1,5 +1,6 @@
 import ControlProtocol
 import CurveAuthentication
+import EventDecoding
 import Posix
 import ModalwatchConfig
 import RuleHost
@@ -130,6 +131,16 @@ extension IngestLoop {
         exporter.record(gauge: "modalwatch_apps_known", Double(pipeline.engine.appsKnown))
         exporter.record(gauge: "modalwatch_ingest_connections", Double(ingestConnections.open))
         recordStoreHealthGauges(exporter)
+    }
+
+    /// The labelled metrics' zero series, before anything is counted: every loaded rule (with the
+    /// severity it has by default) and every reason the decoder rejects for.
+    func declareMetricSeries(_ exporter: MetricsExporter) {
+        let profile = pipeline.engine.profile(forApp: nil)
+        let rules = catalog.rules.map { rule in
+            (rule: rule.id, severity: (profile.rules.first { $0.descriptor.id == rule.id }?.severity ?? rule.severity).rawValue)
+        }
+        exporter.declare(rules: rules, rejectionReasons: RejectReason.allCases.map(\.rawValue))
     }
 
     /// One line for systemd's STATUS=: rates and counts.

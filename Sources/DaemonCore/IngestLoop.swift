@@ -145,6 +145,11 @@ public final class IngestLoop {
             settings.configuration, wakeup: settings.wakeup, configurationSource: settings.configurationSource,
             clock: clock, logger: settings.logger)
         let loop = IngestLoop(settings, resources, clock: clock)
+        // Every family and its zero series are in place before the daemon says it is ready.
+        if let metrics = resources.metrics {
+            loop.declareMetricSeries(metrics.exporter)
+            loop.updateMetrics(metrics.exporter, lagSeconds: 0)
+        }
         ready(resources.endpoints)
         loop.run()
         resources.close()
@@ -346,7 +351,10 @@ public final class IngestLoop {
         if now - timers.tick >= Self.tickMs {
             let lag = Double(max(0, now - timers.tick - Self.tickMs)) / 1000
             timers.tick = now
-            if let metrics = resources.metrics { updateMetrics(metrics.exporter, lagSeconds: lag) }
+            if let metrics = resources.metrics {
+                updateMetrics(metrics.exporter, lagSeconds: lag)
+                metrics.server.health.beat()
+            }
             rate.sample(total: pipeline.statistics.eventsReceived, now: now)
             pipeline.engine.releaseIdleSessions(now: clock.milliseconds(), limit: 10_000)
         }
@@ -440,9 +448,12 @@ public final class IngestLoop {
             pipeline.engine.reconfigure(fresh.engine)
             reloads.done += 1
             var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.rawValue)"
-            if fresh.events != configuration.events || fresh.publish != configuration.publish
-                || fresh.control != configuration.control || fresh.eventsConnect != configuration.eventsConnect {
-                summary += "; endpoint changes take effect after a restart"
+            let endpoints = [
+                ("events", fresh.events != configuration.events), ("events_connect", fresh.eventsConnect != configuration.eventsConnect),
+                ("publish", fresh.publish != configuration.publish), ("control", fresh.control != configuration.control),
+            ].filter(\.1).map(\.0)
+            if !endpoints.isEmpty {
+                summary += "; endpoint changes take effect after a restart: " + endpoints.joined(separator: ", ")
             }
             return .success(summary)
         } catch {

@@ -152,7 +152,8 @@ final class IngestResources {
             if let address = configuration.metrics {
                 let exporter = MetricsExporter()
                 let server = try MetricsHTTPServer.start(
-                    address: address, allowRemote: configuration.metricsAllowRemote, registry: exporter.registry, logger: logger)
+                    address: address, allowRemote: configuration.metricsAllowRemote, registry: exporter.registry,
+                    health: DaemonHealth(store: publishing.health), logger: logger)
                 endpoints["metrics"] = ["http://\(server.boundAddress)/metrics"]
                 metrics = (exporter, server)
             }

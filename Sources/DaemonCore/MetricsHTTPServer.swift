@@ -6,19 +6,23 @@ import Posix
 import Prometheus
 
 /// A small HTTP/1.1 server on its own thread that answers `GET /metrics` with
-/// the Prometheus text format. It binds where the config says (loopback by
+/// the Prometheus text format, and `GET /healthz` with `200 ok`, or `503` and one line saying
+/// why (``DaemonHealth``: the ingest loop stuck, the history failing). It binds where the config says (loopback by
 /// default, e.g. `127.0.0.1:9464`) and serves one short request at a time.
 /// The process metrics (`ProcessMetrics`) are read on this thread, for each scrape.
 /// Every system call goes through `Posix`.
 final class MetricsHTTPServer: Sendable {
     private let registry: PrometheusCollectorRegistry
+    /// What `/healthz` reports; the ingest loop beats it.
+    let health: DaemonHealth
     private let logger: Logger
     private let listener: Int32
     /// `host:port` as bound (with the real port for port 0).
     let boundAddress: String
 
-    private init(registry: PrometheusCollectorRegistry, logger: Logger, listener: Int32, boundAddress: String) {
+    private init(registry: PrometheusCollectorRegistry, health: DaemonHealth, logger: Logger, listener: Int32, boundAddress: String) {
         self.registry = registry
+        self.health = health
         self.logger = logger
         self.listener = listener
         self.boundAddress = boundAddress
@@ -26,7 +30,9 @@ final class MetricsHTTPServer: Sendable {
 
     /// Binds `host:port` (checked by `MetricsAddress`, as `--check-config` does) and starts
     /// serving on a thread of its own.
-    static func start(address: String, allowRemote: Bool, registry: PrometheusCollectorRegistry, logger: Logger) throws(DaemonError) -> MetricsHTTPServer {
+    static func start(
+        address: String, allowRemote: Bool, registry: PrometheusCollectorRegistry, health: DaemonHealth, logger: Logger
+    ) throws(DaemonError) -> MetricsHTTPServer {
         let parsed: MetricsAddress
         do { parsed = try MetricsAddress(parsing: address, allowRemote: allowRemote) } catch {
             throw DaemonError(.configuration, "metrics: \(error.description)", underlying: error)
@@ -51,7 +57,7 @@ final class MetricsHTTPServer: Sendable {
             throw DaemonError(.endpoint, "cannot bind metrics to \(address): \(error); choose another with metrics: in the config", underlying: error)
         }
         let server = MetricsHTTPServer(
-            registry: registry, logger: logger, listener: fd, boundAddress: "\(host):\(UInt16(bigEndian: actual.sin_port))")
+            registry: registry, health: health, logger: logger, listener: fd, boundAddress: "\(host):\(UInt16(bigEndian: actual.sin_port))")
         let thread = Thread { server.serve() }
         thread.name = "modalwatch-metrics"
         thread.start()
@@ -119,16 +125,27 @@ final class MetricsHTTPServer: Sendable {
         }
         let line = String(decoding: request[0..<received].prefix { $0 != 0x0D && $0 != 0x0A }, as: UTF8.self)
         let parts = line.split(separator: " ")
+        let path = parts.count >= 2 && parts[0] == "GET" ? parts[1].prefix { $0 != "?" } : ""
         let response: [UInt8]
-        if parts.count >= 2, parts[0] == "GET", parts[1] == "/metrics" || parts[1].hasPrefix("/metrics?") {
+        switch path {
+        case "/metrics":
             process.update()
-            let body = registry.emitToBuffer()
-            response = Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body
-        } else {
-            let body = Array("not found; the metrics are at /metrics\n".utf8)
-            response = Array("HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body
+            response = Self.response("200 OK", type: "text/plain; version=0.0.4; charset=utf-8", body: registry.emitToBuffer())
+        case "/healthz":
+            if let problem = health.problem() {
+                response = Self.response("503 Service Unavailable", type: "text/plain; charset=utf-8", body: Array("\(problem)\n".utf8))
+            } else {
+                response = Self.response("200 OK", type: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
+            }
+        default:
+            response = Self.response("404 Not Found", type: "text/plain", body: Array("not found; the metrics are at /metrics, the health at /healthz\n".utf8))
         }
         try Posix.setOption(client, SOL_SOCKET, SO_SNDTIMEO, remaining())
         try response.withUnsafeBytes { bytes in Result { () throws(PosixError) in try Posix.sendAll(client, bytes) } }.get()
+    }
+
+    /// A whole HTTP/1.1 response that closes the connection.
+    private static func response(_ status: String, type: String, body: [UInt8]) -> [UInt8] {
+        Array("HTTP/1.1 \(status)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body
     }
 }

@@ -36,4 +36,14 @@ final class DaemonCountersTests: XCTestCase {
         XCTAssertEqual(skips.map(\.value).sorted(), [1, 2])
         XCTAssertEqual(Set(skips.map { $0.dimensions.map(\.0) }), [["rule", "language"]])
     }
+
+    func testEveryCounterHasItsHelpSentence() {
+        let names = DaemonCounters.prometheus.map(\.name)
+            + ["modalwatch_violations_total", "modalwatch_violations_rate_limited_total", "modalwatch_events_rejected_total"]
+        for name in names {
+            let help = MetricFamilies.help[name]
+            XCTAssertNotNil(help, name)
+            XCTAssertEqual(help?.last, ".", name)
+        }
+    }
 }

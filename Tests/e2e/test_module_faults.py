@@ -94,12 +94,20 @@ def test_a_crashing_rule_is_traced_quarantined_after_the_restart_and_released_by
     try:
         assert_quarantined_and_the_event_passes(zctx, again, "faulty-crash", "crashed (SIGSEGV)", "CRASH")
         assert (tmp_path / "state" / "quarantine.json").exists()
+        # `status` says so in its text, and `status --check` fails on it.
+        checked = support.run_cli(["status", "--check", "--control", again.control])
+        text = checked.stdout.decode()
+        assert checked.returncode == 1, text + checked.stderr.decode()
+        assert [line for line in text.splitlines() if line.startswith("warning: rule faulty-crash (module ")
+                and "quarantined: crashed (SIGSEGV)" in line], text
         # A reload ends the quarantine: the rule runs again (and is shown so).
         again.send_signal(signal.SIGHUP)
         again.wait_status(lambda s: s["rules_quarantined"] == [], what="the quarantine ended by SIGHUP")
         assert not (tmp_path / "state" / "quarantine.json").exists()
         rules = {r["id"]: r for r in again.request({"cmd": "rules"})["rules"]}
         assert rules["faulty-crash"]["active"] is True and rules["faulty-crash"]["quarantined"] is None
+        checked = support.run_cli(["status", "--check", "--control", again.control])
+        assert checked.returncode == 0, checked.stdout.decode() + checked.stderr.decode()
     finally:
         assert again.stop() == 0, again.log()
 

@@ -34,7 +34,7 @@ ROOT = support.PACKAGE_ROOT
 CONTROL = "ipc:///run/modalwatch/control.sock"
 MODULES = ["action-sheet", "alert-content", "modality", "overuse"]
 SUBCOMMANDS = ["status", "sessions", "session", "top", "tail", "violations", "rules", "check", "send", "forward",
-               "keygen", "report"]
+               "keygen", "report", "reload"]
 
 
 @pytest.fixture(scope="module")

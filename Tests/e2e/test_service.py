@@ -294,10 +294,13 @@ def test_the_unit_passes_systemd_analyze_verify(tmp_path):
     files = [d.removeprefix("file://") for d in documentation if d.startswith("file://")]
     assert files and all((destdir / f.lstrip("/")).is_file() for f in files), documentation
     assert (destdir / "usr/share/doc/modalwatch/spec/events.md").is_file()
-    # verify checks ExecStart's binary exists: point the unit at the staged one. The man page of
-    # Documentation= comes with the Debian package (test_package.py), not with install.sh.
+    # A reload goes through the CLI over the service's control socket, so a refused file fails it.
+    exec_reload = re.search(r"^ExecReload=(.*)$", text, re.M).group(1).split()
+    assert exec_reload == ["/usr/bin/modalwatch", "reload", "--control", "ipc:///run/modalwatch/control.sock"], exec_reload
+    # verify checks that ExecStart's and ExecReload's binaries exist: point the unit at the staged
+    # ones. The man page of Documentation= comes with the Debian package (test_package.py), not with install.sh.
     unit = tmp_path / "modalwatchd.service"
-    unit.write_text(text.replace("/usr/bin/modalwatchd", str(binary)))
+    unit.write_text(text.replace("/usr/bin/", f"{binary.parent}/"))
     result = subprocess.run([analyze, "verify", "--man=no", str(unit)], capture_output=True, timeout=60)
     assert result.returncode == 0, result.stderr.decode()
     # the installed daemon finds its modules with no configuration, and the default config checks out

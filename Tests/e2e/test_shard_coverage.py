@@ -50,8 +50,10 @@ def test_two_daemons_with_the_same_shard_both_say_so(same_shard_twice):
         assert status["buckets_uncovered"] == 128
         assert support.poll_until(lambda: "both own 128 bucket(s)" in daemon.log(), 5), daemon.log()[-2000:]
         assert other.control in [line for line in daemon.log().splitlines() if "shard coverage" in line][-1]
-        text = support.run_cli(["status", "--control", daemon.control]).stdout.decode()
+        checked = support.run_cli(["status", "--check", "--control", daemon.control])
+        text = checked.stdout.decode()
         assert f"warning: {daemon.control} and {other.control} both own 128 bucket(s)" in text, text
+        assert checked.returncode == 1, text + checked.stderr.decode()
 
 
 def test_the_merged_status_warns_of_buckets_owned_twice(zctx, tmp_path):
@@ -68,7 +70,9 @@ def check_merged_warnings(a: support.Daemon, b: support.Daemon) -> None:
     merged = support.cli_json([*args, "--json"])
     assert merged["shard_conflicts"] == [{"daemons": [a.control, b.control], "buckets": 128}]
     assert merged["buckets_uncovered"] == 128
-    text = support.run_cli(args).stdout.decode()
+    checked = support.run_cli([*args, "--check"])
+    text = checked.stdout.decode()
+    assert checked.returncode == 1, text + checked.stderr.decode()
     warnings = [line for line in text.splitlines() if line.startswith("warning: ")]
     assert any(a.control in w and b.control in w and "128" in w for w in warnings), text
     assert any("128 of 256 buckets are owned by no daemon" in w for w in warnings), text

@@ -34,6 +34,7 @@ def test_the_shard_units_install_and_pass_systemd_analyze_verify(tmp_path):
         assert result.returncode == 0 and not complaints, result.stderr.decode()
     template = (units / "modalwatchd@.service").read_text()
     assert "--shard %i/${MODALWATCH_SHARD_COUNT}" in template and "StateDirectory=modalwatch/shard-%i" in template
+    assert "\nExecReload=/usr/local/bin/modalwatch reload --control ipc:///run/modalwatch/shard-%i/control.sock\n" in template
     # each shard runs as the modalwatch user: members of its group use the CLI against every shard
     assert "\nUser=modalwatch\n" in template and "\nGroup=modalwatch\n" in template and "DynamicUser" not in template
     forward = (units / "modalwatch-forward.service").read_text()
