@@ -89,16 +89,26 @@ struct ConfigSources {
         do {
             return try Yams.compose(yaml: text)
         } catch let YamlError.duplicatedKeysInMapping(duplicates, context) {
-            let key = duplicates.first ?? ""
-            let lines = Self.lines(ofKey: key, column: context.mark.column, in: text)
+            let duplicated = duplicates.first ?? ""
+            let lines = Self.lines(ofKey: duplicated, column: context.mark.column, in: text)
             let at = lines.count > 1 ? "at lines \(lines.map(String.init).joined(separator: ", "))" : "more than once"
             throw ConfigError(
-                file: file, line: lines.first ?? context.mark.line, key: key,
+                file: file, line: max(1, lines.first ?? context.mark.line), key: Self.keyName(duplicated: duplicated),
                 message: "the key is given \(at) of one mapping; keep one (a local setting belongs in a drop-in file of \(dropInFolder(of: file)))")
         } catch let error as YamlError {
             throw ConfigError(file: file, line: Self.line(of: error), key: "", message: "not valid YAML: \(Self.oneLine(error))")
         } catch {
             throw ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(Self.oneLine(error))")
+        }
+    }
+
+    /// A duplicated key as errors name it (`ConfigLoader.keyName`'s words): Yams gives an empty
+    /// key as "" and a key that is not a scalar as "<uncovertable>".
+    private static func keyName(duplicated key: String) -> String {
+        switch key {
+        case "": return "(an empty key)"
+        case "<uncovertable>": return "(a key that is not a plain string)"
+        default: return key
         }
     }
 
@@ -109,7 +119,8 @@ struct ConfigSources {
             let indent = line.prefix { $0 == " " }.count
             guard indent == column - 1 else { continue }
             let rest = line.dropFirst(indent)
-            for spelling in [key, "\"\(key)\"", "'\(key)'"] where rest.hasPrefix(spelling + ":") {
+            let spellings = key.isEmpty ? ["\"\"", "''"] : [key, "\"\(key)\"", "'\(key)'"]
+            for spelling in spellings where rest.hasPrefix(spelling + ":") {
                 found.append(index + 1)
             }
         }

@@ -81,6 +81,16 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertTrue(found.first?.message.contains("at lines 2, 5") ?? false, found.first?.message ?? "")
     }
 
+    func testADuplicateKeyThatIsNotAPlainStringIsStillNamedWithItsLine() throws {
+        let empty = errors("edition: current\n\"\": 1\n\"\": 2\n")
+        XCTAssertEqual(empty.first?.key, "(an empty key)")
+        XCTAssertEqual(empty.first?.line, 2)
+        XCTAssertTrue(empty.first?.message.contains("at lines 2, 3") ?? false, empty.first?.message ?? "")
+        let complex = errors("? [a]\n: 1\n? [a]\n: 2\n")
+        XCTAssertEqual(complex.first?.key, "(a key that is not a plain string)")
+        XCTAssertGreaterThanOrEqual(complex.first?.line ?? 0, 1)
+    }
+
     func testAnEmptyFileGivesTheDefaultEndpoints() throws {
         let configuration = try loader.parse("", file: "empty.yaml")
         XCTAssertEqual(configuration.events, [DefaultEndpoints.events])
