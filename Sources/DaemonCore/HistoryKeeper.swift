@@ -178,20 +178,13 @@ final class HistoryKeeper {
     var hasSpooled: Bool { !spool.isEmpty }
 
     /// The writer's connection: a bounded wait for locks, the WAL cut back to half the limit when it
-    /// starts over. A history of one row a violation (an older release's) is converted to segments
-    /// first, a slice a transaction, each slice logged.
+    /// starts over. 0.1.0's file is converted first, a slice a transaction, each slice logged.
     private static func open(_ path: String, walLimitBytes: Int, logger: Logger) throws -> ViolationHistory {
         try ViolationHistory(
             path: path, checkpointsElsewhere: true, busyTimeout: busyTimeoutSeconds, walSizeLimit: walLimitBytes / 2,
             progress: { step in
-                let message = switch (step.stage, step.remaining) {
-                case (.rows, 0): "the history is converted to segments"
-                case (.rows, _): "converting the history to segments"
-                case (.sessionPostings, 0): "the history's session postings are converted to session sets"
-                case (.sessionPostings, _): "converting the history's session postings to session sets"
-                }
-                logger.notice("\(message)", metadata: [
-                    "converted": "\(step.converted)", "remaining": "\(step.remaining)", "left_out": "\(step.leftOut)", "path": "\(path)"])
+                logger.notice(step.remaining == 0 ? "0.1.0's history is converted" : "converting 0.1.0's history", metadata: [
+                    "converted": "\(step.converted)", "remaining": "\(step.remaining)", "path": "\(path)"])
             })
     }
 
@@ -370,7 +363,10 @@ final class HistoryKeeper {
             + " (\(health.unstored.load(ordering: .relaxed)) in total); last error: \(health.lastErrorText ?? "unknown")"
     }
 
-    /// Retention, when the store is healthy.
+    /// The most one `prune` deletes (the store's slice; any when there is no store).
+    var pruneSlice: Int { history?.pruneSlice ?? .max }
+
+    /// Retention, when the store is healthy: one slice.
     func prune() -> Int? {
         guard spool.isEmpty, let history else { return nil }
         if reserve?.isInPlace == false, reserve?.take() == true {

@@ -8,7 +8,8 @@ import Posix
 /// a damaged file (not a database, or failing `PRAGMA quick_check`) is moved aside as
 /// `history.sqlite.damaged-<UTC time>` with its WAL, and the daemon starts a fresh
 /// history, saying so in one log line; a sound database that is not a modalwatch
-/// history (a foreign schema) is refused at start in one line, and left as it is.
+/// history (a foreign schema), or a history of a version this release does not read, is refused
+/// at start in one line, and left as it is.
 enum HistoryStartCheck {
     /// Checks `path`; moves a damaged file aside; throws a one-line error for a foreign one.
     static func prepare(_ path: String, logger: Logger) throws(DaemonError) {
@@ -17,6 +18,8 @@ enum HistoryStartCheck {
             return
         case .foreign(let what):
             throw DaemonError(.configuration, "the history \(path) is not a modalwatch history: \(what); move it away or choose another --state-dir")
+        case .unsupported(let what):
+            throw DaemonError(.configuration, "the history \(path) \(what)")
         case .damaged(let why):
             let stamp = Self.timestamp()
             let aside = "\(path).damaged-\(stamp)"

@@ -71,6 +71,8 @@ final class Publisher {
     /// The batches of one commit, end to end (batches are self-delimiting records).
     private var group: [UInt8] = []
     private var lastPrune = WallClock.monotonicMilliseconds() - Publisher.pruneIntervalMs
+    /// Whether the last retention slice was full: more may be left to delete.
+    private var pruneBacklog = false
     /// When the last transaction of violations started (monotonic µs).
     private var lastCommitStartUs: Int64 = .min / 2
     /// `PublishingThread.Settings.commitSpacingUs`.
@@ -153,6 +155,8 @@ final class Publisher {
             if keeper.hasSpooled { keeper.retryIfDue() }
             publishNotice(keeper)
             if keeper.hasSpooled { timeoutMs = HistoryKeeper.retryIntervalMs }
+            pruneIfDue()
+            if pruneBacklog { timeoutMs = 0 }
         }
         switch handOver.take(into: &group, waitingMs: Int(timeoutMs)) {
         case .nothing: return .waiting
@@ -207,14 +211,15 @@ final class Publisher {
         if sent { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
     }
 
-    /// Applies the retention every `pruneIntervalMs`.
+    /// Applies the retention every `pruneIntervalMs`, a slice a call (`HistoryRetaining.pruneSlice`);
+    /// while a call deleted a whole slice, the next comes at once, between hand-overs.
     private func pruneIfDue() {
         let now = WallClock.monotonicMilliseconds()
-        guard let keeper, now - lastPrune > Self.pruneIntervalMs else { return }
+        guard let keeper, pruneBacklog || now - lastPrune > Self.pruneIntervalMs else { return }
         lastPrune = now
-        if let pruned = keeper.prune() {
-            statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed)
-        }
+        let pruned = keeper.prune()
+        if let pruned { statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed) }
+        pruneBacklog = (pruned ?? 0) >= keeper.pruneSlice
     }
 
     private func close() {

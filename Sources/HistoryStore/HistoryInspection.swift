@@ -12,17 +12,13 @@ public enum HistoryInspection: Equatable, Sendable {
     case damaged(String)
     /// A sound database that is not a modalwatch history; what differs, in one line.
     case foreign(String)
+    /// A modalwatch history of a version this release does not read; which, in one line (after
+    /// "the history PATH").
+    case unsupported(String)
 
-    /// The tables a modalwatch history has.
-    static let ownTables: Set<String> = ["violations", "grdb_migrations", "segments", "segment_apps", "segment_rules", "segment_sessions",
-                                             "segment_session_sets", "session_filters"]
-    /// The columns of the `violations` table of a file of schema v4 or older, or of one whose
-    /// conversion to segments has not ended (v1 and v2 name them alike; v3 adds `seq`).
-    static let ownColumns: Set<String> = ["id", "fingerprint", "rule", "app", "session", "severity", "ts", "observed", "json"]
-    /// The columns of a v3 table.
-    static let ownColumnsV3 = ownColumns.union(["seq"])
-    /// The migrations it may have applied.
-    static let ownMigrations: Set<String> = ["v1", "v2", "v3", "v4", "v5", "v6"]
+    /// The tables a modalwatch history has: the violations, and while 0.1.0's file is converted,
+    /// its rows set aside (and, before, GRDB's migrations).
+    static let ownTables: Set<String> = ["violations", HistorySchema.releasedTable, "grdb_migrations"]
 
     /// Inspects the file at `path` read-only, without changing it.
     public static func inspect(path: String) -> HistoryInspection {
@@ -44,26 +40,24 @@ public enum HistoryInspection: Equatable, Sendable {
                 }
                 let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
                 if tables.isEmpty { return .absent }
+                // A file that says its version (an older build's segments, a later release's) is named by it.
+                let version = try HistoryFileVersion(db)
+                let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+                let versioned = tables.contains("grdb_migrations") || userVersion != 0
+                if versioned, case .unsupported(let what) = version { return .unsupported(what) }
                 let strangers = tables.subtracting(ownTables).sorted()
                 if !strangers.isEmpty {
                     return .foreign("it has tables a modalwatch history does not have: \(strangers.prefix(5).joined(separator: ", "))")
                 }
-                guard tables.contains("violations") || tables.contains("segments") else {
-                    return .foreign("it has neither a segments nor a violations table")
-                }
-                guard tables.contains("violations") else { return .sound }
-                let columns = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(violations)").map { $0["name"] as String })
-                if columns != ownColumns && columns != ownColumnsV3 {
-                    let odd = columns.symmetricDifference(ownColumns).sorted().prefix(5).joined(separator: ", ")
+                guard tables.contains("violations") else { return .foreign("it has no violations table") }
+                // table_xinfo: the generated columns too.
+                let columns = try Row.fetchAll(db, sql: "PRAGMA table_xinfo(violations)").map { $0["name"] as String }
+                let expected = (version == .released) ? HistorySchema.releasedColumns : Set(HistorySchema.columns)
+                if Set(columns) != expected {
+                    let odd = Set(columns).symmetricDifference(expected).sorted().prefix(5).joined(separator: ", ")
                     return .foreign("its violations table has other columns (\(odd))")
                 }
-                if tables.contains("grdb_migrations") {
-                    let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
-                    let unknown = applied.subtracting(ownMigrations).sorted()
-                    if !unknown.isEmpty {
-                        return .foreign("it has schema versions this modalwatchd does not know (\(unknown.prefix(3).joined(separator: ", "))); a newer release wrote it")
-                    }
-                }
+                if case .unsupported(let what) = version { return .unsupported(what) }
                 return .sound
             }
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {

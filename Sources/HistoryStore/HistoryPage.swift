@@ -44,31 +44,3 @@ public struct HistoryPage: Sendable {
         self.next = next
     }
 }
-
-extension ViolationHistory {
-    /// Violations matching `query` after `cursor` (nil: from the newest), newest first: at most
-    /// `query.limit` rows and, past the first row, at most `maxBytes` of their JSON. `next` is set
-    /// when more may match, so that a large answer comes in pages of a bounded size.
-    public func findPage(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, maxBytes: Int) throws -> HistoryPage {
-        let limit = max(0, query.limit)
-        return try reading { db in
-            var page = HistoryPage(rows: [], next: nil)
-            var bytes = 0
-            var cut = false
-            var last: HistoryPage.Cursor?
-            try Self.visit(query, after: cursor, in: db) { at, row in
-                if !page.rows.isEmpty && bytes + row.json.utf8.count > maxBytes {
-                    cut = true
-                    return false
-                }
-                bytes += row.json.utf8.count
-                page.rows.append(row)
-                last = at
-                return true
-            }
-            // Cut by bytes, or as many rows as asked: more may follow. Fewer: the matches ended.
-            if cut || (limit > 0 && page.rows.count == limit) { page.next = last }
-            return page
-        }
-    }
-}

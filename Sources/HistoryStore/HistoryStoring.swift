@@ -19,15 +19,18 @@ public protocol HistoryReading: AnyObject, Sendable {
     /// Every violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, in no
     /// particular order, with its JSON (valid only during the call), in flat memory.
     func scan(app: String?, sinceTs: Int64?, untilTs: Int64?,
-              _ body: (ViolationHistory.ScannedViolation, UnsafeRawBufferPointer) throws -> Void) throws
+              _ body: (ScannedViolation, UnsafeRawBufferPointer) throws -> Void) throws
     /// Violations stored.
     func count() throws -> Int
 }
 
 /// Applies a retention to a history.
 public protocol HistoryRetaining: AnyObject, Sendable {
-    /// Deletes what was observed more than `maxAgeMs` before `now` and, past `maxRows`, the
-    /// oldest; a store may keep more than asked (whole segments). Returns violations deleted.
+    /// The most one `prune` call deletes.
+    var pruneSlice: Int { get }
+    /// Deletes, oldest first and at most `pruneSlice` in one short transaction, what was observed
+    /// more than `maxAgeMs` before `now` and, past the newest `maxRows`, the oldest. Returns
+    /// violations deleted: `pruneSlice` says more may be left, for the next call.
     @discardableResult
     func prune(now: Int64, maxAgeMs: Int64?, maxRows: Int?) throws -> Int
 }

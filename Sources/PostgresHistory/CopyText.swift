@@ -26,10 +26,7 @@ enum CopyText {
 
     /// Appends `value` as 16 lowercase hex digits, most significant first.
     static func appendHex(_ value: UInt64, to out: inout [UInt8]) {
-        let digits: StaticString = "0123456789abcdef"
-        digits.withUTF8Buffer { table in
-            for shift in stride(from: 60, through: 0, by: -4) { out.append(table[Int((value >> UInt64(shift)) & 0xF)]) }
-        }
+        HexDigits.append(value, to: &out)
     }
 
     /// Ends a field (a tab) or a row (a newline).

@@ -1,51 +1,60 @@
+import HistoryStore
+
 /// The history's tables in PostgreSQL (docs/postgresql.md), created and migrated by the daemon.
 ///
 /// `modalwatch_schema_version` lists the versions applied. The migrations run in one transaction
 /// under an advisory lock (`migrationLock`), so that daemons starting at once migrate once: the
 /// others wait for the lock, then find every version applied.
 ///
-/// Version 1: `modalwatch_violations`, one row a violation. `seq` numbers rows as they are
-/// stored, whichever daemon stores them: newest first is `seq DESC`, the tie-break of every
-/// page. `id` is unique: a retried batch (`INSERT … ON CONFLICT (id) DO NOTHING`) stores nothing
-/// twice. The indexes are the command line's questions: an app, a rule, a session, newest
-/// first (`(app, seq)`, `(rule, seq)`, `(session, seq)`); `--since` and retention by age
-/// (`observed`); a report's event-time range (`ts`).
+/// Version 2 (`HistorySchema.version`; docs/spec/history.md): `modalwatch_violations`, one row
+/// a violation, the SQLite file's columns in the same order and meaning. `seq` numbers rows as
+/// they are stored, whichever daemon stores them: newest first is `seq DESC`, the tie-break of
+/// every page. `id` is unique: a retried batch (`INSERT … ON CONFLICT (id) DO NOTHING`) stores
+/// nothing twice. The fields that are not written are generated from `json` (`STORED`). The
+/// indexes are the command line's questions: an app, a rule, a session, newest first (`(app,
+/// seq)`, `(rule, seq)`, `(session, seq)`); `--since` and retention by age (`observed`); a
+/// report's event-time range (`ts`).
 enum PostgresSchema {
     /// The version this release writes.
-    static let currentVersion = 1
+    static let currentVersion = HistorySchema.version
     /// The advisory lock (transaction level) held while migrating.
     static let migrationLock: Int64 = 0x6D77_6869_7374_0001
     /// The advisory lock (transaction level) held while applying the retention.
     static let retentionLock: Int64 = 0x6D77_6869_7374_0002
     /// The table of violations.
-    static let table = "modalwatch_violations"
+    static let table = HistorySQL.postgresql.table
 
-    /// The statements of each version, in order.
-    static let migrations: [Int: String] = [
-        1: """
-            CREATE TABLE modalwatch_violations (
-                seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                id text NOT NULL UNIQUE,
-                fingerprint text NOT NULL,
-                rule text NOT NULL,
-                app text NOT NULL,
-                session text NOT NULL,
-                severity text NOT NULL,
-                ts bigint NOT NULL,
-                observed bigint NOT NULL,
-                json text NOT NULL
-            );
-            CREATE INDEX modalwatch_violations_app ON modalwatch_violations (app, seq);
-            CREATE INDEX modalwatch_violations_rule ON modalwatch_violations (rule, seq);
-            CREATE INDEX modalwatch_violations_session ON modalwatch_violations (session, seq);
-            CREATE INDEX modalwatch_violations_observed ON modalwatch_violations (observed);
-            CREATE INDEX modalwatch_violations_ts ON modalwatch_violations (ts);
-            """,
-    ]
+    /// The statements that make the current version in an empty database. (No release wrote an
+    /// earlier version in PostgreSQL: the first that did, wrote this one.)
+    static let schema = """
+        CREATE TABLE modalwatch_violations (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            id text NOT NULL UNIQUE,
+            ts bigint NOT NULL,
+            observed bigint NOT NULL,
+            rule text NOT NULL,
+            module text GENERATED ALWAYS AS (json::jsonb ->> 'module') STORED,
+            severity text NOT NULL,
+            edition text GENERATED ALWAYS AS (json::jsonb ->> 'edition') STORED,
+            app text NOT NULL,
+            session text NOT NULL,
+            subject text GENERATED ALWAYS AS (json::jsonb ->> 'subject') STORED,
+            locale text GENERATED ALWAYS AS (json::jsonb ->> 'locale') STORED,
+            fingerprint text NOT NULL,
+            message text GENERATED ALWAYS AS (json::jsonb ->> 'message') STORED,
+            suggestion text GENERATED ALWAYS AS (json::jsonb ->> 'suggestion') STORED,
+            json text NOT NULL
+        );
+        CREATE INDEX modalwatch_violations_app ON modalwatch_violations (app, seq);
+        CREATE INDEX modalwatch_violations_rule ON modalwatch_violations (rule, seq);
+        CREATE INDEX modalwatch_violations_session ON modalwatch_violations (session, seq);
+        CREATE INDEX modalwatch_violations_observed ON modalwatch_violations (observed);
+        CREATE INDEX modalwatch_violations_ts ON modalwatch_violations (ts);
+        """
 
-    /// Creates or migrates the schema on `connection` to `currentVersion`; returns the versions
-    /// this call applied (none when another daemon did). Throws when the database holds a newer
-    /// version than this release knows.
+    /// Creates the schema on `connection` at `currentVersion` in one step; returns the versions
+    /// this call applied (none when another daemon did). Throws when the database holds another
+    /// version.
     static func migrate(_ connection: PostgresConnection) throws(PostgresError) -> [Int] {
         do throws(PostgresError) {
             try connection.execute("BEGIN")
@@ -60,11 +69,14 @@ enum PostgresSchema {
             guard found <= currentVersion else {
                 throw PostgresError("the database's modalwatch schema is version \(found), newer than this release's (\(currentVersion)); upgrade modalwatch")
             }
+            guard found == 0 || found == currentVersion else {
+                throw PostgresError("the database's modalwatch schema is version \(found), which no release wrote; this release reads version \(currentVersion): drop modalwatch_violations and modalwatch_schema_version to start a new history")
+            }
             var applied: [Int] = []
-            for version in (found + 1)...max(found + 1, currentVersion) where version <= currentVersion {
-                try connection.execute(migrations[version]!)
-                try connection.execute("INSERT INTO modalwatch_schema_version (version) VALUES ($1)", ["\(version)"])
-                applied.append(version)
+            if found == 0 {
+                try connection.execute(schema)
+                try connection.execute("INSERT INTO modalwatch_schema_version (version) VALUES ($1)", ["\(currentVersion)"])
+                applied.append(currentVersion)
             }
             try connection.execute("COMMIT")
             return applied

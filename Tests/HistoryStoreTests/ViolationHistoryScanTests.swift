@@ -29,7 +29,7 @@ final class ViolationHistoryScanTests: XCTestCase {
         try writer.insert((0..<20).map { row($0, app: $0 < 12 ? "com.a" : "com.b") })
         let reader = try ViolationHistory(path: path, readOnly: true)
 
-        var all: [Int64: (ViolationHistory.ScannedViolation, String)] = [:]
+        var all: [Int64: (ScannedViolation, String)] = [:]
         try reader.scan { row, json in all[row.ts] = (row, String(decoding: json, as: UTF8.self)) }
         XCTAssertEqual(all.count, 20)
         let third = try XCTUnwrap(all[1030])

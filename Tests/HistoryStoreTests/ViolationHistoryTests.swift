@@ -34,49 +34,6 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.find(HistoryQuery(limit: 0)).count, 0)
     }
 
-    func testSmallCommitsAreMergedIntoOneSegmentWhenTheirPostingsAreWritten() throws {
-        let path = directory.appendingPathComponent("h.sqlite").path
-        let history = try ViolationHistory(path: path)
-        // Commits of ten: the 26th brings the unposted tail to 256 and merges the 26 segments.
-        let commits = 30, size = 10
-        for commit in 0..<commits {
-            try history.insert((commit * size..<(commit + 1) * size).map {
-                row($0, app: $0 % 2 == 0 ? "com.even" : "com.odd", rule: "r\($0 % 5)", observed: Int64($0))
-            })
-        }
-        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        let shapes = try raw.read { db in try String.fetchAll(db, sql: "SELECT first_seq || '-' || last_seq || ':' || count FROM segments ORDER BY first_seq") }
-        XCTAssertEqual(shapes, ["1-260:260", "261-270:10", "271-280:10", "281-290:10", "291-300:10"],
-                       "the tail and the posting commit's segment as one, the commits after it one each")
-        let apps = try raw.read { db in try String.fetchAll(db, sql: "SELECT app || '@' || segment FROM segment_apps ORDER BY app, segment") }
-        XCTAssertEqual(apps, ["com.even@1", "com.odd@1"], "one posting a key for the merged segment")
-        XCTAssertEqual(try raw.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM segment_session_sets") }, 1)
-        // Every query finds the same violations, in the same order, as without the merge.
-        XCTAssertEqual(try history.count(), commits * size)
-        XCTAssertEqual(try history.find(HistoryQuery(limit: 1000)).map(\.observed), (0..<Int64(commits * size)).reversed().map { $0 })
-        XCTAssertEqual(try history.find(HistoryQuery(app: "com.odd", limit: 1000)).map(\.observed),
-                       (0..<Int64(commits * size)).reversed().filter { $0 % 2 == 1 })
-        XCTAssertEqual(try history.find(HistoryQuery(rule: "r3", limit: 1000)).map(\.observed),
-                       (0..<Int64(commits * size)).reversed().filter { $0 % 5 == 3 })
-        XCTAssertEqual(try history.find(HistoryQuery(session: "S1", limit: 1000)).map(\.observed),
-                       (0..<Int64(commits * size)).reversed().filter { $0 % 3 == 1 })
-        // Pages: a cursor inside the merged segment goes on where it stopped.
-        var seen: [Int64] = [], cursor: HistoryPage.Cursor?
-        repeat {
-            let page = try history.findPage(HistoryQuery(limit: 7), after: cursor, maxBytes: 1 << 20)
-            seen += page.rows.map(\.observed)
-            cursor = page.next
-        } while cursor != nil
-        XCTAssertEqual(seen, (0..<Int64(commits * size)).reversed().map { $0 })
-        // Reopened: the writer goes on numbering after the last segment, through its C API commits.
-        let reopened = try ViolationHistory(path: path)
-        try reopened.insert([row(10_000, observed: 10_000)])
-        try reopened.insert([row(10_001, observed: 10_001)])
-        XCTAssertEqual(try raw.read { db in try String.fetchAll(db, sql: "SELECT first_seq || '-' || last_seq FROM segments WHERE first_seq > 300 ORDER BY first_seq") },
-                       ["301-301", "302-302"])
-        XCTAssertEqual(try reopened.find(HistoryQuery(limit: 2)).map(\.observed), [10_001, 10_000])
-    }
-
     func testTheSameViolationIdIsKeptOnce() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
         try history.insert([row(1, observed: 1), row(1, observed: 2)])
@@ -86,16 +43,29 @@ final class ViolationHistoryTests: XCTestCase {
 
     func testRetentionByAgeAndByRows() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
-        // Ten commits of ten: retention drops whole segments.
         for commit in 0..<10 { try history.insert((commit * 10..<commit * 10 + 10).map { row($0, observed: Int64($0) * 1000) }) }
         XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: 50_000, maxRows: nil), 50)
         XCTAssertEqual(try history.find(HistoryQuery(limit: 1000)).map(\.observed).min(), 50_000)
         XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: nil, maxRows: 20), 30)
         XCTAssertEqual(try history.find(HistoryQuery(limit: 1000)).map(\.observed).min(), 80_000, "the newest 20 stay")
         XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: nil, maxRows: 20), 0)
-        XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: nil, maxRows: 15), 0, "a segment holding one of the newest 15 stays whole")
-        XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: nil, maxRows: 10), 10)
-        XCTAssertEqual(try history.count(), 10)
+        XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: nil, maxRows: 15), 5, "rows, not commits")
+        XCTAssertEqual(try history.count(), 15)
+    }
+
+    /// Retention deletes `pruneSlice` violations a call at most, oldest first: a large backlog is
+    /// deleted over several short transactions, and new rows keep their numbers.
+    func testRetentionDeletesInSlicesOldestFirst() throws {
+        let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
+        let total = history.pruneSlice * 2 + 500
+        try history.insert((0..<total).map { row($0, observed: Int64($0)) })
+        XCTAssertEqual(try history.prune(now: Int64(total), maxAgeMs: 5, maxRows: nil), history.pruneSlice)
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 1_000_000)).map(\.observed).min(), Int64(history.pruneSlice), "the oldest went first")
+        XCTAssertEqual(try history.prune(now: Int64(total), maxAgeMs: 5, maxRows: nil), history.pruneSlice)
+        XCTAssertEqual(try history.prune(now: Int64(total), maxAgeMs: 5, maxRows: nil), 500 - 5)
+        XCTAssertEqual(try history.count(), 5)
+        try history.insert([row(total + 1, observed: Int64(total) + 20)])
+        XCTAssertEqual(try history.find(HistoryQuery(limit: 1)).first?.observed, Int64(total) + 20)
     }
 
     func testAReadOnlyReaderSeesCommittedRowsWhileTheWriterIsOpen() throws {
@@ -166,32 +136,24 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.find(HistoryQuery(session: "S1", limit: 10)).map(\.id), [violations[0].id])
         XCTAssertEqual(try history.find(HistoryQuery(session: "", limit: 10)).map(\.id), [violations[1].id])
 
-        // On disk: one segment a commit, numbered by sequence, and its postings.
+        // On disk: plain rows (docs/spec/history.md), the published hex, the generated columns from the JSON.
         let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        let shapes = try raw.read { db in
-            try Row.fetchAll(db, sql: "SELECT first_seq, last_seq, count, format, typeof(records) FROM segments ORDER BY first_seq")
+        let rows = try raw.read { db in
+            try Row.fetchAll(db, sql: "SELECT seq, id, fingerprint, session, typeof(id), typeof(fingerprint) FROM violations ORDER BY seq")
         }
-        XCTAssertEqual(shapes.map { "\($0[0] as Int)-\($0[1] as Int):\($0[2] as Int):\($0[3] as Int):\($0[4] as String)" },
-                       ["1-3:3:1:blob"], "one commit, one segment")
-        let apps = { try raw.read { db in try String.fetchAll(db, sql: "SELECT app || '@' || segment FROM segment_apps ORDER BY app, segment") } }
-        XCTAssertEqual(try apps(), [], "a small commit writes no postings: queries read the unposted tail whole")
-        XCTAssertEqual(try history.find(HistoryQuery(app: "com.b", limit: 10)).map(\.id), [violations[1].id])
-        let batch = (0..<ViolationHistory.postingBatch).map { n in
-            Published(idHigh: 1 << 40, idLow: UInt64(n), fingerprint: 1, rule: "modal-depth", app: "com.c", session: "S2",
-                      severity: "error", ts: 3000, observed: 20)
-        }
-        XCTAssertEqual(try write(history, batch), batch.count)
-        XCTAssertEqual(try apps(), ["com.a@1", "com.b@1", "com.c@4"], "one posting an app a segment, the tail's with the batch's")
-        XCTAssertFalse(try raw.read { db in try db.tableExists("violations") }, "a new file has no table of one row a violation")
-        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4", "v5", "v6"])
+        XCTAssertEqual(rows.map { $0[0] as Int64 }, [1, 2, 3])
+        XCTAssertEqual(rows.map { $0[1] as String }, violations.map(\.id))
+        XCTAssertEqual(rows.map { $0[2] as String }, violations.map { $0.hex($0.fingerprint) })
+        XCTAssertEqual(rows.map { "\($0[4] as String) \($0[5] as String)" }, ["text text", "text text", "text text"])
+        XCTAssertEqual(try history.schemaVersion(), HistorySchema.version)
     }
 
-    func testQueriesFindTheUnpostedTailAndThePostedSegmentsAlike() throws {
+    func testQueriesFindEveryRowAcrossCommitsAndReopenings() throws {
         let path = directory.appendingPathComponent("h.sqlite").path
         var history = try ViolationHistory(path: path)
         var written: [Published] = []
         let apps = ["com.a", "com.b", "com.c"], rules = ["r1", "r2", "r3", "r4", "r5"]
-        // Commits of one to three violations: postings come in batches, a tail stays unposted.
+        // Commits of one to three violations, the writer opened again after each round.
         var n = 0
         func check(_ when: String) throws {
             for app in apps {
@@ -224,7 +186,6 @@ final class ViolationHistoryTests: XCTestCase {
                 written += commit
             }
             try check("round \(round)")
-            // A writer opened again counts the tail from the file.
             history = try ViolationHistory(path: path)
             try check("round \(round), reopened")
         }
@@ -269,18 +230,15 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.count(), 4, "the one stored by the mixed commit counts as stored")
     }
 
-    /// Commits of 1 to 40 violations, some of them replays of violations this writer stored (the
-    /// ones `RecentIDs` remembers), some failing on a lock another connection holds, the writer
-    /// opened again now and then: the file never holds fewer violations than the model stored, and
-    /// holds every one of them (checked every 25 commits, and by session at the end), through the
-    /// small commits, the posting commits' merges from the writer's copy of the tail or from the
-    /// file, and the replays left out.
+    /// Commits of 1 to 40 violations, some of them replays of violations stored before, some
+    /// failing on a lock another connection holds, the writer opened again now and then: the file
+    /// holds exactly the violations the model stored, each once (checked every 25 commits, and by
+    /// session at the end).
     func testRandomCommitsReplaysFailuresAndReopeningsLoseNothing() throws {
         let path = directory.appendingPathComponent("h.sqlite").path
         var history = try ViolationHistory(path: path, busyTimeout: 0.01)
         var generator = SystemRandomNumberGenerator()
         var stored: [UInt64: Published] = [:]
-        // What this writer stored: a writer opened again remembers only the file's newest segments.
         var storedHere: [Published] = []
         var next: UInt64 = 0
         for step in 0..<400 {
@@ -315,9 +273,7 @@ final class ViolationHistoryTests: XCTestCase {
                     storedHere.append(v)
                 }
             }
-            // A replay is left out while `RecentIDs` remembers its key; one whose slot a newer key
-            // took is stored again (the table bounds memory, not the answer). Nothing is ever lost.
-            XCTAssertGreaterThanOrEqual(try history.count(), stored.count, "step \(step)")
+            XCTAssertEqual(try history.count(), stored.count, "step \(step): each violation once")
             if step % 25 == 24 {
                 XCTAssertEqual(Set(try history.find(HistoryQuery(limit: 100_000)).map(\.id)), Set(stored.values.map(\.id)), "step \(step)")
             }
@@ -358,85 +314,39 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.count(), 0, "nothing of a refused batch is stored")
     }
 
-    func testAV1FileIsConvertedToV2AndReadsTheSame() throws {
+    /// 0.1.0's file (GRDB's migrations v1 to v4, ids as BLOBs: `Tests/Fixtures/history/0.1.0.sql`)
+    /// is converted when a writer opens it, a slice a transaction, newest first; every query reads
+    /// the same rows, in the same order, after; a conversion stopped between slices goes on at the
+    /// next open; a reader refuses the file until a writer converted it.
+    func testA010FileIsConvertedInSlicesAndReadsTheSame() throws {
         let path = directory.appendingPathComponent("h.sqlite").path
-        // Several rows in the same millisecond: newest-first breaks the tie by insertion order, which must survive.
-        let rows = (0..<40).map { n in
-            row(n * 7919 % 1000, app: n % 2 == 0 ? "com.a" : "com.b", rule: n % 3 == 0 ? "r3" : "r", observed: 100 + Int64(n / 4))
-        }
-        try HistoryFixtures.makeVersion1(at: path, rows: rows)
-        let queries = [
-            HistoryQuery(limit: 100), HistoryQuery(limit: 5), HistoryQuery(app: "com.b", limit: 100),
-            HistoryQuery(rule: "r3", limit: 100), HistoryQuery(session: "S1", limit: 100), HistoryQuery(sinceObserved: 105, limit: 100),
-        ]
-        // A reader of the new code reads the old file as it is (the daemon has not converted it yet).
-        let before = try queries.map { try ViolationHistory(path: path, readOnly: true).find($0) }
-        XCTAssertEqual(before[0].count, 40)
-        XCTAssertEqual(before[0].first?.id, rows.last?.id, "v1 read back: newest first")
-
-        var steps: [ViolationHistory.ConversionProgress] = []
-        let history = try ViolationHistory(path: path, conversionSlice: 15, progress: { steps.append($0) })
-        XCTAssertEqual(try history.appliedMigrations(), ["v1", "v2", "v3", "v4", "v5", "v6"])
-        XCTAssertEqual(steps.map(\.converted), [15, 30, 40], "converted in slices of 15 rows")
-        XCTAssertEqual(steps.map(\.remaining), [25, 10, 0])
-        XCTAssertEqual(try history.count(), 40)
-        for (query, expected) in zip(queries, before) {
-            XCTAssertEqual(try history.find(query), expected, "\(query) reads the same after the conversion")
-        }
-        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        XCTAssertFalse(try raw.read { db in try db.tableExists("violations") }, "the old table is dropped once converted")
-        XCTAssertEqual(try raw.read { db in try Int.fetchOne(db, sql: "SELECT SUM(count) FROM segments") }, 40)
-
-        // The converted file goes on working: a replay of an old id is kept once, new rows go in.
-        try history.insert([rows[0], row(5000, observed: 200)])
-        XCTAssertEqual(try history.count(), 41)
-        XCTAssertEqual(try history.find(HistoryQuery(limit: 1)).first?.id, String(format: "%032x", 5000))
-        // Opening it again migrates nothing more.
-        XCTAssertEqual(try ViolationHistory(path: path).appliedMigrations(), ["v1", "v2", "v3", "v4", "v5", "v6"])
-    }
-
-    func testTheConversionLeavesOutAndCountsARowWhoseIdIsNotHex() throws {
-        let path = directory.appendingPathComponent("h.sqlite").path
-        var odd = row(1, observed: 1)
-        odd.id = "hand-made id"
-        try HistoryFixtures.makeVersion1(at: path, rows: [row(0, observed: 0), odd, row(2, observed: 2)])
-        var steps: [ViolationHistory.ConversionProgress] = []
-        let history = try ViolationHistory(path: path, progress: { steps.append($0) })
-        XCTAssertEqual(try history.find(HistoryQuery(limit: 10)).map(\.id), [String(format: "%032x", 2), String(format: "%032x", 0)])
-        XCTAssertEqual(steps, [ViolationHistory.ConversionProgress(converted: 2, remaining: 0, leftOut: 1)])
-    }
-
-    /// A v4 file (one row a violation, as the last release wrote it: its migrations and its insert)
-    /// is converted to segments when a writer opens it, a slice a transaction; every query reads
-    /// the same rows, in the same order, before and after; a conversion stopped between slices
-    /// goes on at the next open.
-    func testAV4FileIsConvertedToSegmentsInSlicesAndReadsTheSame() throws {
-        let path = directory.appendingPathComponent("h.sqlite").path
-        let old = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.journalMode = .wal; return c }())
-        try ViolationHistory.legacyMigrator.migrate(old)
         let rows = (0..<2_500).map { n in
             row(n, app: "com.\(n % 3)", rule: "r\(n % 5)", observed: 1_000 + Int64(n / 10))
         }
-        try old.write { db in
-            for r in rows {
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [Data(HexBlob.bytes(r.id)!), Data(HexBlob.bytes(r.fingerprint)!), r.rule, r.app, r.session, r.severity, r.ts, r.observed, r.json])
-            }
-            // A gap, as retention leaves: the oldest rows deleted.
-            try db.execute(sql: "DELETE FROM violations WHERE rowid <= 100")
-        }
+        try HistoryFixtures.makeReleased(at: path, rows: rows)
+        // A gap, as retention leaves: the oldest rows deleted.
+        let old = try DatabaseQueue(path: path)
+        try old.write { db in try db.execute(sql: "DELETE FROM violations WHERE seq <= 100") }
         try old.close()
+        XCTAssertEqual(HistoryInspection.inspect(path: path), .sound)
+        XCTAssertThrowsError(try ViolationHistory(path: path, readOnly: true)) { error in
+            XCTAssertTrue("\(error)".contains("0.1.0's"), "\(error)")
+        }
+        let kept = Array(rows[100...])
         let queries = [
             HistoryQuery(limit: 10_000), HistoryQuery(limit: 7), HistoryQuery(app: "com.1", limit: 10_000),
             HistoryQuery(rule: "r3", limit: 50), HistoryQuery(session: "S2", limit: 10_000), HistoryQuery(sinceObserved: 1_200, limit: 10_000),
             HistoryQuery(app: "com.2", session: "S1", limit: 30),
         ]
-        let before = try queries.map { try ViolationHistory(path: path, readOnly: true).find($0) }
-        XCTAssertEqual(before[0].count, 2_400)
+        func expected(_ query: HistoryQuery) -> [StoredViolation] {
+            let found = kept.reversed().filter { v in
+                (query.app.map { $0 == v.app } ?? true) && (query.rule.map { $0 == v.rule } ?? true)
+                    && (query.session.map { $0 == v.session } ?? true) && (query.sinceObserved.map { v.observed >= $0 } ?? true)
+            }
+            return Array(found.prefix(query.limit))
+        }
 
-        // Stopped after two slices: the next open goes on, and readers see every row in between.
+        // Stopped after two slices: the next open goes on.
         struct Stop: Error {}
         var seen: [ViolationHistory.ConversionProgress] = []
         XCTAssertThrowsError(try ViolationHistory(path: path, conversionSlice: 1_000, progress: {
@@ -445,28 +355,63 @@ final class ViolationHistoryTests: XCTestCase {
         }))
         XCTAssertEqual(seen.map(\.remaining), [1_400, 400])
         let midway = try ViolationHistory(path: path, readOnly: true)
-        XCTAssertEqual(try midway.count(), 2_400)
-        for (query, expected) in zip(queries, before) {
-            XCTAssertEqual(try midway.find(query), expected, "\(query) midway")
-        }
+        XCTAssertEqual(try midway.find(HistoryQuery(limit: 1)).first?.id, rows.last?.id, "the newest are converted first")
         var rest: [ViolationHistory.ConversionProgress] = []
         let history = try ViolationHistory(path: path, conversionSlice: 1_000, progress: { rest.append($0) })
-        XCTAssertEqual(rest, [ViolationHistory.ConversionProgress(converted: 400, remaining: 0, leftOut: 0)])
-        for (query, expected) in zip(queries, before) {
-            XCTAssertEqual(try history.find(query), expected, "\(query) after the conversion")
+        XCTAssertEqual(rest, [ViolationHistory.ConversionProgress(converted: 400, remaining: 0)])
+        XCTAssertEqual(try history.count(), 2_400)
+        for query in queries {
+            XCTAssertEqual(try history.find(query), expected(query), "\(query) after the conversion")
         }
-        var paged: [StoredViolation] = []
-        var cursor: HistoryPage.Cursor?
-        repeat {
-            let page = try history.findPage(HistoryQuery(app: "com.1", limit: 100), after: cursor, maxBytes: 1 << 20)
-            paged += page.rows
-            cursor = page.next
-        } while cursor != nil
-        XCTAssertEqual(paged, before[2])
+        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let tables = try raw.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        XCTAssertEqual(tables, ["sqlite_sequence", "violations"], "the old rows and GRDB's migrations are gone")
+        XCTAssertEqual(try history.schemaVersion(), HistorySchema.version)
+        XCTAssertEqual(try raw.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violations") }, 101, "sequence numbers kept")
         // New violations follow the converted ones, and a replay of a converted one is kept once.
         try history.insert([rows[2_499], row(9_000, observed: 5_000)])
         XCTAssertEqual(try history.count(), 2_401)
         XCTAssertEqual(try history.find(HistoryQuery(limit: 2)).map(\.id), [String(format: "%032x", 9_000), rows[2_499].id])
+        XCTAssertGreaterThan(try raw.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM violations") } ?? 0, 2_500,
+                             "numbered after the converted ones")
+    }
+
+    /// Any version but the current one and 0.1.0's is refused in one line that names it, and the
+    /// file is left as it is.
+    func testOtherVersionsAreRefusedByName() throws {
+        let cases: [(String, String)] = [
+            ("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5'), ('v6'); CREATE TABLE segments (first_seq INTEGER PRIMARY KEY);",
+             "the schema migrations v1, v2, v3, v4, v5, v6 (an unreleased build's segments)"),
+            ("CREATE TABLE violations (seq INTEGER PRIMARY KEY); PRAGMA user_version = 9;", "is schema version 9, newer than this release's"),
+        ]
+        for (index, (sql, words)) in cases.enumerated() {
+            let path = directory.appendingPathComponent("other-\(index).sqlite").path
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in try db.execute(sql: sql) }
+            try queue.close()
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            XCTAssertThrowsError(try ViolationHistory(path: path)) { error in
+                XCTAssertTrue("\(error)".contains(words), "\(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
+            }
+            guard case .unsupported(let what) = HistoryInspection.inspect(path: path) else {
+                return XCTFail("\(HistoryInspection.inspect(path: path))")
+            }
+            XCTAssertTrue(what.contains(words), what)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "left as it is")
+        }
+    }
+
+    /// A new file is made at the current version in one step: no migration history, no table made and dropped.
+    func testANewFileIsMadeAtTheCurrentVersion() throws {
+        let path = directory.appendingPathComponent("h.sqlite").path
+        let history = try ViolationHistory(path: path)
+        XCTAssertEqual(try history.schemaVersion(), HistorySchema.version)
+        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let columns = try raw.read { db in try Row.fetchAll(db, sql: "PRAGMA table_xinfo(violations)").map { $0["name"] as String } }
+        XCTAssertEqual(columns, HistorySchema.columns)
+        let tables = try raw.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        XCTAssertEqual(tables, ["sqlite_sequence", "violations"])
     }
 
     func testEveryQueryShapeUsesAnIndex() throws {
@@ -474,24 +419,26 @@ final class ViolationHistoryTests: XCTestCase {
         let history = try ViolationHistory(path: path)
         try history.insert((0..<10).map { row($0, observed: Int64($0)) })
         let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        // The shapes `visitSegments`, `prune` and `write` run (ViolationHistory+Segments.swift), and the
-        // key each must be served by: without it, the query reads a whole table.
-        let shapes = [
-            ("SELECT first_seq FROM segments WHERE first_seq <= 5 ORDER BY first_seq DESC LIMIT 256", "USING INTEGER PRIMARY KEY"),
-            ("SELECT first_seq, max_observed, records FROM segments WHERE first_seq = 3", "USING INTEGER PRIMARY KEY"),
-            ("SELECT segment FROM segment_apps WHERE app = 'a' AND segment <= 5 ORDER BY segment DESC LIMIT 256", "USING PRIMARY KEY (app=? AND segment<?)"),
-            ("SELECT segment FROM segment_rules WHERE rule = 'r' AND segment <= 5 ORDER BY segment DESC LIMIT 256", "USING PRIMARY KEY (rule=? AND segment<?)"),
-            ("SELECT bucket, bits FROM session_filters WHERE bucket BETWEEN 0 AND 3 ORDER BY bucket DESC", "USING INTEGER PRIMARY KEY"),
-            ("SELECT segment, sessions FROM segment_session_sets WHERE segment BETWEEN 0 AND 5 ORDER BY segment DESC", "USING INTEGER PRIMARY KEY"),
-            ("SELECT bits FROM session_filters WHERE bucket = 0", "USING INTEGER PRIMARY KEY"),
-            ("SELECT last_seq FROM segments ORDER BY first_seq DESC LIMIT 1", "SCAN segments"),
-            ("DELETE FROM segment_session_sets WHERE segment < 9", "USING INTEGER PRIMARY KEY"),
-            ("DELETE FROM session_filters WHERE bucket < 3", "USING INTEGER PRIMARY KEY"),
+        // The statements of `HistorySQL` the CLI, the control socket and the retention run, and the
+        // key each must be served by: without it, the query reads the whole table.
+        let sql = HistorySQL.sqlite
+        let shapes: [(HistorySQL.Statement, String)] = [
+            (sql.page(HistoryQuery(limit: 100), after: nil), "SCAN violations"),
+            (sql.page(HistoryQuery(app: "a", limit: 100), after: HistoryPage.Cursor(observed: 0, rowid: 5)), "USING INDEX violations_app"),
+            (sql.page(HistoryQuery(rule: "r", limit: 100), after: nil), "USING INDEX violations_rule"),
+            (sql.page(HistoryQuery(session: "s", limit: 100), after: nil), "USING INDEX violations_session"),
+            (sql.page(HistoryQuery(app: "a", session: "s", limit: 100), after: nil), "USING INDEX violations_"),
+            (sql.page(HistoryQuery(sinceObserved: 5, limit: 100), after: nil, seqFloor: 3), "USING INTEGER PRIMARY KEY"),
+            (sql.scan(app: "a", sinceTs: nil, untilTs: nil), "USING INDEX violations_app"),
+            (sql.deleteObserved(before: 5, slice: 100), "USING COVERING INDEX violations_observed"),
+            (sql.deleteSequences(through: 5, slice: 100), "USING INTEGER PRIMARY KEY"),
         ]
-        for (sql, index) in shapes {
-            let plan = try raw.read { db in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String } }
-            XCTAssertTrue(plan.contains { $0.contains(index) }, "\(sql): \(plan)")
-            XCTAssertFalse(plan.contains { $0.contains("TEMP B-TREE") }, "\(sql) sorts: \(plan)")
+        for (statement, index) in shapes {
+            let plan = try raw.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: ViolationHistory.arguments(statement)).map { $0["detail"] as String }
+            }
+            XCTAssertTrue(plan.contains { $0.contains(index) }, "\(statement.sql): \(plan)")
+            XCTAssertFalse(plan.contains { $0.contains("TEMP B-TREE") }, "\(statement.sql) sorts: \(plan)")
         }
     }
 }

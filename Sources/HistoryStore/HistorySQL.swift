@@ -1,0 +1,92 @@
+/// The statements of the history's questions over the common schema (docs/spec/history.md), in
+/// one store's words: the one reader that `modalwatch violations` (`--state-dir` or
+/// `--postgresql`), the control socket's `violations` and `session`, the report and the retention
+/// share. The SQLite store runs them through GRDB, the PostgreSQL store through libpq.
+package struct HistorySQL: Sendable {
+    /// A statement's argument.
+    package enum Argument: Sendable, Equatable {
+        case text(String)
+        case integer(Int64)
+    }
+
+    /// A statement and its arguments, numbered from 1 in order.
+    package struct Statement: Sendable, Equatable {
+        package var sql: String
+        package var arguments: [Argument]
+    }
+
+    /// The table of violations.
+    package let table: String
+    /// `?` for SQLite, `$` for PostgreSQL: the prefix of a numbered parameter.
+    private let parameterPrefix: String
+
+    /// SQLite's words: `violations`, `?1`.
+    package static let sqlite = HistorySQL(table: "violations", parameterPrefix: "?")
+    /// PostgreSQL's: `modalwatch_violations`, `$1`.
+    package static let postgresql = HistorySQL(table: "modalwatch_violations", parameterPrefix: "$")
+
+    /// The columns a `StoredViolation` is read from (`storedViolation`), in this order.
+    package static let violationColumns = "seq, id, fingerprint, rule, app, session, severity, ts, observed, json"
+    /// The columns a `ScannedViolation` is read from, in this order.
+    package static let scannedColumns = "rule, app, session, severity, ts, json"
+
+    /// Violations matching `query` after `cursor`, newest first (`seq` descending), at most
+    /// `query.limit` (none when 0 or less). `seqFloor`: no row below this `seq` matches (the SQLite
+    /// store's bound for `sinceObserved`, found by binary search; nil elsewhere).
+    package func page(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, seqFloor: Int64? = nil) -> Statement {
+        var clauses = Clauses(prefix: parameterPrefix)
+        if let app = query.app { clauses.add("app = ", .text(app)) }
+        if let rule = query.rule { clauses.add("rule = ", .text(rule)) }
+        if let session = query.session { clauses.add("session = ", .text(session)) }
+        if let since = query.sinceObserved { clauses.add("observed >= ", .integer(since)) }
+        if let seqFloor { clauses.add("seq >= ", .integer(seqFloor)) }
+        if let cursor { clauses.add("seq < ", .integer(cursor.rowid)) }
+        let sql = "SELECT \(Self.violationColumns) FROM \(table)\(clauses.whereClause) ORDER BY seq DESC LIMIT \(max(0, query.limit))"
+        return Statement(sql: sql, arguments: clauses.arguments)
+    }
+
+    /// Every violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, in no
+    /// particular order.
+    package func scan(app: String?, sinceTs: Int64?, untilTs: Int64?) -> Statement {
+        var clauses = Clauses(prefix: parameterPrefix)
+        if let app { clauses.add("app = ", .text(app)) }
+        if let sinceTs { clauses.add("ts >= ", .integer(sinceTs)) }
+        if let untilTs { clauses.add("ts < ", .integer(untilTs)) }
+        return Statement(sql: "SELECT \(Self.scannedColumns) FROM \(table)\(clauses.whereClause)", arguments: clauses.arguments)
+    }
+
+    /// Deletes at most `slice` of the violations observed before `cut`, the oldest first, through
+    /// the `observed` index.
+    package func deleteObserved(before cut: Int64, slice: Int) -> Statement {
+        Statement(
+            sql: "DELETE FROM \(table) WHERE seq IN (SELECT seq FROM \(table) WHERE observed < \(parameterPrefix)1 ORDER BY observed LIMIT \(max(1, slice)))",
+            arguments: [.integer(cut)])
+    }
+
+    /// Deletes at most `slice` of the violations numbered `last` or lower, the oldest first.
+    package func deleteSequences(through last: Int64, slice: Int) -> Statement {
+        Statement(
+            sql: "DELETE FROM \(table) WHERE seq IN (SELECT seq FROM \(table) WHERE seq <= \(parameterPrefix)1 ORDER BY seq LIMIT \(max(1, slice)))",
+            arguments: [.integer(last)])
+    }
+
+    /// The newest sequence number (NULL when empty).
+    package var newestSequence: String { "SELECT MAX(seq) FROM \(table)" }
+
+    /// Violations stored.
+    package var count: String { "SELECT COUNT(*) FROM \(table)" }
+
+    /// `WHERE` clauses joined by `AND`, each with one numbered parameter.
+    private struct Clauses {
+        let prefix: String
+        var parts: [String] = []
+        var arguments: [Argument] = []
+
+        mutating func add(_ condition: String, _ argument: Argument) {
+            arguments.append(argument)
+            parts.append(condition + prefix + String(arguments.count))
+        }
+
+        var whereClause: String { parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ") }
+    }
+}

@@ -1,0 +1,64 @@
+/// The history's schema (docs/spec/history.md): one row a violation, its fields as columns, in
+/// SQLite and in PostgreSQL alike. This is the SQLite file's; `PostgresSchema` has the same
+/// columns, in the same order, in PostgreSQL's words.
+public enum HistorySchema {
+    /// The schema version this release writes: `PRAGMA user_version` of the SQLite file, the
+    /// newest row of `modalwatch_schema_version` in PostgreSQL.
+    public static let version = 2
+    /// The version of 0.1.0's SQLite file (GRDB's migrations `v1` to `v4`, `user_version` 0): the one
+    /// older format a release wrote, converted at the first start (`ViolationHistory+Conversion`).
+    public static let releasedVersion = 1
+
+    /// The columns of a violation's row, in order, in both stores. The first ten are written; the
+    /// others are generated from `json`, so they never disagree with what was published.
+    public static let columns = [
+        "seq", "id", "ts", "observed", "rule", "module", "severity", "edition", "app", "session",
+        "subject", "locale", "fingerprint", "message", "suggestion", "json",
+    ]
+
+    /// The fields of the published JSON that generated columns hold (the column's name is the field's).
+    public static let generatedColumns = ["module", "edition", "subject", "locale", "message", "suggestion"]
+
+    /// The SQLite table and indexes of version 2 (docs/spec/history.md explains each).
+    ///
+    /// `seq` is the rowid: the table grows at its end, and SQLite appends the rowid to every index
+    /// key, so `violations_app` is `(app, seq)`, and a new row goes at the end of its app's, its
+    /// rule's and the clock's run. `AUTOINCREMENT`: a sequence number is never given twice, even
+    /// after the retention emptied the table. `(ts, id)` keeps a replayed violation once (an id is
+    /// derived from the event time, so this is `id` being unique) and grows with the event clock,
+    /// where an index on the random `id` alone would take every new row on a random page.
+    static let sqliteTable = """
+        CREATE TABLE violations (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            id TEXT NOT NULL,
+            ts INTEGER NOT NULL,
+            observed INTEGER NOT NULL,
+            rule TEXT NOT NULL,
+            module TEXT GENERATED ALWAYS AS (json_extract(json, '$.module')) VIRTUAL,
+            severity TEXT NOT NULL,
+            edition TEXT GENERATED ALWAYS AS (json_extract(json, '$.edition')) VIRTUAL,
+            app TEXT NOT NULL,
+            session TEXT NOT NULL,
+            subject TEXT GENERATED ALWAYS AS (json_extract(json, '$.subject')) VIRTUAL,
+            locale TEXT GENERATED ALWAYS AS (json_extract(json, '$.locale')) VIRTUAL,
+            fingerprint TEXT NOT NULL,
+            message TEXT GENERATED ALWAYS AS (json_extract(json, '$.message')) VIRTUAL,
+            suggestion TEXT GENERATED ALWAYS AS (json_extract(json, '$.suggestion')) VIRTUAL,
+            json TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX violations_key ON violations (ts, id);
+        CREATE INDEX violations_app ON violations (app);
+        CREATE INDEX violations_rule ON violations (rule);
+        CREATE INDEX violations_session ON violations (session);
+        CREATE INDEX violations_observed ON violations (observed);
+        """
+
+    /// The table a 0.1.0 file's rows wait in while they are converted.
+    static let releasedTable = "violations_v1"
+    /// The indexes of a 0.1.0 file's `violations` table, dropped before it is set aside.
+    static let releasedIndexes = ["violations_key", "violations_observed", "violations_app", "violations_rule", "violations_session"]
+    /// GRDB's migrations a 0.1.0 file has applied, exactly.
+    static let releasedMigrations: Set<String> = ["v1", "v2", "v3", "v4"]
+    /// The columns of a 0.1.0 file's `violations` table (ids and fingerprints as BLOBs).
+    static let releasedColumns: Set<String> = ["seq", "id", "fingerprint", "rule", "app", "session", "severity", "ts", "observed", "json"]
+}
