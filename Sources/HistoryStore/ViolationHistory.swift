@@ -69,7 +69,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         }
         // The version is read before the writer's connection turns WAL on: a file this release
         // refuses is left as it was.
-        let found = try Self.version(ofFileAt: path, readOnly: readOnly)
+        let found = try Self.version(ofFileAt: path, readOnly: readOnly, busyTimeout: busyTimeout)
         if case .unsupported(let what) = found { throw HistoryStoreError("the history \(path) \(what)") }
         database = try DatabaseQueue(path: path, configuration: configuration)
         if readOnly {
@@ -92,13 +92,14 @@ public final class ViolationHistory: HistoryStoring, Sendable {
 
     /// What the file at `path` holds (`.empty` when there is no file yet), read on a read-only
     /// connection of its own.
-    private static func version(ofFileAt path: String, readOnly: Bool) throws -> HistoryFileVersion {
+    private static func version(ofFileAt path: String, readOnly: Bool, busyTimeout: Double) throws -> HistoryFileVersion {
         guard readOnly || ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0) > 0 else {
             return .empty
         }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "modalwatch.history.version"
+        configuration.busyMode = .timeout(busyTimeout)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in try HistoryFileVersion(db) }

@@ -24,7 +24,7 @@ final class PostgresHistoryTests {
     @Test func storesOnceAndReadsNewestFirst() throws {
         let conninfo = try server.makeDatabase()
         let history = try PostgresHistory(conninfo: conninfo, writer: true)
-        #expect(history.migrationsApplied == [1])
+        #expect(history.migrationsApplied == [2])
         let rows = (0..<50).map { row($0) }
         try history.insert(rows)
         // A retried batch (the spool written back after a commit whose answer was lost) stores nothing twice.
@@ -91,8 +91,8 @@ final class PostgresHistoryTests {
                 applied.withLock { $0 += history.migrationsApplied }
             }
         }
-        #expect(applied.withLock { $0 } == [1])
-        #expect(try server.sql(conninfo, "SELECT string_agg(version::text, ',') FROM modalwatch_schema_version") == "1")
+        #expect(applied.withLock { $0 } == [2])
+        #expect(try server.sql(conninfo, "SELECT string_agg(version::text, ',') FROM modalwatch_schema_version") == "2")
     }
 
     @Test func retentionRunsWhereTheLockIsTaken() throws {

@@ -19,7 +19,6 @@ import shutil
 import signal
 import socket
 import sqlite3
-import struct
 import subprocess
 import tempfile
 import time
@@ -488,14 +487,10 @@ def sarif_schema_path() -> Path:
     return Path(override) if override else PACKAGE_ROOT / "Tests" / "Fixtures" / "sarif" / "sarif-schema-2.1.0.json"
 
 
-def history_schema_v1() -> str:
-    """The first release's history schema: the migrator's own SQL (`ViolationHistory.schemaV1`), read
-    out of Sources/HistoryStore/ViolationHistory.swift so that it is written once."""
-    source = (PACKAGE_ROOT / "Sources" / "HistoryStore" / "ViolationHistory.swift").read_text()
-    found = re.search(r'static let schemaV1 = """\n(.*?)\n( *)"""', source, re.S)
-    assert found, "ViolationHistory.schemaV1 not found in ViolationHistory.swift"
-    indent = len(found.group(2))  # a Swift multi-line literal drops its closing delimiter's indentation
-    return "\n".join(line[indent:] for line in found.group(1).splitlines()) + "\n"
+def released_history_schema() -> str:
+    """The SQL of 0.1.0's history file (history schema version 1): Tests/Fixtures/history/0.1.0.sql, which the Swift
+    tests read too."""
+    return (PACKAGE_ROOT / "Tests" / "Fixtures" / "history" / "0.1.0.sql").read_text()
 
 
 def write_stream(path: Path, events: Iterable[dict[str, Any]]) -> Path:
@@ -580,67 +575,17 @@ def shlex_quote(text: str) -> str:
     return shlex.quote(text)
 
 
-# The history file's segment layout (docs/spec-decisions.md, "The history file, for SQL readers").
-SEGMENT_PLAIN = 1
-_RECORD = struct.Struct("<QQQqqHHHHI")
-FNV_OFFSET, FNV_PRIME = 14695981039346656037, 1099511628211
-
-
-def fnv1a64(data: bytes) -> int:
-    value = FNV_OFFSET
-    for byte in data:
-        value = ((value ^ byte) * FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
-    return value
-
-
-def decode_segment(records: bytes, first_seq: int) -> list[dict[str, Any]]:
-    """The violations of one segment's `records`, in order, each with its `seq`."""
-    assert records[0] == SEGMENT_PLAIN, records[:1]
-    found, offset = [], 1
-    while offset < len(records):
-        id_high, id_low, fingerprint, ts, observed, *lengths = _RECORD.unpack_from(records, offset)
-        offset += _RECORD.size
-        texts = []
-        for length in lengths:
-            texts.append(records[offset:offset + length])
-            offset += length
-        severity, rule, app, session, body = texts
-        found.append({"seq": first_seq + len(found), "id": f"{id_high:016x}{id_low:016x}", "fingerprint": f"{fingerprint:016x}",
-                      "ts": ts, "observed": observed, "severity": severity.decode(), "rule": rule.decode(), "app": app.decode(),
-                      "session": session.decode(), "json": body.decode()})
-    return found
-
-
-def encode_segment(violations: list[dict[str, Any]], offsets: list[int] | None = None) -> bytes:
-    """The `records` of a segment; `offsets` gets each record's byte offset in it."""
-    out = bytearray([SEGMENT_PLAIN])
-    for v in violations:
-        if offsets is not None:
-            offsets.append(len(out))
-        texts = [v[k].encode() for k in ("severity", "rule", "app", "session", "json")]
-        out += _RECORD.pack(int(v["id"][:16], 16), int(v["id"][16:], 16), int(v["fingerprint"], 16), v["ts"], v["observed"],
-                            *map(len, texts))
-        for text in texts:
-            out += text
-    return bytes(out)
+# The history as docs/spec/history.md gives it: one row a violation, read and written with SQL.
+HISTORY_COLUMNS = ("seq", "id", "fingerprint", "ts", "observed", "severity", "rule", "app", "session", "json")
 
 
 def history_violations(state: Path, db: sqlite3.Connection | None = None) -> list[dict[str, Any]]:
-    """Every violation in the state directory's history, oldest first (arrival order): the segments decoded, and the rows
-    of a `violations` table an older release left (not converted yet)."""
+    """Every violation in the state directory's history, oldest first (storing order)."""
     own = db is None
     db = db or sqlite3.connect(f"file:{state / 'history.sqlite'}?mode=ro", uri=True, timeout=10)
     try:
-        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        found: list[dict[str, Any]] = []
-        if "segments" in tables:
-            for first, records in db.execute("SELECT first_seq, records FROM segments ORDER BY first_seq"):
-                found += decode_segment(records, first)
-        if "violations" in tables:
-            for row in db.execute("""SELECT rowid, lower(hex(id)), lower(hex(fingerprint)), ts, observed, severity, rule, app,
-                                     session, json FROM violations ORDER BY rowid"""):
-                found.append(dict(zip(("seq", "id", "fingerprint", "ts", "observed", "severity", "rule", "app", "session", "json"), row)))
-        return found
+        rows = db.execute(f"SELECT {', '.join(HISTORY_COLUMNS)} FROM violations ORDER BY seq")
+        return [dict(zip(HISTORY_COLUMNS, row)) for row in rows]
     finally:
         if own:
             db.close()
@@ -651,74 +596,35 @@ def stored_ids(state: Path) -> list[str]:
     return [v["id"] for v in history_violations(state)]
 
 
-def write_segment(db: sqlite3.Connection, violations: list[dict[str, Any]]) -> None:
-    """Appends one segment holding `violations` (and its postings), as the daemon writes a commit."""
-    newest = db.execute("SELECT COALESCE(MAX(last_seq), 0) FROM segments").fetchone()[0]
-    first = newest + 1
-    observed = [v["observed"] for v in violations]
-    ts = [v["ts"] for v in violations]
-    offsets: list[int] = []
-    db.execute("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-               (first, first + len(violations) - 1, len(violations), observed[0], observed[-1], max(observed), min(ts), max(ts),
-                SEGMENT_PLAIN, encode_segment(violations, offsets)))
-    places: dict[int, bytearray] = {}
-    for index, v in enumerate(violations):
-        db.execute("INSERT OR IGNORE INTO segment_apps VALUES (?, ?)", (v["app"], first))
-        db.execute("INSERT OR IGNORE INTO segment_rules VALUES (?, ?)", (v["rule"], first))
-        places.setdefault(fnv1a64(v["session"].encode()), bytearray()).extend(struct.pack("<II", index, offsets[index]))
-    # The session set (docs/spec-decisions.md): hashes ascending, each one's end of places, the places.
-    hashes = sorted(places)
-    ends, total = [], 0
-    for h in hashes:
-        total += len(places[h]) // 8
-        ends.append(total)
-    session_set = struct.pack(f"<I{len(hashes)}Q{len(hashes)}I", len(hashes), *hashes, *ends) + b"".join(bytes(places[h]) for h in hashes)
-    db.execute("INSERT INTO segment_session_sets VALUES (?, ?)", (first, session_set))
-    bucket = first >> 10
-    found = db.execute("SELECT bits FROM session_filters WHERE bucket = ?", (bucket,)).fetchone()
-    bits = bytearray(found[0] if found else bytes(SESSION_FILTER_BYTES))
-    for h in hashes:
-        for bit in session_filter_bits(h):
-            bits[bit >> 3] |= 1 << (bit & 7)
-    db.execute("INSERT OR REPLACE INTO session_filters VALUES (?, ?)", (bucket, bytes(bits)))
-
-
-SESSION_FILTER_BYTES = 2048
-
-
-def session_filter_bits(session_hash: int) -> list[int]:
-    """The three bits a session's FNV-1a 64 hash sets in its bucket's filter (`SessionFilter`)."""
-    x = session_hash
-    x ^= x >> 33
-    x = (x * 0xFF51AFD7ED558CCD) & 0xFFFFFFFFFFFFFFFF
-    x ^= x >> 33
-    mask = SESSION_FILTER_BYTES * 8 - 1
-    return [x & mask, (x >> 14) & mask, (x >> 28) & mask]
+def insert_violations(db: sqlite3.Connection, violations: list[dict[str, Any]]) -> None:
+    """Appends `violations` as the daemon stores a commit: one row each, in order (the written columns of
+    docs/spec/history.md; the rest is generated from `json`)."""
+    db.executemany("INSERT OR IGNORE INTO violations (id, ts, observed, rule, severity, app, session, fingerprint, json) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   [(v["id"], v["ts"], v["observed"], v["rule"], v["severity"], v["app"], v["session"], v["fingerprint"], v["json"])
+                    for v in violations])
 
 
 def keep_oldest(state: Path, count: int) -> None:
-    """Cuts the history to its oldest `count` violations (one segment)."""
+    """Cuts the history to its oldest `count` violations."""
     db = sqlite3.connect(state / "history.sqlite", timeout=10)
     try:
-        kept = history_violations(state, db)[:count]
-        db.executescript("DELETE FROM segments; DELETE FROM segment_apps; DELETE FROM segment_rules; DELETE FROM segment_session_sets; "
-                         "DELETE FROM session_filters;")
-        write_segment(db, kept)
+        db.execute("DELETE FROM violations WHERE seq NOT IN (SELECT seq FROM violations ORDER BY seq LIMIT ?)", (count,))
         db.commit()
     finally:
         db.close()
 
 
 def grow_history(state: Path, rows: int, step: int = 5000) -> int:
-    """Copies the history's newest violations (fresh ids, later ts) until it has `rows`, a segment of `step` at a time:
-    a large history without a long stream. The count it ends with."""
+    """Copies the history's newest violations (fresh ids, later ts) until it has `rows`, `step` a commit: a large
+    history without a long stream. The count it ends with."""
     db = sqlite3.connect(state / "history.sqlite", timeout=10)
     try:
-        count = lambda: db.execute("SELECT COALESCE(SUM(count), 0) FROM segments").fetchone()[0]
+        count = lambda: db.execute("SELECT COUNT(*) FROM violations").fetchone()[0]
         while count() < rows:
             newest = history_violations(state, db)[-step:]
             copies = [dict(v, id=os.urandom(16).hex(), ts=v["ts"] + 1, observed=v["observed"] + 1) for v in newest]
-            write_segment(db, copies)
+            insert_violations(db, copies)
             db.commit()
         return count()
     finally:

@@ -49,7 +49,7 @@ def test_a_page_corrupted_history_is_moved_aside_and_the_daemon_starts_afresh(zc
     data = bytearray(history.read_bytes())
     page = int.from_bytes(data[16:18], "big") or 65536
     assert len(data) >= 4 * page, len(data)
-    for offset in range(2 * page, 4 * page, 7):       # pages 3 and 4: b-tree pages of the segments and postings
+    for offset in range(2 * page, 4 * page, 7):       # pages 3 and 4: b-tree pages of the table and its indexes
         data[offset] = 0xA5
     history.write_bytes(bytes(data))
 

@@ -117,7 +117,7 @@ def test_report_on_a_history_holding_extreme_times_ends_in_bounded_memory(daemon
             body["ts"], body["observed"] = ts, ts
             extreme.append({**newest, "id": os.urandom(16).hex(), "ts": ts, "observed": ts,
                             "json": json.dumps(body, ensure_ascii=False, separators=(",", ":"))})
-        support.write_segment(db, extreme)
+        support.insert_violations(db, extreme)
         db.commit()
         rows = len(support.history_violations(state, db))
     finally:

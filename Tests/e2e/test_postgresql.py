@@ -75,7 +75,7 @@ def test_three_sharded_daemons_store_check_ids_once_in_one_database(zctx, tmp_pa
             daemons.append(support.Daemon(zctx, folder, ["--config", str(config), "--shard", f"{index}/3", "--shard-key", "app"]).start())
         assert all(d.status()["history"].startswith("postgresql: ") for d in daemons)
         # The schema was made once, whoever started first.
-        assert server.sql(conninfo, "SELECT string_agg(version::text, ',') FROM modalwatch_schema_version") == "1"
+        assert server.sql(conninfo, "SELECT string_agg(version::text, ',') FROM modalwatch_schema_version") == "2"
         sent = shard.send(files, [d.events for d in daemons], "--shard-count", "3", "--batch", "64")
         assert sent["events_sent"] == sent["events"], sent
         total = sum(len([line for line in f.read_bytes().splitlines() if line.strip()]) for f in files)
@@ -180,7 +180,7 @@ def test_a_server_away_at_start_is_said_in_status_until_it_comes(zctx, tmp_path,
         server.start()
         # Nothing to write: the daemon connects again by itself, and makes the schema.
         assert support.poll_until(lambda: daemon.status()["history_state"] == "ok", 15)
-        assert server.sql(conninfo, "SELECT max(version) FROM modalwatch_schema_version") == "1"
+        assert server.sql(conninfo, "SELECT max(version) FROM modalwatch_schema_version") == "2"
     finally:
         if daemon.alive:
             assert daemon.stop() == 0

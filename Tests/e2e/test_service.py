@@ -10,7 +10,6 @@ import shutil
 import signal
 import socket
 import sqlite3
-import struct
 import subprocess
 import time
 import urllib.request
@@ -236,7 +235,7 @@ def test_kill_9_mid_stream_loses_no_violation_a_subscriber_saw(zctx, tmp_path):
 @pytest.mark.parametrize("kill_after", [3, 17, 60])
 def test_kill_9_while_violations_are_committed_leaves_every_published_one_stored_once(zctx, tmp_path, kill_after):
     """The kill comes while batches are still being judged, committed and published (no wait for them to
-    settle): whatever a subscriber received before and after it (already sent) is in a committed segment,
+    settle): whatever a subscriber received before and after it (already sent) is in a committed row,
     and no violation is stored twice."""
     daemon = support.Daemon(zctx, tmp_path).start()
     sender = support.EventSender(zctx, daemon.events)
@@ -430,53 +429,50 @@ def test_metrics_carry_the_build_info_and_the_process_metrics_of_the_daemon(zctx
         assert daemon.stop() == 0
 
 
-# A v1 store as the first release wrote it: GRDB's migration table at v1, and the v1 table.
-V1_SCHEMA = ("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);\n"
-             "INSERT INTO grdb_migrations VALUES ('v1');\n" + support.history_schema_v1())
-
-
-def test_a_history_file_of_the_first_schema_is_read_then_converted(zctx, tmp_path):
-    # A v1 store (ids and fingerprints as hex TEXT), as the first release wrote it.
+def test_a_history_of_0_1_0_is_converted_in_slices_at_the_first_start(zctx, tmp_path):
+    # 0.1.0's file (Tests/Fixtures/history/0.1.0.sql: ids and fingerprints as BLOBs), 60,000 violations: more than
+    # one slice of the conversion (50,000).
     state = tmp_path / "state"
     state.mkdir()
     history = state / "history.sqlite"
-    rows = []
     recent = int(time.time() * 1000) - 60_000  # within the default retention of 30 days
-    for n in range(30):
-        vid, fp = f"{n:02x}" + "ab" * 15, f"{n:04x}" + "cd" * 6
-        body = {"v": 1, "id": vid, "rule": "alert-frequency", "rev": 1, "module": "overuse", "severity": "warning",
-                "edition": "current", "app": "com.example.old" if n % 2 else "com.example.svc", "session": f"OLD{n % 3}",
-                "ts": T0 + n, "observed": recent + n // 3, "subject": None, "message": "m", "guideline": "g",
-                "evidence": {"n": n, "path": "a/b"}, "events": [{"type": "alert.presented", "ts": T0 + n}], "fingerprint": fp}
+    template = {"v": 1, "rule": "alert-frequency", "rev": 1, "module": "overuse", "severity": "warning", "edition": "current",
+                "subject": None, "message": "m", "guideline": "g", "evidence": {}, "events": []}
+    rows = []
+    for n in range(60_000):
+        body = dict(template, id=f"{n:032x}", fingerprint=f"{n:016x}", app="com.example.old" if n % 2 else "com.example.svc",
+                    session=f"OLD{n % 97}", ts=T0 + n, observed=recent + n // 1000)
         rows.append(body)
     with sqlite3.connect(history) as db:
         db.execute("PRAGMA journal_mode = WAL")
-        db.executescript(V1_SCHEMA)
-        db.executemany("INSERT INTO violations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       [(r["id"], r["fingerprint"], r["rule"], r["app"], r["session"], r["severity"], r["ts"], r["observed"],
-                         json.dumps(r, separators=(",", ":"))) for r in rows])
+        db.executescript(support.released_history_schema())
+        db.executemany("INSERT INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       [(bytes.fromhex(r["id"]), bytes.fromhex(r["fingerprint"]), r["rule"], r["app"], r["session"], r["severity"],
+                         r["ts"], r["observed"], json.dumps(r, separators=(",", ":"))) for r in rows])
     newest_first = list(reversed(rows))
 
-    def cli(*args: str) -> list[dict]:
-        result = support.run_cli(["violations", "--state-dir", str(state), "--json", "--limit", "100", *args])
-        assert result.returncode == 0, result.stderr.decode()
-        return [json.loads(line) for line in result.stdout.decode().splitlines()]
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return support.run_cli(["violations", "--state-dir", str(state), "--json", "--limit", "100", *args])
 
-    # The new CLI reads the old file as it is, without converting it.
-    assert cli() == newest_first
-    with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
-        assert db.execute("SELECT DISTINCT typeof(id) FROM violations").fetchall() == [("text",)]
+    # Before the daemon converted it, the CLI says so in one line.
+    before = cli()
+    assert before.returncode != 0 and "0.1.0's" in before.stderr.decode() and "converts it at its first start" in before.stderr.decode()
 
-    daemon = support.Daemon(zctx, tmp_path).start()
+    # A slow machine converts for a few seconds before READY.
+    daemon = support.Daemon(zctx, tmp_path).start(ready_timeout=60)
     try:
-        assert "the history is converted to segments" in daemon.log() and "converted=30" in daemon.log(), daemon.log()
+        log = daemon.log()
+        slices = [re.search(r"converted=(\d+) .*remaining=(\d+)", line).groups() for line in log.splitlines()
+                  if "converting 0.1.0's history" in line]
+        assert slices == [("50000", "10000")], log
+        assert "0.1.0's history is converted" in log and "converted=60000" in log, log
         reply = daemon.request({"cmd": "violations", "limit": 100})
-        assert reply["ok"] and reply["count"] == 30
-        assert reply["violations"] == newest_first, "the daemon serves the converted rows, ids and order unchanged"
-        only = daemon.request({"cmd": "violations", "app": "com.example.old", "session": "OLD1"})
+        assert reply["ok"] and reply["violations"] == newest_first[:100], "ids, fields and order unchanged"
+        only = daemon.request({"cmd": "violations", "app": "com.example.old", "session": "OLD5", "limit": 50})
         assert [v["id"] for v in only["violations"]] == [r["id"] for r in newest_first
-                                                          if r["app"] == "com.example.old" and r["session"] == "OLD1"]
-        # New violations go into the converted file next to the old ones.
+                                                          if r["app"] == "com.example.old" and r["session"] == "OLD5"][:50]
+        # New violations go in after the converted ones.
         sender = support.EventSender(zctx, daemon.events)
         sender.warm_up(daemon)
         sender.events([start("NEW")] + alerts("NEW", 0, 4))
@@ -485,80 +481,30 @@ def test_a_history_file_of_the_first_schema_is_read_then_converted(zctx, tmp_pat
     finally:
         assert daemon.stop() == 0
     with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
-        assert db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid").fetchall() == [("v1",), ("v2",), ("v3",), ("v4",), ("v5",), ("v6",)]
-        assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'violations'").fetchone()[0] == 0, "converted to segments"
-    converted = {v["id"]: v["fingerprint"] for v in support.history_violations(state)}
-    assert all(converted[r["id"]] == r["fingerprint"] for r in rows)
-    after = cli()
-    assert after[len(after) - 30:] == newest_first, "the old rows read back the same after the conversion"
-    assert [v["session"] for v in after[:len(after) - 30]] == ["NEW"] * (len(after) - 30)
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        assert tables == ["sqlite_sequence", "violations"], tables
+        assert db.execute("SELECT COUNT(*), MIN(seq), typeof(id) FROM violations WHERE session LIKE 'OLD%'").fetchone() == (60_000, 1, "text")
+        # The columns of docs/spec/history.md, the generated ones from the old JSON.
+        assert db.execute("SELECT module, edition, locale FROM violations WHERE seq = 1").fetchone() == ("overuse", "current", None)
+    after = json.loads("[" + ",".join(cli().stdout.decode().splitlines()) + "]")
+    olds = [v["id"] for v in after if v["session"] != "NEW"]
+    assert after[0]["session"] == "NEW" and olds == [r["id"] for r in newest_first][:len(olds)], "the new after the converted"
 
 
-V5_SCHEMA = """
-CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-INSERT INTO grdb_migrations VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5');
-CREATE TABLE segments (
-    first_seq INTEGER PRIMARY KEY, last_seq INTEGER NOT NULL, count INTEGER NOT NULL,
-    first_observed INTEGER NOT NULL, last_observed INTEGER NOT NULL, max_observed INTEGER NOT NULL,
-    min_ts INTEGER NOT NULL, max_ts INTEGER NOT NULL, format INTEGER NOT NULL, records BLOB NOT NULL
-);
-CREATE TABLE segment_apps (app TEXT NOT NULL, segment INTEGER NOT NULL, PRIMARY KEY (app, segment)) WITHOUT ROWID;
-CREATE TABLE segment_rules (rule TEXT NOT NULL, segment INTEGER NOT NULL, PRIMARY KEY (rule, segment)) WITHOUT ROWID;
-CREATE TABLE segment_sessions (
-    bucket INTEGER NOT NULL, session INTEGER NOT NULL, segment INTEGER NOT NULL, records BLOB NOT NULL,
-    PRIMARY KEY (bucket, session, segment)
-) WITHOUT ROWID;
-"""
-
-
-def test_a_v5_history_gets_its_session_postings_converted_to_session_sets_in_slices(zctx, tmp_path):
-    # A v5 history (one posting row per session and segment), as the last release wrote it: 60,000
-    # violations in 60 segments, more than one slice of the conversion (50,000 violations).
+def test_a_history_of_a_version_no_release_wrote_is_refused_by_name(zctx, tmp_path):
+    # A file of an unreleased build's segments (GRDB's migrations v1 to v6): refused at start, in one line, left as it is.
     state = tmp_path / "state"
     state.mkdir()
-    recent = int(time.time() * 1000) - 60_000
-    template = {"v": 1, "rule": "alert-frequency", "rev": 1, "module": "overuse", "severity": "warning", "edition": "current",
-                "app": "com.example.svc", "subject": None, "message": "m", "guideline": "g", "evidence": {}, "events": []}
-    with sqlite3.connect(state / "history.sqlite") as db:
-        db.execute("PRAGMA journal_mode = WAL")
-        db.executescript(V5_SCHEMA)
-        first = 1
-        for segment in range(60):
-            violations = []
-            for k in range(1000):
-                n = segment * 1000 + k
-                body = dict(template, id=f"{n:032x}", fingerprint=f"{n:016x}", session=f"OLD{n % 97}", ts=T0 + n, observed=recent + n // 1000)
-                violations.append({"id": body["id"], "fingerprint": body["fingerprint"], "ts": body["ts"], "observed": body["observed"],
-                                   "severity": "warning", "rule": body["rule"], "app": body["app"], "session": body["session"],
-                                   "json": json.dumps(body, separators=(",", ":"))})
-            offsets: list[int] = []
-            db.execute("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (first, first + 999, 1000, recent + segment, recent + segment, recent + segment, T0 + first - 1, T0 + first + 998,
-                        support.SEGMENT_PLAIN, support.encode_segment(violations, offsets)))
-            db.execute("INSERT INTO segment_apps VALUES (?, ?)", ("com.example.svc", first))
-            db.execute("INSERT INTO segment_rules VALUES (?, ?)", ("alert-frequency", first))
-            places: dict[str, bytearray] = {}
-            for index, v in enumerate(violations):
-                places.setdefault(v["session"], bytearray()).extend(struct.pack("<II", index, offsets[index]))
-            for session, records in places.items():
-                h = support.fnv1a64(session.encode())
-                db.execute("INSERT INTO segment_sessions VALUES (?, ?, ?, ?)", (first >> 10, h - (1 << 64) if h >= 1 << 63 else h, first, bytes(records)))
-            first += 1000
-    expected = [f"{n:032x}" for n in reversed(range(60_000)) if n % 97 == 5][:200]
-
-    # A slow machine converts for a few seconds before READY.
-    daemon = support.Daemon(zctx, tmp_path).start(ready_timeout=60)
-    try:
-        log = daemon.log()
-        slices = [re.search(r"converted=(\d+) .*remaining=(\d+)", line).groups() for line in log.splitlines()
-                  if "converting the history's session postings to session sets" in line]
-        assert slices == [("50000", "10000")], log
-        assert "the history's session postings are converted to session sets" in log and "converted=60000" in log, log
-        reply = daemon.request({"cmd": "violations", "session": "OLD5", "limit": 200})
-        assert reply["ok"] and [v["id"] for v in reply["violations"]] == expected
-    finally:
-        assert daemon.stop() == 0
-    with sqlite3.connect(f"file:{state / 'history.sqlite'}?mode=ro", uri=True) as db:
-        assert db.execute("SELECT identifier FROM grdb_migrations ORDER BY rowid").fetchall()[-1] == ("v6",)
-        assert db.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'segment_sessions'").fetchone()[0] == 0
-        assert db.execute("SELECT COUNT(*) FROM segment_session_sets").fetchone()[0] == 60
+    history = state / "history.sqlite"
+    with sqlite3.connect(history) as db:
+        db.executescript("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);"
+                         "INSERT INTO grdb_migrations VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5'), ('v6');"
+                         "CREATE TABLE segments (first_seq INTEGER PRIMARY KEY, records BLOB NOT NULL);")
+    before = history.read_bytes()
+    result = subprocess.run([str(support.daemon_path()), "--state-dir", str(state), "--config", "/dev/null"],
+                            capture_output=True, timeout=30)
+    assert result.returncode != 0
+    errors = [line for line in result.stderr.decode().splitlines() if "history" in line]
+    assert any("the schema migrations v1, v2, v3, v4, v5, v6 (an unreleased build's segments)" in line for line in errors), errors
+    assert history.read_bytes() == before, "left as it is"

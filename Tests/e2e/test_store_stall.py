@@ -191,7 +191,7 @@ def test_a_long_reader_shows_in_status_and_the_wal_stays_bounded(zctx, tmp_path)
         sender.warm_up(daemon)
         reader = sqlite3.connect(f"file:{state / 'history.sqlite'}?mode=ro", uri=True, isolation_level=None)
         reader.execute("BEGIN")
-        reader.execute("SELECT COUNT(*) FROM segments").fetchone()   # a read transaction, held
+        reader.execute("SELECT COUNT(*) FROM violations").fetchone()   # a read transaction, held
         sent = 0
         status = daemon.status()
         assert "history_wal_bytes" in status, sorted(status)
