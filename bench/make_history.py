@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Make a history file (the daemon's history.sqlite, schema v2: one row a violation, as an older
-release wrote it) holding N violations, for measuring the conversion to segments the daemon
-makes when it opens such a file (its log names each slice), and `modalwatch report --state-dir`
-on a large history (a read-only reader reads an unconverted file as it is).
+"""Make a history file (the daemon's history.sqlite) holding N violations: of the current schema
+(docs/spec/history.md, whose SQL this reads), for measuring `modalwatch report --state-dir` and the
+queries on a large history; or, with `--released`, as 0.1.0 wrote it (Tests/Fixtures/history/0.1.0.sql),
+for measuring the conversion the daemon makes at its first start on it (its log names each slice).
 
 The violations are those of a `modalwatch check --format json` run, repeated with their
 session ids suffixed and their times shifted by a day per round until N are written, each
@@ -18,18 +18,15 @@ import argparse
 import json
 import os
 import sqlite3
+from pathlib import Path
 
-SCHEMA = """
-CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-INSERT INTO grdb_migrations VALUES ('v1'), ('v2');
-CREATE TABLE violations (
-    id BLOB NOT NULL, fingerprint BLOB NOT NULL, rule TEXT NOT NULL, app TEXT NOT NULL,
-    session TEXT NOT NULL, severity TEXT NOT NULL, ts INTEGER NOT NULL, observed INTEGER NOT NULL,
-    json TEXT NOT NULL, PRIMARY KEY (ts, id));
-CREATE INDEX violations_observed ON violations(observed);
-CREATE INDEX violations_app ON violations(app, observed);
-CREATE INDEX violations_rule ON violations(rule, observed);
-"""
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def current_schema() -> str:
+    """The SQLite schema of docs/spec/history.md (its first SQL block) and its version."""
+    text = (ROOT / "docs" / "spec" / "history.md").read_text()
+    return text.split("```sql", 1)[1].split("```", 1)[0] + "\nPRAGMA user_version = 2;\n"
 
 
 def main() -> None:
@@ -37,6 +34,7 @@ def main() -> None:
     parser.add_argument("violations", help="NDJSON violations, as `check --format json` prints them")
     parser.add_argument("--count", type=int, default=1_000_000)
     parser.add_argument("--state-dir", required=True)
+    parser.add_argument("--released", action="store_true", help="0.1.0's file (schema version 1), which the daemon converts")
     args = parser.parse_args()
     with open(args.violations) as handle:
         base = [json.loads(line) for line in handle if line.strip()]
@@ -47,7 +45,7 @@ def main() -> None:
     if os.path.exists(path):
         os.remove(path)
     db = sqlite3.connect(path)
-    db.executescript(SCHEMA)
+    db.executescript((ROOT / "Tests" / "Fixtures" / "history" / "0.1.0.sql").read_text() if args.released else current_schema())
     written, round_ = 0, 0
     while written < args.count:
         rows = []
@@ -55,9 +53,14 @@ def main() -> None:
             n = written + len(rows)
             v = dict(v, session=f"{v['session']}-r{round_}", ts=v["ts"] + round_ * 86_400_000, observed=v.get("observed", 0) + n)
             v["id"] = f"{n:032x}"
-            rows.append((bytes.fromhex(v["id"]), bytes.fromhex(v["fingerprint"]), v["rule"], v["app"], v["session"],
-                         v["severity"], v["ts"], v["observed"], json.dumps(v, separators=(",", ":"))))
-        db.executemany("INSERT INTO violations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            body = json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+            if args.released:
+                rows.append((bytes.fromhex(v["id"]), bytes.fromhex(v["fingerprint"]), v["rule"], v["app"], v["session"],
+                             v["severity"], v["ts"], v["observed"], body))
+            else:
+                rows.append((v["id"], v["fingerprint"], v["rule"], v["app"], v["session"], v["severity"], v["ts"], v["observed"], body))
+        db.executemany("INSERT INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         written += len(rows)
         round_ += 1
     db.commit()

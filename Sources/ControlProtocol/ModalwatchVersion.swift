@@ -2,7 +2,7 @@
 /// Debian package's (`scripts/package.sh` reads it from `modalwatch --version`).
 public enum ModalwatchVersion: Sendable {
     /// Semantic version of this build.
-    public static let string = "0.1.0"
+    public static let string = "0.2.0"
     /// Version of the control protocol (docs/control-protocol.md): every request may carry
     /// it as `"v"`, every reply carries it as `"v"`, and `status` as `"protocol"`.
     public static let controlProtocol = 1

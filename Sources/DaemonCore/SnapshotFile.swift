@@ -4,19 +4,15 @@ import SessionEngine
 
 /// The session snapshot in the state directory: written atomically on a graceful stop
 /// in the binary format (`EngineSnapshot+Binary`), read and removed on start (so a crash
-/// never restores a stale one). A JSON snapshot left by an older daemon is still read.
+/// never restores a stale one). 0.1.0's snapshot (binary version 2) is read as well.
 struct SnapshotFile {
-    /// The binary snapshot's file name.
+    /// The snapshot's file name.
     static let fileName = "sessions.snapshot"
-    /// The JSON snapshot older daemons wrote.
-    static let legacyFileName = "sessions.snapshot.json"
 
     let path: String
-    let legacyPath: String
 
     init(directory: String) {
         path = directory + "/" + Self.fileName
-        legacyPath = directory + "/" + Self.legacyFileName
     }
 
     /// Writes `snapshot` atomically: a temporary file, synced, renamed into place, the folder synced.
@@ -44,24 +40,16 @@ struct SnapshotFile {
         return bytes.count
     }
 
-    /// The snapshot, if there is one (the binary one first, else a JSON one); a damaged
-    /// one is moved aside (`PATH.damaged`) and its error thrown.
+    /// The snapshot, if there is one; a damaged one is moved aside (`PATH.damaged`) and its
+    /// error thrown.
     func take() throws -> EngineSnapshot? {
         let manager = FileManager.default
-        if manager.fileExists(atPath: path) {
-            defer {
-                try? manager.removeItem(atPath: path)
-                try? manager.removeItem(atPath: legacyPath)
-            }
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try decodeOrSetAside(path) { () throws -> EngineSnapshot in
-                try data.withUnsafeBytes { bytes throws -> EngineSnapshot in try EngineSnapshot.decodeBinary(bytes) }
-            }
+        guard manager.fileExists(atPath: path) else { return nil }
+        defer { try? manager.removeItem(atPath: path) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try decodeOrSetAside(path) { () throws -> EngineSnapshot in
+            try data.withUnsafeBytes { bytes throws -> EngineSnapshot in try EngineSnapshot.decodeBinary(bytes) }
         }
-        guard manager.fileExists(atPath: legacyPath) else { return nil }
-        defer { try? manager.removeItem(atPath: legacyPath) }
-        let data = try Data(contentsOf: URL(fileURLWithPath: legacyPath))
-        return try decodeOrSetAside(legacyPath) { try JSONDecoder().decode(EngineSnapshot.self, from: data) }
     }
 
     private func decodeOrSetAside(_ file: String, _ decode: () throws -> EngineSnapshot) throws -> EngineSnapshot {

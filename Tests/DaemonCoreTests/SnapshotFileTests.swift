@@ -40,13 +40,6 @@ final class SnapshotFileTests: XCTestCase {
         XCTAssertNil(try file.take(), "a snapshot is read once, so a crash never restores a stale one")
     }
 
-    func testAJSONSnapshotFromAnOlderDaemonIsStillRead() throws {
-        let file = SnapshotFile(directory: folder)
-        try JSONEncoder().encode(sample()).write(to: URL(fileURLWithPath: folder + "/sessions.snapshot.json"))
-        XCTAssertEqual(try file.take(), sample())
-        XCTAssertFalse(FileManager.default.fileExists(atPath: file.legacyPath))
-    }
-
     func testADamagedSnapshotIsRefusedAndSetAside() throws {
         let file = SnapshotFile(directory: folder)
         try file.write(sample())

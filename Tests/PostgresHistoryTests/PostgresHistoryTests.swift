@@ -55,6 +55,23 @@ final class PostgresHistoryTests {
         #expect(paged == (0...50).reversed().map { row($0).id })
     }
 
+    /// The table has `HistorySchema.columns`, in order, as the SQLite file does (docs/spec/history.md),
+    /// and its generated columns are the published fields.
+    @Test func theTableHasTheSchemasColumnsAndGeneratesTheFields() throws {
+        let conninfo = try server.makeDatabase()
+        let history = try PostgresHistory(conninfo: conninfo, writer: true)
+        let columns = try server.sql(conninfo, """
+            SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM information_schema.columns
+            WHERE table_name = 'modalwatch_violations'
+            """)
+        #expect(columns.split(separator: ",").map(String.init) == HistorySchema.columns)
+        var violation = row(1)
+        violation.json = #"{"id":"\#(violation.id)","module":"overuse","edition":"ios7","subject":null,"locale":"ja-JP","message":"m","suggestion":"s"}"#
+        try history.insert([violation])
+        #expect(try server.sql(conninfo, "SELECT concat_ws('|', module, edition, coalesce(subject, '-'), locale, message, suggestion) FROM modalwatch_violations")
+                == "overuse|ios7|-|ja-JP|m|s")
+    }
+
     @Test func textWithCopysSpecialBytesComesBackAsItWent() throws {
         let conninfo = try server.makeDatabase()
         let history = try PostgresHistory(conninfo: conninfo, writer: true)

@@ -101,6 +101,16 @@ def test_the_five_questions_on_a_history_the_daemon_wrote(zctx, tmp_path):
                                           v.get("suggestion"), v["fingerprint"]], seq
         db.close()
 
+        # The daemon's file has exactly the schema docs/spec/history.md gives (its first SQL block).
+        spec = sqlite3.connect(":memory:")
+        spec.executescript(SCHEMA.read_text().split("```sql", 1)[1].split("```", 1)[0])
+        shape = lambda c: ([tuple(r) for r in c.execute("PRAGMA table_xinfo(violations)")],
+                           sorted(tuple(r) for r in c.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index'")))
+        daemon_db = sqlite3.connect(f"file:{history}?mode=ro", uri=True, timeout=10)
+        assert shape(daemon_db) == shape(spec)
+        assert daemon_db.execute("PRAGMA user_version").fetchone() == (2,)
+        daemon_db.close()
+
         # The sqlite3 shell answers question 1 the same (any tool reads the file).
         shell = shutil.which("sqlite3")
         if shell:

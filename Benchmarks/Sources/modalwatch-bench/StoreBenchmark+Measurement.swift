@@ -28,5 +28,10 @@ extension StoreBenchmark: Measurement {
                                  name: "query on \(store.historyRows) rows: \(query.name)", value: query.milliseconds, unit: "ms",
                                  display: "\(Figure.format(query.milliseconds, 2)) ms (\(query.rows) rows)"))
         }
+        if let retention = store.retention {
+            run.table.add(Figure(key: "store_retention_longest_slice_ms",
+                                 name: "retention on \(store.historyRows) rows to half: the longest slice", value: retention.milliseconds,
+                                 unit: "ms", display: "\(Figure.format(retention.milliseconds, 2)) ms (\(retention.rows) rows deleted)"))
+        }
     }
 }

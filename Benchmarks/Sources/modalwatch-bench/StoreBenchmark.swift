@@ -51,6 +51,8 @@ struct StoreBenchmark {
     struct Result {
         var commits: [Commits]
         var queries: [Query]
+        /// The retention cutting the filled history to half, a slice a call: the longest call.
+        var retention: Query?
         var historyRows: Int
     }
 
@@ -77,6 +79,7 @@ struct StoreBenchmark {
 
         var commits: [Commits] = []
         var queries: [Query] = []
+        var retention: Query?
         var historyRows = 0
         for (index, group) in groupSizes.enumerated() {
             let path = folder + "/store-\(group)/" + ViolationHistory.fileName
@@ -117,9 +120,10 @@ struct StoreBenchmark {
                 let reader = try ViolationHistory(path: path, readOnly: true)
                 historyRows = try reader.count()
                 queries = try Self.timeQueries(reader, sample: rows[count - 1], bytes: bytes)
+                retention = try Self.timeRetention(history, rows: historyRows)
             }
         }
-        return Result(commits: commits, queries: queries, historyRows: historyRows)
+        return Result(commits: commits, queries: queries, retention: retention, historyRows: historyRows)
     }
 
     /// Writes `rows[..<count]` again, round after round (ids, `ts` and `observed` shifted so that
@@ -159,6 +163,7 @@ struct StoreBenchmark {
             ("newest 100 of a rule", HistoryQuery(rule: text(sample.rule), limit: 100)),
             ("newest 100 of an app", HistoryQuery(app: text(sample.app), limit: 100)),
             ("a session's (session ID), 50", HistoryQuery(app: text(sample.app), session: text(sample.session), limit: 50)),
+            ("newest 50 of a session", HistoryQuery(session: text(sample.session), limit: 50)),
             ("since a minute before the newest, 100", HistoryQuery(sinceObserved: newest - 60_000, limit: 100)),
             ("a rule with no rows", HistoryQuery(rule: "no-such-rule", limit: 100)),
         ]
@@ -172,6 +177,20 @@ struct StoreBenchmark {
             }
             return Query(name: name, milliseconds: times.sorted()[2], rows: found)
         }
+    }
+
+    /// The retention cutting the history to half its rows (`max_rows`), a slice a call as the
+    /// publishing thread runs it: the longest call, the writer held for it (ms), and the rows deleted.
+    private static func timeRetention(_ history: ViolationHistory, rows: Int) throws -> Query {
+        var longest = 0.0, deleted = 0
+        while true {
+            let start = MonotonicClock.nanoseconds()
+            let slice = try history.prune(now: 0, maxAgeMs: nil, maxRows: rows / 2)
+            longest = max(longest, MonotonicClock.seconds(from: start, to: MonotonicClock.nanoseconds()) * 1e3)
+            deleted += slice
+            if slice < history.pruneSlice { break }
+        }
+        return Query(name: "retention to half, the longest slice", milliseconds: longest, rows: deleted)
     }
 
     /// Each line of `check --format json`'s output as columns, its text copied into `bytes`.
