@@ -32,9 +32,13 @@ package struct HistorySQL: Sendable {
 
     /// Violations matching `query` after `cursor`, newest first (`seq` descending), at most
     /// `query.limit` (none when 0 or less). `seqFloor`: no row below this `seq` matches (the SQLite
-    /// store's bound for `sinceObserved`, found by binary search; nil elsewhere).
-    package func page(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, seqFloor: Int64? = nil) -> Statement {
+    /// store's bound for `sinceObserved`, found by binary search; nil elsewhere). `sessionBucket`:
+    /// only the rows of that bucket of sequence numbers (`seq >> HistorySchema.sessionBucketShift`,
+    /// the first part of SQLite's `violations_session`).
+    package func page(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, seqFloor: Int64? = nil,
+                      sessionBucket: Int64? = nil) -> Statement {
         var clauses = Clauses(prefix: parameterPrefix)
+        if let sessionBucket { clauses.add("seq >> \(HistorySchema.sessionBucketShift) = ", .integer(sessionBucket)) }
         if let app = query.app { clauses.add("app = ", .text(app)) }
         if let rule = query.rule { clauses.add("rule = ", .text(rule)) }
         if let session = query.session { clauses.add("session = ", .text(session)) }

@@ -26,7 +26,11 @@ public enum HistorySchema {
     /// rule's and the clock's run. `AUTOINCREMENT`: a sequence number is never given twice, even
     /// after the retention emptied the table. `(ts, id)` keeps a replayed violation once (an id is
     /// derived from the event time, so this is `id` being unique) and grows with the event clock,
-    /// where an index on the random `id` alone would take every new row on a random page.
+    /// where an index on the random `id` alone would take every new row on a random page. Sessions
+    /// are many and their ids random: `violations_session` is cut in buckets of 4,096 sequence
+    /// numbers (`seq >> 12, session`), so that new rows go into the newest bucket's few dozen
+    /// pages instead of each onto a random page of an index over every row; a session's rows are
+    /// found with one seek a bucket, newest first (`WHERE seq >> 12 = B AND session = S`).
     static let sqliteTable = """
         CREATE TABLE violations (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -49,9 +53,12 @@ public enum HistorySchema {
         CREATE UNIQUE INDEX violations_key ON violations (ts, id);
         CREATE INDEX violations_app ON violations (app);
         CREATE INDEX violations_rule ON violations (rule);
-        CREATE INDEX violations_session ON violations (session);
+        CREATE INDEX violations_session ON violations (seq >> 12, session);
         CREATE INDEX violations_observed ON violations (observed);
         """
+
+    /// The bucket of `violations_session`: `seq >> 12`.
+    public static let sessionBucketShift: Int64 = 12
 
     /// The table a 0.1.0 file's rows wait in while they are converted.
     static let releasedTable = "violations_v1"

@@ -182,10 +182,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
 
     /// Violations matching `query`, newest first, ids and fingerprints as lowercase hex.
     public func find(_ query: HistoryQuery) throws -> [StoredViolation] {
-        try database.read { db in
-            let statement = try Self.page(query, after: nil, in: db)
-            return try Row.fetchAll(db, sql: statement.sql, arguments: Self.arguments(statement)).map(Self.storedViolation)
-        }
+        try findPage(query, after: nil, maxBytes: .max).rows
     }
 
     /// Violations matching `query` after `cursor` (nil: from the newest), newest first: at most
@@ -193,31 +190,59 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// when more may match, so that a large answer comes in pages of a bounded size.
     public func findPage(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, maxBytes: Int) throws -> HistoryPage {
         try database.read { db in
-            let statement = try Self.page(query, after: cursor, in: db)
-            let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: Self.arguments(statement))
             var page = HistoryPage(rows: [], next: nil)
             var bytes = 0
             var last: HistoryPage.Cursor?
-            while let row = try rows.next() {
+            var cut = false
+            try Self.visit(query, after: cursor, in: db) { row in
                 let violation = Self.storedViolation(row)
                 if !page.rows.isEmpty && bytes + violation.json.utf8.count > maxBytes {
-                    page.next = last
-                    return page
+                    cut = true
+                    return false
                 }
                 bytes += violation.json.utf8.count
                 page.rows.append(violation)
                 last = HistoryPage.Cursor(observed: violation.observed, rowid: row[0])
+                return page.rows.count < query.limit
             }
-            // As many rows as asked: more may follow. Fewer: the matches ended.
-            if query.limit > 0 && page.rows.count == query.limit { page.next = last }
+            // Cut by bytes, or as many rows as asked: more may follow. Fewer: the matches ended.
+            if cut || (query.limit > 0 && page.rows.count == query.limit) { page.next = last }
             return page
         }
     }
 
-    /// The page statement; `--since` bounded below by sequence number (`firstSequence`).
-    private static func page(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, in db: Database) throws -> HistorySQL.Statement {
+    /// Runs `body` on the rows matching `query` after `cursor`, newest first, until it returns
+    /// false or `query.limit` rows were given. `--since` is a sequence bound (`firstSequence`). A
+    /// session's rows are read bucket by bucket, newest first (`HistorySchema.sessionBucketShift`):
+    /// one seek of `violations_session` a bucket.
+    private static func visit(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, in db: Database,
+                              _ body: (Row) throws -> Bool) throws {
+        guard query.limit > 0 else { return }
         let floor = try query.sinceObserved.map { try firstSequence(observedAtLeast: $0, in: db) }
-        return sql.page(query, after: cursor, seqFloor: floor)
+        guard query.session != nil else {
+            let statement = sql.page(query, after: cursor, seqFloor: floor)
+            let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: arguments(statement))
+            while let row = try rows.next() { guard try body(row) else { return } }
+            return
+        }
+        guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violations"),
+              let newest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM violations") else { return }
+        let shift = HistorySchema.sessionBucketShift
+        let top = min(newest, (cursor?.rowid ?? .max) - 1) >> shift
+        let bottom = max(oldest, floor ?? oldest) >> shift
+        var left = query.limit
+        var bucket = top
+        while bucket >= bottom && left > 0 {
+            var slice = query
+            slice.limit = left
+            let statement = sql.page(slice, after: cursor, seqFloor: floor, sessionBucket: bucket)
+            let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: arguments(statement))
+            while let row = try rows.next() {
+                guard try body(row) else { return }
+                left -= 1
+            }
+            bucket -= 1
+        }
     }
 
     /// Every stored violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, in
