@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Yams
 
 /// The configuration as the daemon reads it: the main file, then each `*.yaml` file of the
@@ -71,11 +72,13 @@ struct ConfigSources {
     }
 
     private static func read(_ file: String) throws(ConfigError) -> Node? {
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw ConfigError(file: file, line: 0, key: "", message: "cannot read the file (\(error.localizedDescription))")
+        // Read as bytes: a device or a pipe (`--config /dev/null`) reads as what it gives.
+        guard let data = FileManager.default.contents(atPath: file) else {
+            let reason = access(file, F_OK) == 0 ? "permission denied or not a readable file" : "no such file"
+            throw ConfigError(file: file, line: 0, key: "", message: "cannot read the file (\(reason))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: file, line: 0, key: "", message: "the file is not UTF-8 text")
         }
         return try compose(text, file: file)
     }

@@ -170,6 +170,11 @@ final class ConfigLoaderTests: XCTestCase {
         }
     }
 
+    /// `--config /dev/null`: a device reads as what it gives, nothing, so the defaults.
+    func testDevNullIsAnEmptyConfiguration() throws {
+        XCTAssertEqual(try loader.load(path: "/dev/null").events, [DefaultEndpoints.events])
+    }
+
     /// `module_load_timeout` is read with the rest and, before the modules load, on its own.
     func testTheModuleLoadTimeoutIsReadAndPeeked() throws {
         XCTAssertEqual(try loader.parse("module_load_timeout: 2s\n", file: "t.yaml").moduleLoadTimeoutMs, 2000)

@@ -502,7 +502,8 @@ def test_a_history_of_a_version_no_release_wrote_is_refused_by_name(zctx, tmp_pa
                          "INSERT INTO grdb_migrations VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5'), ('v6');"
                          "CREATE TABLE segments (first_seq INTEGER PRIMARY KEY, records BLOB NOT NULL);")
     before = history.read_bytes()
-    result = subprocess.run([str(support.daemon_path()), "--state-dir", str(state), "--config", "/dev/null"],
+    (tmp_path / "empty.yaml").write_text("")
+    result = subprocess.run([str(support.daemon_path()), "--state-dir", str(state), "--config", str(tmp_path / "empty.yaml")],
                             capture_output=True, timeout=30)
     assert result.returncode != 0
     errors = [line for line in result.stderr.decode().splitlines() if "history" in line]
