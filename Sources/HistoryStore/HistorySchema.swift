@@ -24,9 +24,11 @@ public enum HistorySchema {
     /// `seq` is the rowid: the table grows at its end, and SQLite appends the rowid to every index
     /// key, so `violations_app` is `(app, seq)`, and a new row goes at the end of its app's, its
     /// rule's and the clock's run. `AUTOINCREMENT`: a sequence number is never given twice, even
-    /// after the retention emptied the table. `(ts, id)` keeps a replayed violation once (an id is
-    /// derived from the event time, so this is `id` being unique) and grows with the event clock,
-    /// where an index on the random `id` alone would take every new row on a random page. Sessions
+    /// after the retention emptied the table. `(observed, id)` keeps a violation handed over again
+    /// as it was stored once (the spool's write-back, a retried commit: the same record, the same
+    /// `observed`), serves `--since` and the retention by age, and grows with the daemon's clock:
+    /// a key of the event time (`ts`, which each device's clock sets, out of order across
+    /// sessions) or of the random `id` would take new rows on pages all over the index. Sessions
     /// are many and their ids random: `violations_session` is cut in buckets of 4,096 sequence
     /// numbers (`seq >> 12, session`), so that new rows go into the newest bucket's few dozen
     /// pages instead of each onto a random page of an index over every row; a session's rows are
@@ -50,11 +52,10 @@ public enum HistorySchema {
             suggestion TEXT GENERATED ALWAYS AS (json_extract(json, '$.suggestion')) VIRTUAL,
             json TEXT NOT NULL
         );
-        CREATE UNIQUE INDEX violations_key ON violations (ts, id);
+        CREATE UNIQUE INDEX violations_key ON violations (observed, id);
         CREATE INDEX violations_app ON violations (app);
         CREATE INDEX violations_rule ON violations (rule);
         CREATE INDEX violations_session ON violations (seq >> 12, session);
-        CREATE INDEX violations_observed ON violations (observed);
         """
 
     /// The bucket of `violations_session`: `seq >> 12`.

@@ -3,7 +3,7 @@
 public protocol HistoryWriting: AnyObject, Sendable {
     /// Stores in one commit whatever `body` hands to the writer it is given (which must not
     /// outlive the call). Returns the number of violations handed over. A violation already
-    /// stored (the same id and `ts`: a replay) is kept once. When `body` throws, nothing of it
+    /// stored (the same id and `observed`: the same record handed over again) is kept once. When `body` throws, nothing of it
     /// is stored.
     @discardableResult
     func write(_ body: (inout ViolationWriter) throws -> Void) throws -> Int

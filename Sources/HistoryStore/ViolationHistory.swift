@@ -120,7 +120,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
 
     /// Writes in one transaction whatever `body` inserts through the writer it is given (which
     /// must not outlive the call), each row as it is handed over. Returns the number of
-    /// violations handed to it. A violation already stored (the same id and `ts`: a replay) is
+    /// violations handed to it. A violation already stored (the same id and `observed`: the same record handed over again) is
     /// kept once. When `body` throws, nothing of it is written.
     @discardableResult
     public func write(_ body: (inout ViolationWriter) throws -> Void) throws -> Int {
@@ -235,8 +235,9 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         while bucket >= bottom && left > 0 {
             var slice = query
             slice.limit = left
+            // One statement for every bucket, prepared once: only its arguments change.
             let statement = sql.page(slice, after: cursor, seqFloor: floor, sessionBucket: bucket)
-            let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: arguments(statement))
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: statement.sql), arguments: arguments(statement))
             while let row = try rows.next() {
                 guard try body(row) else { return }
                 left -= 1

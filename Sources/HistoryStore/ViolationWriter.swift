@@ -14,7 +14,7 @@ public struct ViolationWriter: ~Copyable {
     /// Stores one violation: `idHigh`/`idLow` and `fingerprint` as they are in the published
     /// JSON (32 and 16 hex digits, most significant first); the text fields as UTF-8 bytes;
     /// `json` the violation exactly as published. A violation already stored (the same id and
-    /// `ts`: a replay) is kept once.
+    /// `observed`: the same record handed over again) is kept once.
     public mutating func insert(
         idHigh: UInt64, idLow: UInt64, fingerprint: UInt64,
         rule: UnsafeRawBufferPointer, app: UnsafeRawBufferPointer, session: UnsafeRawBufferPointer,

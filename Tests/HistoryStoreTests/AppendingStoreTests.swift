@@ -36,8 +36,9 @@ final class AppendingStoreTests: XCTestCase {
         }
     }
 
-    /// At commits of 100, most rows take a leaf of the session index of their own (sessions are
-    /// random ids): under two WAL pages a violation; at commits of 1,000 they share them.
+    /// At commits of 100, a commit writes the last pages of the table and of each index (the
+    /// session index's newest bucket among them): under two WAL pages a violation; at commits of
+    /// 1,000 under half a page.
     func testACommitOfAHundredWritesUnderTwoWALPagesPerViolation() throws {
         let path = directory.appendingPathComponent(ViolationHistory.fileName).path
         let history = try ViolationHistory(path: path, checkpointsElsewhere: true)
