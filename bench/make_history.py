@@ -59,7 +59,8 @@ def main() -> None:
                              v["severity"], v["ts"], v["observed"], body))
             else:
                 rows.append((v["id"], v["fingerprint"], v["rule"], v["app"], v["session"], v["severity"], v["ts"], v["observed"], body))
-        db.executemany("INSERT INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json) "
+        table = "violations" if args.released else "violation_rows"
+        db.executemany(f"INSERT INTO {table} (id, fingerprint, rule, app, session, severity, ts, observed, json) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         written += len(rows)
         round_ += 1

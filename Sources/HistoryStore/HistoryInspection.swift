@@ -18,7 +18,7 @@ public enum HistoryInspection: Equatable, Sendable {
 
     /// The tables a modalwatch history has: the violations, and while 0.1.0's file is converted,
     /// its rows set aside (and, before, GRDB's migrations).
-    static let ownTables: Set<String> = ["violations", HistorySchema.releasedTable, "grdb_migrations"]
+    static let ownTables: Set<String> = [HistorySchema.sqliteTableName, "violations", HistorySchema.releasedTable, "grdb_migrations"]
 
     /// Inspects the file at `path` read-only, without changing it.
     public static func inspect(path: String) -> HistoryInspection {
@@ -49,13 +49,14 @@ public enum HistoryInspection: Equatable, Sendable {
                 if !strangers.isEmpty {
                     return .foreign("it has tables a modalwatch history does not have: \(strangers.prefix(5).joined(separator: ", "))")
                 }
-                guard tables.contains("violations") else { return .foreign("it has no violations table") }
-                // table_xinfo: the generated columns too.
-                let columns = try Row.fetchAll(db, sql: "PRAGMA table_xinfo(violations)").map { $0["name"] as String }
-                let expected = (version == .released) ? HistorySchema.releasedColumns : Set(HistorySchema.columns)
+                // 0.1.0's file: its `violations` table; the current one: `violation_rows` (and the view).
+                let table = (version == .released) ? "violations" : HistorySchema.sqliteTableName
+                guard tables.contains(table) else { return .foreign("it has no \(table) table") }
+                let columns = try Row.fetchAll(db, sql: "PRAGMA table_xinfo(\(table))").map { $0["name"] as String }
+                let expected = (version == .released) ? HistorySchema.releasedColumns : Set(HistorySchema.writtenColumns)
                 if Set(columns) != expected {
                     let odd = Set(columns).symmetricDifference(expected).sorted().prefix(5).joined(separator: ", ")
-                    return .foreign("its violations table has other columns (\(odd))")
+                    return .foreign("its \(table) table has other columns (\(odd))")
                 }
                 if case .unsupported(let what) = version { return .unsupported(what) }
                 return .sound

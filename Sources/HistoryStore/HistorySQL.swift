@@ -20,10 +20,10 @@ package struct HistorySQL: Sendable {
     /// `?` for SQLite, `$` for PostgreSQL: the prefix of a numbered parameter.
     private let parameterPrefix: String
 
-    /// SQLite's words: `violations`, `?1`.
-    package static let sqlite = HistorySQL(table: "violations", parameterPrefix: "?")
-    /// PostgreSQL's: `modalwatch_violations`, `$1`.
-    package static let postgresql = HistorySQL(table: "modalwatch_violations", parameterPrefix: "$")
+    /// SQLite's words: the table `violation_rows` (beneath the view `violations`), `?1`.
+    package static let sqlite = HistorySQL(table: "violation_rows", parameterPrefix: "?")
+    /// PostgreSQL's: `modalwatch_violation_rows` (beneath `modalwatch_violations`), `$1`.
+    package static let postgresql = HistorySQL(table: "modalwatch_violation_rows", parameterPrefix: "$")
 
     /// The columns a `StoredViolation` is read from (`storedViolation`), in this order.
     package static let violationColumns = "seq, id, fingerprint, rule, app, session, severity, ts, observed, json"

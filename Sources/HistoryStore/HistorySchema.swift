@@ -1,6 +1,6 @@
 /// The history's schema (docs/spec/history.md): one row a violation, its fields as columns, in
-/// SQLite and in PostgreSQL alike. This is the SQLite file's; `PostgresSchema` has the same
-/// columns, in the same order, in PostgreSQL's words.
+/// SQLite and in PostgreSQL alike: a table of the written columns and a view of every column.
+/// This is the SQLite file's; `PostgresSchema` has the same, in PostgreSQL's words.
 public enum HistorySchema {
     /// The schema version this release writes: `PRAGMA user_version` of the SQLite file, the
     /// newest row of `modalwatch_schema_version` in PostgreSQL.
@@ -9,17 +9,25 @@ public enum HistorySchema {
     /// older format a release wrote, converted at the first start (`ViolationHistory+Conversion`).
     public static let releasedVersion = 1
 
-    /// The columns of a violation's row, in order, in both stores. The first ten are written; the
-    /// others are generated from `json`, so they never disagree with what was published.
+    /// The columns of a violation's row, in order, in both stores: those of the view
+    /// (`violations`; `modalwatch_violations` in PostgreSQL). The table beneath it holds
+    /// `writtenColumns`; the view reads the others from `json`, so they never disagree with what
+    /// was published, and the writer pays nothing for them.
     public static let columns = [
         "seq", "id", "ts", "observed", "rule", "module", "severity", "edition", "app", "session",
         "subject", "locale", "fingerprint", "message", "suggestion", "json",
     ]
 
-    /// The fields of the published JSON that generated columns hold (the column's name is the field's).
-    public static let generatedColumns = ["module", "edition", "subject", "locale", "message", "suggestion"]
+    /// The columns the writer writes, in the table's order.
+    public static let writtenColumns = ["seq", "id", "ts", "observed", "rule", "severity", "app", "session", "fingerprint", "json"]
 
-    /// The SQLite table and indexes of version 2 (docs/spec/history.md explains each).
+    /// The fields of the published JSON that the view reads (the column's name is the field's).
+    public static let fieldColumns = ["module", "edition", "subject", "locale", "message", "suggestion"]
+
+    /// The SQLite table beneath the view.
+    public static let sqliteTableName = "violation_rows"
+
+    /// The SQLite table, its indexes and the view of version 2 (docs/spec/history.md explains each).
     ///
     /// `seq` is the rowid: the table grows at its end, and SQLite appends the rowid to every index
     /// key, so `violations_app` is `(app, seq)`, and a new row goes at the end of its app's, its
@@ -32,30 +40,32 @@ public enum HistorySchema {
     /// are many and their ids random: `violations_session` is cut in buckets of 4,096 sequence
     /// numbers (`seq >> 12, session`), so that new rows go into the newest bucket's few dozen
     /// pages instead of each onto a random page of an index over every row; a session's rows are
-    /// found with one seek a bucket, newest first (`WHERE seq >> 12 = B AND session = S`).
+    /// found with one seek a bucket, newest first (`WHERE seq >> 12 = B AND session = S`). The
+    /// fields of the view are not generated columns of the table: SQLite computes generated
+    /// columns, virtual ones too, on every insert (a third of the writer's cost).
     static let sqliteTable = """
-        CREATE TABLE violations (
+        CREATE TABLE violation_rows (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             id TEXT NOT NULL,
             ts INTEGER NOT NULL,
             observed INTEGER NOT NULL,
             rule TEXT NOT NULL,
-            module TEXT GENERATED ALWAYS AS (json_extract(json, '$.module')) VIRTUAL,
             severity TEXT NOT NULL,
-            edition TEXT GENERATED ALWAYS AS (json_extract(json, '$.edition')) VIRTUAL,
             app TEXT NOT NULL,
             session TEXT NOT NULL,
-            subject TEXT GENERATED ALWAYS AS (json_extract(json, '$.subject')) VIRTUAL,
-            locale TEXT GENERATED ALWAYS AS (json_extract(json, '$.locale')) VIRTUAL,
             fingerprint TEXT NOT NULL,
-            message TEXT GENERATED ALWAYS AS (json_extract(json, '$.message')) VIRTUAL,
-            suggestion TEXT GENERATED ALWAYS AS (json_extract(json, '$.suggestion')) VIRTUAL,
             json TEXT NOT NULL
         );
-        CREATE UNIQUE INDEX violations_key ON violations (observed, id);
-        CREATE INDEX violations_app ON violations (app);
-        CREATE INDEX violations_rule ON violations (rule);
-        CREATE INDEX violations_session ON violations (seq >> 12, session);
+        CREATE UNIQUE INDEX violations_key ON violation_rows (observed, id);
+        CREATE INDEX violations_app ON violation_rows (app);
+        CREATE INDEX violations_rule ON violation_rows (rule);
+        CREATE INDEX violations_session ON violation_rows (seq >> 12, session);
+        CREATE VIEW violations AS SELECT
+            seq, id, ts, observed, rule, json_extract(json, '$.module') AS module, severity,
+            json_extract(json, '$.edition') AS edition, app, session, json_extract(json, '$.subject') AS subject,
+            json_extract(json, '$.locale') AS locale, fingerprint, json_extract(json, '$.message') AS message,
+            json_extract(json, '$.suggestion') AS suggestion, json
+        FROM violation_rows;
         """
 
     /// The bucket of `violations_session`: `seq >> 12`.

@@ -21,7 +21,7 @@ extension ViolationHistory {
     }
 
     /// Converts the rows of 0.1.0's file set aside (`violations_v1`), newest first, `slice` a
-    /// transaction: each slice's rows go into `violations` with their sequence numbers, ids and
+    /// transaction: each slice's rows go into `violation_rows` with their sequence numbers, ids and
     /// fingerprints as hex, and leave the old table, and `progress` is told. A process stopped
     /// between slices goes on where it stopped at the next start. The old table is dropped once
     /// it is empty. Nothing to do when there is none.
@@ -39,7 +39,7 @@ extension ViolationHistory {
                     return 0
                 }
                 try db.execute(sql: """
-                    INSERT OR IGNORE INTO violations (seq, id, ts, observed, rule, severity, app, session, fingerprint, json)
+                    INSERT OR IGNORE INTO violation_rows (seq, id, ts, observed, rule, severity, app, session, fingerprint, json)
                     SELECT seq, \(Self.hexText("id")), ts, observed, rule, severity, app, session, \(Self.hexText("fingerprint")), json
                     FROM \(old) WHERE seq >= ? ORDER BY seq
                     """, arguments: [oldest])
@@ -85,7 +85,7 @@ enum HistoryFileVersion: Equatable {
             self = .empty
         case 0 where tables.contains("grdb_migrations"):
             let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
-            if applied == HistorySchema.releasedMigrations && tables.contains("violations") {
+            if applied == HistorySchema.releasedMigrations && tables.contains("violations") && !tables.contains(HistorySchema.sqliteTableName) {
                 self = .released
             } else {
                 let names = applied.sorted().joined(separator: ", ")

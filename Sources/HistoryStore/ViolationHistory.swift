@@ -112,7 +112,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     }
 
     private static let insertSQL = """
-        INSERT OR IGNORE INTO violations (id, ts, observed, rule, severity, app, session, fingerprint, json)
+        INSERT OR IGNORE INTO violation_rows (id, ts, observed, rule, severity, app, session, fingerprint, json)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
         """
     private static let beginSQL = "BEGIN IMMEDIATE"
@@ -225,8 +225,8 @@ public final class ViolationHistory: HistoryStoring, Sendable {
             while let row = try rows.next() { guard try body(row) else { return } }
             return
         }
-        guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violations"),
-              let newest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM violations") else { return }
+        guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violation_rows"),
+              let newest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM violation_rows") else { return }
         let shift = HistorySchema.sessionBucketShift
         let top = min(newest, (cursor?.rowid ?? .max) - 1) >> shift
         let bottom = max(oldest, floor ?? oldest) >> shift
@@ -278,9 +278,9 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// stored after the wall clock stepped back can move the bound, as it does for retention by
     /// age). About log2(rows) seeks of one row each instead of reading every row older than `since`.
     static func firstSequence(observedAtLeast since: Int64, in db: Database) throws -> Int64 {
-        guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violations"),
-              let newest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM violations") else { return 0 }
-        let atOrAfter = try db.cachedStatement(sql: "SELECT seq, observed FROM violations WHERE seq >= ? ORDER BY seq LIMIT 1")
+        guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violation_rows"),
+              let newest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM violation_rows") else { return 0 }
+        let atOrAfter = try db.cachedStatement(sql: "SELECT seq, observed FROM violation_rows WHERE seq >= ? ORDER BY seq LIMIT 1")
         // The answer lies in [low, high]; high = newest + 1 says no row is young enough.
         var low = oldest, high = newest + 1
         while low < high {

@@ -73,9 +73,17 @@ struct ConfigSources {
 
     private static func read(_ file: String) throws(ConfigError) -> Node? {
         // Read as bytes: a device or a pipe (`--config /dev/null`) reads as what it gives.
-        guard let data = FileManager.default.contents(atPath: file) else {
-            let reason = access(file, F_OK) == 0 ? "permission denied or not a readable file" : "no such file"
-            throw ConfigError(file: file, line: 0, key: "", message: "cannot read the file (\(reason))")
+        let data: Data
+        do {
+            guard let handle = FileHandle(forReadingAtPath: file) else {
+                throw ConfigError(file: file, line: 0, key: "", message: "cannot read the file (\(String(cString: strerror(errno))))")
+            }
+            defer { try? handle.close() }
+            data = try handle.readToEnd() ?? Data()
+        } catch let error as ConfigError {
+            throw error
+        } catch {
+            throw ConfigError(file: file, line: 0, key: "", message: "cannot read the file (\(error.localizedDescription))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: file, line: 0, key: "", message: "the file is not UTF-8 text")

@@ -8,7 +8,7 @@ import Synchronization
 /// thread open readers.
 ///
 /// A `write` is one transaction: its violations, as `ViolationWriter` hands them over, become
-/// `COPY` rows (`CopyRows`) into a temporary table, then go into `modalwatch_violations` in the
+/// `COPY` rows (`CopyRows`) into a temporary table, then go into `modalwatch_violation_rows` in the
 /// order handed over with `ON CONFLICT (id) DO NOTHING`: a retried batch, or one another daemon
 /// stored, is kept once. The writer creates and migrates the schema (`PostgresSchema`). The
 /// questions are the SQLite store's (`HistorySQL`), in PostgreSQL's words.
@@ -89,7 +89,7 @@ public final class PostgresHistory: HistoryStoring, Sendable {
                     try connection.copyIn("COPY modalwatch_incoming FROM STDIN", data: data)
                 }
                 try connection.execute("""
-                    INSERT INTO modalwatch_violations (id, ts, observed, rule, severity, app, session, fingerprint, json)
+                    INSERT INTO modalwatch_violation_rows (id, ts, observed, rule, severity, app, session, fingerprint, json)
                     SELECT id, ts, observed, rule, severity, app, session, fingerprint, json FROM modalwatch_incoming ORDER BY ord
                     ON CONFLICT (id) DO NOTHING
                     """)

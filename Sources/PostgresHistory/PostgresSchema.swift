@@ -6,11 +6,12 @@ import HistoryStore
 /// under an advisory lock (`migrationLock`), so that daemons starting at once migrate once: the
 /// others wait for the lock, then find every version applied.
 ///
-/// Version 2 (`HistorySchema.version`; docs/spec/history.md): `modalwatch_violations`, one row
-/// a violation, the SQLite file's columns in the same order and meaning. `seq` numbers rows as
+/// Version 2 (`HistorySchema.version`; docs/spec/history.md): `modalwatch_violation_rows`, one row
+/// a violation, and the view `modalwatch_violations` of every column, the SQLite file's in the
+/// same order and meaning. `seq` numbers rows as
 /// they are stored, whichever daemon stores them: newest first is `seq DESC`, the tie-break of
 /// every page. `id` is unique: a retried batch (`INSERT … ON CONFLICT (id) DO NOTHING`) stores
-/// nothing twice. The fields that are not written are generated from `json` (`STORED`). The
+/// nothing twice. The fields that are not written, the view reads from `json`. The
 /// indexes are the command line's questions: an app, a rule, a session, newest first (`(app,
 /// seq)`, `(rule, seq)`, `(session, seq)`); `--since` and retention by age (`observed`); a
 /// report's event-time range (`ts`).
@@ -27,29 +28,29 @@ enum PostgresSchema {
     /// The statements that make the current version in an empty database. (No release wrote an
     /// earlier version in PostgreSQL: the first that did, wrote this one.)
     static let schema = """
-        CREATE TABLE modalwatch_violations (
+        CREATE TABLE modalwatch_violation_rows (
             seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             id text NOT NULL UNIQUE,
             ts bigint NOT NULL,
             observed bigint NOT NULL,
             rule text NOT NULL,
-            module text GENERATED ALWAYS AS (json::jsonb ->> 'module') STORED,
             severity text NOT NULL,
-            edition text GENERATED ALWAYS AS (json::jsonb ->> 'edition') STORED,
             app text NOT NULL,
             session text NOT NULL,
-            subject text GENERATED ALWAYS AS (json::jsonb ->> 'subject') STORED,
-            locale text GENERATED ALWAYS AS (json::jsonb ->> 'locale') STORED,
             fingerprint text NOT NULL,
-            message text GENERATED ALWAYS AS (json::jsonb ->> 'message') STORED,
-            suggestion text GENERATED ALWAYS AS (json::jsonb ->> 'suggestion') STORED,
             json text NOT NULL
         );
-        CREATE INDEX modalwatch_violations_app ON modalwatch_violations (app, seq);
-        CREATE INDEX modalwatch_violations_rule ON modalwatch_violations (rule, seq);
-        CREATE INDEX modalwatch_violations_session ON modalwatch_violations (session, seq);
-        CREATE INDEX modalwatch_violations_observed ON modalwatch_violations (observed);
-        CREATE INDEX modalwatch_violations_ts ON modalwatch_violations (ts);
+        CREATE INDEX modalwatch_violations_app ON modalwatch_violation_rows (app, seq);
+        CREATE INDEX modalwatch_violations_rule ON modalwatch_violation_rows (rule, seq);
+        CREATE INDEX modalwatch_violations_session ON modalwatch_violation_rows (session, seq);
+        CREATE INDEX modalwatch_violations_observed ON modalwatch_violation_rows (observed);
+        CREATE INDEX modalwatch_violations_ts ON modalwatch_violation_rows (ts);
+        CREATE VIEW modalwatch_violations AS SELECT
+            seq, id, ts, observed, rule, json::jsonb ->> 'module' AS module, severity,
+            json::jsonb ->> 'edition' AS edition, app, session, json::jsonb ->> 'subject' AS subject,
+            json::jsonb ->> 'locale' AS locale, fingerprint, json::jsonb ->> 'message' AS message,
+            json::jsonb ->> 'suggestion' AS suggestion, json
+        FROM modalwatch_violation_rows;
         """
 
     /// Creates the schema on `connection` at `currentVersion` in one step; returns the versions

@@ -362,7 +362,7 @@ final class ViolationHistoryTests: XCTestCase {
         }
         let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         let tables = try raw.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
-        XCTAssertEqual(tables, ["sqlite_sequence", "violations"], "the old rows and GRDB's migrations are gone")
+        XCTAssertEqual(tables, ["sqlite_sequence", "violation_rows"], "the old rows and GRDB's migrations are gone")
         XCTAssertEqual(try history.schemaVersion(), HistorySchema.version)
         XCTAssertEqual(try raw.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violations") }, 101, "sequence numbers kept")
         // New violations follow the converted ones, and a replay of a converted one is kept once.
@@ -408,7 +408,7 @@ final class ViolationHistoryTests: XCTestCase {
         let columns = try raw.read { db in try Row.fetchAll(db, sql: "PRAGMA table_xinfo(violations)").map { $0["name"] as String } }
         XCTAssertEqual(columns, HistorySchema.columns)
         let tables = try raw.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
-        XCTAssertEqual(tables, ["sqlite_sequence", "violations"])
+        XCTAssertEqual(tables, ["sqlite_sequence", "violation_rows"])
     }
 
     func testEveryQueryShapeUsesAnIndex() throws {
@@ -420,7 +420,7 @@ final class ViolationHistoryTests: XCTestCase {
         // key each must be served by: without it, the query reads the whole table.
         let sql = HistorySQL.sqlite
         let shapes: [(HistorySQL.Statement, String)] = [
-            (sql.page(HistoryQuery(limit: 100), after: nil), "SCAN violations"),
+            (sql.page(HistoryQuery(limit: 100), after: nil), "SCAN violation_rows"),
             (sql.page(HistoryQuery(app: "a", limit: 100), after: HistoryPage.Cursor(observed: 0, rowid: 5)), "USING INDEX violations_app"),
             (sql.page(HistoryQuery(rule: "r", limit: 100), after: nil), "USING INDEX violations_rule"),
             (sql.page(HistoryQuery(session: "s", limit: 100), after: nil, sessionBucket: 0), "USING INDEX violations_session"),

@@ -599,7 +599,7 @@ def stored_ids(state: Path) -> list[str]:
 def insert_violations(db: sqlite3.Connection, violations: list[dict[str, Any]]) -> None:
     """Appends `violations` as the daemon stores a commit: one row each, in order (the written columns of
     docs/spec/history.md; the rest is generated from `json`)."""
-    db.executemany("INSERT OR IGNORE INTO violations (id, ts, observed, rule, severity, app, session, fingerprint, json) "
+    db.executemany("INSERT OR IGNORE INTO violation_rows (id, ts, observed, rule, severity, app, session, fingerprint, json) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    [(v["id"], v["ts"], v["observed"], v["rule"], v["severity"], v["app"], v["session"], v["fingerprint"], v["json"])
                     for v in violations])
@@ -609,7 +609,7 @@ def keep_oldest(state: Path, count: int) -> None:
     """Cuts the history to its oldest `count` violations."""
     db = sqlite3.connect(state / "history.sqlite", timeout=10)
     try:
-        db.execute("DELETE FROM violations WHERE seq NOT IN (SELECT seq FROM violations ORDER BY seq LIMIT ?)", (count,))
+        db.execute("DELETE FROM violation_rows WHERE seq NOT IN (SELECT seq FROM violation_rows ORDER BY seq LIMIT ?)", (count,))
         db.commit()
     finally:
         db.close()

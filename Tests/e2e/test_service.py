@@ -483,7 +483,7 @@ def test_a_history_of_0_1_0_is_converted_in_slices_at_the_first_start(zctx, tmp_
     with sqlite3.connect(f"file:{history}?mode=ro", uri=True) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 2
         tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        assert tables == ["sqlite_sequence", "violations"], tables
+        assert tables == ["sqlite_sequence", "violation_rows"], tables
         assert db.execute("SELECT COUNT(*), MIN(seq), typeof(id) FROM violations WHERE session LIKE 'OLD%'").fetchone() == (60_000, 1, "text")
         # The columns of docs/spec/history.md, the generated ones from the old JSON.
         assert db.execute("SELECT module, edition, locale FROM violations WHERE seq = 1").fetchone() == ("overuse", "current", None)
