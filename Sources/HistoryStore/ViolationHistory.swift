@@ -18,7 +18,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// Violations one `prune` call deletes at most: one short transaction (docs/RELIABILITY.md,
     /// "Retention"), so that the writer is never held long; the publishing thread calls again at
     /// once while a call deleted this many.
-    public let pruneSlice = 1_000
+    public let pruneSlice = 500
     /// The largest sequence number a history holds: 2^62, so that a sequence number plus any
     /// count of rows never overflows. Cursors naming one outside `1...maxSequence` are refused.
     public static let maxSequence: Int64 = 1 << 62
