@@ -141,7 +141,9 @@ final class AppendingStoreTests: XCTestCase {
         let history = try ViolationHistory(path: directory.appendingPathComponent(ViolationHistory.fileName).path)
         let rows = (0..<9000).map(violation)
         try insert(rows, commitsOf: 100, into: history)
-        XCTAssertEqual(try history.prune(now: 0, maxAgeMs: nil, maxRows: 8000), 1000, "a gap at the start")
+        var pruned = 0
+        while case let deleted = try history.prune(now: 0, maxAgeMs: nil, maxRows: 8000), deleted > 0 { pruned += deleted }
+        XCTAssertEqual(pruned, 1000, "a gap at the start")
         let kept = Array(rows.suffix(8000))
         for since in [Int64.min, kept[0].observed - 1, kept[0].observed, kept[4321].observed, kept[7999].observed, kept[7999].observed + 1] {
             let young = kept.filter { $0.observed >= since }
