@@ -50,10 +50,12 @@ public enum HistoryInspection: Equatable, Sendable {
                     return .foreign("it has tables a modalwatch history does not have: \(strangers.prefix(5).joined(separator: ", "))")
                 }
                 // 0.1.0's file: its `violations` table; the current one: `violation_rows` (and the view).
-                let table = (version == .released) ? "violations" : HistorySchema.sqliteTableName
+                // (A file with a `violations` table and nothing else of ours has its columns named.)
+                let ours = version != .released && tables.contains(HistorySchema.sqliteTableName)
+                let table = ours ? HistorySchema.sqliteTableName : "violations"
                 guard tables.contains(table) else { return .foreign("it has no \(table) table") }
                 let columns = try Row.fetchAll(db, sql: "PRAGMA table_xinfo(\(table))").map { $0["name"] as String }
-                let expected = (version == .released) ? HistorySchema.releasedColumns : Set(HistorySchema.writtenColumns)
+                let expected = ours ? Set(HistorySchema.writtenColumns) : HistorySchema.releasedColumns
                 if Set(columns) != expected {
                     let odd = Set(columns).symmetricDifference(expected).sorted().prefix(5).joined(separator: ", ")
                     return .foreign("its \(table) table has other columns (\(odd))")

@@ -159,7 +159,8 @@ def unframed_record(n: int) -> bytes:
     vid = f"{n:032x}"
     body = f'{{"v":1,"id":"{vid}","rule":"alert-frequency","app":"{APP}","n":{n}}}'.encode()
     return (b"\x01" + blob(f"violation/{APP}/alert-frequency".encode()) + blob(body)
-            + struct.pack("=QQQqq", 0, n, n, T0 + n, T0 + n)
+            # observed: found a minute ago, within the default retention (which runs at once at start).
+            + struct.pack("=QQQqq", 0, n, n, T0 + n, int(time.time() * 1000) - 60_000 + n)
             + blob(b"warning") + blob(APP.encode()) + blob(f"OLD{n}".encode()) + blob(b"alert-frequency"))
 
 
