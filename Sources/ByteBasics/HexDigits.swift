@@ -13,9 +13,9 @@ public enum HexDigits {
     /// Appends the 16 digits of `value` to `out`.
     @inlinable
     public static func append(_ value: UInt64, to out: inout [UInt8]) {
-        for index in 0..<16 {
-            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
-            out.append(nibble < 10 ? 0x30 + nibble : 0x57 + nibble)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
+            write(value, to: digits.baseAddress!)
+            out.append(contentsOf: digits)
         }
     }
 }

@@ -21,7 +21,7 @@ package struct HistorySQL: Sendable {
     private let parameterPrefix: String
 
     /// SQLite's words: the table `violation_rows` (beneath the view `violations`), `?1`.
-    package static let sqlite = HistorySQL(table: "violation_rows", parameterPrefix: "?")
+    package static let sqlite = HistorySQL(table: HistorySchema.sqliteTableName, parameterPrefix: "?")
     /// PostgreSQL's: `modalwatch_violation_rows` (beneath `modalwatch_violations`), `$1`.
     package static let postgresql = HistorySQL(table: "modalwatch_violation_rows", parameterPrefix: "$")
 

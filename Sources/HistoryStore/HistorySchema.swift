@@ -21,9 +21,6 @@ public enum HistorySchema {
     /// The columns the writer writes, in the table's order.
     public static let writtenColumns = ["seq", "id", "ts", "observed", "rule", "severity", "app", "session", "fingerprint", "json"]
 
-    /// The fields of the published JSON that the view reads (the column's name is the field's).
-    public static let fieldColumns = ["module", "edition", "subject", "locale", "message", "suggestion"]
-
     /// The SQLite table beneath the view.
     public static let sqliteTableName = "violation_rows"
 

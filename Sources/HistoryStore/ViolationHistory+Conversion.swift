@@ -39,7 +39,7 @@ extension ViolationHistory {
                     return 0
                 }
                 try db.execute(sql: """
-                    INSERT OR IGNORE INTO violation_rows (seq, id, ts, observed, rule, severity, app, session, fingerprint, json)
+                    INSERT OR IGNORE INTO \(Self.sql.table) (seq, id, ts, observed, rule, severity, app, session, fingerprint, json)
                     SELECT seq, \(Self.hexText("id")), ts, observed, rule, severity, app, session, \(Self.hexText("fingerprint")), json
                     FROM \(old) WHERE seq >= ? ORDER BY seq
                     """, arguments: [oldest])

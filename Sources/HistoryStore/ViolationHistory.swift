@@ -67,33 +67,33 @@ public final class ViolationHistory: HistoryStoring, Sendable {
             usleep(tries < fineTries ? 50 : 1000)
             return true
         }
-        // The version is read before the writer's connection turns WAL on: a file this release
-        // refuses is left as it was.
-        let found = try Self.version(ofFileAt: path, readOnly: readOnly, busyTimeout: busyTimeout)
-        if case .unsupported(let what) = found { throw HistoryStoreError("the history \(path) \(what)") }
-        database = try DatabaseQueue(path: path, configuration: configuration)
         if readOnly {
-            switch found {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            switch try database.read({ db in try HistoryFileVersion(db) }) {
             case .current, .empty: break
             case .released:
                 throw HistoryStoreError("the history \(path) is 0.1.0's (schema version \(HistorySchema.releasedVersion)): the daemon converts it at its first start")
-            case .unsupported: break
+            case .unsupported(let what): throw HistoryStoreError("the history \(path) \(what)")
             }
-        } else {
-            switch found {
-            case .current: break
-            case .empty: try database.write { db in try Self.create(db) }
-            case .released: try database.write { db in try Self.setReleasedRowsAside(db) }
-            case .unsupported: break
-            }
-            try convertReleasedRows(slice: conversionSlice, progress: progress)
+            return
         }
+        // A writer reads the version before its connection turns WAL on: a file this release
+        // refuses is left as it was.
+        let found = try Self.version(ofFileAt: path, busyTimeout: busyTimeout)
+        if case .unsupported(let what) = found { throw HistoryStoreError("the history \(path) \(what)") }
+        database = try DatabaseQueue(path: path, configuration: configuration)
+        switch found {
+        case .empty: try database.write { db in try Self.create(db) }
+        case .released: try database.write { db in try Self.setReleasedRowsAside(db) }
+        case .current, .unsupported: break
+        }
+        try convertReleasedRows(slice: conversionSlice, progress: progress)
     }
 
-    /// What the file at `path` holds (`.empty` when there is no file yet), read on a read-only
+    /// What the file at `path` holds (`.empty` when there is none yet), read on a read-only
     /// connection of its own.
-    private static func version(ofFileAt path: String, readOnly: Bool, busyTimeout: Double) throws -> HistoryFileVersion {
-        guard readOnly || ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0) > 0 else {
+    private static func version(ofFileAt path: String, busyTimeout: Double) throws -> HistoryFileVersion {
+        guard ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue ?? 0) > 0 else {
             return .empty
         }
         var configuration = Configuration()
@@ -112,7 +112,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     }
 
     private static let insertSQL = """
-        INSERT OR IGNORE INTO violation_rows (id, ts, observed, rule, severity, app, session, fingerprint, json)
+        INSERT OR IGNORE INTO \(sql.table) (id, ts, observed, rule, severity, app, session, fingerprint, json)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
         """
     private static let beginSQL = "BEGIN IMMEDIATE"
@@ -225,8 +225,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
             while let row = try rows.next() { guard try body(row) else { return } }
             return
         }
-        guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violation_rows"),
-              let newest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM violation_rows") else { return }
+        guard let (oldest, newest) = try sequenceRange(in: db) else { return }
         let shift = HistorySchema.sessionBucketShift
         let top = min(newest, (cursor?.rowid ?? .max) - 1) >> shift
         let bottom = max(oldest, floor ?? oldest) >> shift
@@ -278,9 +277,8 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// stored after the wall clock stepped back can move the bound, as it does for retention by
     /// age). About log2(rows) seeks of one row each instead of reading every row older than `since`.
     static func firstSequence(observedAtLeast since: Int64, in db: Database) throws -> Int64 {
-        guard let oldest = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violation_rows"),
-              let newest = try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM violation_rows") else { return 0 }
-        let atOrAfter = try db.cachedStatement(sql: "SELECT seq, observed FROM violation_rows WHERE seq >= ? ORDER BY seq LIMIT 1")
+        guard let (oldest, newest) = try sequenceRange(in: db) else { return 0 }
+        let atOrAfter = try db.cachedStatement(sql: "SELECT seq, observed FROM \(sql.table) WHERE seq >= ? ORDER BY seq LIMIT 1")
         // The answer lies in [low, high]; high = newest + 1 says no row is young enough.
         var low = oldest, high = newest + 1
         while low < high {
@@ -290,6 +288,13 @@ public final class ViolationHistory: HistoryStoring, Sendable {
             if observed >= since { high = mid } else { low = seq + 1 }
         }
         return low
+    }
+
+    /// The oldest and the newest sequence number stored; nil when none is.
+    private static func sequenceRange(in db: Database) throws -> (oldest: Int64, newest: Int64)? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT MIN(seq), MAX(seq) FROM \(sql.table)"),
+              let oldest = row[0] as Int64?, let newest = row[1] as Int64? else { return nil }
+        return (oldest, newest)
     }
 
     /// A row of `HistorySQL.violationColumns`.

@@ -24,11 +24,6 @@ enum CopyText {
         DecimalDigits.append(value, to: &out)
     }
 
-    /// Appends `value` as 16 lowercase hex digits, most significant first.
-    static func appendHex(_ value: UInt64, to out: inout [UInt8]) {
-        HexDigits.append(value, to: &out)
-    }
-
     /// Ends a field (a tab) or a row (a newline).
     static func endField(_ out: inout [UInt8]) { out.append(0x09) }
     static func endRow(_ out: inout [UInt8]) { out.append(0x0A) }

@@ -22,8 +22,6 @@ enum PostgresSchema {
     static let migrationLock: Int64 = 0x6D77_6869_7374_0001
     /// The advisory lock (transaction level) held while applying the retention.
     static let retentionLock: Int64 = 0x6D77_6869_7374_0002
-    /// The table of violations.
-    static let table = HistorySQL.postgresql.table
 
     /// The statements that make the current version in an empty database. (No release wrote an
     /// earlier version in PostgreSQL: the first that did, wrote this one.)
