@@ -7,18 +7,22 @@ import RuleHost
 import SessionEngine
 
 /// The micro-benchmarks of the per-event path on package-benchmark: the decoder, the engine and the
-/// history store, each on its own, with the allocation counts checked against `Thresholds/` (the
-/// counts are exact on every machine; times are printed, not checked). `swift package benchmark`
-/// in Benchmarks/ runs them; `swift package benchmark thresholds check` fails on a regression.
+/// history store, each on its own, with the allocation counts checked against `Thresholds/` (times
+/// are printed, not checked). A count is checked to within `allocationTolerance` of its threshold,
+/// either way: the harness's own few allocations vary with the environment (a checkout under a
+/// longer path counts 2 more in each benchmark), while one allocation per event or per row adds
+/// 1,000. `swift package benchmark` in Benchmarks/ runs them; `swift package benchmark thresholds
+/// check` fails on a count outside that band.
 let benchmarks: @Sendable () -> Void = {
     let checked: [BenchmarkMetric] = [.mallocCountTotal]
+    let allocationTolerance = 16
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .cpuTotal, .throughput] + checked,
         timeUnits: .microseconds,
         warmupIterations: 3,
         maxDuration: .seconds(2),
         maxIterations: 200,
-        thresholds: Dictionary(uniqueKeysWithValues: checked.map { ($0, BenchmarkThresholds(absolute: [.p90: 0])) })
+        thresholds: Dictionary(uniqueKeysWithValues: checked.map { ($0, BenchmarkThresholds(absolute: [.p90: allocationTolerance])) })
     )
 
     // The decoder: 1,000 events of about 180 bytes, one per payload, then as one NDJSON batch.
