@@ -102,10 +102,12 @@ public final class IngestLoop {
     private let wakeup: Wakeup
     private let notifier: SystemdNotifier
     private let configurationSource: ConfigurationSource
-    private let snapshotFile: SnapshotFile?
-    /// The snapshot's folder and temporary file, opened at the start: a stop writes the
-    /// snapshot even when every other descriptor is taken.
-    private var snapshotReservation: ReservedFile?
+    private let checkpointFile: CheckpointFile?
+    /// The checkpoint's folder and temporary file, opened at the start: a stop writes the
+    /// last checkpoint even when every other descriptor is taken.
+    private var checkpointReservation: ReservedFile?
+    /// The checkpoints while the loop runs (with a state directory).
+    private var checkpointer: Checkpointer?
     private var state = State.running
     private var transport = TransportStatistics()
     private var rate = EventRate()
@@ -180,15 +182,19 @@ public final class IngestLoop {
         watchdog?.start()
         moduleWatch = ModuleFileWatch(catalog: settings.catalog, logger: settings.logger)
         moduleWatch.start()
-        snapshotFile = configuration.stateDirectory.map(SnapshotFile.init(directory:))
+        checkpointFile = configuration.stateDirectory.map(CheckpointFile.init(directory:))
         timers = Timers(now: WallClock.monotonicMilliseconds())
-        if let snapshotFile {
-            restore(from: snapshotFile)
+        if let checkpointFile {
+            restore(from: checkpointFile)
             do {
-                snapshotReservation = try snapshotFile.reserve()
+                checkpointReservation = try checkpointFile.reserve()
             } catch {
-                logger.warning("could not open the session snapshot's file ahead; it is opened at the stop", metadata: ["error": "\(error)"])
+                logger.warning("could not open the session checkpoint's file ahead; it is opened at the stop", metadata: ["error": "\(error)"])
             }
+            let writer = CheckpointWriter(file: checkpointFile, logger: logger)
+            writer.start()
+            checkpointer = Checkpointer(
+                intervalMs: configuration.checkpointIntervalMs, writer: writer, nowMs: WallClock.monotonicMilliseconds())
         }
     }
 
@@ -221,7 +227,7 @@ public final class IngestLoop {
         do {
             // A control job under way goes on in the next turn: no waiting then. A batch waiting for
             // room in the hand-over is tried again soon.
-            _ = try resources.poller.poll(timeout: control.isBusy ? 0 : outbox.hasPending ? Self.pendingRetryMs : Int(Self.tickMs))
+            _ = try resources.poller.poll(timeout: control.isBusy ? 0 : outbox.hasPending ? Self.pendingRetryMs : pollTimeoutMs())
         } catch {
             if error.isTerminated { return .stopping }
             logger.error("poll failed", metadata: ["error": "\(error)"])
@@ -241,23 +247,34 @@ public final class IngestLoop {
         control.continueJob()
         if index.zap >= 0, resources.poller.isReadable(index.zap) { resources.zap?.serve() }
         if resources.poller.isReadable(index.connections) { resources.connections.serve() }
+        checkpointer?.step(pipeline.engine, nowUs: WallClock.monotonicMicroseconds(), wallMs: clock.milliseconds())
         runTimers()
         return .running
     }
 
-    /// `stopping`: tells systemd, writes the session snapshot, hands the rest over and says `finish`.
+    /// How long a poll may wait when nothing is pending: until the next tick, or sooner when a
+    /// checkpoint's next slice is due.
+    private func pollTimeoutMs() -> Int {
+        guard let checkpointer else { return Int(Self.tickMs) }
+        return Int(min(Self.tickMs, checkpointer.dueInMs(nowUs: WallClock.monotonicMicroseconds())))
+    }
+
+    /// `stopping`: tells systemd, writes the last checkpoint, hands the rest over and says `finish`.
     private func stop() {
         tell("STOPPING=1")
-        if let snapshotFile {
+        if let checkpointFile {
+            // A walk under way is abandoned: the last checkpoint replaces what it would have written.
+            checkpointer?.writer.stop()
+            checkpointer = nil
             do {
                 let snapshot = pipeline.engine.snapshot()
-                let bytes = try snapshotFile.write(snapshot, into: snapshotReservation)
-                snapshotReservation = nil
-                logger.info("wrote the session snapshot", metadata: [
-                    "sessions": "\(snapshot.sessionCount)", "bytes": "\(bytes)", "path": "\(snapshotFile.path)",
+                let bytes = try checkpointFile.write(snapshot, writtenAtMs: clock.milliseconds(), into: checkpointReservation)
+                checkpointReservation = nil
+                logger.info("wrote the last session checkpoint", metadata: [
+                    "sessions": "\(snapshot.sessionCount)", "bytes": "\(bytes)", "path": "\(checkpointFile.path)",
                 ])
             } catch {
-                logger.error("could not write the session snapshot; sessions start afresh next time", metadata: ["error": "\(error)"])
+                logger.error("could not write the last session checkpoint; the next start restores the one before", metadata: ["error": "\(error)"])
             }
         }
         logger.info("stopping: every received event was judged and published", metadata: [
@@ -395,17 +412,21 @@ public final class IngestLoop {
         timers.heldByRule = held
     }
 
-    private func restore(from file: SnapshotFile) {
+    /// Puts the newest checkpoint's sessions back, and says how old it is and what it could not restore.
+    private func restore(from file: CheckpointFile) {
         do {
-            guard let snapshot = try file.take() else { return }
-            guard snapshot.version == EngineSnapshot.currentVersion else {
-                logger.warning("ignored a session snapshot of another format", metadata: ["version": "\(snapshot.version)"])
-                return
-            }
-            let restored = pipeline.engine.restore(keepingOwnedSessions(of: snapshot, logger: logger))
-            logger.notice("restored sessions from the snapshot", metadata: ["sessions": "\(restored)"])
+            let startedUs = WallClock.monotonicMicroseconds()
+            guard let found = try file.read() else { return }
+            let owned = keepingOwnedSessions(of: found.snapshot, logger: logger)
+            let restored = pipeline.engine.restore(owned)
+            let ageMs = max(0, clock.milliseconds() - found.writtenAtMs)
+            logger.notice("restored sessions from the newest checkpoint", metadata: [
+                "sessions": "\(restored)", "not_restored": "\(owned.sessionCount - restored)",
+                "checkpoint_age_s": "\(String(format: "%.1f", Double(ageMs) / 1000))", "path": "\(found.path)",
+                "took_ms": "\((WallClock.monotonicMicroseconds() - startedUs) / 1000)",
+            ])
         } catch {
-            logger.error("the session snapshot could not be read; it was moved aside and sessions start afresh", metadata: ["error": "\(error)"])
+            logger.error("the session checkpoint could not be read; it was moved aside and sessions start afresh", metadata: ["error": "\(error)"])
         }
     }
 
@@ -454,6 +475,9 @@ public final class IngestLoop {
             ].filter(\.1).map(\.0)
             if !endpoints.isEmpty {
                 summary += "; endpoint changes take effect after a restart: " + endpoints.joined(separator: ", ")
+            }
+            if fresh.checkpointIntervalMs != configuration.checkpointIntervalMs {
+                summary += "; checkpoint_interval takes effect after a restart"
             }
             return .success(summary)
         } catch {

@@ -41,7 +41,7 @@ struct StateDirectoryModes {
     /// The names (and name prefixes) of the files the daemon keeps in the state directory; only
     /// these are brought to `fileMode` (a directory shared with other files keeps theirs).
     static let ownFilePrefixes = [
-        ViolationHistory.fileName, HistoryReserve.fileName, HistoryKeeper.spillFileName, SnapshotFile.fileName,
+        ViolationHistory.fileName, HistoryReserve.fileName, HistoryKeeper.spillFileName, CheckpointFile.fileName, CheckpointFile.legacyFileName,
         RuleFaultGuard.markerFileName, RuleFaultGuard.quarantineFileName, StateDirectoryLock.fileName,
     ]
 

@@ -448,6 +448,7 @@ extension Reader {
         }),
         ("quarantine", { r, value, key, c in if let flag = r.readFlag(value, key) { c.quarantineEnabled = flag } }),
         ("stop_timeout", { r, value, key, c in if let v = r.readDuration(value, key, minimum: 100, maximum: 3_600_000) { c.stopTimeoutMs = v } }),
+        ("checkpoint_interval", { r, value, key, c in if let v = r.readDuration(value, key, minimum: 1000, maximum: 3_600_000) { c.checkpointIntervalMs = v } }),
         ("state_dir", { r, value, key, c in if let v = r.readString(value, key) { c.stateDirectory = v } }),
         ("history", { r, value, key, c in r.readHistory(value, key, into: &c) }),
         ("curve", { r, value, key, c in if value.null == nil { c.curve = r.readCurve(value, key) } }),

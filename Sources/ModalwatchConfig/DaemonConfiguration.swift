@@ -56,6 +56,9 @@ public struct DaemonConfiguration: Sendable {
     /// How long a graceful stop may take before the process ends all the same (`stop_timeout`);
     /// below the unit's TimeoutStopSec (30 s).
     public var stopTimeoutMs: Int64 = 20_000
+    /// How often the live sessions' state is checkpointed to the state directory while the daemon
+    /// runs (`checkpoint_interval`): after any end, a start restores the newest checkpoint.
+    public var checkpointIntervalMs: Int64 = 5_000
     /// The most connections the ingest socket holds at once on its TCP endpoints; nil: half
     /// of what `RLIMIT_NOFILE` leaves past a reserve (docs/spec-decisions.md).
     public var maxIngestConnections: Int?

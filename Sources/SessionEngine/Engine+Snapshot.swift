@@ -4,36 +4,45 @@ import ModalwatchABI
 /// Saving and restoring the engine's state across a restart.
 extension Engine {
     /// The state of every live session and app.
-    /// Apps come least recently seen first, then those with live sessions; an app without a
-    /// live session that holds no rule state is left out (it is as good as forgotten).
     public func snapshot() -> EngineSnapshot {
+        EngineSnapshot(
+            version: EngineSnapshot.currentVersion, apps: savedApps(),
+            sessions: table.allSessions().reversed().map(saved))
+    }
+
+    /// The rule state of the apps worth keeping: apps least recently seen first, then those with
+    /// live sessions; an app without a live session that holds no rule state is left out (it is
+    /// as good as forgotten).
+    func savedApps() -> [EngineSnapshot.AppStateSnapshot] {
         var apps: [EngineSnapshot.AppStateSnapshot] = []
         idleApps.forEach { app in
             if !app.holdsNoRuleState { apps.append(Self.saved(app)) }
         }
         for app in self.apps.values where app.liveSessions > 0 { apps.append(Self.saved(app)) }
-        let sessions = table.allSessions().reversed().map { session in
-            EngineSnapshot.SessionState(
-                id: Array(session.id.buffer), app: session.app.name, device: session.device,
-                sizeClass: session.sizeClass, foreground: session.foreground,
-                stack: session.stack.map { entry in
-                    EngineSnapshot.Entry(
-                        kind: entry.kind, id: Array(session.idBytes(of: entry)), ts: entry.ts, style: entry.style,
-                        transition: entry.transition, sizeClass: entry.sizeClass, navDepth: entry.navDepth,
-                        buttonCount: entry.buttonCount, cancelIndex: entry.cancelIndex,
-                        destructiveIndex: entry.destructiveIndex, inPopover: entry.inPopover,
-                        title: entry.titleLength == 0 ? nil : Array(session.titleBytes(of: entry)))
-                },
-                maxModalDepth: session.maxModalDepth, startedTs: session.startedTs, lastTs: session.lastTs,
-                lastSeq: session.lastSeq, lastUserActionTs: session.lastUserActionTs,
-                lastUserActionControl: session.lastUserActionControl, runningTasks: session.runningTasks,
-                lastTaskFinishedTs: session.lastTaskFinishedTs, lastTaskFailedTs: session.lastTaskFailedTs,
-                events: session.events, alertsPresented: session.alertsPresented,
-                presentations: session.presentations, violations: session.violations,
-                lastObserved: session.lastObserved, counters: session.counters, windows: session.windows,
-                fired: Array(session.fired), quietUntil: session.quietUntil, locale: localeBytes(session.locale))
-        }
-        return EngineSnapshot(version: EngineSnapshot.currentVersion, apps: apps, sessions: Array(sessions))
+        return apps
+    }
+
+    /// One live session's state, as a value that may cross to another thread.
+    func saved(_ session: Session) -> EngineSnapshot.SessionState {
+        EngineSnapshot.SessionState(
+            id: Array(session.id.buffer), app: session.app.name, device: session.device,
+            sizeClass: session.sizeClass, foreground: session.foreground,
+            stack: session.stack.map { entry in
+                EngineSnapshot.Entry(
+                    kind: entry.kind, id: Array(session.idBytes(of: entry)), ts: entry.ts, style: entry.style,
+                    transition: entry.transition, sizeClass: entry.sizeClass, navDepth: entry.navDepth,
+                    buttonCount: entry.buttonCount, cancelIndex: entry.cancelIndex,
+                    destructiveIndex: entry.destructiveIndex, inPopover: entry.inPopover,
+                    title: entry.titleLength == 0 ? nil : Array(session.titleBytes(of: entry)))
+            },
+            maxModalDepth: session.maxModalDepth, startedTs: session.startedTs, lastTs: session.lastTs,
+            lastSeq: session.lastSeq, lastUserActionTs: session.lastUserActionTs,
+            lastUserActionControl: session.lastUserActionControl, runningTasks: session.runningTasks,
+            lastTaskFinishedTs: session.lastTaskFinishedTs, lastTaskFailedTs: session.lastTaskFailedTs,
+            events: session.events, alertsPresented: session.alertsPresented,
+            presentations: session.presentations, violations: session.violations,
+            lastObserved: session.lastObserved, counters: session.counters, windows: session.windows,
+            fired: Array(session.fired), quietUntil: session.quietUntil, locale: localeBytes(session.locale))
     }
 
     /// The bytes of the tag numbered `number` in `locales`, nil for none.

@@ -9,7 +9,7 @@ import XCTest
 import ZeroMQ
 
 /// The ingest loop's phases with real sockets, a real state directory and a real thread:
-/// it opens, runs, drains on a stop, writes its snapshot and closes; a failed start
+/// it opens, runs, drains on a stop, writes its last checkpoint and closes; a failed start
 /// closes what it opened and returns the error instead of hanging.
 final class IngestLoopPhaseTests: XCTestCase {
     private var folder = ""
@@ -59,7 +59,7 @@ final class IngestLoopPhaseTests: XCTestCase {
         return outcome
     }
 
-    func testRunsUntilAStopThenDrainsWritesTheSnapshotAndCloses() throws {
+    func testRunsUntilAStopThenDrainsWritesTheLastCheckpointAndCloses() throws {
         let configuration = configuration()
         let wakeup = try Wakeup()
         let ready = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
@@ -80,8 +80,8 @@ final class IngestLoopPhaseTests: XCTestCase {
         wakeup.request(.stop)
         XCTAssertEqual(ended.wait(timeout: .now() + 30), .success, "the loop stopped and closed")
         XCTAssertNil(outcome.error.withLock { $0 })
-        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/state/" + SnapshotFile.fileName), "stopping wrote the snapshot")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/state/" + SnapshotFile.fileName + ".tmp"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/state/" + CheckpointFile.fileName), "stopping wrote the last checkpoint")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/state/" + CheckpointFile.fileName + ".tmp"))
     }
 
     func testAFailedStartClosesWhatItOpenedAndReportsTheEndpoint() throws {

@@ -29,10 +29,11 @@ def rss_kib(pid: int) -> int:
 
 
 def snapshot_app_count(path: Path) -> int:
-    """The app count of a binary session snapshot: the LEB128 varint that opens the body (byte 32)."""
+    """The app count of the checkpoint a stop wrote (one part): the LEB128 varint that opens the
+    part's body (the checkpoint's 16-byte header, the frame's 9, the part's own 32)."""
     data = path.read_bytes()
-    assert data[:4] == b"MWSN", "a binary snapshot"
-    value, shift, offset = 0, 0, 32
+    assert data[:4] == b"MWCK" and data[25:29] == b"MWSN", "a checkpoint of one binary part"
+    value, shift, offset = 0, 0, 57
     while True:
         byte = data[offset]
         value |= (byte & 0x7F) << shift
@@ -81,7 +82,7 @@ def test_apps_past_max_apps_are_forgotten_with_bounded_memory_and_snapshot(zctx,
         sender.close()
     finally:
         assert daemon.stop() == 0
-    snapshot = tmp_path / "state" / "sessions.snapshot"
+    snapshot = tmp_path / "state" / "sessions.checkpoint"
     assert snapshot_app_count(snapshot) <= 100
     # Restored: the live session, and the apps within the bound.
     restarted = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()

@@ -67,13 +67,13 @@ def test_control_answers_and_the_snapshot_is_written_with_128_descriptors_under_
         assert status["ingest_connections_refused"] > 0
         assert status["ingest_connections"] <= status["ingest_connections_max"] < 128
         assert daemon.stop() == 0
-        assert "could not write the session snapshot" not in daemon.log()
+        assert "could not write the last session checkpoint" not in daemon.log()
     finally:
         for sock in bare:
             sock.close()
         if daemon.alive:
             daemon.stop()
-    assert (tmp_path / "state" / "sessions.snapshot").is_file()
+    assert (tmp_path / "state" / "sessions.checkpoint").is_file()
     restarted = support.Daemon(zctx, tmp_path).start()
     try:
         assert restarted.status()["sessions_live"] == SESSIONS

@@ -1,10 +1,13 @@
-"""Restarts with many sessions: a graceful stop writes the binary snapshot (checksummed,
-well under 150 bytes a session), the next daemon restores every session; a damaged
-snapshot is refused in one log line and the daemon starts with no sessions."""
+"""Restarts with many sessions: a graceful stop writes the last checkpoint (checksummed,
+well under 150 bytes a session), the next daemon restores every session; a checkpoint written
+while the daemon ran brings them back after SIGKILL; a damaged checkpoint is refused in one
+log line and the daemon starts with no sessions."""
 from __future__ import annotations
 
+import json
 import random
 import signal
+import time
 
 import e2e_support as support
 
@@ -27,8 +30,8 @@ def test_a_restart_keeps_100k_sessions(zctx, tmp_path):
     first = support.Daemon(zctx, tmp_path).start()
     flood(first, zctx, SESSIONS)
     assert first.stop(signal.SIGTERM, timeout=5) == 0
-    snapshot = tmp_path / "state" / "sessions.snapshot"
-    assert snapshot.read_bytes()[:4] == b"MWSN"
+    snapshot = tmp_path / "state" / "sessions.checkpoint"
+    assert snapshot.read_bytes()[:4] == b"MWCK"
     assert snapshot.stat().st_size / SESSIONS < 150, snapshot.stat().st_size
 
     second = support.Daemon(zctx, tmp_path).start(ready_timeout=30)
@@ -37,7 +40,7 @@ def test_a_restart_keeps_100k_sessions(zctx, tmp_path):
         for n in random.sample(range(SESSIONS), 5) + [0, SESSIONS - 1]:
             reply = second.request({"cmd": "session", "id": f"R{n}"})
             assert reply["ok"] is True, (n, reply)
-        assert not snapshot.exists(), "the snapshot is read once"
+        assert snapshot.exists(), "the checkpoint stays: a crash after this start restores it again"
     finally:
         assert second.stop() == 0
 
@@ -46,7 +49,7 @@ def test_a_damaged_snapshot_is_refused_and_the_daemon_starts_empty(zctx, tmp_pat
     first = support.Daemon(zctx, tmp_path).start()
     flood(first, zctx, 500)
     assert first.stop(signal.SIGTERM) == 0
-    snapshot = tmp_path / "state" / "sessions.snapshot"
+    snapshot = tmp_path / "state" / "sessions.checkpoint"
     data = bytearray(snapshot.read_bytes())
     data[len(data) // 2] ^= 0x01
     snapshot.write_bytes(bytes(data))
@@ -54,9 +57,9 @@ def test_a_damaged_snapshot_is_refused_and_the_daemon_starts_empty(zctx, tmp_pat
     second = support.Daemon(zctx, tmp_path).start()
     try:
         assert second.status()["sessions_live"] == 0
-        refused = [line for line in second.log().splitlines() if "session snapshot could not be read" in line]
+        refused = [line for line in second.log().splitlines() if "session checkpoint could not be read" in line]
         assert len(refused) == 1 and "checksum" in refused[0], second.log()
-        assert (tmp_path / "state" / "sessions.snapshot.damaged").exists()
+        assert (tmp_path / "state" / "sessions.checkpoint.damaged").exists()
     finally:
         assert second.stop() == 0
 
@@ -98,5 +101,45 @@ def test_a_dismissal_after_a_restart_names_the_alert_by_its_title(zctx, tmp_path
         assert "the alert “Unable to refresh the mailbox”" in live[0].body["message"], live[0].body
         sender.close()
         subscriber.close()
+    finally:
+        assert second.stop() == 0
+
+
+def checkpoint_sessions(path) -> int | None:
+    """The session count in a whole checkpoint's end frame (kind 2, length 8, the count), or None."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    if data[:4] != b"MWCK" or len(data) < 33 or data[-17] != 2:
+        return None
+    return int.from_bytes(data[-8:], "little")
+
+
+def test_sessions_survive_a_kill_9_through_the_checkpoint(zctx, tmp_path):
+    """No graceful stop: the checkpoint written while the daemon ran brings every session back
+    after SIGKILL, each under its own app, with its last seq (a resent event is a duplicate)."""
+    config = tmp_path / "checkpoint.yaml"
+    config.write_text("checkpoint_interval: 1s\n")
+    count = 3000
+    first = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()
+    flood(first, zctx, count)
+    checkpoint = tmp_path / "state" / "sessions.checkpoint"
+    deadline = time.monotonic() + 30
+    while checkpoint_sessions(checkpoint) != count:
+        assert time.monotonic() < deadline, f"no checkpoint of {count} sessions: {checkpoint_sessions(checkpoint)}"
+        time.sleep(0.05)
+    first.process.send_signal(signal.SIGKILL)
+    first.process.wait(timeout=10)
+
+    second = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start(ready_timeout=30)
+    try:
+        assert second.status()["sessions_live"] == count
+        restored = [line for line in second.log().splitlines() if "restored sessions from the newest checkpoint" in line]
+        assert len(restored) == 1 and f"sessions={count}" in restored[0] and "checkpoint_age_s=" in restored[0], second.log()
+        for n in (0, 1, count - 1):
+            reply = second.request({"cmd": "session", "id": f"R{n}"})
+            assert reply["ok"] is True, (n, reply)
+            assert f"com.example.r{n % 7}" in json.dumps(reply), reply
     finally:
         assert second.stop() == 0

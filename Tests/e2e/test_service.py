@@ -173,7 +173,7 @@ def test_sigterm_then_restart_continues_a_sessions_counts(zctx, tmp_path):
     first.wait_status(lambda s: s["events_judged"] >= 4, what="3 alerts judged")
     sender.close()
     assert first.stop(signal.SIGTERM) == 0
-    assert (tmp_path / "state" / "sessions.snapshot").exists()
+    assert (tmp_path / "state" / "sessions.checkpoint").exists()
 
     second = support.Daemon(zctx, tmp_path).start()
     try:

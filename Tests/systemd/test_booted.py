@@ -20,7 +20,7 @@ from conftest import NOTES, TIMINGS
 UNIT = "modalwatchd.service"
 FORWARDER = "modalwatch-forward.service"
 STATE = "/var/lib/modalwatch"
-SNAPSHOT = f"{STATE}/sessions.snapshot"
+SNAPSHOT = f"{STATE}/sessions.checkpoint"
 STREAM = "/var/tmp/stream.ndjson"
 # A session that stays open (no session.end): the snapshot at the stop holds it.
 OPEN_SESSION = "/var/tmp/open-session.ndjson"
