@@ -4,7 +4,7 @@ import Glibc
 
 /// A restart at many live sessions: a fresh daemon filled with `sessions` idle sessions
 /// (their `session.start`s in batches, as fast as it takes them), SIGTERM and the time
-/// until it exits (it writes the session snapshot on the way out), the snapshot's size,
+/// until it exits (it writes the last session checkpoint on the way out), the snapshot's size,
 /// then a second daemon on the same state folder and the time from `posix_spawn` to
 /// READY=1 (sent after the snapshot is restored), and how many sessions it restored.
 struct RestartBenchmark {
@@ -43,7 +43,7 @@ struct RestartBenchmark {
     let seed: UInt32
 
     /// The file name the daemon writes its binary snapshot to.
-    static let snapshotFileName = "sessions.snapshot"
+    static let snapshotFileName = "sessions.checkpoint"
 
     /// One run: two daemons, one after the other, on one state folder.
     func run() throws(BenchError) -> Result {
