@@ -24,7 +24,7 @@ final class ConfigLoaderTests: XCTestCase {
         let prefix = "unknown key; known keys are "
         XCTAssertTrue(unknown.message.hasPrefix(prefix), unknown.message)
         let named = unknown.message.dropFirst(prefix.count).components(separatedBy: ", ")
-        XCTAssertEqual(named.count, 28)
+        XCTAssertEqual(named.count, 29)
         XCTAssertEqual(Set(named).count, named.count, "each key named once")
         for key in named {
             // A value of the wrong shape for every key: an error about the value, never an unknown key.
@@ -198,5 +198,13 @@ final class ConfigLoaderTests: XCTestCase {
             .deletingLastPathComponent().appendingPathComponent("config/modalwatchd.yaml").path
         let configuration = try ConfigLoader(catalog: catalog).load(path: path)
         XCTAssertEqual(configuration.control, DefaultEndpoints.control)
+    }
+
+    func testCheckpointIntervalIsADurationFromOneSecondToOneHour() throws {
+        XCTAssertEqual(try loader.parse("checkpoint_interval: 2s\n", file: "test.yaml").checkpointIntervalMs, 2000)
+        XCTAssertEqual(try loader.parse("edition: current\n", file: "test.yaml").checkpointIntervalMs, 5000)
+        for bad in ["500ms", "2h", "-1s", "often"] {
+            XCTAssertEqual(errors("checkpoint_interval: \(bad)\n").first?.key, "checkpoint_interval", bad)
+        }
     }
 }
