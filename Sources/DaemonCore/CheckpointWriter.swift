@@ -1,3 +1,4 @@
+import ByteBasics
 import Foundation
 import Glibc
 import Logging
@@ -5,7 +6,7 @@ import Posix
 import SessionEngine
 import Synchronization
 
-/// The thread that writes checkpoints (`mw-checkpoint`): the ingest thread hands it each slice
+/// The thread that writes checkpoints (`mw-sessions`): the ingest thread hands it each slice
 /// of a walk (`Checkpointer`) as values; this thread encodes each into a part, appends it to
 /// `sessions.checkpoint.partial`, and at the walk's end writes the end frame, syncs, and renames
 /// the file over `sessions.checkpoint`, then syncs the folder. The previous checkpoint stays
@@ -44,6 +45,9 @@ final class CheckpointWriter: Sendable {
         var stopping = false
     }
 
+    /// The thread's name in the kernel (`top -H`).
+    static let kernelThreadName = "mw-sessions"
+
     private let file: CheckpointFile
     private let logger: Logger
     private let queue = Mutex(Queue())
@@ -65,10 +69,11 @@ final class CheckpointWriter: Sendable {
     /// Starts the thread.
     func start() {
         let thread = Thread { [self] in
+            KernelThreadName.set(Self.kernelThreadName)
             run()
             ended.signal()
         }
-        thread.name = "mw-checkpoint"
+        thread.name = Self.kernelThreadName
         thread.start()
     }
 
@@ -140,6 +145,9 @@ final class CheckpointWriter: Sendable {
                             $0.lastBytes = bytes
                             $0.lastDurationMs = duration
                         }
+                        logger.debug("wrote a session checkpoint", metadata: [
+                            "sessions": "\(sessions)", "bytes": "\(bytes)", "took_ms": "\(duration)",
+                        ])
                     } catch {
                         fail(walk, error)
                     }

@@ -26,9 +26,9 @@ def test_the_threads_are_named_and_run_at_the_daemons_priority(daemon):
     pid = daemon.process.pid
     def named() -> dict[str, int] | None:
         found = threads(pid)
-        return found if "mw-checkpoint" in found else None
+        return found if {"mw-checkpoint", "mw-sessions"} <= found.keys() else None
 
     seen = support.poll_until(named, timeout=10)
-    assert {"mw-ingest", "mw-publish", "mw-control", "mw-checkpoint"} <= seen.keys(), seen
+    assert {"mw-ingest", "mw-publish", "mw-control", "mw-checkpoint", "mw-sessions"} <= seen.keys(), seen
     own = os.getpriority(os.PRIO_PROCESS, pid)
-    assert all(seen[name] == own for name in ("mw-ingest", "mw-publish", "mw-control", "mw-checkpoint")), seen
+    assert all(seen[name] == own for name in ("mw-ingest", "mw-publish", "mw-control", "mw-checkpoint", "mw-sessions")), seen
