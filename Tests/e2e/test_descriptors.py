@@ -1,5 +1,5 @@
 """Descriptors: a daemon with few of them, under a flood of bare TCP connections to its
-ingest port, keeps answering on its control socket and still writes its session snapshot
+ingest port, keeps answering on its control socket and still writes its last session checkpoint
 on SIGTERM (opened at start), so the sessions come back on restart."""
 from __future__ import annotations
 

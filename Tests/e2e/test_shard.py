@@ -121,7 +121,7 @@ def test_a_daemon_restarted_mid_stream_loses_only_what_came_while_it_was_down(zc
 
         support.poll_until(settled, 30, interval=0.2)
         assert [s["events_received"] for s in statuses] == expected, (before, [s["events_received"] for s in statuses], dropped, shares)
-        assert "restored sessions from the snapshot" in victim.log(), "a graceful stop keeps the sessions"
+        assert "restored sessions from the newest checkpoint" in victim.log(), "a graceful stop keeps the sessions"
     finally:
         shard.stop_all(daemons)
 

@@ -17,7 +17,7 @@ final class DaemonProcess {
     let readyNanoseconds: UInt64
     /// Its log (stdout and stderr).
     let logPath: String
-    /// Its `--state-dir` (history, session snapshot).
+    /// Its `--state-dir` (history, session checkpoint).
     let stateDirectory: String
     private let registry: ChildRegistry
     private var reaped = false

@@ -69,7 +69,7 @@ struct RestartBenchmark {
         let snapshotPath = first.stateDirectory + "/" + Self.snapshotFileName
         var info = stat()
         guard stat(snapshotPath, &info) == 0 else {
-            throw BenchError("no session snapshot at \(snapshotPath) after the stop (exit status \(exitStatus)); its log:\n\(first.logTail)")
+            throw BenchError("no session checkpoint at \(snapshotPath) after the stop (exit status \(exitStatus)); its log:\n\(first.logTail)")
         }
         let second = try DaemonProcess(executable: executable, folder: folder, registry: registry, readyTimeoutMs: 120_000,
                                        stateDirectory: first.stateDirectory)
