@@ -5,8 +5,8 @@ import SessionEngine
 /// The session checkpoint in the state directory, `sessions.checkpoint`: every live session's
 /// state and the apps' rule state, replaced atomically every `checkpoint_interval` while the
 /// daemon runs (`CheckpointWriter`) and at a graceful stop, and read back at the start after
-/// any end. A damaged one is moved aside (`PATH.damaged`). 0.1.0's and 0.2.0's snapshot,
-/// `sessions.snapshot` (written only at a graceful stop), is read once when there is no
+/// any end. A damaged one is moved aside (`PATH.damaged`). A snapshot file,
+/// `sessions.snapshot` (one binary session snapshot), is read once when there is no
 /// checkpoint, and removed.
 ///
 /// The format: a 16-byte header (magic `MWCK`, format version as UInt32, the wall-clock ms the
@@ -18,7 +18,7 @@ import SessionEngine
 struct CheckpointFile {
     /// The checkpoint's file name.
     static let fileName = "sessions.checkpoint"
-    /// The snapshot file of the releases before checkpoints.
+    /// The file of one binary session snapshot, read once when there is no checkpoint.
     static let legacyFileName = "sessions.snapshot"
     /// The magic bytes a checkpoint starts with.
     static let magic: [UInt8] = Array("MWCK".utf8)
@@ -152,7 +152,7 @@ struct CheckpointFile {
         return bytes.count
     }
 
-    /// The newest checkpoint, or the releases' snapshot when there is none (which is then
+    /// The newest checkpoint, or the snapshot file when there is none (which is then
     /// removed); nil when there is neither. A damaged file is moved aside (`PATH.damaged`) and
     /// its error thrown, so that the next checkpoint starts clean.
     func read() throws -> Restored? {

@@ -9,9 +9,8 @@ import SessionEngine
 /// The micro-benchmarks of the per-event path on package-benchmark: the decoder, the engine and the
 /// history store, each on its own, with the allocation counts checked against `Thresholds/` (times
 /// are printed, not checked). A count is checked to within `allocationTolerance` of its threshold,
-/// either way: the harness's own few allocations vary with the environment (the CI run counted
-/// 2 more in each benchmark than runs here did), while one allocation per event or per row adds
-/// 1,000. `swift package benchmark` in Benchmarks/ runs them; `swift package benchmark thresholds
+/// either way: the harness's own few allocations vary with the environment, while one allocation
+/// per event or per row adds 1,000. `swift package benchmark` in Benchmarks/ runs them; `swift package benchmark thresholds
 /// check` fails on a count outside that band.
 let benchmarks: @Sendable () -> Void = {
     let checked: [BenchmarkMetric] = [.mallocCountTotal]
