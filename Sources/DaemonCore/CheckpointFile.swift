@@ -120,12 +120,11 @@ struct CheckpointFile {
                 guard length == 8 else { throw .malformed("an end frame of \(length) bytes", offset: offset) }
                 guard start + 8 == bytes.count else { throw .malformed("bytes after the end frame", offset: start + 8) }
                 let count = UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self))
-                let merged = EngineSnapshot.merged(parts)
                 let found = parts.reduce(0) { $0 + $1.sessionCount }
                 guard count == UInt64(found) else {
                     throw .malformed("the end frame counts \(count) sessions, the parts hold \(found)", offset: offset)
                 }
-                return (merged, writtenAtMs)
+                return (EngineSnapshot.merged(parts), writtenAtMs)
             case nil:
                 throw .malformed("a frame of unknown kind \(rawKind)", offset: offset)
             }

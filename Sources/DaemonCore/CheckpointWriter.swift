@@ -211,10 +211,7 @@ final class CheckpointWriter: Sendable {
             try Posix.close(descriptor)
             descriptor = -1
             try Posix.rename(file.partialPath, file.path)
-            let folder = String(file.path[..<(file.path.lastIndex(of: "/") ?? file.path.startIndex)])
-            let folderDescriptor = try Posix.open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY)
-            defer { try? Posix.close(folderDescriptor) }
-            try Posix.fsync(folderDescriptor)
+            try AtomicFile.syncFolder(of: file.path)
             return bytes
         }
 

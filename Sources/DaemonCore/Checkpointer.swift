@@ -42,14 +42,14 @@ struct Checkpointer {
     }
 
     /// Begins a walk when one is due, or takes its next slice when that is due.
-    /// `wallMs` is the daemon's clock, the checkpoint's time.
-    mutating func step(_ engine: Engine, nowUs: Int64, wallMs: Int64) {
+    /// `wallMs` is the daemon's clock, the checkpoint's time, read only when a walk begins.
+    mutating func step(_ engine: Engine, nowUs: Int64, wallMs: @autoclosure () -> Int64) {
         if walk == nil {
             guard nowUs / 1000 >= nextWalkMs else { return }
             walk = Engine.CheckpointWalk()
             nextWalkMs = nowUs / 1000 + intervalMs
             nextSliceUs = nowUs
-            writer.submit(.begin(writtenAtMs: wallMs))
+            writer.submit(.begin(writtenAtMs: wallMs()))
         }
         guard let walk, nowUs >= nextSliceUs else { return }
         guard writer.pendingSessions <= Self.maxPendingSessions else {

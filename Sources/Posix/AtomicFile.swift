@@ -32,7 +32,7 @@ public enum AtomicFile: Sendable {
     }
 
     /// Syncs the folder that holds `path`, so that a rename in it is durable.
-    private static func syncFolder(of path: String) throws(PosixError) {
+    public static func syncFolder(of path: String) throws(PosixError) {
         let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let descriptor = try Posix.open(folder, O_RDONLY | O_DIRECTORY)
         defer { try? Posix.close(descriptor) }
