@@ -140,7 +140,7 @@ extension IngestLoop {
         let rules = catalog.rules.map { rule in
             (rule: rule.id, severity: (profile.rules.first { $0.descriptor.id == rule.id }?.severity ?? rule.severity).rawValue)
         }
-        exporter.declare(rules: rules, rejectionReasons: RejectReason.allCases.map(\.rawValue))
+        exporter.declare(rules: rules, rejectionReasons: RejectReason.allCases.map(\.rawValue) + [DiagnosticReason.unknownSession.rawValue])
     }
 
     /// One line for systemd's STATUS=: rates and counts.

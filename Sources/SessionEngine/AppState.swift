@@ -4,7 +4,11 @@
 /// The engine remembers at most `max_apps` apps that have no live session (`IdleApps`);
 /// the counters and firings of one app hold at most `max_app_values` keys each.
 final class AppState {
-    /// The bundle id ("-" for sessions that never said).
+    /// The name of no app (`-`): no session has it, since an event of an unknown session that
+    /// names no app is refused; a snapshot's session under it is not restored.
+    static let unnamed = "-"
+
+    /// The bundle id.
     let name: String
     /// `name` as stable UTF-8 bytes for the C views.
     let bytes: StableBytes

@@ -16,6 +16,9 @@ public enum DiagnosticReason: String, Sendable, CaseIterable {
     case gap
     /// An event earlier than the session's latest `ts`.
     case outOfOrder = "out_of_order"
+    /// An event of a session the daemon does not know (no `session.start` seen here, or the
+    /// session was released) that names no `app`: refused, never judged under another app.
+    case unknownSession = "unknown_session"
     /// A session released to stay within `max_sessions`.
     case sessionEvicted = "session_evicted"
     /// A rule module reported a non-fatal error (`mw_host.module_error`, ABI 1.2); always on `diag/-/`.

@@ -8,7 +8,7 @@ extension Engine {
 
     func appState(named app: mw_str) -> AppState {
         appState(named: app.ptr == nil
-            ? "-"
+            ? AppState.unnamed
             : String(decoding: UnsafeRawBufferPointer(start: app.ptr, count: app.len), as: UTF8.self))
     }
 

@@ -69,7 +69,8 @@ extension Engine {
             app.fired = Set(bounded(saved.fired))
         }
         var restored = 0
-        for saved in sessions {
+        // A session saved without its app (`-`) is not restored: it would be judged with the defaults.
+        for saved in sessions where saved.app != AppState.unnamed {
             let id = saved.id
             let hash = id.withUnsafeBytes { Hashing.fnv1a($0) }
             guard id.withUnsafeBytes({ table.find($0) }) == nil else { continue }

@@ -169,6 +169,8 @@ public final class Engine {
         if let session = table.find(sessionID) {
             guard resume(event, session) else { return }
             if applyAndJudge(event, session: session, observed: observed) { release(session) }
+        } else if event.pointee.app.ptr == nil {
+            refuseUnknownSession(event, sessionID)
         } else {
             let session = startSession(id: sessionID, event: event)
             countMissingBeforeFirst(event, session)
@@ -311,18 +313,22 @@ public final class Engine {
         return checkOtherApp(event, session)
     }
 
+    /// An event of a session the engine does not know that names no `app` (it never saw the
+    /// session's start, or released the session): refused and counted, never judged under an app
+    /// it did not name nor with the defaults (events.md).
+    @inline(never)
+    private func refuseUnknownSession(_ event: UnsafePointer<mw_event>, _ id: UnsafeRawBufferPointer) {
+        statistics.eventsOfUnknownSessions += 1
+        let type = event.pointee.type
+        output.emitDiagnostic(.unknownSession, app: nil, session: String(decoding: id, as: UTF8.self)) {
+            "a \(EventTypeName.of(type)) of a session this daemon does not know names no 'app'; refused: its session.start never came here or the session was released (send 'app' on every event)"
+        }
+    }
+
     /// `checkApp` for an event whose `app` is not the session's.
     @inline(never)
     private func checkOtherApp(_ event: UnsafePointer<mw_event>, _ session: Session) -> Bool {
         let app = UnsafeRawBufferPointer(start: event.pointee.app.ptr, count: event.pointee.app.len)
-        if session.app.name == "-" {
-            // The session had not said its app; it says so now.
-            let app = appState(named: event.pointee.app)
-            join(app)
-            leave(session.app)
-            session.app = app
-            return true
-        }
         // A session belongs to its app: a start of another app under a live id (two apps' test
         // suites both naming a session `run-1`) is refused, never a take-over.
         statistics.eventsRejected += 1

@@ -8,6 +8,9 @@ public struct EngineStatistics: Sendable, Equatable {
     public var eventsUnknownType: UInt64 = 0
     /// Events rejected by the engine (e.g. `app` not matching the session's).
     public var eventsRejected: UInt64 = 0
+    /// Events of a session the engine does not know that name no `app`: refused, never judged
+    /// under an app they did not name (`unknown_session`).
+    public var eventsOfUnknownSessions: UInt64 = 0
     /// Events dropped as duplicates (`seq` not above the last).
     public var duplicates: UInt64 = 0
     /// Events lost, by `seq` gaps.
@@ -20,7 +23,7 @@ public struct EngineStatistics: Sendable, Equatable {
     public var outOfOrder: UInt64 = 0
     /// Dismissals of ids not on the stack.
     public var unknownDismissals: UInt64 = 0
-    /// Sessions started (including implicit starts and restarts).
+    /// Sessions started (including implicit starts under an event's `app`, and restarts).
     public var sessionsStarted: UInt64 = 0
     /// Sessions ended by `session.end`.
     public var sessionsEnded: UInt64 = 0

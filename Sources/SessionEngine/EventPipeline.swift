@@ -46,13 +46,19 @@ public final class EventPipeline {
         output.emitDiagnostic(reason, app: nil, session: nil, detail: detail)
     }
 
-    /// Counts a rejection the engine itself made (e.g. `app` not matching the session).
-    public var eventsRejected: UInt64 { statistics.eventsRejected + engine.statistics.eventsRejected }
+    /// Every rejection: the decoder's and the engine's.
+    public var eventsRejected: UInt64 {
+        statistics.eventsRejected + engine.statistics.eventsRejected + engine.statistics.eventsOfUnknownSessions
+    }
 
-    /// Every rejection by reason: the decoder's, and the engine's (`app` not matching the session: `bad_field`).
+    /// Every rejection by reason: the decoder's, and the engine's (`app` not matching the session:
+    /// `bad_field`; an event of an unknown session without `app`: `unknown_session`).
     public var rejectedByReason: [String: UInt64] {
         var rejected = statistics.rejectedByReason
         if engine.statistics.eventsRejected > 0 { rejected["bad_field", default: 0] += engine.statistics.eventsRejected }
+        if engine.statistics.eventsOfUnknownSessions > 0 {
+            rejected[DiagnosticReason.unknownSession.rawValue, default: 0] += engine.statistics.eventsOfUnknownSessions
+        }
         return rejected
     }
 }

@@ -35,7 +35,8 @@ final class ConfigurationTests: XCTestCase {
     func testTheDefaultEditionAppliesToAppsTheConfigDoesNotName() throws {
         let h = try harness(EngineConfiguration(defaultEdition: .hig2009, apps: [legacy: .init(edition: .current)]))
         h.send(
-            Line.event("app.background", "A", 1100),                    // implicit, app "-"
+            Line.start("A", 1000, app: "com.example.unnamed"),
+            Line.event("app.background", "A", 1100),
             Line.start("L", 1000, app: legacy),
             Line.event("app.background", "L", 1100))
         XCTAssertEqual(h.violations(of: "probe-edition").map(\.session), ["A"])
@@ -44,7 +45,7 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(h.engine.profile(forApp: "com.example.unnamed").edition, .hig2009)
     }
 
-    func testAnAppAdoptedLaterGetsItsOwnProfile() throws {
+    func testAnUnknownSessionNamingItsAppGetsThatAppsProfile() throws {
         let h = try harness(EngineConfiguration(apps: [legacy: .init(edition: .hig2009)]))
         h.send(
             Line.event("app.background", "X", 1000),
@@ -64,7 +65,7 @@ final class ConfigurationTests: XCTestCase {
     func testAParameterOverrideChangesVerdictsGloballyAndPerApp() throws {
         let alerts = { (session: String) in (1...5).map { Line.alert(session, Int64(1000 + $0), "a\($0)") } }
         let defaults = try harness()
-        defaults.send(alerts("S"))
+        defaults.send([Line.start("S", 1000)] + alerts("S"))
         XCTAssertEqual(defaults.violations(of: "probe-threshold").map(\.ts), [1004, 1005], "limit 3 by default")
         XCTAssertEqual(defaults.violations(of: "probe-threshold").first?.object["message"] as? String,
                        "4 alerts in the session; the limit is 3")

@@ -79,6 +79,7 @@ final class FiringDisciplineTests: XCTestCase {
             Line.present("sheet", "S", 1200, "s2"),
             Line.dismiss("sheet", "S", 1300, "s1"),
             Line.present("sheet", "S", 1400, "s3"),
+            Line.start("T", 1450),
             Line.present("sheet", "T", 1500, "t1"),
             Line.present("sheet", "T", 1600, "t2"))
         XCTAssertEqual(subjects(h, "probe-session"), ["s1", "t1"])
@@ -92,6 +93,7 @@ final class FiringDisciplineTests: XCTestCase {
             Line.task("S", 1200, "sync", "progress"),
             Line.task("S", 1300, "upload", "started"),
             Line.task("S", 1400, "sync", "finished"),
+            Line.start("T", 1450),
             Line.task("T", 1500, "sync", "started"))
         let fired = h.violations(of: "probe-key")
         XCTAssertEqual(fired.map(\.session), ["S", "S", "T"])

@@ -79,7 +79,7 @@ final class HostServicesTests: XCTestCase {
 
     func testWindowUsesTheParametersInForce() throws {
         let h = try harness(EngineConfiguration(rules: ["probe-window-push": .init(parameters: ["span": 60_000, "keep": 100])]))
-        h.send((1...7).map { Line.present("popover", "S", Int64($0 * 10_000), "p\($0)") })
+        h.send([Line.start("S", 0)] + (1...7).map { Line.present("popover", "S", Int64($0 * 10_000), "p\($0)") })
         XCTAssertEqual(counters(h, "probe-window-push", "count"), [1, 2, 3, 4, 5, 6, 7])
     }
 

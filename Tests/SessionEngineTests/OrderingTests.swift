@@ -54,7 +54,7 @@ final class OrderingTests: XCTestCase {
         XCTAssertEqual(h.engine.statistics.eventsLost, 9_007_199_254_740_989)
         // Counts summed over many sessions hold at their maximum instead of trapping.
         for n in 0..<2100 {
-            h.send(Line.action("T\(n)", 1000, #""seq":9007199254740991"#))
+            h.send(Line.action("T\(n)", 1000, #""seq":9007199254740991,"app":"com.example.app""#))
         }
         XCTAssertEqual(h.engine.statistics.eventsMissingBeforeFirst, UInt64.max)
     }
@@ -62,8 +62,8 @@ final class OrderingTests: XCTestCase {
     func testEventsWithoutSeqAreNeverDuplicates() throws {
         let h = try harness()
         let line = Line.action("S", 1000)
-        h.send(line, line, line)
-        XCTAssertEqual(h.views.count, 3)
+        h.send(Line.start("S", 1000), line, line, line)
+        XCTAssertEqual(h.views.count, 4)
         XCTAssertEqual(h.output.diagnostics.count, 0)
     }
 
@@ -129,8 +129,8 @@ final class OrderingTests: XCTestCase {
     func testSequenceAndTimeArePerSession() throws {
         let h = try harness()
         h.send(
-            Line.action("A", 5000, #""seq":5"#),
-            Line.action("B", 1000, #""seq":1"#),
+            Line.action("A", 5000, #""seq":5,"app":"com.example.app""#),
+            Line.start("B", 1000, #""seq":1"#),
             Line.action("B", 1100, #""seq":2"#))
         XCTAssertEqual(h.views.count, 3)
         XCTAssertEqual(h.output.diagnostics.filter { $0.session == "B" }.count, 0, "B's seq and ts are its own")
@@ -140,7 +140,7 @@ final class OrderingTests: XCTestCase {
     func testASessionFirstSeenPastSeqOneWithoutItsStartCountsWhatWentBefore() throws {
         let h = try harness()
         h.send(
-            Line.action("A", 5000, #""seq":5"#),          // seq 1 to 4 (its start among them) never came
+            Line.action("A", 5000, #""seq":5,"app":"com.example.app""#),  // seq 1 to 4 (its start among them) never came
             Line.start("B", 1000, #""seq":7"#),           // a start may open at any seq
             Line.action("B", 1100, #""seq":8"#))
         XCTAssertEqual(h.engine.statistics.eventsMissingBeforeFirst, 4)

@@ -1,5 +1,5 @@
 import ModalwatchTesting
-import SessionEngine
+@testable import SessionEngine
 import XCTest
 
 /// Sessions: explicit and implicit starts, the app a session belongs to, its end, the idle timeout
@@ -29,30 +29,52 @@ final class SessionLifecycleTests: XCTestCase {
         XCTAssertEqual(h.violations(of: "probe-view").map(\.topic), Array(repeating: "violation/com.example.mail/probe-view", count: 2))
     }
 
-    func testASessionWithoutSessionStartIsImplicitWithAppDash() throws {
+    func testAnEventOfAnUnknownSessionWithoutAppIsRefusedAsUnknownSession() throws {
         let h = try harness()
         h.send(Line.action("X", 1000), Line.alert("X", 1100, "a1"))
+        XCTAssertEqual(h.views.count, 0, "never judged under an app it did not name")
+        XCTAssertEqual(h.violations(of: "probe-view").count, 0)
+        let refused = h.output.diagnostics(.unknownSession)
+        XCTAssertEqual(refused.map(\.session), ["X", "X"])
+        XCTAssertEqual(refused.map(\.app), [nil, nil])
+        XCTAssertTrue(refused.first?.detail.contains("user.action") ?? false, refused.first?.detail ?? "")
+        XCTAssertEqual(h.engine.liveSessions, 0)
+        XCTAssertEqual(h.engine.statistics.sessionsStarted, 0)
+        XCTAssertEqual(h.engine.statistics.eventsOfUnknownSessions, 2)
+        XCTAssertEqual(h.pipeline.rejectedByReason["unknown_session"], 2)
+        XCTAssertEqual(h.pipeline.eventsRejected, 2)
+    }
+
+    func testAnEventOfAnUnknownSessionThatNamesItsAppStartsItUnderThatApp() throws {
+        let h = try harness()
+        h.send(
+            Line.action("X", 1000, #""app":"com.example.late""#),
+            Line.alert("X", 1100, "a1"))
         let views = h.views
-        XCTAssertEqual(views.map { $0.string("app") }, ["-", "-"])
+        XCTAssertEqual(views.map { $0.string("app") }, ["com.example.late", "com.example.late"])
+        XCTAssertEqual(views.map { $0.string("event_app") }, ["com.example.late", nil])
         XCTAssertEqual(views.map { $0.int("device") }, [0, 0], "phone unless session.start said otherwise")
         XCTAssertEqual(views.map { $0.int("size_class") }, [0, 0])
         XCTAssertEqual(views.first?.int("started_ts"), 1000)
         let violation = try XCTUnwrap(h.violations(of: "probe-view").first)
-        XCTAssertEqual(violation.topic, "violation/-/probe-view")
-        XCTAssertEqual(violation.object["app"] as? String, "-")
+        XCTAssertEqual(violation.topic, "violation/com.example.late/probe-view")
+        XCTAssertEqual(h.engine.liveSessionsByApp(), ["com.example.late": 1])
         XCTAssertEqual(h.engine.statistics.sessionsStarted, 1)
+        XCTAssertEqual(h.output.diagnostics.count, 0)
     }
 
-    func testAnImplicitSessionAdoptsTheAppItIsLaterGiven() throws {
+    func testASnapshotsSessionWithoutAppIsNotRestored() throws {
         let h = try harness()
-        h.send(
-            Line.action("X", 1000),
-            Line.action("X", 1100, #""app":"com.example.late""#),
-            Line.action("X", 1200))
-        XCTAssertEqual(h.views.map { $0.string("app") }, ["-", "com.example.late", "com.example.late"])
-        XCTAssertEqual(h.views.map { $0.string("event_app") }, [nil, "com.example.late", nil])
-        XCTAssertEqual(h.engine.liveSessionsByApp(), ["com.example.late": 1])
-        XCTAssertEqual(h.output.diagnostics.count, 0)
+        h.send(Line.start("S", 1000, app: "com.example.mail"))
+        var snapshot = h.engine.snapshot()
+        var unnamed = try XCTUnwrap(snapshot.sessions.first)
+        unnamed.id = Array("U".utf8)
+        unnamed.app = "-"
+        snapshot.sessions.append(unnamed)
+        let fresh = try harness()
+        XCTAssertEqual(fresh.engine.restore(snapshot), 1)
+        XCTAssertNotNil(fresh.engine.sessionSnapshot(id: "S"))
+        XCTAssertNil(fresh.engine.sessionSnapshot(id: "U"))
     }
 
     func testAnEventNamingAnotherAppIsRejectedAsBadFieldAndDropped() throws {
@@ -89,13 +111,13 @@ final class SessionLifecycleTests: XCTestCase {
         XCTAssertNil(h.engine.sessionSnapshot(id: "S"))
         XCTAssertEqual(h.engine.statistics.sessionsEnded, 1)
 
-        // The same id again: a new, implicit session with nothing of the old one.
-        h.send(Line.action("S", 1300))
+        // The same id again, naming its app: a new, implicit session with nothing of the old one.
+        h.send(Line.action("S", 1300, #""app":"com.example.mail""#))
         let again = try h.lastView()
         XCTAssertEqual(again.stackIDs, [])
         XCTAssertEqual(again.int("events"), 1)
         XCTAssertEqual(again.int("started_ts"), 1300)
-        XCTAssertEqual(again.string("app"), "-")
+        XCTAssertEqual(again.string("app"), "com.example.mail")
         XCTAssertEqual(h.engine.liveSessions, 1)
     }
 
@@ -162,11 +184,11 @@ final class SessionLifecycleTests: XCTestCase {
         let h = try harness(EngineConfiguration(sessionIdleTimeoutMs: 1000))
         let t0 = h.observed
         h.observed = t0
-        h.send(Line.action("A", 0))
+        h.send(Line.start("A", 0))
         h.observed = t0 + 500
-        h.send(Line.action("B", 500))
+        h.send(Line.start("B", 500))
         h.observed = t0 + 1200
-        h.send(Line.action("C", 1200))
+        h.send(Line.start("C", 1200))
         XCTAssertEqual(h.engine.releaseIdleSessions(now: t0 + 1200), 1, "A arrived 1200 ms ago (> 1000); B 700 ms ago")
         XCTAssertEqual(h.engine.liveSessions, 2)
         XCTAssertNil(h.engine.sessionSnapshot(id: "A"))
@@ -182,7 +204,7 @@ final class SessionLifecycleTests: XCTestCase {
 
     func testOneDevicesClockAheadReleasesNoOtherSession() throws {
         let h = try harness(EngineConfiguration(sessionIdleTimeoutMs: 1000))
-        h.send(Line.action("A", 0), Line.action("FAST", 7_200_000))
+        h.send(Line.start("A", 0), Line.start("FAST", 7_200_000))
         XCTAssertEqual(h.engine.releaseIdleSessions(now: h.observed), 0, "both arrived just now")
         XCTAssertEqual(h.engine.liveSessions, 2)
     }
@@ -203,8 +225,8 @@ final class SessionLifecycleTests: XCTestCase {
         XCTAssertNotNil(h.engine.sessionSnapshot(id: "A"))
         XCTAssertEqual(h.engine.statistics.sessionsEvicted, 1)
 
-        // B comes back: a new implicit session, and A (now least recent) goes.
-        h.send(Line.action("B", 1400))
+        // B comes back, naming its app: a new implicit session, and A (now least recent) goes.
+        h.send(Line.action("B", 1400, #""app":"com.example.b""#))
         XCTAssertEqual(try h.lastView().int("events"), 1)
         XCTAssertEqual(h.output.diagnostics(.sessionEvicted).last?.session, "A")
         XCTAssertEqual(Set(h.engine.sessionSnapshots().map(\.id)), ["B", "C"])
@@ -218,7 +240,7 @@ final class SessionLifecycleTests: XCTestCase {
         var evicted = 0
         for i in 0..<4000 {
             let id = "S\(i)"
-            h.send(Line.action(id, Int64(1000 + i)))
+            h.send(Line.start(id, Int64(1000 + i)))
             if model.count >= limit { model.removeFirst(); evicted += 1 }
             model.append(id)
             if i % 3 == 0 {

@@ -114,7 +114,7 @@ final class ViolationJSONTests: XCTestCase {
 
     func testSubjectIsNullWhenTheRuleGivesNone() throws {
         let h = try harness()
-        h.send(Line.action("S", 1000, label: "x"))
+        h.send(Line.start("S", 900), Line.action("S", 1000, label: "x"))
         let violation = try XCTUnwrap(h.violations(of: "probe-every").first)
         XCTAssertTrue(violation.object["subject"] is NSNull)
         XCTAssertTrue(violation.json.contains(#""subject":null"#))
@@ -123,6 +123,7 @@ final class ViolationJSONTests: XCTestCase {
     func testEvidenceIsTheRulesObjectOrEmptyWhenInvalid() throws {
         let h = try harness()
         h.send(
+            Line.start("S", 900),
             Line.action("S", 1000, label: "escapes"),
             Line.action("S", 1100, label: "bad-evidence"),
             Line.action("S", 1200, label: "array-evidence"),
@@ -144,6 +145,7 @@ final class ViolationJSONTests: XCTestCase {
     func testMessageFallsBackToTheSummaryAndTextIsEscaped() throws {
         let h = try harness()
         h.send(
+            Line.start("S", 900),
             Line.action("S", 1000, label: "empty-message"),
             Line.action("S", 1100, label: "null-message"),
             Line.action("S", 1200, label: "escapes"))
@@ -215,7 +217,7 @@ final class ViolationJSONTests: XCTestCase {
             Line.event("app.foreground", "S", 1_732_290_000_900),
             Line.present("popover", "S", 1_732_290_001_000, "p1"),
             Line.dismiss("modal", "S", 1_732_290_001_100, "m1", #""unsaved_changes":true"#),
-            Line.action("T", 1_732_290_001_200, label: "subject:x"),
+            Line.action("T", 1_732_290_001_200, label: "subject:x", #""app":"com.example.mail""#),
         ]
         let first = try harness(), second = try harness()
         first.observed = 1
