@@ -146,6 +146,8 @@ public struct StatusReply: ControlReplyBody {
     public var violationsPublished: Int = 0
     /// Violations stored in the history.
     public var violationsStored: Int = 0
+    /// Violations judged again after a restore that the history already held: not stored twice.
+    public var violationsAlreadyStored: Int = 0
     /// Violations the history could not store.
     public var historyFailures: Int = 0
     /// Violations pruned from the history.
@@ -247,6 +249,7 @@ public struct StatusReply: ControlReplyBody {
         violationsFound = try fields.int("violations_found")
         violationsPublished = try fields.int("violations_published")
         violationsStored = try fields.int("violations_stored")
+        violationsAlreadyStored = try fields.optionalInt("violations_already_stored") ?? 0
         historyFailures = try fields.int("history_failures")
         historyPruned = try fields.int("history_pruned")
         history = try fields.optionalString("history")
@@ -329,6 +332,7 @@ public struct StatusReply: ControlReplyBody {
             "violations_found": .int(violationsFound),
             "violations_published": .int(violationsPublished),
             "violations_stored": .int(violationsStored),
+            "violations_already_stored": .int(violationsAlreadyStored),
             "history_failures": .int(historyFailures),
             "history_pruned": .int(historyPruned),
             "history": .nullable(history),

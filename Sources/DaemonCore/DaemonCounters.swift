@@ -10,6 +10,7 @@ struct DaemonCounters: Sendable {
     var eventsJudged: UInt64 = 0
     var violationsPublished: UInt64 = 0
     var violationsStored: UInt64 = 0
+    var violationsAlreadyStored: UInt64 = 0
     var diagnosticsPublished: UInt64 = 0
     var diagnosticsSuppressed: UInt64 = 0
     var messagesDropped: UInt64 = 0
@@ -47,6 +48,7 @@ struct DaemonCounters: Sendable {
         ("modalwatch_events_judged_total", \.eventsJudged),
         ("modalwatch_violations_published_total", \.violationsPublished),
         ("modalwatch_violations_stored_total", \.violationsStored),
+        ("modalwatch_violations_already_stored_total", \.violationsAlreadyStored),
         ("modalwatch_diagnostics_published_total", \.diagnosticsPublished),
         ("modalwatch_diagnostics_suppressed_total", \.diagnosticsSuppressed),
         ("modalwatch_messages_dropped_total", \.messagesDropped),

@@ -96,6 +96,13 @@ final class HistoryKeeper {
     /// The state directory and history this keeper opened; nil while they are gone.
     private var identity: StateDirectoryIdentity?
     private var nextIdentityCheckMs: Int64 = 0
+    /// The ids of the violations the SQLite history holds from the newest session checkpoint's
+    /// walk on: judged again after the restore (from events a client replays), such a violation
+    /// has the same id and is published again but not stored twice; each id leaves the set when
+    /// it comes. PostgreSQL needs none: its `id` is unique.
+    private var storedSinceCheckpoint: Set<ViolationID> = []
+    /// The most ids `storedSinceCheckpoint` holds: the newest.
+    static let maxStoredSinceCheckpoint = 1_000_000
     private var nextWALTruncateMs: Int64 = 0
     /// The WAL's size when `checkWAL` last measured it, and when it measures it next.
     private var lastWALBytes = 0
@@ -105,8 +112,8 @@ final class HistoryKeeper {
 
     /// Opens the history (throws when an SQLite file cannot be opened; a PostgreSQL server that
     /// cannot be reached leaves the store failing, its violations spooled) with a spool of `bounds`.
-    init(target: Target, bounds: SpoolBounds, walLimitBytes: Int, retention: PublishingThread.Retention, clock: DaemonClock,
-         statistics: PublishingStatistics, health: StoreHealth, logger: Logger) throws {
+    init(target: Target, bounds: SpoolBounds, walLimitBytes: Int, retention: PublishingThread.Retention, repeatsSinceMs: Int64?,
+         clock: DaemonClock, statistics: PublishingStatistics, health: StoreHealth, logger: Logger) throws {
         self.target = target
         let directory: String?
         switch target {
@@ -132,7 +139,13 @@ final class HistoryKeeper {
             memoryLimit: bounds.memoryBytes, fileLimit: directory == nil ? 0 : bounds.fileBytes,
             spillPath: directory.map { $0 + "/" + Self.spillFileName }, logger: logger)
         if let sqlitePath, let directory {
-            history = try Self.open(sqlitePath, walLimitBytes: walLimitBytes, logger: logger)
+            let sqlite = try Self.open(sqlitePath, walLimitBytes: walLimitBytes, logger: logger)
+            history = sqlite
+            if let repeatsSinceMs {
+                storedSinceCheckpoint = Set(try sqlite.ids(observedSince: repeatsSinceMs, limit: Self.maxStoredSinceCheckpoint))
+                logger.info("violations stored since the newest session checkpoint; judged again after its restore, one is not stored twice", metadata: [
+                    "violations": "\(storedSinceCheckpoint.count)", "observed_since_ms": "\(repeatsSinceMs)"])
+            }
             identity = StateDirectoryIdentity(historyPath: sqlitePath, directory: directory)
             var reserve = HistoryReserve(directory: directory)
             if !reserve.take() {
@@ -258,16 +271,23 @@ final class HistoryKeeper {
         if spool.isEmpty, let history {
             do {
                 try checkWAL(history, now: now)
+                var repeated: UInt64 = 0
                 let stored = try history.write { writer in
                     var reader = OutboundBatchReader(bytes)
                     while let record = reader.next() {
                         guard case .violation(_, let payload, let c) = record else { continue }
+                        if !storedSinceCheckpoint.isEmpty,
+                           storedSinceCheckpoint.remove(ViolationID(high: c.idHigh, low: c.idLow)) != nil {
+                            repeated += 1
+                            continue
+                        }
                         try writer.insert(
                             idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: c.rule, app: c.app,
                             session: c.session, severity: c.severity, ts: c.ts, observed: c.observed, json: payload)
                     }
                 }
                 statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
+                if repeated > 0 { statistics.violationsAlreadyStored.add(repeated, ordering: .relaxed) }
                 statistics.historyCommits.add(1, ordering: .relaxed)
                 if health.state == .failing {
                     // Failing with nothing spooled (every violation went past a zero bound): healthy again.

@@ -25,6 +25,7 @@ extension IngestLoop {
         counters.eventsJudged = engine.eventsJudged
         counters.violationsPublished = published.violationsPublished.load(ordering: .relaxed)
         counters.violationsStored = published.violationsStored.load(ordering: .relaxed)
+        counters.violationsAlreadyStored = published.violationsAlreadyStored.load(ordering: .relaxed)
         counters.diagnosticsPublished = published.diagnosticsPublished.load(ordering: .relaxed)
         counters.diagnosticsSuppressed = outbox.diagnosticsSuppressed
         counters.messagesDropped = published.messagesDropped.load(ordering: .relaxed)
@@ -87,6 +88,7 @@ extension IngestLoop {
         reply.violationsFound = Int(clamping: engine.violations)
         reply.violationsPublished = Int(clamping: counters.violationsPublished)
         reply.violationsStored = Int(clamping: counters.violationsStored)
+        reply.violationsAlreadyStored = Int(clamping: counters.violationsAlreadyStored)
         reply.historyFailures = Int(clamping: published.storeFailures.load(ordering: .relaxed))
         reply.historyPruned = Int(clamping: published.historyPruned.load(ordering: .relaxed))
         reply.history = (try? IngestResources.historyTarget(configuration))??.description

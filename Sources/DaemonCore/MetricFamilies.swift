@@ -24,6 +24,7 @@ enum MetricFamilies {
         "modalwatch_events_judged_total": "Events the rules judged.",
         "modalwatch_violations_published_total": "Violations published on the publish socket.",
         "modalwatch_violations_stored_total": "Violations written to the history.",
+        "modalwatch_violations_already_stored_total": "Violations judged again after a restore that the history already held: not stored twice.",
         "modalwatch_diagnostics_published_total": "Diagnostics published on the publish socket.",
         "modalwatch_diagnostics_suppressed_total": "Diagnostics over the per-app limit, not published.",
         "modalwatch_messages_dropped_total": "Messages the publisher dropped.",

@@ -13,6 +13,9 @@ final class PublishingStatistics: Sendable {
     let subscriberOverflows = Atomic<UInt64>(0)
     /// Violations committed to the history.
     let violationsStored = Atomic<UInt64>(0)
+    /// Violations judged again after a restore that the history already held (the same id):
+    /// published again, not stored twice.
+    let violationsAlreadyStored = Atomic<UInt64>(0)
     /// History transactions that stored violations (group commit: one per group of hand-overs).
     let historyCommits = Atomic<UInt64>(0)
     /// Batches the history could not write (published all the same).

@@ -141,6 +141,17 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         }
     }
 
+    /// The ids of the violations observed at `since` (the daemon's clock, ms) or later, the
+    /// newest `limit` of them: a range of `violations_key`, read without the table.
+    public func ids(observedSince since: Int64, limit: Int) throws -> [ViolationID] {
+        try database.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM \(Self.sql.table) WHERE observed >= ? ORDER BY observed DESC LIMIT ?",
+                arguments: [since, max(0, limit)]
+            ).compactMap(ViolationID.init(hex:))
+        }
+    }
+
     /// Steps a statement without rows (BEGIN, COMMIT) on SQLite's C API.
     static func run(_ statement: Statement, _ db: Database) throws {
         let code = sqlite3_step(statement.sqliteStatement)

@@ -90,6 +90,7 @@ extension StatusReply {
         \.violationsFound,
         \.violationsPublished,
         \.violationsStored,
+        \.violationsAlreadyStored,
         \.historyFailures,
         \.historyPruned,
         \.reportsSuppressed,

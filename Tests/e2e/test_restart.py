@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import signal
+import sqlite3
 import time
 
 import e2e_support as support
@@ -143,3 +144,67 @@ def test_sessions_survive_a_kill_9_through_the_checkpoint(zctx, tmp_path):
             assert f"com.example.r{n % 7}" in json.dumps(reply), reply
     finally:
         assert second.stop() == 0
+
+
+def checkpoint_walk_started(path) -> int | None:
+    """The wall-clock ms in a checkpoint's header (when its walk began), or None."""
+    try:
+        header = path.read_bytes()[:16]
+    except FileNotFoundError:
+        return None
+    return int.from_bytes(header[8:16], "little", signed=True) if header[:4] == b"MWCK" else None
+
+
+def test_violations_judged_again_after_a_kill_9_are_stored_once(zctx, tmp_path):
+    """Events judged after the newest checkpoint and sent again after a SIGKILL and restart are
+    judged again: the same violations, the same ids, published again and stored once
+    (`violations_already_stored`); events before the checkpoint are duplicates by seq."""
+    config = tmp_path / "checkpoint.yaml"
+    config.write_text("checkpoint_interval: 4s\n")
+    app = "com.example.replay"
+    sessions = [f"K{n}" for n in range(20)]
+    starts = [{"v": 1, "type": "session.start", "session": s, "ts": T0, "seq": 1, "app": app} for s in sessions]
+    # After the checkpoint: two alerts a session titled only "Error", each a violation or more.
+    later = [{"v": 1, "type": "alert.presented", "session": s, "ts": T0 + 1000 * k, "seq": 1 + k, "id": f"a{k}",
+              "title": "Error", "message": "Something went wrong", "buttons": [{"title": "OK"}]}
+             for k in (1, 2) for s in sessions]
+    first = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start()
+    sender = support.EventSender(zctx, first.events)
+    sender.warm_up(first)
+    sender.events(starts)
+    first.wait_status(lambda s: s["sessions_live"] == len(sessions), what="the sessions")
+    checkpoint = tmp_path / "state" / "sessions.checkpoint"
+    deadline = time.monotonic() + 30
+    while checkpoint_sessions(checkpoint) != len(sessions):
+        assert time.monotonic() < deadline, "no checkpoint of the sessions"
+        time.sleep(0.02)
+    walk = checkpoint_walk_started(checkpoint)
+    sender.events(later)
+    stored = first.wait_status(
+        lambda s: s["events_judged"] == len(starts) + len(later) and s["violations_stored"] == s["violations_found"] > 0,
+        what="the later events' violations stored")["violations_stored"]
+    first.process.send_signal(signal.SIGKILL)
+    first.process.wait(timeout=10)
+    sender.close()
+    assert checkpoint_walk_started(checkpoint) == walk, "a newer checkpoint holds the later events: the machine was too slow for this test"
+
+    second = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start(ready_timeout=30)
+    try:
+        sender = support.EventSender(zctx, second.events)
+        sender.warm_up(second)
+        subscriber = support.Subscriber(zctx, second.publish, prefixes=(f"violation/{app}/",))
+        subscriber.warm_up(sender)
+        sender.events(starts + later)   # the client's replay: everything it still holds
+        after = second.wait_status(lambda s: s["violations_already_stored"] == stored, timeout=10,
+                                   what="every repeat found stored")
+        assert after["duplicates"] == len(starts), after
+        assert after["violations_stored"] == 0, after
+        got = subscriber.collect(lambda m: len(subscriber.violations(m)) >= stored, timeout=5.0)
+        assert len(subscriber.violations(got)) == stored, "published again"
+        sender.close()
+        subscriber.close()
+    finally:
+        assert second.stop() == 0
+    with sqlite3.connect(tmp_path / "state" / "history.sqlite") as db:
+        rows = db.execute("SELECT COUNT(*), COUNT(DISTINCT id) FROM violations").fetchone()
+    assert rows == (stored, stored), rows
