@@ -79,6 +79,17 @@ public struct FaultStatus: Sendable, Equatable {
     public var handoverDropped: Int = 0
     /// Rules in quarantine.
     public var rulesQuarantined: [Quarantined] = []
+    /// Session checkpoints made whole since the start, and walks whose file could not be written.
+    public var checkpointsWritten: Int = 0
+    public var checkpointFailures: Int = 0
+    /// Seconds since the newest whole checkpoint's walk began (the one restored at the start until
+    /// this daemon writes one); nil without one (`null`).
+    public var checkpointAgeSeconds: Double? = nil
+    /// The newest checkpoint this daemon wrote: its sessions, its bytes, and its walk's time from
+    /// start to rename (ms).
+    public var checkpointSessions: Int = 0
+    public var checkpointBytes: Int = 0
+    public var checkpointWalkMs: Int = 0
 
     /// Nothing to report.
     public init() {}
@@ -107,6 +118,12 @@ public struct FaultStatus: Sendable, Equatable {
         spoolRecordsDamaged = try fields.optionalInt("spool_records_damaged") ?? 0
         historyWALBytes = try fields.optionalInt("history_wal_bytes") ?? 0
         handoverDropped = try fields.optionalInt("handover_dropped") ?? 0
+        checkpointsWritten = try fields.optionalInt("checkpoints_written") ?? 0
+        checkpointFailures = try fields.optionalInt("checkpoint_failures") ?? 0
+        checkpointAgeSeconds = try fields.optionalDouble("checkpoint_age_s")
+        checkpointSessions = try fields.optionalInt("checkpoint_sessions") ?? 0
+        checkpointBytes = try fields.optionalInt("checkpoint_bytes") ?? 0
+        checkpointWalkMs = try fields.optionalInt("checkpoint_walk_ms") ?? 0
         if fields.optional("rules_quarantined") != nil {
             rulesQuarantined = try fields.array("rules_quarantined") { value throws(JSONFields.Mismatch) in try Quarantined(value) }
         }
@@ -133,6 +150,12 @@ public struct FaultStatus: Sendable, Equatable {
             "spool_records_damaged": .int(spoolRecordsDamaged),
             "history_wal_bytes": .int(historyWALBytes),
             "handover_dropped": .int(handoverDropped),
+            "checkpoints_written": .int(checkpointsWritten),
+            "checkpoint_failures": .int(checkpointFailures),
+            "checkpoint_age_s": checkpointAgeSeconds.map(JSONValue.number) ?? .null,
+            "checkpoint_sessions": .int(checkpointSessions),
+            "checkpoint_bytes": .int(checkpointBytes),
+            "checkpoint_walk_ms": .int(checkpointWalkMs),
             "rules_quarantined": .array(rulesQuarantined.map(\.json)),
         ]
     }

@@ -89,6 +89,13 @@ public struct JSONFields: Sendable {
         return number
     }
 
+    /// A number field that may be absent or null.
+    public func optionalDouble(_ key: String) throws(Mismatch) -> Double? {
+        guard let value = optional(key), value != .null else { return nil }
+        guard let number = value.doubleValue else { throw wrong(key, "a number") }
+        return number
+    }
+
     /// A boolean field.
     public func bool(_ key: String) throws(Mismatch) -> Bool {
         guard let flag = try required(key).boolValue else { throw wrong(key, "true or false") }

@@ -25,6 +25,8 @@ struct DaemonCounters: Sendable {
     var violationsUnstored: UInt64 = 0
     var violationsRecovered: UInt64 = 0
     var historyOutages: UInt64 = 0
+    var checkpointsWritten: UInt64 = 0
+    var checkpointFailures: UInt64 = 0
     /// The store's state and the violations waiting in the spool, read before every count the
     /// publishing thread moves (`IngestLoop.counters()`): a reply that says ok with nothing
     /// spooled then has every stored violation in `violationsStored`. Not counters: a state and
@@ -63,6 +65,8 @@ struct DaemonCounters: Sendable {
         ("modalwatch_violations_unstored_total", \.violationsUnstored),
         ("modalwatch_violations_recovered_total", \.violationsRecovered),
         ("modalwatch_history_outages_total", \.historyOutages),
+        ("modalwatch_checkpoints_written_total", \.checkpointsWritten),
+        ("modalwatch_checkpoint_failures_total", \.checkpointFailures),
         ("modalwatch_spool_records_damaged_total", \.spoolRecordsDamaged),
         ("modalwatch_handover_dropped_total", \.handoverDropped),
         ("modalwatch_topics_too_large_total", \.topicsTooLarge),

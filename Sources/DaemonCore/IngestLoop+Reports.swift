@@ -40,6 +40,10 @@ extension IngestLoop {
         counters.violationsUnstored = health.unstored.load(ordering: .relaxed)
         counters.violationsRecovered = health.recovered.load(ordering: .relaxed)
         counters.historyOutages = health.outages.load(ordering: .relaxed)
+        if let written = checkpointer?.writer.statistics {
+            counters.checkpointsWritten = written.written
+            counters.checkpointFailures = written.failed
+        }
         counters.spoolRecordsDamaged = health.spoolDamaged.load(ordering: .relaxed)
         counters.handoverDropped = outbox.handoverDropped
         counters.topicsTooLarge = transportStatistics.topicsTooLarge

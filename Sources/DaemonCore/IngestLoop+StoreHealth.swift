@@ -28,10 +28,26 @@ extension IngestLoop {
         status.spoolRecordsDamaged = Int(clamping: counters.spoolRecordsDamaged)
         status.historyWALBytes = Int(clamping: health.walBytes.load(ordering: .relaxed))
         status.handoverDropped = Int(clamping: counters.handoverDropped)
+        status.checkpointsWritten = Int(clamping: counters.checkpointsWritten)
+        status.checkpointFailures = Int(clamping: counters.checkpointFailures)
+        status.checkpointAgeSeconds = checkpointAgeSeconds()
+        if let written = checkpointer?.writer.statistics, written.written > 0 {
+            status.checkpointSessions = written.lastSessions
+            status.checkpointBytes = written.lastBytes
+            status.checkpointWalkMs = Int(clamping: written.lastDurationMs)
+        }
         status.rulesQuarantined = faultGuard.quarantined.values.sorted { $0.rule < $1.rule }.map {
             FaultStatus.Quarantined(rule: $0.rule, module: $0.module, fault: $0.fault, event: $0.event, since: $0.since)
         }
         return status
+    }
+
+    /// Seconds since the newest whole checkpoint's walk began: this daemon's newest, else the one
+    /// it restored; nil for none.
+    func checkpointAgeSeconds() -> Double? {
+        let written = checkpointer?.writer.statistics
+        guard let at = written.flatMap({ $0.written > 0 ? $0.lastWrittenAtMs : nil }) ?? restoredCheckpointAtMs else { return nil }
+        return Double(max(0, clock.milliseconds() - at)) / 1000
     }
 
     /// Why `rule` is in quarantine, or nil.
@@ -46,6 +62,11 @@ extension IngestLoop {
         exporter.record(gauge: "modalwatch_history_healthy", health.state == .ok ? 1 : 0)
         exporter.record(gauge: "modalwatch_violations_spooled", Double(health.spooled.load(ordering: .relaxed)))
         exporter.record(gauge: "modalwatch_history_wal_bytes", Double(health.walBytes.load(ordering: .relaxed)))
+        if let age = checkpointAgeSeconds() { exporter.record(gauge: "modalwatch_checkpoint_age_seconds", age) }
+        if let written = checkpointer?.writer.statistics, written.written > 0 {
+            exporter.record(gauge: "modalwatch_checkpoint_sessions", Double(written.lastSessions))
+            exporter.record(gauge: "modalwatch_checkpoint_bytes", Double(written.lastBytes))
+        }
         exporter.record(gauge: "modalwatch_rules_quarantined", Double(faultGuard.quarantined.count))
         exporter.record(gauge: "modalwatch_modules_refused", Double(catalog.failures.count))
         exporter.record(gauge: "modalwatch_module_files_changed", Double(moduleWatch.changed.count))

@@ -106,8 +106,12 @@ public final class IngestLoop {
     /// The checkpoint's folder and temporary file, opened at the start: a stop writes the
     /// last checkpoint even when every other descriptor is taken.
     private var checkpointReservation: ReservedFile?
+    /// When the last turn of the loop ended (monotonic µs).
+    private var turnEndUs: Int64 = 0
     /// The checkpoints while the loop runs (with a state directory).
-    private var checkpointer: Checkpointer?
+    private(set) var checkpointer: Checkpointer?
+    /// When the checkpoint restored at the start began its walk (the daemon's clock, ms), nil for none.
+    private(set) var restoredCheckpointAtMs: Int64?
     private var state = State.running
     private var transport = TransportStatistics()
     private var rate = EventRate()
@@ -247,16 +251,19 @@ public final class IngestLoop {
         control.continueJob()
         if index.zap >= 0, resources.poller.isReadable(index.zap) { resources.zap?.serve() }
         if resources.poller.isReadable(index.connections) { resources.connections.serve() }
-        checkpointer?.step(pipeline.engine, nowUs: WallClock.monotonicMicroseconds(), wallMs: clock.milliseconds())
-        runTimers()
+        // One clock read a turn, for the checkpoint's slice, the timers and the next poll's timeout.
+        let nowUs = WallClock.monotonicMicroseconds()
+        turnEndUs = nowUs
+        checkpointer?.step(pipeline.engine, nowUs: nowUs, wallMs: clock.milliseconds())
+        runTimers(now: nowUs / 1000)
         return .running
     }
 
     /// How long a poll may wait when nothing is pending: until the next tick, or sooner when a
-    /// checkpoint's next slice is due.
+    /// checkpoint's next slice is due (from the end of the last turn).
     private func pollTimeoutMs() -> Int {
         guard let checkpointer else { return Int(Self.tickMs) }
-        return Int(min(Self.tickMs, checkpointer.dueInMs(nowUs: WallClock.monotonicMicroseconds())))
+        return Int(min(Self.tickMs, checkpointer.dueInMs(nowUs: turnEndUs)))
     }
 
     /// `stopping`: tells systemd, writes the last checkpoint, hands the rest over and says `finish`.
@@ -361,10 +368,9 @@ public final class IngestLoop {
         }
     }
 
-    /// The periodic jobs, each when due: rates, metrics and idle sessions every tick; the
-    /// rate-limit summary every 10 s; systemd's watchdog and status line.
-    private func runTimers() {
-        let now = WallClock.monotonicMilliseconds()
+    /// The periodic jobs, each when due at `now` (monotonic ms): rates, metrics and idle sessions
+    /// every tick; the rate-limit summary every 10 s; systemd's watchdog and status line.
+    private func runTimers(now: Int64) {
         if now - timers.tick >= Self.tickMs {
             let lag = Double(max(0, now - timers.tick - Self.tickMs)) / 1000
             timers.tick = now
@@ -419,6 +425,7 @@ public final class IngestLoop {
             guard let found = try file.read() else { return }
             let owned = keepingOwnedSessions(of: found.snapshot, logger: logger)
             let restored = pipeline.engine.restore(owned)
+            restoredCheckpointAtMs = found.writtenAtMs
             let ageMs = max(0, clock.milliseconds() - found.writtenAtMs)
             logger.notice("restored sessions from the newest checkpoint", metadata: [
                 "sessions": "\(restored)", "not_restored": "\(owned.sessionCount - restored)",

@@ -33,6 +33,13 @@ extension FaultStatus {
         spoolRecordsDamaged += other.spoolRecordsDamaged
         historyWALBytes += other.historyWALBytes
         handoverDropped += other.handoverDropped
+        checkpointsWritten += other.checkpointsWritten
+        checkpointFailures += other.checkpointFailures
+        // The oldest of any daemon's newest checkpoint: what a crash of every daemon would lose at most.
+        if let age = other.checkpointAgeSeconds { checkpointAgeSeconds = max(checkpointAgeSeconds ?? age, age) }
+        checkpointSessions += other.checkpointSessions
+        checkpointBytes += other.checkpointBytes
+        checkpointWalkMs = max(checkpointWalkMs, other.checkpointWalkMs)
         for rule in other.rulesQuarantined where !rulesQuarantined.contains(rule) { rulesQuarantined.append(rule) }
     }
 }

@@ -130,12 +130,17 @@ def test_sessions_survive_a_kill_9_through_the_checkpoint(zctx, tmp_path):
     while checkpoint_sessions(checkpoint) != count:
         assert time.monotonic() < deadline, f"no checkpoint of {count} sessions: {checkpoint_sessions(checkpoint)}"
         time.sleep(0.05)
+    written = first.wait_status(lambda s: s["checkpoint_sessions"] == count, what="the checkpoint in status")
+    assert written["checkpoints_written"] >= 1 and written["checkpoint_failures"] == 0, written
+    assert written["checkpoint_bytes"] > 0 and 0 <= written["checkpoint_age_s"] < 30, written
     first.process.send_signal(signal.SIGKILL)
     first.process.wait(timeout=10)
 
     second = support.Daemon(zctx, tmp_path, extra_args=["--config", str(config)]).start(ready_timeout=30)
     try:
-        assert second.status()["sessions_live"] == count
+        restored_status = second.status()
+        assert restored_status["sessions_live"] == count
+        assert restored_status["checkpoint_age_s"] is not None and restored_status["checkpoints_written"] == 0, restored_status
         restored = [line for line in second.log().splitlines() if "restored sessions from the newest checkpoint" in line]
         assert len(restored) == 1 and f"sessions={count}" in restored[0] and "checkpoint_age_s=" in restored[0], second.log()
         for n in (0, 1, count - 1):
