@@ -78,7 +78,7 @@ enum HistoryFileVersion: Equatable {
         let reads = "this release reads schema version \(HistorySchema.version) and converts 0.1.0's; move the file aside to start a new history"
         switch version {
         case HistorySchema.version:
-            self = .current
+            self = try Self.sequencesInRange(of: HistorySchema.sqliteTableName, in: db).map { .unsupported($0 + "; " + reads) } ?? .current
         case let newer where newer > HistorySchema.version:
             self = .unsupported("is schema version \(newer), newer than this release's (\(HistorySchema.version)): a later modalwatch wrote it")
         case 0 where tables.isEmpty:
@@ -86,7 +86,7 @@ enum HistoryFileVersion: Equatable {
         case 0 where tables.contains("grdb_migrations"):
             let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
             if applied == HistorySchema.releasedMigrations && tables.contains("violations") && !tables.contains(HistorySchema.sqliteTableName) {
-                self = .released
+                self = try Self.sequencesInRange(of: "violations", in: db).map { .unsupported($0 + "; " + reads) } ?? .released
             } else {
                 let names = applied.sorted().joined(separator: ", ")
                 let whose = applied.contains("v5") || applied.contains("v6") ? "an unreleased build's segments" : "no release's format"
@@ -95,5 +95,23 @@ enum HistoryFileVersion: Equatable {
         default:
             self = .unsupported("has schema version \(version), which no release wrote; \(reads)")
         }
+    }
+
+    /// Nil when every sequence number of `table` (its rows' and the next one SQLite would give)
+    /// is in 1 to `ViolationHistory.maxSequence`, so that the arithmetic on them cannot overflow;
+    /// else what is wrong, after "the history PATH".
+    private static func sequencesInRange(of table: String, in db: Database) throws -> String? {
+        let range = 1...ViolationHistory.maxSequence
+        if let row = try Row.fetchOne(db, sql: "SELECT MIN(seq), MAX(seq) FROM \(table)"),
+           let oldest = row[0] as Int64?, let newest = row[1] as Int64?,
+           !range.contains(oldest) || !range.contains(newest) {
+            return "holds sequence numbers from \(oldest) to \(newest), outside 1 to 2^62: no modalwatchd wrote them"
+        }
+        if try db.tableExists("sqlite_sequence"),
+           let next = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]),
+           !(0...ViolationHistory.maxSequence).contains(next) {
+            return "would number its next row after \(next), outside 1 to 2^62: no modalwatchd wrote it"
+        }
+        return nil
     }
 }

@@ -301,11 +301,14 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         return low
     }
 
-    /// The oldest and the newest sequence number stored; nil when none is.
+    /// The oldest and the newest sequence number stored, held in 1 to `maxSequence` (a file
+    /// outside it is refused at open; one changed since by another writer cannot make the
+    /// search's arithmetic overflow); nil when none is.
     private static func sequenceRange(in db: Database) throws -> (oldest: Int64, newest: Int64)? {
         guard let row = try Row.fetchOne(db, sql: "SELECT MIN(seq), MAX(seq) FROM \(sql.table)"),
               let oldest = row[0] as Int64?, let newest = row[1] as Int64? else { return nil }
-        return (oldest, newest)
+        let held = { (seq: Int64) in min(max(seq, 1), maxSequence) }
+        return (held(oldest), held(newest))
     }
 
     /// A row of `HistorySQL.violationColumns`.

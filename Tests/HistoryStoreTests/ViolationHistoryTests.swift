@@ -41,6 +41,38 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.count(), 1)
     }
 
+    /// A file whose sequence numbers (or the next one SQLite would give) lie outside 1 to 2^62 is
+    /// refused at open by the writer, a reader and the inspection alike, in one line that says so:
+    /// the binary search by time and the session buckets count on that range.
+    func testAFileWhoseSequenceNumbersAreOutOfRangeIsRefusedByName() throws {
+        let edits = [
+            ("UPDATE violation_rows SET seq = 9223372036854775807 WHERE seq = 2", "from 1 to 9223372036854775807"),
+            ("UPDATE violation_rows SET seq = -9223372036854775808 WHERE seq = 1", "from -9223372036854775808 to 2"),
+            ("UPDATE sqlite_sequence SET seq = 9223372036854775806", "next row after 9223372036854775806"),
+        ]
+        for (index, (edit, words)) in edits.enumerated() {
+            let path = directory.appendingPathComponent("range-\(index).sqlite").path
+            do {
+                let history = try ViolationHistory(path: path)
+                try history.insert([row(1, observed: 10), row(2, observed: 20)])
+                XCTAssertEqual(try history.find(HistoryQuery(sinceObserved: 15, limit: 10)).count, 1)
+            }
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in try db.execute(sql: edit) }
+            try queue.close()
+            for open in [{ try ViolationHistory(path: path) }, { try ViolationHistory(path: path, readOnly: true) }] {
+                XCTAssertThrowsError(try open()) { error in
+                    XCTAssertTrue("\(error)".contains("outside 1 to 2^62") && "\(error)".contains(words), "\(error)")
+                    XCTAssertFalse("\(error)".contains("\n"))
+                }
+            }
+            guard case .unsupported(let what) = HistoryInspection.inspect(path: path) else {
+                return XCTFail("\(HistoryInspection.inspect(path: path))")
+            }
+            XCTAssertTrue(what.contains(words), what)
+        }
+    }
+
     func testRetentionByAgeAndByRows() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
         for commit in 0..<10 { try history.insert((commit * 10..<commit * 10 + 10).map { row($0, observed: Int64($0) * 1000) }) }
