@@ -476,15 +476,11 @@ public final class IngestLoop {
             pipeline.engine.reconfigure(fresh.engine)
             reloads.done += 1
             var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.rawValue)"
-            let endpoints = [
-                ("events", fresh.events != configuration.events), ("events_connect", fresh.eventsConnect != configuration.eventsConnect),
-                ("publish", fresh.publish != configuration.publish), ("control", fresh.control != configuration.control),
-            ].filter(\.1).map(\.0)
-            if !endpoints.isEmpty {
-                summary += "; endpoint changes take effect after a restart: " + endpoints.joined(separator: ", ")
-            }
-            if fresh.checkpointIntervalMs != configuration.checkpointIntervalMs {
-                summary += "; checkpoint_interval takes effect after a restart"
+            let waiting = configuration.restartOnlyChanges(to: fresh)
+            if !waiting.isEmpty {
+                summary += "; these settings take effect after a restart: " + waiting.joined(separator: ", ")
+                logger.warning("a reload does not put every changed setting in force; restart the daemon for these", metadata: [
+                    "settings": "\(waiting.joined(separator: ", "))"])
             }
             return .success(summary)
         } catch {

@@ -19,12 +19,16 @@ def test_reload_over_ipc_says_what_the_daemon_answered_for_a_good_and_a_bad_file
     config.write_text("rules:\n  alert-frequency: { limit: 5 }\n")
     daemon = support.Daemon(zctx, tmp_path, ["--config", str(config)], ipc=True).start()
     try:
-        config.write_text("rules:\n  alert-frequency: { limit: 2 }\nevents_connect: [tcp://127.0.0.1:9]\n")
+        config.write_text("rules:\n  alert-frequency: { limit: 2 }\nevents_connect: [tcp://127.0.0.1:9]\nmetrics: 127.0.0.1:9\n"
+                          "history: { max_rows: 5000 }\ncheckpoint_interval: 9s\n")
         code, out, err = reload(daemon.control)
         assert code == 0, out + err
         assert out.startswith("configuration reloaded"), out
-        # An endpoint is bound at the start: the change waits for a restart, and its key is named.
-        assert out.rstrip().endswith("endpoint changes take effect after a restart: events_connect"), out
+        # Endpoints, the metrics server, the history and the checkpoints are set up at the start:
+        # their changes wait for a restart, each key named, in the reply and as a warning in the log.
+        waiting = "these settings take effect after a restart: events_connect, metrics, checkpoint_interval, history"
+        assert out.rstrip().endswith(waiting), out
+        assert "restart the daemon for these" in daemon.log(), daemon.log()
         rule = next(r for r in daemon.request({"cmd": "rules"})["rules"] if r["id"] == "alert-frequency")
         assert next(p for p in rule["parameters"] if p["name"] == "limit")["value"] == 2, rule
 
