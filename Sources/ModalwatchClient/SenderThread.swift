@@ -7,8 +7,10 @@ import ZeroMQ
 
 /// The client's one thread that touches ZeroMQ: it makes the context and the `XPUB`
 /// socket, connects it, reads the daemons' subscriptions, takes events from the queue,
-/// batches them per bucket (by size and by time) and sends them. Callers never touch
-/// the socket; they reach this thread only through the queue and its wake-up pipe.
+/// batches them per bucket (by size and by time) and sends them, keeping the last ones in
+/// the replay window to send again, oldest first, to a bucket a daemon subscribes to anew.
+/// Callers never touch the socket; they reach this thread only through the queue and its
+/// wake-up pipe.
 final class SenderThread: Sendable {
     private let configuration: ClientConfiguration
     private let queue: EventQueue
