@@ -21,6 +21,13 @@ public struct ClientConfiguration: Sendable {
     public var stallTimeoutMs = 5_000
     /// How long closing the client keeps trying to deliver what is still queued, in milliseconds.
     public var lingerMs: Int32 = 5_000
+    /// Most events kept after they were handed on (sent or dropped), to send again, oldest
+    /// first, to a daemon that subscribes anew after a restart (docs/client.md, "Replay").
+    /// 0 turns the replay off; 0 to 1,000,000 (each kept event takes a slot of about 50 bytes,
+    /// allocated at start, besides its encoded bytes).
+    public var replayWindowEvents = 10_000
+    /// Most encoded bytes the replay window keeps; 0 turns the replay off; 0 to 1 GiB.
+    public var replayWindowBytes = 8 * 1024 * 1024
     /// CURVE keys, when the daemons (or the forwarder) encrypt ingest.
     public var curve: ClientCurveKeys?
 

@@ -1,13 +1,11 @@
 import Synchronization
 
-/// The bounded queue between callers and the sender thread: a fixed ring under one
+/// The bounded queue between callers and the sender thread: a fixed ring (``EventRing``) under one
 /// lock, held only to copy an entry in or out. A caller never waits for room: when the
 /// ring is full, the event is dropped and counted.
 final class EventQueue: Sendable {
     private struct Ring: ~Copyable {
-        var slots: [PendingEvent?]
-        var head = 0
-        var count = 0
+        var events: EventRing
         var dropped: UInt64 = 0
         var accepted: UInt64 = 0
         var closed = false
@@ -20,20 +18,19 @@ final class EventQueue: Sendable {
     init(capacity: Int, wakeup: WakePipe) {
         self.capacity = max(1, capacity)
         self.wakeup = wakeup
-        ring = Mutex(Ring(slots: Array(repeating: nil, count: max(1, capacity))))
+        ring = Mutex(Ring(events: EventRing(capacity: capacity)))
     }
 
     /// Adds an event; `false` (and counted) when the queue is full.
     func offer(_ event: consuming PendingEvent) -> Bool {
         let wasEmpty: Bool? = ring.withLock { ring in
-            guard ring.count < ring.slots.count, !ring.closed else {
+            guard !ring.events.isFull, !ring.closed else {
                 ring.dropped += 1
                 return nil
             }
-            ring.slots[(ring.head + ring.count) % ring.slots.count] = event
-            ring.count += 1
+            ring.events.append(event)
             ring.accepted += 1
-            return ring.count == 1
+            return ring.events.count == 1
         }
         guard let wasEmpty else { return false }
         if wasEmpty { wakeup.wake() }
@@ -43,12 +40,7 @@ final class EventQueue: Sendable {
     /// Moves every queued event, oldest first, to the end of `events`.
     func takeAll(into events: inout [PendingEvent]) {
         ring.withLock { ring in
-            for offset in 0..<ring.count {
-                let index = (ring.head + offset) % ring.slots.count
-                if let event = ring.slots[index].take() { events.append(event) }
-            }
-            ring.head = (ring.head + ring.count) % ring.slots.count
-            ring.count = 0
+            while let event = ring.events.removeFirst() { events.append(event) }
         }
     }
 
@@ -58,7 +50,7 @@ final class EventQueue: Sendable {
     }
 
     /// Events waiting now.
-    var count: Int { ring.withLock { $0.count } }
+    var count: Int { ring.withLock { $0.events.count } }
 
     /// Events accepted and dropped so far.
     var counts: (accepted: UInt64, dropped: UInt64) { ring.withLock { ($0.accepted, $0.dropped) } }

@@ -14,7 +14,9 @@ import Darwin
 /// the only one that touches ZeroMQ, batches the queue per bucket and sends each batch
 /// with its shard topic `ui/<bb>/<app>/<session>` on an `XPUB` socket connected to every
 /// daemon (or to a forwarder). Through `XPUB` the client sees which buckets have a daemon
-/// subscribed, so what ZeroMQ would drop silently (a daemon down) is counted instead.
+/// subscribed, so what ZeroMQ would drop silently (a daemon down) is counted instead; and
+/// when a daemon subscribes anew (it restarted), the client sends it the events of its buckets
+/// kept in the replay window (``ClientConfiguration/replayWindowEvents``) before newer ones.
 ///
 /// ```swift
 /// let client = try ModalwatchClient(configuration: .init(endpoints: ["tcp://127.0.0.1:7450"]), logger: logger)
@@ -37,6 +39,12 @@ public final class ModalwatchClient: Sendable {
         guard !configuration.endpoints.isEmpty else { throw ClientError("no endpoint to connect to; name a daemon's ingest endpoint or a forwarder") }
         guard (1...1024).contains(configuration.maxBatchEvents) else { throw ClientError("maxBatchEvents must be 1 to 1024") }
         guard (1...(256 * 1024)).contains(configuration.maxBatchBytes) else { throw ClientError("maxBatchBytes must be 1 to 262144") }
+        guard (0...1_000_000).contains(configuration.replayWindowEvents) else {
+            throw ClientError("replayWindowEvents must be 0 (no replay) to 1000000")
+        }
+        guard (0...(1 << 30)).contains(configuration.replayWindowBytes) else {
+            throw ClientError("replayWindowBytes must be 0 (no replay) to 1073741824")
+        }
         self.configuration = configuration
         let wakeup = try WakePipe()
         queue = EventQueue(capacity: configuration.queueCapacity, wakeup: wakeup)
@@ -66,7 +74,9 @@ public final class ModalwatchClient: Sendable {
 
     /// Queues one already-encoded event (one JSON object of wire format v1, no newline) of
     /// `app`'s `session`: for replaying recorded streams. Returns false when the queue was
-    /// full (the event is dropped and counted).
+    /// full (the event is dropped and counted). With the replay window on, every event needs a
+    /// `seq` that increases within its session: by it alone a daemon tells a replayed event it
+    /// already has from a new one.
     @discardableResult
     public func publish(encoded bytes: [UInt8], app: String, session: String) -> Bool {
         let bucket = ShardTopic.bucket(app: app, session: session, key: configuration.shardKey)

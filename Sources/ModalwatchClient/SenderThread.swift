@@ -7,8 +7,10 @@ import ZeroMQ
 
 /// The client's one thread that touches ZeroMQ: it makes the context and the `XPUB`
 /// socket, connects it, reads the daemons' subscriptions, takes events from the queue,
-/// batches them per bucket (by size and by time) and sends them. Callers never touch
-/// the socket; they reach this thread only through the queue and its wake-up pipe.
+/// batches them per bucket (by size and by time) and sends them, keeping the last ones in
+/// the replay window to send again, oldest first, to a bucket a daemon subscribes to anew.
+/// Callers never touch the socket; they reach this thread only through the queue and its
+/// wake-up pipe.
 final class SenderThread: Sendable {
     private let configuration: ClientConfiguration
     private let queue: EventQueue
@@ -48,15 +50,21 @@ final class SenderThread: Sendable {
         let socket: ZMQSocket
     }
 
-    /// One message being filled: events of one batching key, hence of one bucket.
-    private struct OpenBatch {
-        var bucket: ShardBucket
-        var app: String
-        var session: String
-        var oneSession = true
-        var payload: [UInt8] = []
-        var events = 0
-        var dueMs: Int64
+    /// What the sender thread keeps from one send to the next.
+    private struct SendState {
+        /// The daemons' subscriptions, as the socket reported them.
+        var table = SubscriptionTable()
+        /// The events handed on last, for a daemon that subscribes anew.
+        var window: ReplayWindow
+    }
+
+    /// How handing one message to ZeroMQ ended.
+    private enum Delivery {
+        case sent
+        /// No daemon subscribes to the message's topic.
+        case noSubscriber
+        /// The daemon's queue stayed full past the stall timeout, or the send failed.
+        case stalled
     }
 
     /// Makes the context and the socket and connects it; ends what it made when it throws.
@@ -74,6 +82,11 @@ final class SenderThread: Sendable {
             try socket.set(.sendHighWaterMark, configuration.sendHighWaterMark)
             // A full daemon queue shows as EAGAIN, so the client can wait, then count a drop.
             try socket.set(.xpubNoDrop, true)
+            // A connection's queue lives only while it is connected: a daemon that goes away takes
+            // its subscriptions with it (reported as unsubscriptions), and one that comes back
+            // subscribes anew, which is what starts a replay. Without it, libzmq keeps a connecting
+            // socket's queue and subscriptions across reconnects and reports neither.
+            try socket.set(.immediate, true)
             if let curve = configuration.curve {
                 try socket.set(.curveServerKey, curve.serverKey)
                 try socket.set(.curvePublicKey, curve.publicKey)
@@ -107,7 +120,7 @@ final class SenderThread: Sendable {
             return
         }
         let wakeIndex = poller.add(fileDescriptor: wakeup.readDescriptor)
-        var subscriptions = SubscriptionTable()
+        var state = SendState(window: ReplayWindow(events: configuration.replayWindowEvents, bytes: configuration.replayWindowBytes))
         var incoming: [PendingEvent] = []
         // Open batches in the order they were opened, and where each batching key's is.
         var open: [OpenBatch] = []
@@ -123,24 +136,21 @@ final class SenderThread: Sendable {
                 }
                 if poller.isReadable(wakeIndex) { wakeup.drain() }
             }
-            readSubscriptions(socket, &subscriptions)
+            readSubscriptions(socket, &state.table)
+            replayIfResubscribed(socket, &state)
             queue.takeAll(into: &incoming)
             for event in incoming {
-                let key = configuration.shardKey == .app ? event.app : event.session
+                let key = batchKey(of: event)
                 guard let index = indexOf[key] else {
                     indexOf[key] = open.count
-                    open.append(newBatch(for: event))
+                    open.append(newBatch(for: event, keepingEvents: state.window.isEnabled))
                     continue
                 }
-                if open[index].events >= configuration.maxBatchEvents
-                    || open[index].payload.count + 1 + event.bytes.count > configuration.maxBatchBytes {
-                    send(open[index], socket, &subscriptions)
-                    open[index] = newBatch(for: event)
+                if open[index].hasRoom(for: event, maxEvents: configuration.maxBatchEvents, maxBytes: configuration.maxBatchBytes) {
+                    open[index].add(event)
                 } else {
-                    open[index].payload.append(0x0A)
-                    open[index].payload += event.bytes
-                    open[index].events += 1
-                    if open[index].oneSession && open[index].session != event.session { open[index].oneSession = false }
+                    send(open[index], socket, &state)
+                    open[index] = newBatch(for: event, keepingEvents: state.window.isEnabled)
                 }
             }
             incoming.removeAll(keepingCapacity: true)
@@ -151,9 +161,9 @@ final class SenderThread: Sendable {
                 indexOf.removeAll(keepingCapacity: true)
                 for batch in open {
                     if stopping || batch.events >= configuration.maxBatchEvents || batch.dueMs <= now {
-                        send(batch, socket, &subscriptions)
+                        send(batch, socket, &state)
                     } else {
-                        indexOf[configuration.shardKey == .app ? batch.app : batch.session] = kept.count
+                        indexOf[batchKey(of: batch)] = kept.count
                         kept.append(batch)
                     }
                 }
@@ -163,14 +173,19 @@ final class SenderThread: Sendable {
         }
     }
 
-    private func newBatch(for event: PendingEvent) -> OpenBatch {
-        var batch = OpenBatch(
-            bucket: event.bucket, app: event.app, session: event.session,
-            dueMs: PosixClock.monotonic.milliseconds() + Int64(configuration.maxBatchDelayMs))
-        batch.payload.reserveCapacity(min(configuration.maxBatchBytes, event.bytes.count * configuration.maxBatchEvents))
-        batch.payload += event.bytes
-        batch.events = 1
-        return batch
+    /// What events are batched by: the app with key `app`, the session with key `session`.
+    private func batchKey(of event: PendingEvent) -> String {
+        configuration.shardKey == .app ? event.app : event.session
+    }
+
+    private func batchKey(of batch: OpenBatch) -> String {
+        configuration.shardKey == .app ? batch.app : batch.session
+    }
+
+    private func newBatch(for event: PendingEvent, keepingEvents: Bool) -> OpenBatch {
+        OpenBatch(
+            first: event, maxEvents: configuration.maxBatchEvents, maxBytes: configuration.maxBatchBytes,
+            dueMs: PosixClock.monotonic.milliseconds() + Int64(configuration.maxBatchDelayMs), keepingMembers: keepingEvents)
     }
 
     /// Takes every subscription message waiting on the socket.
@@ -185,44 +200,117 @@ final class SenderThread: Sendable {
         if changed { shared.setSubscriptions(table) }
     }
 
-    /// Sends one batch, or counts why it was not sent.
-    private func send(_ batch: OpenBatch, _ socket: ZMQSocket, _ table: inout SubscriptionTable) {
-        readSubscriptions(socket, &table)
-        let topic = ShardTopic.topic(bucket: batch.bucket, app: batch.app, session: batch.oneSession ? batch.session : nil)
+    /// Sends one batch (after the replay of any bucket subscribed anew), or counts why it was
+    /// not sent; then keeps its events in the replay window, sent or not.
+    private func send(_ batch: OpenBatch, _ socket: ZMQSocket, _ state: inout SendState) {
+        readSubscriptions(socket, &state.table)
+        replayIfResubscribed(socket, &state)
+        let delivery = deliver(batch, socket, &state, replaying: false)
+        for event in batch.members { state.window.append(event) }
+        let held = state.window.count, heldBytes = state.window.bytes, overflows = state.window.overflows
+        shared.update {
+            switch delivery {
+            case .sent:
+                $0.eventsSent += UInt64(batch.events)
+                $0.messagesSent += 1
+                $0.bytesSent += UInt64(batch.payload.count)
+            case .noSubscriber:
+                $0.eventsDroppedNoSubscriber += UInt64(batch.events)
+                $0.messagesDroppedNoSubscriber += 1
+            case .stalled:
+                $0.eventsDroppedStalled += UInt64(batch.events)
+            }
+            $0.replayWindowEvents = held
+            $0.replayWindowBytes = heldBytes
+            $0.replayWindowOverflows = overflows
+        }
+    }
+
+    /// Hands one message to ZeroMQ, retrying while a daemon's queue is full, up to the stall
+    /// timeout. Unless `replaying`, a bucket subscribed anew meanwhile gets its replay first.
+    private func deliver(_ batch: OpenBatch, _ socket: ZMQSocket, _ state: inout SendState, replaying: Bool) -> Delivery {
+        let topic = batch.topic
+        let what = replaying ? "the replayed batch" : "the batch"
         let deadline = PosixClock.monotonic.milliseconds() + Int64(configuration.stallTimeoutMs)
         while true {
-            guard table.matches(topic: topic, bucket: batch.bucket) else {
-                shared.update {
-                    $0.eventsDroppedNoSubscriber += UInt64(batch.events)
-                    $0.messagesDroppedNoSubscriber += 1
-                }
-                return
-            }
+            guard state.table.matches(topic: topic, bucket: batch.bucket) else { return .noSubscriber }
             let sent: Bool
             do {
                 sent = try socket.sendMultipart([topic, batch.payload], dontWait: true)
             } catch {
-                logger.error("send failed; the batch is dropped", metadata: ["error": "\(error)", "events": "\(batch.events)"])
-                shared.update { $0.eventsDroppedStalled += UInt64(batch.events) }
-                return
+                logger.error("send failed; \(what) is dropped", metadata: ["error": "\(error)", "events": "\(batch.events)"])
+                return .stalled
             }
-            if sent {
-                shared.update {
-                    $0.eventsSent += UInt64(batch.events)
-                    $0.messagesSent += 1
-                    $0.bytesSent += UInt64(batch.payload.count)
-                }
-                return
-            }
+            if sent { return .sent }
             if PosixClock.monotonic.milliseconds() >= deadline {
-                logger.warning("a daemon's queue stayed full; the batch is dropped", metadata: [
+                logger.warning("a daemon's queue stayed full; \(what) is dropped", metadata: [
                     "bucket": "\(batch.bucket)", "events": "\(batch.events)", "stall_timeout_ms": "\(configuration.stallTimeoutMs)",
                 ])
-                shared.update { $0.eventsDroppedStalled += UInt64(batch.events) }
-                return
+                return .stalled
             }
             usleep(500)
-            readSubscriptions(socket, &table)
+            readSubscriptions(socket, &state.table)
+            if !replaying { replayIfResubscribed(socket, &state) }
         }
+    }
+
+    /// Sends the window's events again for every bucket a daemon subscribed to anew, before
+    /// any newer event of those buckets goes out. A daemon drops what it already has by `seq`.
+    private func replayIfResubscribed(_ socket: ZMQSocket, _ state: inout SendState) {
+        while true {
+            let buckets = state.table.takeNewlyCovered()
+            guard !buckets.isEmpty, state.window.count > 0 else { return }
+            replay(buckets, socket, &state)
+        }
+    }
+
+    /// Sends the window's events of `buckets`, oldest first, batched as the main loop batches.
+    private func replay(_ buckets: [ShardBucket], _ socket: ZMQSocket, _ state: inout SendState) {
+        var wanted = [Bool](repeating: false, count: 256)
+        for bucket in buckets { wanted[Int(bucket.value)] = true }
+        var batches: [OpenBatch] = []
+        var indexOf: [String: Int] = [:]
+        var replayed: (events: UInt64, messages: UInt64, bytes: UInt64) = (0, 0, 0)
+        var undelivered = 0
+        func count(_ batch: OpenBatch, _ delivery: Delivery) {
+            guard case .sent = delivery else {
+                undelivered += batch.events
+                return
+            }
+            replayed.events += UInt64(batch.events)
+            replayed.messages += 1
+            replayed.bytes += UInt64(batch.payload.count)
+        }
+        for offset in 0..<state.window.count {
+            let event = state.window[offset]
+            guard wanted[Int(event.bucket.value)] else { continue }
+            let key = batchKey(of: event)
+            guard let index = indexOf[key] else {
+                indexOf[key] = batches.count
+                batches.append(OpenBatch(
+                    first: event, maxEvents: configuration.maxBatchEvents, maxBytes: configuration.maxBatchBytes, dueMs: 0,
+                    keepingMembers: false))
+                continue
+            }
+            if batches[index].hasRoom(for: event, maxEvents: configuration.maxBatchEvents, maxBytes: configuration.maxBatchBytes) {
+                batches[index].add(event)
+            } else {
+                count(batches[index], deliver(batches[index], socket, &state, replaying: true))
+                batches[index] = OpenBatch(
+                    first: event, maxEvents: configuration.maxBatchEvents, maxBytes: configuration.maxBatchBytes, dueMs: 0,
+                    keepingMembers: false)
+            }
+        }
+        for batch in batches { count(batch, deliver(batch, socket, &state, replaying: true)) }
+        let done = replayed
+        shared.update {
+            $0.eventsReplayed += done.events
+            $0.messagesReplayed += done.messages
+            $0.bytesReplayed += done.bytes
+        }
+        logger.info("replayed the window's events to buckets subscribed anew", metadata: [
+            "buckets": "\(buckets.count)", "events": "\(done.events)", "messages": "\(done.messages)",
+            "undelivered": "\(undelivered)",
+        ])
     }
 }

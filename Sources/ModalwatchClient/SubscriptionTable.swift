@@ -2,11 +2,15 @@ public import ShardRouting
 
 /// The subscriptions the client's `XPUB` socket has seen (each arrives once when the first
 /// daemon subscribes to a prefix, and its removal once when the last one unsubscribes or
-/// goes away): so the client knows, per message, whether any daemon will get it.
+/// goes away): so the client knows, per message, whether any daemon will get it, and which
+/// buckets a daemon subscribed to anew (``takeNewlyCovered()``).
 public struct SubscriptionTable: Sendable {
     private var prefixes: [[UInt8]: Int] = [:]
     /// For each bucket: how many prefixes cover all of `ui/<bb>/`.
     private var bucketCover = [Int](repeating: 0, count: 256)
+    /// For each bucket: whether it went from no covering prefix to one since ``takeNewlyCovered()``.
+    private var newlyCovered = [Bool](repeating: false, count: 256)
+    private var anyNewlyCovered = false
     /// How many prefixes are longer than `ui/<bb>/` (each covers only part of a bucket).
     private var narrowPrefixes = 0
 
@@ -35,10 +39,33 @@ public struct SubscriptionTable: Sendable {
         if prefix.count > 6 {
             narrowPrefixes += step
         } else if prefix.count == 6, let bucket = ShardBucket(topic: prefix) {
-            bucketCover[Int(bucket.value)] += step
+            cover(Int(bucket.value), by: step)
         } else {
-            for index in 0..<256 where Self.bucketPrefixes[index].starts(with: prefix) { bucketCover[index] += step }
+            for index in 0..<256 where Self.bucketPrefixes[index].starts(with: prefix) { cover(index, by: step) }
         }
+    }
+
+    private mutating func cover(_ index: Int, by step: Int) {
+        if step > 0 && bucketCover[index] == 0 {
+            newlyCovered[index] = true
+            anyNewlyCovered = true
+        }
+        bucketCover[index] += step
+    }
+
+    /// The buckets covered now that had no covering prefix at some time since the last call:
+    /// a daemon subscribed to them anew (its first connection, or after a restart or an
+    /// unsubscription). Forgets them. A prefix longer than `ui/<bb>/` covers no bucket, so it is
+    /// never reported here.
+    public mutating func takeNewlyCovered() -> [ShardBucket] {
+        guard anyNewlyCovered else { return [] }
+        var buckets: [ShardBucket] = []
+        for index in 0..<256 where newlyCovered[index] {
+            newlyCovered[index] = false
+            if bucketCover[index] > 0 { buckets.append(ShardBucket(UInt8(index))) }
+        }
+        anyNewlyCovered = false
+        return buckets
     }
 
     /// `ui/<bb>/` of every bucket, as bytes.

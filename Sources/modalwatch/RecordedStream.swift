@@ -17,6 +17,8 @@ struct RecordedStream {
     private(set) var items: [Item] = []
     /// Valid events that name no app and continue a session no earlier line named an app for.
     private(set) var unplaced = 0
+    /// Valid events without a `seq`: a daemon cannot tell them from a replay's duplicates.
+    private(set) var withoutSeq = 0
 
     init(lines: [[UInt8]]) {
         let decoder = EventDecoder()
@@ -27,6 +29,7 @@ struct RecordedStream {
             decoder.decode(line) { item in
                 guard case .event(let event) = item else { return }
                 session = Self.string(event.pointee.session)
+                if event.pointee.seq == 0 { withoutSeq += 1 }
                 if let given = event.pointee.app.ptr {
                     app = Self.string(mw_str(ptr: given, len: event.pointee.app.len))
                     appOfSession[session] = app

@@ -38,6 +38,12 @@ struct SendCommand: ParsableCommand {
     @Option(name: .customLong("curve-key-file"), help: "This client's CURVE key pair (`modalwatch keygen --output FILE`).")
     var curveKeyFile: String?
 
+    @Option(name: .customLong("replay-window"), help: "Keep the last N events sent and send them again to a daemon that subscribes anew, as after a restart (0 to 1000000; 0: none); every event needs a seq.")
+    var replayWindow: Int = 0
+
+    @Option(name: .customLong("replay-window-bytes"), help: "The most encoded bytes the replay window keeps, 1 to 1073741824 (8 MiB).")
+    var replayWindowBytes: Int = 8 * 1024 * 1024
+
     @Option(name: .long, help: "Milliseconds to wait for the daemons to subscribe before giving up (exit 3).")
     var timeout: Int = 5000
 
@@ -52,6 +58,8 @@ struct SendCommand: ParsableCommand {
         if batch < 1 || batch > 1024 { throw ValidationError("--batch must be 1 to 1024") }
         if let rate, rate <= 0 || !rate.isFinite { throw ValidationError("--rate must be a number above 0") }
         if timeout < 1 { throw ValidationError("--timeout must be 1 ms or more") }
+        if !(0...1_000_000).contains(replayWindow) { throw ValidationError("--replay-window must be 0 (none) to 1000000 events") }
+        if !(1...(1 << 30)).contains(replayWindowBytes) { throw ValidationError("--replay-window-bytes must be 1 to 1073741824") }
         if let shardCount, !(1...ShardAssignment.maximumCount).contains(shardCount) { throw ValidationError("--shard-count must be 1 to 256") }
         if ShardKey(rawValue: shardKey) == nil { throw ValidationError("--shard-key must be app or session, not '\(shardKey)'") }
         if (curveServerKey == nil) != (curveKeyFile == nil) {
@@ -72,6 +80,13 @@ struct SendCommand: ParsableCommand {
         configuration.maxBatchBytes = 200 * 1024
         configuration.lingerMs = 30_000
         configuration.stallTimeoutMs = 10_000
+        configuration.replayWindowEvents = replayWindow
+        configuration.replayWindowBytes = replayWindowBytes
+        if replayWindow > 0 && stream.withoutSeq > 0 {
+            Terminal.error(
+                "warning: \(stream.withoutSeq) events carry no seq: a daemon cannot tell them from a replay's duplicates, "
+                    + "so one that subscribes anew judges them twice; give every event a seq, or pass --replay-window 0")
+        }
         if let curveServerKey, let curveKeyFile {
             do {
                 let keys = try CurveKeyFile.read(path: curveKeyFile)
@@ -167,6 +182,7 @@ struct SendCommand: ParsableCommand {
         var line = "sent \(statistics.eventsSent) events in \(String(format: "%.2f", seconds)) s (\(rateText)/s)"
         if statistics.eventsDroppedNoSubscriber > 0 { line += "; \(statistics.eventsDroppedNoSubscriber) dropped: no daemon subscribed to their bucket" }
         if statistics.eventsDroppedStalled > 0 { line += "; \(statistics.eventsDroppedStalled) dropped: a daemon took nothing for 10 s" }
+        if replayWindow > 0 { line += "; \(statistics.eventsReplayed) replayed to daemons that subscribed anew" }
         FileHandle.standardError.write(Data((line + "\n").utf8))
         if unplaced > 0 {
             Terminal.error(
@@ -186,6 +202,9 @@ struct SendCommand: ParsableCommand {
                 "events_dropped_stalled": .int(Int(statistics.eventsDroppedStalled)),
                 "events_dropped_queue_full": .int(Int(statistics.eventsDroppedQueueFull)),
                 "events_unplaced": .int(unplaced),
+                "events_replayed": .int(Int(statistics.eventsReplayed)),
+                "replay_window": .int(replayWindow),
+                "replay_window_overflows": .int(Int(statistics.replayWindowOverflows)),
             ])
         }
         if statistics.eventsDroppedStalled > 0 {

@@ -31,4 +31,23 @@ final class SubscriptionTableTests: XCTestCase {
         XCTAssertFalse(table.matches(topic: ShardTopic.topic(bucket: mail, app: "com.other", session: "S"), bucket: mail))
         XCTAssertFalse(table.apply([7, 1, 2]), "not a subscription message")
     }
+
+    func testBucketsSubscribedAnewAreReportedOnce() {
+        var table = SubscriptionTable()
+        table.apply(message(true, "ui/67/"))
+        XCTAssertEqual(table.takeNewlyCovered(), [ShardBucket(0x67)], "the first subscription")
+        XCTAssertEqual(table.takeNewlyCovered(), [])
+        table.apply(message(true, ""))
+        XCTAssertEqual(table.takeNewlyCovered().count, 255, "every bucket but the one already covered")
+        table.apply(message(false, ""))
+        table.apply(message(false, "ui/67/"))
+        table.apply(message(true, "ui/67/"))
+        XCTAssertEqual(table.takeNewlyCovered(), [ShardBucket(0x67)], "covered again after none covered it")
+        table.apply(message(false, "ui/67/"))
+        table.apply(message(true, "ui/67/com.example.mail/"))
+        XCTAssertEqual(table.takeNewlyCovered(), [], "a narrower prefix covers no bucket")
+        table.apply(message(true, "ui/68/"))
+        table.apply(message(false, "ui/68/"))
+        XCTAssertEqual(table.takeNewlyCovered(), [], "subscribed anew, but gone again")
+    }
 }
