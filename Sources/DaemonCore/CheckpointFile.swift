@@ -132,21 +132,6 @@ struct CheckpointFile {
         }
     }
 
-    /// When the newest checkpoint's walk began (the daemon's clock, ms), read from its header
-    /// alone; nil when there is no checkpoint or its header is not one. Every session it holds
-    /// was captured then or later, so a violation found before then is never judged again
-    /// after it is restored.
-    func walkStartedAtMs() -> Int64? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: Self.headerSize), header.count == Self.headerSize,
-              header.prefix(4).elementsEqual(Self.magic) else { return nil }
-        return header.withUnsafeBytes { bytes in
-            UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) == Self.formatVersion
-                ? Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: Int64.self)) : nil
-        }
-    }
-
     /// Opens the checkpoint's folder and temporary file now, so that the graceful stop's write
     /// needs no descriptor, even when the process has none left.
     func reserve() throws(PosixError) -> ReservedFile {

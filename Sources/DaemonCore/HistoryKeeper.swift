@@ -96,13 +96,19 @@ final class HistoryKeeper {
     /// The state directory and history this keeper opened; nil while they are gone.
     private var identity: StateDirectoryIdentity?
     private var nextIdentityCheckMs: Int64 = 0
-    /// The ids of the violations the SQLite history holds from the newest session checkpoint's
-    /// walk on: judged again after the restore (from events a client replays), such a violation
-    /// has the same id and is published again but not stored twice; each id leaves the set when
-    /// it comes. PostgreSQL needs none: its `id` is unique.
-    private var storedSinceCheckpoint: Set<ViolationID> = []
-    /// The most ids `storedSinceCheckpoint` holds: the newest.
-    static let maxStoredSinceCheckpoint = 1_000_000
+    /// The ids of the violations the SQLite history stored in the `repeatHorizonMs` before this
+    /// start: after a restart (a crash above all), events a client replays are judged again, and
+    /// their violations have the ids they had; such a violation is published again but not stored
+    /// twice. Each id leaves the set when it comes; the set is let go `repeatHorizonMs` after the
+    /// start. PostgreSQL needs none: its `id` is unique.
+    private var storedRecently: Set<ViolationID> = []
+    /// When `storedRecently` is let go (monotonic ms).
+    private var storedRecentlyUntilMs: Int64 = 0
+    /// How far back from the start, and how long after it, a repeat is looked for: far longer than
+    /// a client's replay window spans at any rate it keeps up with.
+    static let repeatHorizonMs: Int64 = 600_000
+    /// The most ids `storedRecently` holds: the newest.
+    static let maxStoredRecently = 1_000_000
     private var nextWALTruncateMs: Int64 = 0
     /// The WAL's size when `checkWAL` last measured it, and when it measures it next.
     private var lastWALBytes = 0
@@ -112,8 +118,8 @@ final class HistoryKeeper {
 
     /// Opens the history (throws when an SQLite file cannot be opened; a PostgreSQL server that
     /// cannot be reached leaves the store failing, its violations spooled) with a spool of `bounds`.
-    init(target: Target, bounds: SpoolBounds, walLimitBytes: Int, retention: PublishingThread.Retention, repeatsSinceMs: Int64?,
-         clock: DaemonClock, statistics: PublishingStatistics, health: StoreHealth, logger: Logger) throws {
+    init(target: Target, bounds: SpoolBounds, walLimitBytes: Int, retention: PublishingThread.Retention, clock: DaemonClock,
+         statistics: PublishingStatistics, health: StoreHealth, logger: Logger) throws {
         self.target = target
         let directory: String?
         switch target {
@@ -141,10 +147,12 @@ final class HistoryKeeper {
         if let sqlitePath, let directory {
             let sqlite = try Self.open(sqlitePath, walLimitBytes: walLimitBytes, logger: logger)
             history = sqlite
-            if let repeatsSinceMs {
-                storedSinceCheckpoint = Set(try sqlite.ids(observedSince: repeatsSinceMs, limit: Self.maxStoredSinceCheckpoint))
-                logger.info("violations stored since the newest session checkpoint; judged again after its restore, one is not stored twice", metadata: [
-                    "violations": "\(storedSinceCheckpoint.count)", "observed_since_ms": "\(repeatsSinceMs)"])
+            let loadStartedMs = WallClock.monotonicMilliseconds()
+            storedRecently = Set(try sqlite.ids(observedSince: clock.milliseconds() - Self.repeatHorizonMs, limit: Self.maxStoredRecently))
+            storedRecentlyUntilMs = WallClock.monotonicMilliseconds() + Self.repeatHorizonMs
+            if !storedRecently.isEmpty {
+                logger.info("violations stored in the last 10 minutes: judged again after this start (a client's replay), one is not stored twice", metadata: [
+                    "violations": "\(storedRecently.count)", "took_ms": "\(WallClock.monotonicMilliseconds() - loadStartedMs)"])
             }
             identity = StateDirectoryIdentity(historyPath: sqlitePath, directory: directory)
             var reserve = HistoryReserve(directory: directory)
@@ -268,6 +276,7 @@ final class HistoryKeeper {
     func store(_ bytes: UnsafeRawBufferPointer) {
         let now = WallClock.monotonicMilliseconds()
         checkIfDue(now: now)
+        if !storedRecently.isEmpty, now >= storedRecentlyUntilMs { storedRecently = [] }
         if spool.isEmpty, let history {
             do {
                 try checkWAL(history, now: now)
@@ -276,8 +285,8 @@ final class HistoryKeeper {
                     var reader = OutboundBatchReader(bytes)
                     while let record = reader.next() {
                         guard case .violation(_, let payload, let c) = record else { continue }
-                        if !storedSinceCheckpoint.isEmpty,
-                           storedSinceCheckpoint.remove(ViolationID(high: c.idHigh, low: c.idLow)) != nil {
+                        if !storedRecently.isEmpty,
+                           storedRecently.remove(ViolationID(high: c.idHigh, low: c.idLow)) != nil {
                             repeated += 1
                             continue
                         }

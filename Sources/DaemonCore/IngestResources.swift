@@ -197,9 +197,7 @@ final class IngestResources {
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
             spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
             walLimitBytes: configuration.historyWALLimitBytes,
-            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil,
-            repeatsSinceMs: configuration.stateDirectory.flatMap { CheckpointFile(directory: $0).walkStartedAtMs() },
-            clock: clock, logger: logger)
+            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, clock: clock, logger: logger)
     }
 
     /// Where the history is: PostgreSQL when `history.postgresql` is set (its connection string

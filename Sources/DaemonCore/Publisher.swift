@@ -103,7 +103,7 @@ final class Publisher {
             do {
                 keeper = try HistoryKeeper(
                     target: target, bounds: settings.spool, walLimitBytes: settings.walLimitBytes,
-                    retention: settings.retention, repeatsSinceMs: settings.repeatsSinceMs, clock: settings.clock, statistics: statistics,
+                    retention: settings.retention, clock: settings.clock, statistics: statistics,
                     health: health, logger: settings.logger)
                 // SQLite: WAL checkpoints on a thread of their own, so that a commit here (and so
                 // a publication) never waits for one.

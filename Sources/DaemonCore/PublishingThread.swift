@@ -35,10 +35,6 @@ final class PublishingThread: Sendable {
         var commitSpacingUs = Publisher.defaultCommitSpacingUs
         /// The CURVE secret key for the `PUB` socket, or nil for plain text.
         var curveSecretKey: String?
-        /// When the newest session checkpoint's walk began (the daemon's clock, ms), nil for none:
-        /// violations the history holds from then on may be judged again after the restore (from
-        /// events a client replays), with the same ids; each is stored once (`HistoryKeeper`).
-        var repeatsSinceMs: Int64?
         /// The daemon's clock: the retention's `now`.
         var clock = DaemonClock()
         var logger: Logger
