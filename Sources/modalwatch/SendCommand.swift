@@ -38,8 +38,8 @@ struct SendCommand: ParsableCommand {
     @Option(name: .customLong("curve-key-file"), help: "This client's CURVE key pair (`modalwatch keygen --output FILE`).")
     var curveKeyFile: String?
 
-    @Option(name: .customLong("replay-window"), help: "Keep the last N events sent and send them again to a daemon that subscribes anew, as after a restart (0 to 1000000; 0: none); every event needs a seq.")
-    var replayWindow: Int = 0
+    @Option(name: .customLong("replay-window"), help: "Keep the last N events sent and send them again to a daemon that subscribes anew, as after a restart (0 to 1000000; 0: none). Default: the client library's 10000 when every event has a seq, else 0.")
+    var replayWindow: Int?
 
     @Option(name: .customLong("replay-window-bytes"), help: "The most encoded bytes the replay window keeps, 1 to 1073741824 (8 MiB).")
     var replayWindowBytes: Int = 8 * 1024 * 1024
@@ -58,7 +58,7 @@ struct SendCommand: ParsableCommand {
         if batch < 1 || batch > 1024 { throw ValidationError("--batch must be 1 to 1024") }
         if let rate, rate <= 0 || !rate.isFinite { throw ValidationError("--rate must be a number above 0") }
         if timeout < 1 { throw ValidationError("--timeout must be 1 ms or more") }
-        if !(0...1_000_000).contains(replayWindow) { throw ValidationError("--replay-window must be 0 (none) to 1000000 events") }
+        if let replayWindow, !(0...1_000_000).contains(replayWindow) { throw ValidationError("--replay-window must be 0 (none) to 1000000 events") }
         if !(1...(1 << 30)).contains(replayWindowBytes) { throw ValidationError("--replay-window-bytes must be 1 to 1073741824") }
         if let shardCount, !(1...ShardAssignment.maximumCount).contains(shardCount) { throw ValidationError("--shard-count must be 1 to 256") }
         if ShardKey(rawValue: shardKey) == nil { throw ValidationError("--shard-key must be app or session, not '\(shardKey)'") }
@@ -80,9 +80,13 @@ struct SendCommand: ParsableCommand {
         configuration.maxBatchBytes = 200 * 1024
         configuration.lingerMs = 30_000
         configuration.stallTimeoutMs = 10_000
+        // Events without seq cannot be told from a replay's duplicates: no replay for them unless asked.
+        let replayWindow = self.replayWindow ?? (stream.withoutSeq > 0 ? 0 : configuration.replayWindowEvents)
         configuration.replayWindowEvents = replayWindow
         configuration.replayWindowBytes = replayWindowBytes
-        if replayWindow > 0 && stream.withoutSeq > 0 {
+        if self.replayWindow == nil && stream.withoutSeq > 0 {
+            Terminal.error("note: \(stream.withoutSeq) events carry no seq: no replay window (--replay-window N sends them again all the same)")
+        } else if replayWindow > 0 && stream.withoutSeq > 0 {
             Terminal.error(
                 "warning: \(stream.withoutSeq) events carry no seq: a daemon cannot tell them from a replay's duplicates, "
                     + "so one that subscribes anew judges them twice; give every event a seq, or pass --replay-window 0")
@@ -111,7 +115,7 @@ struct SendCommand: ParsableCommand {
         publish(stream, client)
         client.close()
         let seconds = Date().timeIntervalSince(start)
-        try report(client.statistics, events: lines.count, seconds: seconds, endpoints: endpoints,
+        try report(client.statistics, events: lines.count, seconds: seconds, endpoints: endpoints, replayWindow: replayWindow,
                    unplaced: shardCount != nil && configuration.shardKey == .app ? stream.unplaced : 0,
                    unplacedBucket: client.bucket(app: "", session: ""))
     }
@@ -176,7 +180,8 @@ struct SendCommand: ParsableCommand {
     }
 
     private func report(
-        _ statistics: ClientStatistics, events: Int, seconds: Double, endpoints: [String], unplaced: Int, unplacedBucket: ShardBucket
+        _ statistics: ClientStatistics, events: Int, seconds: Double, endpoints: [String], replayWindow: Int, unplaced: Int,
+        unplacedBucket: ShardBucket
     ) throws {
         let rateText = seconds > 0 ? String(format: "%.0f", Double(events) / seconds) : "-"
         var line = "sent \(statistics.eventsSent) events in \(String(format: "%.2f", seconds)) s (\(rateText)/s)"
