@@ -84,6 +84,10 @@ def oom_kill(daemon: support.Daemon, zctx: zmq.Context, headroom: int) -> float:
     finally:
         flood.close()
     daemon.process.wait(timeout=10)
+    try:
+        CGROUP.rmdir()
+    except OSError:
+        pass
     if daemon.process.returncode != -signal.SIGKILL:
         raise SystemExit(f"the daemon ended with {daemon.process.returncode}, not the OOM killer's SIGKILL")
     return time.monotonic() - started
