@@ -4,6 +4,7 @@ rule-call marker; the restarted daemon names it and quarantines it; the same eve
 ends the quarantine; SIGTERM stops the daemon whatever a module does."""
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import time
@@ -124,6 +125,27 @@ def test_a_hanging_rule_is_ended_by_the_watchdog_and_quarantined(zctx, tmp_path,
     again = start(zctx, tmp_path, faulty_rules, config="rule_call_timeout: 300ms\n")
     try:
         assert_quarantined_and_the_event_passes(zctx, again, "faulty-hang", "hung", "HANG")
+    finally:
+        assert again.stop() == 0, again.log()
+
+
+def test_sessions_survive_the_watchdogs_exit_through_the_checkpoint(zctx, tmp_path, faulty_rules):
+    """The watchdog's exit 70 is an end without a graceful stop: the checkpoint written while the
+    daemon ran brings its sessions back at the next start."""
+    config = "rule_call_timeout: 300ms\ncheckpoint_interval: 1s\n"
+    daemon = start(zctx, tmp_path, faulty_rules, config=config)
+    send(zctx, daemon, [{"v": 1, "type": "session.start", "session": f"W{n}", "ts": T0, "app": APP} for n in range(50)])
+    daemon.wait_status(lambda s: s["checkpoint_sessions"] == 50, timeout=10, what="a checkpoint of the 50 sessions")
+    send(zctx, daemon, events("HANG", "HANG"))
+    assert wait_exit(daemon, 10) == 70, daemon.log()[-2000:]
+
+    again = start(zctx, tmp_path, faulty_rules, config=config)
+    try:
+        restored = [line for line in again.log().splitlines() if "restored sessions from the newest checkpoint" in line]
+        # 50, or 51 when a walk took the hanging session's start before its action came.
+        assert len(restored) == 1 and re.search(r"sessions=5[01] ", restored[0]), again.log()[-2000:]
+        assert again.status()["sessions_live"] >= 50
+        assert again.request({"cmd": "session", "id": "W7"})["ok"] is True
     finally:
         assert again.stop() == 0, again.log()
 
