@@ -437,10 +437,11 @@ public final class IngestLoop {
         }
     }
 
-    /// A reload asked through the wake-up (SIGHUP): systemd hears of it, the log says how it went.
+    /// A reload asked through the wake-up (SIGHUP), with the configuration the asker read off this
+    /// thread: systemd hears of it, the log says how it went.
     private func reloadOnRequest() {
         do { try notifier.reloading() } catch { logger.warning("systemd notification not sent", metadata: ["state": "RELOADING=1", "error": "\(error)"]) }
-        switch reload() {
+        switch reload(wakeup.takeReadForReload() ?? Self.readConfiguration(configurationSource)) {
         case .success(let summary): logger.notice("configuration reloaded", metadata: ["summary": "\(summary)"])
         case .failure(let error): logger.error("reload refused; the old configuration stays in force", metadata: ["error": "\(error.message)"])
         }
@@ -453,7 +454,7 @@ public final class IngestLoop {
     }
 
     /// Reads the configuration (on any thread: the control thread reads it for `reload`).
-    static func readConfiguration(_ source: ConfigurationSource) -> Result<DaemonConfiguration, DaemonError> {
+    public static func readConfiguration(_ source: ConfigurationSource) -> Result<DaemonConfiguration, DaemonError> {
         do {
             return .success(try source())
         } catch let error as ConfigErrors {

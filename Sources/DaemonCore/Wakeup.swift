@@ -1,5 +1,6 @@
 import CZeroMQ
 import Glibc
+public import ModalwatchConfig
 import Posix
 import Synchronization
 
@@ -19,6 +20,8 @@ public final class Wakeup: Sendable {
     /// The eventfd to poll for readability.
     public let fileDescriptor: Int32
     private let pending = Atomic<UInt32>(0)
+    /// The configuration a reload request read (off the ingest thread), for the loop to put in force.
+    private let readForReload = Mutex<Result<DaemonConfiguration, DaemonError>?>(nil)
 
     /// Creates the eventfd.
     public init() throws(DaemonError) {
@@ -30,6 +33,22 @@ public final class Wakeup: Sendable {
     }
 
     deinit { try? Posix.close(fileDescriptor) }
+
+    /// Asks the loop to put in force `read`, a configuration read on the caller's thread (so that
+    /// reading and parsing the file never holds the ingest thread), and wakes it. A newer read
+    /// replaces one the loop has not taken yet.
+    public func requestReload(_ read: Result<DaemonConfiguration, DaemonError>) {
+        readForReload.withLock { $0 = read }
+        request(.reload)
+    }
+
+    /// The configuration `requestReload` handed over, once; nil when the request came without one.
+    func takeReadForReload() -> Result<DaemonConfiguration, DaemonError>? {
+        readForReload.withLock { read in
+            defer { read = nil }
+            return read
+        }
+    }
 
     /// Asks the loop for `request` and wakes it. Safe from any thread.
     public func request(_ request: Request) {

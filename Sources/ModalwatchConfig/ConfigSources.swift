@@ -71,6 +71,10 @@ struct ConfigSources {
         return names.filter { $0.hasSuffix(".yaml") && !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
     }
 
+    /// The most bytes a configuration file may hold: far more than any configuration needs, and a
+    /// bound on the time a parse takes (`/dev/zero` or a runaway generator is refused, not read forever).
+    static let maxFileBytes = 1 << 20
+
     private static func read(_ file: String) throws(ConfigError) -> Node? {
         // Read as bytes: a device or a pipe (`--config /dev/null`) reads as what it gives.
         let data: Data
@@ -79,7 +83,10 @@ struct ConfigSources {
                 throw ConfigError(file: file, line: 0, key: "", message: "cannot read the file (\(String(cString: strerror(errno))))")
             }
             defer { try? handle.close() }
-            data = try handle.readToEnd() ?? Data()
+            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
+            guard data.count <= maxFileBytes else {
+                throw ConfigError(file: file, line: 0, key: "", message: "the file holds more than \(maxFileBytes) bytes; a configuration is far smaller")
+            }
         } catch let error as ConfigError {
             throw error
         } catch {

@@ -141,12 +141,13 @@ struct Modalwatchd: AsyncParsableCommand {
         }
 
         let wakeup = try Wakeup()
+        let configurationSource: IngestLoop.ConfigurationSource = { [self] in try self.loadConfiguration(path: configPath, catalog: catalog) }
         let settings = IngestLoop.Settings(
             configuration: loaded, catalog: catalog, wakeup: wakeup, logger: logger,
             notifier: SystemdNotifier(environment: ProcessInfo.processInfo.environment),
-            configurationSource: { [self] in try self.loadConfiguration(path: configPath, catalog: catalog) })
+            configurationSource: configurationSource)
         let group = ServiceGroup(
-            services: [ReloadService(wakeup: wakeup), IngestService(settings: settings)],
+            services: [ReloadService(wakeup: wakeup, configurationSource: configurationSource), IngestService(settings: settings)],
             gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
         do {
             try await group.run()

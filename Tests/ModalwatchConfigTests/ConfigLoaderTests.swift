@@ -175,6 +175,22 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(try loader.load(path: "/dev/null").events, [DefaultEndpoints.events])
     }
 
+    /// A file past 1 MiB is refused at once in one line, `/dev/zero` (endless) too: a parse's
+    /// time is bounded by the file's.
+    func testAFilePastOneMiBIsRefusedAndDevZeroIsNotReadForever() throws {
+        let path = NSTemporaryDirectory() + "mw-large-\(getpid()).yaml"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: UInt8(ascii: "#"), count: (1 << 20) + 1).write(to: URL(fileURLWithPath: path))
+        for file in [path, "/dev/zero"] {
+            XCTAssertThrowsError(try loader.load(path: file)) { error in
+                let errors = (error as? ConfigErrors)?.errors ?? []
+                XCTAssertEqual(errors.map(\.description), ["\(file): the file holds more than 1048576 bytes; a configuration is far smaller"])
+            }
+        }
+        try Data(repeating: UInt8(ascii: "#"), count: 1 << 20).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(try loader.load(path: path).events, [DefaultEndpoints.events], "1 MiB exactly is read")
+    }
+
     /// `module_load_timeout` is read with the rest and, before the modules load, on its own.
     func testTheModuleLoadTimeoutIsReadAndPeeked() throws {
         XCTAssertEqual(try loader.parse("module_load_timeout: 2s\n", file: "t.yaml").moduleLoadTimeoutMs, 2000)

@@ -147,3 +147,35 @@ def test_sighup_while_starting_does_not_end_the_daemon(zctx, tmp_path):
         thread.join(timeout=10)
         if daemon.alive:
             assert daemon.stop() == 0, daemon.log()[-2000:]
+
+
+def test_a_sighup_reload_is_read_off_the_ingest_thread(zctx, tmp_path):
+    """SIGHUP's reload reads and parses the file on the reload service's thread: a large file
+    (about 1 MB, seconds to parse) never holds the ingest thread, so `status` (answered by it)
+    stays prompt meanwhile. A file past 1 MiB is refused in one line naming the bound."""
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("apps: {}\n")
+    daemon = support.Daemon(zctx, tmp_path, ["--config", str(config)]).start()
+    try:
+        config.write_text("apps:\n" + "".join(f"  com.example.app{i}: {{ edition: current }}\n" for i in range(22_000)))
+        assert config.stat().st_size < 1 << 20
+        daemon.send_signal(signal.SIGHUP)
+        slowest = 0.0
+        deadline = time.monotonic() + 60
+        while "configuration reloaded" not in daemon.log():
+            assert time.monotonic() < deadline, daemon.log()[-2000:]
+            started = time.monotonic()
+            daemon.status()
+            slowest = max(slowest, time.monotonic() - started)
+            assert "reload refused" not in daemon.log(), daemon.log()[-2000:]
+        assert slowest < 0.5, f"status took {slowest:.2f} s while the reload parsed"
+
+        config.write_text("# padding\n" * 110_000)
+        assert config.stat().st_size > 1 << 20
+        daemon.send_signal(signal.SIGHUP)
+        assert support.poll_until(lambda: "reload refused" in daemon.log(), 10), daemon.log()[-2000:]
+        refused = [line for line in daemon.log().splitlines() if "reload refused" in line]
+        assert "more than 1048576 bytes" in refused[-1], refused[-1]
+        assert daemon.alive
+    finally:
+        assert daemon.stop() == 0
