@@ -79,6 +79,9 @@ public struct FaultStatus: Sendable, Equatable {
     public var handoverDropped: Int = 0
     /// Rules in quarantine.
     public var rulesQuarantined: [Quarantined] = []
+    /// Connections the publish and control sockets shut down past their limits, by socket
+    /// (`publish`, `control`; the ingest socket's are `ingest_connections_refused`).
+    public var connectionsRefusedBySocket: [String: Int] = [:]
     /// Session checkpoints made whole since the start, and walks whose file could not be written.
     public var checkpointsWritten: Int = 0
     public var checkpointFailures: Int = 0
@@ -118,6 +121,9 @@ public struct FaultStatus: Sendable, Equatable {
         spoolRecordsDamaged = try fields.optionalInt("spool_records_damaged") ?? 0
         historyWALBytes = try fields.optionalInt("history_wal_bytes") ?? 0
         handoverDropped = try fields.optionalInt("handover_dropped") ?? 0
+        if fields.optional("connections_refused_by_socket") != nil {
+            connectionsRefusedBySocket = try fields.counts("connections_refused_by_socket")
+        }
         checkpointsWritten = try fields.optionalInt("checkpoints_written") ?? 0
         checkpointFailures = try fields.optionalInt("checkpoint_failures") ?? 0
         checkpointAgeSeconds = try fields.optionalDouble("checkpoint_age_s")
@@ -150,6 +156,7 @@ public struct FaultStatus: Sendable, Equatable {
             "spool_records_damaged": .int(spoolRecordsDamaged),
             "history_wal_bytes": .int(historyWALBytes),
             "handover_dropped": .int(handoverDropped),
+            "connections_refused_by_socket": .object(connectionsRefusedBySocket.mapValues(JSONValue.int)),
             "checkpoints_written": .int(checkpointsWritten),
             "checkpoint_failures": .int(checkpointFailures),
             "checkpoint_age_s": checkpointAgeSeconds.map(JSONValue.number) ?? .null,

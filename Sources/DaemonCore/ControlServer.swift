@@ -59,6 +59,11 @@ final class ControlServer {
         do throws(DaemonError) {
             try Self.configure(control)
             boundEndpoint = try Self.bind(control, settings.control, logger: settings.logger)
+            if settings.monitorConnections {
+                do { try ConnectionGuard.monitor(control, name: "control") } catch {
+                    throw DaemonError(.systemCall, "cannot monitor the control socket: \(error)", underlying: error)
+                }
+            }
             // The ingest side has bound it already: the first request's bell has a pipe to go through.
             do { try pair.connect(settings.pair) } catch { throw DaemonError(.systemCall, "cannot connect the control PAIR: \(error)", underlying: error) }
             do {
@@ -324,7 +329,7 @@ final class ControlServer {
             try control.set(.receiveHighWaterMark, ControlLimits.requestsQueuedPerPeer)
             try control.set(.maxMessageSize, ControlLimits.maxRequestBytes)
             // A connection that never speaks ZMTP (bare TCP) is closed soon, as on the ingest socket.
-            try control.set(.handshakeInterval, IngestConnectionGuard.handshakeIntervalMs)
+            try control.set(.handshakeInterval, ConnectionGuard.handshakeIntervalMs)
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)", underlying: error)
         }

@@ -30,6 +30,9 @@ final class ControlThread: Sendable {
         var shardPeers: [String]
         /// The daemon's clock: the `now` of replies and of `--since`.
         var clock = DaemonClock()
+        /// Whether the control socket's connections are monitored for a `ConnectionGuard` named
+        /// `control`, which must then connect: libzmq's I/O thread waits on a monitor event no one reads.
+        var monitorConnections = false
         var logger: Logger
     }
 

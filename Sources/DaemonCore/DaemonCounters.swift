@@ -36,6 +36,8 @@ struct DaemonCounters: Sendable {
     var spoolRecordsDamaged: UInt64 = 0
     var handoverDropped: UInt64 = 0
     var topicsTooLarge: UInt64 = 0
+    /// Connections the publish and control sockets shut down past their limits, by socket.
+    var connectionsRefusedBySocket: [String: UInt64] = [:]
     /// Events rejected, by `DiagnosticReason` name.
     var rejectedByReason: [String: UInt64] = [:]
     /// Violations the rate limit held back, by rule.
@@ -79,6 +81,9 @@ struct DaemonCounters: Sendable {
             totals.append(("modalwatch_violations_rate_limited_total", [("rule", rule)], count))
         }
         for (reason, count) in rejectedByReason { totals.append(("modalwatch_events_rejected_total", [("reason", reason)], count)) }
+        for (socket, count) in connectionsRefusedBySocket {
+            totals.append(("modalwatch_connections_refused_total", [("socket", socket)], count))
+        }
         for (rule, languages) in languagesSkipped {
             for (language, count) in languages {
                 totals.append(("modalwatch_language_skips_total", [("rule", rule), ("language", language)], count))

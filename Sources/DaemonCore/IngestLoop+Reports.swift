@@ -36,6 +36,7 @@ extension IngestLoop {
         counters.eventsMissingBeforeFirst = engine.eventsMissingBeforeFirst
         counters.appValuesRefused = engine.appValuesRefused
         counters.ingestConnectionsRefused = ingestConnections.refused
+        for guarded in sideConnections { counters.connectionsRefusedBySocket[guarded.name] = guarded.refused }
         counters.ingestAcceptFailures = ingestConnections.acceptFailures
         counters.violationsUnstored = health.unstored.load(ordering: .relaxed)
         counters.violationsRecovered = health.recovered.load(ordering: .relaxed)

@@ -28,6 +28,7 @@ extension IngestLoop {
         status.spoolRecordsDamaged = Int(clamping: counters.spoolRecordsDamaged)
         status.historyWALBytes = Int(clamping: health.walBytes.load(ordering: .relaxed))
         status.handoverDropped = Int(clamping: counters.handoverDropped)
+        status.connectionsRefusedBySocket = counters.connectionsRefusedBySocket.mapValues { Int(clamping: $0) }
         status.checkpointsWritten = Int(clamping: counters.checkpointsWritten)
         status.checkpointFailures = Int(clamping: counters.checkpointFailures)
         status.checkpointAgeSeconds = checkpointAgeSeconds()

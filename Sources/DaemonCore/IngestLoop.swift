@@ -132,7 +132,9 @@ public final class IngestLoop {
     var transportStatistics: TransportStatistics { transport }
     var eventsPerSecond: Double { rate.perSecond }
     var endpoints: [String: [String]] { resources.endpoints }
-    var ingestConnections: IngestConnectionGuard { resources.connections }
+    var ingestConnections: ConnectionGuard { resources.connections[0] }
+    /// The publish and control sockets' connection guards.
+    var sideConnections: ArraySlice<ConnectionGuard> { resources.connections.dropFirst() }
 
     /// Opens every socket for `settings` on the calling thread, calls `ready` with the
     /// endpoints bound, and runs there until a stop is requested and everything received
@@ -250,7 +252,7 @@ public final class IngestLoop {
         if resources.poller.isReadable(index.control) { control.serveJobs() }
         control.continueJob()
         if index.zap >= 0, resources.poller.isReadable(index.zap) { resources.zap?.serve() }
-        if resources.poller.isReadable(index.connections) { resources.connections.serve() }
+        for (item, guarded) in zip(index.connections, resources.connections) where resources.poller.isReadable(item) { guarded.serve() }
         // One clock read a turn, for the checkpoint's slice, the timers and the next poll's timeout.
         let nowUs = WallClock.monotonicMicroseconds()
         turnEndUs = nowUs

@@ -25,8 +25,8 @@ final class IngestResources {
         var wakeup: Int
         /// -1 without CURVE.
         var zap: Int
-        /// The ingest connection monitor.
-        var connections: Int
+        /// The connection monitors: the ingest socket's, the publish socket's, the control socket's.
+        var connections: [Int]
     }
 
     let context: ZMQContext
@@ -41,8 +41,8 @@ final class IngestResources {
     let poller: ZMQPoller
     let index: PollIndex
     let metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?
-    /// The bound on the ingest socket's connections.
-    let connections: IngestConnectionGuard
+    /// The bounds on the connections of the ingest, publish and control sockets, in that order.
+    let connections: [ConnectionGuard]
     /// Every endpoint bound or connected, by role (`events`, `publish`, `control`, …).
     let endpoints: [String: [String]]
     /// The state directory's lock, held for the daemon's life (nil without a state directory).
@@ -52,7 +52,7 @@ final class IngestResources {
         context: ZMQContext, zap: ZapHandler?, publishing: PublishingThread, ingest: ZMQSocket, handOver: HandOver,
         control: ZMQSocket, controlThread: ControlThread, poller: ZMQPoller, index: PollIndex,
         metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?,
-        connections: IngestConnectionGuard, endpoints: [String: [String]], stateLock: StateDirectoryLock?
+        connections: [ConnectionGuard], endpoints: [String: [String]], stateLock: StateDirectoryLock?
     ) {
         self.connections = connections
         self.context = context
@@ -124,18 +124,24 @@ final class IngestResources {
             let ingest = try socket(context, .xsub, &undo)
             try configure(ingest: ingest, configuration, curveSecret: curveSecret)
             var endpoints = try bind(ingest: ingest, configuration, logger: logger)
-            let connections: IngestConnectionGuard
-            do {
-                connections = try IngestConnectionGuard(
-                    ingest: ingest, context: context, boundEndpoints: endpoints["events"] ?? [],
-                    limit: IngestConnectionGuard.limit(configured: configuration.maxIngestConnections, descriptorLimit: Posix.descriptorLimit()),
-                    logger: logger)
-            } catch {
-                throw DaemonError(.systemCall, "cannot monitor the ingest socket: \(error)", underlying: error)
-            }
-            undo.push { connections.close() }
             endpoints["publish"] = [publishing.boundEndpoint]
             endpoints["control"] = [controlThread.boundEndpoint]
+            var connections: [ConnectionGuard] = []
+            undo.push { connections.forEach { $0.close() } }
+            let descriptors = Posix.descriptorLimit()
+            do {
+                try ConnectionGuard.monitor(ingest, name: "ingest")
+                for (name, role, limit) in [
+                    ("ingest", "events", ConnectionGuard.limit(configured: configuration.maxIngestConnections, descriptorLimit: descriptors)),
+                    ("publish", "publish", ConnectionGuard.sideLimit(descriptorLimit: descriptors)),
+                    ("control", "control", ConnectionGuard.sideLimit(descriptorLimit: descriptors)),
+                ] {
+                    connections.append(try ConnectionGuard(
+                        name: name, context: context, boundEndpoints: endpoints[role] ?? [], limit: limit, logger: logger))
+                }
+            } catch {
+                throw DaemonError(.systemCall, "cannot monitor the sockets' connections: \(error)", underlying: error)
+            }
 
             let poller = ZMQPoller()
             let index: PollIndex
@@ -143,7 +149,7 @@ final class IngestResources {
                 index = PollIndex(
                     ingest: try poller.add(ingest), control: try poller.add(control),
                     wakeup: poller.add(fileDescriptor: wakeup.fileDescriptor), zap: try zap.map { try poller.add($0.socket) } ?? -1,
-                    connections: try poller.add(connections.socket))
+                    connections: try connections.map { try poller.add($0.socket) })
             } catch {
                 throw DaemonError(.systemCall, "cannot poll sockets: \(error)", underlying: error)
             }
@@ -176,7 +182,7 @@ final class IngestResources {
         handOver.finish()
         publishing.join()
         zap?.close()
-        connections.close()
+        connections.forEach { $0.close() }
         for socket in [ingest, control] { socket.close() }
         context.terminate()
         stateLock?.release()
@@ -197,7 +203,8 @@ final class IngestResources {
             retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
             spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
             walLimitBytes: configuration.historyWALLimitBytes,
-            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, clock: clock, logger: logger)
+            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, clock: clock, monitorConnections: true,
+            logger: logger)
     }
 
     /// Where the history is: PostgreSQL when `history.postgresql` is set (its connection string
@@ -222,7 +229,7 @@ final class IngestResources {
             reloadRefused: configuration.control.hasPrefix("tcp://") && !configuration.controlAllowReloadOverTCP,
             pair: "inproc://modalwatch-control-\(UInt64.random(in: 0...UInt64.max))",
             history: try? historyTarget(configuration),
-            shard: configuration.shard, shardPeers: configuration.shardPeers, clock: clock, logger: logger)
+            shard: configuration.shard, shardPeers: configuration.shardPeers, clock: clock, monitorConnections: true, logger: logger)
     }
 
     private static func socket(_ context: ZMQContext, _ type: ZMQSocketType, _ undo: inout Undo) throws(DaemonError) -> ZMQSocket {
@@ -244,7 +251,7 @@ final class IngestResources {
             }
             try ingest.set(.receiveHighWaterMark, 10_000)
             try ingest.set(.maxMessageSize, EventLimits.maxSocketMessageBytes)
-            try ingest.set(.handshakeInterval, IngestConnectionGuard.handshakeIntervalMs)
+            try ingest.set(.handshakeInterval, ConnectionGuard.handshakeIntervalMs)
             for prefix in configuration.ingestSubscriptions { _ = try ingest.send(IngestLoop.subscription(prefix, subscribe: true)) }
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)", underlying: error)

@@ -53,6 +53,7 @@ enum MetricFamilies {
         "modalwatch_violations_spooled": "Violations waiting in the spool for the history.",
         "modalwatch_history_wal_bytes": "The size of the history's WAL file in bytes, as last measured.",
         "modalwatch_checkpoints_written_total": "Session checkpoints written whole.",
+        "modalwatch_connections_refused_total": "Connections the publish or control socket shut down past its limit, by socket.",
         "modalwatch_checkpoint_failures_total": "Session checkpoints that could not be written (the previous one stays in force).",
         "modalwatch_checkpoint_age_seconds": "Seconds since the newest whole session checkpoint's walk began.",
         "modalwatch_checkpoint_sessions": "Sessions in the newest session checkpoint this daemon wrote.",

@@ -88,11 +88,12 @@ final class Publisher {
             // (libzmq drops that peer's connection) before it reaches the subscription trie.
             try pub.set(.maxMessageSize, EventLimits.maxSubscriptionMessageBytes)
             // A connection that never speaks ZMTP (bare TCP) is closed soon, as on the ingest socket.
-            try pub.set(.handshakeInterval, IngestConnectionGuard.handshakeIntervalMs)
+            try pub.set(.handshakeInterval, ConnectionGuard.handshakeIntervalMs)
             // Drops become visible (EAGAIN) so that they can be counted; see send(_:_:).
             try pub.set(.xpubNoDrop, true)
             if let key = settings.curveSecretKey { try ZapHandler.makeServer(pub, secretKey: key) }
             try pub.bind(settings.publish)
+            if settings.monitorConnections { try ConnectionGuard.monitor(pub, name: "publish") }
             boundEndpoint = (try? pub.lastEndpoint) ?? settings.publish
         } catch {
             throw DaemonError(.endpoint, "cannot bind publish to \(settings.publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish", underlying: error)

@@ -37,6 +37,9 @@ final class PublishingThread: Sendable {
         var curveSecretKey: String?
         /// The daemon's clock: the retention's `now`.
         var clock = DaemonClock()
+        /// Whether the `PUB` socket's connections are monitored for a `ConnectionGuard` named
+        /// `publish`, which must then connect: libzmq's I/O thread waits on a monitor event no one reads.
+        var monitorConnections = false
         var logger: Logger
     }
 

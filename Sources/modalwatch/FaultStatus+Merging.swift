@@ -33,6 +33,7 @@ extension FaultStatus {
         spoolRecordsDamaged += other.spoolRecordsDamaged
         historyWALBytes += other.historyWALBytes
         handoverDropped += other.handoverDropped
+        connectionsRefusedBySocket.merge(other.connectionsRefusedBySocket, uniquingKeysWith: +)
         checkpointsWritten += other.checkpointsWritten
         checkpointFailures += other.checkpointFailures
         // The oldest of any daemon's newest checkpoint: what a crash of every daemon would lose at most.

@@ -79,3 +79,30 @@ def test_control_answers_and_the_snapshot_is_written_with_128_descriptors_under_
         assert restarted.status()["sessions_live"] == SESSIONS
     finally:
         assert restarted.stop() == 0
+
+
+def test_a_connection_flood_on_the_publish_or_control_port_leaves_control_answering(zctx, tmp_path):
+    """The publish and control sockets are guarded as the ingest socket is: with 128 descriptors,
+    bare TCP connections to either are shut down past their limit (counted by socket), and the
+    control socket keeps answering."""
+    daemon = support.Daemon(zctx, tmp_path, preexec_fn=few_descriptors).start()
+    bare: list[socket.socket] = []
+    try:
+        for target in (daemon.publish, daemon.control):
+            bare += open_bare_connections(target, 190)
+        assert len(bare) >= 200, f"only {len(bare)} connections opened"
+        answered = 0
+        for _ in range(10):
+            try:
+                status = daemon.request({"cmd": "status"}, timeout=2.0)
+                answered += status.get("ok") is True
+            except TimeoutError:
+                pass
+            time.sleep(0.2)
+        assert answered >= 8, f"control answered {answered} of 10 status requests under the flood"
+        refused = status["connections_refused_by_socket"]
+        assert refused.get("publish", 0) > 0 and refused.get("control", 0) > 0, refused
+    finally:
+        for sock in bare:
+            sock.close()
+        assert daemon.stop() == 0

@@ -3,31 +3,35 @@ import Logging
 import Posix
 import ZeroMQ
 
-/// Bounds the connections the ingest socket accepted on its TCP endpoints, so that a flood
-/// of connections (bare TCP that never speaks ZMTP included) cannot take every descriptor
-/// of the process: the control socket, the history and the snapshot keep theirs.
+/// Bounds the connections one listening socket (ingest, publish or control) accepted on its TCP
+/// endpoints, so that a flood of connections (bare TCP that never speaks ZMTP included) to any
+/// of them cannot take every descriptor of the process: the other sockets, the history and the
+/// checkpoint keep theirs.
 ///
 /// libzmq has no limit of its own. It reports each connection it accepts and each one that
 /// ends on a monitor `PAIR` (`zmq_socket_monitor`), which this reads on the ingest thread:
 /// past `limit`, a newly accepted connection is shut down (`shutdown(2)`, never `close`:
 /// the descriptor stays libzmq's, which then sees the connection end and closes it) and
 /// counted. Before that it checks that the descriptor is still a TCP socket on one of the
-/// ingest ports, so that a descriptor libzmq closed and the process reused meanwhile is
+/// socket's ports, so that a descriptor libzmq closed and the process reused meanwhile is
 /// left alone. A connection that never finishes the handshake is closed by libzmq after
 /// `ZMQ_HANDSHAKE_IVL` (`handshakeIntervalMs`).
 ///
-/// Made on the ingest thread and confined to it (it owns the monitor's `PAIR` socket).
-final class IngestConnectionGuard {
+/// The socket's owner starts the monitor on its own thread (`monitor(_:name:)`, after binding);
+/// the guard, made on the ingest thread and confined to it, owns the monitor's `PAIR` socket.
+final class ConnectionGuard {
     /// How long a connection may take to finish the ZMTP (and CURVE) handshake.
     static let handshakeIntervalMs: Int32 = 5000
-    /// Descriptors the limit leaves to everything else when it is derived from `RLIMIT_NOFILE`.
+    /// Descriptors the limits leave to everything else when they are derived from `RLIMIT_NOFILE`.
     static let descriptorReserve = 64
-    /// The monitor's endpoint.
-    private static let endpoint = "inproc://modalwatch-ingest-monitor"
+    /// The events a guard reads.
+    private static let events = ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_ACCEPT_FAILED
 
+    /// The socket guarded (`ingest`, `publish`, `control`), in log lines and `status`.
+    let name: String
     /// The monitor `PAIR`, for the poller.
     let socket: ZMQSocket
-    /// The most connections accepted on the ingest endpoints held at once.
+    /// The most connections accepted on the socket's TCP endpoints held at once.
     let limit: Int
     private let ports: Set<UInt16>
     private var accepted: Set<Int32> = []
@@ -38,26 +42,42 @@ final class IngestConnectionGuard {
     private(set) var acceptFailures: UInt64 = 0
     private var lastWarningMs: Int64 = .min
 
-    /// Connections accepted on the ingest endpoints now.
+    /// Connections accepted on the socket's TCP endpoints now.
     var open: Int { accepted.count }
 
-    /// The limit: `configured`, else half of what `RLIMIT_NOFILE` leaves past a reserve
-    /// (the other half absorbs what libzmq accepts before this reads its events).
+    /// The ingest socket's limit: `configured`, else half of what `RLIMIT_NOFILE` leaves past a
+    /// reserve (the other half absorbs what libzmq accepts before this reads its events, and the
+    /// publish and control sockets' limits).
     static func limit(configured: Int?, descriptorLimit: Int) -> Int {
         if let configured { return configured }
         return max(8, (min(descriptorLimit, 1 << 20) - descriptorReserve) / 2)
     }
 
-    /// Monitors `ingest` (bound to `boundEndpoints`, with `handshakeIntervalMs` set before it
-    /// was bound: a listener takes the socket's options when it is made) and connects the monitor `PAIR`.
-    init(ingest: ZMQSocket, context: ZMQContext, boundEndpoints: [String], limit: Int, logger: Logger) throws(ZMQError) {
+    /// The publish and control sockets' limit each: a sixteenth of what `RLIMIT_NOFILE` leaves
+    /// past the reserve (subscribers and command-line clients are few), at least 8.
+    static func sideLimit(descriptorLimit: Int) -> Int {
+        max(8, (min(descriptorLimit, 1 << 20) - descriptorReserve) / 16)
+    }
+
+    /// Starts monitoring `socket` for the guard of `name`: call it on the socket's own thread,
+    /// after binding (a listener takes the socket's options, `handshakeIntervalMs` among them,
+    /// when it is made).
+    static func monitor(_ socket: ZMQSocket, name: String) throws(ZMQError) {
+        try socket.monitor(endpoint(name), events: events)
+    }
+
+    private static func endpoint(_ name: String) -> String { "inproc://modalwatch-\(name)-monitor" }
+
+    /// Connects the monitor `PAIR` of the socket `name` monitors (`monitor(_:name:)`), bound to
+    /// `boundEndpoints`.
+    init(name: String, context: ZMQContext, boundEndpoints: [String], limit: Int, logger: Logger) throws(ZMQError) {
+        self.name = name
         self.limit = limit
         self.logger = logger
         ports = Set(boundEndpoints.compactMap(Self.tcpPort))
-        try ingest.monitor(Self.endpoint, events: ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_ACCEPT_FAILED)
         socket = try ZMQSocket(context, type: .pair)
         do {
-            try socket.connect(Self.endpoint)
+            try socket.connect(Self.endpoint(name))
         } catch {
             socket.close()
             throw error
@@ -69,7 +89,7 @@ final class IngestConnectionGuard {
         while true {
             let event: ZMQSocket.MonitorEvent?
             do { event = try socket.receiveMonitorEvent(dontWait: true) } catch {
-                logger.warning("ingest monitor event unreadable", metadata: ["error": "\(error)"])
+                logger.warning("connection monitor event unreadable", metadata: ["socket": "\(name)", "error": "\(error)"])
                 return
             }
             guard let event else { return }
@@ -78,7 +98,7 @@ final class IngestConnectionGuard {
             case ZMQ_EVENT_DISCONNECTED: accepted.remove(event.value)
             case ZMQ_EVENT_ACCEPT_FAILED:
                 acceptFailures += 1
-                warn("the ingest socket could not accept a connection", ["errno": "\(event.value)", "endpoint": "\(event.endpoint)"])
+                warn("a socket could not accept a connection", ["socket": "\(name)", "errno": "\(event.value)", "endpoint": "\(event.endpoint)"])
             default: break
             }
         }
@@ -92,11 +112,11 @@ final class IngestConnectionGuard {
             accepted.insert(descriptor)
             return
         }
-        // Still a socket on an ingest port: not a descriptor closed and reused meanwhile.
+        // Still a socket on one of this socket's ports: not a descriptor closed and reused meanwhile.
         guard let port = Posix.localTCPPort(ofForeign: descriptor), ports.contains(port) else { return }
         if Posix.shutdownForeign(descriptor) { refused += 1 }
-        warn("ingest connections at max_ingest_connections; new ones are shut down", [
-            "limit": "\(limit)", "refused": "\(refused)",
+        warn("connections at their limit; new ones are shut down", [
+            "socket": "\(name)", "limit": "\(limit)", "refused": "\(refused)",
         ])
     }
 
@@ -115,4 +135,4 @@ final class IngestConnectionGuard {
 }
 
 @available(*, unavailable)
-extension IngestConnectionGuard: Sendable {}
+extension ConnectionGuard: Sendable {}
