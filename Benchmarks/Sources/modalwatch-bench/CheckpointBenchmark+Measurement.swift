@@ -47,9 +47,10 @@ extension CheckpointBenchmark: Measurement {
                                                      rate: rate, seconds: seconds, probeEvery: options.probeEvery)
                         bench.prefill = prefill
                         bench.config = config
+                        bench.logLevel = "debug"
                         let outcome = try bench.run()
                         guard outcome.latency.totalCount > 0 else { throw BenchError("no probe violation came back (\(outcome.probes) probes sent)") }
-                        if interval == "1s" { frequent.add(outcome) } else { rare.add(outcome) }
+                        if interval == "1s" { frequent.add(outcome, sessions: count) } else { rare.add(outcome, sessions: count) }
                         ModalwatchBench.say("  \(label) sessions, checkpoint_interval \(interval), run \(index + 1)/\(run.runs): p99 \(Figure.duration(nanoseconds: Double(outcome.latency.valueAtPercentile(99)))), mw-ingest \(milliseconds(outcome.ingestCPUPerSecond)) ms/s, mw-sessions \(milliseconds(outcome.checkpointCPUPerSecond)) ms/s; \(outcome.received)/\(outcome.probes) probes")
                     }
                 }
@@ -92,10 +93,15 @@ extension CheckpointBenchmark: Measurement {
                                  value: added, unit: "ns",
                                  display: "\(added.map { ($0 >= 0 ? "+" : "-") + Figure.duration(nanoseconds: abs($0)) } ?? "-") (1s \(p99Frequent.map { Figure.duration(nanoseconds: $0) } ?? "-"), 1h \(p99Rare.map { Figure.duration(nanoseconds: $0) } ?? "-"))",
                                  target: "≤ 1 ms", met: added.map { $0 <= 1e6 }))
+            let underLoad = Loaded.median(loadedFrequent.walksTookMs.map(Double.init))
+            run.table.add(Figure(key: "checkpoint_\(result.requested)_loaded_walk_ms", name: "↳ walk at \(label) under \(Figure.rate(rate)): the daemon's took_ms (median of \(loadedFrequent.walksTookMs.count))",
+                                 value: underLoad, unit: "ms",
+                                 display: underLoad.map { "\(Figure.format($0, 0)) ms (max \(loadedFrequent.walksTookMs.max().map(String.init) ?? "-") ms; idle \(medianWalk.map { Figure.format($0, 0) } ?? "-") ms)" }
+                                    ?? "none ended within a daemon's run (\(Figure.format(run.latencySeconds, 0)) s of stream after the prefill)"))
             let share = result.ingestShare
-            run.table.add(Figure(key: "checkpoint_\(result.requested)_ingest_share", name: "↳ checkpoints' share of mw-ingest's CPU at \(Figure.rate(rate)), \(label) sessions",
+            run.table.add(Figure(key: "checkpoint_\(result.requested)_ingest_share", name: "↳ checkpoints' share of mw-ingest's CPU at \(Figure.rate(rate)), \(label) sessions: (1s − 1h) / 1s",
                                  value: share.map { $0 * 100 }, unit: "%",
-                                 display: "\(percent(share)) (slices \(milliseconds(result.slicesCPUPerSecond)) of \(milliseconds(Loaded.median(loadedFrequent.ingestCPUPerSecond))) ms/s; under the stream alone 1s − 1h: \(percent(result.loadedIngestShare)))",
+                                 display: "\(percent(share)) (mw-ingest \(milliseconds(Loaded.median(loadedFrequent.ingestCPUPerSecond))) ms/s at 1s, \(milliseconds(Loaded.median(loadedRare.ingestCPUPerSecond))) at 1h; the slices at their idle pace, \(milliseconds(result.slicesCPUPerSecond)) ms/s: \(percent(result.idleSlicesShare)))",
                                  target: "≤ 5 %", met: share.map { $0 <= 0.05 }))
         }
         let restoreText = "\(restore.tookMs.map { "\($0) ms" } ?? "no restore line"); READY \(Figure.format(restore.readySeconds, 2)) s; \(restore.sessionsLive)/\(restore.checkpointSessions) restored"
@@ -131,6 +137,7 @@ extension CheckpointBenchmark: Measurement {
                 ("latency_\(interval)_probes_received", "\(loaded.received)/\(loaded.probes)"),
                 ("latency_\(interval)_others_cpu_ms", loaded.othersCPUMs.map(String.init).joined(separator: " ")),
                 ("latency_\(interval)_max_ingest_backlog_events", loaded.maxIngestBacklog.map(String.init).joined(separator: " ")),
+                ("latency_\(interval)_walks_took_ms", loaded.walksTookMs.map(String.init).joined(separator: " ")),
             ]
         }
         run.table.details.append(("checkpoint \(label)", pairs))
@@ -152,8 +159,8 @@ extension CheckpointBenchmark: Measurement {
 }
 
 extension CheckpointBenchmark.Loaded {
-    /// Adds one latency run's figures.
-    mutating func add(_ outcome: LatencyBenchmark.Result) {
+    /// Adds one latency run's figures; its daemon's walks of at least `sessions` sessions.
+    mutating func add(_ outcome: LatencyBenchmark.Result, sessions: Int) {
         p50.append(Double(outcome.latency.valueAtPercentile(50)))
         p99.append(Double(outcome.latency.valueAtPercentile(99)))
         p99_9.append(Double(outcome.latency.valueAtPercentile(99.9)))
@@ -165,5 +172,8 @@ extension CheckpointBenchmark.Loaded {
         let details = Dictionary(outcome.details, uniquingKeysWith: { first, _ in first })
         othersCPUMs.append(details["others_cpu_ms"] ?? 0)
         maxIngestBacklog.append(details["max_ingest_backlog_events"] ?? 0)
+        let log = (try? String(contentsOfFile: outcome.daemonLog, encoding: .utf8)) ?? ""
+        walksTookMs += CheckpointBenchmark.walksTookMs(log.split(separator: "\n").filter { $0.contains(CheckpointBenchmark.writtenLine) },
+                                                       sessions: sessions)
     }
 }

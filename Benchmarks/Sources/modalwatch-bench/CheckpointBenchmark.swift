@@ -91,6 +91,9 @@ struct CheckpointBenchmark {
         var othersCPUMs: [Int] = []
         /// The ingest's largest backlog seen (events due and not yet received).
         var maxIngestBacklog: [Int] = []
+        /// The daemon's own `took_ms` of each whole checkpoint of every session it wrote (debug log),
+        /// over all runs: walks under the stream, and those of the warm-up between the prefill and it.
+        var walksTookMs: [Int] = []
 
         /// The median of `values` (nil when empty).
         static func median(_ values: [Double]) -> Double? {
@@ -128,20 +131,20 @@ struct CheckpointBenchmark {
             return frequent - rare
         }
 
-        /// The slices' CPU per second (idle) over `mw-ingest`'s CPU per second under the stream at
-        /// 1s: the checkpoints' share of the ingest thread's CPU at that rate.
+        /// The checkpoints' share of the ingest thread's CPU under the stream: `mw-ingest`'s median
+        /// CPU per second at 1s less that at 1h, over that at 1s.
         var ingestShare: Double? {
-            guard let slices = slicesCPUPerSecond, let loaded = loadedFrequent.flatMap({ Loaded.median($0.ingestCPUPerSecond) }),
-                  loaded > 0 else { return nil }
-            return slices / loaded
-        }
-
-        /// The same share from the runs under the stream alone: (1s − 1h) / 1s of `mw-ingest`'s
-        /// median CPU per second.
-        var loadedIngestShare: Double? {
             guard let frequent = loadedFrequent.flatMap({ Loaded.median($0.ingestCPUPerSecond) }),
                   let rare = loadedRare.flatMap({ Loaded.median($0.ingestCPUPerSecond) }), frequent > 0 else { return nil }
             return (frequent - rare) / frequent
+        }
+
+        /// The slices' CPU per second at their idle pace over `mw-ingest`'s median CPU per second under
+        /// the stream at 1s: the share if the walks went on under the stream as fast as when idle.
+        var idleSlicesShare: Double? {
+            guard let slices = slicesCPUPerSecond, let loaded = loadedFrequent.flatMap({ Loaded.median($0.ingestCPUPerSecond) }),
+                  loaded > 0 else { return nil }
+            return slices / loaded
         }
     }
 
@@ -201,10 +204,7 @@ struct CheckpointBenchmark {
         let after = threadSeconds(daemon.pid)
         let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
         let window = MonotonicClock.seconds(from: opened, to: closed)
-        let logged = daemon.logLines(containing: Self.writtenLine).compactMap { line -> Int? in
-            guard let count = Self.field("sessions", in: line), count >= live else { return nil }
-            return Self.field("took_ms", in: line)
-        }
+        let logged = Self.walksTookMs(daemon.logLines(containing: Self.writtenLine), sessions: live)
         let idle = Idle(sessions: live, fillSeconds: fillSeconds, walks: walks, windowSeconds: window,
                         ingestCPUPerSecond: perSecond(before.ingest, after.ingest, window),
                         checkpointCPUPerSecond: perSecond(before.checkpoint, after.checkpoint, window),
@@ -249,6 +249,14 @@ struct CheckpointBenchmark {
     private func perSecond(_ before: Double?, _ after: Double?, _ wall: Double) -> Double? {
         guard let before, let after, wall > 0 else { return nil }
         return (after - before) / wall
+    }
+
+    /// `took_ms` of each `wrote a session checkpoint` line of at least `sessions` sessions.
+    static func walksTookMs(_ lines: [Substring], sessions: Int) -> [Int] {
+        lines.compactMap { line -> Int? in
+            guard let count = field("sessions", in: line), count >= sessions else { return nil }
+            return field("took_ms", in: line)
+        }
     }
 
     /// The whole number after ` KEY=` in a log line (logfmt or swift-log's metadata), if any.

@@ -33,6 +33,8 @@ struct LatencyBenchmark {
         var ingestCPUPerSecond: Double?
         /// The checkpoint writer's (`mw-sessions`) CPU seconds per wall second over the same time.
         var checkpointCPUPerSecond: Double?
+        /// The daemon's log (stdout and stderr), kept until the run's folder is removed.
+        var daemonLog: String
     }
 
     /// The daemon's executable.
@@ -57,13 +59,15 @@ struct LatencyBenchmark {
     var tracePath: String?
     /// The daemon's configuration file (`--config`), if any.
     var config: String?
+    /// The daemon's `--log-level`.
+    var logLevel = "notice"
 
     /// One run on a fresh daemon.
     func run() throws(BenchError) -> Result {
         let count = Int(rate * seconds)
         let messages = BenchEvents.latencyMessages(stream, count: count, probeEvery: probeEvery)
         let probes = count / probeEvery
-        let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry, config: config)
+        let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry, config: config, logLevel: logLevel)
         defer { daemon.stop() }
         let client = StatusPoller(endpoint: daemon.control)
         try EndToEndBenchmark.checkModules(try client.status())
@@ -172,7 +176,7 @@ struct LatencyBenchmark {
             latency: latency, corrected: corrected, probes: probes, received: arrived.probes,
             offeredRate: Double(count) / MonotonicClock.seconds(from: sent.firstSend, to: sent.lastSend),
             maxSenderLag: sent.maxLag, details: details, publishingMicrosecondsPerViolation: publishing, violationsStored: stored,
-            ingestCPUPerSecond: ingestCPU, checkpointCPUPerSecond: checkpointCPU)
+            ingestCPUPerSecond: ingestCPU, checkpointCPUPerSecond: checkpointCPU, daemonLog: daemon.logPath)
     }
 
     /// One line a probe that came back: its intended send time (ms after the first send), how late
