@@ -45,7 +45,30 @@ extension BenchRun {
         rows.append(Figure(key: "target_restart_snapshot_bytes_per_session", name: "restart: snapshot per session", value: restart?.bytesPerSession,
                            unit: "bytes", display: restart.map { Figure.format($0.bytesPerSession, 1) + " B" } ?? "not measured",
                            target: "≤ 150 B", met: restart.map { $0.bytesPerSession <= 150 }))
+        rows += checkpointTargets()
         rows += workTargets()
+        return rows
+    }
+
+    /// The targets measured by `checkpoint`, at its largest session count.
+    private func checkpointTargets() -> [Figure] {
+        let largest = checkpoints.max { $0.requested < $1.requested }
+        let label = largest.map { ModalwatchBench.power($0.requested) } ?? "10^6"
+        let missing = "not measured (--only checkpoint)"
+        let restore = largest?.restore
+        var rows = [Figure(key: "target_checkpoint_restore_seconds", name: "checkpoint restore at \(label) sessions after SIGKILL: start → READY",
+                           value: restore?.readySeconds, unit: "s",
+                           display: restore.map { "\(Figure.format($0.readySeconds, 2)) s (took_ms \($0.tookMs.map(String.init) ?? "-"); \($0.sessionsLive) restored)" } ?? missing,
+                           target: "< 5 s", met: restore.map { $0.readySeconds < 5 && $0.sessionsLive >= $0.checkpointSessions })]
+        let share = largest?.ingestShare
+        rows.append(Figure(key: "target_checkpoint_ingest_share", name: "checkpoints' share of the ingest thread's CPU at \(label) sessions, \(Figure.rate(options.latencyRate)), every 1 s",
+                           value: share.map { $0 * 100 }, unit: "%",
+                           display: share.map { Figure.format($0 * 100, 1) + " %" } ?? missing, target: "≤ 5 %", met: share.map { $0 <= 0.05 }))
+        let added = largest?.p99Added
+        rows.append(Figure(key: "target_checkpoint_p99_added_ns", name: "checkpoints every 1 s add to the p99 at \(label) sessions, \(Figure.rate(options.latencyRate))",
+                           value: added, unit: "ns",
+                           display: added.map { ($0 >= 0 ? "+" : "-") + Figure.duration(nanoseconds: abs($0)) } ?? missing,
+                           target: "≤ 1 ms", met: added.map { $0 <= 1e6 }))
         return rows
     }
 

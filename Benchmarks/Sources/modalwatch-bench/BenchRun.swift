@@ -42,6 +42,8 @@ final class BenchRun {
     var store: StoreBenchmark.Result?
     var control: ControlHoldBenchmark.Result?
     var micro: MicroBenchmarks.Result?
+    /// The checkpoint runs, one a session count.
+    var checkpoints: [CheckpointBenchmark.Result] = []
 
     private var streams: [StreamGenerator.Profile: EventStream] = [:]
 

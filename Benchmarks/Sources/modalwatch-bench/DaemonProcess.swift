@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 
 /// One real `modalwatchd` child: launched with `posix_spawn` on free loopback ports,
-/// a fresh `--state-dir`, no `--config` (the built-in defaults, all four modules next to
-/// the executable), and `$NOTIFY_SOCKET` pointing at the bench, which times READY=1.
+/// a fresh `--state-dir`, no `--config` unless given (the built-in defaults, all four modules
+/// next to the executable), and `$NOTIFY_SOCKET` pointing at the bench, which times READY=1.
 final class DaemonProcess {
     /// The child's pid.
     let pid: pid_t
@@ -23,9 +23,10 @@ final class DaemonProcess {
     private var reaped = false
 
     /// Launches `executable` in a new folder under `folder` and waits for READY=1; with
-    /// `stateDirectory`, on that state folder (a restart) instead of a fresh one.
+    /// `stateDirectory`, on that state folder (a restart) instead of a fresh one; with `config`,
+    /// that configuration file (`--config`); logging at `logLevel` (`--log-level`).
     init(executable: String, folder: String, registry: ChildRegistry, readyTimeoutMs: Int = 10_000,
-         stateDirectory: String? = nil) throws(BenchError) {
+         stateDirectory: String? = nil, config: String? = nil, logLevel: String = "notice") throws(BenchError) {
         self.registry = registry
         let directory = folder + "/daemon-\(UInt32.random(in: 0...UInt32.max))"
         self.stateDirectory = stateDirectory ?? directory + "/state"
@@ -44,7 +45,7 @@ final class DaemonProcess {
         defer { notify.close() }
 
         let arguments = [executable, "--events", events, "--publish", publish, "--control", control,
-                         "--state-dir", self.stateDirectory, "--log-level", "notice"]
+                         "--state-dir", self.stateDirectory, "--log-level", logLevel] + (config.map { ["--config", $0] } ?? [])
         var environment = ProcessInfo.processInfo.environment
         for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "STATE_DIRECTORY"] { environment[key] = nil }
         environment["NOTIFY_SOCKET"] = notify.path
@@ -152,6 +153,12 @@ final class DaemonProcess {
 
     /// The last lines of the daemon's log.
     var logTail: String { Self.tail(of: logPath) }
+
+    /// The lines of the daemon's log so far that contain `text`.
+    func logLines(containing text: String) -> [Substring] {
+        guard let log = try? String(contentsOfFile: logPath, encoding: .utf8) else { return [] }
+        return log.split(separator: "\n").filter { $0.contains(text) }
+    }
 
     private static func tail(of path: String, lines: Int = 20) -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return "(no log at \(path))" }

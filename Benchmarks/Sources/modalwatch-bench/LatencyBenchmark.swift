@@ -28,6 +28,13 @@ struct LatencyBenchmark {
         var publishingMicrosecondsPerViolation: Double?
         /// Violations stored during the run.
         var violationsStored: Int
+        /// The ingest thread's (`mw-ingest`) CPU seconds per wall second, from just before the
+        /// first message sent until the last was sent; nil when the thread was not found.
+        var ingestCPUPerSecond: Double?
+        /// The checkpoint writer's (`mw-sessions`) CPU seconds per wall second over the same time.
+        var checkpointCPUPerSecond: Double?
+        /// The daemon's log (stdout and stderr), kept until the run's folder is removed.
+        var daemonLog: String
     }
 
     /// The daemon's executable.
@@ -50,13 +57,17 @@ struct LatencyBenchmark {
     var prefill: MessageSet?
     /// Where to write each probe's times, if wanted (`--latency-trace`).
     var tracePath: String?
+    /// The daemon's configuration file (`--config`), if any.
+    var config: String?
+    /// The daemon's `--log-level`.
+    var logLevel = "notice"
 
     /// One run on a fresh daemon.
     func run() throws(BenchError) -> Result {
         let count = Int(rate * seconds)
         let messages = BenchEvents.latencyMessages(stream, count: count, probeEvery: probeEvery)
         let probes = count / probeEvery
-        let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry)
+        let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry, config: config, logLevel: logLevel)
         defer { daemon.stop() }
         let client = StatusPoller(endpoint: daemon.control)
         try EndToEndBenchmark.checkModules(try client.status())
@@ -84,6 +95,9 @@ struct LatencyBenchmark {
         let cpuBefore = CPUTimes.now(daemon: daemon.pid)
         let storedBefore = try client.status().violationsStored
         let publishingBefore = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
+        let threadsBefore = (ingest: ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.ingest),
+                             checkpoint: ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.checkpoint),
+                             at: MonotonicClock.nanoseconds())
         sender.go()
         // While it runs: how far the ingest and the publishing fall behind (status every 100 ms).
         var maxIngestBacklog = 0, maxPublishBacklog = 0, samples = 0
@@ -99,6 +113,13 @@ struct LatencyBenchmark {
             MonotonicClock.sleep(milliseconds: 100)
         }
         let sent = sender.waitSent()
+        let threadsWall = MonotonicClock.seconds(from: threadsBefore.at, to: MonotonicClock.nanoseconds())
+        let ingestCPU = threadsBefore.ingest.flatMap { before in
+            ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.ingest).map { ($0 - before) / threadsWall }
+        }
+        let checkpointCPU = threadsBefore.checkpoint.flatMap { before in
+            ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.checkpoint).map { ($0 - before) / threadsWall }
+        }
         let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
         profiler?.stop()
         if let failure = sent.failure { throw BenchError("latency run: \(failure)") }
@@ -154,7 +175,8 @@ struct LatencyBenchmark {
         return Result(
             latency: latency, corrected: corrected, probes: probes, received: arrived.probes,
             offeredRate: Double(count) / MonotonicClock.seconds(from: sent.firstSend, to: sent.lastSend),
-            maxSenderLag: sent.maxLag, details: details, publishingMicrosecondsPerViolation: publishing, violationsStored: stored)
+            maxSenderLag: sent.maxLag, details: details, publishingMicrosecondsPerViolation: publishing, violationsStored: stored,
+            ingestCPUPerSecond: ingestCPU, checkpointCPUPerSecond: checkpointCPU, daemonLog: daemon.logPath)
     }
 
     /// One line a probe that came back: its intended send time (ms after the first send), how late

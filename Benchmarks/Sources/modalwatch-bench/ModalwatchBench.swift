@@ -7,20 +7,21 @@ import Histogram
 /// `--only`: in one run on one machine, the raw libzmq ceiling and the real daemon end to end with
 /// the same messages, latency at a fixed rate, scaling, memory per idle session, start-up, restart,
 /// the engine's exact cost, the store alone, the control socket's hold, the cost of `status`, the
-/// micro-benchmarks' thresholds; on request the soak and the PostgreSQL store. One table, also
-/// written as JSON and Markdown.
+/// micro-benchmarks' thresholds; on request the soak, the PostgreSQL store and the session
+/// checkpoints' cost. One table, also written as JSON and Markdown.
 @main
 struct ModalwatchBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modalwatch-bench",
-        abstract: "Every measurement of modalwatchd, one a type: throughput against the raw ZeroMQ ceiling, latency, scaling, memory, start-up, restart, cost, store, control, status, micro-benchmarks, soak, PostgreSQL.",
+        abstract: "Every measurement of modalwatchd, one a type: throughput against the raw ZeroMQ ceiling, latency, scaling, memory, start-up, restart, cost, store, control, status, micro-benchmarks, soak, PostgreSQL, checkpoints.",
         discussion: """
             Build first: swift build -c release in the root package (the daemon and its four rule modules).
             Then: swift run -c release modalwatch-bench            (the full run, about 10 minutes)
                   swift run -c release modalwatch-bench --quick    (a minute or two)
             Measurements: ceiling, e2e (both on --streams stress,clean), latency, scaling, memory, ready, restart,
             cost (callgrind: needs valgrind), store, control and status (need python3 with pyzmq), micro (the
-            package-benchmark thresholds); only with --only: soak, postgres (needs PostgreSQL's server binaries).
+            package-benchmark thresholds); only with --only: soak, postgres (needs PostgreSQL's server binaries),
+            checkpoint (what session checkpoints cost at 10^5 and 10^6 live sessions).
             The last table lists every target (docs/PERFORMANCE.md) with its figure.
             """)
 
@@ -97,9 +98,15 @@ struct ModalwatchBench: ParsableCommand {
     @Option(name: .customLong("postgres-events"), help: "Events of the PostgreSQL capacity runs (default 200000; --quick 50000).")
     var postgresEvents: Int?
 
+    @Option(name: .customLong("checkpoint-sessions"), help: "Live idle-session counts for the checkpoint runs, comma-separated (default 100000,1000000; --quick 100000).")
+    var checkpointSessions: String?
+
+    @Option(name: .customLong("checkpoint-seconds"), help: "The least seconds of each idle CPU window of the checkpoint runs (default 10; --quick 4).")
+    var checkpointSeconds: Double?
+
     @Option(help: """
         Measurements to run, comma-separated: ceiling, e2e, latency, scaling, memory, ready, restart, cost, store, control, status, \
-        micro (the default: all these), soak, postgres.
+        micro (the default: all these), soak, postgres, checkpoint.
         """)
     var only: String?
 
@@ -148,6 +155,8 @@ struct ModalwatchBench: ParsableCommand {
         if let soakSeconds, soakSeconds < 10 { throw ValidationError("--soak-seconds must be at least 10") }
         if let postgresEvents, postgresEvents < 1 { throw ValidationError("--postgres-events must be at least 1") }
         if (try? memoryCounts()) == nil { throw ValidationError("--memory-sessions must be whole numbers of at least 2, comma-separated") }
+        if (try? checkpointCounts()) == nil { throw ValidationError("--checkpoint-sessions must be whole numbers of 1 to 1000000 (the daemon's max_sessions), comma-separated") }
+        if let checkpointSeconds, checkpointSeconds <= 0 { throw ValidationError("--checkpoint-seconds must be above 0") }
         let names = Self.measurements.map { $0.name }
         for name in selected where !names.contains(name) {
             throw ValidationError("unknown measurement '\(name)'; choose from \(names.joined(separator: ", "))")
@@ -187,11 +196,18 @@ struct ModalwatchBench: ParsableCommand {
         return counts
     }
 
+    func checkpointCounts() throws -> [Int] {
+        let text = checkpointSessions ?? (quick ? "100000" : "100000,1000000")
+        let counts = text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !counts.isEmpty, counts.allSatisfy({ $0 >= 1 && $0 <= 1_000_000 }) else { throw ValidationError("bad --checkpoint-sessions") }
+        return counts
+    }
+
     /// Every measurement, in the order a run makes them.
     static var measurements: [any Measurement.Type] {[
         CeilingBenchmark.self, EndToEndBenchmark.self, LatencyBenchmark.self, ScalingBenchmark.self, MemoryBenchmark.self,
         StartupBenchmark.self, RestartBenchmark.self, EngineCostBenchmark.self, StoreBenchmark.self, ControlHoldBenchmark.self,
-        StatusCostBenchmark.self, MicroBenchmarks.self, SoakBenchmark.self, PostgresBenchmark.self,
+        StatusCostBenchmark.self, MicroBenchmarks.self, SoakBenchmark.self, PostgresBenchmark.self, CheckpointBenchmark.self,
     ]}
 
     func run() throws {

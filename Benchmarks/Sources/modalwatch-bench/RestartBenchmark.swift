@@ -45,14 +45,14 @@ struct RestartBenchmark {
     /// The file name the daemon writes its binary snapshot to.
     static let snapshotFileName = "sessions.checkpoint"
 
-    /// One run: two daemons, one after the other, on one state folder.
-    func run() throws(BenchError) -> Result {
+    /// Fills `daemon` with `sessions` idle sessions (their `session.start`s in 50-event batches,
+    /// after one warm-up session): the status once `sessions_live` reached them, and the seconds
+    /// from the first batch sent until then.
+    static func fill(_ daemon: DaemonProcess, sessions: Int, seed: UInt32) throws(BenchError) -> (StatusReply, Double) {
         let starts = BenchEvents.idleSessions(sessions, seed: seed).messages(batch: 50)
-        let first = try DaemonProcess(executable: executable, folder: folder, registry: registry)
-        defer { first.stopNow() }
-        let client = StatusPoller(endpoint: first.control)
+        let client = StatusPoller(endpoint: daemon.control)
         try EndToEndBenchmark.checkModules(try client.status())
-        let sender = EventSender(endpoint: first.events, warmup: BenchEvents.warmupStart(), messages: starts)
+        let sender = EventSender(endpoint: daemon.events, warmup: BenchEvents.warmupStart(), messages: starts)
         try sender.start()
         defer { sender.finish() }
         _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the warm-up event") { $0.eventsReceived >= 1 }
@@ -61,8 +61,14 @@ struct RestartBenchmark {
         let (filled, filledAt) = try client.poll(intervalMs: 50, timeoutMs: fillMs, what: "\(sessions) live sessions") {
             $0.sessionsLive >= sessions
         }
-        let fillSeconds = MonotonicClock.seconds(from: sender.currentReport.firstSend, to: filledAt)
-        sender.finish()
+        return (filled, MonotonicClock.seconds(from: sender.currentReport.firstSend, to: filledAt))
+    }
+
+    /// One run: two daemons, one after the other, on one state folder.
+    func run() throws(BenchError) -> Result {
+        let first = try DaemonProcess(executable: executable, folder: folder, registry: registry)
+        defer { first.stopNow() }
+        let (filled, fillSeconds) = try Self.fill(first, sessions: sessions, seed: seed)
         guard let (stopSeconds, exitStatus) = first.stopTimed(timeoutMs: 60_000) else {
             throw BenchError("modalwatchd did not exit within 60 s of SIGTERM with \(filled.sessionsLive) sessions; its log:\n\(first.logTail)")
         }

@@ -8,6 +8,8 @@ struct ThreadCPU {
     static let publishing = "mw-publish"
     /// The daemon's ingest thread (`IngestLoop.kernelThreadName`).
     static let ingest = "mw-ingest"
+    /// The daemon's session checkpoint writer (`CheckpointWriter.kernelThreadName`).
+    static let checkpoint = "mw-sessions"
 
     /// Seconds thread `name` of `pid` has run, or nil when it has no such thread.
     static func seconds(pid: Int32, name: String) -> Double? {
