@@ -169,7 +169,7 @@ public final class Engine {
         if let session = table.find(sessionID) {
             guard resume(event, session) else { return }
             if applyAndJudge(event, session: session, observed: observed) { release(session) }
-        } else if event.pointee.app.ptr == nil {
+        } else if event.pointee.app.ptr == nil, !configuration.startsSessionsWithoutApp {
             refuseUnknownSession(event, sessionID)
         } else {
             let session = startSession(id: sessionID, event: event)

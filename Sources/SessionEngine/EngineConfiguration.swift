@@ -63,6 +63,10 @@ public struct EngineConfiguration: Sendable {
     /// Rules taken out of service after a crash or a hang in them, by id, with the reason
     /// (the daemon's quarantine: docs/RELIABILITY.md); they run again after a reload.
     public var quarantined: [String: String] = [:]
+    /// Whether an event of an unknown session that names no `app` starts the session under
+    /// `-` with the defaults, rather than being refused as `unknown_session`. Only for rules'
+    /// worked examples, which are fragments of a session; the daemon and `check` refuse them.
+    public var startsSessionsWithoutApp = false
 
     /// The defaults of `interfaces.md`.
     public init(

@@ -2,6 +2,8 @@ public import RuleHost
 
 /// Runs the worked examples rules ship (their tests): each example's stream,
 /// in each edition it names, through a fresh pipeline, counting the rule's violations.
+/// An example is a fragment of a session: an event of a session it did not start begins the
+/// session under `-`, where the daemon would refuse it as `unknown_session`.
 public struct RuleExampleRunner: Sendable {
     /// One example run in one edition.
     public struct Outcome: Sendable, CustomStringConvertible {
@@ -53,8 +55,9 @@ public struct RuleExampleRunner: Sendable {
     /// One example in one edition.
     public func run(_ rule: RuleDescriptor, _ example: RuleExample, in edition: Edition) -> Outcome {
         let counter = Counter(rule: rule.id)
-        let pipeline = EventPipeline(
-            catalog: catalog, configuration: EngineConfiguration(defaultEdition: edition), output: counter)
+        var configuration = EngineConfiguration(defaultEdition: edition)
+        configuration.startsSessionsWithoutApp = true
+        let pipeline = EventPipeline(catalog: catalog, configuration: configuration, output: counter)
         var text = example.events
         text.withUTF8 { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)

@@ -98,13 +98,14 @@ def test_good_events_around_garbage_still_yield_violations(daemon, sender, subsc
 def test_every_truncation_of_an_event_is_rejected(daemon, sender):
     event = support.encode(streams.alert("CUT", T0, "cut-a1", "Unable to sync notes"))
     base = daemon.status()
+    sender.events([streams.start("CUT", APP, T0 - 1)])
     for end in range(1, len(event)):
         sender.send(event[:end])
     sender.send(event)
     after = daemon.wait_status(
-        lambda s: support.delta(s, base, "events_received") >= len(event), what="every truncation received")
+        lambda s: support.delta(s, base, "events_received") >= len(event) + 1, what="every truncation received")
     assert support.reasons_delta(after, base) == {"malformed_json": len(event) - 1}
-    assert support.delta(after, base, "events_judged") == 1
+    assert support.delta(after, base, "events_judged") == 2
     assert daemon.alive
 
 

@@ -57,7 +57,7 @@ def test_events_zeromq_dropped_while_the_daemon_was_stopped_are_all_counted(zctx
                 sender.event({"v": 1, "type": "session.start", "session": session, "ts": T0 + n, "app": "com.example.lossy", "seq": 1})
                 for seq in range(2, EVENTS_PER_SESSION + 1):
                     sender.event({"v": 1, "type": "user.action", "session": session, "ts": T0 + n + seq,
-                                  "control": "button", "label": "Edit", "seq": seq})
+                                  "app": "com.example.lossy", "control": "button", "label": "Edit", "seq": seq})
                 sent += EVENTS_PER_SESSION
             time.sleep(0.5)
         finally:
@@ -65,7 +65,8 @@ def test_events_zeromq_dropped_while_the_daemon_was_stopped_are_all_counted(zctx
         settled(daemon, "events_received")
         # Every session's end, in batches the daemon keeps up with: none of these is lost.
         for first in range(0, SESSIONS, 500):
-            sender.batch([{"v": 1, "type": "session.end", "session": f"L{n}", "ts": T0 + n + 100, "seq": EVENTS_PER_SESSION + 1}
+            sender.batch([{"v": 1, "type": "session.end", "session": f"L{n}", "ts": T0 + n + 100,
+                          "app": "com.example.lossy", "seq": EVENTS_PER_SESSION + 1}
                           for n in range(first, first + 500)])
             sent += 500
             daemon.wait_status(lambda s, k=first + 500: s["sessions_ended"] - base["sessions_ended"] >= k, timeout=20,
