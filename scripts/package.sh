@@ -11,6 +11,7 @@
 #   /usr/share/man/man1/modalwatch.1.gz, man8/modalwatchd.8.gz   generated from the argument parser (generate-manual)
 #   bash, zsh and fish completions of both commands
 #   /usr/share/doc/modalwatch/                             README, docs, the contract (spec/), copyright, changelogs
+#   /usr/share/modalwatch/monitoring/                      Prometheus rules and their tests, the Grafana dashboard
 #
 # The staging is scripts/install.sh with PREFIX=/usr. Depends: comes from dpkg-shlibdeps (libzmq5,
 # libsqlite3-0, libc6, libstdc++6, libgcc-s1) plus adduser. The daemon and the CLI also load

@@ -52,8 +52,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "test: installing ${missing[*]}" >&2
     setup_apt_install "${missing[@]}"
 fi
-setup_python_modules jsonschema,pytest,prometheus_client "jsonschema pytest prometheus-client" \
-    "python3-jsonschema python3-pytest python3-prometheus-client"
+setup_python_modules jsonschema,pytest,prometheus_client,yaml "jsonschema pytest prometheus-client PyYAML" \
+    "python3-jsonschema python3-pytest python3-prometheus-client python3-yaml"
 setup_python_modules PIL Pillow python3-pil
 
 echo "== swift build"

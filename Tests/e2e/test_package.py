@@ -101,6 +101,9 @@ def test_dpkg_c_shows_binaries_runtime_units_conffile_man_pages_and_completions(
         "/usr/share/doc/modalwatch/changelog.gz", "/usr/share/doc/modalwatch/README.md",
         "/usr/share/doc/modalwatch/spec/events.md", "/usr/share/doc/modalwatch/spec/event.schema.json",
         "/usr/share/doc/modalwatch/spec/interfaces.md", "/usr/share/doc/modalwatch/spec/rules.md",
+        "/usr/share/doc/modalwatch/monitoring.md", "/usr/share/modalwatch/monitoring/modalwatch.rules.yml",
+        "/usr/share/modalwatch/monitoring/modalwatch.rules.test.yml",
+        "/usr/share/modalwatch/monitoring/modalwatch-dashboard.json",
     ]
     assert [path for path in expected if path not in entries] == []
     assert not [p for p in entries if "/opt/" in p or p.startswith("/usr/local")]
