@@ -8,7 +8,8 @@
 #   /lib/systemd/system/modalwatchd.service, modalwatchd@.service, modalwatch-forward.service
 #   /usr/lib/sysusers.d/modalwatch.conf                    the modalwatch user and group (postinst makes them with adduser)
 #   /etc/modalwatch/modalwatchd.yaml                       conffile: the service's endpoints (control: ipc:///run/modalwatch/control.sock)
-#   /usr/share/man/man1/modalwatch.1.gz, man8/modalwatchd.8.gz   generated from the argument parser (generate-manual)
+#   /usr/share/man/man1/modalwatch.1.gz                    generated from the argument parser (generate-manual)
+#   /usr/share/man/man8/modalwatchd.8.gz, man5/modalwatchd.yaml.5.gz   packaging/man
 #   bash, zsh and fish completions of both commands
 #   /usr/share/doc/modalwatch/                             README, docs, the contract (spec/), copyright, changelogs
 #   /usr/share/modalwatch/monitoring/                      Prometheus rules and their tests, the Grafana dashboard
@@ -107,20 +108,21 @@ for library in "$LIB"/*.so; do
     patchelf --set-rpath '$ORIGIN' "$library"
 done
 
-# Man pages from the argument parser (swift-argument-parser's generate-manual plugin: it
-# builds the configuration, built already, and writes a page per executable).
+# modalwatch(1) from the argument parser (swift-argument-parser's generate-manual plugin: it
+# builds the configuration, built already, and writes a page per executable); modalwatchd(8)
+# and modalwatchd.yaml(5) as written in packaging/man (signals, exit status, files, every key),
+# dated by the changelog entry.
 MAN_DATE="$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)"
-for section in 1 8; do
-    swift package plugin generate-manual --configuration "$CONFIGURATION" --section "$section" --date "$MAN_DATE" >"$WORK/generate-manual.log" 2>&1 \
-        || { cat "$WORK/generate-manual.log" >&2; echo "package: generate-manual failed" >&2; exit 1; }
-    pages="$(find .build/plugins -name "*.$section" -newer "$WORK/debian/control")"
-    case $section in
-        1) page="$(grep '/modalwatch\.1$' <<<"$pages")" ;;
-        8) page="$(grep '/modalwatchd\.8$' <<<"$pages")" ;;
-    esac
-    [ -f "$page" ] || { echo "package: generate-manual wrote no man page for section $section" >&2; exit 1; }
-    install -d "$PKG/usr/share/man/man$section"
-    gzip -9n < "$page" > "$PKG/usr/share/man/man$section/$(basename "$page").gz"
+swift package plugin generate-manual --configuration "$CONFIGURATION" --section 1 --date "$MAN_DATE" >"$WORK/generate-manual.log" 2>&1 \
+    || { cat "$WORK/generate-manual.log" >&2; echo "package: generate-manual failed" >&2; exit 1; }
+page="$(find .build/plugins -name "*.1" -newer "$WORK/debian/control" | grep '/modalwatch\.1$' || true)"
+[ -f "$page" ] || { echo "package: generate-manual wrote no man page for modalwatch(1)" >&2; exit 1; }
+install -d "$PKG/usr/share/man/man1" "$PKG/usr/share/man/man5" "$PKG/usr/share/man/man8"
+gzip -9n < "$page" > "$PKG/usr/share/man/man1/modalwatch.1.gz"
+for written in packaging/man/modalwatchd.8 packaging/man/modalwatchd.yaml.5; do
+    section="${written##*.}"
+    sed "1s/\"\" \"modalwatch\"/\"$MAN_DATE\" \"modalwatch $VERSION\"/" "$written" \
+        | gzip -9n > "$PKG/usr/share/man/man$section/$(basename "$written").gz"
 done
 
 # Shell completions, in Debian's places.

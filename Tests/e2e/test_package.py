@@ -95,6 +95,7 @@ def test_dpkg_c_shows_binaries_runtime_units_conffile_man_pages_and_completions(
         "/lib/systemd/system/modalwatch-forward.service", "/usr/lib/sysusers.d/modalwatch.conf",
         "/etc/modalwatch/modalwatchd.yaml", "/etc/modalwatch/modalwatchd.yaml.d",
         "/usr/share/man/man1/modalwatch.1.gz", "/usr/share/man/man8/modalwatchd.8.gz",
+        "/usr/share/man/man5/modalwatchd.yaml.5.gz",
         "/usr/share/bash-completion/completions/modalwatch", "/usr/share/zsh/vendor-completions/_modalwatch",
         "/usr/share/fish/vendor_completions.d/modalwatch.fish",
         "/usr/share/doc/modalwatch/copyright", "/usr/share/doc/modalwatch/changelog.Debian.gz",
