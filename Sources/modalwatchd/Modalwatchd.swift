@@ -35,6 +35,9 @@ struct Modalwatchd: AsyncParsableCommand {
     @Option(name: .long, help: "Bind the control REP socket here (default \(DefaultEndpoints.control)).")
     var control: String?
 
+    @Option(name: .long, help: "Serve Prometheus /metrics and /healthz on HOST:PORT (overrides metrics:; one port for each instance of modalwatchd@).")
+    var metrics: String?
+
     @Option(name: .long, help: "Guideline edition for apps the config does not name: 2009, ios7 or current.")
     var edition: String?
 
@@ -70,7 +73,10 @@ struct Modalwatchd: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                // Under systemd the line reaches the journal at priority err, not the stream's info.
+                let journal = Posix.stderrIsJournal(environment: ProcessInfo.processInfo.environment)
+                let prefix = journal ? "<\(JournalLogHandler.priority(.error))>" : ""
+                FileHandle.standardError.write(Data((prefix + fullMessage(for: error) + "\n").utf8))
                 exit(withError: ExitCode(2))
             }
             exit(withError: error)
@@ -80,6 +86,12 @@ struct Modalwatchd: AsyncParsableCommand {
     func validate() throws {
         if let edition, Edition(rawValue: edition) == nil {
             throw ValidationError("--edition must be 2009, ios7 or current, not '\(edition)'")
+        }
+        if let shard, shard.hasSuffix("/") {
+            throw ValidationError("--shard '\(shard)' has no shard count: modalwatchd@.service reads it as MODALWATCH_SHARD_COUNT from /etc/modalwatch/shards.env (docs/SCALING.md)")
+        }
+        if let shardKey, shardKey.isEmpty {
+            throw ValidationError("--shard-key is empty: modalwatchd@.service reads it as MODALWATCH_SHARD_KEY from /etc/modalwatch/shards.env (docs/SCALING.md)")
         }
         if let shard, ShardAssignment(parsing: shard) == nil {
             throw ValidationError("--shard must be I/N with N 1 to 256 and I 0 to N-1 (e.g. 0/3), not '\(shard)'")
@@ -178,6 +190,7 @@ struct Modalwatchd: AsyncParsableCommand {
         if !eventsConnect.isEmpty { configuration.eventsConnect = eventsConnect }
         if let publish { configuration.publish = publish }
         if let control { configuration.control = control }
+        if let metrics { configuration.metrics = metrics }
         if let edition = edition.flatMap(Edition.init(rawValue:)) { configuration.engine.defaultEdition = edition }
         configuration.rulesDirs = rulesDir + configuration.rulesDirs
         let key = shardKey.flatMap(ShardKey.init(rawValue:))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,24 @@ def test_drop_in_files_are_merged_at_start_and_at_a_reload(zctx, tmp_path):
         assert daemon.status()["edition"] == "2009"
     finally:
         assert daemon.stop() == 0, daemon.log()
+
+
+def test_the_metrics_flag_overrides_the_file_so_each_instance_serves_its_own(zctx, tmp_path):
+    """modalwatchd@N instances share one configuration; `--metrics` (in shard-N.env's
+    MODALWATCH_SHARD_ARGS) gives each its own port, over the file's `metrics:`."""
+    config = tmp_path / "modalwatchd.yaml"
+    config.write_text("metrics: 127.0.0.1:1\n")
+    daemons = []
+    try:
+        for n in range(2):
+            folder = tmp_path / f"instance{n}"
+            folder.mkdir()
+            daemons.append(support.Daemon(zctx, folder, extra_args=["--config", str(config), "--metrics", "127.0.0.1:0"]).start())
+        urls = [d.status()["endpoints"]["metrics"][0] for d in daemons]
+        assert len(set(urls)) == 2 and all(u.startswith("http://127.0.0.1:") and ":1/" not in u for u in urls), urls
+        for url in urls:
+            with urllib.request.urlopen(url, timeout=5) as reply:
+                assert reply.status == 200 and b"modalwatch_events_received_total" in reply.read()
+    finally:
+        for daemon in daemons:
+            assert daemon.stop() == 0, daemon.log()

@@ -62,3 +62,17 @@ def test_the_forward_unit_binds_loopback_unless_told_and_is_bounded():
     assert service.index("EnvironmentFile=") > service.index("Environment=MODALWATCH_FORWARD_BACKEND")
     for bound in ("LimitNOFILE", "MemoryMax", "TasksMax"):
         assert bound in settings, f"{bound} missing from the forward unit"
+
+
+def test_an_instance_without_shards_env_says_so_in_one_line_and_is_not_restarted(tmp_path):
+    """Without /etc/modalwatch/shards.env the template's `${MODALWATCH_SHARD_COUNT}` and
+    `${MODALWATCH_SHARD_KEY}` are empty: the daemon names the file and exits 2, which the unit
+    does not restart (a missing file is not mended by trying again)."""
+    template = (ROOT / "systemd" / "modalwatchd@.service").read_text()
+    assert "\nEnvironmentFile=-/etc/modalwatch/shards.env\n" in template
+    assert "\nRestartPreventExitStatus=2\n" in template
+    result = subprocess.run([str(support.daemon_path()), "--shard", "0/", "--shard-key", "", "--state-dir", str(tmp_path)],
+                            capture_output=True, timeout=30)
+    assert result.returncode == 2, result
+    first = result.stderr.decode().splitlines()[0]
+    assert "/etc/modalwatch/shards.env" in first and "MODALWATCH_SHARD_COUNT" in first, first
