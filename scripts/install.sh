@@ -12,6 +12,7 @@
 #   PREFIX/share/doc/modalwatch/                            (README, CHANGELOG, LICENSE, docs/ and the contract, docs/spec/)
 #   PREFIX/share/modalwatch/monitoring/                     (Prometheus rules and their tests, the Grafana dashboard:
 #                                                            docs/monitoring.md)
+#   PREFIX/share/modalwatch/demo/stream.ndjson              (a recorded stream to try: modalwatch send, check)
 #
 # Environment: PREFIX (default /usr/local), DESTDIR (staging root, default none),
 # UNITDIR (default PREFIX/lib/systemd/system), SYSUSERSDIR (default /usr/lib/sysusers.d for
@@ -60,7 +61,8 @@ fi
 # Local settings go in drop-in files here, merged over the main file (interfaces.md).
 install -d -m 0755 "$DESTDIR/etc/modalwatch/modalwatchd.yaml.d"
 install -m 0644 README.md CHANGELOG.md LICENSE docs/*.md "$DESTDIR$PREFIX/share/doc/modalwatch/"
-install -d "$DESTDIR$PREFIX/share/modalwatch/monitoring"
+install -d "$DESTDIR$PREFIX/share/modalwatch/monitoring" "$DESTDIR$PREFIX/share/modalwatch/demo"
+install -m 0644 demo/stream.ndjson "$DESTDIR$PREFIX/share/modalwatch/demo/"
 install -m 0644 config/monitoring/* "$DESTDIR$PREFIX/share/modalwatch/monitoring/"
 install -m 0644 docs/spec/* "$DESTDIR$PREFIX/share/doc/modalwatch/spec/"
 if [ -z "$DESTDIR" ] && command -v systemd-sysusers >/dev/null 2>&1; then

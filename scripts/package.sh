@@ -13,6 +13,7 @@
 #   bash, zsh and fish completions of both commands
 #   /usr/share/doc/modalwatch/                             README, docs, the contract (spec/), copyright, changelogs
 #   /usr/share/modalwatch/monitoring/                      Prometheus rules and their tests, the Grafana dashboard
+#   /usr/share/modalwatch/demo/stream.ndjson               a recorded stream to try (modalwatch send, check)
 #
 # The staging is scripts/install.sh with PREFIX=/usr. Depends: comes from dpkg-shlibdeps (libzmq5,
 # libsqlite3-0, libc6, libstdc++6, libgcc-s1) plus adduser. The daemon and the CLI also load

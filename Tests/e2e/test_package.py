@@ -105,6 +105,7 @@ def test_dpkg_c_shows_binaries_runtime_units_conffile_man_pages_and_completions(
         "/usr/share/doc/modalwatch/monitoring.md", "/usr/share/modalwatch/monitoring/modalwatch.rules.yml",
         "/usr/share/modalwatch/monitoring/modalwatch.rules.test.yml",
         "/usr/share/modalwatch/monitoring/modalwatch-dashboard.json",
+        "/usr/share/modalwatch/demo/stream.ndjson",
     ]
     assert [path for path in expected if path not in entries] == []
     assert not [p for p in entries if "/opt/" in p or p.startswith("/usr/local")]
