@@ -153,12 +153,16 @@ def test_the_control_files_the_conffile_and_the_units(deb, tmp_path):
         assert runpath and runpath.group(1).startswith("$ORIGIN") and "/opt" not in runpath.group(1), (elf, dynamic)
         symbols = subprocess.run(["readelf", "-S", str(elf)], capture_output=True, text=True, check=True).stdout
         assert ".symtab" not in symbols and ".debug_info" not in symbols, f"{elf} is not stripped"
-    # the man pages: modalwatch.1 with every subcommand, modalwatchd.8 with its flags
+    # the man pages: modalwatch.1 with every subcommand; modalwatchd.8 and modalwatchd.yaml.5 as written, dated and versioned
     page = subprocess.run(["zcat", str(pkg / "usr/share/man/man1/modalwatch.1.gz")], capture_output=True, text=True, check=True).stdout
     assert page.startswith(".") and ".Dt MODALWATCH 1" in page, page[:300]
     assert [name for name in SUBCOMMANDS if f"modalwatch {name}" not in page and f".It Em {name}" not in page] == []
     daemon_page = subprocess.run(["zcat", str(pkg / "usr/share/man/man8/modalwatchd.8.gz")], capture_output=True, text=True, check=True).stdout
-    assert ".Dt MODALWATCHD 8" in daemon_page and "check-config" in daemon_page
+    version = support.run_cli(["--version"]).stdout.decode().strip()
+    assert daemon_page.startswith(f'.TH MODALWATCHD 8 "') and f'"modalwatch {version}"' in daemon_page.splitlines()[0]
+    assert "check\\-config" in daemon_page and ".SH EXIT STATUS" in daemon_page and ".SH SIGNALS" in daemon_page
+    config_page = subprocess.run(["zcat", str(pkg / "usr/share/man/man5/modalwatchd.yaml.5.gz")], capture_output=True, text=True, check=True).stdout
+    assert config_page.startswith(".TH MODALWATCHD.YAML 5 ") and "checkpoint_interval" in config_page
     for shell_file, marker in (("usr/share/bash-completion/completions/modalwatch", "complete "),
                                ("usr/share/zsh/vendor-completions/_modalwatch", "#compdef modalwatch"),
                                ("usr/share/fish/vendor_completions.d/modalwatch.fish", "complete -c 'modalwatch'")):
