@@ -17,7 +17,8 @@ struct ReportCommand: ParsableCommand {
         abstract: "Write one self-contained HTML report with charts, for designers.",
         discussion: """
             From recorded streams (FILE..., judged offline as `check` does), from the history file \
-            (--state-dir DIR), from the history every daemon shares in PostgreSQL (--postgresql CONNINFO) or from running daemons (--control EP, repeatable). --since and --until take \
+            (--state-dir DIR), from the history every daemon shares in PostgreSQL (--postgresql CONNINFO) or from running daemons (--control EP, repeatable; with no source, the daemon \
+            `violations` finds: $MODALWATCH_CONTROL, the config file's control:, else the default). --since and --until take \
             a duration before now (15m, 2h, 7d), a date (2024-11-22) or a UTC time (2024-11-22T15:00:00Z), \
             and filter by event time. Exit status: 0 written, 2 bad usage, unreadable input or unwritable \
             output, 3 a daemon unreachable. docs/report.md says what each source can show.
@@ -57,7 +58,6 @@ struct ReportCommand: ParsableCommand {
 
     func validate() throws {
         let sources = (files.isEmpty ? 0 : 1) + (stateDir == nil ? 0 : 1) + (postgresql == nil ? 0 : 1) + (control.isEmpty ? 0 : 1)
-        if sources == 0 { throw ValidationError("name the data: recorded stream FILEs, --state-dir DIR, --postgresql CONNINFO or --control EP") }
         if sources > 1 { throw ValidationError("use one source at a time: FILEs, --state-dir, --postgresql or --control") }
         if files.isEmpty && rules.edition != nil {
             throw ValidationError("--edition applies to recorded streams only (the history keeps each violation's edition)")
@@ -92,7 +92,10 @@ struct ReportCommand: ParsableCommand {
                 try PostgresHistory(conninfo: postgresql, writer: false)
             }
         } else {
-            report = try ReportFromDaemons(endpoints: control, timeoutMs: timeout, worst: worst).report(filter: filter, generated: generated)
+            // No source named: the daemon `violations` and `status` find ($MODALWATCH_CONTROL, the
+            // config file's control:, else the default endpoint).
+            let endpoints = DaemonLocation(configFlag: rules.config).control(control)
+            report = try ReportFromDaemons(endpoints: endpoints, timeoutMs: timeout, worst: worst).report(filter: filter, generated: generated)
         }
         let html = report.render()
         do {

@@ -221,16 +221,19 @@ def test_an_empty_history_says_there_is_nothing_yet(daemon: support.Daemon, tmp_
 
 
 @pytest.mark.parametrize("args, code, words", [
-    ([], 2, "name the data"),
+    # No source: the daemon found as `violations` finds it (MODALWATCH_CONTROL here), unreachable.
+    ([], 3, "tcp://127.0.0.1:9"),
     (["x.ndjson", "--state-dir", "/tmp"], 2, "one source"),
     (["--state-dir", "/nonexistent-modalwatch"], 2, "no history at"),
     (["/nonexistent-modalwatch.ndjson"], 2, "cannot read"),
     (["--state-dir", "/tmp", "--edition", "ios7"], 2, "--edition"),
     ([str(STREAM), "--since", "yesterday"], 2, "--since"),
-    (["--control", "tcp://127.0.0.1:9", "--timeout", "300"], 3, "no reply"),
+    (["--control", "tcp://127.0.0.1:9"], 3, "no reply"),
 ])
 def test_usage_errors(tmp_path: Path, args: list[str], code: int, words: str):
-    result = support.run_cli(["report", *args, "--output", str(tmp_path / "r.html")])
+    env = {**support.os.environ, "MODALWATCH_CONTROL": "tcp://127.0.0.1:9"}
+    result = support.subprocess.run([str(support.cli_path()), "report", *args, "--output", str(tmp_path / "r.html"),
+                                     "--timeout", "300"], capture_output=True, env=env, timeout=30)
     assert result.returncode == code, result.stderr.decode()
     assert words in result.stderr.decode()
     assert not (tmp_path / "r.html").exists()
