@@ -191,6 +191,9 @@ public struct StatusReply: ControlReplyBody {
     public var messagesDropped: Int = 0
     /// Times a subscriber's queue overflowed.
     public var subscriberOverflows: Int = 0
+    /// Subscriptions the publish socket refused past a bound (per connection or in all); each
+    /// refusing connection was shut down.
+    public var subscriptionsRefused: Int = 0
     /// Whether CURVE security is on.
     public var curve: Bool = false
     /// CURVE clients accepted.
@@ -274,6 +277,7 @@ public struct StatusReply: ControlReplyBody {
         diagnosticsSuppressed = try fields.int("diagnostics_suppressed")
         messagesDropped = try fields.int("messages_dropped")
         subscriberOverflows = try fields.int("subscriber_overflows")
+        subscriptionsRefused = try fields.optionalInt("subscriptions_refused") ?? 0
         curve = try fields.bool("curve")
         curveClientsAccepted = try fields.int("curve_clients_accepted")
         curveClientsRefused = try fields.int("curve_clients_refused")
@@ -354,6 +358,7 @@ public struct StatusReply: ControlReplyBody {
             "diagnostics_suppressed": .int(diagnosticsSuppressed),
             "messages_dropped": .int(messagesDropped),
             "subscriber_overflows": .int(subscriberOverflows),
+            "subscriptions_refused": .int(subscriptionsRefused),
             "curve": .bool(curve),
             "curve_clients_accepted": .int(curveClientsAccepted),
             "curve_clients_refused": .int(curveClientsRefused),

@@ -15,6 +15,7 @@ struct DaemonCounters: Sendable {
     var diagnosticsSuppressed: UInt64 = 0
     var messagesDropped: UInt64 = 0
     var subscriberOverflows: UInt64 = 0
+    var subscriptionsRefused: UInt64 = 0
     var sessionsEvicted: UInt64 = 0
     var appsEvicted: UInt64 = 0
     var eventsLost: UInt64 = 0
@@ -57,6 +58,7 @@ struct DaemonCounters: Sendable {
         ("modalwatch_diagnostics_suppressed_total", \.diagnosticsSuppressed),
         ("modalwatch_messages_dropped_total", \.messagesDropped),
         ("modalwatch_subscriber_overflows_total", \.subscriberOverflows),
+        ("modalwatch_subscriptions_refused_total", \.subscriptionsRefused),
         ("modalwatch_sessions_evicted_total", \.sessionsEvicted),
         ("modalwatch_apps_evicted_total", \.appsEvicted),
         ("modalwatch_events_lost_total", \.eventsLost),

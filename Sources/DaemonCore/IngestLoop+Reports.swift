@@ -30,6 +30,7 @@ extension IngestLoop {
         counters.diagnosticsSuppressed = outbox.diagnosticsSuppressed
         counters.messagesDropped = published.messagesDropped.load(ordering: .relaxed)
         counters.subscriberOverflows = published.subscriberOverflows.load(ordering: .relaxed)
+        counters.subscriptionsRefused = published.subscriptionsRefused.load(ordering: .relaxed)
         counters.sessionsEvicted = engine.sessionsEvicted
         counters.appsEvicted = engine.appsEvicted
         counters.eventsLost = engine.eventsLost
@@ -117,6 +118,7 @@ extension IngestLoop {
         reply.diagnosticsSuppressed = Int(clamping: counters.diagnosticsSuppressed)
         reply.messagesDropped = Int(clamping: counters.messagesDropped)
         reply.subscriberOverflows = Int(clamping: counters.subscriberOverflows)
+        reply.subscriptionsRefused = Int(clamping: counters.subscriptionsRefused)
         reply.curve = configuration.curve != nil
         reply.curveClientsAccepted = Int(clamping: zap?.accepted ?? 0)
         reply.curveClientsRefused = Int(clamping: zap?.refused ?? 0)

@@ -9,7 +9,8 @@ import Synchronization
 import ZeroMQ
 
 /// The publishing thread's side, made on that thread and confined to it: it owns the
-/// violations `PUB` socket and the history's writer, and takes from the `HandOver`. For
+/// violations publish socket (an `XPUB`, whose subscriptions its `SubscriptionGuard` bounds)
+/// and the history's writer, and takes from the `HandOver`. For
 /// what it takes from the ingest thread, it commits the violations to the history
 /// store in one transaction, then publishes every record in order. So a subscriber
 /// never sees a violation the history does not have.
@@ -54,10 +55,15 @@ final class Publisher {
         case waiting, finished
     }
 
-    /// The endpoint the `PUB` socket bound.
+    /// How many records are published between two reads of the subscriptions.
+    static let recordsPerSubscriptionRead = 256
+
+    /// The endpoint the publish socket bound.
     let boundEndpoint: String
     private let handOver: HandOver
     private let pub: ZMQSocket
+    /// Reads the publish socket's subscriptions and bounds them.
+    private let subscriptions: SubscriptionGuard
     /// The history's writer, with the spool of what it could not take (violations.md).
     private let keeper: HistoryKeeper?
     private let checkpointer: HistoryCheckpointer?
@@ -78,15 +84,17 @@ final class Publisher {
     /// `PublishingThread.Settings.commitSpacingUs`.
     private let commitSpacingUs: Int64
 
-    /// Binds the `PUB` socket and opens the history; on an error, closes what it opened.
+    /// Binds the publish socket and opens the history; on an error, closes what it opened.
     init(_ settings: PublishingThread.Settings, statistics: PublishingStatistics, health: StoreHealth) throws(DaemonError) {
         let pub: ZMQSocket
         do {
-            pub = try ZMQSocket(settings.context, type: .pub, linger: 1000)
+            pub = try ZMQSocket(settings.context, type: .xpub, linger: 1000)
             try pub.set(.sendHighWaterMark, 100_000)
             // A subscriber's messages are subscriptions: one longer than any topic is refused
             // (libzmq drops that peer's connection) before it reaches the subscription trie.
             try pub.set(.maxMessageSize, EventLimits.maxSubscriptionMessageBytes)
+            // Every subscription comes up, with its connection, to be counted (SubscriptionGuard).
+            try pub.set(.xpubVerboser, true)
             // A connection that never speaks ZMTP (bare TCP) is closed soon, as on the ingest socket.
             try pub.set(.handshakeInterval, ConnectionGuard.handshakeIntervalMs)
             // Drops become visible (EAGAIN) so that they can be counted; see send(_:_:).
@@ -120,6 +128,8 @@ final class Publisher {
         }
         self.handOver = settings.handOver
         self.pub = pub
+        self.subscriptions = SubscriptionGuard(
+            limits: settings.subscriptionLimits, boundEndpoint: boundEndpoint, statistics: statistics, logger: settings.logger)
         self.keeper = keeper
         self.checkpointer = checkpointer
         self.commitSpacingUs = settings.commitSpacingUs
@@ -149,6 +159,8 @@ final class Publisher {
     private func waitForHandOver() -> State {
         group.removeAll(keepingCapacity: true)
         var timeoutMs = HistoryKeeper.identityCheckIntervalMs
+        // Every turn (at least once a second): libzmq queues them as it takes them in.
+        if subscriptions.serve(pub) { timeoutMs = 0 }
         if let keeper {
             // The store's checks (the state directory, the WAL) once a second, and while the
             // store fails, a retry every so often, between hand-overs.
@@ -189,7 +201,11 @@ final class Publisher {
             // One message a record (violations.md); the counters once a group.
             var violations: UInt64 = 0, diagnostics: UInt64 = 0
             var reader = OutboundBatchReader(bytes)
+            var records = 0
             while let record = reader.next() {
+                // Sends take subscriptions in too (libzmq processes the socket's commands then).
+                records += 1
+                if records % Self.recordsPerSubscriptionRead == 0 { subscriptions.serve(pub) }
                 switch record {
                 case .violation(let topic, let payload, _):
                     if send(topic, payload) { violations += 1 }
@@ -201,6 +217,7 @@ final class Publisher {
             if diagnostics > 0 { statistics.diagnosticsPublished.add(diagnostics, ordering: .relaxed) }
         }
         if let keeper { publishNotice(keeper) }
+        subscriptions.serve(pub)
     }
 
     /// Publishes `diag/-/history_unavailable` when violations were lost past the spool's bound

@@ -11,6 +11,9 @@ final class PublishingStatistics: Sendable {
     /// Times a subscriber's queue was found full: it missed that message and, until it
     /// catches up, the ones after it (libzmq does not say how many).
     let subscriberOverflows = Atomic<UInt64>(0)
+    /// Subscriptions the publish socket refused past a bound (`SubscriptionGuard`): each one
+    /// from a connection past its bound, whose connection was then shut down.
+    let subscriptionsRefused = Atomic<UInt64>(0)
     /// Violations committed to the history.
     let violationsStored = Atomic<UInt64>(0)
     /// Violations judged again after a restore that the history already held (the same id):

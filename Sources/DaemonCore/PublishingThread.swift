@@ -4,7 +4,7 @@ import Synchronization
 import ZeroMQ
 
 /// The ingest thread's handle on the publishing thread, which owns the violations
-/// `PUB` socket and writes the history (`Publisher`, made on that thread and never
+/// publish socket (an `XPUB`) and writes the history (`Publisher`, made on that thread and never
 /// leaving it). The handle holds only what may cross threads: the settings went in,
 /// the bound endpoint and the counters come out, and `join()` waits for the end.
 final class PublishingThread: Sendable {
@@ -17,11 +17,11 @@ final class PublishingThread: Sendable {
     /// What the publishing thread is made from: plain values, handed to the thread,
     /// which builds its `Publisher` (and so its sockets) itself.
     struct Settings: Sendable {
-        /// The context of the `PUB` socket.
+        /// The context of the publish socket.
         var context: ZMQContext
         /// What the ingest thread hands over (it keeps the other end).
         var handOver: HandOver
-        /// Where the violations `PUB` socket binds.
+        /// Where the violations publish socket binds.
         var publish: String
         /// The history store, or nil for none.
         var history: HistoryKeeper.Target?
@@ -33,11 +33,13 @@ final class PublishingThread: Sendable {
         /// While commits follow each other, the least time between their starts, µs (0: each
         /// group as soon as the previous commit ends). See `Publisher.defaultCommitSpacingUs`.
         var commitSpacingUs = Publisher.defaultCommitSpacingUs
-        /// The CURVE secret key for the `PUB` socket, or nil for plain text.
+        /// The bounds of the publish socket's subscriptions (`SubscriptionGuard`).
+        var subscriptionLimits = SubscriptionGuard.Limits.defaults
+        /// The CURVE secret key for the publish socket, or nil for plain text.
         var curveSecretKey: String?
         /// The daemon's clock: the retention's `now`.
         var clock = DaemonClock()
-        /// Whether the `PUB` socket's connections are monitored for a `ConnectionGuard` named
+        /// Whether the publish socket's connections are monitored for a `ConnectionGuard` named
         /// `publish`, which must then connect: libzmq's I/O thread waits on a monitor event no one reads.
         var monitorConnections = false
         var logger: Logger
@@ -47,7 +49,7 @@ final class PublishingThread: Sendable {
     let statistics: PublishingStatistics
     /// The history store's health and spool, read by `status` and the metrics.
     let health: StoreHealth
-    /// The endpoint the `PUB` socket bound (with the real port for a `*` port).
+    /// The endpoint the publish socket bound (with the real port for a `*` port).
     let boundEndpoint: String
     /// What the ingest thread hands over: `HandOver.finish` ends the thread.
     let handOver: HandOver

@@ -60,6 +60,37 @@ public struct ZMQMessage: ~Copyable {
         self.withBytes { Array($0) }
     }
 
+    /// The descriptor of the connection the frame came in on (`zmq_msg_get(ZMQ_SRCFD)`), or nil
+    /// when it came from no connection of its own (`inproc://`, or a message libzmq made).
+    /// libzmq may have closed the descriptor since, and the process may have reused its number.
+    public var sourceDescriptor: Int32? {
+        let descriptor = zmq_msg_get(self.pointer, ZMQ_SRCFD)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
+    /// The frame's `Peer-Address` property (the peer's numeric host; for `ipc://`, `:uid:gid:pid`
+    /// after it), or nil when it has none (no connection of its own, as for ``sourceDescriptor``).
+    public var peerAddress: String? {
+        guard let value = zmq_msg_gets(self.pointer, "Peer-Address") else { return nil }
+        return String(cString: value)
+    }
+
+    /// Where libzmq keeps the `Peer-Address` of the frame's connection: one value for every frame
+    /// of one connection (the connection's metadata), and no other connection's while a frame of it
+    /// (a ``copy()`` included) is still held. Nil without one (as for ``peerAddress``).
+    public var connectionIdentity: UInt? {
+        zmq_msg_gets(self.pointer, "Peer-Address").map { UInt(bitPattern: $0) }
+    }
+
+    /// A second message holding the same frame and the same connection metadata
+    /// (`zmq_msg_copy`): holding it keeps ``connectionIdentity`` the connection's alone.
+    public func copy() -> ZMQMessage {
+        let copy = ZMQMessage()
+        let result = zmq_msg_copy(copy.pointer, self.pointer)
+        precondition(result == 0, "zmq_msg_copy failed: errno \(zmq_errno())")
+        return copy
+    }
+
     /// Releases the previous frame and leaves the message empty, ready to receive into
     /// (`zmq_msg_close`, then `zmq_msg_init`).
     mutating func reset() {

@@ -88,6 +88,10 @@ extension ZMQOption where Value == Bool {
     /// ``ZMQSendFlags/dontWait`` reports `false` (`EAGAIN`) instead of dropping silently, as a `PUB`
     /// does, so the publisher can count what it drops. The message then goes to no subscriber.
     public static var xpubNoDrop: Self { Self(bool: ZMQ_XPUB_NODROP) }
+    /// `ZMQ_XPUB_VERBOSER` (`XPUB`): every subscription and unsubscription a peer sends is passed
+    /// up to the application (a message of one byte, 1 or 0, then the topic), not only the first
+    /// and last of each topic; libzmq still applies each one itself.
+    public static var xpubVerboser: Self { Self(bool: ZMQ_XPUB_VERBOSER) }
     /// `ZMQ_CURVE_SERVER`: act as a CURVE server (set ``curveSecretKey`` too).
     public static var curveServer: Self { Self(bool: ZMQ_CURVE_SERVER) }
 }

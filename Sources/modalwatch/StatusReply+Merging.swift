@@ -108,6 +108,7 @@ extension StatusReply {
         \.diagnosticsSuppressed,
         \.messagesDropped,
         \.subscriberOverflows,
+        \.subscriptionsRefused,
         \.curveClientsAccepted,
         \.curveClientsRefused,
         \.configReloads,

@@ -42,7 +42,7 @@ final class ControlReplyTests: XCTestCase {
             + #""rules_quarantined":[],"#
             + #""sessions_ended":0,"sessions_evicted":0,"sessions_expired":0,"sessions_live":0,"sessions_started":0,"shard":null,"shard_buckets":256,"shard_conflicts":[],"#
             + #""spool_file_bytes":0,"spool_memory_bytes":0,"spool_records_damaged":0,"started":1700000000000,"#
-            + #""subscriber_overflows":0,"topics_too_large":0,"unknown_dismissals":0,"uptime_s":12.5,"v":1,"version":"0.2.0","#
+            + #""subscriber_overflows":0,"subscriptions_refused":0,"topics_too_large":0,"unknown_dismissals":0,"uptime_s":12.5,"v":1,"version":"0.2.0","#
             + #""violations_already_stored":0,"violations_found":0,"#
             + #""violations_published":0,"violations_rate_limited":0,"violations_rate_limited_by_app":{},"#
             + #""violations_rate_limited_by_rule":{"alert-frequency":4},"#

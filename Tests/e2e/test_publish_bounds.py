@@ -77,6 +77,46 @@ def test_oversized_subscriptions_and_frames_do_not_grow_the_daemon(zctx, daemon,
     hostile.close()
 
 
+def test_many_distinct_short_subscriptions_are_refused_past_the_bound_and_do_not_grow_the_daemon(zctx, daemon, sender, subscriber):
+    """200,000 distinct subscriptions from one peer, each well within the message limit: past 1,024
+    a connection (RELIABILITY.md, "Subscriptions") they are refused and counted, and the peer's
+    connection is shut down, so libzmq's subscription trie stays small; the other subscriber is
+    served on time."""
+    pid = daemon.process.pid
+    before = rss_kib(pid)
+    hostile = zctx.socket(zmq.SUB)
+    hostile.setsockopt(zmq.LINGER, 0)
+    hostile.setsockopt(zmq.SNDHWM, 0)  # every subscription goes out (a SUB drops them past its HWM)
+    hostile.connect(daemon.publish)
+    for n in range(200_000):
+        hostile.setsockopt(zmq.SUBSCRIBE, b"violation/%06d/" % n)
+    # The daemon publishes meanwhile: libzmq takes subscriptions in whenever the socket is used.
+    deadline = time.monotonic() + 8
+    n = 0
+    while time.monotonic() < deadline:
+        sender.send(support.DIAG_PROBE)
+        if n % 10 == 0:
+            sender.events(streams.alert_frequency_session(f"H{n}", f"com.example.flood{n}"))
+        n += 1
+        time.sleep(0.02)
+    grown = rss_kib(pid) - before
+    status = daemon.status()
+    print(f"RSS grew {grown} KiB; subscriptions_refused {status.get('subscriptions_refused')}")
+    # libzmq's trie of 200,000 such subscriptions takes ~40 MiB; bounded, a few MiB at most.
+    assert grown < 16 * 1024, f"RSS grew {grown} KiB"
+    assert status.get("subscriptions_refused", 0) > 0, "subscriptions past the bound are counted"
+    # The other subscriber still gets what it asked for, promptly.
+    subscriber.collect(lambda m: False, timeout=0.5)
+    subscriber.pending.clear()
+    started = time.monotonic()
+    sender.events(streams.alert_frequency_session("B1", APP))
+    got = subscriber.collect(lambda m: len(subscriber.violations(m)) >= 1, timeout=5)
+    assert subscriber.violations(got), "a violation reaches the well-behaved subscriber"
+    assert time.monotonic() - started < 2.0
+    assert daemon.status()["ok"] is True
+    hostile.close()
+
+
 def test_a_bare_tcp_connection_to_the_publish_or_control_port_is_closed_within_the_handshake_interval(daemon):
     """A connection that never speaks ZMTP holds a descriptor for at most the handshake interval
     (5 s), on the publish and control sockets as on the ingest socket."""
