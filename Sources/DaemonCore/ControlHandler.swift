@@ -186,9 +186,14 @@ final class ControlHandler {
     // MARK: - Commands
 
     private func reload(_ read: Result<DaemonConfiguration, DaemonError>) throws(ControlRefusal) -> ReloadReply {
+        // Logged as SIGHUP's reload is, so the journal holds the reason whoever asked.
         switch loop.reload(read) {
-        case .success(let summary): return ReloadReply(summary: summary)
-        case .failure(let failure): throw ControlRefusal("reload refused: \(failure.description); the old configuration stays in force")
+        case .success(let summary):
+            loop.logger.notice("configuration reloaded", metadata: ["summary": "\(summary)", "asked": "control"])
+            return ReloadReply(summary: summary)
+        case .failure(let failure):
+            loop.logger.error("reload refused; the old configuration stays in force", metadata: ["error": "\(failure.message)", "asked": "control"])
+            throw ControlRefusal("reload refused: \(failure.description); the old configuration stays in force")
         }
     }
 

@@ -8,9 +8,11 @@ import Glibc
 /// terminal. Colour is marked by ``paint(_:_:)`` with ``colourMark`` and becomes an SGR
 /// sequence only there, after the escaping.
 enum Terminal {
-    /// One line to stderr, prefixed with the program name; control characters shown.
+    /// One line to stderr, prefixed with the program name; control characters shown. When stderr
+    /// is the journal (the units' `ExecReload=`), at priority `err`.
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data((visible("modalwatch: \(message)") + "\n").utf8))
+        let priority = Posix.stderrIsJournal(environment: ProcessInfo.processInfo.environment) ? "<3>" : ""
+        FileHandle.standardError.write(Data((priority + visible("modalwatch: \(message)") + "\n").utf8))
     }
 
     /// One line to stderr at the journal's `crit` priority when stderr is the journal (a service's

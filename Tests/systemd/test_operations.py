@@ -49,19 +49,25 @@ def status(m: booted.Machine, control: str | None = None) -> dict:
 
 
 def scrape(m: booted.Machine, address: str) -> str:
-    """GET /metrics from inside the machine with bash's /dev/tcp (a minbase root has no curl)."""
+    """GET /metrics from inside the machine with bash's /dev/tcp (a minbase root has no curl); the
+    reply, or "" when nothing answers within 10 s."""
+    return booted.poll_until(lambda: scrape_once(m, address), timeout=10, interval=0.5) or ""
+
+
+def scrape_once(m: booted.Machine, address: str) -> str:
     host, port = address.rsplit(":", 1)
     script = (f"exec 3<>/dev/tcp/{host}/{port}; printf 'GET /metrics HTTP/1.0\\r\\nHost: {host}\\r\\n\\r\\n' >&3; "
               "timeout 5 cat <&3")
-    return m.run(["bash", "-c", script], check=False, timeout=20).stdout
+    reply = m.run(["bash", "-c", script], check=False, timeout=20).stdout
+    return reply if reply.startswith("HTTP/1.") else ""
 
 
 def test_the_drop_ins_local_settings_are_in_force_from_the_first_start(machine):
     assert booted.poll_until(lambda: machine.show(UNIT, "ActiveState")["ActiveState"] == "active", timeout=20), \
         machine.report(UNIT)
     served = scrape(machine, LOCAL_METRICS)
-    assert "200 OK" in served.splitlines()[0] and "modalwatch_events_received_total" in served, served[:500]
-    rules = json.loads(machine.run(["modalwatch", "rules", "--json"]).stdout)
+    assert "200 OK" in (served.splitlines() or [""])[0] and "modalwatch_events_received_total" in served, served[:500]
+    rules = json.loads(machine.run(["modalwatch", "rules", "--json", "--control", "ipc:///run/modalwatch/control.sock"]).stdout)
     frequency = next(r for r in rules["rules"] if r["id"] == "alert-frequency")
     limit = next(p for p in frequency["parameters"] if p["name"] == "limit")
     assert limit["value"] == 2, frequency
@@ -73,8 +79,9 @@ def test_a_reload_the_daemon_refuses_fails_systemctl_reload_and_keeps_the_old_co
     try:
         reloaded = machine.run(["systemctl", "reload", UNIT], check=False, timeout=60)
         assert reloaded.returncode != 0, "systemctl reload succeeded on a file the daemon refuses"
+        # The reason at priority err, from the daemon and from ExecReload's `modalwatch reload`.
         errors = machine.journal(UNIT, priority="err")
-        assert "60-broken.yaml" in errors and "alert-frequency" in errors, errors[-3000:]
+        assert errors.count("60-broken.yaml") >= 2 and "alert-frequency" in errors, errors[-3000:]
         assert machine.show(UNIT, "ActiveState", "MainPID", "NRestarts") == {"ActiveState": "active", "MainPID": pid, "NRestarts": "0"}
         assert status(machine)["config_reloads_refused"] >= 1
     finally:
@@ -94,7 +101,7 @@ def test_sharded_instances_serve_a_metrics_port_each(machine):
             machine.report(unit)
     for index, address in enumerate(SHARD_METRICS):
         served = scrape(machine, address)
-        assert "200 OK" in served.splitlines()[0], (address, served[:300], machine.report(units[index]))
+        assert "200 OK" in (served.splitlines() or [""])[0], (address, served[:300], machine.report(units[index]))
         reply = status(machine, f"ipc:///run/modalwatch/shard-{index}/control.sock")
         assert reply["endpoints"]["metrics"] == [f"http://{address}/metrics"], reply["endpoints"]
     for unit in units:
@@ -169,7 +176,7 @@ def test_an_unattended_upgrade_keeps_the_drop_in_the_history_and_the_sessions(ma
     # The postinst restarted the service: a new process, active, with the drop-in in force.
     assert booted.poll_until(lambda: (s := machine.show(UNIT, "ActiveState", "MainPID"))["ActiveState"] == "active"
                              and s["MainPID"] not in (pid, "0"), timeout=30), machine.report(UNIT)
-    assert "200 OK" in scrape(machine, LOCAL_METRICS).splitlines()[0]
+    assert "200 OK" in (scrape(machine, LOCAL_METRICS).splitlines() or [""])[0]
     after = status(machine)
     assert after["version"] == before["version"]
     kept = stored_violations(machine)
