@@ -28,10 +28,12 @@ final class QuarantineFileTests: XCTestCase {
         #"{"rule":"\#(rule)","module":"\#(module)","fault":"crashed (SIGSEGV)","event":"alert.presented at ts 1 of session S","since":\#(since)}"#
     }
 
+    /// The fault guard of a start in the test's folder, logging into `log`.
     private func guardian(_ log: RecordedLog) -> RuleFaultGuard {
         RuleFaultGuard(directory: folder, catalog: catalog, quarantineEnabled: true, logger: log.logger)
     }
 
+    /// The names of the quarantine files set aside in the folder.
     private var setAside: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("quarantine.json.refused-") }
     }

@@ -71,6 +71,7 @@ final class RuleCallMarkerFileTests: XCTestCase {
         return directory
     }
 
+    /// The fault guard of a start in `directory`, logging into `log`.
     private func guardian(_ directory: String, _ log: RecordedLog) -> RuleFaultGuard {
         RuleFaultGuard(directory: directory, catalog: catalog, quarantineEnabled: true, logger: log.logger)
     }
