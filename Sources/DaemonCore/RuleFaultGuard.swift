@@ -13,6 +13,9 @@ import Synchronization
 /// handler that marks a crash in a rule call. At start it reads the marker the last run
 /// left: a crash or hang in a rule names the culprit in the log and puts that rule in
 /// quarantine (`quarantine.json`), until a reload or `quarantine: false` in the configuration.
+/// Both files are read back bounded (`RuleCallMarkerFile`, `QuarantineFile`): one that is not
+/// what the daemon writes is refused in one line naming the file and the field, set aside
+/// (`PATH.refused-<UTC time>`) and read as absent.
 /// Its own system calls go through `Posix`; what the signal handler does is C only (`CRuleGuard`).
 ///
 /// Sendable: the quarantine is in a `Mutex` (the ingest thread uses it: init, status,
@@ -60,7 +63,7 @@ final class RuleFaultGuard: Sendable {
         var leftover: Quarantined?
         if let directory {
             let path = directory + "/" + Self.markerFileName
-            leftover = Self.readLeftover(path: path)
+            leftover = Self.readLeftover(path: path, logger: logger)
             do {
                 mapped = try Self.map(path: path, size: size)
             } catch {
@@ -88,7 +91,9 @@ final class RuleFaultGuard: Sendable {
         // A quarantine names a rule by module and id: a rule of that id in another module
         // (the module set changed since) is not the one that failed.
         let loaded = Set(names.map { Self.key(module: $0.module, rule: $0.rule) })
-        quarantine.withLock { $0 = readQuarantine() }
+        let (entries, refusedSome) = readQuarantine()
+        quarantine.withLock { $0 = entries }
+        if refusedSome { writeQuarantine() }
         for entry in quarantined.values.sorted(by: { $0.rule < $1.rule })
         where !loaded.contains(Self.key(module: entry.module, rule: entry.rule)) {
             logger.notice("a quarantined rule is not loaded now; its quarantine ends", metadata: [
@@ -167,46 +172,61 @@ final class RuleFaultGuard: Sendable {
         return try Posix.mapShared(descriptor, size: size)
     }
 
-    /// What a marker file left by the previous run says, when it ended in a rule's crash or hang.
-    private static func readLeftover(path: String) -> Quarantined? {
-        guard let data = FileManager.default.contents(atPath: path),
-              data.count >= Int(MW_MARKER_NAMES_OFFSET) else { return nil }
-        return data.withUnsafeBytes { bytes -> Quarantined? in
-            var record = mw_marker()
-            withUnsafeMutableBytes(of: &record) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<MemoryLayout<mw_marker>.size])) }
-            guard record.magic == MW_MARKER_MAGIC, record.version == MW_MARKER_VERSION else { return nil }
-            let fault: String
-            switch record.state {
-            case MW_MARKER_CRASHED: fault = "crashed (\(Posix.signalName(record.signal)))"
-            case MW_MARKER_HUNG: fault = "hung (the watchdog ended it)"
-            default: return nil   // idle, or killed from outside mid-call (kill -9): not the rule's fault
-            }
-            let slot = Int(MW_MARKER_NAMES_OFFSET) + Int(record.rule) * Int(MW_MARKER_NAME_BYTES)
-            guard record.rule < record.rule_count, slot + Int(MW_MARKER_NAME_BYTES) <= bytes.count else { return nil }
-            let module = string(bytes, slot, Int(MW_MARKER_MODULE_BYTES))
-            let rule = string(bytes, slot + Int(MW_MARKER_MODULE_BYTES), Int(MW_MARKER_NAME_BYTES - MW_MARKER_MODULE_BYTES))
-            return withUnsafePointer(to: &record) { pointer in
-                Quarantined(rule: rule, module: module, fault: fault, event: eventText(UnsafeMutablePointer(mutating: pointer)),
-                            since: WallClock.milliseconds())
-            }
+    /// What the marker file left by the previous run says (`RuleCallMarkerFile`), when it ended
+    /// in a rule's crash or hang; a marker refused is logged in one line naming its field, set
+    /// aside, and names no rule.
+    private static func readLeftover(path: String, logger: Logger) -> Quarantined? {
+        do {
+            guard case .fault(let module, let rule, let fault, let event) = try RuleCallMarkerFile.read(path) else { return nil }
+            return Quarantined(rule: rule, module: module, fault: fault, event: event, since: WallClock.milliseconds())
+        } catch {
+            setAside(error, what: "the rule-call marker", consequence: "no rule is quarantined for how the last run ended", logger: logger)
+            return nil
         }
     }
 
-    private func readQuarantine() -> [String: Quarantined] {
-        guard let quarantinePath, let data = FileManager.default.contents(atPath: quarantinePath) else { return [:] }
-        guard let entries = try? JSONDecoder().decode([Quarantined].self, from: data) else {
-            logger.warning("ignored an unreadable quarantine file", metadata: ["path": "\(quarantinePath)"])
-            return [:]
+    /// The quarantine the file holds (`QuarantineFile`), by rule, and whether an entry of it was
+    /// refused (each logged in one line naming its field; the file is then written again without
+    /// it). A file refused as a whole is logged in one line, set aside, and quarantines nothing.
+    private func readQuarantine() -> (entries: [String: Quarantined], refusedSome: Bool) {
+        guard let quarantinePath else { return ([:], false) }
+        let contents: QuarantineFile.Contents
+        do {
+            guard let read = try QuarantineFile.read(quarantinePath) else { return ([:], false) }
+            contents = read
+        } catch {
+            Self.setAside(error, what: "the quarantine file", consequence: "no rule is in quarantine from it", logger: logger)
+            return ([:], false)
         }
-        return Dictionary(entries.map { ($0.rule, $0) }, uniquingKeysWith: { first, _ in first })
+        for refused in contents.refused {
+            logger.error("an entry of the quarantine file was refused: \(refused.refusal.field) \(refused.refusal.why); that rule is not in quarantine", metadata: [
+                "path": "\(quarantinePath)", "field": "\(refused.refusal.field)", "module": "\(refused.entry.module)", "rule": "\(refused.entry.rule)"])
+        }
+        let entries = Dictionary(contents.entries.map { ($0.rule, $0) }, uniquingKeysWith: { first, _ in first })
+        return (entries, !contents.refused.isEmpty)
+    }
+
+    /// Logs `refusal` in one line naming the file and its field, and moves the file to
+    /// `PATH.refused-<UTC time>` (kept, never deleted), so that the next start does not read it again.
+    private static func setAside(_ refusal: StateFileRefusal, what: String, consequence: String, logger: Logger) {
+        let aside = refusal.path + ".refused-" + HistoryStartCheck.timestamp()
+        var metadata: Logger.Metadata = ["path": "\(refusal.path)", "field": "\(refusal.field)"]
+        if let underlying = refusal.underlying { metadata["error"] = "\(underlying)" }
+        do {
+            try Posix.rename(refusal.path, aside)
+            metadata["set_aside_as"] = "\(aside)"
+        } catch {
+            metadata["set_aside_error"] = "\(error)"
+        }
+        logger.error("\(what) was refused, not read: \(refusal.field) \(refusal.why); \(consequence)", metadata: metadata)
     }
 
     private func writeQuarantine() {
         guard let quarantinePath else { return }
         let entries = quarantined.values.sorted { $0.rule < $1.rule }
-        guard let data = try? JSONEncoder().encode(entries) else { return }
+        guard let data = try? QuarantineFile.encoded(entries) else { return }
         do {
-            try AtomicFile.write([UInt8](data), to: quarantinePath)
+            try AtomicFile.write(data, to: quarantinePath)
         } catch {
             logger.error("could not write the quarantine file; the quarantine lasts until this process ends", metadata: [
                 "path": "\(quarantinePath)", "error": "\(error)"])
@@ -214,19 +234,12 @@ final class RuleFaultGuard: Sendable {
     }
 
     private static func eventText(_ marker: UnsafeMutablePointer<mw_marker>) -> String {
-        let length = min(Int(marker.pointee.session_len), Int(MW_MARKER_SESSION_BYTES))
-        let session = withUnsafeBytes(of: &marker.pointee.session) { String(decoding: $0.prefix(length), as: UTF8.self) }
-        return "\(EventTypeName.of(marker.pointee.event_type)) at ts \(marker.pointee.event_ts) of session \(session)"
+        RuleCallMarkerFile.eventText(marker.pointee)
     }
 
     private static func put(_ text: String, at slot: UnsafeMutableRawPointer, capacity: Int) {
         let bytes = Array(text.utf8.prefix(capacity))
         guard !bytes.isEmpty else { return }
         bytes.withUnsafeBytes { slot.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-    }
-
-    private static func string(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ capacity: Int) -> String {
-        let field = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + capacity])
-        return String(decoding: field.prefix { $0 != 0 }, as: UTF8.self)
     }
 }

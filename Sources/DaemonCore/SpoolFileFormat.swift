@@ -1,3 +1,5 @@
+import ByteBasics
+
 /// The spool's spill file (`spool.bin`): a header, then one frame per violation record, so
 /// that a damaged byte costs the record it is in, never the records after it.
 ///
@@ -6,8 +8,13 @@
 /// | header | 16 | `MWSPOOL\n`, the version (UInt32, little-endian, 2), four zero bytes |
 /// | frame | 12 + n | the marker `MWRF`, the record's length n and its CRC-32 (UInt32s, little-endian), the record |
 ///
-/// A record is one `OutboundBatch` violation record. Reading resynchronises after damage on
-/// the next marker whose frame has a sound length, checksum and record (`scan`).
+/// A record is one `OutboundBatch` violation record whose event time (`ts`) and observed time
+/// lie in `EventTime.minMs...EventTime.maxMs`, as every violation the daemon makes does: the
+/// file is read back at the next start, so each integer it holds is bounded where it is read
+/// (a frame's length by `maxRecordBytes`, a record's lengths by the frame, its times by
+/// `EventTime`). A frame whose checksum holds but whose record is not sound is damaged by itself;
+/// after other damage reading resynchronises on the next marker whose frame has a sound length
+/// and checksum (`scan`).
 enum SpoolFileFormat {
     /// The header's first eight bytes.
     static let magic: [UInt8] = Array("MWSPOOL\n".utf8)
@@ -19,6 +26,46 @@ enum SpoolFileFormat {
     static let frameHeaderBytes = 12
     /// The largest record a frame may hold (a violation is at most a few hundred KiB).
     static let maxRecordBytes = 4 << 20
+
+    /// What makes a frame unsound: the field named in the line that logs the damage.
+    enum Flaw: Equatable, CustomStringConvertible {
+        /// The four bytes where a frame starts are not `MWRF`.
+        case marker
+        /// The frame's length is 0 or past `maxRecordBytes`.
+        case length(UInt32)
+        /// The frame runs past the file's end.
+        case truncated
+        /// The record's CRC-32 is not the frame's.
+        case checksum
+        /// The record is not exactly one violation record (a length in it runs past the frame, or bytes follow).
+        case record
+        /// The record's `ts` or `observed` is outside `EventTime.minMs...EventTime.maxMs`.
+        case time(field: String, value: Int64)
+
+        /// The field the flaw is in.
+        var field: String {
+            switch self {
+            case .marker: "marker"
+            case .length, .truncated: "length"
+            case .checksum: "crc32"
+            case .record: "record"
+            case .time(let field, _): field
+            }
+        }
+
+        /// The flaw in a few words.
+        var description: String {
+            switch self {
+            case .marker: "no frame marker (MWRF)"
+            case .length(let length): "a frame length of \(length) bytes, not 1 to \(SpoolFileFormat.maxRecordBytes)"
+            case .truncated: "the frame runs past the file's end"
+            case .checksum: "the record's CRC-32 is not the frame's"
+            case .record: "not exactly one violation record"
+            case .time(let field, let value):
+                "\(field) \(value) is outside \(EventTime.minMs)...\(EventTime.maxMs) (1970 to year 9999)"
+            }
+        }
+    }
 
     /// What the first bytes of a file say.
     enum Kind: Equatable {
@@ -57,8 +104,9 @@ enum SpoolFileFormat {
     enum Step {
         /// A sound frame: its record, and where the next frame starts.
         case record(UnsafeRawBufferPointer, end: Int)
-        /// Damaged bytes from `start` up to `end`, where a sound frame (or the file's end) begins.
-        case damaged(start: Int, end: Int)
+        /// Damaged bytes from `start` up to `end`, where a sound frame (or the file's end) begins;
+        /// `flaw` is what is wrong with the frame at `start`.
+        case damaged(start: Int, end: Int, flaw: Flaw)
         /// The frame at this offset runs past the bytes read: read more (not at the file's end).
         case incomplete
     }
@@ -67,59 +115,82 @@ enum SpoolFileFormat {
     /// its end when `atFileEnd`; nil when `offset` is at the end of `bytes`.
     static func scan(_ bytes: UnsafeRawBufferPointer, at offset: Int, atFileEnd: Bool) -> Step? {
         guard offset < bytes.count else { return nil }
+        let flaw: Flaw
         switch frame(bytes, at: offset) {
         case .sound(let record, let end): return .record(record, end: end)
         case .incomplete where !atFileEnd: return .incomplete
-        case .incomplete, .unsound: break
+        case .incomplete: flaw = .truncated
+        case .unsound(let found, let end?): return .damaged(start: offset, end: end, flaw: found)
+        case .unsound(let found, nil): flaw = found
         }
-        // Damage: the next sound frame, found by its marker.
+        // Damage up to the next frame whose checksum holds, found by its marker.
         var candidate = offset + 1
         while candidate + 4 <= bytes.count {
             if bytes.loadUnaligned(fromByteOffset: candidate, as: UInt32.self) == frameMarker.littleEndian {
                 switch frame(bytes, at: candidate) {
-                case .sound: return .damaged(start: offset, end: candidate)
-                case .incomplete where !atFileEnd: return .damaged(start: offset, end: candidate)
+                case .sound, .unsound(_, _?): return .damaged(start: offset, end: candidate, flaw: flaw)
+                case .incomplete where !atFileEnd: return .damaged(start: offset, end: candidate, flaw: flaw)
                 case .incomplete, .unsound: break
                 }
             }
             candidate += 1
         }
-        if atFileEnd { return .damaged(start: offset, end: bytes.count) }
+        if atFileEnd { return .damaged(start: offset, end: bytes.count, flaw: flaw) }
         // A marker may start in the last three bytes: leave them for the next read.
         let end = bytes.count - 3
-        return end > offset ? .damaged(start: offset, end: end) : .incomplete
+        return end > offset ? .damaged(start: offset, end: end, flaw: flaw) : .incomplete
     }
 
+    /// What the bytes at one offset hold.
     private enum Frame {
+        /// A sound frame: its record, and where it ends.
         case sound(UnsafeRawBufferPointer, end: Int)
+        /// The start of a frame whose end is past the bytes.
         case incomplete
-        case unsound
+        /// No sound frame, for this reason; `end` is where the frame ends when its checksum holds
+        /// (its length is then known sound: only its record is not), nil when it is unknown.
+        case unsound(Flaw, end: Int?)
     }
 
+    /// The frame at `offset` of `bytes`: its marker, its length (bounded before it is used as
+    /// one), its checksum and its record.
     private static func frame(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Frame {
-        guard offset + frameHeaderBytes <= bytes.count else {
+        guard bytes.count - offset >= frameHeaderBytes else {
             // Too few bytes to tell; a wrong marker is unsound already.
-            if offset + 4 <= bytes.count, bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self) != frameMarker.littleEndian {
-                return .unsound
+            if bytes.count - offset >= 4, bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self) != frameMarker.littleEndian {
+                return .unsound(.marker, end: nil)
             }
             return .incomplete
         }
         let marker = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-        let length = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
+        let rawLength = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
         let checksum = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self))
-        guard marker == frameMarker, length > 0, length <= maxRecordBytes else { return .unsound }
+        guard marker == frameMarker else { return .unsound(.marker, end: nil) }
+        guard rawLength > 0, rawLength <= UInt32(maxRecordBytes) else { return .unsound(.length(rawLength), end: nil) }
+        let length = Int(rawLength)
         let start = offset + frameHeaderBytes
-        guard start + length <= bytes.count else { return .incomplete }
+        guard bytes.count - start >= length else { return .incomplete }
         let record = UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])
-        guard CRC32.checksum(record) == checksum, isOneViolation(record) else { return .unsound }
+        guard CRC32.checksum(record) == checksum else { return .unsound(.checksum, end: nil) }
+        if let flaw = violationFlaw(record) { return .unsound(flaw, end: start + length) }
         return .sound(record, end: start + length)
     }
 
-    /// Whether `record` is exactly one violation record.
-    static func isOneViolation(_ record: UnsafeRawBufferPointer) -> Bool {
+    /// What keeps `record` from being one sound violation record, or nil when it is one: exactly
+    /// one violation record, whose times are in range (`timeFlaw`).
+    static func violationFlaw(_ record: UnsafeRawBufferPointer) -> Flaw? {
         var reader = OutboundBatchReader(record)
-        guard case .violation? = reader.next() else { return false }
-        return reader.offset == record.count
+        guard case .violation(_, _, let columns)? = reader.next(), reader.offset == record.count else { return .record }
+        return timeFlaw(columns)
+    }
+
+    /// The time of `columns` outside `EventTime.minMs...EventTime.maxMs` (the decoder's bound on
+    /// `ts`, which the daemon's clock keeps `observed` inside too), or nil when both are in it.
+    static func timeFlaw(_ columns: OutboundBatchReader.ViolationColumns) -> Flaw? {
+        let range = EventTime.minMs...EventTime.maxMs
+        if !range.contains(columns.ts) { return .time(field: "ts", value: columns.ts) }
+        if !range.contains(columns.observed) { return .time(field: "observed", value: columns.observed) }
+        return nil
     }
 }
 

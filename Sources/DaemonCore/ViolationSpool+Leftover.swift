@@ -50,11 +50,13 @@ extension ViolationSpool {
         var damage = 0
         var tornAt: Int?
         while position < fileEnd {
-            guard let read = try? readSlice(at: position, count: min(want, fileEnd - position)), read > 0 else {
+            let requested = min(want, fileEnd - position)
+            guard let read = try? readSlice(at: position, count: requested), read > 0 else {
                 tornAt = position
                 break
             }
-            let atFileEnd = position + read >= fileEnd
+            // Fewer bytes than asked (the file shrank since it was measured): its end is here.
+            let atFileEnd = position + read >= fileEnd || read < requested
             var consumed = 0
             readBuffer.withUnsafeBytes { all in
                 let bytes = UnsafeRawBufferPointer(rebasing: all[..<read])
@@ -63,10 +65,10 @@ extension ViolationSpool {
                     case .record(_, let end):
                         records += 1
                         consumed = end
-                    case .damaged(let start, let end):
+                    case .damaged(let start, let end, let flaw):
                         damage += 1
                         countedDamage.insert(position + start)
-                        reportDamage(at: position + start, bytes: end - start, index: damage)
+                        reportDamage(at: position + start, bytes: end - start, index: damage, flaw: flaw)
                         if atFileEnd && end == read { tornAt = position + start }
                         consumed = end
                     case .incomplete:
@@ -75,7 +77,7 @@ extension ViolationSpool {
                 }
             }
             if consumed == 0 {
-                want *= 2
+                want = min(want * 2, fileEnd - position)
                 continue
             }
             want = Self.sliceBytes
@@ -92,8 +94,9 @@ extension ViolationSpool {
     }
 
     /// An older release's file: its records one after another, unframed. Moved aside, read in
-    /// slices into a framed file; set aside for good (and logged) from the first record that does
-    /// not read, removed once every record was taken.
+    /// slices into a framed file; a whole record past the format's bounds (longer than
+    /// `maxRecordBytes`, a time outside `EventTime`) is counted, logged and skipped; set aside for
+    /// good (and logged) from the first record that does not read, removed once every record was taken.
     private func convertUnframed(size: Int) {
         guard let spillPath else { return }
         let aside = spillPath + ".unframed-" + HistoryStartCheck.timestamp()
@@ -106,6 +109,7 @@ extension ViolationSpool {
         var position = 0
         var want = Self.sliceBytes
         var converted = 0
+        var damage = 0
         var slice: [UInt8] = []
         reading: while position < size {
             let count = min(want, size - position)
@@ -117,11 +121,19 @@ extension ViolationSpool {
             slice.withUnsafeBytes { all in
                 let bytes = UnsafeRawBufferPointer(rebasing: all[..<read])
                 var reader = OutboundBatchReader(bytes)
-                while case .violation? = reader.next() {
+                while case .violation(_, _, let columns)? = reader.next() {
                     let record = UnsafeRawBufferPointer(rebasing: bytes[whole..<reader.offset])
-                    guard appendToFile(record) else { full = true; break }
+                    let flaw: SpoolFileFormat.Flaw? = record.count > SpoolFileFormat.maxRecordBytes
+                        ? .length(UInt32(clamping: record.count)) : SpoolFileFormat.timeFlaw(columns)
+                    if let flaw {
+                        // A whole record whose bounds it breaks: counted and skipped, the next one read.
+                        damage += 1
+                        reportDamage(at: position + whole, bytes: record.count, index: damage, flaw: flaw)
+                    } else {
+                        guard appendToFile(record) else { full = true; break }
+                        converted += 1
+                    }
                     whole = reader.offset
-                    converted += 1
                 }
             }
             if full { break reading }
@@ -134,13 +146,14 @@ extension ViolationSpool {
             want = Self.sliceBytes
             position += whole
         }
+        reportDamageSummary(damage)
         if position >= size {
             try? Posix.unlink(aside)
             logger.notice("converted the spool's spill file of an older release; its violations go into the history first", metadata: [
                 "violations": "\(converted)", "path": "\(spillPath)"])
             return
         }
-        reportDamage(at: position, bytes: size - position, index: 1)
+        reportDamage(at: position, bytes: size - position, index: 1, flaw: .record)
         logger.error("the spool's spill file of an older release does not read past this offset; the violations read are kept, the file is set aside", metadata: [
             "violations_read": "\(converted)", "offset": "\(position)", "set_aside_as": "\(aside)"])
     }

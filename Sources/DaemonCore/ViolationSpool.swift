@@ -232,7 +232,7 @@ final class ViolationSpool {
             let read = try readSlice(at: fileHead, count: want)
             let atFileEnd = fileHead + read >= fileEnd
             var records: [Range<Int>] = []
-            var damaged: [Range<Int>] = []
+            var damaged: [(range: Range<Int>, flaw: SpoolFileFormat.Flaw)] = []
             var consumed = 0
             var taken = 0
             readBuffer.withUnsafeBytes { all in
@@ -245,8 +245,8 @@ final class ViolationSpool {
                         records.append(start..<end)
                         taken += record.count
                         consumed = end
-                    case .damaged(let start, let end):
-                        damaged.append(start..<end)
+                    case .damaged(let start, let end, let flaw):
+                        damaged.append((start..<end, flaw))
                         consumed = end
                     case .incomplete:
                         break scanning
@@ -257,7 +257,7 @@ final class ViolationSpool {
                 // One frame larger than the slice: read it whole (it is bounded by the format).
                 guard want < fileBytes else {
                     // Nothing reads as a frame up to the end: one damaged stretch, and the file is done.
-                    if !countedDamage.contains(fileHead) { reportDamage(at: fileHead, bytes: fileBytes, index: 1) }
+                    if !countedDamage.contains(fileHead) { reportDamage(at: fileHead, bytes: fileBytes, index: 1, flaw: .truncated) }
                     fileRecords = 0
                     resetFile()
                     return 0
@@ -277,9 +277,9 @@ final class ViolationSpool {
                 }
             }
             var newDamage = 0
-            for range in damaged where !countedDamage.contains(fileHead + range.lowerBound) {
+            for (range, flaw) in damaged where !countedDamage.contains(fileHead + range.lowerBound) {
                 newDamage += 1
-                reportDamage(at: fileHead + range.lowerBound, bytes: range.count, index: newDamage)
+                reportDamage(at: fileHead + range.lowerBound, bytes: range.count, index: newDamage, flaw: flaw)
             }
             reportDamageSummary(newDamage)
             fileHead += consumed
@@ -367,13 +367,16 @@ final class ViolationSpool {
         return true
     }
 
-    func reportDamage(at offset: Int, bytes: Int, index: Int) {
+    /// Counts one damaged stretch at `offset` of the spill file, `bytes` long, and logs it (the
+    /// `index`th of this call: past `damageLinesPerCall` only counted) with the field `flaw` is in.
+    func reportDamage(at offset: Int, bytes: Int, index: Int, flaw: SpoolFileFormat.Flaw) {
         damagedRecords += 1
         guard index <= Self.damageLinesPerCall else { return }
         logger.error("a damaged record in the spool's spill file was skipped; the violation it held is counted as unstored", metadata: [
-            "path": "\(spillPath ?? "-")", "offset": "\(offset)", "bytes": "\(bytes)"])
+            "path": "\(spillPath ?? "-")", "offset": "\(offset)", "bytes": "\(bytes)", "field": "\(flaw.field)", "why": "\(flaw)"])
     }
 
+    /// Sums up in one line the damaged stretches of one call past `damageLinesPerCall`.
     func reportDamageSummary(_ count: Int) {
         guard count > Self.damageLinesPerCall else { return }
         logger.error("more damaged records in the spool's spill file were skipped", metadata: [

@@ -284,3 +284,32 @@ def test_a_quarantine_names_the_rule_of_its_module_not_a_namesake_in_another(zct
         assert len(named) == 1 and "not loaded now" in named[0], again.log()
     finally:
         assert again.stop() == 0, again.log()
+
+
+def test_a_marker_and_a_quarantine_holding_integers_past_their_bounds_are_refused_by_field(zctx, tmp_path, faulty_rules):
+    """The marker of a real crash with its `session_len` made 2^32 − 1, and a quarantine whose entry's `since` is
+    −1: the daemon starts, quarantines nothing, says so in one line for each naming the file and the field, and
+    sets the marker aside (kept as it was)."""
+    daemon = start(zctx, tmp_path, faulty_rules)
+    send(zctx, daemon, events("CRASH", "CRASH"))
+    assert wait_exit(daemon, 30) == -signal.SIGSEGV
+    state = tmp_path / "state"
+    marker = bytearray((state / "rule-call.marker").read_bytes())
+    marker[44:48] = (0xFFFF_FFFF).to_bytes(4, "little")          # session_len
+    (state / "rule-call.marker").write_bytes(bytes(marker))
+    (state / "quarantine.json").write_text(
+        '[{"rule":"faulty-hang","module":"faulty","fault":"hung (the watchdog ended it)",'
+        '"event":"user.action at ts 1 of session H","since":-1}]')
+
+    again = start(zctx, tmp_path, faulty_rules)
+    try:
+        assert again.status()["rules_quarantined"] == [], again.log()
+        lines = again.log().splitlines()
+        refused = [line for line in lines if "rule-call marker was refused" in line]
+        assert len(refused) == 1 and "field=session_len" in refused[0] and "rule-call.marker" in refused[0], again.log()
+        entry = [line for line in lines if "an entry of the quarantine file was refused" in line]
+        assert len(entry) == 1 and "field=since" in entry[0] and "quarantine.json" in entry[0], again.log()
+        aside = [p for p in state.iterdir() if p.name.startswith("rule-call.marker.refused-")]
+        assert len(aside) == 1 and aside[0].read_bytes() == bytes(marker), list(state.iterdir())
+    finally:
+        assert again.stop() == 0, again.log()

@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import struct
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -152,16 +153,62 @@ def test_a_spool_file_over_its_bound_is_set_aside_in_one_line_and_the_start_is_f
         assert daemon.stop() == 0, daemon.log()
 
 
-def unframed_record(n: int) -> bytes:
-    """One violation record as an older release's unframed spill file held it (`OutboundBatch`, native byte order)."""
+def unframed_record(n: int, ts: int | None = None, observed: int | None = None) -> bytes:
+    """One violation record as an older release's unframed spill file held it (`OutboundBatch`, native byte order);
+    `ts` and `observed` as given (any Int64), else an event time of the stream and a minute ago."""
     def blob(data: bytes) -> bytes:
         return struct.pack("=I", len(data)) + data
     vid = f"{n:032x}"
     body = f'{{"v":1,"id":"{vid}","rule":"alert-frequency","app":"{APP}","n":{n}}}'.encode()
+    # observed: found a minute ago, within the default retention (which runs at once at start).
+    ts = T0 + n if ts is None else ts
+    observed = int(time.time() * 1000) - 60_000 + n if observed is None else observed
     return (b"\x01" + blob(f"violation/{APP}/alert-frequency".encode()) + blob(body)
-            # observed: found a minute ago, within the default retention (which runs at once at start).
-            + struct.pack("=QQQqq", 0, n, n, T0 + n, int(time.time() * 1000) - 60_000 + n)
+            + struct.pack("=QQQqq", 0, n, n, ts, observed)
             + blob(b"warning") + blob(APP.encode()) + blob(f"OLD{n}".encode()) + blob(b"alert-frequency"))
+
+
+def framed(record: bytes, length: int | None = None) -> bytes:
+    """`record`'s frame: the marker, its length (or `length`, any UInt32) and its CRC-32, then the record."""
+    return b"MWRF" + struct.pack("<II", len(record) if length is None else length, zlib.crc32(record)) + record
+
+
+def test_spool_records_with_integers_past_their_bounds_are_counted_logged_by_field_and_skipped(zctx, tmp_path):
+    """A spill file whose frames are sound (marker, length, CRC-32) but whose records hold times outside year
+    1970–9999 (−1, −2^63, 2^53, 2^63−1 as `ts` or `observed`), among frames whose length is 0, 2^31 or UInt32.max:
+    the daemon starts, stores the sound records in order, counts each bad one (`spool_records_damaged`, also in
+    `violations_unstored`) and logs one line for each naming the file and the field."""
+    state = tmp_path / "state"
+    state.mkdir()
+    max_ms = 253_402_300_799_999
+    bad_times = [dict(ts=-1), dict(ts=-(1 << 63)), dict(ts=max_ms + 1), dict(observed=1 << 53), dict(observed=(1 << 63) - 1)]
+    frames, expected, n = [], [], 0
+    for times in bad_times:
+        frames.append(framed(unframed_record(n)))
+        expected.append(f"{n:032x}")
+        frames.append(framed(unframed_record(100 + n, **times)))
+        n += 1
+    for length in (0, 1 << 31, (1 << 32) - 1):
+        frames.append(framed(unframed_record(200 + n), length=length))
+        frames.append(framed(unframed_record(n)))
+        expected.append(f"{n:032x}")
+        n += 1
+    header = b"MWSPOOL\n" + struct.pack("<I", 2) + bytes(4)
+    (state / "spool.bin").write_bytes(header + b"".join(frames))
+
+    daemon = restart(zctx, tmp_path)
+    try:
+        status = daemon.wait_status(lambda s: s["history_state"] == "ok" and s["violations_spooled"] == 0,
+                                    timeout=10, what="the spool written back")
+        assert stored_ids(state) == expected, "every sound record stored, in order"
+        damaged = len(bad_times) + 3
+        assert status["spool_records_damaged"] == damaged and status["violations_unstored"] == damaged, status
+        lines = [line for line in daemon.log().splitlines() if "a damaged record" in line]
+        assert len(lines) == 5 and all("spool.bin" in line for line in lines), daemon.log()
+        assert sum("field=ts" in line for line in lines) == 3 and sum("field=observed" in line for line in lines) == 2, lines
+        assert any("more damaged records" in line for line in daemon.log().splitlines()), daemon.log()
+    finally:
+        assert daemon.stop() == 0, daemon.log()
 
 
 def test_an_older_releases_spool_file_is_read_and_a_damaged_part_set_aside_and_counted(zctx, tmp_path):
