@@ -2,9 +2,15 @@
 /// firings made, quiet windows), which a rule reaches on almost every event.
 ///
 /// The first two keys live in the map itself (no allocation: most sessions' maps never hold
-/// more); from the third, open addressing with linear probing over one allocation, positions
-/// by Fibonacci hashing (one multiply, no SipHash). Nothing is ever removed but everything at
-/// once, and `removeAll` keeps the room, so a map that has its size allocates nothing more.
+/// more); from the third, open addressing with linear probing over one allocation, a key's
+/// position the top bits of a strong mix of the key and a per-process secret (`secret`; no
+/// SipHash). The keys come from event bytes through public hashes (`Hashing.ruleKey` of
+/// FNV-1a), so without the secret a producer could choose keys that share one probe run, each
+/// insert then reading one position per earlier key; with it, probe runs stay short whatever
+/// the keys. Keys are stored as given: what a map holds, and a snapshot of it, does not depend
+/// on the secret; only the order `forEach` visits keys in does (snapshots sort them).
+/// Nothing is ever removed but everything at once, and `removeAll` keeps the room, so a map
+/// that has its size allocates nothing more.
 /// Key 0 marks an empty position; the key 0 itself is kept beside the table.
 /// A session's maps take their table from the session table's `SpillPool` (the `pool`
 /// argument) and give it back there (`release(pool:)`); an app's from `malloc`.
@@ -26,6 +32,16 @@ struct IntegerMap: ~Copyable {
     private var hasZero = false
     /// Whether `entries` came from a `SpillPool` (then it goes back there, never to `free`).
     private var pooled = false
+
+    /// The secret positions are keyed with: drawn once from the process's `Hasher` seed (random
+    /// per process; fixed where `SWIFT_DETERMINISTIC_HASHING` is set, as for instruction counts).
+    /// One for every map of the process: immutable once drawn, and no room in each map (a field
+    /// would take a map from 64 bytes to 72, and a session's record holds two).
+    private static let secret: UInt64 = {
+        var hasher = Hasher()
+        hasher.combine(0x4D57_496E_744D_6170 as UInt64)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }()
 
     /// Keys held.
     var count: Int { Int(count32) }
@@ -55,9 +71,10 @@ struct IntegerMap: ~Copyable {
         shift = 64
     }
 
+    /// Where `key` goes first: the top bits of the mix of `key` and `secret`.
     @inline(__always)
-    private func position(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+    private func position(_ key: UInt64, _ secret: UInt64) -> Int {
+        Int(truncatingIfNeeded: Hashing.mix(key ^ secret) >> UInt64(shift))
     }
 
     /// The position holding `key`, or the empty one where it would go (`entries` must exist).
@@ -65,7 +82,7 @@ struct IntegerMap: ~Copyable {
     private func probe(_ key: UInt64) -> (index: Int, found: Bool) {
         let entries = self.entries!
         let mask = capacity - 1
-        var index = position(key)
+        var index = position(key, Self.secret)
         while true {
             let held = entries[index].key
             if held == key { return (index, true) }
@@ -180,6 +197,20 @@ struct IntegerMap: ~Copyable {
         return result
     }
 
+    /// How many positions a lookup of `key` reads (1: its first position; 0 while the map has no
+    /// table, or for key 0), for the tests of the keyed positions.
+    func probes(_ key: UInt64) -> Int {
+        guard let entries, key != 0 else { return 0 }
+        let mask = capacity - 1
+        var index = position(key, Self.secret)
+        var read = 1
+        while entries[index].key != key, entries[index].key != 0 {
+            index = (index + 1) & mask
+            read += 1
+        }
+        return read
+    }
+
     /// Replaces the contents by `values`.
     mutating func replace(with values: [UInt64: Int64], pool: UnsafeMutablePointer<SpillPool>? = nil) {
         removeAll()
@@ -207,8 +238,9 @@ struct IntegerMap: ~Copyable {
         UnsafeMutableRawPointer(fresh).initializeMemory(as: UInt8.self, repeating: 0, count: larger * MemoryLayout<Entry>.stride)
         entries = fresh
         let mask = larger - 1
+        let secret = Self.secret
         func place(_ entry: Entry) {
-            var index = position(entry.key)
+            var index = position(entry.key, secret)
             while fresh[index].key != 0 { index = (index + 1) & mask }
             fresh[index] = entry
         }
