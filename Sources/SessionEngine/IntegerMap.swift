@@ -46,6 +46,8 @@ struct IntegerMap: ~Copyable {
     /// Keys held.
     var count: Int { Int(count32) }
     private var capacity: Int { Int(capacity32) }
+    /// Whether one more key would fill the table past three quarters (then it grows first).
+    private var isFull: Bool { (count + 1) * 4 > capacity * 3 }
 
     /// An empty map; it allocates on its third key.
     init() {}
@@ -129,7 +131,7 @@ struct IntegerMap: ~Copyable {
                 return
             }
             grow(pool: pool)
-        } else if (count + 1) * 4 > capacity * 3 {
+        } else if isFull {
             grow(pool: pool)
         }
         let (index, found) = probe(key)
@@ -144,6 +146,21 @@ struct IntegerMap: ~Copyable {
     /// reads without inserting.
     @inline(__always)
     mutating func add(_ key: UInt64, _ delta: Int64, pool: UnsafeMutablePointer<SpillPool>? = nil) -> Int64 {
+        if delta != 0, key != 0, let entries {
+            // One probe: it finds the key, or the empty position a new key takes when the table has room.
+            let (index, found) = probe(key)
+            if found {
+                entries[index].value &+= delta
+                return entries[index].value
+            }
+            if !isFull {
+                entries[index] = Entry(key: key, value: delta)
+                count32 += 1
+                return delta
+            }
+            set(key, delta, pool: pool)
+            return delta
+        }
         let sum = (value(key) ?? 0) &+ delta
         if delta != 0 { set(key, sum, pool: pool) }
         return sum
@@ -152,6 +169,14 @@ struct IntegerMap: ~Copyable {
     /// Inserts `key` (as a set); returns whether it was absent.
     @inline(__always)
     mutating func insert(_ key: UInt64, pool: UnsafeMutablePointer<SpillPool>? = nil) -> Bool {
+        if key != 0, let entries, !isFull {
+            // One probe: it finds the key or the empty position it takes.
+            let (index, found) = probe(key)
+            if found { return false }
+            entries[index] = Entry(key: key, value: 1)
+            count32 += 1
+            return true
+        }
         if contains(key) { return false }
         set(key, 1, pool: pool)
         return true
