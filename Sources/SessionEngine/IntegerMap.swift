@@ -8,7 +8,8 @@
 /// FNV-1a), so without the secret a producer could choose keys that share one probe run, each
 /// insert then reading one position per earlier key; with it, probe runs stay short whatever
 /// the keys. Keys are stored as given: what a map holds, and a snapshot of it, does not depend
-/// on the secret; only the order `forEach` visits keys in does (snapshots sort them).
+/// on the secret; only the order `forEach` visits keys in does (snapshots take the maps as
+/// dictionaries and sets, whose order is the process's own already).
 /// Nothing is ever removed but everything at once, and `removeAll` keeps the room, so a map
 /// that has its size allocates nothing more.
 /// Key 0 marks an empty position; the key 0 itself is kept beside the table.
