@@ -39,6 +39,9 @@ extension Engine {
         return true
     }
 
+    /// Starts or ends the event's task in the session's running tasks. They are a list of at
+    /// most 256 id hashes searched in order, not a hash table, so the public hash (FNV-1a) of
+    /// the task id costs nothing when chosen: ids that share it are one task of their own session.
     private func applyTask(_ event: UnsafePointer<mw_event>, to session: Session) {
         let task = Hashing.fnv1a(UnsafeRawBufferPointer(start: event.pointee.task.ptr, count: event.pointee.task.len))
         switch event.pointee.task_state {

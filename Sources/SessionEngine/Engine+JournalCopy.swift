@@ -87,6 +87,8 @@ extension Engine {
         var id = id
         return id.withUTF8 { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)
+            // The public hash the journal's entries carry: the walk reads every entry in order
+            // (no table), and one of the same hash but another id is told apart by its bytes.
             let hash = Hashing.fnv1a(bytes)
             let live = table.find(bytes)
             return JournalCopying(

@@ -64,6 +64,8 @@ extension Engine {
 
         /// The entries by session, for counting.
         public func index() -> Index {
+            // A `Dictionary`, whose buckets are keyed by the process's `Hasher` seed; ids of one
+            // public hash (FNV-1a) share an array, told apart by their bytes.
             var bySession: [UInt64: [SessionJournal.Entry]] = [:]
             for entry in entries { bySession[entry.sessionHash, default: []].append(entry) }
             return Index(bySession: bySession)

@@ -21,6 +21,8 @@ public final class Engine {
     /// `output`, when it takes violations written straight into its own buffer.
     let writingOutput: (any ViolationWritingOutput)?
     var defaultProfile: RuleProfile
+    /// Every app remembered, by name (a `Dictionary`: its hash is the process's seeded `Hasher`,
+    /// so app names from events cannot be chosen to collide).
     var apps: [String: AppState] = [:]
     /// The apps without a live session, least recently seen first (forgotten past `max_apps`).
     var idleApps = IdleApps()

@@ -2,9 +2,16 @@
 /// firings made, quiet windows), which a rule reaches on almost every event.
 ///
 /// The first two keys live in the map itself (no allocation: most sessions' maps never hold
-/// more); from the third, open addressing with linear probing over one allocation, positions
-/// by Fibonacci hashing (one multiply, no SipHash). Nothing is ever removed but everything at
-/// once, and `removeAll` keeps the room, so a map that has its size allocates nothing more.
+/// more); from the third, open addressing with linear probing over one allocation, a key's
+/// position the top bits of a strong mix of the key and a per-process secret (`secret`; no
+/// SipHash). The keys come from event bytes through public hashes (`Hashing.ruleKey` of
+/// FNV-1a), so without the secret a producer could choose keys that share one probe run, each
+/// insert then reading one position per earlier key; with it, probe runs stay short whatever
+/// the keys. Keys are stored as given: what a map holds, and a snapshot of it, does not depend
+/// on the secret; only the order `forEach` visits keys in does (snapshots take the maps as
+/// dictionaries and sets, whose order is the process's own already).
+/// Nothing is ever removed but everything at once, and `removeAll` keeps the room, so a map
+/// that has its size allocates nothing more.
 /// Key 0 marks an empty position; the key 0 itself is kept beside the table.
 /// A session's maps take their table from the session table's `SpillPool` (the `pool`
 /// argument) and give it back there (`release(pool:)`); an app's from `malloc`.
@@ -27,9 +34,21 @@ struct IntegerMap: ~Copyable {
     /// Whether `entries` came from a `SpillPool` (then it goes back there, never to `free`).
     private var pooled = false
 
+    /// The secret positions are keyed with: drawn once from the process's `Hasher` seed (random
+    /// per process; fixed where `SWIFT_DETERMINISTIC_HASHING` is set, as for instruction counts).
+    /// One for every map of the process: immutable once drawn, and no room in each map (a field
+    /// would take a map from 64 bytes to 72, and a session's record holds two).
+    private static let secret: UInt64 = {
+        var hasher = Hasher()
+        hasher.combine(0x4D57_496E_744D_6170 as UInt64)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }()
+
     /// Keys held.
     var count: Int { Int(count32) }
     private var capacity: Int { Int(capacity32) }
+    /// Whether one more key would fill the table past three quarters (then it grows first).
+    private var isFull: Bool { (count + 1) * 4 > capacity * 3 }
 
     /// An empty map; it allocates on its third key.
     init() {}
@@ -55,9 +74,10 @@ struct IntegerMap: ~Copyable {
         shift = 64
     }
 
+    /// Where `key` goes first: the top bits of the mix of `key` and `secret`.
     @inline(__always)
-    private func position(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(shift))
+    private func position(_ key: UInt64, _ secret: UInt64) -> Int {
+        Int(truncatingIfNeeded: Hashing.mix(key ^ secret) >> UInt64(shift))
     }
 
     /// The position holding `key`, or the empty one where it would go (`entries` must exist).
@@ -65,7 +85,7 @@ struct IntegerMap: ~Copyable {
     private func probe(_ key: UInt64) -> (index: Int, found: Bool) {
         let entries = self.entries!
         let mask = capacity - 1
-        var index = position(key)
+        var index = position(key, Self.secret)
         while true {
             let held = entries[index].key
             if held == key { return (index, true) }
@@ -112,7 +132,7 @@ struct IntegerMap: ~Copyable {
                 return
             }
             grow(pool: pool)
-        } else if (count + 1) * 4 > capacity * 3 {
+        } else if isFull {
             grow(pool: pool)
         }
         let (index, found) = probe(key)
@@ -127,6 +147,21 @@ struct IntegerMap: ~Copyable {
     /// reads without inserting.
     @inline(__always)
     mutating func add(_ key: UInt64, _ delta: Int64, pool: UnsafeMutablePointer<SpillPool>? = nil) -> Int64 {
+        if delta != 0, key != 0, let entries {
+            // One probe: it finds the key, or the empty position a new key takes when the table has room.
+            let (index, found) = probe(key)
+            if found {
+                entries[index].value &+= delta
+                return entries[index].value
+            }
+            if !isFull {
+                entries[index] = Entry(key: key, value: delta)
+                count32 += 1
+                return delta
+            }
+            set(key, delta, pool: pool)
+            return delta
+        }
         let sum = (value(key) ?? 0) &+ delta
         if delta != 0 { set(key, sum, pool: pool) }
         return sum
@@ -135,6 +170,14 @@ struct IntegerMap: ~Copyable {
     /// Inserts `key` (as a set); returns whether it was absent.
     @inline(__always)
     mutating func insert(_ key: UInt64, pool: UnsafeMutablePointer<SpillPool>? = nil) -> Bool {
+        if key != 0, let entries, !isFull {
+            // One probe: it finds the key or the empty position it takes.
+            let (index, found) = probe(key)
+            if found { return false }
+            entries[index] = Entry(key: key, value: 1)
+            count32 += 1
+            return true
+        }
         if contains(key) { return false }
         set(key, 1, pool: pool)
         return true
@@ -180,6 +223,20 @@ struct IntegerMap: ~Copyable {
         return result
     }
 
+    /// How many positions a lookup of `key` reads (1: its first position; 0 while the map has no
+    /// table, or for key 0), for the tests of the keyed positions.
+    func probes(_ key: UInt64) -> Int {
+        guard let entries, key != 0 else { return 0 }
+        let mask = capacity - 1
+        var index = position(key, Self.secret)
+        var read = 1
+        while entries[index].key != key, entries[index].key != 0 {
+            index = (index + 1) & mask
+            read += 1
+        }
+        return read
+    }
+
     /// Replaces the contents by `values`.
     mutating func replace(with values: [UInt64: Int64], pool: UnsafeMutablePointer<SpillPool>? = nil) {
         removeAll()
@@ -207,8 +264,9 @@ struct IntegerMap: ~Copyable {
         UnsafeMutableRawPointer(fresh).initializeMemory(as: UInt8.self, repeating: 0, count: larger * MemoryLayout<Entry>.stride)
         entries = fresh
         let mask = larger - 1
+        let secret = Self.secret
         func place(_ entry: Entry) {
-            var index = position(entry.key)
+            var index = position(entry.key, secret)
             while fresh[index].key != 0 { index = (index + 1) & mask }
             fresh[index] = entry
         }

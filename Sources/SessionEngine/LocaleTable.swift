@@ -7,6 +7,11 @@ import ModalwatchABI
 /// session are judged with the stored bytes. Allocated once; a tag new to the table is copied in,
 /// nothing else. Past `capacity` tags a new one is not kept (the session's language is then
 /// undetermined) and counted.
+///
+/// Tags come from events, so a tag's slot is keyed with the process's secret: the `Hasher`
+/// (SipHash, seeded per process) of its bytes. With a public hash (FNV-1a) a producer could
+/// send `capacity` tags solved to share one probe run, and every later session start of one of
+/// them would read a slot and compare a tag for each earlier one.
 final class LocaleTable {
     /// The most distinct tags kept.
     static let capacity = 1024
@@ -15,7 +20,7 @@ final class LocaleTable {
 
     private let storage: UnsafeMutablePointer<UInt8>
     private let lengths: UnsafeMutablePointer<UInt8>
-    /// Open addressing by FNV-1a of the tag: a tag's number, 0 for an empty slot.
+    /// Open addressing by the keyed hash of the tag (`firstSlot`): a tag's number, 0 for an empty slot.
     private let slots: UnsafeMutablePointer<UInt16>
     /// Tags kept.
     private(set) var count = 0
@@ -39,8 +44,7 @@ final class LocaleTable {
     /// The number of `tag` (1-based), kept if new; 0 for an absent tag, or a new one past `capacity`.
     func number(of tag: mw_str) -> UInt16 {
         guard let pointer = tag.ptr, tag.len > 0, tag.len <= Self.stride else { return 0 }
-        let bytes = UnsafeRawBufferPointer(start: pointer, count: tag.len)
-        var slot = Int(truncatingIfNeeded: Hashing.fnv1a(bytes) & UInt64(Self.slotCount - 1))
+        var slot = Self.firstSlot(UnsafeRawBufferPointer(start: pointer, count: tag.len))
         while true {
             let number = slots[slot]
             if number == 0 { break }
@@ -59,6 +63,32 @@ final class LocaleTable {
         count += 1
         slots[slot] = UInt16(count)
         return UInt16(count)
+    }
+
+    /// The slot a lookup of `bytes` starts at: the process's keyed hash of them.
+    @inline(__always)
+    private static func firstSlot(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: bytes)
+        return hasher.finalize() & (slotCount - 1)
+    }
+
+    /// How many slots a lookup of `tag` reads (1: its first slot), for the tests of the keyed
+    /// hash.
+    func probes(_ tag: [UInt8]) -> Int {
+        tag.withUnsafeBytes { bytes in
+            var slot = Self.firstSlot(bytes)
+            var read = 1
+            while slots[slot] != 0 {
+                let index = Int(slots[slot]) - 1
+                if Int(lengths[index]) == bytes.count, memcmp(storage + index * Self.stride, bytes.baseAddress!, bytes.count) == 0 {
+                    break
+                }
+                slot = (slot + 1) & (Self.slotCount - 1)
+                read += 1
+            }
+            return read
+        }
     }
 
     /// The stored tag of `number` (absent for 0).

@@ -17,7 +17,7 @@ struct WindowRings: ~Copyable {
         var count: Int32
     }
 
-    /// Key to ring number.
+    /// Key to ring number (positions keyed with the process's secret, as in every `IntegerMap`).
     private var index = IntegerMap()
     private var ring0 = Ring(offset: 0, capacity: 0, start: 0, count: 0)
     private var ring1 = Ring(offset: 0, capacity: 0, start: 0, count: 0)

@@ -16,6 +16,43 @@ final class RuleStateStorageTests: XCTestCase {
         mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
     }
 
+    /// Keys solved to share one probe run under unkeyed Fibonacci positions (the top bits of
+    /// `key × 0x9E3779B97F4A7C15`, a product the odd constant's inverse mod 2^64 undoes) spread
+    /// out under the keyed ones: a lookup reads a few positions, not one per earlier key.
+    func testKeysSolvedToCollideWithoutTheSecretDoNotCollide() {
+        let constant: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var inverse = constant  // Newton's iteration for the constant's inverse mod 2^64
+        for _ in 0..<6 { inverse = inverse &* (2 &- constant &* inverse) }
+        XCTAssertEqual(constant &* inverse, 1)
+        // 50,000 keys take a table of 2^17 positions (a shift of 47). Every key's product has the
+        // same top 17 bits, so every key has the same unkeyed position in it and in each smaller table.
+        let run: UInt64 = 0x1_2345
+        let keys = (1...50_000).map { n in (run << 47 | UInt64(n)) &* inverse }
+        XCTAssertEqual(Set(keys.map { ($0 &* constant) >> 47 }), [run])
+        var map = IntegerMap()
+        var longest = 0
+        for (n, key) in keys.enumerated() {
+            map.set(key, Int64(n))
+            // Checked as the map fills: unkeyed positions fail here at once, not after 50,000²/2 probes.
+            if n % 256 == 255 { longest = max(longest, map.probes(key)) }
+            if longest >= 64 { break }
+        }
+        XCTAssertLessThan(longest, 64, "the longest probe while inserting 50,000 solved keys")
+        guard longest < 64 else { return }
+        XCTAssertEqual(map.count, keys.count)
+        var total = 0
+        var wrong = 0
+        for (n, key) in keys.enumerated() {
+            let probes = map.probes(key)
+            total += probes
+            longest = max(longest, probes)
+            if map.value(key) != Int64(n) { wrong += 1 }
+        }
+        XCTAssertEqual(wrong, 0)
+        XCTAssertLessThan(longest, 64, "the longest probe over 50,000 solved keys")
+        XCTAssertLessThan(total, 2 * keys.count, "the probes of all 50,000 lookups")
+    }
+
     func testIntegerMapAgreesWithADictionary() {
         var random = Generator(state: 0x5EED)
         var map = IntegerMap()
