@@ -143,9 +143,13 @@ let package = Package(
 
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
+            name: "ConnectionLimits",
+            dependencies: ["ZeroMQ", "CZeroMQ", "Posix", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "CZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "PostgresHistory", "Posix", "ControlProtocol",
+                "ZeroMQ", "CZeroMQ", "ConnectionLimits", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "PostgresHistory", "Posix", "ControlProtocol",
                 "EventDecoding", "CRuleGuard", "ShardRouting", "CurveAuthentication", "ByteBasics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -164,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "PostgresHistory", "ControlProtocol", "Report",
+                "ZeroMQ", "ConnectionLimits", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "PostgresHistory", "ControlProtocol", "Report",
                 "ModalwatchClient", "ShardRouting", "ModalwatchABI", "CurveAuthentication", "Posix", "ByteBasics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

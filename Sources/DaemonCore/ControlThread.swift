@@ -1,3 +1,4 @@
+import ConnectionLimits
 import Foundation
 import Logging
 import ShardRouting

@@ -1,3 +1,4 @@
+import ConnectionLimits
 import ControlProtocol
 import CurveAuthentication
 import EventDecoding

@@ -1,6 +1,7 @@
 public import Logging
 public import ModalwatchConfig
 public import RuleHost
+import ConnectionLimits
 import ByteBasics
 import CurveAuthentication
 import EventDecoding

@@ -1,3 +1,4 @@
+import ConnectionLimits
 import CurveAuthentication
 import EventDecoding
 import Foundation

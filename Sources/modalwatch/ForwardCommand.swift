@@ -1,8 +1,10 @@
 import ArgumentParser
+import ConnectionLimits
 import ControlProtocol
 import Foundation
 import Posix
 import Glibc
+import Logging
 import ModalwatchConfig
 import ZeroMQ
 
@@ -128,17 +130,25 @@ struct ForwardCommand: ParsableCommand {
             throw ExitCode(1)
         }
         defer { steering.close() }
+        let guards: ForwarderConnectionGuards
+        do { guards = try ForwarderConnectionGuards(context: context, bound: bound, logger: Logger(label: "modalwatch forward")) } catch {
+            Terminal.error("cannot watch the forwarder's connections: \(error)")
+            _ = try? steering.send(ZMQProxy.Command.terminate.rawValue)
+            proxy.join()
+            throw ExitCode(1)
+        }
+        defer { guards.close() }
         FileHandle.standardError.write(Data("forwarding \(bound.frontend) (producers) → \(bound.backend) (daemons)\n".utf8))
         var lastStats = Date()
         while true {
             let taken = signals.take()
             if taken.contains(SIGTERM) || taken.contains(SIGINT) { break }
             if proxy.hasEnded { break }
-            usleep(50_000)
+            guards.serve(waitingMs: 50)
             if statsInterval > 0 && Date().timeIntervalSince(lastStats) >= Double(statsInterval) {
                 lastStats = Date()
                 if let statistics = Self.ask(steering, .statistics) {
-                    FileHandle.standardError.write(Data((Self.line(statistics, authentication?.counts) + "\n").utf8))
+                    FileHandle.standardError.write(Data((Self.line(statistics, authentication?.counts, guards) + "\n").utf8))
                 }
             }
         }
@@ -149,7 +159,7 @@ struct ForwardCommand: ParsableCommand {
         proxy.join()
         if let final {
             let counts = authentication?.counts
-            FileHandle.standardError.write(Data(("stopped; " + Self.line(final, counts) + "\n").utf8))
+            FileHandle.standardError.write(Data(("stopped; " + Self.line(final, counts, guards) + "\n").utf8))
             if json {
                 JSONOutput.line([
                     "curve": .bool(curve != nil), "backend_encrypted": .bool(curve?.0.backendServerKey != nil),
@@ -158,6 +168,7 @@ struct ForwardCommand: ParsableCommand {
                     "messages_forwarded": .unsigned(final.backendMessagesOut), "bytes_forwarded": .unsigned(final.backendBytesOut),
                     "messages_received": .unsigned(final.frontendMessagesIn), "bytes_received": .unsigned(final.frontendBytesIn),
                     "subscriptions_forwarded": .unsigned(final.frontendMessagesOut), "subscription_bytes_forwarded": .unsigned(final.frontendBytesOut),
+                    "frontend_connections_refused": .unsigned(guards.frontend.refused), "backend_connections_refused": .unsigned(guards.backend.refused),
                 ])
             }
         }
@@ -174,9 +185,10 @@ struct ForwardCommand: ParsableCommand {
         return ZMQProxy.Statistics(frames: reply.frames)
     }
 
-    private static func line(_ s: ZMQProxy.Statistics, _ counts: ForwarderAuthentication.Counts?) -> String {
+    private static func line(_ s: ZMQProxy.Statistics, _ counts: ForwarderAuthentication.Counts?, _ guards: ForwarderConnectionGuards) -> String {
         "producers → daemons: \(s.frontendMessagesIn) messages, \(s.frontendBytesIn) bytes in, \(s.backendMessagesOut) messages, \(s.backendBytesOut) bytes out; "
             + "daemons → producers: \(s.backendMessagesIn) subscription messages, \(s.frontendMessagesOut) forwarded"
             + (counts.map { "; CURVE clients \($0.accepted) accepted, \($0.refused) refused" } ?? "")
+            + "; connections refused past the limit: \(guards.frontend.refused) producers, \(guards.backend.refused) daemons"
     }
 }

@@ -1,3 +1,4 @@
+import ConnectionLimits
 import CurveAuthentication
 import EventDecoding
 import Foundation
@@ -84,8 +85,8 @@ final class ForwardingThread: Sendable {
             try back.set(.sendHighWaterMark, 100_000)
             try back.set(.maxMessageSize, EventLimits.maxSubscriptionMessageBytes)
             // A connection that never speaks ZMTP (bare TCP) is closed after 5 s on either side.
-            try front.set(.handshakeInterval, 5000)
-            try back.set(.handshakeInterval, 5000)
+            try front.set(.handshakeInterval, ConnectionGuard.handshakeIntervalMs)
+            try back.set(.handshakeInterval, ConnectionGuard.handshakeIntervalMs)
             if let curve {
                 try ZapHandler.makeServer(front, secretKey: curve.secretKey)
                 if let serverKey = curve.backendServerKey {
@@ -111,8 +112,21 @@ final class ForwardingThread: Sendable {
                               isEndpoint: true)
             }
         }
+        do {
+            // The connections each side accepts are bounded by the guards the command's thread reads.
+            try ConnectionGuard.monitor(front, name: Self.frontendGuardName)
+            try ConnectionGuard.monitor(back, name: Self.backendGuardName)
+        } catch {
+            for socket in sockets { socket.close() }
+            throw Failure(description: "cannot monitor the forwarder's connections: \(error)", isEndpoint: false)
+        }
         return Sockets(front: front, back: back, steer: steer, bound: bound)
     }
+
+    /// The frontend's connection guard, by name (log lines).
+    static let frontendGuardName = "forward-frontend"
+    /// The backend's connection guard, by name.
+    static let backendGuardName = "forward-backend"
 
     /// Runs the proxy until it is told to stop or the context ends; closes the sockets.
     private func run(_ sockets: Sockets) {

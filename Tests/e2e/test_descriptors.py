@@ -3,9 +3,14 @@ ingest port, keeps answering on its control socket and still writes its last ses
 on SIGTERM (opened at start), so the sessions come back on restart."""
 from __future__ import annotations
 
+import json
 import resource
+import signal
 import socket
+import subprocess
 import time
+
+import zmq
 
 import e2e_support as support
 import streams
@@ -113,3 +118,46 @@ def test_a_connection_flood_on_the_publish_or_control_port_leaves_control_answer
         for sock in bare:
             sock.close()
         assert daemon.stop() == 0
+
+
+def test_a_connection_flood_on_the_forwarders_frontend_leaves_it_forwarding(zctx, tmp_path):
+    """`modalwatch forward` with 128 descriptors: bare TCP connections to its frontend are shut down
+    past the frontend's limit (counted), and once libzmq has ended the held ones' handshake, a
+    producer's events come out of the backend again."""
+    frontend, backend = support.free_tcp_endpoint(), support.free_tcp_endpoint()
+    err = open(tmp_path / "forward.err", "wb")
+    forward = subprocess.Popen([str(support.cli_path()), "forward", "--frontend", frontend, "--backend", backend,
+                                "--stats-interval", "0", "--json"],
+                               stdout=subprocess.PIPE, stderr=err, stdin=subprocess.DEVNULL, preexec_fn=few_descriptors)
+    bare: list[socket.socket] = []
+    sub = zctx.socket(zmq.SUB)
+    sub.linger = 0
+    pub = zctx.socket(zmq.PUB)
+    pub.linger = 0
+    try:
+        assert support.poll_until(lambda: b"forwarding" in (tmp_path / "forward.err").read_bytes(), 10), \
+            (tmp_path / "forward.err").read_text()
+        sub.setsockopt(zmq.SUBSCRIBE, b"")
+        sub.connect(backend)
+        bare = open_bare_connections(frontend, 400)
+        assert len(bare) >= 200, f"only {len(bare)} connections opened"
+        assert forward.poll() is None, (tmp_path / "forward.err").read_text()
+        time.sleep(HANDSHAKE_S + 1.0)
+        pub.connect(frontend)
+
+        def through() -> bool:
+            pub.send(b"after the flood")
+            return sub.poll(200) != 0 and sub.recv() == b"after the flood"
+
+        assert support.poll_until(through, 15, interval=0.1), "nothing came through the forwarder after the flood"
+    finally:
+        for sock in bare:
+            sock.close()
+        sub.close()
+        pub.close()
+        forward.send_signal(signal.SIGTERM)
+        out, _ = forward.communicate(timeout=20)
+        err.close()
+    assert forward.returncode == 0, (tmp_path / "forward.err").read_text()
+    summary = json.loads(out.decode().strip().splitlines()[-1])
+    assert summary["frontend_connections_refused"] > 0, summary

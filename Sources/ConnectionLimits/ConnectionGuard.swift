@@ -1,15 +1,16 @@
 import CZeroMQ
-import Logging
+public import Logging
 import Posix
-import ZeroMQ
+public import ZeroMQ
 
-/// Bounds the connections one listening socket (ingest, publish or control) accepted on its TCP
+/// Bounds the connections one listening socket (the daemon's ingest, publish and control sockets,
+/// the forwarder's frontend and backend) accepted on its TCP
 /// endpoints, so that a flood of connections (bare TCP that never speaks ZMTP included) to any
 /// of them cannot take every descriptor of the process: the other sockets, the history and the
 /// checkpoint keep theirs.
 ///
 /// libzmq has no limit of its own. It reports each connection it accepts and each one that
-/// ends on a monitor `PAIR` (`zmq_socket_monitor`), which this reads on the ingest thread:
+/// ends on a monitor `PAIR` (`zmq_socket_monitor`), which this reads on the thread that made it:
 /// past `limit`, a newly accepted connection is shut down (`shutdown(2)`, never `close`:
 /// the descriptor stays libzmq's, which then sees the connection end and closes it) and
 /// counted. Before that it checks that the descriptor is still a TCP socket on one of the
@@ -18,51 +19,53 @@ import ZeroMQ
 /// `ZMQ_HANDSHAKE_IVL` (`handshakeIntervalMs`).
 ///
 /// The socket's owner starts the monitor on its own thread (`monitor(_:name:)`, after binding);
-/// the guard, made on the ingest thread and confined to it, owns the monitor's `PAIR` socket.
-final class ConnectionGuard {
+/// the guard, made on the thread that reads it (the daemon's ingest thread, the forwarder's main
+/// thread) and confined to it, owns the monitor's `PAIR` socket. That thread reads it at least
+/// every 50 ms: libzmq's I/O thread waits on a monitor nobody reads.
+public final class ConnectionGuard {
     /// How long a connection may take to finish the ZMTP (and CURVE) handshake.
-    static let handshakeIntervalMs: Int32 = 5000
+    public static let handshakeIntervalMs: Int32 = 5000
     /// Descriptors the limits leave to everything else when they are derived from `RLIMIT_NOFILE`.
-    static let descriptorReserve = 64
+    public static let descriptorReserve = 64
     /// The events a guard reads.
     private static let events = ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_ACCEPT_FAILED
 
     /// The socket guarded (`ingest`, `publish`, `control`), in log lines and `status`.
-    let name: String
+    public let name: String
     /// The monitor `PAIR`, for the poller.
-    let socket: ZMQSocket
+    public let socket: ZMQSocket
     /// The most connections accepted on the socket's TCP endpoints held at once.
-    let limit: Int
+    public let limit: Int
     private let ports: Set<UInt16>
     private var accepted: Set<Int32> = []
     private let logger: Logger
     /// Connections shut down past `limit`.
-    private(set) var refused: UInt64 = 0
+    public private(set) var refused: UInt64 = 0
     /// Accepts that failed (e.g. `EMFILE`: no descriptor left).
-    private(set) var acceptFailures: UInt64 = 0
+    public private(set) var acceptFailures: UInt64 = 0
     private var lastWarningMs: Int64 = .min
 
     /// Connections accepted on the socket's TCP endpoints now.
-    var open: Int { accepted.count }
+    public var open: Int { accepted.count }
 
     /// The ingest socket's limit: `configured`, else half of what `RLIMIT_NOFILE` leaves past a
     /// reserve (the other half absorbs what libzmq accepts before this reads its events, and the
     /// publish and control sockets' limits).
-    static func limit(configured: Int?, descriptorLimit: Int) -> Int {
+    public static func limit(configured: Int?, descriptorLimit: Int) -> Int {
         if let configured { return configured }
         return max(8, (min(descriptorLimit, 1 << 20) - descriptorReserve) / 2)
     }
 
     /// The publish and control sockets' limit each: a sixteenth of what `RLIMIT_NOFILE` leaves
     /// past the reserve (subscribers and command-line clients are few), at least 8.
-    static func sideLimit(descriptorLimit: Int) -> Int {
+    public static func sideLimit(descriptorLimit: Int) -> Int {
         max(8, (min(descriptorLimit, 1 << 20) - descriptorReserve) / 16)
     }
 
     /// Starts monitoring `socket` for the guard of `name`: call it on the socket's own thread,
     /// after binding (a listener takes the socket's options, `handshakeIntervalMs` among them,
     /// when it is made).
-    static func monitor(_ socket: ZMQSocket, name: String) throws(ZMQError) {
+    public static func monitor(_ socket: ZMQSocket, name: String) throws(ZMQError) {
         try socket.monitor(endpoint(name), events: events)
     }
 
@@ -70,7 +73,7 @@ final class ConnectionGuard {
 
     /// Connects the monitor `PAIR` of the socket `name` monitors (`monitor(_:name:)`), bound to
     /// `boundEndpoints`.
-    init(name: String, context: ZMQContext, boundEndpoints: [String], limit: Int, logger: Logger) throws(ZMQError) {
+    public init(name: String, context: ZMQContext, boundEndpoints: [String], limit: Int, logger: Logger) throws(ZMQError) {
         self.name = name
         self.limit = limit
         self.logger = logger
@@ -85,7 +88,7 @@ final class ConnectionGuard {
     }
 
     /// Reads every event waiting; shuts down what is past the limit.
-    func serve() {
+    public func serve() {
         while true {
             let event: ZMQSocket.MonitorEvent?
             do { event = try socket.receiveMonitorEvent(dontWait: true) } catch {
@@ -105,7 +108,7 @@ final class ConnectionGuard {
     }
 
     /// Closes the monitor `PAIR`.
-    func close() { socket.close() }
+    public func close() { socket.close() }
 
     private func admit(_ descriptor: Int32) {
         guard accepted.count >= limit else {
