@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import HistoryStore
 import ModalwatchConfig
 import Posix
@@ -73,7 +74,9 @@ struct HistoryExportCommand: ParsableCommand {
         }
         let sinceObserved = since.flatMap(DurationParser.milliseconds).map { Int64(Date().timeIntervalSince1970 * 1000) - $0 }
         let query = HistoryQuery(sinceObserved: sinceObserved, limit: Self.pageRows)
-        let progress = HistoryProgress()
+        let progress = HistoryProgress(outputOnTerminal: out.isTerminal)
+        // A reader of the pipe that stops (`| head`) is seen as EPIPE, not a signal: the export ends, exit 0.
+        if out.path == nil { signal(SIGPIPE, SIG_IGN) }
         var rows = 0
         var cursor: HistoryPage.Cursor?
         do {
