@@ -121,6 +121,9 @@ def test_export_gives_every_violation_as_published_newest_first(demo_state):
     stored = [row[0] for row in db.execute("SELECT json FROM violations ORDER BY seq DESC")]
     db.close()
     assert lines == stored
+    # The same objects `violations --json` prints (it writes them again from the parsed value).
+    listed = ok(["violations", "--state-dir", str(demo_state), "--json", "--limit", "10000"]).stdout.decode().splitlines()
+    assert [json.loads(line) for line in lines] == [json.loads(line) for line in listed]
     assert f"exported {len(ids)} violations (ndjson)" in summary, summary
 
 
@@ -233,3 +236,29 @@ def test_a_role_that_does_not_exist_points_to_reader_roles_which_then_read(demo_
     # A reader may not write.
     denied = subprocess.run(["psql", as_alice, "-qAtc", "DELETE FROM modalwatch_violation_rows"], capture_output=True, timeout=30)
     assert denied.returncode != 0 and b"permission denied" in denied.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["history", "export"],
+    ["history", "export", "--state-dir", "/tmp", "--postgresql", "host=/tmp"],
+    ["history", "export", "--state-dir", "/tmp", "--format", "xml"],
+    ["history", "export", "--state-dir", "/tmp", "--since", "yesterday"],
+    ["history", "export", "--state-dir", "/tmp", "--output", ""],
+    ["history", "import", "--state-dir", "/tmp"],
+    ["history", "import", "--postgresql", "host=/tmp"],
+    ["history", "import", "--state-dir", "/tmp", "--postgresql", "host=/tmp", "--batch", "0"],
+], ids=lambda a: " ".join(a))
+def test_bad_usage_exits_2_with_the_usage(args):
+    result = cli(args)
+    assert result.returncode == 2, result.stderr.decode()
+    assert "Usage:" in result.stderr.decode()
+    assert result.stdout == b""
+
+
+def test_a_missing_history_is_one_line_and_exit_2(tmp_path):
+    for args in (["history", "export", "--state-dir", str(tmp_path)],
+                 ["history", "import", "--state-dir", str(tmp_path), "--postgresql", "host=/nonexistent dbname=x"]):
+        result = cli(args)
+        assert result.returncode == 2
+        assert result.stderr.decode().splitlines() == [
+            f"modalwatch: no history at {tmp_path / 'history.sqlite'}; is --state-dir the daemon's state directory?"]
