@@ -49,6 +49,14 @@ package struct HistorySQL: Sendable {
         return Statement(sql: sql, arguments: clauses.arguments)
     }
 
+    /// At most `limit` violations stored after `seq` (0: from the oldest), oldest first: the
+    /// storing order, page by page through the primary key (`modalwatch history import`).
+    package func oldestFirst(after seq: Int64, limit: Int) -> Statement {
+        Statement(
+            sql: "SELECT \(Self.violationColumns) FROM \(table) WHERE seq > \(parameterPrefix)1 ORDER BY seq LIMIT \(max(0, limit))",
+            arguments: [.integer(seq)])
+    }
+
     /// Every violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, in no
     /// particular order.
     package func scan(app: String?, sinceTs: Int64?, untilTs: Int64?) -> Statement {

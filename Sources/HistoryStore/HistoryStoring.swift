@@ -41,31 +41,7 @@ extension HistoryWriting {
     public func insert(_ rows: [StoredViolation]) throws {
         guard !rows.isEmpty else { return }
         try write { writer in
-            for row in rows {
-                guard row.id.utf8.count == 32, let high = UInt64(row.id.prefix(16), radix: 16),
-                      let low = UInt64(row.id.suffix(16), radix: 16) else {
-                    throw HistoryStoreError("violation id '\(row.id)' is not 32 hex digits")
-                }
-                guard row.fingerprint.utf8.count == 16, let fingerprint = UInt64(row.fingerprint, radix: 16) else {
-                    throw HistoryStoreError("fingerprint '\(row.fingerprint)' of violation \(row.id) is not 16 hex digits")
-                }
-                var row = row
-                try row.rule.withUTF8 { rule in
-                    try row.app.withUTF8 { app in
-                        try row.session.withUTF8 { session in
-                            try row.severity.withUTF8 { severity in
-                                try row.json.withUTF8 { json in
-                                    try writer.insert(
-                                        idHigh: high, idLow: low, fingerprint: fingerprint,
-                                        rule: UnsafeRawBufferPointer(rule), app: UnsafeRawBufferPointer(app),
-                                        session: UnsafeRawBufferPointer(session), severity: UnsafeRawBufferPointer(severity),
-                                        ts: row.ts, observed: row.observed, json: UnsafeRawBufferPointer(json))
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+            for row in rows { try writer.insert(row) }
         }
     }
 }

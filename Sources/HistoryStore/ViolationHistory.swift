@@ -222,6 +222,16 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         }
     }
 
+    /// At most `limit` violations stored after sequence number `seq` (0: from the oldest), oldest
+    /// first: one page of the whole history in storing order. The last row's `seq` is where the
+    /// next page starts; fewer than `limit` rows end the history.
+    public func oldestFirst(after seq: Int64, limit: Int) throws -> [StoredViolation] {
+        try database.read { db in
+            let statement = Self.sql.oldestFirst(after: seq, limit: limit)
+            return try Row.fetchAll(db, sql: statement.sql, arguments: Self.arguments(statement)).map(Self.storedViolation)
+        }
+    }
+
     /// Runs `body` on the rows matching `query` after `cursor`, newest first, until it returns
     /// false or `query.limit` rows were given. `--since` is a sequence bound (`firstSequence`). A
     /// session's rows are read bucket by bucket, newest first (`HistorySchema.sessionBucketShift`):
@@ -315,7 +325,7 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     static func storedViolation(_ row: Row) -> StoredViolation {
         StoredViolation(
             id: row[1], fingerprint: row[2], rule: row[3], app: row[4], session: row[5], severity: row[6],
-            ts: row[7], observed: row[8], json: row[9])
+            ts: row[7], observed: row[8], json: row[9], seq: row[0])
     }
 
     static func arguments(_ statement: HistorySQL.Statement) -> StatementArguments {

@@ -28,6 +28,36 @@ public struct ViolationWriter: ~Copyable {
     }
 }
 
+extension ViolationWriter {
+    /// Stores one violation as a store read it (`StoredViolation`). A violation already stored is
+    /// kept once. Throws `HistoryStoreError` when its id is not 32 hex digits or its fingerprint
+    /// not 16.
+    public mutating func insert(_ row: StoredViolation) throws {
+        guard let id = ViolationID(hex: row.id) else {
+            throw HistoryStoreError("violation id '\(row.id)' is not 32 hex digits")
+        }
+        guard row.fingerprint.utf8.count == 16, let fingerprint = UInt64(row.fingerprint, radix: 16) else {
+            throw HistoryStoreError("fingerprint '\(row.fingerprint)' of violation \(row.id) is not 16 hex digits")
+        }
+        var row = row
+        try row.rule.withUTF8 { rule in
+            try row.app.withUTF8 { app in
+                try row.session.withUTF8 { session in
+                    try row.severity.withUTF8 { severity in
+                        try row.json.withUTF8 { json in
+                            try insert(
+                                idHigh: id.high, idLow: id.low, fingerprint: fingerprint,
+                                rule: UnsafeRawBufferPointer(rule), app: UnsafeRawBufferPointer(app),
+                                session: UnsafeRawBufferPointer(session), severity: UnsafeRawBufferPointer(severity),
+                                ts: row.ts, observed: row.observed, json: UnsafeRawBufferPointer(json))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Not `Sendable`: valid only during the `write` call that made it, on its thread.
 @available(*, unavailable)
 extension ViolationWriter: Sendable {}

@@ -77,28 +77,34 @@ public final class PostgresHistory: HistoryStoring, Sendable {
     /// Stores in one transaction whatever `body` hands over. Returns the number handed over.
     @discardableResult
     public func write(_ body: (inout ViolationWriter) throws -> Void) throws -> Int {
+        try writeCounting(body).handed
+    }
+
+    /// Stores in one transaction whatever `body` hands over, as `write` does. Returns the number
+    /// handed over and the number inserted: the others (an `id` the database holds) were already there.
+    public func writeCounting(_ body: (inout ViolationWriter) throws -> Void) throws -> (handed: Int, inserted: Int) {
         return try lock.withLock { _ throws in
             copyRows.reset()
             var writer = ViolationWriter(rows: copyRows)
             try body(&writer)
             let handed = writer.count
-            guard handed > 0 else { return handed }
+            guard handed > 0 else { return (handed, 0) }
             do {
                 try connection.execute("BEGIN")
                 try copyRows.bytes.withUnsafeBytes { data in
                     try connection.copyIn("COPY modalwatch_incoming FROM STDIN", data: data)
                 }
-                try connection.execute("""
+                let inserted = try connection.execute("""
                     INSERT INTO modalwatch_violation_rows (id, ts, observed, rule, severity, app, session, fingerprint, json)
                     SELECT id, ts, observed, rule, severity, app, session, fingerprint, json FROM modalwatch_incoming ORDER BY ord
                     ON CONFLICT (id) DO NOTHING
-                    """)
+                    """).affectedRows
                 try connection.execute("COMMIT")
+                return (handed, inserted)
             } catch {
                 connection.rollBack()
                 throw error
             }
-            return handed
         }
     }
 
@@ -175,7 +181,7 @@ public final class PostgresHistory: HistoryStoring, Sendable {
                 let violation = StoredViolation(
                     id: result.text(row, 1) ?? "", fingerprint: result.text(row, 2) ?? "", rule: result.text(row, 3) ?? "",
                     app: result.text(row, 4) ?? "", session: result.text(row, 5) ?? "", severity: result.text(row, 6) ?? "",
-                    ts: result.int64(row, 7), observed: result.int64(row, 8), json: json)
+                    ts: result.int64(row, 7), observed: result.int64(row, 8), json: json, seq: result.int64(row, 0))
                 page.rows.append(violation)
                 last = HistoryPage.Cursor(observed: violation.observed, rowid: result.int64(row, 0))
             }

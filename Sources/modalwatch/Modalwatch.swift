@@ -12,7 +12,7 @@ struct Modalwatch: ParsableCommand {
         subcommands: [
             StatusCommand.self, SessionsCommand.self, SessionCommand.self, TopCommand.self, TailCommand.self,
             ViolationsCommand.self, RulesCommand.self, CheckCommand.self, SendCommand.self, ForwardCommand.self, KeygenCommand.self,
-            ReportCommand.self, ReloadCommand.self,
+            ReportCommand.self, ReloadCommand.self, HistoryCommand.self,
         ])
 
     /// Runs the command; bad usage exits 2 (interfaces.md), not ArgumentParser's 64.

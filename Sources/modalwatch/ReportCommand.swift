@@ -81,15 +81,11 @@ struct ReportCommand: ParsableCommand {
         if !files.isEmpty {
             report = try fromStreams(filter: filter, generated: generated)
         } else if let stateDir {
-            let path = stateDir + "/" + ViolationHistory.fileName
-            guard FileManager.default.fileExists(atPath: path) else {
-                Terminal.error("no history at \(path); is --state-dir the daemon's state directory?")
-                throw ExitCode(2)
-            }
-            report = try fromHistory(name: path, filter: filter, generated: generated) { try ViolationHistory(path: path, readOnly: true) }
+            let path = HistoryAccess.path(inStateDirectory: stateDir)
+            report = try fromHistory(name: path, filter: filter, generated: generated) { try HistoryAccess.stateDirectory(stateDir) }
         } else if let postgresql {
             report = try fromHistory(name: "postgresql: " + PostgresConninfo.redacted(postgresql), filter: filter, generated: generated) {
-                try PostgresHistory(conninfo: postgresql, writer: false)
+                try HistoryAccess.postgresql(postgresql, writer: false)
             }
         } else {
             // No source named: the daemon `violations` and `status` find ($MODALWATCH_CONTROL, the
@@ -178,8 +174,11 @@ struct ReportCommand: ParsableCommand {
                                           subject: ViolationJSON.string("subject", in: json), message: ViolationJSON.string("message", in: json),
                                           suggestion: suggestion, corrected: corrected))
             }
+        } catch let exit as ExitCode {
+            throw exit  // said already (`HistoryAccess`)
         } catch {
-            Terminal.error("cannot read the history at \(name): \(error)")
+            let hint = postgresql == nil ? "" : "; " + HistoryAccess.hint(for: error)
+            Terminal.error("cannot read the history at \(name): \(error)\(hint)")
             throw ExitCode(2)
         }
         var notes: [String] = []

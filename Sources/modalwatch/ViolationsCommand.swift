@@ -60,26 +60,22 @@ struct ViolationsCommand: ParsableCommand {
         var objects: [JSONValue]
         if let postgresql {
             let sinceObserved = since.flatMap(DurationParser.milliseconds).map { Int64(Date().timeIntervalSince1970 * 1000) - $0 }
+            let history = try HistoryAccess.postgresql(postgresql, writer: false)
             do {
-                let history = try PostgresHistory(conninfo: postgresql, writer: false)
                 let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, sinceObserved: sinceObserved, limit: wanted))
                 objects = rows.compactMap { row in
                     guard let value = try? JSONParser.parse(Array(row.json.utf8)), value.objectValue != nil else { return nil }
                     return value
                 }
             } catch {
-                Terminal.error("cannot read the history in PostgreSQL (\(PostgresConninfo.redacted(postgresql))): \(error); check --postgresql")
+                Terminal.error("cannot read the history in PostgreSQL (\(PostgresConninfo.redacted(postgresql))): \(error); \(HistoryAccess.hint(for: error))")
                 throw ExitCode(2)
             }
         } else if let stateDir {
-            let path = stateDir + "/" + ViolationHistory.fileName
-            guard FileManager.default.fileExists(atPath: path) else {
-                Terminal.error("no history at \(path); is --state-dir the daemon's state directory?")
-                throw ExitCode(2)
-            }
+            let path = HistoryAccess.path(inStateDirectory: stateDir)
             let sinceObserved = since.flatMap(DurationParser.milliseconds).map { Int64(Date().timeIntervalSince1970 * 1000) - $0 }
+            let history = try HistoryAccess.stateDirectory(stateDir)
             do {
-                let history = try ViolationHistory(path: path, readOnly: true)
                 let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, sinceObserved: sinceObserved, limit: wanted))
                 objects = rows.compactMap { row in
                     guard let value = try? JSONParser.parse(Array(row.json.utf8)), value.objectValue != nil else { return nil }

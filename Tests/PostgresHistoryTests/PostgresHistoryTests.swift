@@ -55,6 +55,24 @@ final class PostgresHistoryTests {
         #expect(paged == (0...50).reversed().map { row($0).id })
     }
 
+    /// `writeCounting` says how many of a batch went in and how many were there already
+    /// (`modalwatch history import`'s counts); each read row carries the `seq` it was stored at.
+    @Test func writeCountingTellsInsertedFromAlreadyThere() throws {
+        let conninfo = try server.makeDatabase()
+        let history = try PostgresHistory(conninfo: conninfo, writer: true)
+        let rows = (0..<20).map { row($0) }
+        let first = try history.writeCounting { writer in for row in rows[..<12] { try writer.insert(row) } }
+        #expect(first.handed == 12 && first.inserted == 12)
+        let second = try history.writeCounting { writer in for row in rows { try writer.insert(row) } }
+        #expect(second.handed == 20 && second.inserted == 8)
+        let again = try history.writeCounting { writer in for row in rows { try writer.insert(row) } }
+        #expect(again.handed == 20 && again.inserted == 0)
+        #expect(try history.count() == 20)
+        let newest = try history.find(HistoryQuery(limit: 20))
+        #expect(newest.map(\.id) == rows.reversed().map(\.id))
+        #expect(newest.map(\.seq) == newest.map(\.seq).sorted(by: >) && Set(newest.map(\.seq)).count == 20)
+    }
+
     /// The table has `HistorySchema.columns`, in order, as the SQLite file does (docs/spec/history.md),
     /// and its generated columns are the published fields.
     @Test func theTableHasTheSchemasColumnsAndGeneratesTheFields() throws {
