@@ -6,9 +6,10 @@
 #   UNITDIR/modalwatchd.service                            (ExecStart and Documentation= under PREFIX)
 #   UNITDIR/modalwatchd@.service, modalwatch-forward.service (sharding, docs/SCALING.md)
 #   SYSUSERSDIR/modalwatch.conf                            (the modalwatch user and group, systemd-sysusers)
-#   /etc/modalwatch/modalwatchd.yaml                        (the commented default config with the service's
-#                                                            control socket, ipc:///run/modalwatch/control.sock;
+#   /etc/modalwatch/modalwatchd.yaml                        (config/modalwatchd.service.yaml: the service's
+#                                                            endpoints, control ipc:///run/modalwatch/control.sock;
 #                                                            kept if present)
+#   PREFIX/share/doc/modalwatch/examples/modalwatchd.yaml  (config/modalwatchd.yaml: every key, commented)
 #   PREFIX/share/doc/modalwatch/                            (README, CHANGELOG, LICENSE, docs/ and the contract, docs/spec/)
 #   PREFIX/share/modalwatch/monitoring/                     (Prometheus rules and their tests, the Grafana dashboard:
 #                                                            docs/monitoring.md)
@@ -53,11 +54,13 @@ install -m 0644 systemd/modalwatch.sysusers "$DESTDIR$SYSUSERSDIR/modalwatch.con
 if [ -e "$DESTDIR/etc/modalwatch/modalwatchd.yaml" ]; then
     echo "install: keeping the existing /etc/modalwatch/modalwatchd.yaml"
 else
-    # The service's control socket: in its RuntimeDirectory, group modalwatch (the unit reads
-    # every endpoint from this file).
-    sed "s#^control: .*#control: ipc:///run/modalwatch/control.sock#" config/modalwatchd.yaml > "$DESTDIR/etc/modalwatch/modalwatchd.yaml"
-    chmod 0644 "$DESTDIR/etc/modalwatch/modalwatchd.yaml"
+    # The service's endpoints (the unit reads every endpoint from this file); local settings go
+    # in drop-ins, so a new release's file replaces it without a question.
+    install -m 0644 config/modalwatchd.service.yaml "$DESTDIR/etc/modalwatch/modalwatchd.yaml"
 fi
+# The whole file with every key commented, for reference.
+install -d "$DESTDIR$PREFIX/share/doc/modalwatch/examples"
+install -m 0644 config/modalwatchd.yaml "$DESTDIR$PREFIX/share/doc/modalwatch/examples/modalwatchd.yaml"
 # Local settings go in drop-in files here, merged over the main file (interfaces.md).
 install -d -m 0755 "$DESTDIR/etc/modalwatch/modalwatchd.yaml.d"
 install -m 0644 README.md CHANGELOG.md LICENSE docs/*.md "$DESTDIR$PREFIX/share/doc/modalwatch/"

@@ -130,6 +130,11 @@ def test_the_control_files_the_conffile_and_the_units(deb, tmp_path):
     # the configuration holds the service's endpoints; the unit passes none of them
     config = (pkg / "etc/modalwatch/modalwatchd.yaml").read_text()
     assert re.search(r"^control: ipc:///run/modalwatch/control\.sock$", config, re.M), config
+    # short: the endpoints only; the whole commented file is the example
+    keys = [line.split(":", 1)[0] for line in config.splitlines() if line and not line.startswith("#")]
+    assert keys == ["events", "publish", "control"], keys
+    example = (pkg / "usr/share/doc/modalwatch/examples/modalwatchd.yaml").read_text()
+    assert "checkpoint_interval:" in example and "history:" in example
     unit = unit_settings((pkg / "lib/systemd/system/modalwatchd.service").read_text())
     command = shlex.split(unit["ExecStart"])
     assert command == ["/usr/bin/modalwatchd", "--config", "/etc/modalwatch/modalwatchd.yaml"], command
