@@ -93,6 +93,9 @@ public struct SessionInfo: Sendable, Equatable {
     public var stack: [StackEntry]?
     /// Alerts presented within ``windowMs`` of event time before its latest event (`sessions` replies).
     public var alertsWindow: Int?
+    /// True when ``alertsWindow`` is a lower bound: the daemon's journal does not hold every alert
+    /// of the session's launch (it wrapped, or the session was restored from a checkpoint).
+    public var alertsWindowPartial: Bool?
     /// The app's `alert-frequency` window in force, ms (`sessions` replies).
     public var windowMs: Int64?
 
@@ -141,6 +144,7 @@ public struct SessionInfo: Sendable, Equatable {
             try StackEntry(JSONFields(value, context: "a stack entry"))
         }
         alertsWindow = try fields.optionalInt("alerts_window")
+        alertsWindowPartial = try fields.optionalBool("alerts_window_partial")
         windowMs = try fields.optionalInt64("window_ms")
     }
 
@@ -166,6 +170,7 @@ public struct SessionInfo: Sendable, Equatable {
         if let live { object["live"] = .bool(live) }
         if let stack { object["stack"] = .array(stack.map(\.json)) }
         if let alertsWindow { object["alerts_window"] = .int(alertsWindow) }
+        if let alertsWindowPartial { object["alerts_window_partial"] = .bool(alertsWindowPartial) }
         if let windowMs { object["window_ms"] = .integer(windowMs) }
         return .object(object)
     }

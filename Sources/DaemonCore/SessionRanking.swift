@@ -29,6 +29,8 @@ struct SessionRanking {
     private struct Ranked {
         var scanned: Engine.ScannedSession
         var recentAlerts: Int
+        /// Whether the journal held every alert of the session's launch (else `recentAlerts` is a lower bound).
+        var recentAlertsComplete: Bool
         var snapshot: SessionSnapshot { scanned.snapshot }
     }
 
@@ -77,7 +79,8 @@ struct SessionRanking {
         total += slice.count
         let order = order, cursor = cursor, alerts = alerts
         for scanned in slice {
-            let item = Ranked(scanned: scanned, recentAlerts: alerts?.count(for: scanned.snapshot, windowMs: scanned.windowMs) ?? 0)
+            let counted = alerts?.count(for: scanned.snapshot, windowMs: scanned.windowMs) ?? (inWindow: 0, complete: scanned.snapshot.alerts == 0)
+            let item = Ranked(scanned: scanned, recentAlerts: counted.inWindow, recentAlertsComplete: counted.complete)
             if let cursor, !cursor.precedes(Self.key(item, order)) { continue }
             following += 1
             kept.append(item)
@@ -105,6 +108,7 @@ struct SessionRanking {
         for item in kept {
             var info = SessionReplyParts.sessionInfo(item.snapshot)
             info.alertsWindow = item.recentAlerts
+            if !item.recentAlertsComplete { info.alertsWindowPartial = true }
             info.windowMs = item.scanned.windowMs
             let size = JSONWriter.encode(info.json).count + 1
             if !sessions.isEmpty && bytes + size > SessionsRequest.maximumReplyBytes { break }

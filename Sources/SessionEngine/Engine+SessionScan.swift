@@ -76,16 +76,23 @@ extension Engine {
             fileprivate var bySession: [UInt64: [SessionJournal.Entry]]
 
             /// The alerts `session` presented within `windowMs` of event time before its latest
-            /// event, in its current launch. A lower bound once the journal has wrapped.
-            public func count(for session: SessionSnapshot, windowMs: Int64) -> Int {
+            /// event, in its current launch, as the journal holds them; and whether the journal
+            /// holds every alert of the launch (false once it has wrapped past one, and for a
+            /// session restored from a checkpoint, whose earlier alerts it never saw): when it does
+            /// not, the count is a lower bound.
+            public func count(for session: SessionSnapshot, windowMs: Int64) -> (inWindow: Int, complete: Bool) {
                 var id = session.id
                 return id.withUTF8 { utf8 in
                     let bytes = UnsafeRawBufferPointer(utf8)
-                    guard let entries = bySession[Hashing.fnv1a(bytes)] else { return 0 }
+                    guard let entries = bySession[Hashing.fnv1a(bytes)] else { return (0, session.alerts == 0) }
                     let since = session.lastTs.addingSaturated(-windowMs)
-                    return entries.lazy.filter {
-                        $0.sessionStartedTs == session.startedTs && $0.ts > since && $0.session.matches(bytes)
-                    }.count
+                    var inWindow = 0
+                    var seen: UInt64 = 0
+                    for entry in entries where entry.sessionStartedTs == session.startedTs && entry.session.matches(bytes) {
+                        seen += 1
+                        if entry.ts > since { inWindow += 1 }
+                    }
+                    return (inWindow, seen >= session.alerts)
                 }
             }
         }

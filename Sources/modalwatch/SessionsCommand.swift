@@ -85,10 +85,18 @@ struct SessionsCommand: ParsableCommand {
                 s.id, s.app ?? "?", s.device ?? "?",
                 RelativeTime.duration(ms: last - started),
                 RelativeTime.ago(ms: now - (s.lastObserved.map(Double.init) ?? now)),
-                "\(s.alertsWindow ?? 0)", "\(s.modalDepth ?? 0)", "\(s.maxDepth ?? 0)",
+                s.alertsWindowText, "\(s.modalDepth ?? 0)", "\(s.maxDepth ?? 0)",
                 s.violations > 0 ? Terminal.paint("\(s.violations)", "33") : "0",
             ])
         }
         return table
+    }
+}
+
+extension SessionInfo {
+    /// The alerts within the window as a column shows them: `≥N` when the daemon's journal does
+    /// not hold every alert of the session's launch (a restored session, a wrapped journal).
+    var alertsWindowText: String {
+        (alertsWindowPartial == true ? "≥" : "") + "\(alertsWindow ?? 0)"
     }
 }

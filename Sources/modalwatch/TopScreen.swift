@@ -36,7 +36,7 @@ struct TopScreen {
             let violations = session.violations
             return [
                 sample.eventsPerSecond[session.id].map { String(format: "%.1f", $0) } ?? "-",
-                "\(session.events)", "\(session.alertsWindow ?? 0)",
+                "\(session.events)", session.alertsWindowText,
                 "\(session.modalDepth ?? 0)", "\(session.maxDepth ?? 0)",
                 violations > 0 ? Terminal.paint("\(violations)", "33") : "0",
                 RelativeTime.ago(ms: sample.now - (session.lastObserved.map(Double.init) ?? sample.now)),

@@ -108,6 +108,7 @@ final class JournalSlicesTests: XCTestCase {
         XCTAssertEqual(pieces, (7_500 + Engine.journalStep - 1) / Engine.journalStep, "one step a turn")
         XCTAssertEqual(sessions.count, 1_500)
         let index = alerts.index()
-        XCTAssertEqual(sessions.map { index.count(for: $0.snapshot, windowMs: 1_000_000) }, Array(repeating: 2, count: 1_500))
+        XCTAssertEqual(sessions.map { index.count(for: $0.snapshot, windowMs: 1_000_000).inWindow }, Array(repeating: 2, count: 1_500))
+        XCTAssertTrue(sessions.allSatisfy { index.count(for: $0.snapshot, windowMs: 1_000_000).complete }, "the journal holds every alert")
     }
 }

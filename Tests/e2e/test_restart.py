@@ -213,3 +213,37 @@ def test_violations_judged_again_after_a_kill_9_are_stored_once(zctx, tmp_path):
     with sqlite3.connect(tmp_path / "state" / "history.sqlite") as db:
         rows = db.execute("SELECT COUNT(*), COUNT(DISTINCT id) FROM violations").fetchone()
     assert rows == (stored, stored), rows
+
+
+def test_a_restored_session_says_its_alerts_in_the_window_are_a_lower_bound(zctx, tmp_path):
+    """The `sessions` column of alerts within the window is counted from the journal, which a
+    restart begins empty: for a restored session that presented alerts, the reply marks the count
+    `alerts_window_partial` and the table shows `≥N`, never a plain 0 that looks like none."""
+    def listed(daemon: support.Daemon) -> tuple[dict, str]:
+        reply = support.cli_json(["sessions", "--control", daemon.control, "--json"])
+        row = next(s for s in reply["sessions"] if s["id"] == "W1")
+        table = support.run_cli(["sessions", "--control", daemon.control]).stdout.decode()
+        return row, next(line for line in table.splitlines() if line.startswith("W1"))
+
+    events = [{"v": 1, "type": "session.start", "session": "W1", "ts": T0, "app": "com.example.window"}]
+    events += [{"v": 1, "type": "alert.presented", "session": "W1", "ts": T0 + 1000 * n, "id": f"w{n}",
+                "title": "Unable to Sync", "message": "Check the connection and try again.",
+                "buttons": [{"title": "OK", "style": "default"}]} for n in range(1, 4)]
+    daemon = support.Daemon(zctx, tmp_path).start()
+    try:
+        sender = support.EventSender(zctx, daemon.events)
+        sender.warm_up(daemon)
+        sender.batch(events)
+        daemon.wait_status(lambda s: s["sessions_live"] >= 1 and s["events_judged"] >= len(events), what="the alerts judged")
+        row, line = listed(daemon)
+        assert row["alerts_window"] == 3 and "alerts_window_partial" not in row, row
+        assert "≥" not in line, line
+    finally:
+        assert daemon.stop() == 0
+    restarted = support.Daemon(zctx, tmp_path).start()
+    try:
+        row, line = listed(restarted)
+        assert row["alerts"] == 3 and row["alerts_window_partial"] is True and row["alerts_window"] == 0, row
+        assert "≥0" in line.split(), line
+    finally:
+        assert restarted.stop() == 0
