@@ -69,7 +69,7 @@ build_decoder() {
 }
 
 # The modules DaemonCore needs, in the sanitized SwiftPM build: every object file of these is linked.
-SPM_MODULES=(ModalwatchTesting DaemonCore Report ControlProtocol CurveAuthentication ModalwatchConfig ShardRouting HistoryStore PostgresHistory SessionEngine AlertText RuleHost EventDecoding CByteClasses ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
+SPM_MODULES=(ModalwatchTesting DaemonCore Report ControlProtocol CurveAuthentication ConnectionLimits ModalwatchConfig ShardRouting HistoryStore PostgresHistory SessionEngine AlertText RuleHost EventDecoding CByteClasses ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
              Yams CYaml GRDB Logging Metrics CoreMetrics Prometheus Atomics _AtomicsShims)
 
 # SwiftPM's --sanitize flags reach swiftc as separate -sanitize= options, of which only the last
