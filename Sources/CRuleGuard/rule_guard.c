@@ -98,6 +98,18 @@ int mw_private_file(const char *name) {
     return fd;
 }
 
+#ifndef F_SEAL_FUTURE_WRITE
+#define F_SEAL_FUTURE_WRITE 0x0010
+#endif
+
 int mw_private_file_seal(int fd) {
-    return fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
+    // F_SEAL_WRITE waits for every page of the file to lose its transient references and fails
+    // with EBUSY when one keeps them (a page still in another CPU's LRU batch after the copy's
+    // writes counts). This process holds the only descriptor and no writable shared mapping, so
+    // F_SEAL_FUTURE_WRITE (Linux 5.1) forbids every later write as surely and never waits; a
+    // kernel without it (EINVAL, and no seal is added) gets F_SEAL_WRITE.
+    const int lasting = F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL;
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE | lasting) == 0) return 0;
+    if (errno != EINVAL) return -1;
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | lasting);
 }
