@@ -69,7 +69,7 @@ build_decoder() {
 }
 
 # The modules DaemonCore needs, in the sanitized SwiftPM build: every object file of these is linked.
-SPM_MODULES=(ModalwatchTesting DaemonCore Report ControlProtocol CurveAuthentication ConnectionLimits ModalwatchConfig ShardRouting HistoryStore PostgresHistory SessionEngine AlertText RuleHost EventDecoding CByteClasses ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
+SPM_MODULES=(ModalwatchTesting DaemonCore Report ControlProtocol CurveAuthentication ConnectionLimits ModalwatchConfig ShardRouting HistoryStore PostgresHistory SessionEngine AlertText CWordBreaks RuleHost EventDecoding CByteClasses ByteBasics Posix ModalwatchABI CRuleGuard ZeroMQ
              Yams CYaml GRDB Logging Metrics CoreMetrics Prometheus Atomics _AtomicsShims)
 
 # SwiftPM's --sanitize flags reach swiftc as separate -sanitize= options, of which only the last
@@ -112,6 +112,7 @@ link_spm_target() {
     for map in "$rel/ModalwatchABI.build/module.modulemap" \
                "$rel/CRuleGuard.build/module.modulemap" \
                "$rel/CByteClasses.build/module.modulemap" \
+               "$rel/CWordBreaks.build/module.modulemap" \
                "$ROOT/Sources/CZeroMQ/module.modulemap" \
                "$ROOT/Sources/CLibPQ/module.modulemap" \
                "$SPM/checkouts/Yams/Sources/CYaml/include/module.modulemap" \
@@ -128,7 +129,7 @@ link_spm_target() {
     echo "fuzz: fuzz-$name (${#objects[@]} objects)"
     "$SWIFTC" "${FLAGS[@]}" "${LINK[@]}" -module-name "$module" -I "$rel/Modules" "${maps[@]}" \
         -Xcc -I -Xcc "$ROOT/Sources/ModalwatchABI/include" \
-        "$@" "${objects[@]}" -lzmq -lsqlite3 -lpq -o "$OUT/bin/fuzz-$name"
+        "$@" "${objects[@]}" -lzmq -lsqlite3 -lpq -licuuc -o "$OUT/bin/fuzz-$name"
 }
 
 for target in "${targets[@]}"; do

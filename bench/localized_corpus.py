@@ -14,7 +14,8 @@ translation's findings with its English original's:
     the limit (`max_chars`, from the finding's evidence, else 40 and 120), counted as the rule counts
     them: user-perceived characters (grapheme clusters, approximated here: a combining mark, a
     variation selector, an emoji modifier, a zero-width joiner and the character after it, the second
-    regional indicator of a flag and a Hangul vowel or final jamo join the character before);
+    regional indicator of a flag and a Hangul vowel or final jamo join the character before), a
+    character East Asian wide or full-width counting as two, as the rules count (rules.md);
   - `alert-button-title-length`: a translated button title has more words than `max_words` (else 2);
     a word is a run of letters, marks, digits and apostrophes;
   - `alert-message-style`: the translated message really does not end a sentence (`.`, `!`, `?`, `…`,
@@ -23,6 +24,14 @@ translation's findings with its English original's:
   - `alert-title-style`: the translated title, not a question, really ends with `.` or `。`;
   - `alert-button-title-format`: a translated button title really ends with `.`, `!`, `?`, `:` or
     their full-width or Arabic forms;
+  - `alert-title-single-word`: the translated title, trimmed of ending punctuation, really is one
+    word in its language: one run of letters, marks, digits and apostrophes, or, with letters of a
+    script written without spaces, one word by ICU's word break iterator (PyICU, Debian
+    `python3-icu`; without it such a title is never taken as one word). `Abmelden` for `Log out` is
+    a single-word title as `Logout` is; `--single-word-by-original` counts it as a false positive
+    whenever the English original's title is not one word;
+  - `alert-cancel-label`: the translation's cancel button keeps the English original's title (the
+    app's code titles it with a literal `Cancel`, left in English in every language);
   - `alert-button-instructions`: the translated text really quotes one of the alert's button titles
     (in any quotation marks: "", “”, „“, «», ‹›, 「」, 『』, '', ‘’, ‚‘, 《》, 〈〉).
   A session counts once however many such findings it has.
@@ -155,7 +164,9 @@ def stream(items: list[dict], with_locale: bool, locale_on_presentation: bool) -
 
 # --- reading the texts as the rules do --------------------------------------------------------------
 
-def grapheme_count(text: str) -> int:
+def grapheme_count(text: str, wide_as_two: bool = True) -> int:
+    """User-perceived characters, as the length rules count them (rules.md): a grapheme cluster
+    whose first character is East Asian wide or full-width (`W`, `F`) counts as two."""
     count, join_next, regional_open = 0, False, False
     for ch in text:
         cp = ord(ch)
@@ -168,10 +179,37 @@ def grapheme_count(text: str) -> int:
             join_next = cp == 0x200D
             regional_open = False if regional else regional_open
             continue
-        count += 1
+        count += 2 if wide_as_two and unicodedata.east_asian_width(ch) in ("W", "F") else 1
         join_next = False
         regional_open = regional
     return count - text.count("\r\n")
+
+
+SPACELESS_SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "THAI", "LAO", "KHMER", "MYANMAR", "IDEOGRAPH")
+
+
+def is_spaceless_letter(ch: str) -> bool:
+    return unicodedata.category(ch)[0] == "L" and any(s in unicodedata.name(ch, "") for s in SPACELESS_SCRIPTS)
+
+
+def is_one_word(title: str) -> bool:
+    """Whether a title, trimmed of ending punctuation, is one word in its language: one run of letters,
+    marks, digits and apostrophes; a title with letters of a script written without spaces is one word
+    when ICU's word break iterator (PyICU, Debian python3-icu) finds one, and is not taken as one without it."""
+    if not any(is_spaceless_letter(ch) for ch in title):
+        return len(words(title)) == 1
+    try:
+        import icu  # type: ignore[import-not-found]
+    except ImportError:
+        return False
+    breaks = icu.BreakIterator.createWordInstance(icu.Locale.getRoot())
+    breaks.setText(title)
+    found, start = 0, breaks.first()
+    for end in breaks:
+        if breaks.getRuleStatus() != 0:
+            found += 1
+        start = end
+    return found == 1
 
 
 def words(text: str) -> list[str]:
@@ -213,10 +251,22 @@ def quotes_a_button(presentation: dict) -> bool:
     return False
 
 
-def borne_out(rule: str, button: int | None, evidence: dict, p: dict) -> bool:
-    """Whether the translated presentation `p` itself breaks what `rule` checks."""
+# --single-word-by-original: a single-word title is a false positive whenever the English original's
+# title is not one word, whatever the translation's title is.
+SINGLE_WORD_BY_ORIGINAL = False
+
+
+def borne_out(rule: str, button: int | None, evidence: dict, p: dict, english: dict) -> bool:
+    """Whether the translated presentation `p` itself breaks what `rule` checks (`english`: its original)."""
     title, message = p.get("title") or "", p.get("message") or ""
     buttons = p.get("buttons", [])
+    if rule == "alert-title-single-word":
+        return not SINGLE_WORD_BY_ORIGINAL and is_one_word(title)
+    if rule == "alert-cancel-label":
+        # A cancel button left in English in a translated alert (the app's code titles it with a literal).
+        original = english.get("buttons", [])
+        return any(b.get("style") == "cancel" and i < len(original) and (b.get("title") or "") == (original[i].get("title") or "")
+                   for i, b in enumerate(buttons))
     if rule == "alert-title-too-long":
         return grapheme_count(title) > int(evidence.get("max_chars", DEFAULT_LIMITS[rule]))
     if rule == "alert-message-too-long":
@@ -308,7 +358,7 @@ def measure(items: list[dict], sessions: dict, violations: list[dict]) -> dict:
                 if v["_kind"] != "text" or finding_key(v) in en_text:
                     continue
                 rule, button = finding_key(v)
-                if borne_out(rule, button, v.get("evidence") or {}, p):
+                if borne_out(rule, button, v.get("evidence") or {}, p, e["english"]):
                     stats["borne_out"] += 1
                     continue
                 fps.append(v)
@@ -406,7 +456,11 @@ def main() -> int:
     ap.add_argument("--json", metavar="PATH", help="write every figure as JSON")
     ap.add_argument("--write-stream", metavar="PATH", help="write the NDJSON stream and exit")
     ap.add_argument("--top", type=int, default=8, help="false-positive rules to print per edition")
+    ap.add_argument("--single-word-by-original", action="store_true",
+                    help="count a single-word title as a false positive whenever the English original's is not one word")
     args = ap.parse_args()
+    global SINGLE_WORD_BY_ORIGINAL
+    SINGLE_WORD_BY_ORIGINAL = args.single_word_by_original
 
     corpus = json.loads(Path(args.corpus).read_text(encoding="utf-8"))
     items = entries(corpus)

@@ -16,7 +16,7 @@
 #   /usr/share/modalwatch/demo/stream.ndjson               a recorded stream to try (modalwatch send, check)
 #
 # The staging is scripts/install.sh with PREFIX=/usr. Depends: comes from dpkg-shlibdeps (libzmq5,
-# libsqlite3-0, libc6, libstdc++6, libgcc-s1) plus adduser. The daemon and the CLI also load
+# libsqlite3-0, libicu72, libpq5, libc6, libstdc++6, libgcc-s1) plus adduser. The daemon and the CLI also load
 # libswiftSwiftOnoneSupport.so, so that a rule module built out of tree in debug mode with the
 # same toolchain version finds every Swift library it needs already loaded.
 #
@@ -144,7 +144,7 @@ install -d "$PKG/DEBIAN"
     $(printf -- '-e%s ' "$LIB"/*.so "$LIB"/rules/*.so) 2>"$WORK/shlibdeps.log") > "$WORK/substvars" \
     || { cat "$WORK/shlibdeps.log" >&2; exit 1; }
 SHLIBS_DEPENDS="$(sed -n 's/^shlibs:Depends=//p' "$WORK/substvars")"
-for wanted in libzmq5 libsqlite3-0; do
+for wanted in libzmq5 libsqlite3-0 libicu72; do
     grep -q "$wanted" <<<"$SHLIBS_DEPENDS" || { echo "package: dpkg-shlibdeps found no $wanted in: $SHLIBS_DEPENDS" >&2; exit 1; }
 done
 INSTALLED_SIZE="$(du -sk --apparent-size "$PKG" | cut -f1)"

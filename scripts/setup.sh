@@ -3,6 +3,7 @@
 # demo (demo/run.sh), and only that:
 #   - libzmq3-dev, libsqlite3-dev and pkg-config, when pkg-config cannot find libzmq / sqlite3
 #   - libpq-dev (the PostgreSQL history's client library), when pkg-config cannot find libpq
+#   - libicu-dev (ICU: the words of scripts written without spaces), when pkg-config cannot find icu-uc
 #   - pyzmq, for the demo's subscriber (demo/subscribe.py)
 # with apt-get --no-install-recommends (sudo only when not root), pip for pyzmq when allowed.
 # What only the tests need (a C compiler, tmux, chromium, ...) is installed by scripts/test.sh.
@@ -36,6 +37,7 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libzmq; } || missing+=(libzmq3-dev)
 { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists sqlite3; } || missing+=(libsqlite3-dev)
 { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libpq; } || missing+=(libpq-dev)
+{ command -v pkg-config >/dev/null 2>&1 && pkg-config --exists icu-uc; } || missing+=(libicu-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]}" >&2
     setup_apt_install "${missing[@]}"

@@ -114,7 +114,7 @@ def test_dpkg_c_shows_binaries_runtime_units_conffile_man_pages_and_completions(
     assert re.fullmatch(re.escape(version) + r"-\d+", field(deb, "Version")), field(deb, "Version")
     assert deb.name == f"modalwatch_{field(deb, 'Version')}_amd64.deb"
     depends = [d.strip().split(" ")[0] for d in field(deb, "Depends").split(",")]
-    assert {"libzmq5", "libsqlite3-0", "libc6", "adduser"} <= set(depends), depends
+    assert {"libzmq5", "libsqlite3-0", "libicu72", "libc6", "adduser"} <= set(depends), depends
     assert not [d for d in depends if "swift" in d]
 
 

@@ -23,7 +23,7 @@ from typing import Any, Callable
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("MODALWATCH_TESTS_CACHE", "/var/cache/modalwatch-tests"))
 SUITE = "bookworm"
-INCLUDE = "systemd,systemd-sysv,dbus,adduser,libzmq5,libsqlite3-0,libpq5"
+INCLUDE = "systemd,systemd-sysv,dbus,adduser,libzmq5,libsqlite3-0,libpq5,libicu72"
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
 # What the boot needs on this kind of host: no machined to register with, the scope of the
 # caller kept, and a network namespace of the container's own (loopback only).
