@@ -192,6 +192,10 @@ let package = Package(
         .target(name: "AlertText", dependencies: ["ByteBasics", "ModalwatchABI"]),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(
+            name: "ConnectionLimitsTests",
+            dependencies: ["ConnectionLimits", "ZeroMQ", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"]),
         .testTarget(
             name: "ModalwatchClientTests",
