@@ -194,6 +194,10 @@ let package = Package(
         .target(name: "CWordBreaks", linkerSettings: [.linkedLibrary("icuuc")]),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(
+            name: "ConnectionLimitsTests",
+            dependencies: ["ConnectionLimits", "ZeroMQ", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"]),
         .testTarget(
             name: "ModalwatchClientTests",

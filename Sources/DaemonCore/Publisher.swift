@@ -130,7 +130,7 @@ final class Publisher {
         self.handOver = settings.handOver
         self.pub = pub
         self.subscriptions = SubscriptionGuard(
-            limits: settings.subscriptionLimits, boundEndpoint: boundEndpoint, statistics: statistics, logger: settings.logger)
+            limits: settings.subscriptionLimits, name: "publish", boundEndpoint: boundEndpoint, logger: settings.logger)
         self.keeper = keeper
         self.checkpointer = checkpointer
         self.commitSpacingUs = settings.commitSpacingUs
@@ -161,7 +161,7 @@ final class Publisher {
         group.removeAll(keepingCapacity: true)
         var timeoutMs = HistoryKeeper.identityCheckIntervalMs
         // Every turn (at least once a second): libzmq queues them as it takes them in.
-        if subscriptions.serve(pub) { timeoutMs = 0 }
+        if serveSubscriptions() { timeoutMs = 0 }
         if let keeper {
             // The store's checks (the state directory, the WAL) once a second, and while the
             // store fails, a retry every so often, between hand-overs.
@@ -206,7 +206,7 @@ final class Publisher {
             while let record = reader.next() {
                 // Sends take subscriptions in too (libzmq processes the socket's commands then).
                 records += 1
-                if records % Self.recordsPerSubscriptionRead == 0 { subscriptions.serve(pub) }
+                if records % Self.recordsPerSubscriptionRead == 0 { serveSubscriptions() }
                 switch record {
                 case .violation(let topic, let payload, _):
                     if send(topic, payload) { violations += 1 }
@@ -218,7 +218,7 @@ final class Publisher {
             if diagnostics > 0 { statistics.diagnosticsPublished.add(diagnostics, ordering: .relaxed) }
         }
         if let keeper { publishNotice(keeper) }
-        subscriptions.serve(pub)
+        serveSubscriptions()
     }
 
     /// Publishes `diag/-/history_unavailable` when violations were lost past the spool's bound
@@ -239,6 +239,15 @@ final class Publisher {
         let pruned = keeper.prune()
         if let pruned { statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed) }
         pruneBacklog = (pruned ?? 0) >= keeper.pruneSlice
+    }
+
+    /// Reads the publish socket's subscriptions (`SubscriptionGuard.serve(_:_:)`), counting those
+    /// refused; whether more may wait.
+    @discardableResult
+    private func serveSubscriptions() -> Bool {
+        subscriptions.serve(pub) { event in
+            if case .refused = event { statistics.subscriptionsRefused.add(1, ordering: .relaxed) }
+        }
     }
 
     private func close() {

@@ -23,6 +23,29 @@ extension ZMQSocket {
         }
     }
 
+    /// Sends the frame a message holds, without copying it (`zmq_msg_send`): libzmq takes the
+    /// frame and leaves `message` empty, ready to receive into again. For moving frames from one
+    /// socket to another (a proxy); read ``ZMQMessage/hasMore`` before, it is gone after.
+    ///
+    /// - Parameters:
+    ///   - message: the frame; empty after a `true` return, unchanged after `false` or a throw.
+    ///   - flags: as for `send(_:flags:)` taking a buffer.
+    /// - Returns: `true` when the frame was queued; `false` only with ``ZMQSendFlags/dontWait``
+    ///   when it could not be queued now (`EAGAIN`).
+    /// - Throws: ``ZMQError``, as `send(_:flags:)` taking a buffer. `EINTR` is retried.
+    @discardableResult
+    public func send(_ message: inout ZMQMessage, flags: ZMQSendFlags = []) throws(ZMQError) -> Bool {
+        let handle = try self.openHandle("zmq_msg_send")
+        let pointer = message.pointer
+        let outcome = try LibZMQ.call("zmq_msg_send", wouldBlockIsResult: flags.contains(.dontWait)) {
+            zmq_msg_send(pointer, handle, flags.rawValue)
+        }
+        switch outcome {
+        case .done: return true
+        case .wouldBlock: return false
+        }
+    }
+
     /// Sends one frame from an array; see `send(_:flags:)` taking a buffer.
     @discardableResult
     public func send(_ bytes: [UInt8], flags: ZMQSendFlags = []) throws(ZMQError) -> Bool {

@@ -8,16 +8,19 @@ import Logging
 import ModalwatchConfig
 import ZeroMQ
 
-/// `modalwatch forward`: libzmq's own proxy between producers and sharded daemons (scale.md).
+/// `modalwatch forward`: a proxy between producers and sharded daemons (scale.md).
 /// Producers connect their `PUB`/`XPUB` to the frontend (`XSUB`); daemons connect their ingest
 /// with `--events-connect` to the backend (`XPUB`). The daemons' subscriptions travel upstream,
-/// so each message goes only to the daemon that owns its bucket.
+/// within the bounds of a `SubscriptionGuard` (``ForwardingProxy``), so each message goes only
+/// to the daemon that owns its bucket.
 struct ForwardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forward",
-        abstract: "Forward events from producers (XSUB frontend) to sharded daemons (XPUB backend) with zmq_proxy.",
+        abstract: "Forward events from producers (XSUB frontend) to sharded daemons (XPUB backend).",
         discussion: """
             Counters (messages and bytes each way) are printed every --stats-interval seconds and on stop. \
+            The backend's subscriptions are bounded (1,024 and 256 KiB a connection, 65,536 and 16 MiB in all): \
+            past a bound a subscription is refused and counted, and that connection is shut down. \
             SIGTERM or SIGINT stops it cleanly: forwarding pauses, the counters are read, the proxy ends, exit 0. \
             With --curve-key-file the frontend admits only the keys in --allowed-clients, and the backend is \
             encrypted for the daemons' key (--backend-server-key) or an ipc:// endpoint.
@@ -133,7 +136,7 @@ struct ForwardCommand: ParsableCommand {
         let guards: ForwarderConnectionGuards
         do { guards = try ForwarderConnectionGuards(context: context, bound: bound, logger: Logger(label: "modalwatch forward")) } catch {
             Terminal.error("cannot watch the forwarder's connections: \(error)")
-            _ = try? steering.send(ZMQProxy.Command.terminate.rawValue)
+            _ = try? steering.send(ForwardingProxy.Command.terminate.rawValue)
             proxy.join()
             throw ExitCode(1)
         }
@@ -153,9 +156,9 @@ struct ForwardCommand: ParsableCommand {
             }
         }
         // A clean stop: pause, read the counters (nothing moves between), terminate.
-        _ = try? steering.send(ZMQProxy.Command.pause.rawValue)
+        _ = try? steering.send(ForwardingProxy.Command.pause.rawValue)
         let final = Self.ask(steering, .statistics)
-        _ = try? steering.send(ZMQProxy.Command.terminate.rawValue)
+        _ = try? steering.send(ForwardingProxy.Command.terminate.rawValue)
         proxy.join()
         if let final {
             let counts = authentication?.counts
@@ -169,6 +172,7 @@ struct ForwardCommand: ParsableCommand {
                     "messages_received": .unsigned(final.frontendMessagesIn), "bytes_received": .unsigned(final.frontendBytesIn),
                     "subscriptions_forwarded": .unsigned(final.frontendMessagesOut), "subscription_bytes_forwarded": .unsigned(final.frontendBytesOut),
                     "frontend_connections_refused": .unsigned(guards.frontend.refused), "backend_connections_refused": .unsigned(guards.backend.refused),
+                    "subscriptions_refused": .unsigned(final.subscriptionsRefused),
                 ])
             }
         }
@@ -178,16 +182,16 @@ struct ForwardCommand: ParsableCommand {
         }
     }
 
-    /// One command on the control socket; the counters for ``ZMQProxy/Command/statistics``.
-    private static func ask(_ socket: ZMQSocket, _ command: ZMQProxy.Command) -> ZMQProxy.Statistics? {
+    /// One command on the control socket; the counters for ``ForwardingProxy/Command/statistics``.
+    private static func ask(_ socket: ZMQSocket, _ command: ForwardingProxy.Command) -> ForwardingProxy.Statistics? {
         guard (try? socket.send(command.rawValue)) != nil,
-              let reply = try? socket.receiveMultipart(maxFrames: 8) else { return nil }
-        return ZMQProxy.Statistics(frames: reply.frames)
+              let reply = try? socket.receiveMultipart(maxFrames: 9) else { return nil }
+        return ForwardingProxy.Statistics(frames: reply.frames)
     }
 
-    private static func line(_ s: ZMQProxy.Statistics, _ counts: ForwarderAuthentication.Counts?, _ guards: ForwarderConnectionGuards) -> String {
+    private static func line(_ s: ForwardingProxy.Statistics, _ counts: ForwarderAuthentication.Counts?, _ guards: ForwarderConnectionGuards) -> String {
         "producers → daemons: \(s.frontendMessagesIn) messages, \(s.frontendBytesIn) bytes in, \(s.backendMessagesOut) messages, \(s.backendBytesOut) bytes out; "
-            + "daemons → producers: \(s.backendMessagesIn) subscription messages, \(s.frontendMessagesOut) forwarded"
+            + "daemons → producers: \(s.backendMessagesIn) subscription messages, \(s.frontendMessagesOut) forwarded, \(s.subscriptionsRefused) subscriptions refused"
             + (counts.map { "; CURVE clients \($0.accepted) accepted, \($0.refused) refused" } ?? "")
             + "; connections refused past the limit: \(guards.frontend.refused) producers, \(guards.backend.refused) daemons"
     }

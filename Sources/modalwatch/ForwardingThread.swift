@@ -2,11 +2,13 @@ import ConnectionLimits
 import CurveAuthentication
 import EventDecoding
 import Foundation
+import Logging
 import Synchronization
 import ZeroMQ
 
 /// The thread that owns the forwarder's three sockets (frontend `XSUB`, backend `XPUB`, control
-/// `PAIR`) for their whole life and runs `zmq_proxy_steerable` on them.
+/// `PAIR`) for their whole life and runs the proxy loop on them (``ForwardingProxy``: the
+/// backend's subscriptions bounded by a `SubscriptionGuard`).
 final class ForwardingThread: Sendable {
     /// Why the proxy could not start or stopped.
     struct Failure: Error, CustomStringConvertible {
@@ -84,6 +86,8 @@ final class ForwardingThread: Sendable {
             try front.set(.maxMessageSize, EventLimits.maxSocketMessageBytes)
             try back.set(.sendHighWaterMark, 100_000)
             try back.set(.maxMessageSize, EventLimits.maxSubscriptionMessageBytes)
+            // Every subscription comes up, with its connection, to be counted (SubscriptionGuard).
+            try back.set(.xpubVerboser, true)
             // A connection that never speaks ZMTP (bare TCP) is closed after 5 s on either side.
             try front.set(.handshakeInterval, ConnectionGuard.handshakeIntervalMs)
             try back.set(.handshakeInterval, ConnectionGuard.handshakeIntervalMs)
@@ -135,7 +139,10 @@ final class ForwardingThread: Sendable {
             state.withLock { $0.ended = true }
         }
         do {
-            try ZMQProxy.run(frontend: sockets.front, backend: sockets.back, control: sockets.steer)
+            let proxy = ForwardingProxy(
+                front: sockets.front, back: sockets.back, steer: sockets.steer, backendEndpoint: sockets.bound.1,
+                logger: Logger(label: "modalwatch forward"))
+            try proxy.run()
         } catch {
             if !error.isTerminated {
                 state.withLock { $0.failure = Failure(description: "\(error)", isEndpoint: false) }

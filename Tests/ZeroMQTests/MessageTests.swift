@@ -2,6 +2,32 @@ import XCTest
 import ZeroMQ
 
 final class MessageTests: XCTestCase {
+    func testAFrameMovesToAnotherSocketWholeWithItsMoreFlagAndLeavesTheMessageEmpty() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let (a, b, c, d) = try (ZMQSocket(context, type: .pair), ZMQSocket(context, type: .pair),
+                                ZMQSocket(context, type: .pair), ZMQSocket(context, type: .pair))
+        defer { for socket in [a, b, c, d] { socket.close() } }
+        try b.bind("inproc://move-in")
+        try a.connect("inproc://move-in")
+        try d.bind("inproc://move-out")
+        try c.connect("inproc://move-out")
+        try d.set(.receiveTimeout, 2000)
+        try b.set(.receiveTimeout, 2000)
+        let frames: [[UInt8]] = [Array("topic/".utf8), [UInt8](repeating: 7, count: 5000), []]
+        try a.sendMultipart(frames)
+        var message = ZMQMessage()
+        while true {
+            XCTAssertTrue(try b.receive(into: &message))
+            let more = message.hasMore
+            XCTAssertTrue(try c.send(&message, flags: more ? .more : []))
+            XCTAssertEqual(message.count, 0, "libzmq took the frame")
+            if !more { break }
+        }
+        let moved = try XCTUnwrap(try d.receiveMultipart())
+        XCTAssertEqual(moved.frames, frames)
+    }
+
     func testOneMessageReusedAcrossTenThousandReceives() throws {
         let context = try ZMQContext()
         let receiver = try ZMQSocket(context, type: .pair)

@@ -1,30 +1,52 @@
-@testable import DaemonCore
+import ConnectionLimits
 import Foundation
 import Logging
 import Synchronization
 import XCTest
 import ZeroMQ
 
-/// The publish socket's subscription bounds with real sockets: per connection, in all, and a
-/// connection on a descriptor an earlier one had starts with nothing of it.
+/// An `XPUB`'s subscription bounds with real sockets: per connection, in all, a connection on a
+/// descriptor an earlier one had starts with nothing of it, and what is kept and released is told.
 final class SubscriptionGuardTests: XCTestCase {
     private let limits = SubscriptionGuard.Limits(perPeerCount: 4, perPeerBytes: 1_000, totalCount: 6, totalBytes: 10_000)
 
-    /// An `XPUB` as the publishing thread makes it, its guard and its counters.
-    private struct Publish {
+    /// An `XPUB` as the publishing thread makes it, its guard and what the guard told.
+    private final class Publish {
         let socket: ZMQSocket
         let guardian: SubscriptionGuard
-        let statistics: PublishingStatistics
         let endpoint: String
+        /// The topics kept and not released since, with how many times each.
+        var upstream: [[UInt8]: Int] = [:]
+        /// `.refused` events told.
+        var refusedEvents: UInt64 = 0
 
-        var refused: UInt64 { statistics.subscriptionsRefused.load(ordering: .relaxed) }
+        init(socket: ZMQSocket, guardian: SubscriptionGuard, endpoint: String) {
+            self.socket = socket
+            self.guardian = guardian
+            self.endpoint = endpoint
+        }
+
+        var refused: UInt64 { guardian.refused }
+
+        /// Serves once, recording the events.
+        func serveOnce() {
+            guardian.serve(socket) { event in
+                switch event {
+                case .kept(let topic): upstream[topic, default: 0] += 1
+                case .released(let topic):
+                    upstream[topic, default: 0] -= 1
+                    if upstream[topic] == 0 { upstream[topic] = nil }
+                case .refused: refusedEvents += 1
+                }
+            }
+        }
 
         /// Serves the subscriptions until `done` holds, at most 5 s; whether it did.
         @discardableResult
         func serve(until done: () -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline {
-                guardian.serve(socket)
+                serveOnce()
                 if done() { return true }
                 Thread.sleep(forTimeInterval: 0.01)
             }
@@ -37,13 +59,12 @@ final class SubscriptionGuardTests: XCTestCase {
         try socket.set(.xpubVerboser, true)
         try socket.bind("tcp://127.0.0.1:*")
         let endpoint = try socket.lastEndpoint
-        let statistics = PublishingStatistics()
         var limits = self.limits
         if let totalCount { limits.totalCount = totalCount }
         let guardian = SubscriptionGuard(
-            limits: limits, boundEndpoint: endpoint, statistics: statistics,
+            limits: limits, name: "publish", boundEndpoint: endpoint,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        return Publish(socket: socket, guardian: guardian, statistics: statistics, endpoint: endpoint)
+        return Publish(socket: socket, guardian: guardian, endpoint: endpoint)
     }
 
     /// A `SUB` that never reconnects, subscribed to `topics`.
@@ -112,8 +133,31 @@ final class SubscriptionGuardTests: XCTestCase {
         try peer.subscribe("violation/a9/")  // a SUB sends it once; counted once either way
         XCTAssertTrue(publish.serve { publish.guardian.totalCount == 4 })
         Thread.sleep(forTimeInterval: 0.1)
-        publish.guardian.serve(publish.socket)
+        publish.serveOnce()
         XCTAssertEqual(publish.refused, 0)
         XCTAssertEqual(publish.guardian.totalCount, 4)
+        XCTAssertEqual(Set(publish.upstream.keys), Set((1..<4).map { Array("violation/a\($0)/".utf8) } + [Array("violation/a9/".utf8)]))
+        XCTAssertEqual(publish.upstream.values.max(), 1, "each kept once")
+    }
+
+    func testWhatIsKeptIsReleasedWhenItsConnectionEndsAndRefusedOnesNeverAre() throws {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let publish = try publish(context)
+        defer { publish.socket.close() }
+        // A topic another connection also holds: refused from the hostile one, it must not be released.
+        let shared = "violation/shared/"
+        let good = try subscriber(context, publish.endpoint, [shared])
+        defer { good.close() }
+        XCTAssertTrue(publish.serve { publish.upstream[Array(shared.utf8)] == 1 })
+        // Sent in the SUB's order (its trie's when they wait for the connection): the four
+        // `violation/h…/` first, the connection's bound, then the shared one, refused.
+        let hostile = try subscriber(context, publish.endpoint, (0..<4).map { "violation/h\($0)/" } + [shared])
+        defer { hostile.close() }
+        XCTAssertTrue(publish.serve { publish.refused >= 1 }, "past the bound")
+        XCTAssertEqual(publish.refusedEvents, publish.refused)
+        // Shut down: what it kept is released, the good connection's topic stays kept once.
+        XCTAssertTrue(publish.serve { publish.guardian.peerCount == 1 && publish.upstream == [Array(shared.utf8): 1] }, "\(publish.upstream)")
+        XCTAssertEqual(publish.guardian.totalCount, 1)
     }
 }
