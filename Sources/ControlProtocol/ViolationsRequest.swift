@@ -1,4 +1,4 @@
-/// `{"cmd": "violations", "app": A?, "rule": R?, "session": ID?, "since": D?, "limit": N?}`:
+/// `{"cmd": "violations", "app": A?, "rule": R?, "session": ID?, "locale": L?, "since": D?, "limit": N?}`:
 /// the violation history, newest first.
 public struct ViolationsRequest: ControlCommand {
     /// The reply to this request.
@@ -32,6 +32,8 @@ public struct ViolationsRequest: ControlCommand {
     public var rule: String?
     /// Only this session.
     public var session: String?
+    /// Only violations in this language: the tag and the tags that extend it (`de`: `de`, `de-DE`).
+    public var locale: String?
     /// Only violations found since then.
     public var since: Since?
     /// At most this many (0 to ``maximumLimit``).
@@ -43,9 +45,10 @@ public struct ViolationsRequest: ControlCommand {
     public static let maximumReplyBytes = 256 << 10
 
     /// A request.
-    public init(app: String? = nil, rule: String? = nil, session: String? = nil, since: Since? = nil, limit: Int = 100,
-                cursor: String? = nil) {
+    public init(app: String? = nil, rule: String? = nil, session: String? = nil, locale: String? = nil, since: Since? = nil,
+                limit: Int = 100, cursor: String? = nil) {
         self.cursor = cursor
+        self.locale = locale
         self.app = app
         self.rule = rule
         self.session = session
@@ -57,6 +60,7 @@ public struct ViolationsRequest: ControlCommand {
         app = try request.string("app")
         rule = try request.string("rule")
         session = try request.string("session")
+        locale = try request.string("locale")
         limit = try request.whole("limit", default: 100, range: 0...Self.maximumLimit)
         cursor = try request.string("cursor")
         switch request.fields["since"] {
@@ -74,6 +78,7 @@ public struct ViolationsRequest: ControlCommand {
         if let app { fields["app"] = .string(app) }
         if let rule { fields["rule"] = .string(rule) }
         if let session { fields["session"] = .string(session) }
+        if let locale { fields["locale"] = .string(locale) }
         if let since { fields["since"] = since.json }
         if let cursor { fields["cursor"] = .string(cursor) }
         return fields

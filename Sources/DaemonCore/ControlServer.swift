@@ -284,7 +284,7 @@ final class ControlServer {
                 ? "the history store could not be opened for reading"
                 : "this daemon keeps no history (no state directory); start it with --state-dir")
         }
-        var query = HistoryQuery(app: request.app, rule: request.rule, session: request.session, limit: request.limit)
+        var query = HistoryQuery(app: request.app, rule: request.rule, session: request.session, locale: request.locale, limit: request.limit)
         var cursor: HistoryPage.Cursor?
         if let text = request.cursor {
             guard let parsed = HistoryPage.Cursor(text: text) else {

@@ -19,11 +19,15 @@ package struct HistorySQL: Sendable {
     package let table: String
     /// `?` for SQLite, `$` for PostgreSQL: the prefix of a numbered parameter.
     private let parameterPrefix: String
+    /// A row's `locale` (docs/spec/history.md: read from its JSON), in this store's words.
+    private let localeExpression: String
 
     /// SQLite's words: the table `violation_rows` (beneath the view `violations`), `?1`.
-    package static let sqlite = HistorySQL(table: HistorySchema.sqliteTableName, parameterPrefix: "?")
+    package static let sqlite = HistorySQL(table: HistorySchema.sqliteTableName, parameterPrefix: "?",
+                                           localeExpression: "json_extract(json, '$.locale')")
     /// PostgreSQL's: `modalwatch_violation_rows` (beneath `modalwatch_violations`), `$1`.
-    package static let postgresql = HistorySQL(table: "modalwatch_violation_rows", parameterPrefix: "$")
+    package static let postgresql = HistorySQL(table: "modalwatch_violation_rows", parameterPrefix: "$",
+                                               localeExpression: "(json::jsonb ->> 'locale')")
 
     /// The columns a `StoredViolation` is read from (`storedViolation`), in this order.
     package static let violationColumns = "seq, id, fingerprint, rule, app, session, severity, ts, observed, json"
@@ -42,6 +46,11 @@ package struct HistorySQL: Sendable {
         if let app = query.app { clauses.add("app = ", .text(app)) }
         if let rule = query.rule { clauses.add("rule = ", .text(rule)) }
         if let session = query.session { clauses.add("session = ", .text(session)) }
+        if let locale = query.locale {
+            // The tag itself, or a tag that extends it by a subtag: `de` is `de` or `de-…`.
+            let first = clauses.parameter(.text(locale)), extended = clauses.parameter(.text(locale + "-"))
+            clauses.parts.append("(\(localeExpression) = \(first) OR substr(\(localeExpression), 1, \(locale.count + 1)) = \(extended))")
+        }
         if let since = query.sinceObserved { clauses.add("observed >= ", .integer(since)) }
         if let seqFloor { clauses.add("seq >= ", .integer(seqFloor)) }
         if let cursor { clauses.add("seq < ", .integer(cursor.rowid)) }
@@ -95,8 +104,13 @@ package struct HistorySQL: Sendable {
         var arguments: [Argument] = []
 
         mutating func add(_ condition: String, _ argument: Argument) {
+            parts.append(condition + parameter(argument))
+        }
+
+        /// Adds `argument` and returns its parameter (`?3`, `$3`), for a condition that uses it.
+        mutating func parameter(_ argument: Argument) -> String {
             arguments.append(argument)
-            parts.append(condition + prefix + String(arguments.count))
+            return prefix + String(arguments.count)
         }
 
         var whereClause: String { parts.isEmpty ? "" : " WHERE " + parts.joined(separator: " AND ") }

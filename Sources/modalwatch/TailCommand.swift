@@ -43,6 +43,9 @@ struct TailCommand: ParsableCommand {
     @Option(name: .long, help: "Only this severity and above: info, warning or error.")
     var severity: String?
 
+    @Option(name: .long, help: "Only violations in this language: a BCP 47 tag (de-DE) and the tags that extend it (de: de, de-DE, de-AT).")
+    var locale: String?
+
     @Flag(name: .long, help: "Also show diagnostics about the streams (diag/ topics); --app filters them too.")
     var diagnostics = false
 
@@ -56,6 +59,7 @@ struct TailCommand: ParsableCommand {
         if let severity, Severity(rawValue: severity) == nil {
             throw ValidationError("--severity must be info, warning or error, not '\(severity)'")
         }
+        if let locale, LocaleOption.normalized(locale) == nil { throw ValidationError(LocaleOption.badTag) }
         if let count, count < 1 { throw ValidationError("--count must be a positive integer, not \(count)") }
         if let app, app.isEmpty || app.contains("/") { throw ValidationError("--app must be a bundle id (no '/')") }
         try location.validate()
@@ -74,8 +78,9 @@ struct TailCommand: ParsableCommand {
     /// Whether a published message passes the filters.
     func passes(topic: String, body: JSONValue) -> Bool {
         if let app, body["app"]?.stringValue != app { return false }
-        if topic.hasPrefix("diag/") { return diagnostics && rule == nil && severity == nil }
+        if topic.hasPrefix("diag/") { return diagnostics && rule == nil && severity == nil && locale == nil }
         if let rule, body["rule"]?.stringValue != rule { return false }
+        if let wanted = locale.flatMap(LocaleOption.normalized), !LocaleOption.matches(body["locale"]?.stringValue, wanted) { return false }
         if let minimum = severity.flatMap(Severity.init(rawValue:)) {
             guard let found = body["severity"]?.stringValue.flatMap(Severity.init(rawValue:)), found >= minimum else { return false }
         }

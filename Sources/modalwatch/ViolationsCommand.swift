@@ -24,6 +24,9 @@ struct ViolationsCommand: ParsableCommand {
     @Option(name: .long, help: "Only this session id.")
     var session: String?
 
+    @Option(name: .long, help: "Only violations in this language: a BCP 47 tag (de-DE) and the tags that extend it (de: de, de-DE, de-AT).")
+    var locale: String?
+
     @Option(name: .long, help: "Only violations found within this long, e.g. 15m, 2h, 7d.")
     var since: String?
 
@@ -39,6 +42,9 @@ struct ViolationsCommand: ParsableCommand {
     func validate() throws {
         if stateDir != nil && postgresql != nil {
             throw ValidationError("give --state-dir or --postgresql, not both")
+        }
+        if let locale, LocaleOption.normalized(locale) == nil {
+            throw ValidationError(LocaleOption.badTag)
         }
         if let since, DurationParser.milliseconds(since) == nil {
             throw ValidationError("--since must be a duration such as 15m, 2h or 7d")
@@ -58,11 +64,12 @@ struct ViolationsCommand: ParsableCommand {
         // Text output counts the matches past --limit (up to `lookahead`) for its last line.
         let wanted = limit + (options.json ? 0 : Self.lookahead)
         var objects: [JSONValue]
+        let locale = locale.flatMap(LocaleOption.normalized)
         if let postgresql {
             let sinceObserved = since.flatMap(DurationParser.milliseconds).map { Int64(Date().timeIntervalSince1970 * 1000) - $0 }
             let history = try HistoryAccess.postgresql(postgresql, writer: false)
             do {
-                let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, sinceObserved: sinceObserved, limit: wanted))
+                let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, locale: locale, sinceObserved: sinceObserved, limit: wanted))
                 objects = rows.compactMap { row in
                     guard let value = try? JSONParser.parse(Array(row.json.utf8)), value.objectValue != nil else { return nil }
                     return value
@@ -76,7 +83,7 @@ struct ViolationsCommand: ParsableCommand {
             let sinceObserved = since.flatMap(DurationParser.milliseconds).map { Int64(Date().timeIntervalSince1970 * 1000) - $0 }
             let history = try HistoryAccess.stateDirectory(stateDir)
             do {
-                let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, sinceObserved: sinceObserved, limit: wanted))
+                let rows = try history.find(HistoryQuery(app: app, rule: rule, session: session, locale: locale, sinceObserved: sinceObserved, limit: wanted))
                 objects = rows.compactMap { row in
                     guard let value = try? JSONParser.parse(Array(row.json.utf8)), value.objectValue != nil else { return nil }
                     return value
@@ -86,7 +93,7 @@ struct ViolationsCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         } else {
-            let request = ViolationsRequest(app: app, rule: rule, session: session, since: since.map { .duration($0) },
+            let request = ViolationsRequest(app: app, rule: rule, session: session, locale: locale, since: since.map { .duration($0) },
                                             limit: min(wanted, ViolationsRequest.maximumLimit))
             let fleet = options.fleet
             let lists = try fleet.each { client throws(ControlClient.Failure) in try Self.collect(client, request, limit: wanted) }
@@ -123,10 +130,10 @@ struct ViolationsCommand: ParsableCommand {
     /// The last line when more match than are shown: how many, and how to see them.
     static func moreLine(shown: Int, more: Int) -> String {
         if more >= lookahead {
-            return "\(shown) shown; over \(lookahead) more match: narrow with --since, --app, --rule or --session, or raise --limit (at most \(maximumLimit))"
+            return "\(shown) shown; over \(lookahead) more match: narrow with --since, --app, --rule, --session or --locale, or raise --limit (at most \(maximumLimit))"
         }
         let all = shown + more
-        return "\(shown) shown; \(more) more match: --limit \(all) shows them all" + (all > maximumLimit ? " (or narrow with --since, --app, --rule or --session)" : "")
+        return "\(shown) shown; \(more) more match: --limit \(all) shows them all" + (all > maximumLimit ? " (or narrow with --since, --app, --rule, --session or --locale)" : "")
     }
 
     /// Every violation one daemon has for `first`, following its pages (at most 256 KiB a

@@ -34,6 +34,21 @@ final class ViolationHistoryTests: XCTestCase {
         XCTAssertEqual(try history.find(HistoryQuery(limit: 0)).count, 0)
     }
 
+    func testALocaleFindsItsTagAndTheTagsThatExtendItOnly() throws {
+        let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
+        let locales: [String?] = ["de", "de-DE", "de-CH", "dev", "en-US", nil, "zh-Hans-CN"]
+        try history.insert(locales.enumerated().map { n, locale in
+            var stored = row(n, observed: Int64(n))
+            stored.json = #"{"v":1,"id":"\#(stored.id)","rule":"r"\#(locale.map { #","locale":"\#($0)""# } ?? "")}"#
+            return stored
+        })
+        func found(_ locale: String) throws -> [Int64] { try history.find(HistoryQuery(locale: locale, limit: 100)).map(\.observed).sorted() }
+        XCTAssertEqual(try found("de"), [0, 1, 2], "de, de-DE and de-CH; not dev")
+        XCTAssertEqual(try found("de-CH"), [2])
+        XCTAssertEqual(try found("zh-Hans"), [6])
+        XCTAssertEqual(try found("fr"), [])
+    }
+
     func testTheSameViolationHandedOverAgainIsKeptOnce() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
         try history.insert([row(1, observed: 1), row(1, observed: 1)])
@@ -458,6 +473,9 @@ final class ViolationHistoryTests: XCTestCase {
             (sql.page(HistoryQuery(session: "s", limit: 100), after: nil, sessionBucket: 0), "USING INDEX violations_session"),
             (sql.page(HistoryQuery(app: "a", session: "s", limit: 100), after: nil, sessionBucket: 0), "USING INDEX violations_session"),
             (sql.page(HistoryQuery(sinceObserved: 5, limit: 100), after: nil, seqFloor: 3), "USING INTEGER PRIMARY KEY"),
+            // A language alone reads the rows newest first until the page is full.
+            (sql.page(HistoryQuery(locale: "de", limit: 100), after: nil), "SCAN violation_rows"),
+            (sql.page(HistoryQuery(app: "a", locale: "de", limit: 100), after: nil), "USING INDEX violations_app"),
             (sql.scan(app: "a", sinceTs: nil, untilTs: nil), "USING INDEX violations_app"),
             (sql.deleteObserved(before: 5, slice: 100), "USING COVERING INDEX violations_key"),
             (sql.deleteSequences(through: 5, slice: 100), "USING INTEGER PRIMARY KEY"),

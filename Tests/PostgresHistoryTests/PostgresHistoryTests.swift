@@ -21,6 +21,21 @@ final class PostgresHistoryTests {
             json: "{\"id\":\"\(id)\",\"n\":\(n),\"text\":\"tab\\there \\\\ \\\"quoted\\\"\"}")
     }
 
+    @Test func aLocaleFindsItsTagAndTheTagsThatExtendItOnly() throws {
+        let history = try PostgresHistory(conninfo: try server.makeDatabase(), writer: true)
+        let locales: [String?] = ["de", "de-DE", "de-CH", "dev", "en-US", nil, "zh-Hans-CN"]
+        try history.insert(locales.enumerated().map { n, locale in
+            var stored = row(n)
+            stored.json = "{\"id\":\"\(stored.id)\"" + (locale.map { ",\"locale\":\"\($0)\"" } ?? "") + "}"
+            return stored
+        })
+        func found(_ locale: String) throws -> [String] { try history.find(HistoryQuery(locale: locale, limit: 100)).map(\.id).sorted() }
+        #expect(try found("de") == [0, 1, 2].map { row($0).id }.sorted())
+        #expect(try found("de-CH") == [row(2).id])
+        #expect(try found("zh-Hans") == [row(6).id])
+        #expect(try found("fr") == [])
+    }
+
     @Test func storesOnceAndReadsNewestFirst() throws {
         let conninfo = try server.makeDatabase()
         let history = try PostgresHistory(conninfo: conninfo, writer: true)

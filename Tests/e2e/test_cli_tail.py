@@ -171,3 +171,22 @@ def test_tail_sigterm_with_nothing_published_exits_0(daemon):
     tail.process.send_signal(signal.SIGTERM)
     assert tail.process.wait(timeout=3) == 0
     assert tail.lines == []
+
+
+def test_tail_locale_prints_only_that_languages_violations(daemon):
+    tail = Tail(daemon, "--locale", "de_CH", "--json")
+    try:
+        sender = support.EventSender(daemon.context, daemon.events)
+        sender.warm_up(daemon)
+        for n in range(20):
+            for session, locale in ((f"de-{n}", "de-DE"), (f"ch-{n}", "de-CH"), (f"en-{n}", None)):
+                t0 = T0 + n * 100_000
+                start = streams.start(session, APP_A, t0, **({"locale": locale} if locale else {}))
+                sender.batch([start, alert_with_buttons(session, t0 + 1_000, f"{session}-x", "Fehler", [])])
+            if support.poll_until(lambda: len(tail.lines) >= 2, 0.5):
+                break
+        sender.close()
+        assert tail.violations, "tail --locale de_CH printed nothing"
+        assert {v.get("locale") for v in tail.violations} == {"de-CH"}, [key(v) for v in tail.violations]
+    finally:
+        tail.kill()

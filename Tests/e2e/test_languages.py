@@ -3,6 +3,8 @@ by the German Cancel, its violations carry the locale, the English rules it skip
 `status` and the rules listing says each rule's languages; a malformed locale is bad_field."""
 from __future__ import annotations
 
+import json
+
 import e2e_support as support
 
 T0 = 1_732_290_000_000
@@ -40,3 +42,35 @@ def test_the_rules_listing_names_each_rules_languages():
     assert languages["alert-pronoun"] == "en"
     assert languages["alert-cancel-label"] == "localized"
     assert languages["alert-frequency"] == "any"
+
+
+
+def _alert(session: str, ts: int, locale: str | None, title: str, cancel: str) -> list[dict]:
+    start = {"v": 1, "type": "session.start", "session": session, "ts": ts, "app": "com.example.l10n"}
+    if locale:
+        start["locale"] = locale
+    return [start, {"v": 1, "type": "alert.presented", "session": session, "ts": ts + 1000, "id": "a1", "title": title,
+                    "message": "ok", "buttons": [{"title": cancel, "style": "cancel"}, {"title": "OK"}]}]
+
+
+def test_violations_keeps_the_violations_of_one_language(daemon, sender):
+    sender.events(_alert("G1", T0, "de-DE", "Fehler", "Abbrechen") + _alert("S1", T0 + 10_000, "de-CH", "Fehler", "Abbrechen")
+                  + _alert("E1", T0 + 20_000, None, "Error", "Cancel"))
+
+    def listed(*args: str) -> list[dict]:
+        result = support.run_cli(["violations", "--control", daemon.control, "--json", "--limit", "1000", *args])
+        assert result.returncode in (0, 1), result.stderr.decode()
+        return [json.loads(line) for line in result.stdout.decode().splitlines() if line.strip()]
+
+    assert support.poll_until(lambda: {v["session"] for v in listed()} >= {"G1", "S1", "E1"}, 10), listed()
+    everything = listed()
+    german = listed("--locale", "de")
+    assert german and {v["session"] for v in german} == {"G1", "S1"}
+    assert len(german) == sum(1 for v in everything if v.get("locale", "").startswith("de-"))
+    assert {v["session"] for v in listed("--locale", "de_ch")} == {"S1"}, "Apple's spelling, any case, normalized"
+    assert listed("--locale", "fr") == []
+    direct = support.run_cli(["violations", "--state-dir", str(daemon.workdir / "state"), "--json", "--locale", "de-CH"])
+    assert direct.returncode in (0, 1), direct.stderr.decode()
+    assert {json.loads(line)["session"] for line in direct.stdout.decode().splitlines() if line.strip()} == {"S1"}
+    bad = support.run_cli(["violations", "--control", daemon.control, "--locale", "de--DE"])
+    assert bad.returncode == 2 and b"BCP 47" in bad.stderr, bad.stderr
