@@ -107,7 +107,7 @@ let package = Package(
         // Shard buckets and topics (scale.md): FNV-1a 64 of the shard key, which daemon owns what.
         .target(name: "ShardRouting", dependencies: ["ByteBasics"]),
         // The library apps publish events with: typed events, batching, a bounded queue, shard topics.
-        .target(name: "ModalwatchClient", dependencies: ["ZeroMQ", "ShardRouting", "ByteBasics", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "ModalwatchClient", dependencies: ["ZeroMQ", "ShardRouting", "ByteBasics", "EventDecoding", .product(name: "Logging", package: "swift-log")]),
         // A scripted app session published through ModalwatchClient (docs/client.md; the e2e tests run it).
         .executableTarget(
             name: "ClientExample",

@@ -61,11 +61,12 @@ public final class ModalwatchClient: Sendable {
     /// - Parameters:
     ///   - id: the session id (1–128 bytes); nil makes a random one.
     ///   - locale: the app's interface language, a BCP 47 tag (`de-DE`, or Apple's `de_DE`:
-    ///     `Locale.current.identifier`); nil when not known (events.md, "Languages").
+    ///     `Locale.current.identifier`); by default this process's (`ProcessLanguage.current`:
+    ///     `LC_ALL`, `LC_MESSAGES`, `LANG`); nil sends none (events.md, "Languages").
     ///   - ts: the start's event time (ms since the epoch); nil reads the clock.
     public func startSession(
         app: String, id: String? = nil, appVersion: String? = nil, os: String? = nil,
-        device: Device? = nil, sizeClass: SizeClass? = nil, locale: String? = nil, at ts: Int64? = nil
+        device: Device? = nil, sizeClass: SizeClass? = nil, locale: String? = ProcessLanguage.current, at ts: Int64? = nil
     ) -> ClientSession {
         let session = ClientSession(client: self, app: app, id: id ?? ClientSession.randomID())
         session.start(appVersion: appVersion, os: os, device: device, sizeClass: sizeClass, locale: locale, at: ts)

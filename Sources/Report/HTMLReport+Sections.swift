@@ -105,6 +105,29 @@ extension HTMLReport {
         return html + pair(chart, table.render()) + "</section>"
     }
 
+    // MARK: by language
+
+    /// Whether any violation carries a `locale`: only then has the report a language section.
+    var hasLanguages: Bool { model.byLocale.keys.contains { !$0.isEmpty } || model.otherLocales.total > 0 }
+
+    func languageSection() -> String {
+        guard hasLanguages else { return "" }
+        var rows = model.byLocale.map { (label: $0.key.isEmpty ? "undetermined (English rules)" : $0.key, counts: $0.value) }
+            .sorted { $0.counts.total != $1.counts.total ? $0.counts.total > $1.counts.total : $0.label < $1.label }
+        if model.otherLocales.total > 0 { rows.append((label: "other languages", counts: model.otherLocales)) }
+        var html = "<section id=\"languages\" aria-labelledby=\"languages-h\"><h2 id=\"languages-h\">Violations by language</h2>"
+        html += "<p class=\"lead\">By the language of the texts judged: the presentation's or session's <code>locale</code>.</p>"
+        let chart = SVGChart.bars(id: "by-language", title: "Violations by language",
+                                  desc: "Horizontal bars, one per language, split by severity: \(rows.map { "\($0.label) \($0.counts.total)" }.joined(separator: ", ")).",
+                                  bars: rows.map { SVGChart.Bar(label: $0.label, counts: $0.counts) })
+        var table = ReportTable(id: "by-language", caption: "Violations by language and severity",
+                                columns: [("language", "Language"), ("error", "Errors"), ("warning", "Warnings"), ("info", "Info"), ("count", "Total")])
+        for row in rows {
+            table.add(key: row.label, [.text(row.label), .number(row.counts.error), .number(row.counts.warning), .number(row.counts.info), .number(row.counts.total)])
+        }
+        return html + pair(chart, table.render()) + "</section>"
+    }
+
     // MARK: over time
 
     func timeSection() -> String {

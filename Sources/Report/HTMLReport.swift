@@ -41,7 +41,7 @@ public struct HTMLReport {
                 <p>\(HTML.escape(emptyText))</p></section>
                 """
         } else {
-            html += ruleSection() + appSection() + timeSection() + versionSection() + presentationSection()
+            html += ruleSection() + appSection() + languageSection() + timeSection() + versionSection() + presentationSection()
                 + distributionSection() + sessionSection() + glossarySection()
         }
         html += "</main>" + footer() + "</body></html>\n"
@@ -101,7 +101,7 @@ public struct HTMLReport {
         if !isEmpty {
             html += """
                 <nav aria-label="Sections"><ul><li><a href="#summary">Summary</a></li><li><a href="#rules">By rule</a></li>\
-                <li><a href="#apps">By app</a></li><li><a href="#time">Over time</a></li><li><a href="#versions">By version</a></li>\
+                <li><a href="#apps">By app</a></li>\(hasLanguages ? "<li><a href=\"#languages\">By language</a></li>" : "")<li><a href="#time">Over time</a></li><li><a href="#versions">By version</a></li>\
                 <li><a href="#presentations">Worst alerts</a></li><li><a href="#distributions">Depth and alerts</a></li>\
                 <li><a href="#sessions">Worst sessions</a></li><li><a href="#glossary">Rules</a></li></ul></nav>
                 """

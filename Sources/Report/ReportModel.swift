@@ -24,6 +24,13 @@ public final class ReportModel {
     public private(set) var byRule: [String: SeverityCounts] = [:]
     /// Violations by app.
     public private(set) var byApp: [String: SeverityCounts] = [:]
+    /// Violations by their `locale`, `""` for those without one; at most `maxLocales` tags, the
+    /// violations of any later tag counted under `otherLocales`.
+    public private(set) var byLocale: [String: SeverityCounts] = [:]
+    /// Violations of tags past the first `maxLocales`.
+    public private(set) var otherLocales = SeverityCounts()
+    /// The most distinct `locale` tags counted one by one.
+    public static let maxLocales = 100
     /// Violations over event time.
     public private(set) var time = TimeBuckets()
     /// By app and `app_version` (from `session.start`): sessions and violations.
@@ -83,6 +90,12 @@ public final class ReportModel {
         severities.add(violation.severity)
         byRule[violation.rule, default: SeverityCounts()].add(violation.severity)
         byApp[violation.app, default: SeverityCounts()].add(violation.severity)
+        let locale = violation.locale ?? ""
+        if byLocale[locale] != nil || byLocale.count < Self.maxLocales {
+            byLocale[locale, default: SeverityCounts()].add(violation.severity)
+        } else {
+            otherLocales.add(violation.severity)
+        }
         if rules[violation.rule] == nil { unknownRules.insert(violation.rule) }
         time.add(ts: violation.ts, severity: violation.severity)
         let mark = SessionTimeline.Mark(ts: violation.ts, rule: violation.rule, severity: violation.severity, subject: violation.subject)

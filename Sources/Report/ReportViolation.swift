@@ -21,10 +21,13 @@ public struct ReportViolation: Sendable, Equatable {
     /// The corrected form the rule derived, from its evidence (`suggested_title`,
     /// `suggested_message`, `suggested_buttons`), when it gave one.
     public var corrected: CorrectedPresentation?
+    /// The language of the texts it judged (its `locale`, `de-DE`), or nil when undetermined.
+    public var locale: String?
 
     /// Creates a violation.
     public init(rule: String, severity: Severity, app: String, session: String, ts: Int64, subject: String?, message: String? = nil,
-                suggestion: String? = nil, corrected: CorrectedPresentation? = nil) {
+                suggestion: String? = nil, corrected: CorrectedPresentation? = nil, locale: String? = nil) {
+        self.locale = locale
         self.rule = rule
         self.severity = severity
         self.app = app

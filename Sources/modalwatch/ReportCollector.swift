@@ -20,7 +20,8 @@ final class ReportCollector: EngineOutput {
             rule: violation.rule, severity: violation.severity, app: violation.app,
             session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts,
             subject: ViolationJSON.string("subject", in: violation.json),
-            message: ViolationJSON.string("message", in: violation.json), suggestion: suggestion, corrected: corrected))
+            message: ViolationJSON.string("message", in: violation.json), suggestion: suggestion, corrected: corrected,
+            locale: ViolationJSON.string("locale", in: violation.json)))
     }
 
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {

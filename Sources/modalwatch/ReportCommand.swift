@@ -172,7 +172,7 @@ struct ReportCommand: ParsableCommand {
                 let (suggestion, corrected) = ReportViolation.suggestion(of: json)
                 model.add(ReportViolation(rule: row.rule, severity: severity, app: row.app, session: row.session, ts: row.ts,
                                           subject: ViolationJSON.string("subject", in: json), message: ViolationJSON.string("message", in: json),
-                                          suggestion: suggestion, corrected: corrected))
+                                          suggestion: suggestion, corrected: corrected, locale: ViolationJSON.string("locale", in: json)))
             }
         } catch let exit as ExitCode {
             throw exit  // said already (`HistoryAccess`)

@@ -127,6 +127,11 @@ struct SarifLog {
             ]),
         ]
         if let index = ruleIndex[found.rule] { result["ruleIndex"] = .int(index) }
+        if let locale = violation["locale"], case .object(var properties)? = result["properties"] {
+            // The language of the texts judged, as the violation carries it (violations.md).
+            properties["locale"] = locale
+            result["properties"] = .object(properties)
+        }
         return .object(result)
     }
 

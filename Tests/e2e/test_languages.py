@@ -74,3 +74,30 @@ def test_violations_keeps_the_violations_of_one_language(daemon, sender):
     assert {json.loads(line)["session"] for line in direct.stdout.decode().splitlines() if line.strip()} == {"S1"}
     bad = support.run_cli(["violations", "--control", daemon.control, "--locale", "de--DE"])
     assert bad.returncode == 2 and b"BCP 47" in bad.stderr, bad.stderr
+
+
+def test_sarif_and_the_report_carry_the_language(tmp_path):
+    events = _alert("G1", T0, "de-DE", "Fehler", "Abbrechen") + _alert("E1", T0 + 10_000, None, "Error", "Cancel")
+    stream = tmp_path / "mixed.ndjson"
+    stream.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events))
+    sarif = support.run_cli(["check", str(stream), "--format", "sarif"])
+    assert sarif.returncode == 1, sarif.stderr.decode()
+    results = json.loads(sarif.stdout)["runs"][0]["results"]
+    by_session = {}
+    for result in results:
+        by_session.setdefault(result["properties"]["session"], set()).add(result["properties"].get("locale"))
+    assert by_session["G1"] == {"de-DE"} and by_session["E1"] == {None}, by_session
+
+    report = tmp_path / "report.html"
+    made = support.run_cli(["report", str(stream), "--output", str(report)])
+    assert made.returncode == 0, made.stderr.decode()
+    page = report.read_text()
+    assert 'id="languages"' in page and 'href="#languages"' in page
+    section = page[page.index('id="languages"'):page.index("</section>", page.index('id="languages"'))]
+    assert "de-DE" in section and "undetermined" in section
+
+    english = tmp_path / "english.ndjson"
+    english.write_text("".join(json.dumps(e) + "\n" for e in _alert("E2", T0, None, "Error", "Cancel")))
+    english_report = tmp_path / "english.html"
+    assert support.run_cli(["report", str(english), "--output", str(english_report)]).returncode == 0
+    assert 'id="languages"' not in english_report.read_text(), "no language section without a locale"
