@@ -31,7 +31,7 @@ enum AlertMessageTooLong: Rule {
         evidence.add("max_chars", limit)
         call.report(
             subject: event.id,
-            message: "The message of the alert \(label: event) has \(characters) characters; the limit is \(limit)",
+            message: "The message of the alert \(label: event) has \(characters) characters\(message.hasWideCharacters ? ", a wide character counting as two" : ""); the limit is \(limit)",
             evidence: evidence,
             suggestion: "Shorten the message to \(limit) characters or fewer, one or two short sentences"
         )

@@ -32,7 +32,7 @@ enum AlertTitleTooLong: Rule {
         evidence.add("title", event.title)
         call.report(
             subject: event.id,
-            message: "The alert title \(quoted: event.title) has \(characters) characters; the limit is \(limit)",
+            message: "The alert title \(quoted: event.title) has \(characters) characters\(title.hasWideCharacters ? ", a wide character counting as two" : ""); the limit is \(limit)",
             evidence: evidence,
             suggestion: """
                 Shorten the title to \(limit) characters or fewer so it fits on one line, and move the details \

@@ -30,6 +30,17 @@ extension TextSlice {
         return total
     }
 
+    /// True when a scalar of the text is East Asian wide or full-width (`displayLength` counts
+    /// its character as two). Walks the bytes without allocating.
+    public var hasWideCharacters: Bool {
+        var wide = false
+        scalars.forEach { scalar, _, _ in
+            wide = WritingScript.isWide(scalar)
+            return !wide
+        }
+        return wide
+    }
+
     /// True when the text is longer than `limit` as `displayLength` counts. Decides from the
     /// byte count when it can (a wide scalar has at least 3 bytes, so no text counts more than
     /// its bytes), then from its scalars (a character is at least one scalar: no text counts more

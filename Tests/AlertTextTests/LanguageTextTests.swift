@@ -59,6 +59,9 @@ final class LanguageTextTests: XCTestCase {
         XCTAssertEqual(TextSlice.with("e\u{301}🇩🇪") { $0.displayLength }, 2, "graphemes; emoji count one")
         XCTAssertTrue(TextSlice.with("接続できません") { $0.hasGreaterDisplayLength(than: 13) })
         XCTAssertFalse(TextSlice.with("接続できません") { $0.hasGreaterDisplayLength(than: 14) })
+        XCTAssertTrue(TextSlice.with("Apple Payの設定") { $0.hasWideCharacters })
+        XCTAssertTrue(TextSlice.with("ＯＫ") { $0.hasWideCharacters })
+        XCTAssertFalse(TextSlice.with("Délai dépassé 🇩🇪") { $0.hasWideCharacters }, "accents and emoji are not wide")
     }
 
     func testLanguageSubtagsAndEnglish() {
