@@ -26,6 +26,20 @@ public enum LocaleTag: Sendable {
         case privateUse
     }
 
+    /// The normalized form of `text` (`de_de` → `de-DE`), or nil when it is not a well-formed tag.
+    /// Allocates: for tags from people and the environment, not the event path.
+    public static func normalized(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= maxBytes else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxBytes) { out -> String? in
+            bytes.withUnsafeBufferPointer { input -> String? in
+                guard let start = input.baseAddress, let base = out.baseAddress,
+                      let count = normalize(start, input.count, into: base) else { return nil }
+                return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+            }
+        }
+    }
+
     /// Writes the normalized form of the `count` bytes at `bytes` to `out` (room for `maxBytes`)
     /// and returns its length (always `count`), or nil when they are not a well-formed tag.
     public static func normalize(_ bytes: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {

@@ -21,14 +21,6 @@ public enum ProcessLanguage: Sendable {
         let base = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
         let language = base.split(separator: "@", maxSplits: 1).first.map(String.init) ?? base
         guard language != "C", language != "POSIX", !language.isEmpty else { return nil }
-        let bytes = Array(language.utf8)
-        guard bytes.count <= LocaleTag.maxBytes else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LocaleTag.maxBytes) { out -> String? in
-            bytes.withUnsafeBufferPointer { input -> String? in
-                guard let start = input.baseAddress, let base = out.baseAddress,
-                      let count = LocaleTag.normalize(start, input.count, into: base) else { return nil }
-                return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
-            }
-        }
+        return LocaleTag.normalized(language)
     }
 }

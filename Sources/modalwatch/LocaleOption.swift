@@ -8,17 +8,7 @@ enum LocaleOption {
     static let badTag = "--locale must be a BCP 47 language tag such as de, de-DE or zh-Hans"
 
     /// `text` normalized (`de_de` → `de-DE`), or nil when it is not a well-formed tag.
-    static func normalized(_ text: String) -> String? {
-        let bytes = Array(text.utf8)
-        guard bytes.count <= LocaleTag.maxBytes else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LocaleTag.maxBytes) { out -> String? in
-            bytes.withUnsafeBufferPointer { input -> String? in
-                guard let start = input.baseAddress, let base = out.baseAddress,
-                      let count = LocaleTag.normalize(start, input.count, into: base) else { return nil }
-                return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
-            }
-        }
-    }
+    static func normalized(_ text: String) -> String? { LocaleTag.normalized(text) }
 
     /// Whether a violation's `locale` (nil: it has none) is `wanted` or extends it (`de`: `de-DE`).
     static func matches(_ locale: String?, _ wanted: String) -> Bool {

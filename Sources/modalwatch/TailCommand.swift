@@ -75,12 +75,15 @@ struct TailCommand: ParsableCommand {
         return prefixes
     }
 
-    /// Whether a published message passes the filters.
-    func passes(topic: String, body: JSONValue) -> Bool {
+    /// `--locale` normalized as violations carry it (`validate` refused a malformed one).
+    var wantedLocale: String? { locale.flatMap(LocaleOption.normalized) }
+
+    /// Whether a published message passes the filters; `locale`: `wantedLocale`, read once by the caller.
+    func passes(topic: String, body: JSONValue, locale: String? = nil) -> Bool {
         if let app, body["app"]?.stringValue != app { return false }
-        if topic.hasPrefix("diag/") { return diagnostics && rule == nil && severity == nil && locale == nil }
+        if topic.hasPrefix("diag/") { return diagnostics && rule == nil && severity == nil && self.locale == nil }
         if let rule, body["rule"]?.stringValue != rule { return false }
-        if let wanted = locale.flatMap(LocaleOption.normalized), !LocaleOption.matches(body["locale"]?.stringValue, wanted) { return false }
+        if let wanted = locale, !LocaleOption.matches(body["locale"]?.stringValue, wanted) { return false }
         if let minimum = severity.flatMap(Severity.init(rawValue:)) {
             guard let found = body["severity"]?.stringValue.flatMap(Severity.init(rawValue:)), found >= minimum else { return false }
         }
@@ -110,6 +113,7 @@ struct TailCommand: ParsableCommand {
             }
             let poller = ZMQPoller()
             let index = try poller.add(socket)
+            let wanted = wantedLocale
             while true {
                 if !signals.take().isEmpty { return }
                 do {
@@ -122,7 +126,7 @@ struct TailCommand: ParsableCommand {
                     guard message.frames.count == 2 else { continue }
                     let topic = String(decoding: message.frames[0], as: UTF8.self)
                     guard let body = try? JSONParser.parse(message.frames[1]), body.objectValue != nil,
-                          passes(topic: topic, body: body) else { continue }
+                          passes(topic: topic, body: body, locale: wanted) else { continue }
                     if json {
                         JSONOutput.raw(message.frames[1])
                     } else {
