@@ -341,6 +341,7 @@ def measure(items: list[dict], sessions: dict, violations: list[dict]) -> dict:
     fp_example: dict[str, dict] = {}
     fp_sessions: list[dict] = []
     english_findings = Counter()
+    struct_diffs: list[dict] = []
 
     for e in items:
         en = by_pair.get((e["n"], "en"), [])
@@ -376,6 +377,11 @@ def measure(items: list[dict], sessions: dict, violations: list[dict]) -> dict:
             s["tp"] += len(t_struct & en_struct)
             s["fp"] += len(t_struct - en_struct)
             s["fn"] += len(en_struct - t_struct)
+            for kind, keys in (("fp", t_struct - en_struct), ("fn", en_struct - t_struct)):
+                for rule, button in sorted(keys, key=str):
+                    struct_diffs.append({"entry": e["n"], "language": tag, "kind": kind, "rule": rule,
+                                         "buttons": [b.get("title") for b in p.get("buttons", [])]
+                                         if isinstance(p, dict) else None})
             t_rules = {v["rule"] for v in found}
             for k in KEPT:
                 if k in en_rules:
@@ -405,7 +411,7 @@ def measure(items: list[dict], sessions: dict, violations: list[dict]) -> dict:
     top = [{"rule": rule, "findings": n, "example": fp_example[rule]}
            for rule, n in sorted(fp_rules.items(), key=lambda kv: (-kv[1], kv[0]))]
     return {"languages": {tag: summarize(per_lang[tag]) for tag in languages}, "all": summarize(total),
-            "top_false_positive_rules": top, "false_positive_sessions": fp_sessions,
+            "top_false_positive_rules": top, "false_positive_sessions": fp_sessions, "structural_differences": struct_diffs,
             "english_findings": dict(sorted(english_findings.items())), "other_rules": dict(sorted(other_rules.items()))}
 
 

@@ -10,9 +10,15 @@ It reads the installed catalogues of these Debian packages and installs nothing 
     libgtk-4-common        /usr/share/locale/*/LC_MESSAGES/gtk40.mo
     qttranslations5-l10n   /usr/share/qt5/translations/{qtbase,qt,qtquickcontrols}_*.qm
     libkf5widgetsaddons-data  /usr/share/locale/*/LC_MESSAGES/kwidgetsaddons5_qt.qm
+    qt6-translations-l10n  /usr/share/qt6/translations/qtbase_*.qm
+    zenity-common          /usr/share/locale/*/LC_MESSAGES/zenity.mo
+    wx3.2-i18n             /usr/share/locale/*/LC_MESSAGES/wxstd-3.2.mo
+    dialog                 /usr/share/locale/*/LC_MESSAGES/dialog.mo
+    libnewt0.52            /usr/share/locale/*/LC_MESSAGES/newt.mo
 
     apt-get install --no-install-recommends libgtk2.0-common libgtk-3-common libgtk-4-common \\
-        qttranslations5-l10n libkf5widgetsaddons-data
+        qttranslations5-l10n libkf5widgetsaddons-data qt6-translations-l10n zenity-common \\
+        wx3.2-i18n dialog libnewt0.52
     python3 scripts/generate_standard_titles.py           (rewrites both files)
     python3 scripts/generate_standard_titles.py --check   (exits 1 when either file differs)
 
@@ -20,7 +26,8 @@ Only the messages listed in MESSAGES are read: dialog-button and message-box tit
 its catalogue context and source text. A translation is normalized (mnemonic markers `_` and `&`
 and CJK-style suffixes such as `(_C)` removed, a trailing ellipsis or colon removed, whitespace
 trimmed, NFC); the variants of one title in one language are those found in any catalogue,
-case-insensitively distinct, ordered by how many translation projects (GTK, Qt, KDE) give them,
+case-insensitively distinct, ordered by how many translation projects (GTK with Zenity, Qt, KDE, wxWidgets,
+dialog, newt) give them,
 then by how many catalogues, then by PACKAGES' order, then by code point. English is the catalogues' source text (and their en catalogues). A language
 is in the table when it has all of Cancel, OK, Yes and No; a regional or script tag (en-GB) only
 when its titles differ from its language's.
@@ -49,10 +56,17 @@ PACKAGES = (
     ("qtquickcontrols", "qttranslations5-l10n", "/usr/share/qt5/translations/qtquickcontrols_{cat}.qm"),
     ("kf5", "libkf5widgetsaddons-data", "/usr/share/locale/{cat}/LC_MESSAGES/kwidgetsaddons5_qt.qm"),
     ("gtk2", "libgtk2.0-common", "/usr/share/locale/{cat}/LC_MESSAGES/gtk20.mo"),
+    ("qt6base", "qt6-translations-l10n", "/usr/share/qt6/translations/qtbase_{cat}.qm"),
+    ("zenity", "zenity-common", "/usr/share/locale/{cat}/LC_MESSAGES/zenity.mo"),
+    ("wx", "wx3.2-i18n", "/usr/share/locale/{cat}/LC_MESSAGES/wxstd-3.2.mo"),
+    ("dialog", "dialog", "/usr/share/locale/{cat}/LC_MESSAGES/dialog.mo"),
+    ("newt", "libnewt0.52", "/usr/share/locale/{cat}/LC_MESSAGES/newt.mo"),
 )
 # The translation project of each key: one project's catalogues share their translators, so a
 # variant's commonness is first the number of projects that give it, then the number of catalogues.
-PROJECTS = {"gtk4": "GTK", "gtk3": "GTK", "gtk2": "GTK", "qtbase": "Qt", "qt": "Qt", "qtquickcontrols": "Qt", "kf5": "KDE"}
+PROJECTS = {"gtk4": "GTK", "gtk3": "GTK", "gtk2": "GTK", "zenity": "GTK", "qtbase": "Qt", "qt": "Qt",
+            "qtquickcontrols": "Qt", "qt6base": "Qt", "kf5": "KDE", "wx": "wxWidgets", "dialog": "dialog",
+            "newt": "newt"}
 
 # Per catalogue key: (message id, context or None, source text, kind). The id names the message
 # in the generated provenance.
@@ -107,6 +121,39 @@ MESSAGES = {
         ("MDError", "KMessageDialog", "Error", "error"),
     ),
     "gtk2": GTK_BUTTONS,
+    "qt6base": QT_DIALOGS,
+    "zenity": (
+        ("Z_Cancel", None, "_Cancel", "cancel"),
+        ("ZCancel", None, "Cancel", "cancel"),
+        ("Z_OK", None, "_OK", "ok"),
+        ("ZOK", None, "OK", "ok"),
+        ("Z_Yes", None, "_Yes", "yes"),
+        ("Z_No", None, "_No", "no"),
+        ("ZError", None, "Error", "error"),
+    ),
+    "wx": (
+        ("WX&Cancel", None, "&Cancel", "cancel"),
+        ("WXCancel", None, "Cancel", "cancel"),
+        ("WX&OK", None, "&OK", "ok"),
+        ("WXOK", None, "OK", "ok"),
+        ("WX&Yes", None, "&Yes", "yes"),
+        ("WXYes", None, "Yes", "yes"),
+        ("WX&No", None, "&No", "no"),
+        ("WXNo", None, "No", "no"),
+        ("WXError", None, "Error", "error"),
+    ),
+    "dialog": (
+        ("DCancel", None, "Cancel", "cancel"),
+        ("DOK", None, "OK", "ok"),
+        ("DYes", None, "Yes", "yes"),
+        ("DNo", None, "No", "no"),
+    ),
+    "newt": (
+        ("NCancel", None, "Cancel", "cancel"),
+        ("NOk", None, "Ok", "ok"),
+        ("NYes", None, "Yes", "yes"),
+        ("NNo", None, "No", "no"),
+    ),
 }
 
 
@@ -138,6 +185,23 @@ def read_mo(path):
     else:
         fail(f"{path}: not a .mo file")
     _, count, sources, translations = struct.unpack(order + "4I", data[4:20])
+
+    def entry(table, i):
+        length, offset = struct.unpack(order + "2I", data[table + 8 * i:table + 8 * i + 8])
+        return data[offset:offset + length]
+
+    # The header (the translation of the empty message id) names the catalogue's charset.
+    charset = "utf-8"
+    for i in range(count):
+        if entry(sources, i) == b"":
+            found = re.search(rb"charset=([A-Za-z0-9_-]+)", entry(translations, i))
+            if found:
+                charset = found.group(1).decode("ascii")
+            break
+    try:
+        "".encode(charset)
+    except LookupError:
+        fail(f"{path}: unknown charset {charset}")
     messages = []
     for i in range(count):
         length, offset = struct.unpack(order + "2I", data[sources + 8 * i:sources + 8 * i + 8])
@@ -147,10 +211,10 @@ def read_mo(path):
         context = None
         if b"\x04" in key:
             raw_context, key = key.split(b"\x04", 1)
-            context = raw_context.decode("utf-8")
-        source = key.split(b"\0")[0].decode("utf-8")
+            context = raw_context.decode(charset)
+        source = key.split(b"\0")[0].decode(charset)
         if source:
-            messages.append((context, source, value.split(b"\0")[0].decode("utf-8")))
+            messages.append((context, source, value.split(b"\0")[0].decode(charset)))
     return messages
 
 
@@ -211,6 +275,20 @@ def normalized(text):
     text = re.sub(r"\s*(\.\.\.|…|:|：)$", "", text).strip()
     text = text.strip("\u0640").lstrip("-").strip()  # a stray tatweel or hyphen beside the mnemonic
     return unicodedata.normalize("NFC", text)
+
+
+# Han, Hiragana and Katakana are written together in one Japanese title.
+JAPANESE = {"CJK", "HIRAGANA", "KATAKANA"}
+
+
+def scripts_of(text):
+    """The scripts of the letters of `text`, by the first word of each letter's Unicode name."""
+    found = set()
+    for ch in text:
+        if unicodedata.category(ch).startswith("L"):
+            script = re.split(r"[ -]", unicodedata.name(ch, "UNKNOWN"))[0]
+            found.add("JAPANESE" if script in JAPANESE else script)
+    return found
 
 
 # MARK: - Language codes
@@ -293,12 +371,20 @@ def collect():
             if language is None:
                 continue
             messages = read_mo(path) if path.suffix == ".mo" else read_qm(path)
+            # A catalogue with a damaged title is not read: letters of two scripts or U+FFFD (newt's
+            # Hindi catalogue is UTF-8 read as Latin-1 and written again).
+            if any(len(scripts_of(normalized(t))) > 1 or "\ufffd" in t for c, src, t in messages if (c, src) in wanted):
+                continue
             hits = 0
             for context, source, translation in messages:
                 if (context, source) not in wanted:
                     continue
                 ident, kind = wanted[(context, source)]
                 value = normalized(translation)
+                # A Cancel left as its English source text is untranslated, not a variant of the
+                # language (an OK, a Spanish No or Error are the translation).
+                if kind == "cancel" and language != "en" and value.casefold() == normalized(source).casefold():
+                    continue
                 if value:
                     add(language, kind, value, (key, catalogue, ident))
                     hits += 1

@@ -15,7 +15,7 @@ enum AlertCancelLabel: Rule {
         the language's Cancel) whose title is not exactly Cancel (byte for byte: cancel, CANCEL, Cancel. and Not Now \
         all fire); in another language, not exactly one of its standard Cancel titles (Abbrechen) while it is one of \
         them in another case (ABBRECHEN), the English Cancel, Yes, No or OK, or the language's Yes, No or OK (Nein): \
-        the suggestion is its first Cancel title; another title there (an app's own translation, Storno) and a \
+        the suggestion is its first Cancel title; another title there (an app's own translation, Odvolat) and a \
         language without Cancel titles are not judged; a one-button alert is not judged; not in 2009 or ios7, which \
         suggested Cancel without requiring it.
         """

@@ -10,6 +10,11 @@
 //   qtquickcontrols: qttranslations5-l10n 5.15.8-2, /usr/share/qt5/translations/qtquickcontrols_{cat}.qm
 //   kf5: libkf5widgetsaddons-data 5.103.0-1, /usr/share/locale/{cat}/LC_MESSAGES/kwidgetsaddons5_qt.qm
 //   gtk2: libgtk2.0-common 2.24.33-2+deb12u1, /usr/share/locale/{cat}/LC_MESSAGES/gtk20.mo
+//   qt6base: qt6-translations-l10n 6.4.2-1, /usr/share/qt6/translations/qtbase_{cat}.qm
+//   zenity: zenity-common 3.44.0-1, /usr/share/locale/{cat}/LC_MESSAGES/zenity.mo
+//   wx: wx3.2-i18n 3.2.2+dfsg-2, /usr/share/locale/{cat}/LC_MESSAGES/wxstd-3.2.mo
+//   dialog: dialog 1.3-20230209-1, /usr/share/locale/{cat}/LC_MESSAGES/dialog.mo
+//   newt: libnewt0.52 0.52.23-1+b1, /usr/share/locale/{cat}/LC_MESSAGES/newt.mo
 // and from these messages of theirs (id = context | source text); each variant below names
 // the package key, the catalogue and the message id of every translation that gave it:
 //   gtk4: S_Cancel = "Stock label" | "_Cancel"; S_OK = "Stock label" | "_OK"; S_Yes = "Stock label" | "_Yes"; S_No = "Stock label" | "_No"; _Cancel = "_Cancel"; Cance_l = "Cance_l"; _OK = "_OK"; _Yes = "_Yes"; _No = "_No"
@@ -19,29 +24,35 @@
 //   qtquickcontrols: MDCancel = "DefaultMessageDialog" | "Cancel"; MDOK = "DefaultMessageDialog" | "OK"; MDYes = "DefaultMessageDialog" | "Yes"; MDNo = "DefaultMessageDialog" | "No"
 //   kf5: SG&Cancel = "KStandardGuiItem" | "&Cancel"; SG&OK = "KStandardGuiItem" | "&OK"; SG&Yes = "KStandardGuiItem" | "&Yes"; SG&No = "KStandardGuiItem" | "&No"; MBError = "KMessageBox" | "Error"; MDError = "KMessageDialog" | "Error"
 //   gtk2: S_Cancel = "Stock label" | "_Cancel"; S_OK = "Stock label" | "_OK"; S_Yes = "Stock label" | "_Yes"; S_No = "Stock label" | "_No"; SError = "Stock label" | "Error"
+//   qt6base: PTCancel = "QPlatformTheme" | "Cancel"; PTOK = "QPlatformTheme" | "OK"; PT&Yes = "QPlatformTheme" | "&Yes"; PT&No = "QPlatformTheme" | "&No"; BBCancel = "QDialogButtonBox" | "Cancel"; BB&Cancel = "QDialogButtonBox" | "&Cancel"; BBOK = "QDialogButtonBox" | "OK"; BB&OK = "QDialogButtonBox" | "&OK"; BB&Yes = "QDialogButtonBox" | "&Yes"; BB&No = "QDialogButtonBox" | "&No"; MBOK = "QMessageBox" | "OK"; GT&Cancel = "QGnomeTheme" | "&Cancel"; GT&OK = "QGnomeTheme" | "&OK"; APYes = "QAndroidPlatformTheme" | "Yes"; APNo = "QAndroidPlatformTheme" | "No"
+//   zenity: Z_Cancel = "_Cancel"; ZCancel = "Cancel"; Z_OK = "_OK"; ZOK = "OK"; Z_Yes = "_Yes"; Z_No = "_No"; ZError = "Error"
+//   wx: WX&Cancel = "&Cancel"; WXCancel = "Cancel"; WX&OK = "&OK"; WXOK = "OK"; WX&Yes = "&Yes"; WXYes = "Yes"; WX&No = "&No"; WXNo = "No"; WXError = "Error"
+//   dialog: DCancel = "Cancel"; DOK = "OK"; DYes = "Yes"; DNo = "No"
+//   newt: NCancel = "Cancel"; NOk = "Ok"; NYes = "Yes"; NNo = "No"
 
 extension StandardTitles {
     /// Every language's titles, sorted by language.
     static let table: [StandardTitles] = [
-        // ab ← gtk3:ab, gtk4:ab
-        //   cancel Аԥыхра: gtk4:ab:_Cancel gtk3:ab:_Cancel
-        //   ok OK: gtk4:ab:_OK gtk3:ab:_OK
-        //   yes Ааи: gtk4:ab:_Yes gtk3:ab:_Yes
-        //   no Мап: gtk4:ab:_No gtk3:ab:_No
+        // ab ← gtk3:ab, gtk4:ab, zenity:ab
+        //   cancel Аԥыхра: gtk4:ab:_Cancel gtk3:ab:_Cancel zenity:ab:Z_Cancel
+        //   cancel Аԥыхры: zenity:ab:ZCancel
+        //   ok OK: gtk4:ab:_OK gtk3:ab:_OK zenity:ab:ZOK zenity:ab:Z_OK
+        //   yes Ааи: gtk4:ab:_Yes gtk3:ab:_Yes zenity:ab:Z_Yes
+        //   no Мап: gtk4:ab:_No gtk3:ab:_No zenity:ab:Z_No
         StandardTitles(
             language: "ab",
-            cancel: ["Аԥыхра"],
+            cancel: ["Аԥыхра", "Аԥыхры"],
             ok: ["OK"],
             yes: ["Ааи"],
             no: ["Мап"],
             error: []
         ),
-        // af ← gtk2:af, gtk3:af, gtk4:af
+        // af ← gtk2:af, gtk3:af, gtk4:af, zenity:af
         //   cancel Kanselleer: gtk4:af:Cance_l gtk4:af:S_Cancel gtk4:af:_Cancel gtk3:af:Cance_l gtk3:af:S_Cancel gtk3:af:_Cancel gtk2:af:S_Cancel
         //   ok OK: gtk4:af:S_OK gtk4:af:_OK gtk3:af:S_OK gtk3:af:_OK gtk2:af:S_OK
         //   yes Ja: gtk4:af:S_Yes gtk4:af:_Yes gtk3:af:S_Yes gtk3:af:_Yes gtk2:af:S_Yes
         //   no Nee: gtk4:af:S_No gtk4:af:_No gtk3:af:S_No gtk3:af:_No gtk2:af:S_No
-        //   error Fout: gtk3:af:SError gtk2:af:SError
+        //   error Fout: gtk3:af:SError gtk2:af:SError zenity:af:ZError
         StandardTitles(
             language: "af",
             cancel: ["Kanselleer"],
@@ -50,11 +61,11 @@ extension StandardTitles {
             no: ["Nee"],
             error: ["Fout"]
         ),
-        // an ← gtk3:an, gtk4:an
-        //   cancel Cancelar: gtk4:an:S_Cancel gtk3:an:S_Cancel
-        //   ok Acceptar: gtk4:an:S_OK gtk3:an:S_OK
-        //   yes Sí: gtk4:an:S_Yes gtk3:an:S_Yes
-        //   no No: gtk4:an:S_No gtk3:an:S_No
+        // an ← dialog:an, gtk3:an, gtk4:an
+        //   cancel Cancelar: gtk4:an:S_Cancel gtk3:an:S_Cancel dialog:an:DCancel
+        //   ok Acceptar: gtk4:an:S_OK gtk3:an:S_OK dialog:an:DOK
+        //   yes Sí: gtk4:an:S_Yes gtk3:an:S_Yes dialog:an:DYes
+        //   no No: gtk4:an:S_No gtk3:an:S_No dialog:an:DNo
         //   error Error: gtk3:an:SError
         StandardTitles(
             language: "an",
@@ -64,43 +75,45 @@ extension StandardTitles {
             no: ["No"],
             error: ["Error"]
         ),
-        // ar ← gtk2:ar, gtk3:ar, gtk4:ar, kf5:ar, qtbase:ar
-        //   cancel ألغِ: gtk4:ar:Cance_l gtk4:ar:_Cancel gtk3:ar:Cance_l gtk3:ar:S_Cancel gtk3:ar:_Cancel qtbase:ar:GT&Cancel qtbase:ar:PTCancel kf5:ar:SG&Cancel gtk2:ar:S_Cancel
-        //   ok حسنًا: qtbase:ar:BBOK qtbase:ar:GT&OK qtbase:ar:PTOK kf5:ar:SG&OK
+        // ar ← dialog:ar, gtk2:ar, gtk3:ar, gtk4:ar, kf5:ar, newt:ar, qt6base:ar, qtbase:ar, zenity:ar
+        //   cancel ألغِ: gtk4:ar:Cance_l gtk4:ar:_Cancel gtk3:ar:Cance_l gtk3:ar:S_Cancel gtk3:ar:_Cancel qtbase:ar:GT&Cancel qtbase:ar:PTCancel kf5:ar:SG&Cancel gtk2:ar:S_Cancel qt6base:ar:GT&Cancel qt6base:ar:PTCancel
+        //   cancel إلغاء: dialog:ar:DCancel newt:ar:NCancel
+        //   ok حسنًا: qtbase:ar:BBOK qtbase:ar:GT&OK qtbase:ar:PTOK kf5:ar:SG&OK qt6base:ar:BBOK qt6base:ar:GT&OK qt6base:ar:PTOK
+        //   ok موافق: dialog:ar:DOK newt:ar:NOk
         //   ok نعم: gtk4:ar:_OK gtk3:ar:S_OK gtk3:ar:_OK gtk2:ar:S_OK
-        //   yes نعم: gtk4:ar:_Yes gtk3:ar:S_Yes gtk3:ar:_Yes qtbase:ar:APYes qtbase:ar:PT&Yes kf5:ar:SG&Yes gtk2:ar:S_Yes
-        //   no لا: gtk4:ar:_No gtk3:ar:S_No gtk3:ar:_No qtbase:ar:APNo qtbase:ar:PT&No kf5:ar:SG&No gtk2:ar:S_No
-        //   error خطأ: gtk3:ar:SError kf5:ar:MBError kf5:ar:MDError gtk2:ar:SError
+        //   yes نعم: gtk4:ar:_Yes gtk3:ar:S_Yes gtk3:ar:_Yes qtbase:ar:APYes qtbase:ar:PT&Yes kf5:ar:SG&Yes gtk2:ar:S_Yes qt6base:ar:APYes qt6base:ar:PT&Yes dialog:ar:DYes newt:ar:NYes
+        //   no لا: gtk4:ar:_No gtk3:ar:S_No gtk3:ar:_No qtbase:ar:APNo qtbase:ar:PT&No kf5:ar:SG&No gtk2:ar:S_No qt6base:ar:APNo qt6base:ar:PT&No dialog:ar:DNo newt:ar:NNo
+        //   error خطأ: gtk3:ar:SError kf5:ar:MBError kf5:ar:MDError gtk2:ar:SError zenity:ar:ZError
         StandardTitles(
             language: "ar",
-            cancel: ["ألغِ"],
-            ok: ["حسنًا", "نعم"],
+            cancel: ["ألغِ", "إلغاء"],
+            ok: ["حسنًا", "موافق", "نعم"],
             yes: ["نعم"],
             no: ["لا"],
             error: ["خطأ"]
         ),
-        // as ← gtk2:as, gtk3:as, gtk4:as
-        //   cancel বাতিল: gtk4:as:S_Cancel gtk3:as:S_Cancel gtk2:as:S_Cancel
+        // as ← gtk2:as, gtk3:as, gtk4:as, newt:as, zenity:as
+        //   cancel বাতিল: gtk4:as:S_Cancel gtk3:as:S_Cancel gtk2:as:S_Cancel newt:as:NCancel
         //   cancel বাতিল কৰক: gtk4:as:_Cancel gtk3:as:_Cancel
-        //   ok ঠিক আছে: gtk4:as:S_OK gtk4:as:_OK gtk3:as:S_OK gtk3:as:_OK gtk2:as:S_OK
-        //   yes হয়: gtk4:as:S_Yes gtk4:as:_Yes gtk3:as:S_Yes gtk3:as:_Yes gtk2:as:S_Yes
+        //   ok ঠিক আছে: gtk4:as:S_OK gtk4:as:_OK gtk3:as:S_OK gtk3:as:_OK gtk2:as:S_OK newt:as:NOk
+        //   yes হয়: gtk4:as:S_Yes gtk4:as:_Yes gtk3:as:S_Yes gtk3:as:_Yes gtk2:as:S_Yes newt:as:NYes
+        //   no নহয়: gtk4:as:_No gtk3:as:_No newt:as:NNo
         //   no না: gtk4:as:S_No gtk3:as:S_No gtk2:as:S_No
-        //   no নহয়: gtk4:as:_No gtk3:as:_No
-        //   error ত্ৰুটি: gtk3:as:SError gtk2:as:SError
+        //   error ত্ৰুটি: gtk3:as:SError gtk2:as:SError zenity:as:ZError
         StandardTitles(
             language: "as",
             cancel: ["বাতিল", "বাতিল কৰক"],
             ok: ["ঠিক আছে"],
             yes: ["হয়"],
-            no: ["না", "নহয়"],
+            no: ["নহয়", "না"],
             error: ["ত্ৰুটি"]
         ),
-        // ast ← gtk2:ast, gtk3:ast, gtk4:ast
-        //   cancel Encaboxar: gtk4:ast:S_Cancel gtk3:ast:S_Cancel gtk2:ast:S_Cancel
-        //   ok Aceutar: gtk4:ast:S_OK gtk3:ast:S_OK gtk2:ast:S_OK
-        //   yes Sí: gtk4:ast:S_Yes gtk3:ast:S_Yes gtk2:ast:S_Yes
-        //   no Non: gtk4:ast:S_No gtk3:ast:S_No gtk2:ast:S_No
-        //   error Fallu: gtk3:ast:SError gtk2:ast:SError
+        // ast ← dialog:ast, gtk2:ast, gtk3:ast, gtk4:ast, newt:ast, zenity:ast
+        //   cancel Encaboxar: gtk4:ast:S_Cancel gtk3:ast:S_Cancel gtk2:ast:S_Cancel dialog:ast:DCancel newt:ast:NCancel
+        //   ok Aceutar: gtk4:ast:S_OK gtk3:ast:S_OK gtk2:ast:S_OK dialog:ast:DOK newt:ast:NOk
+        //   yes Sí: gtk4:ast:S_Yes gtk3:ast:S_Yes gtk2:ast:S_Yes dialog:ast:DYes newt:ast:NYes
+        //   no Non: gtk4:ast:S_No gtk3:ast:S_No gtk2:ast:S_No dialog:ast:DNo newt:ast:NNo
+        //   error Fallu: gtk3:ast:SError gtk2:ast:SError zenity:ast:ZError
         StandardTitles(
             language: "ast",
             cancel: ["Encaboxar"],
@@ -109,12 +122,12 @@ extension StandardTitles {
             no: ["Non"],
             error: ["Fallu"]
         ),
-        // az ← kf5:az
+        // az ← kf5:az, zenity:az
         //   cancel İmtina etmək: kf5:az:SG&Cancel
         //   ok Hazır: kf5:az:SG&OK
         //   yes Bəli: kf5:az:SG&Yes
         //   no Xeyr: kf5:az:SG&No
-        //   error Xəta: kf5:az:MBError kf5:az:MDError
+        //   error Xəta: kf5:az:MBError kf5:az:MDError zenity:az:ZError
         StandardTitles(
             language: "az",
             cancel: ["İmtina etmək"],
@@ -123,12 +136,25 @@ extension StandardTitles {
             no: ["Xeyr"],
             error: ["Xəta"]
         ),
-        // be ← gtk2:be, gtk3:be, gtk4:be, kf5:be
-        //   cancel Скасаваць: gtk4:be:Cance_l gtk4:be:_Cancel gtk3:be:Cance_l gtk3:be:S_Cancel gtk3:be:_Cancel kf5:be:SG&Cancel gtk2:be:S_Cancel
-        //   ok Добра: gtk4:be:_OK gtk3:be:S_OK gtk3:be:_OK kf5:be:SG&OK gtk2:be:S_OK
-        //   yes Так: gtk4:be:_Yes gtk3:be:S_Yes gtk3:be:_Yes kf5:be:SG&Yes gtk2:be:S_Yes
-        //   no Не: gtk4:be:_No gtk3:be:S_No gtk3:be:_No kf5:be:SG&No gtk2:be:S_No
-        //   error Памылка: gtk3:be:SError kf5:be:MBError kf5:be:MDError gtk2:be:SError
+        // bal ← newt:bal
+        //   cancel کنسل: newt:bal:NCancel
+        //   ok هوبنت: newt:bal:NOk
+        //   yes بله: newt:bal:NYes
+        //   no نه: newt:bal:NNo
+        StandardTitles(
+            language: "bal",
+            cancel: ["کنسل"],
+            ok: ["هوبنت"],
+            yes: ["بله"],
+            no: ["نه"],
+            error: []
+        ),
+        // be ← gtk2:be, gtk3:be, gtk4:be, kf5:be, newt:be, zenity:be
+        //   cancel Скасаваць: gtk4:be:Cance_l gtk4:be:_Cancel gtk3:be:Cance_l gtk3:be:S_Cancel gtk3:be:_Cancel kf5:be:SG&Cancel gtk2:be:S_Cancel zenity:be:ZCancel zenity:be:Z_Cancel newt:be:NCancel
+        //   ok Добра: gtk4:be:_OK gtk3:be:S_OK gtk3:be:_OK kf5:be:SG&OK gtk2:be:S_OK zenity:be:ZOK zenity:be:Z_OK newt:be:NOk
+        //   yes Так: gtk4:be:_Yes gtk3:be:S_Yes gtk3:be:_Yes kf5:be:SG&Yes gtk2:be:S_Yes zenity:be:Z_Yes newt:be:NYes
+        //   no Не: gtk4:be:_No gtk3:be:S_No gtk3:be:_No kf5:be:SG&No gtk2:be:S_No zenity:be:Z_No newt:be:NNo
+        //   error Памылка: gtk3:be:SError kf5:be:MBError kf5:be:MDError gtk2:be:SError zenity:be:ZError
         StandardTitles(
             language: "be",
             cancel: ["Скасаваць"],
@@ -137,12 +163,12 @@ extension StandardTitles {
             no: ["Не"],
             error: ["Памылка"]
         ),
-        // be-Latn ← gtk2:be@latin, gtk3:be@latin, gtk4:be@latin
-        //   cancel Anuluj: gtk4:be@latin:S_Cancel gtk3:be@latin:S_Cancel gtk2:be@latin:S_Cancel
-        //   ok OK: gtk4:be@latin:S_OK gtk3:be@latin:S_OK gtk2:be@latin:S_OK
-        //   yes Tak: gtk4:be@latin:S_Yes gtk3:be@latin:S_Yes gtk2:be@latin:S_Yes
-        //   no Nie: gtk4:be@latin:S_No gtk3:be@latin:S_No gtk2:be@latin:S_No
-        //   error Pamyłka: gtk3:be@latin:SError gtk2:be@latin:SError
+        // be-Latn ← dialog:be@latin, gtk2:be@latin, gtk3:be@latin, gtk4:be@latin, zenity:be@latin
+        //   cancel Anuluj: gtk4:be@latin:S_Cancel gtk3:be@latin:S_Cancel gtk2:be@latin:S_Cancel dialog:be@latin:DCancel
+        //   ok OK: gtk4:be@latin:S_OK gtk3:be@latin:S_OK gtk2:be@latin:S_OK dialog:be@latin:DOK
+        //   yes Tak: gtk4:be@latin:S_Yes gtk3:be@latin:S_Yes gtk2:be@latin:S_Yes dialog:be@latin:DYes
+        //   no Nie: gtk4:be@latin:S_No gtk3:be@latin:S_No gtk2:be@latin:S_No dialog:be@latin:DNo
+        //   error Pamyłka: gtk3:be@latin:SError gtk2:be@latin:SError zenity:be@latin:ZError
         StandardTitles(
             language: "be-Latn",
             cancel: ["Anuluj"],
@@ -151,27 +177,28 @@ extension StandardTitles {
             no: ["Nie"],
             error: ["Pamyłka"]
         ),
-        // bg ← gtk2:bg, gtk3:bg, gtk4:bg, kf5:bg, qtbase:bg
-        //   cancel Отказ: gtk4:bg:Cance_l gtk4:bg:_Cancel gtk3:bg:Cance_l gtk3:bg:S_Cancel gtk3:bg:_Cancel qtbase:bg:GT&Cancel qtbase:bg:PTCancel kf5:bg:SG&Cancel
+        // bg ← dialog:bg, gtk2:bg, gtk3:bg, gtk4:bg, kf5:bg, newt:bg, qt6base:bg, qtbase:bg, zenity:bg
+        //   cancel Отказ: gtk4:bg:Cance_l gtk4:bg:_Cancel gtk3:bg:Cance_l gtk3:bg:S_Cancel gtk3:bg:_Cancel qtbase:bg:GT&Cancel qtbase:bg:PTCancel kf5:bg:SG&Cancel qt6base:bg:GT&Cancel qt6base:bg:PTCancel zenity:bg:ZCancel zenity:bg:Z_Cancel dialog:bg:DCancel newt:bg:NCancel
         //   cancel Отказване: gtk2:bg:S_Cancel
-        //   ok Добре: gtk4:bg:_OK gtk3:bg:S_OK gtk3:bg:_OK qtbase:bg:BBOK qtbase:bg:GT&OK qtbase:bg:PTOK kf5:bg:SG&OK gtk2:bg:S_OK
-        //   yes Да: gtk4:bg:_Yes gtk3:bg:S_Yes gtk3:bg:_Yes qtbase:bg:APYes qtbase:bg:PT&Yes kf5:bg:SG&Yes gtk2:bg:S_Yes
-        //   no Не: gtk4:bg:_No gtk3:bg:S_No gtk3:bg:_No qtbase:bg:APNo qtbase:bg:PT&No kf5:bg:SG&No gtk2:bg:S_No
-        //   error Грешка: gtk3:bg:SError kf5:bg:MBError kf5:bg:MDError gtk2:bg:SError
+        //   ok Добре: gtk4:bg:_OK gtk3:bg:S_OK gtk3:bg:_OK qtbase:bg:BBOK qtbase:bg:GT&OK qtbase:bg:PTOK kf5:bg:SG&OK gtk2:bg:S_OK qt6base:bg:BBOK qt6base:bg:GT&OK qt6base:bg:PTOK zenity:bg:ZOK zenity:bg:Z_OK
+        //   ok OK: newt:bg:NOk
+        //   yes Да: gtk4:bg:_Yes gtk3:bg:S_Yes gtk3:bg:_Yes qtbase:bg:APYes qtbase:bg:PT&Yes kf5:bg:SG&Yes gtk2:bg:S_Yes qt6base:bg:APYes qt6base:bg:PT&Yes zenity:bg:Z_Yes dialog:bg:DYes newt:bg:NYes
+        //   no Не: gtk4:bg:_No gtk3:bg:S_No gtk3:bg:_No qtbase:bg:APNo qtbase:bg:PT&No kf5:bg:SG&No gtk2:bg:S_No qt6base:bg:APNo qt6base:bg:PT&No zenity:bg:Z_No dialog:bg:DNo newt:bg:NNo
+        //   error Грешка: gtk3:bg:SError kf5:bg:MBError kf5:bg:MDError gtk2:bg:SError zenity:bg:ZError
         StandardTitles(
             language: "bg",
             cancel: ["Отказ", "Отказване"],
-            ok: ["Добре"],
+            ok: ["Добре", "OK"],
             yes: ["Да"],
             no: ["Не"],
             error: ["Грешка"]
         ),
-        // bn ← gtk2:bn, gtk3:bn, gtk4:bn
-        //   cancel বাতিল: gtk4:bn:S_Cancel gtk3:bn:S_Cancel gtk2:bn:S_Cancel
-        //   ok ঠিক আছে: gtk4:bn:S_OK gtk3:bn:S_OK gtk2:bn:S_OK
-        //   yes হ্যাঁ: gtk4:bn:S_Yes gtk3:bn:S_Yes gtk2:bn:S_Yes
-        //   no না: gtk4:bn:S_No gtk3:bn:S_No gtk2:bn:S_No
-        //   error ত্রুটি: gtk3:bn:SError gtk2:bn:SError
+        // bn ← gtk2:bn, gtk3:bn, gtk4:bn, newt:bn, zenity:bn
+        //   cancel বাতিল: gtk4:bn:S_Cancel gtk3:bn:S_Cancel gtk2:bn:S_Cancel newt:bn:NCancel
+        //   ok ঠিক আছে: gtk4:bn:S_OK gtk3:bn:S_OK gtk2:bn:S_OK newt:bn:NOk
+        //   yes হ্যাঁ: gtk4:bn:S_Yes gtk3:bn:S_Yes gtk2:bn:S_Yes newt:bn:NYes
+        //   no না: gtk4:bn:S_No gtk3:bn:S_No gtk2:bn:S_No newt:bn:NNo
+        //   error ত্রুটি: gtk3:bn:SError gtk2:bn:SError zenity:bn:ZError
         StandardTitles(
             language: "bn",
             cancel: ["বাতিল"],
@@ -195,28 +222,29 @@ extension StandardTitles {
             no: ["Ket"],
             error: ["Fazi"]
         ),
-        // bs ← gtk3:bs, gtk4:bs, kf5:bs
+        // bs ← gtk3:bs, gtk4:bs, kf5:bs, newt:bs, zenity:bs
         //   cancel Odustani: gtk4:bs:S_Cancel gtk3:bs:S_Cancel kf5:bs:SG&Cancel
         //   cancel Obustavi: gtk4:bs:_Cancel gtk3:bs:_Cancel
+        //   cancel Poništi: newt:bs:NCancel
         //   ok U redu: gtk4:bs:S_OK gtk3:bs:S_OK kf5:bs:SG&OK
-        //   ok Uredu: gtk4:bs:_OK gtk3:bs:_OK
-        //   yes Da: gtk4:bs:S_Yes gtk4:bs:_Yes gtk3:bs:S_Yes gtk3:bs:_Yes kf5:bs:SG&Yes
-        //   no Ne: gtk4:bs:S_No gtk4:bs:_No gtk3:bs:S_No gtk3:bs:_No kf5:bs:SG&No
-        //   error Greška: gtk3:bs:SError
+        //   ok Uredu: gtk4:bs:_OK gtk3:bs:_OK newt:bs:NOk
+        //   yes Da: gtk4:bs:S_Yes gtk4:bs:_Yes gtk3:bs:S_Yes gtk3:bs:_Yes kf5:bs:SG&Yes newt:bs:NYes
+        //   no Ne: gtk4:bs:S_No gtk4:bs:_No gtk3:bs:S_No gtk3:bs:_No kf5:bs:SG&No newt:bs:NNo
+        //   error Greška: gtk3:bs:SError zenity:bs:ZError
         StandardTitles(
             language: "bs",
-            cancel: ["Odustani", "Obustavi"],
+            cancel: ["Odustani", "Obustavi", "Poništi"],
             ok: ["U redu", "Uredu"],
             yes: ["Da"],
             no: ["Ne"],
             error: ["Greška"]
         ),
-        // ca ← gtk2:ca, gtk3:ca, gtk4:ca, kf5:ca, qtbase:ca, qtquickcontrols:ca
-        //   cancel Cancel·la: gtk4:ca:Cance_l gtk4:ca:_Cancel gtk3:ca:Cance_l gtk3:ca:S_Cancel gtk3:ca:_Cancel qtbase:ca:GT&Cancel qtbase:ca:PTCancel qtquickcontrols:ca:MDCancel kf5:ca:SG&Cancel gtk2:ca:S_Cancel
-        //   ok D'acord: gtk4:ca:_OK gtk3:ca:S_OK gtk3:ca:_OK qtbase:ca:BBOK qtbase:ca:GT&OK qtbase:ca:PTOK qtquickcontrols:ca:MDOK kf5:ca:SG&OK gtk2:ca:S_OK
-        //   yes Sí: gtk4:ca:_Yes gtk3:ca:S_Yes gtk3:ca:_Yes qtbase:ca:APYes qtbase:ca:PT&Yes qtquickcontrols:ca:MDYes kf5:ca:SG&Yes gtk2:ca:S_Yes
-        //   no No: gtk4:ca:_No gtk3:ca:S_No gtk3:ca:_No qtbase:ca:APNo qtbase:ca:PT&No qtquickcontrols:ca:MDNo gtk2:ca:S_No
-        //   error Error: gtk3:ca:SError gtk2:ca:SError
+        // ca ← dialog:ca, gtk2:ca, gtk3:ca, gtk4:ca, kf5:ca, newt:ca, qt6base:ca, qtbase:ca, qtquickcontrols:ca, wx:ca, zenity:ca
+        //   cancel Cancel·la: gtk4:ca:Cance_l gtk4:ca:_Cancel gtk3:ca:Cance_l gtk3:ca:S_Cancel gtk3:ca:_Cancel qtbase:ca:GT&Cancel qtbase:ca:PTCancel qtquickcontrols:ca:MDCancel kf5:ca:SG&Cancel gtk2:ca:S_Cancel qt6base:ca:GT&Cancel qt6base:ca:PTCancel zenity:ca:ZCancel zenity:ca:Z_Cancel wx:ca:WX&Cancel wx:ca:WXCancel dialog:ca:DCancel newt:ca:NCancel
+        //   ok D'acord: gtk4:ca:_OK gtk3:ca:S_OK gtk3:ca:_OK qtbase:ca:BBOK qtbase:ca:GT&OK qtbase:ca:PTOK qtquickcontrols:ca:MDOK kf5:ca:SG&OK gtk2:ca:S_OK qt6base:ca:BBOK qt6base:ca:GT&OK qt6base:ca:PTOK zenity:ca:ZOK zenity:ca:Z_OK wx:ca:WX&OK wx:ca:WXOK dialog:ca:DOK newt:ca:NOk
+        //   yes Sí: gtk4:ca:_Yes gtk3:ca:S_Yes gtk3:ca:_Yes qtbase:ca:APYes qtbase:ca:PT&Yes qtquickcontrols:ca:MDYes kf5:ca:SG&Yes gtk2:ca:S_Yes qt6base:ca:APYes qt6base:ca:PT&Yes zenity:ca:Z_Yes wx:ca:WX&Yes wx:ca:WXYes dialog:ca:DYes newt:ca:NYes
+        //   no No: gtk4:ca:_No gtk3:ca:S_No gtk3:ca:_No qtbase:ca:APNo qtbase:ca:PT&No qtquickcontrols:ca:MDNo gtk2:ca:S_No qt6base:ca:APNo qt6base:ca:PT&No zenity:ca:Z_No wx:ca:WX&No wx:ca:WXNo dialog:ca:DNo newt:ca:NNo
+        //   error Error: gtk3:ca:SError gtk2:ca:SError zenity:ca:ZError wx:ca:WXError
         StandardTitles(
             language: "ca",
             cancel: ["Cancel·la"],
@@ -225,12 +253,12 @@ extension StandardTitles {
             no: ["No"],
             error: ["Error"]
         ),
-        // ca-valencia ← gtk2:ca@valencia, gtk3:ca@valencia, gtk4:ca@valencia, kf5:ca@valencia
-        //   cancel Cancel·la: gtk4:ca@valencia:Cance_l gtk4:ca@valencia:S_Cancel gtk4:ca@valencia:_Cancel gtk3:ca@valencia:Cance_l gtk3:ca@valencia:S_Cancel gtk3:ca@valencia:_Cancel kf5:ca@valencia:SG&Cancel gtk2:ca@valencia:S_Cancel
-        //   ok D'acord: gtk4:ca@valencia:S_OK gtk4:ca@valencia:_OK gtk3:ca@valencia:S_OK gtk3:ca@valencia:_OK kf5:ca@valencia:SG&OK gtk2:ca@valencia:S_OK
+        // ca-valencia ← gtk2:ca@valencia, gtk3:ca@valencia, gtk4:ca@valencia, kf5:ca@valencia, zenity:ca@valencia
+        //   cancel Cancel·la: gtk4:ca@valencia:Cance_l gtk4:ca@valencia:S_Cancel gtk4:ca@valencia:_Cancel gtk3:ca@valencia:Cance_l gtk3:ca@valencia:S_Cancel gtk3:ca@valencia:_Cancel kf5:ca@valencia:SG&Cancel gtk2:ca@valencia:S_Cancel zenity:ca@valencia:ZCancel zenity:ca@valencia:Z_Cancel
+        //   ok D'acord: gtk4:ca@valencia:S_OK gtk4:ca@valencia:_OK gtk3:ca@valencia:S_OK gtk3:ca@valencia:_OK kf5:ca@valencia:SG&OK gtk2:ca@valencia:S_OK zenity:ca@valencia:ZOK zenity:ca@valencia:Z_OK
         //   yes Sí: gtk4:ca@valencia:S_Yes gtk4:ca@valencia:_Yes gtk3:ca@valencia:S_Yes gtk3:ca@valencia:_Yes kf5:ca@valencia:SG&Yes gtk2:ca@valencia:S_Yes
         //   no No: gtk4:ca@valencia:S_No gtk4:ca@valencia:_No gtk3:ca@valencia:S_No gtk3:ca@valencia:_No gtk2:ca@valencia:S_No
-        //   error Error: gtk3:ca@valencia:SError gtk2:ca@valencia:SError
+        //   error Error: gtk3:ca@valencia:SError gtk2:ca@valencia:SError zenity:ca@valencia:ZError
         //   error S'ha produït un error: kf5:ca@valencia:MBError kf5:ca@valencia:MDError
         StandardTitles(
             language: "ca-valencia",
@@ -268,27 +296,28 @@ extension StandardTitles {
             no: ["Hayır"],
             error: ["Hata"]
         ),
-        // cs ← gtk2:cs, gtk3:cs, gtk4:cs, kf5:cs, qtbase:cs
-        //   cancel Zrušit: gtk4:cs:Cance_l gtk4:cs:_Cancel gtk3:cs:Cance_l gtk3:cs:S_Cancel gtk3:cs:_Cancel qtbase:cs:BB&Cancel qtbase:cs:BBCancel qtbase:cs:GT&Cancel qtbase:cs:PTCancel kf5:cs:SG&Cancel gtk2:cs:S_Cancel
-        //   ok Budiž: gtk4:cs:_OK gtk3:cs:S_OK gtk3:cs:_OK gtk2:cs:S_OK
-        //   ok OK: qtbase:cs:BB&OK qtbase:cs:BBOK qtbase:cs:GT&OK qtbase:cs:MBOK qtbase:cs:PTOK
-        //   yes Ano: gtk4:cs:_Yes gtk3:cs:S_Yes gtk3:cs:_Yes qtbase:cs:APYes qtbase:cs:BB&Yes qtbase:cs:PT&Yes kf5:cs:SG&Yes gtk2:cs:S_Yes
-        //   no Ne: gtk4:cs:_No gtk3:cs:S_No gtk3:cs:_No qtbase:cs:APNo qtbase:cs:BB&No qtbase:cs:PT&No kf5:cs:SG&No gtk2:cs:S_No
-        //   error Chyba: gtk3:cs:SError kf5:cs:MBError kf5:cs:MDError gtk2:cs:SError
+        // cs ← dialog:cs, gtk2:cs, gtk3:cs, gtk4:cs, kf5:cs, newt:cs, qt6base:cs, qtbase:cs, wx:cs, zenity:cs
+        //   cancel Zrušit: gtk4:cs:Cance_l gtk4:cs:_Cancel gtk3:cs:Cance_l gtk3:cs:S_Cancel gtk3:cs:_Cancel qtbase:cs:BB&Cancel qtbase:cs:BBCancel qtbase:cs:GT&Cancel qtbase:cs:PTCancel kf5:cs:SG&Cancel gtk2:cs:S_Cancel qt6base:cs:BB&Cancel qt6base:cs:BBCancel qt6base:cs:GT&Cancel qt6base:cs:PTCancel zenity:cs:ZCancel zenity:cs:Z_Cancel newt:cs:NCancel
+        //   cancel Storno: wx:cs:WX&Cancel wx:cs:WXCancel dialog:cs:DCancel
+        //   ok OK: qtbase:cs:BB&OK qtbase:cs:BBOK qtbase:cs:GT&OK qtbase:cs:MBOK qtbase:cs:PTOK qt6base:cs:BB&OK qt6base:cs:BBOK qt6base:cs:GT&OK qt6base:cs:MBOK qt6base:cs:PTOK wx:cs:WX&OK wx:cs:WXOK newt:cs:NOk
+        //   ok Budiž: gtk4:cs:_OK gtk3:cs:S_OK gtk3:cs:_OK gtk2:cs:S_OK zenity:cs:ZOK zenity:cs:Z_OK dialog:cs:DOK
+        //   yes Ano: gtk4:cs:_Yes gtk3:cs:S_Yes gtk3:cs:_Yes qtbase:cs:APYes qtbase:cs:BB&Yes qtbase:cs:PT&Yes kf5:cs:SG&Yes gtk2:cs:S_Yes qt6base:cs:APYes qt6base:cs:BB&Yes qt6base:cs:PT&Yes zenity:cs:Z_Yes wx:cs:WX&Yes wx:cs:WXYes dialog:cs:DYes newt:cs:NYes
+        //   no Ne: gtk4:cs:_No gtk3:cs:S_No gtk3:cs:_No qtbase:cs:APNo qtbase:cs:BB&No qtbase:cs:PT&No kf5:cs:SG&No gtk2:cs:S_No qt6base:cs:APNo qt6base:cs:BB&No qt6base:cs:PT&No zenity:cs:Z_No wx:cs:WX&No wx:cs:WXNo dialog:cs:DNo newt:cs:NNo
+        //   error Chyba: gtk3:cs:SError kf5:cs:MBError kf5:cs:MDError gtk2:cs:SError zenity:cs:ZError wx:cs:WXError
         StandardTitles(
             language: "cs",
-            cancel: ["Zrušit"],
-            ok: ["Budiž", "OK"],
+            cancel: ["Zrušit", "Storno"],
+            ok: ["OK", "Budiž"],
             yes: ["Ano"],
             no: ["Ne"],
             error: ["Chyba"]
         ),
-        // cy ← gtk2:cy, gtk3:cy, gtk4:cy
-        //   cancel Diddymu: gtk4:cy:S_Cancel gtk3:cy:S_Cancel gtk2:cy:S_Cancel
-        //   ok Iawn: gtk4:cy:S_OK gtk3:cy:S_OK gtk2:cy:S_OK
-        //   yes Ie: gtk4:cy:S_Yes gtk3:cy:S_Yes gtk2:cy:S_Yes
-        //   no Na: gtk4:cy:S_No gtk3:cy:S_No gtk2:cy:S_No
-        //   error Gwall: gtk3:cy:SError gtk2:cy:SError
+        // cy ← dialog:cy, gtk2:cy, gtk3:cy, gtk4:cy, newt:cy, zenity:cy
+        //   cancel Diddymu: gtk4:cy:S_Cancel gtk3:cy:S_Cancel gtk2:cy:S_Cancel dialog:cy:DCancel newt:cy:NCancel
+        //   ok Iawn: gtk4:cy:S_OK gtk3:cy:S_OK gtk2:cy:S_OK dialog:cy:DOK newt:cy:NOk
+        //   yes Ie: gtk4:cy:S_Yes gtk3:cy:S_Yes gtk2:cy:S_Yes dialog:cy:DYes newt:cy:NYes
+        //   no Na: gtk4:cy:S_No gtk3:cy:S_No gtk2:cy:S_No dialog:cy:DNo newt:cy:NNo
+        //   error Gwall: gtk3:cy:SError gtk2:cy:SError zenity:cy:ZError
         StandardTitles(
             language: "cy",
             cancel: ["Diddymu"],
@@ -297,28 +326,30 @@ extension StandardTitles {
             no: ["Na"],
             error: ["Gwall"]
         ),
-        // da ← gtk2:da, gtk3:da, gtk4:da, kf5:da, qtbase:da, qtquickcontrols:da
-        //   cancel Annullér: gtk4:da:Cance_l gtk4:da:_Cancel gtk3:da:Cance_l gtk3:da:S_Cancel gtk3:da:_Cancel kf5:da:SG&Cancel gtk2:da:S_Cancel
-        //   cancel Annuller: qtbase:da:GT&Cancel qtbase:da:PTCancel qtquickcontrols:da:MDCancel
-        //   ok OK: gtk4:da:_OK gtk3:da:S_OK gtk3:da:_OK qtbase:da:BBOK qtbase:da:GT&OK qtbase:da:PTOK qtquickcontrols:da:MDOK
-        //   ok O.k.: gtk2:da:S_OK
-        //   yes Ja: gtk4:da:_Yes gtk3:da:S_Yes gtk3:da:_Yes qtbase:da:APYes qtbase:da:PT&Yes qtquickcontrols:da:MDYes kf5:da:SG&Yes gtk2:da:S_Yes
-        //   no Nej: gtk4:da:_No gtk3:da:S_No gtk3:da:_No qtbase:da:APNo qtbase:da:PT&No qtquickcontrols:da:MDNo kf5:da:SG&No gtk2:da:S_No
-        //   error Fejl: gtk3:da:SError kf5:da:MBError kf5:da:MDError gtk2:da:SError
+        // da ← dialog:da, gtk2:da, gtk3:da, gtk4:da, kf5:da, newt:da, qt6base:da, qtbase:da, qtquickcontrols:da, wx:da, zenity:da
+        //   cancel Annullér: gtk4:da:Cance_l gtk4:da:_Cancel gtk3:da:Cance_l gtk3:da:S_Cancel gtk3:da:_Cancel kf5:da:SG&Cancel gtk2:da:S_Cancel zenity:da:ZCancel zenity:da:Z_Cancel
+        //   cancel Annuller: qtbase:da:GT&Cancel qtbase:da:PTCancel qtquickcontrols:da:MDCancel qt6base:da:GT&Cancel qt6base:da:PTCancel wx:da:WX&Cancel wx:da:WXCancel
+        //   cancel Anuller: dialog:da:DCancel
+        //   cancel Afbryd: newt:da:NCancel
+        //   ok OK: gtk4:da:_OK gtk3:da:S_OK gtk3:da:_OK qtbase:da:BBOK qtbase:da:GT&OK qtbase:da:PTOK qtquickcontrols:da:MDOK qt6base:da:BBOK qt6base:da:GT&OK qt6base:da:PTOK zenity:da:ZOK zenity:da:Z_OK wx:da:WX&OK wx:da:WXOK
+        //   ok O.k.: gtk2:da:S_OK dialog:da:DOK newt:da:NOk
+        //   yes Ja: gtk4:da:_Yes gtk3:da:S_Yes gtk3:da:_Yes qtbase:da:APYes qtbase:da:PT&Yes qtquickcontrols:da:MDYes kf5:da:SG&Yes gtk2:da:S_Yes qt6base:da:APYes qt6base:da:PT&Yes zenity:da:Z_Yes wx:da:WX&Yes wx:da:WXYes dialog:da:DYes newt:da:NYes
+        //   no Nej: gtk4:da:_No gtk3:da:S_No gtk3:da:_No qtbase:da:APNo qtbase:da:PT&No qtquickcontrols:da:MDNo kf5:da:SG&No gtk2:da:S_No qt6base:da:APNo qt6base:da:PT&No zenity:da:Z_No wx:da:WX&No wx:da:WXNo dialog:da:DNo newt:da:NNo
+        //   error Fejl: gtk3:da:SError kf5:da:MBError kf5:da:MDError gtk2:da:SError zenity:da:ZError wx:da:WXError
         StandardTitles(
             language: "da",
-            cancel: ["Annullér", "Annuller"],
+            cancel: ["Annullér", "Annuller", "Anuller", "Afbryd"],
             ok: ["OK", "O.k."],
             yes: ["Ja"],
             no: ["Nej"],
             error: ["Fejl"]
         ),
-        // de ← gtk2:de, gtk3:de, gtk4:de, kf5:de, qtbase:de, qtquickcontrols:de
-        //   cancel Abbrechen: gtk4:de:Cance_l gtk4:de:_Cancel gtk3:de:Cance_l gtk3:de:S_Cancel gtk3:de:_Cancel qtbase:de:GT&Cancel qtbase:de:PTCancel qtquickcontrols:de:MDCancel kf5:de:SG&Cancel gtk2:de:S_Cancel
-        //   ok OK: gtk4:de:_OK gtk3:de:S_OK gtk3:de:_OK qtbase:de:BBOK qtbase:de:GT&OK qtbase:de:PTOK qtquickcontrols:de:MDOK gtk2:de:S_OK
-        //   yes Ja: gtk4:de:_Yes gtk3:de:S_Yes gtk3:de:_Yes qtbase:de:APYes qtbase:de:PT&Yes qtquickcontrols:de:MDYes kf5:de:SG&Yes gtk2:de:S_Yes
-        //   no Nein: gtk4:de:_No gtk3:de:S_No gtk3:de:_No qtbase:de:APNo qtbase:de:PT&No qtquickcontrols:de:MDNo kf5:de:SG&No gtk2:de:S_No
-        //   error Fehler: gtk3:de:SError kf5:de:MBError kf5:de:MDError gtk2:de:SError
+        // de ← dialog:de, gtk2:de, gtk3:de, gtk4:de, kf5:de, newt:de, qt6base:de, qtbase:de, qtquickcontrols:de, wx:de, zenity:de
+        //   cancel Abbrechen: gtk4:de:Cance_l gtk4:de:_Cancel gtk3:de:Cance_l gtk3:de:S_Cancel gtk3:de:_Cancel qtbase:de:GT&Cancel qtbase:de:PTCancel qtquickcontrols:de:MDCancel kf5:de:SG&Cancel gtk2:de:S_Cancel qt6base:de:GT&Cancel qt6base:de:PTCancel zenity:de:ZCancel zenity:de:Z_Cancel wx:de:WX&Cancel wx:de:WXCancel dialog:de:DCancel newt:de:NCancel
+        //   ok OK: gtk4:de:_OK gtk3:de:S_OK gtk3:de:_OK qtbase:de:BBOK qtbase:de:GT&OK qtbase:de:PTOK qtquickcontrols:de:MDOK gtk2:de:S_OK qt6base:de:BBOK qt6base:de:GT&OK qt6base:de:PTOK zenity:de:ZOK zenity:de:Z_OK wx:de:WX&OK wx:de:WXOK dialog:de:DOK newt:de:NOk
+        //   yes Ja: gtk4:de:_Yes gtk3:de:S_Yes gtk3:de:_Yes qtbase:de:APYes qtbase:de:PT&Yes qtquickcontrols:de:MDYes kf5:de:SG&Yes gtk2:de:S_Yes qt6base:de:APYes qt6base:de:PT&Yes zenity:de:Z_Yes wx:de:WX&Yes wx:de:WXYes dialog:de:DYes newt:de:NYes
+        //   no Nein: gtk4:de:_No gtk3:de:S_No gtk3:de:_No qtbase:de:APNo qtbase:de:PT&No qtquickcontrols:de:MDNo kf5:de:SG&No gtk2:de:S_No qt6base:de:APNo qt6base:de:PT&No zenity:de:Z_No wx:de:WX&No wx:de:WXNo dialog:de:DNo newt:de:NNo
+        //   error Fehler: gtk3:de:SError kf5:de:MBError kf5:de:MDError gtk2:de:SError zenity:de:ZError wx:de:WXError
         StandardTitles(
             language: "de",
             cancel: ["Abbrechen"],
@@ -327,26 +358,43 @@ extension StandardTitles {
             no: ["Nein"],
             error: ["Fehler"]
         ),
-        // el ← gtk2:el, gtk3:el, gtk4:el, kf5:el
-        //   cancel Ακύρωση: gtk4:el:Cance_l gtk4:el:_Cancel gtk3:el:Cance_l gtk3:el:_Cancel kf5:el:SG&Cancel gtk2:el:S_Cancel
-        //   ok Εντάξει: gtk4:el:_OK gtk3:el:_OK kf5:el:SG&OK gtk2:el:S_OK
-        //   yes Ναι: gtk4:el:_Yes gtk3:el:_Yes kf5:el:SG&Yes gtk2:el:S_Yes
-        //   no Όχι: gtk4:el:_No gtk3:el:_No kf5:el:SG&No gtk2:el:S_No
-        //   error Σφάλμα: kf5:el:MBError gtk2:el:SError
+        // dz ← newt:dz, zenity:dz
+        //   cancel ཆ་མེད་གཏང་།: newt:dz:NCancel
+        //   ok བཏུབ།: newt:dz:NOk
+        //   yes ཨིན།: newt:dz:NYes
+        //   no མེན།: newt:dz:NNo
+        //   error འཛོལ་བ།: zenity:dz:ZError
+        StandardTitles(
+            language: "dz",
+            cancel: ["ཆ་མེད་གཏང་།"],
+            ok: ["བཏུབ།"],
+            yes: ["ཨིན།"],
+            no: ["མེན།"],
+            error: ["འཛོལ་བ།"]
+        ),
+        // el ← dialog:el, gtk2:el, gtk3:el, gtk4:el, kf5:el, newt:el, wx:el
+        //   cancel Ακύρωση: gtk4:el:Cance_l gtk4:el:_Cancel gtk3:el:Cance_l gtk3:el:_Cancel kf5:el:SG&Cancel gtk2:el:S_Cancel newt:el:NCancel
+        //   cancel Ακυρο: wx:el:WX&Cancel wx:el:WXCancel
+        //   cancel Άκυρο: dialog:el:DCancel
+        //   ok Εντάξει: gtk4:el:_OK gtk3:el:_OK kf5:el:SG&OK gtk2:el:S_OK dialog:el:DOK newt:el:NOk
+        //   ok OK: wx:el:WX&OK wx:el:WXOK
+        //   yes Ναι: gtk4:el:_Yes gtk3:el:_Yes kf5:el:SG&Yes gtk2:el:S_Yes wx:el:WX&Yes wx:el:WXYes dialog:el:DYes newt:el:NYes
+        //   no Όχι: gtk4:el:_No gtk3:el:_No kf5:el:SG&No gtk2:el:S_No wx:el:WX&No wx:el:WXNo dialog:el:DNo newt:el:NNo
+        //   error Σφάλμα: kf5:el:MBError gtk2:el:SError wx:el:WXError
         StandardTitles(
             language: "el",
-            cancel: ["Ακύρωση"],
-            ok: ["Εντάξει"],
+            cancel: ["Ακύρωση", "Ακυρο", "Άκυρο"],
+            ok: ["Εντάξει", "OK"],
             yes: ["Ναι"],
             no: ["Όχι"],
             error: ["Σφάλμα"]
         ),
-        // en ← gtk2:source text, gtk3:source text, gtk4:source text, kf5:source text, qt:source text, qtbase:source text, qtquickcontrols:source text
-        //   cancel Cancel: gtk4:source text:Cance_l gtk4:source text:S_Cancel gtk4:source text:_Cancel gtk3:source text:Cance_l gtk3:source text:S_Cancel gtk3:source text:_Cancel qtbase:source text:BB&Cancel qtbase:source text:BBCancel qtbase:source text:GT&Cancel qtbase:source text:PTCancel qt:source text:BB&Cancel qt:source text:BBCancel qt:source text:GT&Cancel qt:source text:PTCancel qtquickcontrols:source text:MDCancel kf5:source text:SG&Cancel gtk2:source text:S_Cancel
-        //   ok OK: gtk4:source text:S_OK gtk4:source text:_OK gtk3:source text:S_OK gtk3:source text:_OK qtbase:source text:BB&OK qtbase:source text:BBOK qtbase:source text:GT&OK qtbase:source text:MBOK qtbase:source text:PTOK qt:source text:BB&OK qt:source text:BBOK qt:source text:GT&OK qt:source text:MBOK qt:source text:PTOK qtquickcontrols:source text:MDOK kf5:source text:SG&OK gtk2:source text:S_OK
-        //   yes Yes: gtk4:source text:S_Yes gtk4:source text:_Yes gtk3:source text:S_Yes gtk3:source text:_Yes qtbase:source text:APYes qtbase:source text:BB&Yes qtbase:source text:PT&Yes qt:source text:APYes qt:source text:BB&Yes qt:source text:PT&Yes qtquickcontrols:source text:MDYes kf5:source text:SG&Yes gtk2:source text:S_Yes
-        //   no No: gtk4:source text:S_No gtk4:source text:_No gtk3:source text:S_No gtk3:source text:_No qtbase:source text:APNo qtbase:source text:BB&No qtbase:source text:PT&No qt:source text:APNo qt:source text:BB&No qt:source text:PT&No qtquickcontrols:source text:MDNo kf5:source text:SG&No gtk2:source text:S_No
-        //   error Error: gtk3:source text:SError kf5:source text:MBError kf5:source text:MDError gtk2:source text:SError
+        // en ← dialog:source text, gtk2:source text, gtk3:source text, gtk4:source text, kf5:source text, newt:source text, qt:source text, qt6base:source text, qtbase:source text, qtquickcontrols:source text, wx:source text, zenity:source text
+        //   cancel Cancel: gtk4:source text:Cance_l gtk4:source text:S_Cancel gtk4:source text:_Cancel gtk3:source text:Cance_l gtk3:source text:S_Cancel gtk3:source text:_Cancel qtbase:source text:BB&Cancel qtbase:source text:BBCancel qtbase:source text:GT&Cancel qtbase:source text:PTCancel qt:source text:BB&Cancel qt:source text:BBCancel qt:source text:GT&Cancel qt:source text:PTCancel qtquickcontrols:source text:MDCancel kf5:source text:SG&Cancel gtk2:source text:S_Cancel qt6base:source text:BB&Cancel qt6base:source text:BBCancel qt6base:source text:GT&Cancel qt6base:source text:PTCancel zenity:source text:ZCancel zenity:source text:Z_Cancel wx:source text:WX&Cancel wx:source text:WXCancel dialog:source text:DCancel newt:source text:NCancel
+        //   ok OK: gtk4:source text:S_OK gtk4:source text:_OK gtk3:source text:S_OK gtk3:source text:_OK qtbase:source text:BB&OK qtbase:source text:BBOK qtbase:source text:GT&OK qtbase:source text:MBOK qtbase:source text:PTOK qt:source text:BB&OK qt:source text:BBOK qt:source text:GT&OK qt:source text:MBOK qt:source text:PTOK qtquickcontrols:source text:MDOK kf5:source text:SG&OK gtk2:source text:S_OK qt6base:source text:BB&OK qt6base:source text:BBOK qt6base:source text:GT&OK qt6base:source text:MBOK qt6base:source text:PTOK zenity:source text:ZOK zenity:source text:Z_OK wx:source text:WX&OK wx:source text:WXOK dialog:source text:DOK newt:source text:NOk
+        //   yes Yes: gtk4:source text:S_Yes gtk4:source text:_Yes gtk3:source text:S_Yes gtk3:source text:_Yes qtbase:source text:APYes qtbase:source text:BB&Yes qtbase:source text:PT&Yes qt:source text:APYes qt:source text:BB&Yes qt:source text:PT&Yes qtquickcontrols:source text:MDYes kf5:source text:SG&Yes gtk2:source text:S_Yes qt6base:source text:APYes qt6base:source text:BB&Yes qt6base:source text:PT&Yes zenity:source text:Z_Yes wx:source text:WX&Yes wx:source text:WXYes dialog:source text:DYes newt:source text:NYes
+        //   no No: gtk4:source text:S_No gtk4:source text:_No gtk3:source text:S_No gtk3:source text:_No qtbase:source text:APNo qtbase:source text:BB&No qtbase:source text:PT&No qt:source text:APNo qt:source text:BB&No qt:source text:PT&No qtquickcontrols:source text:MDNo kf5:source text:SG&No gtk2:source text:S_No qt6base:source text:APNo qt6base:source text:BB&No qt6base:source text:PT&No zenity:source text:Z_No wx:source text:WX&No wx:source text:WXNo dialog:source text:DNo newt:source text:NNo
+        //   error Error: gtk3:source text:SError kf5:source text:MBError kf5:source text:MDError gtk2:source text:SError zenity:source text:ZError wx:source text:WXError
         StandardTitles(
             language: "en",
             cancel: ["Cancel"],
@@ -355,27 +403,30 @@ extension StandardTitles {
             no: ["No"],
             error: ["Error"]
         ),
-        // eo ← gtk3:eo, gtk4:eo, kf5:eo
-        //   cancel Nuligi: gtk4:eo:Cance_l gtk4:eo:_Cancel gtk3:eo:Cance_l gtk3:eo:S_Cancel gtk3:eo:_Cancel
-        //   cancel Rezigni: kf5:eo:SG&Cancel
-        //   ok Bone: gtk4:eo:_OK gtk3:eo:S_OK gtk3:eo:_OK kf5:eo:SG&OK
-        //   yes Jes: gtk4:eo:_Yes gtk3:eo:S_Yes gtk3:eo:_Yes kf5:eo:SG&Yes
-        //   no Ne: gtk4:eo:_No gtk3:eo:S_No gtk3:eo:_No kf5:eo:SG&No
-        //   error Eraro: gtk3:eo:SError kf5:eo:MBError kf5:eo:MDError
+        // eo ← dialog:eo, gtk3:eo, gtk4:eo, kf5:eo, newt:eo, zenity:eo
+        //   cancel Rezigni: kf5:eo:SG&Cancel dialog:eo:DCancel
+        //   cancel Nuligi: gtk4:eo:Cance_l gtk4:eo:_Cancel gtk3:eo:Cance_l gtk3:eo:S_Cancel gtk3:eo:_Cancel zenity:eo:ZCancel zenity:eo:Z_Cancel
+        //   cancel Nuligu: newt:eo:NCancel
+        //   ok Bone: gtk4:eo:_OK gtk3:eo:S_OK gtk3:eo:_OK kf5:eo:SG&OK zenity:eo:ZOK zenity:eo:Z_OK
+        //   ok Certe: dialog:eo:DOK
+        //   ok Akceptu: newt:eo:NOk
+        //   yes Jes: gtk4:eo:_Yes gtk3:eo:S_Yes gtk3:eo:_Yes kf5:eo:SG&Yes zenity:eo:Z_Yes dialog:eo:DYes newt:eo:NYes
+        //   no Ne: gtk4:eo:_No gtk3:eo:S_No gtk3:eo:_No kf5:eo:SG&No zenity:eo:Z_No dialog:eo:DNo newt:eo:NNo
+        //   error Eraro: gtk3:eo:SError kf5:eo:MBError kf5:eo:MDError zenity:eo:ZError
         StandardTitles(
             language: "eo",
-            cancel: ["Nuligi", "Rezigni"],
-            ok: ["Bone"],
+            cancel: ["Rezigni", "Nuligi", "Nuligu"],
+            ok: ["Bone", "Certe", "Akceptu"],
             yes: ["Jes"],
             no: ["Ne"],
             error: ["Eraro"]
         ),
-        // es ← gtk2:es, gtk3:es, gtk4:es, kf5:es, qtbase:es
-        //   cancel Cancelar: gtk4:es:Cance_l gtk4:es:_Cancel gtk3:es:Cance_l gtk3:es:S_Cancel gtk3:es:_Cancel qtbase:es:GT&Cancel qtbase:es:PTCancel kf5:es:SG&Cancel gtk2:es:S_Cancel
-        //   ok Aceptar: gtk4:es:_OK gtk3:es:S_OK gtk3:es:_OK qtbase:es:BBOK qtbase:es:GT&OK qtbase:es:MBOK qtbase:es:PTOK kf5:es:SG&OK gtk2:es:S_OK
-        //   yes Sí: gtk4:es:_Yes gtk3:es:S_Yes gtk3:es:_Yes qtbase:es:APYes qtbase:es:PT&Yes kf5:es:SG&Yes gtk2:es:S_Yes
-        //   no No: gtk4:es:_No gtk3:es:S_No gtk3:es:_No qtbase:es:APNo qtbase:es:PT&No gtk2:es:S_No
-        //   error Error: gtk3:es:SError gtk2:es:SError
+        // es ← dialog:es, gtk2:es, gtk3:es, gtk4:es, kf5:es, qt6base:es, qtbase:es, wx:es, zenity:es
+        //   cancel Cancelar: gtk4:es:Cance_l gtk4:es:_Cancel gtk3:es:Cance_l gtk3:es:S_Cancel gtk3:es:_Cancel qtbase:es:GT&Cancel qtbase:es:PTCancel kf5:es:SG&Cancel gtk2:es:S_Cancel qt6base:es:GT&Cancel qt6base:es:PTCancel zenity:es:ZCancel zenity:es:Z_Cancel wx:es:WX&Cancel wx:es:WXCancel dialog:es:DCancel
+        //   ok Aceptar: gtk4:es:_OK gtk3:es:S_OK gtk3:es:_OK qtbase:es:BBOK qtbase:es:GT&OK qtbase:es:MBOK qtbase:es:PTOK kf5:es:SG&OK gtk2:es:S_OK qt6base:es:BBOK qt6base:es:GT&OK qt6base:es:MBOK qt6base:es:PTOK zenity:es:ZOK zenity:es:Z_OK wx:es:WX&OK wx:es:WXOK dialog:es:DOK
+        //   yes Sí: gtk4:es:_Yes gtk3:es:S_Yes gtk3:es:_Yes qtbase:es:APYes qtbase:es:PT&Yes kf5:es:SG&Yes gtk2:es:S_Yes qt6base:es:APYes qt6base:es:PT&Yes zenity:es:Z_Yes wx:es:WX&Yes wx:es:WXYes dialog:es:DYes
+        //   no No: gtk4:es:_No gtk3:es:S_No gtk3:es:_No qtbase:es:APNo qtbase:es:PT&No gtk2:es:S_No qt6base:es:APNo qt6base:es:PT&No zenity:es:Z_No wx:es:WX&No wx:es:WXNo dialog:es:DNo
+        //   error Error: gtk3:es:SError gtk2:es:SError zenity:es:ZError wx:es:WXError
         StandardTitles(
             language: "es",
             cancel: ["Cancelar"],
@@ -384,27 +435,29 @@ extension StandardTitles {
             no: ["No"],
             error: ["Error"]
         ),
-        // et ← gtk2:et, gtk3:et, gtk4:et, kf5:et
-        //   cancel Loobu: gtk4:et:S_Cancel gtk4:et:_Cancel gtk3:et:S_Cancel gtk3:et:_Cancel kf5:et:SG&Cancel gtk2:et:S_Cancel
-        //   ok Olgu: gtk4:et:S_OK gtk4:et:_OK gtk3:et:S_OK gtk3:et:_OK gtk2:et:S_OK
-        //   yes Jah: gtk4:et:S_Yes gtk4:et:_Yes gtk3:et:S_Yes gtk3:et:_Yes kf5:et:SG&Yes gtk2:et:S_Yes
-        //   no Ei: gtk4:et:S_No gtk4:et:_No gtk3:et:S_No gtk3:et:_No kf5:et:SG&No gtk2:et:S_No
-        //   error Viga: gtk3:et:SError gtk2:et:SError
+        // et ← dialog:et, gtk2:et, gtk3:et, gtk4:et, kf5:et, newt:et, zenity:et
+        //   cancel Loobu: gtk4:et:S_Cancel gtk4:et:_Cancel gtk3:et:S_Cancel gtk3:et:_Cancel kf5:et:SG&Cancel gtk2:et:S_Cancel newt:et:NCancel
+        //   cancel Tühista: dialog:et:DCancel
+        //   ok Olgu: gtk4:et:S_OK gtk4:et:_OK gtk3:et:S_OK gtk3:et:_OK gtk2:et:S_OK newt:et:NOk
+        //   ok OK: dialog:et:DOK
+        //   yes Jah: gtk4:et:S_Yes gtk4:et:_Yes gtk3:et:S_Yes gtk3:et:_Yes kf5:et:SG&Yes gtk2:et:S_Yes dialog:et:DYes newt:et:NYes
+        //   no Ei: gtk4:et:S_No gtk4:et:_No gtk3:et:S_No gtk3:et:_No kf5:et:SG&No gtk2:et:S_No dialog:et:DNo newt:et:NNo
+        //   error Viga: gtk3:et:SError gtk2:et:SError zenity:et:ZError
         //   error Tõrge: kf5:et:MBError
         StandardTitles(
             language: "et",
-            cancel: ["Loobu"],
-            ok: ["Olgu"],
+            cancel: ["Loobu", "Tühista"],
+            ok: ["Olgu", "OK"],
             yes: ["Jah"],
             no: ["Ei"],
             error: ["Viga", "Tõrge"]
         ),
-        // eu ← gtk3:eu, gtk4:eu, kf5:eu
-        //   cancel Utzi: gtk4:eu:Cance_l gtk4:eu:_Cancel gtk3:eu:Cance_l gtk3:eu:S_Cancel gtk3:eu:_Cancel kf5:eu:SG&Cancel
-        //   ok Ados: gtk4:eu:_OK gtk3:eu:S_OK gtk3:eu:_OK kf5:eu:SG&OK
-        //   yes Bai: gtk4:eu:_Yes gtk3:eu:S_Yes gtk3:eu:_Yes kf5:eu:SG&Yes
-        //   no Ez: gtk4:eu:_No gtk3:eu:S_No gtk3:eu:_No kf5:eu:SG&No
-        //   error Errorea: gtk3:eu:SError kf5:eu:MBError kf5:eu:MDError
+        // eu ← dialog:eu, gtk3:eu, gtk4:eu, kf5:eu, newt:eu, zenity:eu
+        //   cancel Utzi: gtk4:eu:Cance_l gtk4:eu:_Cancel gtk3:eu:Cance_l gtk3:eu:S_Cancel gtk3:eu:_Cancel kf5:eu:SG&Cancel zenity:eu:ZCancel zenity:eu:Z_Cancel dialog:eu:DCancel newt:eu:NCancel
+        //   ok Ados: gtk4:eu:_OK gtk3:eu:S_OK gtk3:eu:_OK kf5:eu:SG&OK zenity:eu:ZOK zenity:eu:Z_OK dialog:eu:DOK newt:eu:NOk
+        //   yes Bai: gtk4:eu:_Yes gtk3:eu:S_Yes gtk3:eu:_Yes kf5:eu:SG&Yes zenity:eu:Z_Yes dialog:eu:DYes newt:eu:NYes
+        //   no Ez: gtk4:eu:_No gtk3:eu:S_No gtk3:eu:_No kf5:eu:SG&No zenity:eu:Z_No dialog:eu:DNo newt:eu:NNo
+        //   error Errorea: gtk3:eu:SError kf5:eu:MBError kf5:eu:MDError zenity:eu:ZError
         StandardTitles(
             language: "eu",
             cancel: ["Utzi"],
@@ -413,114 +466,124 @@ extension StandardTitles {
             no: ["Ez"],
             error: ["Errorea"]
         ),
-        // fa ← gtk3:fa, gtk4:fa, qtbase:fa
-        //   cancel انصراف: gtk4:fa:_Cancel gtk3:fa:S_Cancel gtk3:fa:_Cancel qtbase:fa:GT&Cancel qtbase:fa:PTCancel
-        //   cancel لغو: gtk4:fa:Cance_l gtk3:fa:Cance_l
-        //   ok تأیید: gtk4:fa:_OK gtk3:fa:S_OK gtk3:fa:_OK qtbase:fa:BBOK qtbase:fa:GT&OK qtbase:fa:PTOK
-        //   yes بله: gtk4:fa:_Yes gtk3:fa:S_Yes gtk3:fa:_Yes qtbase:fa:APYes qtbase:fa:PT&Yes
-        //   no خیر: gtk4:fa:_No gtk3:fa:S_No gtk3:fa:_No
-        //   no نه: qtbase:fa:APNo qtbase:fa:PT&No
-        //   error خطا: gtk3:fa:SError
+        // fa ← dialog:fa, gtk3:fa, gtk4:fa, newt:fa, qt6base:fa, qtbase:fa, zenity:fa
+        //   cancel لغو: gtk4:fa:Cance_l gtk3:fa:Cance_l zenity:fa:ZCancel zenity:fa:Z_Cancel dialog:fa:DCancel newt:fa:NCancel
+        //   cancel انصراف: gtk4:fa:_Cancel gtk3:fa:S_Cancel gtk3:fa:_Cancel qtbase:fa:GT&Cancel qtbase:fa:PTCancel qt6base:fa:GT&Cancel qt6base:fa:PTCancel
+        //   ok تأیید: gtk4:fa:_OK gtk3:fa:S_OK gtk3:fa:_OK qtbase:fa:BBOK qtbase:fa:GT&OK qtbase:fa:PTOK qt6base:fa:BBOK qt6base:fa:GT&OK qt6base:fa:PTOK zenity:fa:Z_OK
+        //   ok قبول: zenity:fa:ZOK
+        //   ok باشه: dialog:fa:DOK
+        //   ok تایید: newt:fa:NOk
+        //   yes بله: gtk4:fa:_Yes gtk3:fa:S_Yes gtk3:fa:_Yes qtbase:fa:APYes qtbase:fa:PT&Yes qt6base:fa:APYes qt6base:fa:PT&Yes zenity:fa:Z_Yes dialog:fa:DYes newt:fa:NYes
+        //   no نه: qtbase:fa:APNo qtbase:fa:PT&No qt6base:fa:APNo qt6base:fa:PT&No zenity:fa:Z_No newt:fa:NNo
+        //   no خیر: gtk4:fa:_No gtk3:fa:S_No gtk3:fa:_No dialog:fa:DNo
+        //   error خطا: gtk3:fa:SError zenity:fa:ZError
         StandardTitles(
             language: "fa",
-            cancel: ["انصراف", "لغو"],
-            ok: ["تأیید"],
+            cancel: ["لغو", "انصراف"],
+            ok: ["تأیید", "قبول", "باشه", "تایید"],
             yes: ["بله"],
-            no: ["خیر", "نه"],
+            no: ["نه", "خیر"],
             error: ["خطا"]
         ),
-        // fi ← gtk2:fi, gtk3:fi, gtk4:fi, kf5:fi, qtbase:fi, qtquickcontrols:fi
-        //   cancel Peru: gtk4:fi:Cance_l gtk4:fi:_Cancel gtk3:fi:Cance_l gtk3:fi:S_Cancel gtk3:fi:_Cancel qtbase:fi:GT&Cancel qtbase:fi:PTCancel qtquickcontrols:fi:MDCancel kf5:fi:SG&Cancel gtk2:fi:S_Cancel
-        //   ok OK: gtk4:fi:_OK gtk3:fi:S_OK gtk3:fi:_OK qtbase:fi:BBOK qtbase:fi:GT&OK qtbase:fi:PTOK qtquickcontrols:fi:MDOK gtk2:fi:S_OK
-        //   yes Kyllä: gtk4:fi:_Yes gtk3:fi:S_Yes gtk3:fi:_Yes qtbase:fi:APYes qtbase:fi:PT&Yes qtquickcontrols:fi:MDYes kf5:fi:SG&Yes gtk2:fi:S_Yes
-        //   no Ei: gtk4:fi:_No gtk3:fi:S_No gtk3:fi:_No qtbase:fi:APNo qtbase:fi:PT&No qtquickcontrols:fi:MDNo kf5:fi:SG&No gtk2:fi:S_No
-        //   error Virhe: gtk3:fi:SError kf5:fi:MBError kf5:fi:MDError gtk2:fi:SError
+        // fi ← dialog:fi, gtk2:fi, gtk3:fi, gtk4:fi, kf5:fi, newt:fi, qt6base:fi, qtbase:fi, qtquickcontrols:fi, wx:fi, zenity:fi
+        //   cancel Peru: gtk4:fi:Cance_l gtk4:fi:_Cancel gtk3:fi:Cance_l gtk3:fi:S_Cancel gtk3:fi:_Cancel qtbase:fi:GT&Cancel qtbase:fi:PTCancel qtquickcontrols:fi:MDCancel kf5:fi:SG&Cancel gtk2:fi:S_Cancel qt6base:fi:GT&Cancel qt6base:fi:PTCancel zenity:fi:ZCancel zenity:fi:Z_Cancel dialog:fi:DCancel newt:fi:NCancel
+        //   cancel Peruuta: wx:fi:WX&Cancel wx:fi:WXCancel
+        //   ok OK: gtk4:fi:_OK gtk3:fi:S_OK gtk3:fi:_OK qtbase:fi:BBOK qtbase:fi:GT&OK qtbase:fi:PTOK qtquickcontrols:fi:MDOK gtk2:fi:S_OK qt6base:fi:BBOK qt6base:fi:GT&OK qt6base:fi:PTOK zenity:fi:ZOK zenity:fi:Z_OK wx:fi:WX&OK wx:fi:WXOK dialog:fi:DOK newt:fi:NOk
+        //   yes Kyllä: gtk4:fi:_Yes gtk3:fi:S_Yes gtk3:fi:_Yes qtbase:fi:APYes qtbase:fi:PT&Yes qtquickcontrols:fi:MDYes kf5:fi:SG&Yes gtk2:fi:S_Yes qt6base:fi:APYes qt6base:fi:PT&Yes zenity:fi:Z_Yes wx:fi:WX&Yes wx:fi:WXYes dialog:fi:DYes newt:fi:NYes
+        //   no Ei: gtk4:fi:_No gtk3:fi:S_No gtk3:fi:_No qtbase:fi:APNo qtbase:fi:PT&No qtquickcontrols:fi:MDNo kf5:fi:SG&No gtk2:fi:S_No qt6base:fi:APNo qt6base:fi:PT&No zenity:fi:Z_No wx:fi:WX&No wx:fi:WXNo dialog:fi:DNo newt:fi:NNo
+        //   error Virhe: gtk3:fi:SError kf5:fi:MBError kf5:fi:MDError gtk2:fi:SError zenity:fi:ZError wx:fi:WXError
         StandardTitles(
             language: "fi",
-            cancel: ["Peru"],
+            cancel: ["Peru", "Peruuta"],
             ok: ["OK"],
             yes: ["Kyllä"],
             no: ["Ei"],
             error: ["Virhe"]
         ),
-        // fr ← gtk2:fr, gtk3:fr, gtk4:fr, kf5:fr, qtbase:fr, qtquickcontrols:fr
-        //   cancel Annuler: gtk4:fr:Cance_l gtk4:fr:_Cancel gtk3:fr:Cance_l gtk3:fr:S_Cancel gtk3:fr:_Cancel qtbase:fr:GT&Cancel qtbase:fr:PTCancel qtquickcontrols:fr:MDCancel kf5:fr:SG&Cancel gtk2:fr:S_Cancel
-        //   ok OK: qtbase:fr:BBOK qtbase:fr:GT&OK qtbase:fr:MBOK qtbase:fr:PTOK qtquickcontrols:fr:MDOK kf5:fr:SG&OK
-        //   ok Valider: gtk4:fr:_OK gtk3:fr:S_OK gtk3:fr:_OK gtk2:fr:S_OK
-        //   yes Oui: gtk4:fr:_Yes gtk3:fr:S_Yes gtk3:fr:_Yes qtbase:fr:APYes qtbase:fr:PT&Yes qtquickcontrols:fr:MDYes kf5:fr:SG&Yes gtk2:fr:S_Yes
-        //   no Non: gtk4:fr:_No gtk3:fr:S_No gtk3:fr:_No qtbase:fr:APNo qtbase:fr:PT&No qtquickcontrols:fr:MDNo kf5:fr:SG&No gtk2:fr:S_No
-        //   error Erreur: gtk3:fr:SError kf5:fr:MBError kf5:fr:MDError gtk2:fr:SError
+        // fr ← dialog:fr, gtk2:fr, gtk3:fr, gtk4:fr, kf5:fr, newt:fr, qt6base:fr, qtbase:fr, qtquickcontrols:fr, wx:fr, zenity:fr
+        //   cancel Annuler: gtk4:fr:Cance_l gtk4:fr:_Cancel gtk3:fr:Cance_l gtk3:fr:S_Cancel gtk3:fr:_Cancel qtbase:fr:GT&Cancel qtbase:fr:PTCancel qtquickcontrols:fr:MDCancel kf5:fr:SG&Cancel gtk2:fr:S_Cancel qt6base:fr:GT&Cancel qt6base:fr:PTCancel zenity:fr:ZCancel zenity:fr:Z_Cancel wx:fr:WX&Cancel wx:fr:WXCancel dialog:fr:DCancel newt:fr:NCancel
+        //   ok OK: qtbase:fr:BBOK qtbase:fr:GT&OK qtbase:fr:MBOK qtbase:fr:PTOK qtquickcontrols:fr:MDOK kf5:fr:SG&OK qt6base:fr:BBOK qt6base:fr:GT&OK qt6base:fr:MBOK qt6base:fr:PTOK wx:fr:WXOK newt:fr:NOk
+        //   ok Accepter: wx:fr:WX&OK dialog:fr:DOK
+        //   ok Valider: gtk4:fr:_OK gtk3:fr:S_OK gtk3:fr:_OK gtk2:fr:S_OK zenity:fr:ZOK zenity:fr:Z_OK
+        //   yes Oui: gtk4:fr:_Yes gtk3:fr:S_Yes gtk3:fr:_Yes qtbase:fr:APYes qtbase:fr:PT&Yes qtquickcontrols:fr:MDYes kf5:fr:SG&Yes gtk2:fr:S_Yes qt6base:fr:APYes qt6base:fr:PT&Yes zenity:fr:Z_Yes wx:fr:WX&Yes wx:fr:WXYes dialog:fr:DYes newt:fr:NYes
+        //   no Non: gtk4:fr:_No gtk3:fr:S_No gtk3:fr:_No qtbase:fr:APNo qtbase:fr:PT&No qtquickcontrols:fr:MDNo kf5:fr:SG&No gtk2:fr:S_No qt6base:fr:APNo qt6base:fr:PT&No zenity:fr:Z_No wx:fr:WX&No wx:fr:WXNo dialog:fr:DNo newt:fr:NNo
+        //   error Erreur: gtk3:fr:SError kf5:fr:MBError kf5:fr:MDError gtk2:fr:SError zenity:fr:ZError wx:fr:WXError
         StandardTitles(
             language: "fr",
             cancel: ["Annuler"],
-            ok: ["OK", "Valider"],
+            ok: ["OK", "Accepter", "Valider"],
             yes: ["Oui"],
             no: ["Non"],
             error: ["Erreur"]
         ),
-        // fur ← gtk3:fur, gtk4:fur
-        //   cancel Anule: gtk4:fur:Cance_l gtk4:fur:_Cancel gtk3:fur:Cance_l gtk3:fur:S_Cancel gtk3:fur:_Cancel
+        // fur ← dialog:fur, gtk3:fur, gtk4:fur, zenity:fur
+        //   cancel Anule: gtk4:fur:Cance_l gtk4:fur:_Cancel gtk3:fur:Cance_l gtk3:fur:S_Cancel gtk3:fur:_Cancel zenity:fur:ZCancel zenity:fur:Z_Cancel dialog:fur:DCancel
+        //   ok OK: zenity:fur:ZOK zenity:fur:Z_OK dialog:fur:DOK
         //   ok Va ben: gtk4:fur:_OK gtk3:fur:S_OK gtk3:fur:_OK
-        //   yes Sì: gtk4:fur:_Yes gtk3:fur:S_Yes gtk3:fur:_Yes
-        //   no No: gtk4:fur:_No gtk3:fur:S_No gtk3:fur:_No
-        //   error Erôr: gtk3:fur:SError
+        //   yes Sì: gtk4:fur:_Yes gtk3:fur:S_Yes gtk3:fur:_Yes zenity:fur:Z_Yes dialog:fur:DYes
+        //   no No: gtk4:fur:_No gtk3:fur:S_No gtk3:fur:_No zenity:fur:Z_No dialog:fur:DNo
+        //   error Erôr: gtk3:fur:SError zenity:fur:ZError
         StandardTitles(
             language: "fur",
             cancel: ["Anule"],
-            ok: ["Va ben"],
+            ok: ["OK", "Va ben"],
             yes: ["Sì"],
             no: ["No"],
             error: ["Erôr"]
         ),
-        // ga ← gtk2:ga, gtk3:ga, gtk4:ga
-        //   cancel Cealaigh: gtk4:ga:Cance_l gtk4:ga:S_Cancel gtk4:ga:_Cancel gtk3:ga:Cance_l gtk3:ga:S_Cancel gtk3:ga:_Cancel gtk2:ga:S_Cancel
+        // ga ← dialog:ga, gtk2:ga, gtk3:ga, gtk4:ga, newt:ga, zenity:ga
+        //   cancel Cealaigh: gtk4:ga:Cance_l gtk4:ga:S_Cancel gtk4:ga:_Cancel gtk3:ga:Cance_l gtk3:ga:S_Cancel gtk3:ga:_Cancel gtk2:ga:S_Cancel dialog:ga:DCancel
+        //   cancel Ceallaigh: newt:ga:NCancel
         //   ok Tá go Maith: gtk4:ga:S_OK gtk4:ga:_OK gtk3:ga:S_OK gtk3:ga:_OK gtk2:ga:S_OK
-        //   yes Tá: gtk4:ga:S_Yes gtk4:ga:_Yes gtk3:ga:S_Yes gtk3:ga:_Yes gtk2:ga:S_Yes
-        //   no Níl: gtk4:ga:S_No gtk4:ga:_No gtk3:ga:S_No gtk3:ga:_No gtk2:ga:S_No
-        //   error Earráid: gtk3:ga:SError gtk2:ga:SError
+        //   ok OK: dialog:ga:DOK
+        //   ok Ceart go Leor: newt:ga:NOk
+        //   yes Tá: gtk4:ga:S_Yes gtk4:ga:_Yes gtk3:ga:S_Yes gtk3:ga:_Yes gtk2:ga:S_Yes dialog:ga:DYes newt:ga:NYes
+        //   no Níl: gtk4:ga:S_No gtk4:ga:_No gtk3:ga:S_No gtk3:ga:_No gtk2:ga:S_No dialog:ga:DNo newt:ga:NNo
+        //   error Earráid: gtk3:ga:SError gtk2:ga:SError zenity:ga:ZError
         StandardTitles(
             language: "ga",
-            cancel: ["Cealaigh"],
-            ok: ["Tá go Maith"],
+            cancel: ["Cealaigh", "Ceallaigh"],
+            ok: ["Tá go Maith", "OK", "Ceart go Leor"],
             yes: ["Tá"],
             no: ["Níl"],
             error: ["Earráid"]
         ),
-        // gd ← gtk3:gd, gtk4:gd, qtbase:gd
-        //   cancel Sguir dheth: gtk4:gd:Cance_l gtk4:gd:S_Cancel gtk4:gd:_Cancel gtk3:gd:Cance_l gtk3:gd:S_Cancel gtk3:gd:_Cancel qtbase:gd:GT&Cancel qtbase:gd:PTCancel
+        // gd ← dialog:gd, gtk3:gd, gtk4:gd, qt6base:gd, qtbase:gd
+        //   cancel Sguir dheth: gtk4:gd:Cance_l gtk4:gd:S_Cancel gtk4:gd:_Cancel gtk3:gd:Cance_l gtk3:gd:S_Cancel gtk3:gd:_Cancel qtbase:gd:GT&Cancel qtbase:gd:PTCancel qt6base:gd:GT&Cancel qt6base:gd:PTCancel dialog:gd:DCancel
+        //   ok Ceart ma-thà: qtbase:gd:BBOK qtbase:gd:GT&OK qtbase:gd:PTOK qt6base:gd:BBOK qt6base:gd:GT&OK qt6base:gd:PTOK dialog:gd:DOK
         //   ok Ceart ma-tha: gtk4:gd:S_OK gtk4:gd:_OK gtk3:gd:S_OK gtk3:gd:_OK
-        //   ok Ceart ma-thà: qtbase:gd:BBOK qtbase:gd:GT&OK qtbase:gd:PTOK
-        //   yes Tha: gtk4:gd:S_Yes gtk4:gd:_Yes gtk3:gd:S_Yes gtk3:gd:_Yes qtbase:gd:APYes qtbase:gd:PT&Yes
-        //   no Chan eil: gtk4:gd:S_No gtk4:gd:_No gtk3:gd:S_No gtk3:gd:_No qtbase:gd:APNo qtbase:gd:PT&No
+        //   yes Tha: gtk4:gd:S_Yes gtk4:gd:_Yes gtk3:gd:S_Yes gtk3:gd:_Yes qtbase:gd:APYes qtbase:gd:PT&Yes qt6base:gd:APYes qt6base:gd:PT&Yes dialog:gd:DYes
+        //   no Chan eil: gtk4:gd:S_No gtk4:gd:_No gtk3:gd:S_No gtk3:gd:_No qtbase:gd:APNo qtbase:gd:PT&No qt6base:gd:APNo qt6base:gd:PT&No dialog:gd:DNo
         //   error Mearachd: gtk3:gd:SError
         StandardTitles(
             language: "gd",
             cancel: ["Sguir dheth"],
-            ok: ["Ceart ma-tha", "Ceart ma-thà"],
+            ok: ["Ceart ma-thà", "Ceart ma-tha"],
             yes: ["Tha"],
             no: ["Chan eil"],
             error: ["Mearachd"]
         ),
-        // gl ← gtk2:gl, gtk3:gl, gtk4:gl, kf5:gl, qt:gl
-        //   cancel Cancelar: gtk4:gl:Cance_l gtk4:gl:_Cancel gtk3:gl:Cance_l gtk3:gl:S_Cancel gtk3:gl:_Cancel qt:gl:BB&Cancel qt:gl:BBCancel kf5:gl:SG&Cancel gtk2:gl:S_Cancel
-        //   ok Aceptar: gtk4:gl:_OK gtk3:gl:S_OK gtk3:gl:_OK qt:gl:BB&OK qt:gl:BBOK qt:gl:MBOK kf5:gl:SG&OK gtk2:gl:S_OK
-        //   yes Si: gtk4:gl:_Yes gtk3:gl:S_Yes gtk3:gl:_Yes qt:gl:BB&Yes kf5:gl:SG&Yes gtk2:gl:S_Yes
-        //   no Non: gtk4:gl:_No gtk3:gl:S_No gtk3:gl:_No qt:gl:BB&No kf5:gl:SG&No gtk2:gl:S_No
-        //   error Erro: gtk3:gl:SError kf5:gl:MBError gtk2:gl:SError
+        // gl ← dialog:gl, gtk2:gl, gtk3:gl, gtk4:gl, kf5:gl, newt:gl, qt:gl, zenity:gl
+        //   cancel Cancelar: gtk4:gl:Cance_l gtk4:gl:_Cancel gtk3:gl:Cance_l gtk3:gl:S_Cancel gtk3:gl:_Cancel qt:gl:BB&Cancel qt:gl:BBCancel kf5:gl:SG&Cancel gtk2:gl:S_Cancel zenity:gl:ZCancel zenity:gl:Z_Cancel dialog:gl:DCancel newt:gl:NCancel
+        //   ok Aceptar: gtk4:gl:_OK gtk3:gl:S_OK gtk3:gl:_OK qt:gl:BB&OK qt:gl:BBOK qt:gl:MBOK kf5:gl:SG&OK gtk2:gl:S_OK zenity:gl:ZOK zenity:gl:Z_OK dialog:gl:DOK newt:gl:NOk
+        //   yes Si: gtk4:gl:_Yes gtk3:gl:S_Yes gtk3:gl:_Yes qt:gl:BB&Yes kf5:gl:SG&Yes gtk2:gl:S_Yes dialog:gl:DYes newt:gl:NYes
+        //   yes Sí: zenity:gl:Z_Yes
+        //   no Non: gtk4:gl:_No gtk3:gl:S_No gtk3:gl:_No qt:gl:BB&No kf5:gl:SG&No gtk2:gl:S_No zenity:gl:Z_No dialog:gl:DNo newt:gl:NNo
+        //   error Erro: gtk3:gl:SError kf5:gl:MBError gtk2:gl:SError zenity:gl:ZError
         StandardTitles(
             language: "gl",
             cancel: ["Cancelar"],
             ok: ["Aceptar"],
-            yes: ["Si"],
+            yes: ["Si", "Sí"],
             no: ["Non"],
             error: ["Erro"]
         ),
-        // gu ← gtk2:gu, gtk3:gu, gtk4:gu
-        //   cancel રદ કરો: gtk4:gu:S_Cancel gtk4:gu:_Cancel gtk3:gu:S_Cancel gtk3:gu:_Cancel gtk2:gu:S_Cancel
-        //   ok બરાબર: gtk4:gu:S_OK gtk4:gu:_OK gtk3:gu:S_OK gtk3:gu:_OK gtk2:gu:S_OK
-        //   yes હા: gtk4:gu:S_Yes gtk4:gu:_Yes gtk3:gu:S_Yes gtk3:gu:_Yes gtk2:gu:S_Yes
-        //   no ના: gtk4:gu:S_No gtk4:gu:_No gtk3:gu:S_No gtk3:gu:_No gtk2:gu:S_No
-        //   error ભૂલ: gtk3:gu:SError gtk2:gu:SError
+        // gu ← gtk2:gu, gtk3:gu, gtk4:gu, newt:gu, zenity:gu
+        //   cancel રદ કરો: gtk4:gu:S_Cancel gtk4:gu:_Cancel gtk3:gu:S_Cancel gtk3:gu:_Cancel gtk2:gu:S_Cancel newt:gu:NCancel
+        //   ok બરાબર: gtk4:gu:S_OK gtk4:gu:_OK gtk3:gu:S_OK gtk3:gu:_OK gtk2:gu:S_OK newt:gu:NOk
+        //   yes હા: gtk4:gu:S_Yes gtk4:gu:_Yes gtk3:gu:S_Yes gtk3:gu:_Yes gtk2:gu:S_Yes newt:gu:NYes
+        //   no ના: gtk4:gu:S_No gtk4:gu:_No gtk3:gu:S_No gtk3:gu:_No gtk2:gu:S_No newt:gu:NNo
+        //   error ભૂલ: gtk3:gu:SError gtk2:gu:SError zenity:gu:ZError
         StandardTitles(
             language: "gu",
             cancel: ["રદ કરો"],
@@ -529,28 +592,29 @@ extension StandardTitles {
             no: ["ના"],
             error: ["ભૂલ"]
         ),
-        // he ← gtk2:he, gtk3:he, gtk4:he, kf5:he, qtbase:he
-        //   cancel ביטול: gtk4:he:Cance_l gtk4:he:_Cancel gtk3:he:Cance_l gtk3:he:S_Cancel gtk3:he:_Cancel qtbase:he:GT&Cancel qtbase:he:PTCancel gtk2:he:S_Cancel
+        // he ← gtk2:he, gtk3:he, gtk4:he, kf5:he, newt:he, qt6base:he, qtbase:he, zenity:he
+        //   cancel ביטול: gtk4:he:Cance_l gtk4:he:_Cancel gtk3:he:Cance_l gtk3:he:S_Cancel gtk3:he:_Cancel qtbase:he:GT&Cancel qtbase:he:PTCancel gtk2:he:S_Cancel qt6base:he:GT&Cancel qt6base:he:PTCancel zenity:he:ZCancel zenity:he:Z_Cancel newt:he:NCancel
         //   cancel בטל: kf5:he:SG&Cancel
-        //   ok אישור: gtk4:he:_OK gtk3:he:S_OK gtk3:he:_OK qtbase:he:BBOK qtbase:he:GT&OK qtbase:he:MBOK qtbase:he:PTOK kf5:he:SG&OK gtk2:he:S_OK
-        //   yes כן: gtk4:he:_Yes gtk3:he:S_Yes gtk3:he:_Yes qtbase:he:APYes qtbase:he:PT&Yes kf5:he:SG&Yes gtk2:he:S_Yes
-        //   no לא: gtk4:he:_No gtk3:he:S_No gtk3:he:_No qtbase:he:APNo qtbase:he:PT&No kf5:he:SG&No gtk2:he:S_No
-        //   error שגיאה: gtk3:he:SError kf5:he:MBError gtk2:he:SError
+        //   ok אישור: gtk4:he:_OK gtk3:he:S_OK gtk3:he:_OK qtbase:he:BBOK qtbase:he:GT&OK qtbase:he:MBOK qtbase:he:PTOK kf5:he:SG&OK gtk2:he:S_OK qt6base:he:BBOK qt6base:he:GT&OK qt6base:he:MBOK qt6base:he:PTOK zenity:he:ZOK zenity:he:Z_OK
+        //   ok OK: newt:he:NOk
+        //   yes כן: gtk4:he:_Yes gtk3:he:S_Yes gtk3:he:_Yes qtbase:he:APYes qtbase:he:PT&Yes kf5:he:SG&Yes gtk2:he:S_Yes qt6base:he:APYes qt6base:he:PT&Yes zenity:he:Z_Yes newt:he:NYes
+        //   no לא: gtk4:he:_No gtk3:he:S_No gtk3:he:_No qtbase:he:APNo qtbase:he:PT&No kf5:he:SG&No gtk2:he:S_No qt6base:he:APNo qt6base:he:PT&No zenity:he:Z_No newt:he:NNo
+        //   error שגיאה: gtk3:he:SError kf5:he:MBError gtk2:he:SError zenity:he:ZError
         StandardTitles(
             language: "he",
             cancel: ["ביטול", "בטל"],
-            ok: ["אישור"],
+            ok: ["אישור", "OK"],
             yes: ["כן"],
             no: ["לא"],
             error: ["שגיאה"]
         ),
-        // hi ← gtk2:hi, gtk3:hi, gtk4:hi, kf5:hi
-        //   cancel रद्द करें: gtk4:hi:S_Cancel gtk4:hi:_Cancel gtk3:hi:S_Cancel gtk3:hi:_Cancel kf5:hi:SG&Cancel gtk2:hi:S_Cancel
-        //   ok ठीक: gtk4:hi:S_OK gtk4:hi:_OK gtk3:hi:S_OK gtk3:hi:_OK gtk2:hi:S_OK
+        // hi ← dialog:hi, gtk2:hi, gtk3:hi, gtk4:hi, kf5:hi, zenity:hi
+        //   cancel रद्द करें: gtk4:hi:S_Cancel gtk4:hi:_Cancel gtk3:hi:S_Cancel gtk3:hi:_Cancel kf5:hi:SG&Cancel gtk2:hi:S_Cancel dialog:hi:DCancel
+        //   ok ठीक: gtk4:hi:S_OK gtk4:hi:_OK gtk3:hi:S_OK gtk3:hi:_OK gtk2:hi:S_OK dialog:hi:DOK
         //   ok ठीक है: kf5:hi:SG&OK
-        //   yes हाँ: gtk4:hi:S_Yes gtk4:hi:_Yes gtk3:hi:S_Yes gtk3:hi:_Yes kf5:hi:SG&Yes gtk2:hi:S_Yes
-        //   no नहीं: gtk4:hi:S_No gtk4:hi:_No gtk3:hi:S_No gtk3:hi:_No kf5:hi:SG&No gtk2:hi:S_No
-        //   error त्रुटि: gtk3:hi:SError kf5:hi:MBError kf5:hi:MDError gtk2:hi:SError
+        //   yes हाँ: gtk4:hi:S_Yes gtk4:hi:_Yes gtk3:hi:S_Yes gtk3:hi:_Yes kf5:hi:SG&Yes gtk2:hi:S_Yes dialog:hi:DYes
+        //   no नहीं: gtk4:hi:S_No gtk4:hi:_No gtk3:hi:S_No gtk3:hi:_No kf5:hi:SG&No gtk2:hi:S_No dialog:hi:DNo
+        //   error त्रुटि: gtk3:hi:SError kf5:hi:MBError kf5:hi:MDError gtk2:hi:SError zenity:hi:ZError
         StandardTitles(
             language: "hi",
             cancel: ["रद्द करें"],
@@ -559,27 +623,28 @@ extension StandardTitles {
             no: ["नहीं"],
             error: ["त्रुटि"]
         ),
-        // hr ← gtk3:hr, gtk4:hr, qtbase:hr, qtquickcontrols:hr
-        //   cancel Odustani: gtk4:hr:Cance_l gtk4:hr:_Cancel gtk3:hr:Cance_l gtk3:hr:S_Cancel gtk3:hr:_Cancel qtbase:hr:GT&Cancel qtbase:hr:PTCancel qtquickcontrols:hr:MDCancel
-        //   ok U redu: gtk4:hr:_OK gtk3:hr:S_OK gtk3:hr:_OK qtbase:hr:BBOK qtbase:hr:GT&OK qtbase:hr:PTOK qtquickcontrols:hr:MDOK
-        //   yes Da: gtk4:hr:_Yes gtk3:hr:S_Yes gtk3:hr:_Yes qtbase:hr:APYes qtbase:hr:PT&Yes qtquickcontrols:hr:MDYes
-        //   no Ne: gtk4:hr:_No gtk3:hr:S_No gtk3:hr:_No qtbase:hr:APNo qtbase:hr:PT&No qtquickcontrols:hr:MDNo
-        //   error Greška: gtk3:hr:SError
+        // hr ← dialog:hr, gtk3:hr, gtk4:hr, newt:hr, qt6base:hr, qtbase:hr, qtquickcontrols:hr, zenity:hr
+        //   cancel Odustani: gtk4:hr:Cance_l gtk4:hr:_Cancel gtk3:hr:Cance_l gtk3:hr:S_Cancel gtk3:hr:_Cancel qtbase:hr:GT&Cancel qtbase:hr:PTCancel qtquickcontrols:hr:MDCancel qt6base:hr:GT&Cancel qt6base:hr:PTCancel zenity:hr:ZCancel zenity:hr:Z_Cancel dialog:hr:DCancel
+        //   cancel Otkaži: newt:hr:NCancel
+        //   ok U redu: gtk4:hr:_OK gtk3:hr:S_OK gtk3:hr:_OK qtbase:hr:BBOK qtbase:hr:GT&OK qtbase:hr:PTOK qtquickcontrols:hr:MDOK qt6base:hr:BBOK qt6base:hr:GT&OK qt6base:hr:PTOK zenity:hr:ZOK zenity:hr:Z_OK dialog:hr:DOK newt:hr:NOk
+        //   yes Da: gtk4:hr:_Yes gtk3:hr:S_Yes gtk3:hr:_Yes qtbase:hr:APYes qtbase:hr:PT&Yes qtquickcontrols:hr:MDYes qt6base:hr:APYes qt6base:hr:PT&Yes zenity:hr:Z_Yes dialog:hr:DYes newt:hr:NYes
+        //   no Ne: gtk4:hr:_No gtk3:hr:S_No gtk3:hr:_No qtbase:hr:APNo qtbase:hr:PT&No qtquickcontrols:hr:MDNo qt6base:hr:APNo qt6base:hr:PT&No zenity:hr:Z_No dialog:hr:DNo newt:hr:NNo
+        //   error Greška: gtk3:hr:SError zenity:hr:ZError
         StandardTitles(
             language: "hr",
-            cancel: ["Odustani"],
+            cancel: ["Odustani", "Otkaži"],
             ok: ["U redu"],
             yes: ["Da"],
             no: ["Ne"],
             error: ["Greška"]
         ),
-        // hu ← gtk2:hu, gtk3:hu, gtk4:hu, kf5:hu, qtbase:hu
-        //   cancel Mégse: gtk4:hu:Cance_l gtk4:hu:_Cancel gtk3:hu:Cance_l gtk3:hu:S_Cancel gtk3:hu:_Cancel qtbase:hu:GT&Cancel qtbase:hu:PTCancel gtk2:hu:S_Cancel
-        //   cancel Mégsem: kf5:hu:SG&Cancel
-        //   ok OK: gtk4:hu:_OK gtk3:hu:S_OK gtk3:hu:_OK qtbase:hu:BBOK qtbase:hu:GT&OK qtbase:hu:MBOK qtbase:hu:PTOK gtk2:hu:S_OK
-        //   yes Igen: gtk4:hu:_Yes gtk3:hu:S_Yes gtk3:hu:_Yes qtbase:hu:APYes qtbase:hu:PT&Yes kf5:hu:SG&Yes gtk2:hu:S_Yes
-        //   no Nem: gtk4:hu:_No gtk3:hu:S_No gtk3:hu:_No qtbase:hu:APNo qtbase:hu:PT&No kf5:hu:SG&No gtk2:hu:S_No
-        //   error Hiba: gtk3:hu:SError kf5:hu:MBError kf5:hu:MDError gtk2:hu:SError
+        // hu ← dialog:hu, gtk2:hu, gtk3:hu, gtk4:hu, kf5:hu, newt:hu, qt6base:hu, qtbase:hu, wx:hu, zenity:hu
+        //   cancel Mégse: gtk4:hu:Cance_l gtk4:hu:_Cancel gtk3:hu:Cance_l gtk3:hu:S_Cancel gtk3:hu:_Cancel qtbase:hu:GT&Cancel qtbase:hu:PTCancel gtk2:hu:S_Cancel qt6base:hu:GT&Cancel qt6base:hu:PTCancel zenity:hu:ZCancel zenity:hu:Z_Cancel dialog:hu:DCancel
+        //   cancel Mégsem: kf5:hu:SG&Cancel wx:hu:WX&Cancel wx:hu:WXCancel newt:hu:NCancel
+        //   ok OK: gtk4:hu:_OK gtk3:hu:S_OK gtk3:hu:_OK qtbase:hu:BBOK qtbase:hu:GT&OK qtbase:hu:MBOK qtbase:hu:PTOK gtk2:hu:S_OK qt6base:hu:BBOK qt6base:hu:GT&OK qt6base:hu:MBOK qt6base:hu:PTOK zenity:hu:ZOK zenity:hu:Z_OK wx:hu:WX&OK wx:hu:WXOK dialog:hu:DOK newt:hu:NOk
+        //   yes Igen: gtk4:hu:_Yes gtk3:hu:S_Yes gtk3:hu:_Yes qtbase:hu:APYes qtbase:hu:PT&Yes kf5:hu:SG&Yes gtk2:hu:S_Yes qt6base:hu:APYes qt6base:hu:PT&Yes zenity:hu:Z_Yes wx:hu:WX&Yes wx:hu:WXYes dialog:hu:DYes newt:hu:NYes
+        //   no Nem: gtk4:hu:_No gtk3:hu:S_No gtk3:hu:_No qtbase:hu:APNo qtbase:hu:PT&No kf5:hu:SG&No gtk2:hu:S_No qt6base:hu:APNo qt6base:hu:PT&No zenity:hu:Z_No wx:hu:WX&No wx:hu:WXNo dialog:hu:DNo newt:hu:NNo
+        //   error Hiba: gtk3:hu:SError kf5:hu:MBError kf5:hu:MDError gtk2:hu:SError zenity:hu:ZError wx:hu:WXError
         StandardTitles(
             language: "hu",
             cancel: ["Mégse", "Mégsem"],
@@ -588,12 +653,12 @@ extension StandardTitles {
             no: ["Nem"],
             error: ["Hiba"]
         ),
-        // ia ← gtk2:ia, gtk3:ia, gtk4:ia, kf5:ia
-        //   cancel Annullar: gtk4:ia:S_Cancel gtk3:ia:S_Cancel gtk2:ia:S_Cancel
+        // ia ← dialog:ia, gtk2:ia, gtk3:ia, gtk4:ia, kf5:ia, newt:ia
+        //   cancel Annullar: gtk4:ia:S_Cancel gtk3:ia:S_Cancel gtk2:ia:S_Cancel dialog:ia:DCancel newt:ia:NCancel
         //   cancel Cancella: kf5:ia:SG&Cancel
-        //   ok OK: gtk4:ia:S_OK gtk3:ia:S_OK gtk2:ia:S_OK
-        //   yes Si: gtk4:ia:S_Yes gtk3:ia:S_Yes kf5:ia:SG&Yes gtk2:ia:S_Yes
-        //   no No: gtk4:ia:S_No gtk3:ia:S_No gtk2:ia:S_No
+        //   ok OK: gtk4:ia:S_OK gtk3:ia:S_OK gtk2:ia:S_OK dialog:ia:DOK newt:ia:NOk
+        //   yes Si: gtk4:ia:S_Yes gtk3:ia:S_Yes kf5:ia:SG&Yes gtk2:ia:S_Yes dialog:ia:DYes newt:ia:NYes
+        //   no No: gtk4:ia:S_No gtk3:ia:S_No gtk2:ia:S_No dialog:ia:DNo newt:ia:NNo
         //   error Error: gtk3:ia:SError gtk2:ia:SError
         StandardTitles(
             language: "ia",
@@ -603,20 +668,21 @@ extension StandardTitles {
             no: ["No"],
             error: ["Error"]
         ),
-        // id ← gtk2:id, gtk3:id, gtk4:id, kf5:id
-        //   cancel Batal: gtk4:id:Cance_l gtk4:id:_Cancel gtk3:id:Cance_l gtk3:id:S_Cancel gtk3:id:_Cancel kf5:id:SG&Cancel gtk2:id:S_Cancel
+        // id ← dialog:id, gtk2:id, gtk3:id, gtk4:id, kf5:id, newt:id, wx:id, zenity:id
+        //   cancel Batal: gtk4:id:Cance_l gtk4:id:_Cancel gtk3:id:Cance_l gtk3:id:S_Cancel gtk3:id:_Cancel kf5:id:SG&Cancel gtk2:id:S_Cancel zenity:id:ZCancel zenity:id:Z_Cancel wx:id:WX&Cancel dialog:id:DCancel newt:id:NCancel
+        //   ok OK: gtk4:id:_OK gtk3:id:_OK gtk2:id:S_OK zenity:id:ZOK zenity:id:Z_OK wx:id:WX&OK wx:id:WXOK dialog:id:DOK newt:id:NOk
         //   ok Oke: gtk3:id:S_OK kf5:id:SG&OK
-        //   ok Ok: gtk4:id:_OK gtk3:id:_OK gtk2:id:S_OK
-        //   yes Ya: gtk4:id:_Yes gtk3:id:S_Yes gtk3:id:_Yes kf5:id:SG&Yes gtk2:id:S_Yes
-        //   no Tidak: gtk4:id:_No gtk3:id:S_No gtk3:id:_No kf5:id:SG&No gtk2:id:S_No
-        //   error Galat: gtk3:id:SError kf5:id:MDError gtk2:id:SError
+        //   yes Ya: gtk4:id:_Yes gtk3:id:S_Yes gtk3:id:_Yes kf5:id:SG&Yes gtk2:id:S_Yes zenity:id:Z_Yes wx:id:WX&Yes wx:id:WXYes dialog:id:DYes newt:id:NYes
+        //   no Tidak: gtk4:id:_No gtk3:id:S_No gtk3:id:_No kf5:id:SG&No gtk2:id:S_No zenity:id:Z_No wx:id:WX&No wx:id:WXNo dialog:id:DNo newt:id:NNo
+        //   error Galat: gtk3:id:SError kf5:id:MDError gtk2:id:SError zenity:id:ZError
+        //   error Kesalahan: wx:id:WXError
         StandardTitles(
             language: "id",
             cancel: ["Batal"],
-            ok: ["Oke", "Ok"],
+            ok: ["OK", "Oke"],
             yes: ["Ya"],
             no: ["Tidak"],
-            error: ["Galat"]
+            error: ["Galat", "Kesalahan"]
         ),
         // ie ← gtk3:ie, gtk4:ie
         //   cancel Annular: gtk4:ie:_Cancel gtk3:ie:S_Cancel gtk3:ie:_Cancel
@@ -633,12 +699,12 @@ extension StandardTitles {
             no: ["No"],
             error: ["Errore"]
         ),
-        // is ← gtk3:is, gtk4:is, kf5:is
-        //   cancel Hætta við: gtk4:is:Cance_l gtk4:is:_Cancel gtk3:is:Cance_l gtk3:is:S_Cancel gtk3:is:_Cancel kf5:is:SG&Cancel
-        //   ok Í lagi: gtk4:is:_OK gtk3:is:S_OK gtk3:is:_OK kf5:is:SG&OK
-        //   yes Já: gtk4:is:_Yes gtk3:is:S_Yes gtk3:is:_Yes kf5:is:SG&Yes
-        //   no Nei: gtk4:is:_No gtk3:is:S_No gtk3:is:_No kf5:is:SG&No
-        //   error Villa: gtk3:is:SError kf5:is:MBError kf5:is:MDError
+        // is ← dialog:is, gtk3:is, gtk4:is, kf5:is, newt:is, zenity:is
+        //   cancel Hætta við: gtk4:is:Cance_l gtk4:is:_Cancel gtk3:is:Cance_l gtk3:is:S_Cancel gtk3:is:_Cancel kf5:is:SG&Cancel dialog:is:DCancel newt:is:NCancel
+        //   ok Í lagi: gtk4:is:_OK gtk3:is:S_OK gtk3:is:_OK kf5:is:SG&OK dialog:is:DOK newt:is:NOk
+        //   yes Já: gtk4:is:_Yes gtk3:is:S_Yes gtk3:is:_Yes kf5:is:SG&Yes dialog:is:DYes newt:is:NYes
+        //   no Nei: gtk4:is:_No gtk3:is:S_No gtk3:is:_No kf5:is:SG&No dialog:is:DNo newt:is:NNo
+        //   error Villa: gtk3:is:SError kf5:is:MBError kf5:is:MDError zenity:is:ZError
         StandardTitles(
             language: "is",
             cancel: ["Hætta við"],
@@ -647,46 +713,51 @@ extension StandardTitles {
             no: ["Nei"],
             error: ["Villa"]
         ),
-        // it ← gtk2:it, gtk3:it, gtk4:it, kf5:it, qtbase:it
-        //   cancel Annulla: gtk4:it:Cance_l gtk4:it:_Cancel gtk3:it:Cance_l gtk3:it:S_Cancel gtk3:it:_Cancel qtbase:it:GT&Cancel qtbase:it:PTCancel kf5:it:SG&Cancel gtk2:it:S_Cancel
-        //   ok OK: gtk4:it:_OK gtk3:it:S_OK gtk3:it:_OK qtbase:it:BBOK qtbase:it:GT&OK qtbase:it:MBOK qtbase:it:PTOK gtk2:it:S_OK
-        //   yes Sì: gtk4:it:_Yes gtk3:it:S_Yes gtk3:it:_Yes qtbase:it:APYes qtbase:it:PT&Yes kf5:it:SG&Yes gtk2:it:S_Yes
-        //   no No: gtk4:it:_No gtk3:it:S_No gtk3:it:_No qtbase:it:APNo qtbase:it:PT&No gtk2:it:S_No
-        //   error Errore: gtk3:it:SError kf5:it:MBError kf5:it:MDError gtk2:it:SError
+        // it ← dialog:it, gtk2:it, gtk3:it, gtk4:it, kf5:it, newt:it, qt6base:it, qtbase:it, wx:it, zenity:it
+        //   cancel Annulla: gtk4:it:Cance_l gtk4:it:_Cancel gtk3:it:Cance_l gtk3:it:S_Cancel gtk3:it:_Cancel qtbase:it:GT&Cancel qtbase:it:PTCancel kf5:it:SG&Cancel gtk2:it:S_Cancel qt6base:it:GT&Cancel qt6base:it:PTCancel zenity:it:ZCancel zenity:it:Z_Cancel wx:it:WX&Cancel wx:it:WXCancel dialog:it:DCancel newt:it:NCancel
+        //   ok OK: gtk4:it:_OK gtk3:it:S_OK gtk3:it:_OK qtbase:it:BBOK qtbase:it:GT&OK qtbase:it:MBOK qtbase:it:PTOK gtk2:it:S_OK qt6base:it:BBOK qt6base:it:GT&OK qt6base:it:MBOK qt6base:it:PTOK zenity:it:ZOK zenity:it:Z_OK wx:it:WX&OK wx:it:WXOK dialog:it:DOK newt:it:NOk
+        //   yes Sì: gtk4:it:_Yes gtk3:it:S_Yes gtk3:it:_Yes qtbase:it:APYes qtbase:it:PT&Yes kf5:it:SG&Yes gtk2:it:S_Yes qt6base:it:APYes qt6base:it:PT&Yes dialog:it:DYes newt:it:NYes
+        //   yes Si: zenity:it:Z_Yes wx:it:WX&Yes wx:it:WXYes
+        //   no No: gtk4:it:_No gtk3:it:S_No gtk3:it:_No qtbase:it:APNo qtbase:it:PT&No gtk2:it:S_No qt6base:it:APNo qt6base:it:PT&No zenity:it:Z_No wx:it:WX&No wx:it:WXNo dialog:it:DNo newt:it:NNo
+        //   error Errore: gtk3:it:SError kf5:it:MBError kf5:it:MDError gtk2:it:SError zenity:it:ZError wx:it:WXError
         StandardTitles(
             language: "it",
             cancel: ["Annulla"],
             ok: ["OK"],
-            yes: ["Sì"],
+            yes: ["Sì", "Si"],
             no: ["No"],
             error: ["Errore"]
         ),
-        // ja ← gtk2:ja, gtk3:ja, gtk4:ja, kf5:ja, qtbase:ja, qtquickcontrols:ja
-        //   cancel キャンセル: gtk4:ja:Cance_l gtk4:ja:_Cancel gtk3:ja:Cance_l gtk3:ja:S_Cancel gtk3:ja:_Cancel qtbase:ja:GT&Cancel qtbase:ja:PTCancel qtquickcontrols:ja:MDCancel kf5:ja:SG&Cancel gtk2:ja:S_Cancel
-        //   ok OK: gtk4:ja:_OK gtk3:ja:S_OK gtk3:ja:_OK qtbase:ja:BBOK qtbase:ja:GT&OK qtbase:ja:MBOK qtbase:ja:PTOK qtquickcontrols:ja:MDOK gtk2:ja:S_OK
-        //   yes はい: gtk4:ja:_Yes gtk3:ja:S_Yes gtk3:ja:_Yes qtbase:ja:APYes qtbase:ja:PT&Yes qtquickcontrols:ja:MDYes kf5:ja:SG&Yes gtk2:ja:S_Yes
-        //   no いいえ: gtk4:ja:_No gtk3:ja:S_No gtk3:ja:_No qtbase:ja:APNo qtbase:ja:PT&No qtquickcontrols:ja:MDNo kf5:ja:SG&No gtk2:ja:S_No
-        //   error エラー: gtk3:ja:SError kf5:ja:MBError gtk2:ja:SError
+        // ja ← dialog:ja, gtk2:ja, gtk3:ja, gtk4:ja, kf5:ja, newt:ja, qt6base:ja, qtbase:ja, qtquickcontrols:ja, wx:ja, zenity:ja
+        //   cancel キャンセル: gtk4:ja:Cance_l gtk4:ja:_Cancel gtk3:ja:Cance_l gtk3:ja:S_Cancel gtk3:ja:_Cancel qtbase:ja:GT&Cancel qtbase:ja:PTCancel qtquickcontrols:ja:MDCancel kf5:ja:SG&Cancel gtk2:ja:S_Cancel qt6base:ja:GT&Cancel qt6base:ja:PTCancel zenity:ja:ZCancel zenity:ja:Z_Cancel wx:ja:WX&Cancel wx:ja:WXCancel
+        //   cancel 取消: dialog:ja:DCancel newt:ja:NCancel
+        //   ok OK: gtk4:ja:_OK gtk3:ja:S_OK gtk3:ja:_OK qtbase:ja:BBOK qtbase:ja:GT&OK qtbase:ja:MBOK qtbase:ja:PTOK qtquickcontrols:ja:MDOK gtk2:ja:S_OK qt6base:ja:BBOK qt6base:ja:GT&OK qt6base:ja:MBOK qt6base:ja:PTOK zenity:ja:ZOK zenity:ja:Z_OK wx:ja:WX&OK wx:ja:WXOK
+        //   ok 了解: dialog:ja:DOK newt:ja:NOk
+        //   yes はい: gtk4:ja:_Yes gtk3:ja:S_Yes gtk3:ja:_Yes qtbase:ja:APYes qtbase:ja:PT&Yes qtquickcontrols:ja:MDYes kf5:ja:SG&Yes gtk2:ja:S_Yes qt6base:ja:APYes qt6base:ja:PT&Yes zenity:ja:Z_Yes wx:ja:WX&Yes wx:ja:WXYes dialog:ja:DYes newt:ja:NYes
+        //   no いいえ: gtk4:ja:_No gtk3:ja:S_No gtk3:ja:_No qtbase:ja:APNo qtbase:ja:PT&No qtquickcontrols:ja:MDNo kf5:ja:SG&No gtk2:ja:S_No qt6base:ja:APNo qt6base:ja:PT&No zenity:ja:Z_No wx:ja:WX&No wx:ja:WXNo dialog:ja:DNo newt:ja:NNo
+        //   error エラー: gtk3:ja:SError kf5:ja:MBError gtk2:ja:SError zenity:ja:ZError wx:ja:WXError
         StandardTitles(
             language: "ja",
-            cancel: ["キャンセル"],
-            ok: ["OK"],
+            cancel: ["キャンセル", "取消"],
+            ok: ["OK", "了解"],
             yes: ["はい"],
             no: ["いいえ"],
             error: ["エラー"]
         ),
-        // ka ← gtk3:ka, gtk4:ka, kf5:ka
-        //   cancel გაუქმება: gtk4:ka:Cance_l gtk4:ka:_Cancel gtk3:ka:Cance_l gtk3:ka:S_Cancel gtk3:ka:_Cancel
+        // ka ← dialog:ka, gtk3:ka, gtk4:ka, kf5:ka, newt:ka, zenity:ka
+        //   cancel გაუქმება: gtk4:ka:Cance_l gtk4:ka:_Cancel gtk3:ka:Cance_l gtk3:ka:S_Cancel gtk3:ka:_Cancel zenity:ka:ZCancel zenity:ka:Z_Cancel dialog:ka:DCancel newt:ka:NCancel
         //   cancel შეწყვეტა: kf5:ka:SG&Cancel
-        //   ok დიახ: gtk4:ka:_OK gtk3:ka:S_OK gtk3:ka:_OK
-        //   yes დიახ: gtk4:ka:_Yes gtk3:ka:S_Yes gtk3:ka:_Yes kf5:ka:SG&Yes
-        //   no არა: gtk4:ka:_No gtk3:ka:S_No gtk3:ka:_No kf5:ka:SG&No
-        //   error შეცდომა: gtk3:ka:SError kf5:ka:MBError kf5:ka:MDError
+        //   ok დიახ: gtk4:ka:_OK gtk3:ka:S_OK gtk3:ka:_OK zenity:ka:ZOK zenity:ka:Z_OK dialog:ka:DOK
+        //   ok Ok: newt:ka:NOk
+        //   yes დიახ: gtk4:ka:_Yes gtk3:ka:S_Yes gtk3:ka:_Yes kf5:ka:SG&Yes zenity:ka:Z_Yes dialog:ka:DYes
+        //   yes კი: newt:ka:NYes
+        //   no არა: gtk4:ka:_No gtk3:ka:S_No gtk3:ka:_No kf5:ka:SG&No zenity:ka:Z_No dialog:ka:DNo newt:ka:NNo
+        //   error შეცდომა: gtk3:ka:SError kf5:ka:MBError kf5:ka:MDError zenity:ka:ZError
         StandardTitles(
             language: "ka",
             cancel: ["გაუქმება", "შეწყვეტა"],
-            ok: ["დიახ"],
-            yes: ["დიახ"],
+            ok: ["დიახ", "Ok"],
+            yes: ["დიახ", "კი"],
             no: ["არა"],
             error: ["შეცდომა"]
         ),
@@ -704,25 +775,26 @@ extension StandardTitles {
             no: ["nkatu"],
             error: ["mpitakani"]
         ),
-        // kk ← gtk2:kk, gtk3:kk, gtk4:kk
-        //   cancel Бас тарту: gtk4:kk:Cance_l gtk4:kk:_Cancel gtk3:kk:Cance_l gtk3:kk:S_Cancel gtk3:kk:_Cancel gtk2:kk:S_Cancel
-        //   ok ОК: gtk4:kk:_OK gtk3:kk:S_OK gtk3:kk:_OK gtk2:kk:S_OK
-        //   yes Иә: gtk4:kk:_Yes gtk3:kk:S_Yes gtk3:kk:_Yes gtk2:kk:S_Yes
-        //   no Жоқ: gtk4:kk:_No gtk3:kk:S_No gtk3:kk:_No gtk2:kk:S_No
-        //   error Қате: gtk3:kk:SError gtk2:kk:SError
+        // kk ← gtk2:kk, gtk3:kk, gtk4:kk, newt:kk, zenity:kk
+        //   cancel Бас тарту: gtk4:kk:Cance_l gtk4:kk:_Cancel gtk3:kk:Cance_l gtk3:kk:S_Cancel gtk3:kk:_Cancel gtk2:kk:S_Cancel zenity:kk:ZCancel zenity:kk:Z_Cancel newt:kk:NCancel
+        //   ok ОК: gtk4:kk:_OK gtk3:kk:S_OK gtk3:kk:_OK gtk2:kk:S_OK zenity:kk:ZOK zenity:kk:Z_OK newt:kk:NOk
+        //   yes Иә: gtk4:kk:_Yes gtk3:kk:S_Yes gtk3:kk:_Yes gtk2:kk:S_Yes zenity:kk:Z_Yes
+        //   yes Ия: newt:kk:NYes
+        //   no Жоқ: gtk4:kk:_No gtk3:kk:S_No gtk3:kk:_No gtk2:kk:S_No zenity:kk:Z_No newt:kk:NNo
+        //   error Қате: gtk3:kk:SError gtk2:kk:SError zenity:kk:ZError
         StandardTitles(
             language: "kk",
             cancel: ["Бас тарту"],
             ok: ["ОК"],
-            yes: ["Иә"],
+            yes: ["Иә", "Ия"],
             no: ["Жоқ"],
             error: ["Қате"]
         ),
-        // km ← gtk3:km, gtk4:km
-        //   cancel បោះបង់: gtk4:km:S_Cancel gtk3:km:S_Cancel
-        //   ok យល់ព្រម: gtk4:km:S_OK gtk3:km:S_OK
-        //   yes បាទ/ចាស: gtk4:km:S_Yes gtk3:km:S_Yes
-        //   no ទេ: gtk4:km:S_No gtk3:km:S_No
+        // km ← gtk3:km, gtk4:km, newt:km
+        //   cancel បោះបង់: gtk4:km:S_Cancel gtk3:km:S_Cancel newt:km:NCancel
+        //   ok យល់ព្រម: gtk4:km:S_OK gtk3:km:S_OK newt:km:NOk
+        //   yes បាទ/ចាស: gtk4:km:S_Yes gtk3:km:S_Yes newt:km:NYes
+        //   no ទេ: gtk4:km:S_No gtk3:km:S_No newt:km:NNo
         //   error កំហុស: gtk3:km:SError
         StandardTitles(
             language: "km",
@@ -732,28 +804,28 @@ extension StandardTitles {
             no: ["ទេ"],
             error: ["កំហុស"]
         ),
-        // kn ← gtk2:kn, gtk3:kn, gtk4:kn
+        // kn ← gtk2:kn, gtk3:kn, gtk4:kn, newt:kn, zenity:kn
+        //   cancel ರದ್ದುಗೊಳಿಸು: gtk4:kn:_Cancel gtk3:kn:_Cancel newt:kn:NCancel
         //   cancel ರದ್ದು ಮಾಡು: gtk4:kn:S_Cancel gtk3:kn:S_Cancel gtk2:kn:S_Cancel
-        //   cancel ರದ್ದುಗೊಳಿಸು: gtk4:kn:_Cancel gtk3:kn:_Cancel
-        //   ok ಸರಿ: gtk4:kn:S_OK gtk4:kn:_OK gtk3:kn:S_OK gtk3:kn:_OK gtk2:kn:S_OK
-        //   yes ಹೌದು: gtk4:kn:S_Yes gtk4:kn:_Yes gtk3:kn:S_Yes gtk3:kn:_Yes gtk2:kn:S_Yes
-        //   no ಇಲ್ಲ: gtk4:kn:S_No gtk4:kn:_No gtk3:kn:S_No gtk3:kn:_No gtk2:kn:S_No
-        //   error ದೋಷ: gtk3:kn:SError gtk2:kn:SError
+        //   ok ಸರಿ: gtk4:kn:S_OK gtk4:kn:_OK gtk3:kn:S_OK gtk3:kn:_OK gtk2:kn:S_OK newt:kn:NOk
+        //   yes ಹೌದು: gtk4:kn:S_Yes gtk4:kn:_Yes gtk3:kn:S_Yes gtk3:kn:_Yes gtk2:kn:S_Yes newt:kn:NYes
+        //   no ಇಲ್ಲ: gtk4:kn:S_No gtk4:kn:_No gtk3:kn:S_No gtk3:kn:_No gtk2:kn:S_No newt:kn:NNo
+        //   error ದೋಷ: gtk3:kn:SError gtk2:kn:SError zenity:kn:ZError
         StandardTitles(
             language: "kn",
-            cancel: ["ರದ್ದು ಮಾಡು", "ರದ್ದುಗೊಳಿಸು"],
+            cancel: ["ರದ್ದುಗೊಳಿಸು", "ರದ್ದು ಮಾಡು"],
             ok: ["ಸರಿ"],
             yes: ["ಹೌದು"],
             no: ["ಇಲ್ಲ"],
             error: ["ದೋಷ"]
         ),
-        // ko ← gtk2:ko, gtk3:ko, gtk4:ko, kf5:ko, qtbase:ko, qtquickcontrols:ko
-        //   cancel 취소: gtk4:ko:Cance_l gtk4:ko:_Cancel gtk3:ko:Cance_l gtk3:ko:S_Cancel gtk3:ko:_Cancel qtbase:ko:GT&Cancel qtbase:ko:PTCancel qtquickcontrols:ko:MDCancel kf5:ko:SG&Cancel gtk2:ko:S_Cancel
-        //   ok 확인: gtk4:ko:_OK gtk3:ko:S_OK gtk3:ko:_OK qtbase:ko:BBOK qtbase:ko:GT&OK qtbase:ko:PTOK qtquickcontrols:ko:MDOK kf5:ko:SG&OK gtk2:ko:S_OK
-        //   yes 예: gtk4:ko:_Yes gtk3:ko:S_Yes gtk3:ko:_Yes qtbase:ko:APYes qtbase:ko:PT&Yes qtquickcontrols:ko:MDYes kf5:ko:SG&Yes gtk2:ko:S_Yes
-        //   no 아니요: gtk4:ko:_No gtk3:ko:S_No gtk3:ko:_No qtbase:ko:APNo qtbase:ko:PT&No qtquickcontrols:ko:MDNo kf5:ko:SG&No
-        //   no 아니오: gtk2:ko:S_No
-        //   error 오류: gtk3:ko:SError kf5:ko:MBError kf5:ko:MDError gtk2:ko:SError
+        // ko ← gtk2:ko, gtk3:ko, gtk4:ko, kf5:ko, newt:ko, qt6base:ko, qtbase:ko, qtquickcontrols:ko, zenity:ko
+        //   cancel 취소: gtk4:ko:Cance_l gtk4:ko:_Cancel gtk3:ko:Cance_l gtk3:ko:S_Cancel gtk3:ko:_Cancel qtbase:ko:GT&Cancel qtbase:ko:PTCancel qtquickcontrols:ko:MDCancel kf5:ko:SG&Cancel gtk2:ko:S_Cancel qt6base:ko:GT&Cancel qt6base:ko:PTCancel zenity:ko:ZCancel zenity:ko:Z_Cancel newt:ko:NCancel
+        //   ok 확인: gtk4:ko:_OK gtk3:ko:S_OK gtk3:ko:_OK qtbase:ko:BBOK qtbase:ko:GT&OK qtbase:ko:PTOK qtquickcontrols:ko:MDOK kf5:ko:SG&OK gtk2:ko:S_OK qt6base:ko:BBOK qt6base:ko:GT&OK qt6base:ko:PTOK zenity:ko:ZOK zenity:ko:Z_OK newt:ko:NOk
+        //   yes 예: gtk4:ko:_Yes gtk3:ko:S_Yes gtk3:ko:_Yes qtbase:ko:APYes qtbase:ko:PT&Yes qtquickcontrols:ko:MDYes kf5:ko:SG&Yes gtk2:ko:S_Yes qt6base:ko:APYes qt6base:ko:PT&Yes zenity:ko:Z_Yes newt:ko:NYes
+        //   no 아니요: gtk4:ko:_No gtk3:ko:S_No gtk3:ko:_No qtbase:ko:APNo qtbase:ko:PT&No qtquickcontrols:ko:MDNo kf5:ko:SG&No qt6base:ko:APNo qt6base:ko:PT&No zenity:ko:Z_No
+        //   no 아니오: gtk2:ko:S_No newt:ko:NNo
+        //   error 오류: gtk3:ko:SError kf5:ko:MBError kf5:ko:MDError gtk2:ko:SError zenity:ko:ZError
         StandardTitles(
             language: "ko",
             cancel: ["취소"],
@@ -762,12 +834,12 @@ extension StandardTitles {
             no: ["아니요", "아니오"],
             error: ["오류"]
         ),
-        // ku ← gtk2:ku, gtk3:ku, gtk4:ku
-        //   cancel Betal: gtk4:ku:S_Cancel gtk3:ku:S_Cancel gtk2:ku:S_Cancel
-        //   ok Temam: gtk4:ku:S_OK gtk3:ku:S_OK gtk2:ku:S_OK
-        //   yes Erê: gtk4:ku:S_Yes gtk3:ku:S_Yes gtk2:ku:S_Yes
-        //   no Na: gtk4:ku:S_No gtk3:ku:S_No gtk2:ku:S_No
-        //   error Çewtî: gtk3:ku:SError gtk2:ku:SError
+        // ku ← dialog:ku, gtk2:ku, gtk3:ku, gtk4:ku, newt:ku, zenity:ku
+        //   cancel Betal: gtk4:ku:S_Cancel gtk3:ku:S_Cancel gtk2:ku:S_Cancel dialog:ku:DCancel newt:ku:NCancel
+        //   ok Temam: gtk4:ku:S_OK gtk3:ku:S_OK gtk2:ku:S_OK dialog:ku:DOK newt:ku:NOk
+        //   yes Erê: gtk4:ku:S_Yes gtk3:ku:S_Yes gtk2:ku:S_Yes dialog:ku:DYes newt:ku:NYes
+        //   no Na: gtk4:ku:S_No gtk3:ku:S_No gtk2:ku:S_No dialog:ku:DNo newt:ku:NNo
+        //   error Çewtî: gtk3:ku:SError gtk2:ku:SError zenity:ku:ZError
         StandardTitles(
             language: "ku",
             cancel: ["Betal"],
@@ -790,12 +862,12 @@ extension StandardTitles {
             no: ["Nedda"],
             error: ["Kiremya"]
         ),
-        // lt ← gtk2:lt, gtk3:lt, gtk4:lt, kf5:lt, qt:lt
-        //   cancel Atsisakyti: gtk4:lt:Cance_l gtk4:lt:_Cancel gtk3:lt:Cance_l gtk3:lt:S_Cancel gtk3:lt:_Cancel qt:lt:BB&Cancel qt:lt:BBCancel kf5:lt:SG&Cancel gtk2:lt:S_Cancel
-        //   ok Gerai: gtk4:lt:_OK gtk3:lt:S_OK gtk3:lt:_OK qt:lt:BB&OK qt:lt:BBOK qt:lt:MBOK kf5:lt:SG&OK gtk2:lt:S_OK
-        //   yes Taip: gtk4:lt:_Yes gtk3:lt:S_Yes gtk3:lt:_Yes qt:lt:BB&Yes kf5:lt:SG&Yes gtk2:lt:S_Yes
-        //   no Ne: gtk4:lt:_No gtk3:lt:S_No gtk3:lt:_No qt:lt:BB&No kf5:lt:SG&No gtk2:lt:S_No
-        //   error Klaida: gtk3:lt:SError kf5:lt:MBError kf5:lt:MDError gtk2:lt:SError
+        // lt ← dialog:lt, gtk2:lt, gtk3:lt, gtk4:lt, kf5:lt, newt:lt, qt:lt, zenity:lt
+        //   cancel Atsisakyti: gtk4:lt:Cance_l gtk4:lt:_Cancel gtk3:lt:Cance_l gtk3:lt:S_Cancel gtk3:lt:_Cancel qt:lt:BB&Cancel qt:lt:BBCancel kf5:lt:SG&Cancel gtk2:lt:S_Cancel zenity:lt:ZCancel zenity:lt:Z_Cancel dialog:lt:DCancel newt:lt:NCancel
+        //   ok Gerai: gtk4:lt:_OK gtk3:lt:S_OK gtk3:lt:_OK qt:lt:BB&OK qt:lt:BBOK qt:lt:MBOK kf5:lt:SG&OK gtk2:lt:S_OK zenity:lt:ZOK zenity:lt:Z_OK dialog:lt:DOK newt:lt:NOk
+        //   yes Taip: gtk4:lt:_Yes gtk3:lt:S_Yes gtk3:lt:_Yes qt:lt:BB&Yes kf5:lt:SG&Yes gtk2:lt:S_Yes zenity:lt:Z_Yes dialog:lt:DYes newt:lt:NYes
+        //   no Ne: gtk4:lt:_No gtk3:lt:S_No gtk3:lt:_No qt:lt:BB&No kf5:lt:SG&No gtk2:lt:S_No zenity:lt:Z_No dialog:lt:DNo newt:lt:NNo
+        //   error Klaida: gtk3:lt:SError kf5:lt:MBError kf5:lt:MDError gtk2:lt:SError zenity:lt:ZError
         StandardTitles(
             language: "lt",
             cancel: ["Atsisakyti"],
@@ -804,12 +876,12 @@ extension StandardTitles {
             no: ["Ne"],
             error: ["Klaida"]
         ),
-        // lv ← gtk2:lv, gtk3:lv, gtk4:lv, qtbase:lv
-        //   cancel Atcelt: gtk4:lv:Cance_l gtk4:lv:_Cancel gtk3:lv:Cance_l gtk3:lv:S_Cancel gtk3:lv:_Cancel qtbase:lv:GT&Cancel qtbase:lv:PTCancel gtk2:lv:S_Cancel
-        //   ok Labi: gtk4:lv:_OK gtk3:lv:S_OK gtk3:lv:_OK qtbase:lv:BBOK qtbase:lv:GT&OK qtbase:lv:MBOK qtbase:lv:PTOK gtk2:lv:S_OK
-        //   yes Jā: gtk4:lv:_Yes gtk3:lv:S_Yes gtk3:lv:_Yes qtbase:lv:APYes qtbase:lv:PT&Yes gtk2:lv:S_Yes
-        //   no Nē: gtk4:lv:_No gtk3:lv:S_No gtk3:lv:_No qtbase:lv:APNo qtbase:lv:PT&No gtk2:lv:S_No
-        //   error Kļūda: gtk3:lv:SError gtk2:lv:SError
+        // lv ← dialog:lv, gtk2:lv, gtk3:lv, gtk4:lv, newt:lv, qt6base:lv, qtbase:lv, zenity:lv
+        //   cancel Atcelt: gtk4:lv:Cance_l gtk4:lv:_Cancel gtk3:lv:Cance_l gtk3:lv:S_Cancel gtk3:lv:_Cancel qtbase:lv:GT&Cancel qtbase:lv:PTCancel gtk2:lv:S_Cancel qt6base:lv:GT&Cancel qt6base:lv:PTCancel zenity:lv:ZCancel zenity:lv:Z_Cancel dialog:lv:DCancel newt:lv:NCancel
+        //   ok Labi: gtk4:lv:_OK gtk3:lv:S_OK gtk3:lv:_OK qtbase:lv:BBOK qtbase:lv:GT&OK qtbase:lv:MBOK qtbase:lv:PTOK gtk2:lv:S_OK qt6base:lv:BBOK qt6base:lv:GT&OK qt6base:lv:MBOK qt6base:lv:PTOK zenity:lv:ZOK zenity:lv:Z_OK dialog:lv:DOK newt:lv:NOk
+        //   yes Jā: gtk4:lv:_Yes gtk3:lv:S_Yes gtk3:lv:_Yes qtbase:lv:APYes qtbase:lv:PT&Yes gtk2:lv:S_Yes qt6base:lv:APYes qt6base:lv:PT&Yes zenity:lv:Z_Yes dialog:lv:DYes newt:lv:NYes
+        //   no Nē: gtk4:lv:_No gtk3:lv:S_No gtk3:lv:_No qtbase:lv:APNo qtbase:lv:PT&No gtk2:lv:S_No qt6base:lv:APNo qt6base:lv:PT&No zenity:lv:Z_No dialog:lv:DNo newt:lv:NNo
+        //   error Kļūda: gtk3:lv:SError gtk2:lv:SError zenity:lv:ZError
         StandardTitles(
             language: "lv",
             cancel: ["Atcelt"],
@@ -818,12 +890,12 @@ extension StandardTitles {
             no: ["Nē"],
             error: ["Kļūda"]
         ),
-        // mai ← gtk2:mai, gtk3:mai, gtk4:mai
+        // mai ← gtk2:mai, gtk3:mai, gtk4:mai, zenity:mai
         //   cancel रद करू: gtk4:mai:S_Cancel gtk3:mai:S_Cancel gtk2:mai:S_Cancel
         //   ok बेस: gtk4:mai:S_OK gtk3:mai:S_OK gtk2:mai:S_OK
         //   yes हँ: gtk4:mai:S_Yes gtk3:mai:S_Yes gtk2:mai:S_Yes
         //   no नहि: gtk4:mai:S_No gtk3:mai:S_No gtk2:mai:S_No
-        //   error त्रुटि: gtk3:mai:SError gtk2:mai:SError
+        //   error त्रुटि: gtk3:mai:SError gtk2:mai:SError zenity:mai:ZError
         StandardTitles(
             language: "mai",
             cancel: ["रद करू"],
@@ -832,43 +904,76 @@ extension StandardTitles {
             no: ["नहि"],
             error: ["त्रुटि"]
         ),
-        // ml ← gtk2:ml, gtk3:ml, gtk4:ml
-        //   cancel റദ്ദാക്കുക: gtk4:ml:_Cancel gtk3:ml:S_Cancel gtk2:ml:S_Cancel
-        //   ok ശരി: gtk3:ml:S_OK gtk2:ml:S_OK
-        //   ok ഒകെ: gtk4:ml:_OK
+        // mg ← dialog:mg, newt:mg, zenity:mg
+        //   cancel Ajanony: dialog:mg:DCancel newt:mg:NCancel
+        //   ok Ekena: dialog:mg:DOK newt:mg:NOk
+        //   yes Eny: dialog:mg:DYes newt:mg:NYes
+        //   no Tsia: dialog:mg:DNo newt:mg:NNo
+        //   error Tsy fetezana: zenity:mg:ZError
+        StandardTitles(
+            language: "mg",
+            cancel: ["Ajanony"],
+            ok: ["Ekena"],
+            yes: ["Eny"],
+            no: ["Tsia"],
+            error: ["Tsy fetezana"]
+        ),
+        // mk ← dialog:mk, newt:mk, zenity:mk
+        //   cancel Откажи: dialog:mk:DCancel newt:mk:NCancel
+        //   ok Во ред: dialog:mk:DOK newt:mk:NOk
+        //   yes Да: dialog:mk:DYes newt:mk:NYes
+        //   no Не: dialog:mk:DNo newt:mk:NNo
+        //   error Грешка: zenity:mk:ZError
+        StandardTitles(
+            language: "mk",
+            cancel: ["Откажи"],
+            ok: ["Во ред"],
+            yes: ["Да"],
+            no: ["Не"],
+            error: ["Грешка"]
+        ),
+        // ml ← gtk2:ml, gtk3:ml, gtk4:ml, newt:ml, zenity:ml
+        //   cancel റദ്ദാക്കുക: gtk4:ml:_Cancel gtk3:ml:S_Cancel gtk2:ml:S_Cancel zenity:ml:ZCancel zenity:ml:Z_Cancel newt:ml:NCancel
+        //   ok ശരി: gtk3:ml:S_OK gtk2:ml:S_OK newt:ml:NOk
+        //   ok ഒകെ: gtk4:ml:_OK zenity:ml:ZOK zenity:ml:Z_OK
+        //   yes ഉവ്വു്: gtk4:ml:_Yes newt:ml:NYes
         //   yes ഉവ്വ്: gtk3:ml:S_Yes gtk2:ml:S_Yes
-        //   yes ഉവ്വു്: gtk4:ml:_Yes
-        //   no ഇല്ല: gtk3:ml:S_No gtk2:ml:S_No
-        //   error പിശക്: gtk3:ml:SError gtk2:ml:SError
+        //   yes അതെ: zenity:ml:Z_Yes
+        //   no ഇല്ല: gtk3:ml:S_No gtk2:ml:S_No newt:ml:NNo
+        //   no അല്ല: zenity:ml:Z_No
+        //   error പിശക്: gtk3:ml:SError gtk2:ml:SError zenity:ml:ZError
         StandardTitles(
             language: "ml",
             cancel: ["റദ്ദാക്കുക"],
             ok: ["ശരി", "ഒകെ"],
-            yes: ["ഉവ്വ്", "ഉവ്വു്"],
-            no: ["ഇല്ല"],
+            yes: ["ഉവ്വു്", "ഉവ്വ്", "അതെ"],
+            no: ["ഇല്ല", "അല്ല"],
             error: ["പിശക്"]
         ),
-        // mr ← gtk2:mr, gtk3:mr, gtk4:mr, kf5:mr
+        // mr ← gtk2:mr, gtk3:mr, gtk4:mr, kf5:mr, newt:mr, zenity:mr
         //   cancel रद्द करा: gtk4:mr:S_Cancel gtk4:mr:_Cancel gtk3:mr:S_Cancel gtk3:mr:_Cancel kf5:mr:SG&Cancel gtk2:mr:S_Cancel
+        //   cancel रद्द: newt:mr:NCancel
         //   ok ठिक आहे: gtk4:mr:S_OK gtk3:mr:S_OK kf5:mr:SG&OK gtk2:mr:S_OK
         //   ok ठीक आहे: gtk4:mr:_OK gtk3:mr:_OK
+        //   ok ठीक: newt:mr:NOk
         //   yes होय: gtk4:mr:S_Yes gtk4:mr:_Yes gtk3:mr:S_Yes gtk3:mr:_Yes kf5:mr:SG&Yes gtk2:mr:S_Yes
-        //   no नाही: gtk4:mr:S_No gtk4:mr:_No gtk3:mr:S_No gtk3:mr:_No kf5:mr:SG&No gtk2:mr:S_No
-        //   error त्रुटी: gtk3:mr:SError gtk2:mr:SError
+        //   yes हो: newt:mr:NYes
+        //   no नाही: gtk4:mr:S_No gtk4:mr:_No gtk3:mr:S_No gtk3:mr:_No kf5:mr:SG&No gtk2:mr:S_No newt:mr:NNo
+        //   error त्रुटी: gtk3:mr:SError gtk2:mr:SError zenity:mr:ZError
         StandardTitles(
             language: "mr",
-            cancel: ["रद्द करा"],
-            ok: ["ठिक आहे", "ठीक आहे"],
-            yes: ["होय"],
+            cancel: ["रद्द करा", "रद्द"],
+            ok: ["ठिक आहे", "ठीक आहे", "ठीक"],
+            yes: ["होय", "हो"],
             no: ["नाही"],
             error: ["त्रुटी"]
         ),
-        // ms ← gtk3:ms, gtk4:ms
-        //   cancel Batal: gtk4:ms:Cance_l gtk4:ms:_Cancel gtk3:ms:Cance_l gtk3:ms:S_Cancel gtk3:ms:_Cancel
-        //   ok OK: gtk4:ms:_OK gtk3:ms:S_OK gtk3:ms:_OK
-        //   yes Ya: gtk4:ms:_Yes gtk3:ms:S_Yes gtk3:ms:_Yes
-        //   no Tidak: gtk4:ms:_No gtk3:ms:S_No gtk3:ms:_No
-        //   error Ralat: gtk3:ms:SError
+        // ms ← dialog:ms, gtk3:ms, gtk4:ms, newt:ms, zenity:ms
+        //   cancel Batal: gtk4:ms:Cance_l gtk4:ms:_Cancel gtk3:ms:Cance_l gtk3:ms:S_Cancel gtk3:ms:_Cancel zenity:ms:ZCancel zenity:ms:Z_Cancel dialog:ms:DCancel newt:ms:NCancel
+        //   ok OK: gtk4:ms:_OK gtk3:ms:S_OK gtk3:ms:_OK zenity:ms:ZOK zenity:ms:Z_OK dialog:ms:DOK newt:ms:NOk
+        //   yes Ya: gtk4:ms:_Yes gtk3:ms:S_Yes gtk3:ms:_Yes zenity:ms:Z_Yes dialog:ms:DYes newt:ms:NYes
+        //   no Tidak: gtk4:ms:_No gtk3:ms:S_No gtk3:ms:_No zenity:ms:Z_No dialog:ms:DNo newt:ms:NNo
+        //   error Ralat: gtk3:ms:SError zenity:ms:ZError
         StandardTitles(
             language: "ms",
             cancel: ["Batal"],
@@ -891,12 +996,12 @@ extension StandardTitles {
             no: ["မလုပ်ဘူး"],
             error: ["ချို့ယွင်းမှု"]
         ),
-        // nb ← gtk2:nb, gtk3:nb, gtk4:nb, kf5:nb
-        //   cancel Avbryt: gtk4:nb:Cance_l gtk4:nb:_Cancel gtk3:nb:Cance_l gtk3:nb:S_Cancel gtk3:nb:_Cancel kf5:nb:SG&Cancel gtk2:nb:S_Cancel
-        //   ok OK: gtk4:nb:_OK gtk3:nb:S_OK gtk3:nb:_OK gtk2:nb:S_OK
-        //   yes Ja: gtk4:nb:_Yes gtk3:nb:S_Yes gtk3:nb:_Yes kf5:nb:SG&Yes gtk2:nb:S_Yes
-        //   no Nei: gtk4:nb:_No gtk3:nb:S_No gtk3:nb:_No kf5:nb:SG&No gtk2:nb:S_No
-        //   error Feil: gtk3:nb:SError kf5:nb:MBError gtk2:nb:SError
+        // nb ← dialog:nb, gtk2:nb, gtk3:nb, gtk4:nb, kf5:nb, newt:nb, zenity:nb
+        //   cancel Avbryt: gtk4:nb:Cance_l gtk4:nb:_Cancel gtk3:nb:Cance_l gtk3:nb:S_Cancel gtk3:nb:_Cancel kf5:nb:SG&Cancel gtk2:nb:S_Cancel zenity:nb:ZCancel zenity:nb:Z_Cancel dialog:nb:DCancel newt:nb:NCancel
+        //   ok OK: gtk4:nb:_OK gtk3:nb:S_OK gtk3:nb:_OK gtk2:nb:S_OK zenity:nb:ZOK zenity:nb:Z_OK dialog:nb:DOK newt:nb:NOk
+        //   yes Ja: gtk4:nb:_Yes gtk3:nb:S_Yes gtk3:nb:_Yes kf5:nb:SG&Yes gtk2:nb:S_Yes dialog:nb:DYes newt:nb:NYes
+        //   no Nei: gtk4:nb:_No gtk3:nb:S_No gtk3:nb:_No kf5:nb:SG&No gtk2:nb:S_No dialog:nb:DNo newt:nb:NNo
+        //   error Feil: gtk3:nb:SError kf5:nb:MBError gtk2:nb:SError zenity:nb:ZError
         StandardTitles(
             language: "nb",
             cancel: ["Avbryt"],
@@ -905,58 +1010,64 @@ extension StandardTitles {
             no: ["Nei"],
             error: ["Feil"]
         ),
-        // nds ← gtk2:nds, gtk3:nds, gtk4:nds, kf5:nds
-        //   cancel Avbreken: gtk4:nds:S_Cancel gtk3:nds:S_Cancel gtk2:nds:S_Cancel
+        // nds ← gtk2:nds, gtk3:nds, gtk4:nds, kf5:nds, newt:nds
+        //   cancel Avbreken: gtk4:nds:S_Cancel gtk3:nds:S_Cancel gtk2:nds:S_Cancel newt:nds:NCancel
         //   cancel Afbreken: kf5:nds:SG&Cancel
-        //   ok OK: gtk4:nds:S_OK gtk3:nds:S_OK gtk2:nds:S_OK
+        //   ok OK: gtk4:nds:S_OK gtk3:nds:S_OK gtk2:nds:S_OK newt:nds:NOk
         //   yes Ja: gtk4:nds:S_Yes gtk3:nds:S_Yes gtk2:nds:S_Yes
         //   yes Jo: kf5:nds:SG&Yes
-        //   no Nee: gtk4:nds:S_No gtk3:nds:S_No kf5:nds:SG&No gtk2:nds:S_No
+        //   yes Jau: newt:nds:NYes
+        //   no Nee: gtk4:nds:S_No gtk3:nds:S_No kf5:nds:SG&No gtk2:nds:S_No newt:nds:NNo
         //   error Fehler: gtk3:nds:SError gtk2:nds:SError
         StandardTitles(
             language: "nds",
             cancel: ["Avbreken", "Afbreken"],
             ok: ["OK"],
-            yes: ["Ja", "Jo"],
+            yes: ["Ja", "Jo", "Jau"],
             no: ["Nee"],
             error: ["Fehler"]
         ),
-        // ne ← gtk3:ne, gtk4:ne
-        //   cancel रद्द गर्नुहोस्: gtk4:ne:Cance_l gtk4:ne:_Cancel gtk3:ne:Cance_l
-        //   cancel रद्द: gtk3:ne:S_Cancel gtk3:ne:_Cancel
-        //   ok हो: gtk4:ne:_OK
-        //   ok ठिक छ: gtk3:ne:S_OK gtk3:ne:_OK
-        //   yes हो: gtk4:ne:_Yes gtk3:ne:S_Yes gtk3:ne:_Yes
-        //   no होइन: gtk4:ne:_No gtk3:ne:S_No gtk3:ne:_No
+        // ne ← gtk3:ne, gtk4:ne, newt:ne, zenity:ne
+        //   cancel रद्द गर्नुहोस्: gtk4:ne:Cance_l gtk4:ne:_Cancel gtk3:ne:Cance_l zenity:ne:Z_Cancel newt:ne:NCancel
+        //   cancel रद्द: gtk3:ne:S_Cancel gtk3:ne:_Cancel zenity:ne:ZCancel
+        //   ok हो: gtk4:ne:_OK zenity:ne:Z_OK
+        //   ok ठिक छ: gtk3:ne:S_OK gtk3:ne:_OK zenity:ne:ZOK
+        //   ok ठीक छ: newt:ne:NOk
+        //   yes हो: gtk4:ne:_Yes gtk3:ne:S_Yes gtk3:ne:_Yes zenity:ne:Z_Yes newt:ne:NYes
+        //   no होइन: gtk4:ne:_No gtk3:ne:S_No gtk3:ne:_No newt:ne:NNo
+        //   no होईन: zenity:ne:Z_No
         //   error त्रुटी: gtk3:ne:SError
+        //   error त्रुटि: zenity:ne:ZError
         StandardTitles(
             language: "ne",
             cancel: ["रद्द गर्नुहोस्", "रद्द"],
-            ok: ["हो", "ठिक छ"],
+            ok: ["हो", "ठिक छ", "ठीक छ"],
             yes: ["हो"],
-            no: ["होइन"],
-            error: ["त्रुटी"]
+            no: ["होइन", "होईन"],
+            error: ["त्रुटी", "त्रुटि"]
         ),
-        // nl ← gtk2:nl, gtk3:nl, gtk4:nl, kf5:nl, qtbase:nl, qtquickcontrols:nl
-        //   cancel Annuleren: gtk4:nl:Cance_l gtk4:nl:_Cancel gtk3:nl:Cance_l gtk3:nl:S_Cancel gtk3:nl:_Cancel qtbase:nl:GT&Cancel qtbase:nl:PTCancel qtquickcontrols:nl:MDCancel kf5:nl:SG&Cancel gtk2:nl:S_Cancel
-        //   ok OK: gtk4:nl:_OK gtk3:nl:S_OK gtk3:nl:_OK qtbase:nl:BBOK qtbase:nl:GT&OK qtbase:nl:PTOK qtquickcontrols:nl:MDOK gtk2:nl:S_OK
-        //   yes Ja: gtk4:nl:_Yes gtk3:nl:S_Yes gtk3:nl:_Yes qtbase:nl:APYes qtbase:nl:PT&Yes qtquickcontrols:nl:MDYes kf5:nl:SG&Yes gtk2:nl:S_Yes
-        //   no Nee: gtk4:nl:_No gtk3:nl:S_No gtk3:nl:_No qtbase:nl:APNo qtbase:nl:PT&No qtquickcontrols:nl:MDNo kf5:nl:SG&No gtk2:nl:S_No
-        //   error Fout: gtk3:nl:SError kf5:nl:MBError kf5:nl:MDError gtk2:nl:SError
+        // nl ← dialog:nl, gtk2:nl, gtk3:nl, gtk4:nl, kf5:nl, newt:nl, qt6base:nl, qtbase:nl, qtquickcontrols:nl, wx:nl, zenity:nl
+        //   cancel Annuleren: gtk4:nl:Cance_l gtk4:nl:_Cancel gtk3:nl:Cance_l gtk3:nl:S_Cancel gtk3:nl:_Cancel qtbase:nl:GT&Cancel qtbase:nl:PTCancel qtquickcontrols:nl:MDCancel kf5:nl:SG&Cancel gtk2:nl:S_Cancel qt6base:nl:GT&Cancel qt6base:nl:PTCancel zenity:nl:ZCancel zenity:nl:Z_Cancel wx:nl:WX&Cancel dialog:nl:DCancel newt:nl:NCancel
+        //   cancel Annuleer: wx:nl:WXCancel
+        //   ok OK: gtk4:nl:_OK gtk3:nl:S_OK gtk3:nl:_OK qtbase:nl:BBOK qtbase:nl:GT&OK qtbase:nl:PTOK qtquickcontrols:nl:MDOK gtk2:nl:S_OK qt6base:nl:BBOK qt6base:nl:GT&OK qt6base:nl:PTOK wx:nl:WX&OK wx:nl:WXOK dialog:nl:DOK newt:nl:NOk
+        //   ok Oké: zenity:nl:ZOK zenity:nl:Z_OK
+        //   yes Ja: gtk4:nl:_Yes gtk3:nl:S_Yes gtk3:nl:_Yes qtbase:nl:APYes qtbase:nl:PT&Yes qtquickcontrols:nl:MDYes kf5:nl:SG&Yes gtk2:nl:S_Yes qt6base:nl:APYes qt6base:nl:PT&Yes zenity:nl:Z_Yes wx:nl:WX&Yes wx:nl:WXYes dialog:nl:DYes newt:nl:NYes
+        //   no Nee: gtk4:nl:_No gtk3:nl:S_No gtk3:nl:_No qtbase:nl:APNo qtbase:nl:PT&No qtquickcontrols:nl:MDNo kf5:nl:SG&No gtk2:nl:S_No qt6base:nl:APNo qt6base:nl:PT&No zenity:nl:Z_No wx:nl:WX&No wx:nl:WXNo dialog:nl:DNo newt:nl:NNo
+        //   error Fout: gtk3:nl:SError kf5:nl:MBError kf5:nl:MDError gtk2:nl:SError zenity:nl:ZError wx:nl:WXError
         StandardTitles(
             language: "nl",
-            cancel: ["Annuleren"],
-            ok: ["OK"],
+            cancel: ["Annuleren", "Annuleer"],
+            ok: ["OK", "Oké"],
             yes: ["Ja"],
             no: ["Nee"],
             error: ["Fout"]
         ),
-        // nn ← gtk2:nn, gtk3:nn, gtk4:nn, kf5:nn, qtbase:nn, qtquickcontrols:nn
-        //   cancel Avbryt: gtk4:nn:S_Cancel gtk3:nn:S_Cancel qtbase:nn:GT&Cancel qtbase:nn:PTCancel qtquickcontrols:nn:MDCancel kf5:nn:SG&Cancel gtk2:nn:S_Cancel
-        //   ok OK: gtk4:nn:S_OK gtk3:nn:S_OK qtbase:nn:BBOK qtbase:nn:GT&OK qtbase:nn:PTOK qtquickcontrols:nn:MDOK gtk2:nn:S_OK
-        //   yes Ja: gtk4:nn:S_Yes gtk3:nn:S_Yes qtbase:nn:APYes qtbase:nn:PT&Yes qtquickcontrols:nn:MDYes kf5:nn:SG&Yes gtk2:nn:S_Yes
-        //   no Nei: gtk4:nn:S_No gtk3:nn:S_No qtbase:nn:APNo qtbase:nn:PT&No qtquickcontrols:nn:MDNo kf5:nn:SG&No gtk2:nn:S_No
-        //   error Feil: gtk3:nn:SError kf5:nn:MBError gtk2:nn:SError
+        // nn ← gtk2:nn, gtk3:nn, gtk4:nn, kf5:nn, newt:nn, qt6base:nn, qtbase:nn, qtquickcontrols:nn, zenity:nn
+        //   cancel Avbryt: gtk4:nn:S_Cancel gtk3:nn:S_Cancel qtbase:nn:GT&Cancel qtbase:nn:PTCancel qtquickcontrols:nn:MDCancel kf5:nn:SG&Cancel gtk2:nn:S_Cancel qt6base:nn:GT&Cancel qt6base:nn:PTCancel newt:nn:NCancel
+        //   ok OK: gtk4:nn:S_OK gtk3:nn:S_OK qtbase:nn:BBOK qtbase:nn:GT&OK qtbase:nn:PTOK qtquickcontrols:nn:MDOK gtk2:nn:S_OK qt6base:nn:BBOK qt6base:nn:GT&OK qt6base:nn:PTOK newt:nn:NOk
+        //   yes Ja: gtk4:nn:S_Yes gtk3:nn:S_Yes qtbase:nn:APYes qtbase:nn:PT&Yes qtquickcontrols:nn:MDYes kf5:nn:SG&Yes gtk2:nn:S_Yes qt6base:nn:APYes qt6base:nn:PT&Yes newt:nn:NYes
+        //   no Nei: gtk4:nn:S_No gtk3:nn:S_No qtbase:nn:APNo qtbase:nn:PT&No qtquickcontrols:nn:MDNo kf5:nn:SG&No gtk2:nn:S_No qt6base:nn:APNo qt6base:nn:PT&No newt:nn:NNo
+        //   error Feil: gtk3:nn:SError kf5:nn:MBError gtk2:nn:SError zenity:nn:ZError
         //   error Feilmelding: kf5:nn:MDError
         StandardTitles(
             language: "nn",
@@ -966,40 +1077,42 @@ extension StandardTitles {
             no: ["Nei"],
             error: ["Feil", "Feilmelding"]
         ),
-        // oc ← gtk2:oc, gtk3:oc, gtk4:oc
-        //   cancel Anullar: gtk4:oc:Cance_l gtk4:oc:S_Cancel gtk4:oc:_Cancel gtk3:oc:Cance_l gtk3:oc:S_Cancel gtk3:oc:_Cancel gtk2:oc:S_Cancel
+        // oc ← gtk2:oc, gtk3:oc, gtk4:oc, zenity:oc
+        //   cancel Anullar: gtk4:oc:Cance_l gtk4:oc:S_Cancel gtk4:oc:_Cancel gtk3:oc:Cance_l gtk3:oc:S_Cancel gtk3:oc:_Cancel gtk2:oc:S_Cancel zenity:oc:ZCancel zenity:oc:Z_Cancel
         //   ok D'acòrdi: gtk4:oc:S_OK gtk4:oc:_OK gtk3:oc:S_OK gtk3:oc:_OK gtk2:oc:S_OK
-        //   yes Òc: gtk4:oc:S_Yes gtk4:oc:_Yes gtk3:oc:S_Yes gtk3:oc:_Yes gtk2:oc:S_Yes
-        //   no Non: gtk4:oc:S_No gtk4:oc:_No gtk3:oc:S_No gtk3:oc:_No gtk2:oc:S_No
-        //   error Error: gtk3:oc:SError gtk2:oc:SError
+        //   ok Validar: zenity:oc:ZOK zenity:oc:Z_OK
+        //   yes Òc: gtk4:oc:S_Yes gtk4:oc:_Yes gtk3:oc:S_Yes gtk3:oc:_Yes gtk2:oc:S_Yes zenity:oc:Z_Yes
+        //   no Non: gtk4:oc:S_No gtk4:oc:_No gtk3:oc:S_No gtk3:oc:_No gtk2:oc:S_No zenity:oc:Z_No
+        //   error Error: gtk3:oc:SError gtk2:oc:SError zenity:oc:ZError
         StandardTitles(
             language: "oc",
             cancel: ["Anullar"],
-            ok: ["D'acòrdi"],
+            ok: ["D'acòrdi", "Validar"],
             yes: ["Òc"],
             no: ["Non"],
             error: ["Error"]
         ),
-        // or ← gtk2:or, gtk3:or, gtk4:or
+        // or ← gtk2:or, gtk3:or, gtk4:or, zenity:or
         //   cancel ବାତିଲ କରନ୍ତୁ: gtk4:or:S_Cancel gtk3:or:S_Cancel gtk2:or:S_Cancel
         //   ok ଠିକ ଅଛି: gtk4:or:S_OK gtk3:or:S_OK gtk2:or:S_OK
         //   yes ହଁ: gtk4:or:S_Yes gtk3:or:S_Yes gtk2:or:S_Yes
         //   no ନାଁ: gtk4:or:S_No gtk3:or:S_No gtk2:or:S_No
         //   error ତୃଟି: gtk3:or:SError gtk2:or:SError
+        //   error ତ୍ରୁଟି: zenity:or:ZError
         StandardTitles(
             language: "or",
             cancel: ["ବାତିଲ କରନ୍ତୁ"],
             ok: ["ଠିକ ଅଛି"],
             yes: ["ହଁ"],
             no: ["ନାଁ"],
-            error: ["ତୃଟି"]
+            error: ["ତୃଟି", "ତ୍ରୁଟି"]
         ),
-        // pa ← gtk2:pa, gtk3:pa, gtk4:pa, kf5:pa
-        //   cancel ਰੱਦ ਕਰੋ: gtk4:pa:Cance_l gtk4:pa:_Cancel gtk3:pa:Cance_l gtk3:pa:S_Cancel gtk3:pa:_Cancel kf5:pa:SG&Cancel gtk2:pa:S_Cancel
-        //   ok ਠੀਕ ਹੈ: gtk4:pa:_OK gtk3:pa:S_OK gtk3:pa:_OK kf5:pa:SG&OK gtk2:pa:S_OK
-        //   yes ਹਾਂ: gtk4:pa:_Yes gtk3:pa:S_Yes gtk3:pa:_Yes kf5:pa:SG&Yes gtk2:pa:S_Yes
-        //   no ਨਹੀਂ: gtk4:pa:_No gtk3:pa:S_No gtk3:pa:_No kf5:pa:SG&No gtk2:pa:S_No
-        //   error ਗਲਤੀ: gtk3:pa:SError kf5:pa:MBError gtk2:pa:SError
+        // pa ← gtk2:pa, gtk3:pa, gtk4:pa, kf5:pa, newt:pa, zenity:pa
+        //   cancel ਰੱਦ ਕਰੋ: gtk4:pa:Cance_l gtk4:pa:_Cancel gtk3:pa:Cance_l gtk3:pa:S_Cancel gtk3:pa:_Cancel kf5:pa:SG&Cancel gtk2:pa:S_Cancel newt:pa:NCancel
+        //   ok ਠੀਕ ਹੈ: gtk4:pa:_OK gtk3:pa:S_OK gtk3:pa:_OK kf5:pa:SG&OK gtk2:pa:S_OK newt:pa:NOk
+        //   yes ਹਾਂ: gtk4:pa:_Yes gtk3:pa:S_Yes gtk3:pa:_Yes kf5:pa:SG&Yes gtk2:pa:S_Yes newt:pa:NYes
+        //   no ਨਹੀਂ: gtk4:pa:_No gtk3:pa:S_No gtk3:pa:_No kf5:pa:SG&No gtk2:pa:S_No newt:pa:NNo
+        //   error ਗਲਤੀ: gtk3:pa:SError kf5:pa:MBError gtk2:pa:SError zenity:pa:ZError
         StandardTitles(
             language: "pa",
             cancel: ["ਰੱਦ ਕਰੋ"],
@@ -1008,26 +1121,27 @@ extension StandardTitles {
             no: ["ਨਹੀਂ"],
             error: ["ਗਲਤੀ"]
         ),
-        // pl ← gtk2:pl, gtk3:pl, gtk4:pl, kf5:pl, qtbase:pl
-        //   cancel Anuluj: gtk4:pl:Cance_l gtk4:pl:_Cancel gtk3:pl:Cance_l gtk3:pl:S_Cancel gtk3:pl:_Cancel qtbase:pl:GT&Cancel qtbase:pl:PTCancel kf5:pl:SG&Cancel gtk2:pl:S_Cancel
-        //   ok OK: gtk4:pl:_OK gtk3:pl:S_OK gtk3:pl:_OK qtbase:pl:BBOK qtbase:pl:GT&OK qtbase:pl:PTOK gtk2:pl:S_OK
-        //   yes Tak: gtk4:pl:_Yes gtk3:pl:S_Yes gtk3:pl:_Yes qtbase:pl:APYes qtbase:pl:PT&Yes kf5:pl:SG&Yes gtk2:pl:S_Yes
-        //   no Nie: gtk4:pl:_No gtk3:pl:S_No gtk3:pl:_No qtbase:pl:APNo qtbase:pl:PT&No kf5:pl:SG&No gtk2:pl:S_No
-        //   error Błąd: gtk3:pl:SError kf5:pl:MBError kf5:pl:MDError gtk2:pl:SError
+        // pl ← dialog:pl, gtk2:pl, gtk3:pl, gtk4:pl, kf5:pl, newt:pl, qt6base:pl, qtbase:pl, wx:pl, zenity:pl
+        //   cancel Anuluj: gtk4:pl:Cance_l gtk4:pl:_Cancel gtk3:pl:Cance_l gtk3:pl:S_Cancel gtk3:pl:_Cancel qtbase:pl:GT&Cancel qtbase:pl:PTCancel kf5:pl:SG&Cancel gtk2:pl:S_Cancel qt6base:pl:GT&Cancel qt6base:pl:PTCancel zenity:pl:ZCancel zenity:pl:Z_Cancel wx:pl:WX&Cancel dialog:pl:DCancel newt:pl:NCancel
+        //   cancel Zrezygnuj: wx:pl:WXCancel
+        //   ok OK: gtk4:pl:_OK gtk3:pl:S_OK gtk3:pl:_OK qtbase:pl:BBOK qtbase:pl:GT&OK qtbase:pl:PTOK gtk2:pl:S_OK qt6base:pl:BBOK qt6base:pl:GT&OK qt6base:pl:PTOK zenity:pl:ZOK zenity:pl:Z_OK wx:pl:WX&OK wx:pl:WXOK dialog:pl:DOK newt:pl:NOk
+        //   yes Tak: gtk4:pl:_Yes gtk3:pl:S_Yes gtk3:pl:_Yes qtbase:pl:APYes qtbase:pl:PT&Yes kf5:pl:SG&Yes gtk2:pl:S_Yes qt6base:pl:APYes qt6base:pl:PT&Yes zenity:pl:Z_Yes wx:pl:WX&Yes wx:pl:WXYes dialog:pl:DYes newt:pl:NYes
+        //   no Nie: gtk4:pl:_No gtk3:pl:S_No gtk3:pl:_No qtbase:pl:APNo qtbase:pl:PT&No kf5:pl:SG&No gtk2:pl:S_No qt6base:pl:APNo qt6base:pl:PT&No zenity:pl:Z_No wx:pl:WX&No wx:pl:WXNo dialog:pl:DNo newt:pl:NNo
+        //   error Błąd: gtk3:pl:SError kf5:pl:MBError kf5:pl:MDError gtk2:pl:SError zenity:pl:ZError wx:pl:WXError
         StandardTitles(
             language: "pl",
-            cancel: ["Anuluj"],
+            cancel: ["Anuluj", "Zrezygnuj"],
             ok: ["OK"],
             yes: ["Tak"],
             no: ["Nie"],
             error: ["Błąd"]
         ),
-        // ps ← gtk2:ps, gtk3:ps, gtk4:ps
+        // ps ← gtk2:ps, gtk3:ps, gtk4:ps, zenity:ps
         //   cancel بندول: gtk4:ps:S_Cancel gtk3:ps:S_Cancel gtk2:ps:S_Cancel
         //   ok هوکې: gtk4:ps:S_OK gtk3:ps:S_OK gtk2:ps:S_OK
         //   yes هو: gtk4:ps:S_Yes gtk3:ps:S_Yes gtk2:ps:S_Yes
         //   no نه: gtk4:ps:S_No gtk3:ps:S_No gtk2:ps:S_No
-        //   error تېروتنه: gtk3:ps:SError gtk2:ps:SError
+        //   error تېروتنه: gtk3:ps:SError gtk2:ps:SError zenity:ps:ZError
         StandardTitles(
             language: "ps",
             cancel: ["بندول"],
@@ -1036,27 +1150,28 @@ extension StandardTitles {
             no: ["نه"],
             error: ["تېروتنه"]
         ),
-        // pt-BR ← gtk2:pt_BR, gtk3:pt_BR, gtk4:pt_BR, kf5:pt_BR, qtbase:pt_BR, qtquickcontrols:pt_BR
-        //   cancel Cancelar: gtk4:pt_BR:Cance_l gtk4:pt_BR:_Cancel gtk3:pt_BR:Cance_l gtk3:pt_BR:S_Cancel gtk3:pt_BR:_Cancel qtbase:pt_BR:GT&Cancel qtbase:pt_BR:PTCancel qtquickcontrols:pt_BR:MDCancel kf5:pt_BR:SG&Cancel gtk2:pt_BR:S_Cancel
-        //   ok OK: gtk4:pt_BR:_OK gtk3:pt_BR:S_OK gtk3:pt_BR:_OK qtbase:pt_BR:BBOK qtbase:pt_BR:GT&OK qtbase:pt_BR:PTOK qtquickcontrols:pt_BR:MDOK gtk2:pt_BR:S_OK
-        //   yes Sim: gtk4:pt_BR:_Yes gtk3:pt_BR:S_Yes gtk3:pt_BR:_Yes qtbase:pt_BR:APYes qtbase:pt_BR:PT&Yes qtquickcontrols:pt_BR:MDYes kf5:pt_BR:SG&Yes gtk2:pt_BR:S_Yes
-        //   no Não: gtk4:pt_BR:_No gtk3:pt_BR:S_No gtk3:pt_BR:_No qtbase:pt_BR:APNo qtbase:pt_BR:PT&No qtquickcontrols:pt_BR:MDNo kf5:pt_BR:SG&No gtk2:pt_BR:S_No
-        //   error Erro: gtk3:pt_BR:SError kf5:pt_BR:MBError kf5:pt_BR:MDError gtk2:pt_BR:SError
+        // pt-BR ← dialog:pt_BR, gtk2:pt_BR, gtk3:pt_BR, gtk4:pt_BR, kf5:pt_BR, newt:pt_BR, qt6base:pt_BR, qtbase:pt_BR, qtquickcontrols:pt_BR, zenity:pt_BR
+        //   cancel Cancelar: gtk4:pt_BR:Cance_l gtk4:pt_BR:_Cancel gtk3:pt_BR:Cance_l gtk3:pt_BR:S_Cancel gtk3:pt_BR:_Cancel qtbase:pt_BR:GT&Cancel qtbase:pt_BR:PTCancel qtquickcontrols:pt_BR:MDCancel kf5:pt_BR:SG&Cancel gtk2:pt_BR:S_Cancel qt6base:pt_BR:GT&Cancel qt6base:pt_BR:PTCancel zenity:pt_BR:ZCancel zenity:pt_BR:Z_Cancel dialog:pt_BR:DCancel newt:pt_BR:NCancel
+        //   ok OK: gtk4:pt_BR:_OK gtk3:pt_BR:S_OK gtk3:pt_BR:_OK qtbase:pt_BR:BBOK qtbase:pt_BR:GT&OK qtbase:pt_BR:PTOK qtquickcontrols:pt_BR:MDOK gtk2:pt_BR:S_OK qt6base:pt_BR:BBOK qt6base:pt_BR:GT&OK qt6base:pt_BR:PTOK zenity:pt_BR:ZOK zenity:pt_BR:Z_OK newt:pt_BR:NOk
+        //   ok Aceitar: dialog:pt_BR:DOK
+        //   yes Sim: gtk4:pt_BR:_Yes gtk3:pt_BR:S_Yes gtk3:pt_BR:_Yes qtbase:pt_BR:APYes qtbase:pt_BR:PT&Yes qtquickcontrols:pt_BR:MDYes kf5:pt_BR:SG&Yes gtk2:pt_BR:S_Yes qt6base:pt_BR:APYes qt6base:pt_BR:PT&Yes zenity:pt_BR:Z_Yes dialog:pt_BR:DYes newt:pt_BR:NYes
+        //   no Não: gtk4:pt_BR:_No gtk3:pt_BR:S_No gtk3:pt_BR:_No qtbase:pt_BR:APNo qtbase:pt_BR:PT&No qtquickcontrols:pt_BR:MDNo kf5:pt_BR:SG&No gtk2:pt_BR:S_No qt6base:pt_BR:APNo qt6base:pt_BR:PT&No zenity:pt_BR:Z_No dialog:pt_BR:DNo newt:pt_BR:NNo
+        //   error Erro: gtk3:pt_BR:SError kf5:pt_BR:MBError kf5:pt_BR:MDError gtk2:pt_BR:SError zenity:pt_BR:ZError
         StandardTitles(
             language: "pt-BR",
             cancel: ["Cancelar"],
-            ok: ["OK"],
+            ok: ["OK", "Aceitar"],
             yes: ["Sim"],
             no: ["Não"],
             error: ["Erro"]
         ),
-        // pt-PT ← gtk2:pt, gtk3:pt, gtk4:pt, kf5:pt, qt:pt_PT
-        //   cancel Cancelar: gtk4:pt:Cance_l gtk4:pt:_Cancel gtk3:pt:Cance_l gtk3:pt:S_Cancel gtk3:pt:_Cancel qt:pt_PT:BB&Cancel qt:pt_PT:BBCancel kf5:pt:SG&Cancel gtk2:pt:S_Cancel
-        //   ok OK: qt:pt_PT:BB&OK qt:pt_PT:BBOK qt:pt_PT:MBOK gtk2:pt:S_OK
-        //   ok Aceitar: gtk4:pt:_OK gtk3:pt:S_OK gtk3:pt:_OK
-        //   yes Sim: gtk4:pt:_Yes gtk3:pt:S_Yes gtk3:pt:_Yes qt:pt_PT:BB&Yes kf5:pt:SG&Yes gtk2:pt:S_Yes
-        //   no Não: gtk4:pt:_No gtk3:pt:S_No gtk3:pt:_No qt:pt_PT:BB&No kf5:pt:SG&No gtk2:pt:S_No
-        //   error Erro: gtk3:pt:SError kf5:pt:MBError kf5:pt:MDError gtk2:pt:SError
+        // pt-PT ← dialog:pt, gtk2:pt, gtk3:pt, gtk4:pt, kf5:pt, newt:pt, qt:pt_PT, zenity:pt
+        //   cancel Cancelar: gtk4:pt:Cance_l gtk4:pt:_Cancel gtk3:pt:Cance_l gtk3:pt:S_Cancel gtk3:pt:_Cancel qt:pt_PT:BB&Cancel qt:pt_PT:BBCancel kf5:pt:SG&Cancel gtk2:pt:S_Cancel zenity:pt:ZCancel zenity:pt:Z_Cancel dialog:pt:DCancel newt:pt:NCancel
+        //   ok OK: qt:pt_PT:BB&OK qt:pt_PT:BBOK qt:pt_PT:MBOK gtk2:pt:S_OK newt:pt:NOk
+        //   ok Aceitar: gtk4:pt:_OK gtk3:pt:S_OK gtk3:pt:_OK zenity:pt:ZOK zenity:pt:Z_OK dialog:pt:DOK
+        //   yes Sim: gtk4:pt:_Yes gtk3:pt:S_Yes gtk3:pt:_Yes qt:pt_PT:BB&Yes kf5:pt:SG&Yes gtk2:pt:S_Yes zenity:pt:Z_Yes dialog:pt:DYes newt:pt:NYes
+        //   no Não: gtk4:pt:_No gtk3:pt:S_No gtk3:pt:_No qt:pt_PT:BB&No kf5:pt:SG&No gtk2:pt:S_No zenity:pt:Z_No dialog:pt:DNo newt:pt:NNo
+        //   error Erro: gtk3:pt:SError kf5:pt:MBError kf5:pt:MDError gtk2:pt:SError zenity:pt:ZError
         StandardTitles(
             language: "pt-PT",
             cancel: ["Cancelar"],
@@ -1065,14 +1180,27 @@ extension StandardTitles {
             no: ["Não"],
             error: ["Erro"]
         ),
-        // ro ← gtk2:ro, gtk3:ro, gtk4:ro, kf5:ro
-        //   cancel Renunță: gtk3:ro:S_Cancel kf5:ro:SG&Cancel gtk2:ro:S_Cancel
-        //   cancel Anulează: gtk4:ro:Cance_l gtk4:ro:_Cancel gtk3:ro:Cance_l gtk3:ro:_Cancel
-        //   ok OK: gtk4:ro:_OK gtk3:ro:S_OK gtk3:ro:_OK gtk2:ro:S_OK
+        // rm ← dialog:rm
+        //   cancel Laschar star: dialog:rm:DCancel
+        //   ok OK: dialog:rm:DOK
+        //   yes Schi: dialog:rm:DYes
+        //   no Na: dialog:rm:DNo
+        StandardTitles(
+            language: "rm",
+            cancel: ["Laschar star"],
+            ok: ["OK"],
+            yes: ["Schi"],
+            no: ["Na"],
+            error: []
+        ),
+        // ro ← dialog:ro, gtk2:ro, gtk3:ro, gtk4:ro, kf5:ro, newt:ro, zenity:ro
+        //   cancel Renunță: gtk3:ro:S_Cancel kf5:ro:SG&Cancel gtk2:ro:S_Cancel dialog:ro:DCancel
+        //   cancel Anulează: gtk4:ro:Cance_l gtk4:ro:_Cancel gtk3:ro:Cance_l gtk3:ro:_Cancel zenity:ro:ZCancel zenity:ro:Z_Cancel newt:ro:NCancel
+        //   ok OK: gtk4:ro:_OK gtk3:ro:S_OK gtk3:ro:_OK gtk2:ro:S_OK zenity:ro:ZOK zenity:ro:Z_OK dialog:ro:DOK newt:ro:NOk
         //   ok Bine: kf5:ro:SG&OK
-        //   yes Da: gtk4:ro:_Yes gtk3:ro:S_Yes gtk3:ro:_Yes kf5:ro:SG&Yes gtk2:ro:S_Yes
-        //   no Nu: gtk4:ro:_No gtk3:ro:S_No gtk3:ro:_No kf5:ro:SG&No gtk2:ro:S_No
-        //   error Eroare: gtk3:ro:SError kf5:ro:MBError gtk2:ro:SError
+        //   yes Da: gtk4:ro:_Yes gtk3:ro:S_Yes gtk3:ro:_Yes kf5:ro:SG&Yes gtk2:ro:S_Yes zenity:ro:Z_Yes dialog:ro:DYes newt:ro:NYes
+        //   no Nu: gtk4:ro:_No gtk3:ro:S_No gtk3:ro:_No kf5:ro:SG&No gtk2:ro:S_No zenity:ro:Z_No dialog:ro:DNo newt:ro:NNo
+        //   error Eroare: gtk3:ro:SError kf5:ro:MBError gtk2:ro:SError zenity:ro:ZError
         StandardTitles(
             language: "ro",
             cancel: ["Renunță", "Anulează"],
@@ -1081,14 +1209,14 @@ extension StandardTitles {
             no: ["Nu"],
             error: ["Eroare"]
         ),
-        // ru ← gtk2:ru, gtk3:ru, gtk4:ru, kf5:ru, qtbase:ru, qtquickcontrols:ru
-        //   cancel Отмена: gtk4:ru:_Cancel gtk3:ru:_Cancel qtbase:ru:GT&Cancel qtbase:ru:PTCancel qtquickcontrols:ru:MDCancel kf5:ru:SG&Cancel
-        //   cancel Отменить: gtk4:ru:Cance_l gtk3:ru:Cance_l gtk3:ru:S_Cancel gtk2:ru:S_Cancel
-        //   ok OK: gtk4:ru:_OK gtk3:ru:_OK qtbase:ru:BBOK qtbase:ru:GT&OK qtbase:ru:PTOK qtquickcontrols:ru:MDOK gtk2:ru:S_OK
-        //   ok ОК: gtk3:ru:S_OK kf5:ru:SG&OK
-        //   yes Да: gtk4:ru:_Yes gtk3:ru:S_Yes gtk3:ru:_Yes qtbase:ru:APYes qtbase:ru:PT&Yes qtquickcontrols:ru:MDYes kf5:ru:SG&Yes gtk2:ru:S_Yes
-        //   no Нет: gtk4:ru:_No gtk3:ru:S_No gtk3:ru:_No qtbase:ru:APNo qtbase:ru:PT&No qtquickcontrols:ru:MDNo kf5:ru:SG&No gtk2:ru:S_No
-        //   error Ошибка: gtk3:ru:SError kf5:ru:MBError kf5:ru:MDError gtk2:ru:SError
+        // ru ← dialog:ru, gtk2:ru, gtk3:ru, gtk4:ru, kf5:ru, newt:ru, qt6base:ru, qtbase:ru, qtquickcontrols:ru, wx:ru, zenity:ru
+        //   cancel Отмена: gtk4:ru:_Cancel gtk3:ru:_Cancel qtbase:ru:GT&Cancel qtbase:ru:PTCancel qtquickcontrols:ru:MDCancel kf5:ru:SG&Cancel qt6base:ru:GT&Cancel qt6base:ru:PTCancel wx:ru:WX&Cancel wx:ru:WXCancel dialog:ru:DCancel newt:ru:NCancel
+        //   cancel Отменить: gtk4:ru:Cance_l gtk3:ru:Cance_l gtk3:ru:S_Cancel gtk2:ru:S_Cancel zenity:ru:ZCancel zenity:ru:Z_Cancel
+        //   ok OK: gtk4:ru:_OK gtk3:ru:_OK qtbase:ru:BBOK qtbase:ru:GT&OK qtbase:ru:PTOK qtquickcontrols:ru:MDOK gtk2:ru:S_OK qt6base:ru:BBOK qt6base:ru:GT&OK qt6base:ru:PTOK wx:ru:WXOK dialog:ru:DOK newt:ru:NOk
+        //   ok ОК: gtk3:ru:S_OK kf5:ru:SG&OK zenity:ru:ZOK zenity:ru:Z_OK wx:ru:WX&OK
+        //   yes Да: gtk4:ru:_Yes gtk3:ru:S_Yes gtk3:ru:_Yes qtbase:ru:APYes qtbase:ru:PT&Yes qtquickcontrols:ru:MDYes kf5:ru:SG&Yes gtk2:ru:S_Yes qt6base:ru:APYes qt6base:ru:PT&Yes zenity:ru:Z_Yes wx:ru:WX&Yes wx:ru:WXYes dialog:ru:DYes newt:ru:NYes
+        //   no Нет: gtk4:ru:_No gtk3:ru:S_No gtk3:ru:_No qtbase:ru:APNo qtbase:ru:PT&No qtquickcontrols:ru:MDNo kf5:ru:SG&No gtk2:ru:S_No qt6base:ru:APNo qt6base:ru:PT&No zenity:ru:Z_No wx:ru:WX&No wx:ru:WXNo dialog:ru:DNo newt:ru:NNo
+        //   error Ошибка: gtk3:ru:SError kf5:ru:MBError kf5:ru:MDError gtk2:ru:SError zenity:ru:ZError wx:ru:WXError
         StandardTitles(
             language: "ru",
             cancel: ["Отмена", "Отменить"],
@@ -1097,12 +1225,40 @@ extension StandardTitles {
             no: ["Нет"],
             error: ["Ошибка"]
         ),
-        // sk ← gtk2:sk, gtk3:sk, gtk4:sk, kf5:sk, qtbase:sk
-        //   cancel Zrušiť: gtk4:sk:Cance_l gtk4:sk:_Cancel gtk3:sk:Cance_l gtk3:sk:S_Cancel gtk3:sk:_Cancel qtbase:sk:BB&Cancel qtbase:sk:BBCancel kf5:sk:SG&Cancel gtk2:sk:S_Cancel
-        //   ok OK: gtk4:sk:_OK gtk3:sk:S_OK gtk3:sk:_OK qtbase:sk:BB&OK qtbase:sk:BBOK qtbase:sk:MBOK gtk2:sk:S_OK
-        //   yes Áno: gtk4:sk:_Yes gtk3:sk:S_Yes gtk3:sk:_Yes qtbase:sk:BB&Yes kf5:sk:SG&Yes gtk2:sk:S_Yes
-        //   no Nie: gtk4:sk:_No gtk3:sk:S_No gtk3:sk:_No qtbase:sk:BB&No kf5:sk:SG&No gtk2:sk:S_No
-        //   error Chyba: gtk3:sk:SError kf5:sk:MBError kf5:sk:MDError gtk2:sk:SError
+        // rw ← dialog:rw, zenity:rw
+        //   cancel Kureka: dialog:rw:DCancel
+        //   ok OKE: dialog:rw:DOK
+        //   yes Yego: dialog:rw:DYes
+        //   no Oya: dialog:rw:DNo
+        //   error Ikosa: zenity:rw:ZError
+        StandardTitles(
+            language: "rw",
+            cancel: ["Kureka"],
+            ok: ["OKE"],
+            yes: ["Yego"],
+            no: ["Oya"],
+            error: ["Ikosa"]
+        ),
+        // si ← newt:si, zenity:si
+        //   cancel නවතන්න: newt:si:NCancel
+        //   ok හරි: newt:si:NOk
+        //   yes ඔව්: newt:si:NYes
+        //   no නැත: newt:si:NNo
+        //   error දෝශය: zenity:si:ZError
+        StandardTitles(
+            language: "si",
+            cancel: ["නවතන්න"],
+            ok: ["හරි"],
+            yes: ["ඔව්"],
+            no: ["නැත"],
+            error: ["දෝශය"]
+        ),
+        // sk ← dialog:sk, gtk2:sk, gtk3:sk, gtk4:sk, kf5:sk, newt:sk, qt6base:sk, qtbase:sk, zenity:sk
+        //   cancel Zrušiť: gtk4:sk:Cance_l gtk4:sk:_Cancel gtk3:sk:Cance_l gtk3:sk:S_Cancel gtk3:sk:_Cancel qtbase:sk:BB&Cancel qtbase:sk:BBCancel kf5:sk:SG&Cancel gtk2:sk:S_Cancel qt6base:sk:BB&Cancel qt6base:sk:BBCancel zenity:sk:ZCancel zenity:sk:Z_Cancel dialog:sk:DCancel newt:sk:NCancel
+        //   ok OK: gtk4:sk:_OK gtk3:sk:S_OK gtk3:sk:_OK qtbase:sk:BB&OK qtbase:sk:BBOK qtbase:sk:MBOK gtk2:sk:S_OK qt6base:sk:BB&OK qt6base:sk:BBOK qt6base:sk:MBOK zenity:sk:ZOK zenity:sk:Z_OK dialog:sk:DOK newt:sk:NOk
+        //   yes Áno: gtk4:sk:_Yes gtk3:sk:S_Yes gtk3:sk:_Yes qtbase:sk:BB&Yes kf5:sk:SG&Yes gtk2:sk:S_Yes qt6base:sk:BB&Yes zenity:sk:Z_Yes dialog:sk:DYes newt:sk:NYes
+        //   no Nie: gtk4:sk:_No gtk3:sk:S_No gtk3:sk:_No qtbase:sk:BB&No kf5:sk:SG&No gtk2:sk:S_No qt6base:sk:BB&No zenity:sk:Z_No dialog:sk:DNo newt:sk:NNo
+        //   error Chyba: gtk3:sk:SError kf5:sk:MBError kf5:sk:MDError gtk2:sk:SError zenity:sk:ZError
         StandardTitles(
             language: "sk",
             cancel: ["Zrušiť"],
@@ -1111,12 +1267,12 @@ extension StandardTitles {
             no: ["Nie"],
             error: ["Chyba"]
         ),
-        // sl ← gtk2:sl, gtk3:sl, gtk4:sl, kf5:sl, qt:sl
-        //   cancel Prekliči: gtk4:sl:Cance_l gtk4:sl:_Cancel gtk3:sl:Cance_l gtk3:sl:S_Cancel gtk3:sl:_Cancel qt:sl:BB&Cancel qt:sl:BBCancel kf5:sl:SG&Cancel gtk2:sl:S_Cancel
-        //   ok V redu: gtk4:sl:_OK gtk3:sl:S_OK gtk3:sl:_OK qt:sl:BB&OK qt:sl:BBOK qt:sl:MBOK kf5:sl:SG&OK gtk2:sl:S_OK
-        //   yes Da: gtk4:sl:_Yes gtk3:sl:S_Yes gtk3:sl:_Yes qt:sl:BB&Yes kf5:sl:SG&Yes gtk2:sl:S_Yes
-        //   no Ne: gtk4:sl:_No gtk3:sl:S_No gtk3:sl:_No qt:sl:BB&No kf5:sl:SG&No gtk2:sl:S_No
-        //   error Napaka: gtk3:sl:SError kf5:sl:MBError kf5:sl:MDError gtk2:sl:SError
+        // sl ← dialog:sl, gtk2:sl, gtk3:sl, gtk4:sl, kf5:sl, newt:sl, qt:sl, wx:sl, zenity:sl
+        //   cancel Prekliči: gtk4:sl:Cance_l gtk4:sl:_Cancel gtk3:sl:Cance_l gtk3:sl:S_Cancel gtk3:sl:_Cancel qt:sl:BB&Cancel qt:sl:BBCancel kf5:sl:SG&Cancel gtk2:sl:S_Cancel zenity:sl:ZCancel zenity:sl:Z_Cancel wx:sl:WX&Cancel wx:sl:WXCancel dialog:sl:DCancel newt:sl:NCancel
+        //   ok V redu: gtk4:sl:_OK gtk3:sl:S_OK gtk3:sl:_OK qt:sl:BB&OK qt:sl:BBOK qt:sl:MBOK kf5:sl:SG&OK gtk2:sl:S_OK zenity:sl:ZOK zenity:sl:Z_OK wx:sl:WX&OK wx:sl:WXOK dialog:sl:DOK newt:sl:NOk
+        //   yes Da: gtk4:sl:_Yes gtk3:sl:S_Yes gtk3:sl:_Yes qt:sl:BB&Yes kf5:sl:SG&Yes gtk2:sl:S_Yes zenity:sl:Z_Yes wx:sl:WX&Yes wx:sl:WXYes dialog:sl:DYes newt:sl:NYes
+        //   no Ne: gtk4:sl:_No gtk3:sl:S_No gtk3:sl:_No qt:sl:BB&No kf5:sl:SG&No gtk2:sl:S_No zenity:sl:Z_No wx:sl:WX&No wx:sl:WXNo dialog:sl:DNo newt:sl:NNo
+        //   error Napaka: gtk3:sl:SError kf5:sl:MBError kf5:sl:MDError gtk2:sl:SError zenity:sl:ZError wx:sl:WXError
         StandardTitles(
             language: "sl",
             cancel: ["Prekliči"],
@@ -1125,56 +1281,58 @@ extension StandardTitles {
             no: ["Ne"],
             error: ["Napaka"]
         ),
-        // sq ← gtk2:sq, gtk3:sq, gtk4:sq
-        //   cancel Anullo: gtk4:sq:S_Cancel gtk3:sq:S_Cancel gtk2:sq:S_Cancel
-        //   ok OK: gtk4:sq:S_OK gtk3:sq:S_OK gtk2:sq:S_OK
-        //   yes Po: gtk4:sq:S_Yes gtk3:sq:S_Yes gtk2:sq:S_Yes
-        //   no Jo: gtk4:sq:S_No gtk3:sq:S_No gtk2:sq:S_No
-        //   error Gabim: gtk3:sq:SError gtk2:sq:SError
+        // sq ← dialog:sq, gtk2:sq, gtk3:sq, gtk4:sq, newt:sq, zenity:sq
+        //   cancel Anullo: gtk4:sq:S_Cancel gtk3:sq:S_Cancel gtk2:sq:S_Cancel newt:sq:NCancel
+        //   cancel Anuloje: dialog:sq:DCancel
+        //   ok OK: gtk4:sq:S_OK gtk3:sq:S_OK gtk2:sq:S_OK dialog:sq:DOK newt:sq:NOk
+        //   yes Po: gtk4:sq:S_Yes gtk3:sq:S_Yes gtk2:sq:S_Yes dialog:sq:DYes newt:sq:NYes
+        //   no Jo: gtk4:sq:S_No gtk3:sq:S_No gtk2:sq:S_No dialog:sq:DNo newt:sq:NNo
+        //   error Gabim: gtk3:sq:SError gtk2:sq:SError zenity:sq:ZError
         StandardTitles(
             language: "sq",
-            cancel: ["Anullo"],
+            cancel: ["Anullo", "Anuloje"],
             ok: ["OK"],
             yes: ["Po"],
             no: ["Jo"],
             error: ["Gabim"]
         ),
-        // sr ← gtk2:sr, gtk3:sr, gtk4:sr, kf5:sr
+        // sr ← dialog:sr, gtk2:sr, gtk3:sr, gtk4:sr, kf5:sr, newt:sr, zenity:sr
+        //   cancel Откажи: gtk4:sr:Cance_l gtk4:sr:_Cancel gtk3:sr:Cance_l gtk3:sr:_Cancel zenity:sr:ZCancel zenity:sr:Z_Cancel newt:sr:NCancel
         //   cancel Одустани: gtk3:sr:S_Cancel kf5:sr:SG&Cancel gtk2:sr:S_Cancel
-        //   cancel Откажи: gtk4:sr:Cance_l gtk4:sr:_Cancel gtk3:sr:Cance_l gtk3:sr:_Cancel
-        //   ok У реду: gtk4:sr:_OK gtk3:sr:S_OK gtk3:sr:_OK kf5:sr:SG&OK gtk2:sr:S_OK
-        //   yes Да: gtk4:sr:_Yes gtk3:sr:S_Yes gtk3:sr:_Yes kf5:sr:SG&Yes gtk2:sr:S_Yes
-        //   no Не: gtk4:sr:_No gtk3:sr:S_No gtk3:sr:_No kf5:sr:SG&No gtk2:sr:S_No
-        //   error Грешка: gtk3:sr:SError kf5:sr:MBError gtk2:sr:SError
+        //   cancel Поништи: dialog:sr:DCancel
+        //   ok У реду: gtk4:sr:_OK gtk3:sr:S_OK gtk3:sr:_OK kf5:sr:SG&OK gtk2:sr:S_OK zenity:sr:ZOK zenity:sr:Z_OK dialog:sr:DOK newt:sr:NOk
+        //   yes Да: gtk4:sr:_Yes gtk3:sr:S_Yes gtk3:sr:_Yes kf5:sr:SG&Yes gtk2:sr:S_Yes zenity:sr:Z_Yes dialog:sr:DYes newt:sr:NYes
+        //   no Не: gtk4:sr:_No gtk3:sr:S_No gtk3:sr:_No kf5:sr:SG&No gtk2:sr:S_No zenity:sr:Z_No dialog:sr:DNo newt:sr:NNo
+        //   error Грешка: gtk3:sr:SError kf5:sr:MBError gtk2:sr:SError zenity:sr:ZError
         StandardTitles(
             language: "sr",
-            cancel: ["Одустани", "Откажи"],
+            cancel: ["Откажи", "Одустани", "Поништи"],
             ok: ["У реду"],
             yes: ["Да"],
             no: ["Не"],
             error: ["Грешка"]
         ),
-        // sr-Latn ← gtk2:sr@latin, gtk3:sr@latin, gtk4:sr@latin, kf5:sr@latin
+        // sr-Latn ← gtk2:sr@latin, gtk3:sr@latin, gtk4:sr@latin, kf5:sr@latin, newt:sr@latin, zenity:sr@latin
+        //   cancel Otkaži: gtk4:sr@latin:Cance_l gtk4:sr@latin:_Cancel gtk3:sr@latin:Cance_l gtk3:sr@latin:_Cancel zenity:sr@latin:ZCancel zenity:sr@latin:Z_Cancel newt:sr@latin:NCancel
         //   cancel Odustani: gtk3:sr@latin:S_Cancel kf5:sr@latin:SG&Cancel gtk2:sr@latin:S_Cancel
-        //   cancel Otkaži: gtk4:sr@latin:Cance_l gtk4:sr@latin:_Cancel gtk3:sr@latin:Cance_l gtk3:sr@latin:_Cancel
-        //   ok U redu: gtk4:sr@latin:_OK gtk3:sr@latin:S_OK gtk3:sr@latin:_OK kf5:sr@latin:SG&OK gtk2:sr@latin:S_OK
-        //   yes Da: gtk4:sr@latin:_Yes gtk3:sr@latin:S_Yes gtk3:sr@latin:_Yes kf5:sr@latin:SG&Yes gtk2:sr@latin:S_Yes
-        //   no Ne: gtk4:sr@latin:_No gtk3:sr@latin:S_No gtk3:sr@latin:_No kf5:sr@latin:SG&No gtk2:sr@latin:S_No
-        //   error Greška: gtk3:sr@latin:SError kf5:sr@latin:MBError gtk2:sr@latin:SError
+        //   ok U redu: gtk4:sr@latin:_OK gtk3:sr@latin:S_OK gtk3:sr@latin:_OK kf5:sr@latin:SG&OK gtk2:sr@latin:S_OK zenity:sr@latin:ZOK zenity:sr@latin:Z_OK newt:sr@latin:NOk
+        //   yes Da: gtk4:sr@latin:_Yes gtk3:sr@latin:S_Yes gtk3:sr@latin:_Yes kf5:sr@latin:SG&Yes gtk2:sr@latin:S_Yes zenity:sr@latin:Z_Yes newt:sr@latin:NYes
+        //   no Ne: gtk4:sr@latin:_No gtk3:sr@latin:S_No gtk3:sr@latin:_No kf5:sr@latin:SG&No gtk2:sr@latin:S_No zenity:sr@latin:Z_No newt:sr@latin:NNo
+        //   error Greška: gtk3:sr@latin:SError kf5:sr@latin:MBError gtk2:sr@latin:SError zenity:sr@latin:ZError
         StandardTitles(
             language: "sr-Latn",
-            cancel: ["Odustani", "Otkaži"],
+            cancel: ["Otkaži", "Odustani"],
             ok: ["U redu"],
             yes: ["Da"],
             no: ["Ne"],
             error: ["Greška"]
         ),
-        // sv ← gtk2:sv, gtk3:sv, gtk4:sv, kf5:sv, qt:sv
-        //   cancel Avbryt: gtk4:sv:Cance_l gtk4:sv:_Cancel gtk3:sv:Cance_l gtk3:sv:S_Cancel gtk3:sv:_Cancel qt:sv:BB&Cancel qt:sv:BBCancel kf5:sv:SG&Cancel gtk2:sv:S_Cancel
-        //   ok OK: gtk4:sv:_OK gtk3:sv:S_OK gtk3:sv:_OK qt:sv:BB&OK qt:sv:BBOK qt:sv:MBOK kf5:sv:SG&OK gtk2:sv:S_OK
-        //   yes Ja: gtk4:sv:_Yes gtk3:sv:S_Yes gtk3:sv:_Yes qt:sv:BB&Yes kf5:sv:SG&Yes gtk2:sv:S_Yes
-        //   no Nej: gtk4:sv:_No gtk3:sv:S_No gtk3:sv:_No qt:sv:BB&No kf5:sv:SG&No gtk2:sv:S_No
-        //   error Fel: gtk3:sv:SError kf5:sv:MBError kf5:sv:MDError gtk2:sv:SError
+        // sv ← dialog:sv, gtk2:sv, gtk3:sv, gtk4:sv, kf5:sv, newt:sv, qt:sv, wx:sv, zenity:sv
+        //   cancel Avbryt: gtk4:sv:Cance_l gtk4:sv:_Cancel gtk3:sv:Cance_l gtk3:sv:S_Cancel gtk3:sv:_Cancel qt:sv:BB&Cancel qt:sv:BBCancel kf5:sv:SG&Cancel gtk2:sv:S_Cancel zenity:sv:ZCancel zenity:sv:Z_Cancel wx:sv:WX&Cancel wx:sv:WXCancel dialog:sv:DCancel newt:sv:NCancel
+        //   ok OK: gtk4:sv:_OK gtk3:sv:S_OK gtk3:sv:_OK qt:sv:BB&OK qt:sv:BBOK qt:sv:MBOK kf5:sv:SG&OK gtk2:sv:S_OK zenity:sv:ZOK zenity:sv:Z_OK wx:sv:WX&OK wx:sv:WXOK dialog:sv:DOK newt:sv:NOk
+        //   yes Ja: gtk4:sv:_Yes gtk3:sv:S_Yes gtk3:sv:_Yes qt:sv:BB&Yes kf5:sv:SG&Yes gtk2:sv:S_Yes zenity:sv:Z_Yes wx:sv:WX&Yes wx:sv:WXYes dialog:sv:DYes newt:sv:NYes
+        //   no Nej: gtk4:sv:_No gtk3:sv:S_No gtk3:sv:_No qt:sv:BB&No kf5:sv:SG&No gtk2:sv:S_No zenity:sv:Z_No wx:sv:WX&No wx:sv:WXNo dialog:sv:DNo newt:sv:NNo
+        //   error Fel: gtk3:sv:SError kf5:sv:MBError kf5:sv:MDError gtk2:sv:SError zenity:sv:ZError wx:sv:WXError
         StandardTitles(
             language: "sv",
             cancel: ["Avbryt"],
@@ -1183,59 +1341,74 @@ extension StandardTitles {
             no: ["Nej"],
             error: ["Fel"]
         ),
-        // ta ← gtk2:ta, gtk3:ta, gtk4:ta, kf5:ta
+        // sw ← dialog:sw
+        //   cancel Ghahiri: dialog:sw:DCancel
+        //   ok Sawa: dialog:sw:DOK
+        //   yes Ndio: dialog:sw:DYes
+        //   no Hapana: dialog:sw:DNo
+        StandardTitles(
+            language: "sw",
+            cancel: ["Ghahiri"],
+            ok: ["Sawa"],
+            yes: ["Ndio"],
+            no: ["Hapana"],
+            error: []
+        ),
+        // ta ← gtk2:ta, gtk3:ta, gtk4:ta, kf5:ta, newt:ta, zenity:ta
         //   cancel ரத்து: gtk4:ta:S_Cancel gtk4:ta:_Cancel gtk3:ta:S_Cancel gtk3:ta:_Cancel gtk2:ta:S_Cancel
         //   cancel ரத்து செய்: kf5:ta:SG&Cancel
-        //   ok சரி: gtk4:ta:S_OK gtk4:ta:_OK gtk3:ta:S_OK gtk3:ta:_OK kf5:ta:SG&OK gtk2:ta:S_OK
-        //   yes ஆம்: gtk4:ta:S_Yes gtk4:ta:_Yes gtk3:ta:S_Yes gtk3:ta:_Yes kf5:ta:SG&Yes gtk2:ta:S_Yes
-        //   no இல்லை: gtk4:ta:S_No gtk4:ta:_No gtk3:ta:S_No gtk3:ta:_No kf5:ta:SG&No gtk2:ta:S_No
-        //   error பிழை: gtk3:ta:SError gtk2:ta:SError
+        //   cancel இரத்து செய்: newt:ta:NCancel
+        //   ok சரி: gtk4:ta:S_OK gtk4:ta:_OK gtk3:ta:S_OK gtk3:ta:_OK kf5:ta:SG&OK gtk2:ta:S_OK newt:ta:NOk
+        //   yes ஆம்: gtk4:ta:S_Yes gtk4:ta:_Yes gtk3:ta:S_Yes gtk3:ta:_Yes kf5:ta:SG&Yes gtk2:ta:S_Yes newt:ta:NYes
+        //   no இல்லை: gtk4:ta:S_No gtk4:ta:_No gtk3:ta:S_No gtk3:ta:_No kf5:ta:SG&No gtk2:ta:S_No newt:ta:NNo
+        //   error பிழை: gtk3:ta:SError gtk2:ta:SError zenity:ta:ZError
         //   error சிக்கல்: kf5:ta:MBError kf5:ta:MDError
         StandardTitles(
             language: "ta",
-            cancel: ["ரத்து", "ரத்து செய்"],
+            cancel: ["ரத்து", "ரத்து செய்", "இரத்து செய்"],
             ok: ["சரி"],
             yes: ["ஆம்"],
             no: ["இல்லை"],
             error: ["பிழை", "சிக்கல்"]
         ),
-        // te ← gtk2:te, gtk3:te, gtk4:te
-        //   cancel రద్దుచేయి: gtk4:te:S_Cancel gtk4:te:_Cancel gtk3:te:S_Cancel gtk3:te:_Cancel
+        // te ← gtk2:te, gtk3:te, gtk4:te, newt:te, zenity:te
+        //   cancel రద్దుచేయి: gtk4:te:S_Cancel gtk4:te:_Cancel gtk3:te:S_Cancel gtk3:te:_Cancel newt:te:NCancel
         //   cancel రద్దుచేయు: gtk2:te:S_Cancel
-        //   ok సరే: gtk4:te:S_OK gtk4:te:_OK gtk3:te:S_OK gtk3:te:_OK gtk2:te:S_OK
-        //   yes అవును: gtk4:te:S_Yes gtk4:te:_Yes gtk3:te:S_Yes gtk3:te:_Yes gtk2:te:S_Yes
+        //   ok సరే: gtk4:te:S_OK gtk4:te:_OK gtk3:te:S_OK gtk3:te:_OK gtk2:te:S_OK newt:te:NOk
+        //   yes అవును: gtk4:te:S_Yes gtk4:te:_Yes gtk3:te:S_Yes gtk3:te:_Yes gtk2:te:S_Yes newt:te:NYes
         //   no వద్దు: gtk4:te:S_No gtk4:te:_No gtk3:te:S_No gtk3:te:_No gtk2:te:S_No
-        //   error దోషము: gtk3:te:SError gtk2:te:SError
+        //   no కాదు/వద్దు: newt:te:NNo
+        //   error దోషము: gtk3:te:SError gtk2:te:SError zenity:te:ZError
         StandardTitles(
             language: "te",
             cancel: ["రద్దుచేయి", "రద్దుచేయు"],
             ok: ["సరే"],
             yes: ["అవును"],
-            no: ["వద్దు"],
+            no: ["వద్దు", "కాదు/వద్దు"],
             error: ["దోషము"]
         ),
-        // tg ← gtk3:tg, gtk4:tg, kf5:tg
-        //   cancel Бекор кардан: gtk4:tg:S_Cancel gtk4:tg:_Cancel gtk3:tg:S_Cancel gtk3:tg:_Cancel kf5:tg:SG&Cancel
+        // tg ← gtk3:tg, gtk4:tg, kf5:tg, newt:tg, zenity:tg
+        //   cancel Бекор кардан: gtk4:tg:S_Cancel gtk4:tg:_Cancel gtk3:tg:S_Cancel gtk3:tg:_Cancel kf5:tg:SG&Cancel newt:tg:NCancel
+        //   ok ХУБ: kf5:tg:SG&OK newt:tg:NOk
         //   ok OK: gtk4:tg:S_OK gtk4:tg:_OK gtk3:tg:S_OK gtk3:tg:_OK
-        //   ok ХУБ: kf5:tg:SG&OK
-        //   yes Ҳа: gtk4:tg:S_Yes gtk4:tg:_Yes gtk3:tg:S_Yes gtk3:tg:_Yes kf5:tg:SG&Yes
-        //   no Не: gtk4:tg:S_No gtk4:tg:_No gtk3:tg:S_No gtk3:tg:_No kf5:tg:SG&No
+        //   yes Ҳа: gtk4:tg:S_Yes gtk4:tg:_Yes gtk3:tg:S_Yes gtk3:tg:_Yes kf5:tg:SG&Yes newt:tg:NYes
+        //   no Не: gtk4:tg:S_No gtk4:tg:_No gtk3:tg:S_No gtk3:tg:_No kf5:tg:SG&No newt:tg:NNo
+        //   error Хато: kf5:tg:MBError zenity:tg:ZError
         //   error Хатогӣ: gtk3:tg:SError
-        //   error Хато: kf5:tg:MBError
         StandardTitles(
             language: "tg",
             cancel: ["Бекор кардан"],
-            ok: ["OK", "ХУБ"],
+            ok: ["ХУБ", "OK"],
             yes: ["Ҳа"],
             no: ["Не"],
-            error: ["Хатогӣ", "Хато"]
+            error: ["Хато", "Хатогӣ"]
         ),
-        // th ← gtk2:th, gtk3:th, gtk4:th
-        //   cancel ยกเลิก: gtk4:th:Cance_l gtk4:th:S_Cancel gtk4:th:_Cancel gtk3:th:Cance_l gtk3:th:S_Cancel gtk3:th:_Cancel gtk2:th:S_Cancel
-        //   ok ตกลง: gtk4:th:S_OK gtk4:th:_OK gtk3:th:S_OK gtk3:th:_OK gtk2:th:S_OK
-        //   yes ใช่: gtk4:th:S_Yes gtk4:th:_Yes gtk3:th:S_Yes gtk3:th:_Yes gtk2:th:S_Yes
-        //   no ไม่: gtk4:th:S_No gtk4:th:_No gtk3:th:S_No gtk3:th:_No gtk2:th:S_No
-        //   error ผิดพลาด: gtk3:th:SError gtk2:th:SError
+        // th ← dialog:th, gtk2:th, gtk3:th, gtk4:th, newt:th, zenity:th
+        //   cancel ยกเลิก: gtk4:th:Cance_l gtk4:th:S_Cancel gtk4:th:_Cancel gtk3:th:Cance_l gtk3:th:S_Cancel gtk3:th:_Cancel gtk2:th:S_Cancel zenity:th:ZCancel zenity:th:Z_Cancel dialog:th:DCancel newt:th:NCancel
+        //   ok ตกลง: gtk4:th:S_OK gtk4:th:_OK gtk3:th:S_OK gtk3:th:_OK gtk2:th:S_OK zenity:th:ZOK zenity:th:Z_OK dialog:th:DOK newt:th:NOk
+        //   yes ใช่: gtk4:th:S_Yes gtk4:th:_Yes gtk3:th:S_Yes gtk3:th:_Yes gtk2:th:S_Yes dialog:th:DYes newt:th:NYes
+        //   no ไม่: gtk4:th:S_No gtk4:th:_No gtk3:th:S_No gtk3:th:_No gtk2:th:S_No dialog:th:DNo newt:th:NNo
+        //   error ผิดพลาด: gtk3:th:SError gtk2:th:SError zenity:th:ZError
         StandardTitles(
             language: "th",
             cancel: ["ยกเลิก"],
@@ -1244,13 +1417,26 @@ extension StandardTitles {
             no: ["ไม่"],
             error: ["ผิดพลาด"]
         ),
-        // tr ← gtk2:tr, gtk3:tr, gtk4:tr, kf5:tr, qtbase:tr, qtquickcontrols:tr
-        //   cancel İptal: gtk4:tr:Cance_l gtk3:tr:Cance_l qtbase:tr:GT&Cancel qtbase:tr:PTCancel kf5:tr:SG&Cancel gtk2:tr:S_Cancel
+        // tl ← newt:tl
+        //   cancel Kanselahin: newt:tl:NCancel
+        //   ok OK: newt:tl:NOk
+        //   yes Oo: newt:tl:NYes
+        //   no Hindi: newt:tl:NNo
+        StandardTitles(
+            language: "tl",
+            cancel: ["Kanselahin"],
+            ok: ["OK"],
+            yes: ["Oo"],
+            no: ["Hindi"],
+            error: []
+        ),
+        // tr ← dialog:tr, gtk2:tr, gtk3:tr, gtk4:tr, kf5:tr, newt:tr, qt6base:tr, qtbase:tr, qtquickcontrols:tr, wx:tr, zenity:tr
+        //   cancel İptal: gtk4:tr:Cance_l gtk3:tr:Cance_l qtbase:tr:GT&Cancel qtbase:tr:PTCancel kf5:tr:SG&Cancel gtk2:tr:S_Cancel qt6base:tr:GT&Cancel qt6base:tr:PTCancel zenity:tr:ZCancel zenity:tr:Z_Cancel wx:tr:WX&Cancel wx:tr:WXCancel dialog:tr:DCancel newt:tr:NCancel
         //   cancel İptal Et: gtk4:tr:_Cancel gtk3:tr:S_Cancel gtk3:tr:_Cancel qtquickcontrols:tr:MDCancel
-        //   ok Tamam: gtk4:tr:_OK gtk3:tr:S_OK gtk3:tr:_OK qtbase:tr:BBOK qtbase:tr:GT&OK qtbase:tr:PTOK qtquickcontrols:tr:MDOK kf5:tr:SG&OK gtk2:tr:S_OK
-        //   yes Evet: gtk4:tr:_Yes gtk3:tr:S_Yes gtk3:tr:_Yes qtbase:tr:APYes qtbase:tr:PT&Yes qtquickcontrols:tr:MDYes kf5:tr:SG&Yes gtk2:tr:S_Yes
-        //   no Hayır: gtk4:tr:_No gtk3:tr:S_No gtk3:tr:_No qtbase:tr:APNo qtbase:tr:PT&No qtquickcontrols:tr:MDNo kf5:tr:SG&No gtk2:tr:S_No
-        //   error Hata: gtk3:tr:SError kf5:tr:MBError kf5:tr:MDError gtk2:tr:SError
+        //   ok Tamam: gtk4:tr:_OK gtk3:tr:S_OK gtk3:tr:_OK qtbase:tr:BBOK qtbase:tr:GT&OK qtbase:tr:PTOK qtquickcontrols:tr:MDOK kf5:tr:SG&OK gtk2:tr:S_OK qt6base:tr:BBOK qt6base:tr:GT&OK qt6base:tr:PTOK zenity:tr:ZOK zenity:tr:Z_OK wx:tr:WX&OK wx:tr:WXOK dialog:tr:DOK newt:tr:NOk
+        //   yes Evet: gtk4:tr:_Yes gtk3:tr:S_Yes gtk3:tr:_Yes qtbase:tr:APYes qtbase:tr:PT&Yes qtquickcontrols:tr:MDYes kf5:tr:SG&Yes gtk2:tr:S_Yes qt6base:tr:APYes qt6base:tr:PT&Yes zenity:tr:Z_Yes wx:tr:WX&Yes wx:tr:WXYes dialog:tr:DYes newt:tr:NYes
+        //   no Hayır: gtk4:tr:_No gtk3:tr:S_No gtk3:tr:_No qtbase:tr:APNo qtbase:tr:PT&No qtquickcontrols:tr:MDNo kf5:tr:SG&No gtk2:tr:S_No qt6base:tr:APNo qt6base:tr:PT&No zenity:tr:Z_No wx:tr:WX&No wx:tr:WXNo dialog:tr:DNo newt:tr:NNo
+        //   error Hata: gtk3:tr:SError kf5:tr:MBError kf5:tr:MDError gtk2:tr:SError zenity:tr:ZError wx:tr:WXError
         StandardTitles(
             language: "tr",
             cancel: ["İptal", "İptal Et"],
@@ -1259,28 +1445,29 @@ extension StandardTitles {
             no: ["Hayır"],
             error: ["Hata"]
         ),
-        // ug ← gtk2:ug, gtk3:ug, gtk4:ug
+        // ug ← gtk2:ug, gtk3:ug, gtk4:ug, newt:ug, zenity:ug
         //   cancel ئەمەلدىن قالدۇر: gtk4:ug:S_Cancel gtk3:ug:S_Cancel
         //   cancel قالدۇرماق: gtk2:ug:S_Cancel
-        //   ok جەزملە: gtk4:ug:S_OK gtk3:ug:S_OK gtk2:ug:S_OK
-        //   yes ھەئە: gtk4:ug:S_Yes gtk3:ug:S_Yes gtk2:ug:S_Yes
-        //   no ياق: gtk4:ug:S_No gtk3:ug:S_No gtk2:ug:S_No
-        //   error خاتالىق: gtk3:ug:SError gtk2:ug:SError
+        //   cancel ۋاز كەچ: newt:ug:NCancel
+        //   ok جەزملە: gtk4:ug:S_OK gtk3:ug:S_OK gtk2:ug:S_OK newt:ug:NOk
+        //   yes ھەئە: gtk4:ug:S_Yes gtk3:ug:S_Yes gtk2:ug:S_Yes newt:ug:NYes
+        //   no ياق: gtk4:ug:S_No gtk3:ug:S_No gtk2:ug:S_No newt:ug:NNo
+        //   error خاتالىق: gtk3:ug:SError gtk2:ug:SError zenity:ug:ZError
         StandardTitles(
             language: "ug",
-            cancel: ["ئەمەلدىن قالدۇر", "قالدۇرماق"],
+            cancel: ["ئەمەلدىن قالدۇر", "قالدۇرماق", "ۋاز كەچ"],
             ok: ["جەزملە"],
             yes: ["ھەئە"],
             no: ["ياق"],
             error: ["خاتالىق"]
         ),
-        // uk ← gtk2:uk, gtk3:uk, gtk4:uk, kf5:uk, qtbase:uk, qtquickcontrols:uk
-        //   cancel Скасувати: gtk4:uk:Cance_l gtk4:uk:_Cancel gtk3:uk:Cance_l gtk3:uk:S_Cancel gtk3:uk:_Cancel qtbase:uk:GT&Cancel qtbase:uk:PTCancel qtquickcontrols:uk:MDCancel kf5:uk:SG&Cancel gtk2:uk:S_Cancel
-        //   ok Гаразд: gtk4:uk:_OK gtk3:uk:S_OK gtk3:uk:_OK kf5:uk:SG&OK gtk2:uk:S_OK
-        //   ok OK: qtbase:uk:BBOK qtbase:uk:GT&OK qtbase:uk:MBOK qtbase:uk:PTOK qtquickcontrols:uk:MDOK
-        //   yes Так: gtk4:uk:_Yes gtk3:uk:S_Yes gtk3:uk:_Yes qtbase:uk:APYes qtbase:uk:PT&Yes qtquickcontrols:uk:MDYes kf5:uk:SG&Yes gtk2:uk:S_Yes
-        //   no Ні: gtk4:uk:_No gtk3:uk:S_No gtk3:uk:_No qtbase:uk:APNo qtbase:uk:PT&No qtquickcontrols:uk:MDNo kf5:uk:SG&No gtk2:uk:S_No
-        //   error Помилка: gtk3:uk:SError kf5:uk:MBError kf5:uk:MDError gtk2:uk:SError
+        // uk ← dialog:uk, gtk2:uk, gtk3:uk, gtk4:uk, kf5:uk, newt:uk, qt6base:uk, qtbase:uk, qtquickcontrols:uk, wx:uk, zenity:uk
+        //   cancel Скасувати: gtk4:uk:Cance_l gtk4:uk:_Cancel gtk3:uk:Cance_l gtk3:uk:S_Cancel gtk3:uk:_Cancel qtbase:uk:GT&Cancel qtbase:uk:PTCancel qtquickcontrols:uk:MDCancel kf5:uk:SG&Cancel gtk2:uk:S_Cancel qt6base:uk:GT&Cancel qt6base:uk:PTCancel zenity:uk:ZCancel zenity:uk:Z_Cancel wx:uk:WX&Cancel wx:uk:WXCancel dialog:uk:DCancel newt:uk:NCancel
+        //   ok Гаразд: gtk4:uk:_OK gtk3:uk:S_OK gtk3:uk:_OK kf5:uk:SG&OK gtk2:uk:S_OK zenity:uk:ZOK zenity:uk:Z_OK wx:uk:WX&OK wx:uk:WXOK dialog:uk:DOK newt:uk:NOk
+        //   ok OK: qtbase:uk:BBOK qtbase:uk:GT&OK qtbase:uk:MBOK qtbase:uk:PTOK qtquickcontrols:uk:MDOK qt6base:uk:BBOK qt6base:uk:GT&OK qt6base:uk:MBOK qt6base:uk:PTOK
+        //   yes Так: gtk4:uk:_Yes gtk3:uk:S_Yes gtk3:uk:_Yes qtbase:uk:APYes qtbase:uk:PT&Yes qtquickcontrols:uk:MDYes kf5:uk:SG&Yes gtk2:uk:S_Yes qt6base:uk:APYes qt6base:uk:PT&Yes zenity:uk:Z_Yes wx:uk:WX&Yes wx:uk:WXYes dialog:uk:DYes newt:uk:NYes
+        //   no Ні: gtk4:uk:_No gtk3:uk:S_No gtk3:uk:_No qtbase:uk:APNo qtbase:uk:PT&No qtquickcontrols:uk:MDNo kf5:uk:SG&No gtk2:uk:S_No qt6base:uk:APNo qt6base:uk:PT&No zenity:uk:Z_No wx:uk:WX&No wx:uk:WXNo dialog:uk:DNo newt:uk:NNo
+        //   error Помилка: gtk3:uk:SError kf5:uk:MBError kf5:uk:MDError gtk2:uk:SError zenity:uk:ZError wx:uk:WXError
         StandardTitles(
             language: "uk",
             cancel: ["Скасувати"],
@@ -1288,20 +1475,6 @@ extension StandardTitles {
             yes: ["Так"],
             no: ["Ні"],
             error: ["Помилка"]
-        ),
-        // uz ← gtk2:uz, gtk3:uz, gtk4:uz
-        //   cancel Bekor qilish: gtk4:uz:S_Cancel gtk3:uz:S_Cancel gtk2:uz:S_Cancel
-        //   ok OK: gtk4:uz:S_OK gtk3:uz:S_OK gtk2:uz:S_OK
-        //   yes Ha: gtk4:uz:S_Yes gtk3:uz:S_Yes gtk2:uz:S_Yes
-        //   no Yoʻq: gtk4:uz:S_No gtk3:uz:S_No gtk2:uz:S_No
-        //   error Xatolik: gtk3:uz:SError gtk2:uz:SError
-        StandardTitles(
-            language: "uz",
-            cancel: ["Bekor qilish"],
-            ok: ["OK"],
-            yes: ["Ha"],
-            no: ["Yoʻq"],
-            error: ["Xatolik"]
         ),
         // uz-Cyrl ← gtk2:uz@cyrillic, gtk3:uz@cyrillic, gtk4:uz@cyrillic
         //   cancel Бекор қилиш: gtk4:uz@cyrillic:S_Cancel gtk3:uz@cyrillic:S_Cancel gtk2:uz@cyrillic:S_Cancel
@@ -1317,42 +1490,85 @@ extension StandardTitles {
             no: ["Йўқ"],
             error: ["Хатолик"]
         ),
-        // vi ← gtk2:vi, gtk3:vi, gtk4:vi, kf5:vi
-        //   cancel Thôi: gtk4:vi:Cance_l gtk4:vi:S_Cancel gtk4:vi:_Cancel gtk3:vi:Cance_l gtk3:vi:S_Cancel gtk3:vi:_Cancel gtk2:vi:S_Cancel
+        // vi ← dialog:vi, gtk2:vi, gtk3:vi, gtk4:vi, kf5:vi, newt:vi, zenity:vi
+        //   cancel Thôi: gtk4:vi:Cance_l gtk4:vi:S_Cancel gtk4:vi:_Cancel gtk3:vi:Cance_l gtk3:vi:S_Cancel gtk3:vi:_Cancel gtk2:vi:S_Cancel zenity:vi:Z_Cancel dialog:vi:DCancel newt:vi:NCancel
         //   cancel Huỷ: kf5:vi:SG&Cancel
-        //   ok OK: gtk4:vi:S_OK gtk4:vi:_OK gtk3:vi:S_OK gtk3:vi:_OK gtk2:vi:S_OK
-        //   yes Có: gtk4:vi:S_Yes gtk4:vi:_Yes gtk3:vi:S_Yes gtk3:vi:_Yes kf5:vi:SG&Yes gtk2:vi:S_Yes
-        //   no Không: gtk4:vi:S_No gtk4:vi:_No gtk3:vi:S_No gtk3:vi:_No kf5:vi:SG&No gtk2:vi:S_No
+        //   ok OK: gtk4:vi:S_OK gtk4:vi:_OK gtk3:vi:S_OK gtk3:vi:_OK gtk2:vi:S_OK dialog:vi:DOK
+        //   ok Đồng ý: zenity:vi:Z_OK
+        //   ok Được: newt:vi:NOk
+        //   yes Có: gtk4:vi:S_Yes gtk4:vi:_Yes gtk3:vi:S_Yes gtk3:vi:_Yes kf5:vi:SG&Yes gtk2:vi:S_Yes dialog:vi:DYes newt:vi:NYes
+        //   no Không: gtk4:vi:S_No gtk4:vi:_No gtk3:vi:S_No gtk3:vi:_No kf5:vi:SG&No gtk2:vi:S_No dialog:vi:DNo newt:vi:NNo
         //   error Lỗi: gtk3:vi:SError kf5:vi:MBError kf5:vi:MDError gtk2:vi:SError
         StandardTitles(
             language: "vi",
             cancel: ["Thôi", "Huỷ"],
-            ok: ["OK"],
+            ok: ["OK", "Đồng ý", "Được"],
             yes: ["Có"],
             no: ["Không"],
             error: ["Lỗi"]
         ),
-        // zh-Hans ← gtk2:zh_CN, gtk3:zh_CN, gtk4:zh_CN, kf5:zh_CN, qtbase:zh_CN, qtquickcontrols:zh_CN
-        //   cancel 取消: gtk4:zh_CN:Cance_l gtk4:zh_CN:_Cancel gtk3:zh_CN:Cance_l gtk3:zh_CN:S_Cancel gtk3:zh_CN:_Cancel qtbase:zh_CN:GT&Cancel qtbase:zh_CN:PTCancel qtquickcontrols:zh_CN:MDCancel kf5:zh_CN:SG&Cancel gtk2:zh_CN:S_Cancel
-        //   ok 确定: gtk4:zh_CN:_OK gtk3:zh_CN:S_OK gtk3:zh_CN:_OK qtbase:zh_CN:BBOK qtbase:zh_CN:GT&OK qtbase:zh_CN:PTOK qtquickcontrols:zh_CN:MDOK kf5:zh_CN:SG&OK gtk2:zh_CN:S_OK
-        //   yes 是: gtk4:zh_CN:_Yes gtk3:zh_CN:S_Yes gtk3:zh_CN:_Yes qtbase:zh_CN:APYes qtbase:zh_CN:PT&Yes qtquickcontrols:zh_CN:MDYes kf5:zh_CN:SG&Yes gtk2:zh_CN:S_Yes
-        //   no 否: gtk4:zh_CN:_No gtk3:zh_CN:S_No gtk3:zh_CN:_No qtbase:zh_CN:APNo qtbase:zh_CN:PT&No qtquickcontrols:zh_CN:MDNo kf5:zh_CN:SG&No gtk2:zh_CN:S_No
-        //   error 错误: gtk3:zh_CN:SError kf5:zh_CN:MBError kf5:zh_CN:MDError gtk2:zh_CN:SError
+        // wa ← dialog:wa
+        //   cancel Rinoncî: dialog:wa:DCancel
+        //   ok 'l est bon: dialog:wa:DOK
+        //   yes Oyi: dialog:wa:DYes
+        //   no Neni: dialog:wa:DNo
+        StandardTitles(
+            language: "wa",
+            cancel: ["Rinoncî"],
+            ok: ["'l est bon"],
+            yes: ["Oyi"],
+            no: ["Neni"],
+            error: []
+        ),
+        // wo ← newt:wo
+        //   cancel Neenal: newt:wo:NCancel
+        //   ok Ok: newt:wo:NOk
+        //   yes Waaw: newt:wo:NYes
+        //   no Déet: newt:wo:NNo
+        StandardTitles(
+            language: "wo",
+            cancel: ["Neenal"],
+            ok: ["Ok"],
+            yes: ["Waaw"],
+            no: ["Déet"],
+            error: []
+        ),
+        // xh ← newt:xh, zenity:xh
+        //   cancel Rhoxisa: newt:xh:NCancel
+        //   ok Kulungile: newt:xh:NOk
+        //   yes Ewe: newt:xh:NYes
+        //   no Hayi: newt:xh:NNo
+        //   error Impazamo: zenity:xh:ZError
+        StandardTitles(
+            language: "xh",
+            cancel: ["Rhoxisa"],
+            ok: ["Kulungile"],
+            yes: ["Ewe"],
+            no: ["Hayi"],
+            error: ["Impazamo"]
+        ),
+        // zh-Hans ← dialog:zh_CN, gtk2:zh_CN, gtk3:zh_CN, gtk4:zh_CN, kf5:zh_CN, newt:zh_CN, qt6base:zh_CN, qtbase:zh_CN, qtquickcontrols:zh_CN, wx:zh_CN, zenity:zh_CN
+        //   cancel 取消: gtk4:zh_CN:Cance_l gtk4:zh_CN:_Cancel gtk3:zh_CN:Cance_l gtk3:zh_CN:S_Cancel gtk3:zh_CN:_Cancel qtbase:zh_CN:GT&Cancel qtbase:zh_CN:PTCancel qtquickcontrols:zh_CN:MDCancel kf5:zh_CN:SG&Cancel gtk2:zh_CN:S_Cancel qt6base:zh_CN:GT&Cancel qt6base:zh_CN:PTCancel zenity:zh_CN:ZCancel zenity:zh_CN:Z_Cancel wx:zh_CN:WX&Cancel wx:zh_CN:WXCancel dialog:zh_CN:DCancel newt:zh_CN:NCancel
+        //   ok 确定: gtk4:zh_CN:_OK gtk3:zh_CN:S_OK gtk3:zh_CN:_OK qtbase:zh_CN:BBOK qtbase:zh_CN:GT&OK qtbase:zh_CN:PTOK qtquickcontrols:zh_CN:MDOK kf5:zh_CN:SG&OK gtk2:zh_CN:S_OK qt6base:zh_CN:BBOK qt6base:zh_CN:GT&OK qt6base:zh_CN:PTOK zenity:zh_CN:ZOK zenity:zh_CN:Z_OK newt:zh_CN:NOk
+        //   ok 确认: wx:zh_CN:WX&OK wx:zh_CN:WXOK dialog:zh_CN:DOK
+        //   yes 是: gtk4:zh_CN:_Yes gtk3:zh_CN:S_Yes gtk3:zh_CN:_Yes qtbase:zh_CN:APYes qtbase:zh_CN:PT&Yes qtquickcontrols:zh_CN:MDYes kf5:zh_CN:SG&Yes gtk2:zh_CN:S_Yes qt6base:zh_CN:APYes qt6base:zh_CN:PT&Yes zenity:zh_CN:Z_Yes wx:zh_CN:WX&Yes wx:zh_CN:WXYes dialog:zh_CN:DYes newt:zh_CN:NYes
+        //   no 否: gtk4:zh_CN:_No gtk3:zh_CN:S_No gtk3:zh_CN:_No qtbase:zh_CN:APNo qtbase:zh_CN:PT&No qtquickcontrols:zh_CN:MDNo kf5:zh_CN:SG&No gtk2:zh_CN:S_No qt6base:zh_CN:APNo qt6base:zh_CN:PT&No zenity:zh_CN:Z_No wx:zh_CN:WX&No wx:zh_CN:WXNo dialog:zh_CN:DNo newt:zh_CN:NNo
+        //   error 错误: gtk3:zh_CN:SError kf5:zh_CN:MBError kf5:zh_CN:MDError gtk2:zh_CN:SError zenity:zh_CN:ZError wx:zh_CN:WXError
         StandardTitles(
             language: "zh-Hans",
             cancel: ["取消"],
-            ok: ["确定"],
+            ok: ["确定", "确认"],
             yes: ["是"],
             no: ["否"],
             error: ["错误"]
         ),
-        // zh-Hant ← gtk2:zh_HK, gtk2:zh_TW, gtk3:zh_HK, gtk3:zh_TW, gtk4:zh_HK, gtk4:zh_TW, kf5:zh_TW, qtbase:zh_TW, qtquickcontrols:zh_TW
-        //   cancel 取消: gtk4:zh_HK:S_Cancel gtk4:zh_HK:_Cancel gtk4:zh_TW:Cance_l gtk4:zh_TW:_Cancel gtk3:zh_HK:S_Cancel gtk3:zh_HK:_Cancel gtk3:zh_TW:Cance_l gtk3:zh_TW:S_Cancel gtk3:zh_TW:_Cancel qtbase:zh_TW:GT&Cancel qtbase:zh_TW:PTCancel qtquickcontrols:zh_TW:MDCancel kf5:zh_TW:SG&Cancel gtk2:zh_HK:S_Cancel gtk2:zh_TW:S_Cancel
-        //   ok 確定: gtk4:zh_HK:S_OK gtk4:zh_HK:_OK gtk4:zh_TW:_OK gtk3:zh_HK:S_OK gtk3:zh_HK:_OK gtk3:zh_TW:S_OK gtk3:zh_TW:_OK qtbase:zh_TW:BBOK qtbase:zh_TW:GT&OK qtbase:zh_TW:PTOK kf5:zh_TW:SG&OK gtk2:zh_HK:S_OK gtk2:zh_TW:S_OK
-        //   ok 確認: qtquickcontrols:zh_TW:MDOK
-        //   yes 是: gtk4:zh_HK:S_Yes gtk4:zh_HK:_Yes gtk4:zh_TW:_Yes gtk3:zh_HK:S_Yes gtk3:zh_HK:_Yes gtk3:zh_TW:S_Yes gtk3:zh_TW:_Yes qtbase:zh_TW:APYes qtbase:zh_TW:PT&Yes qtquickcontrols:zh_TW:MDYes kf5:zh_TW:SG&Yes gtk2:zh_HK:S_Yes gtk2:zh_TW:S_Yes
-        //   no 否: gtk4:zh_HK:S_No gtk4:zh_HK:_No gtk4:zh_TW:_No gtk3:zh_HK:S_No gtk3:zh_HK:_No gtk3:zh_TW:S_No gtk3:zh_TW:_No qtbase:zh_TW:APNo qtbase:zh_TW:PT&No qtquickcontrols:zh_TW:MDNo kf5:zh_TW:SG&No gtk2:zh_HK:S_No gtk2:zh_TW:S_No
-        //   error 錯誤: gtk3:zh_HK:SError gtk3:zh_TW:SError kf5:zh_TW:MBError kf5:zh_TW:MDError gtk2:zh_HK:SError gtk2:zh_TW:SError
+        // zh-Hant ← dialog:zh_TW, gtk2:zh_HK, gtk2:zh_TW, gtk3:zh_HK, gtk3:zh_TW, gtk4:zh_HK, gtk4:zh_TW, kf5:zh_TW, newt:zh_TW, qt6base:zh_TW, qtbase:zh_TW, qtquickcontrols:zh_TW, wx:zh_TW, zenity:zh_HK, zenity:zh_TW
+        //   cancel 取消: gtk4:zh_HK:S_Cancel gtk4:zh_HK:_Cancel gtk4:zh_TW:Cance_l gtk4:zh_TW:_Cancel gtk3:zh_HK:S_Cancel gtk3:zh_HK:_Cancel gtk3:zh_TW:Cance_l gtk3:zh_TW:S_Cancel gtk3:zh_TW:_Cancel qtbase:zh_TW:GT&Cancel qtbase:zh_TW:PTCancel qtquickcontrols:zh_TW:MDCancel kf5:zh_TW:SG&Cancel gtk2:zh_HK:S_Cancel gtk2:zh_TW:S_Cancel qt6base:zh_TW:GT&Cancel qt6base:zh_TW:PTCancel zenity:zh_TW:ZCancel zenity:zh_TW:Z_Cancel wx:zh_TW:WX&Cancel wx:zh_TW:WXCancel dialog:zh_TW:DCancel newt:zh_TW:NCancel
+        //   ok 確定: gtk4:zh_HK:S_OK gtk4:zh_HK:_OK gtk4:zh_TW:_OK gtk3:zh_HK:S_OK gtk3:zh_HK:_OK gtk3:zh_TW:S_OK gtk3:zh_TW:_OK qtbase:zh_TW:BBOK qtbase:zh_TW:GT&OK qtbase:zh_TW:PTOK kf5:zh_TW:SG&OK gtk2:zh_HK:S_OK gtk2:zh_TW:S_OK qt6base:zh_TW:BBOK qt6base:zh_TW:GT&OK qt6base:zh_TW:PTOK zenity:zh_TW:ZOK zenity:zh_TW:Z_OK dialog:zh_TW:DOK newt:zh_TW:NOk
+        //   ok 確認: qtquickcontrols:zh_TW:MDOK wx:zh_TW:WX&OK wx:zh_TW:WXOK
+        //   yes 是: gtk4:zh_HK:S_Yes gtk4:zh_HK:_Yes gtk4:zh_TW:_Yes gtk3:zh_HK:S_Yes gtk3:zh_HK:_Yes gtk3:zh_TW:S_Yes gtk3:zh_TW:_Yes qtbase:zh_TW:APYes qtbase:zh_TW:PT&Yes qtquickcontrols:zh_TW:MDYes kf5:zh_TW:SG&Yes gtk2:zh_HK:S_Yes gtk2:zh_TW:S_Yes qt6base:zh_TW:APYes qt6base:zh_TW:PT&Yes zenity:zh_TW:Z_Yes wx:zh_TW:WX&Yes wx:zh_TW:WXYes dialog:zh_TW:DYes newt:zh_TW:NYes
+        //   no 否: gtk4:zh_HK:S_No gtk4:zh_HK:_No gtk4:zh_TW:_No gtk3:zh_HK:S_No gtk3:zh_HK:_No gtk3:zh_TW:S_No gtk3:zh_TW:_No qtbase:zh_TW:APNo qtbase:zh_TW:PT&No qtquickcontrols:zh_TW:MDNo kf5:zh_TW:SG&No gtk2:zh_HK:S_No gtk2:zh_TW:S_No qt6base:zh_TW:APNo qt6base:zh_TW:PT&No zenity:zh_TW:Z_No wx:zh_TW:WX&No wx:zh_TW:WXNo dialog:zh_TW:DNo newt:zh_TW:NNo
+        //   error 錯誤: gtk3:zh_HK:SError gtk3:zh_TW:SError kf5:zh_TW:MBError kf5:zh_TW:MDError gtk2:zh_HK:SError gtk2:zh_TW:SError zenity:zh_HK:ZError zenity:zh_TW:ZError wx:zh_TW:WXError
         StandardTitles(
             language: "zh-Hant",
             cancel: ["取消"],

@@ -36,11 +36,24 @@ final class StandardTitlesTests: XCTestCase {
         XCTAssertEqual(try titles("en").error, ["Error"])
     }
 
+    func testEveryCatalogueFamilyContributes() throws {
+        // wxWidgets gives the Dutch and Finnish short forms, dialog and newt the Japanese 取消.
+        XCTAssertTrue(StandardTitles.matches("Annuleer", try titles("nl").cancel))
+        XCTAssertTrue(StandardTitles.matches("Peruuta", try titles("fi").cancel))
+        XCTAssertTrue(StandardTitles.matches("取消", try titles("ja").cancel))
+        XCTAssertEqual(try titles("ja").cancel.first, "キャンセル")
+    }
+
+    func testAnUntranslatedCancelIsNoVariant() throws {
+        // wxWidgets' Indonesian catalogue leaves "Cancel" untranslated in one message.
+        XCTAssertFalse(StandardTitles.matches("Cancel", try titles("id").cancel))
+    }
+
     func testRightToLeftLanguages() throws {
         let ar = try titles("ar")
         XCTAssertEqual(ar.cancel.first, "ألغِ")
-        // Qt and KDE say حسنًا; GTK's catalogues give نعم (its Yes) for OK too: both are kept.
-        XCTAssertEqual(ar.ok, ["حسنًا", "نعم"])
+        // Qt and KDE say حسنًا, wxWidgets موافق; GTK's catalogues give نعم (its Yes) for OK too: all are kept.
+        XCTAssertEqual(ar.ok, ["حسنًا", "موافق", "نعم"])
         XCTAssertEqual(ar.yes.first, "نعم")
         XCTAssertEqual(ar.no.first, "لا")
         XCTAssertEqual(ar.error.first, "خطأ")

@@ -138,10 +138,10 @@ final class LanguageTests: XCTestCase {
     func testAnUnknownTranslationOfCancelIsSkippedAndCounted() {
         let found = run([
             Self.start("cs-CZ"),
-            Self.alert("a1", 1000, #""title":"Smazat fotku?","message":"Bude odstraněna ze všech zařízení.","buttons":[{"title":"Storno","style":"cancel"},{"title":"Smazat","style":"destructive"}]"#),
+            Self.alert("a1", 1000, #""title":"Smazat fotku?","message":"Bude odstraněna ze všech zařízení.","buttons":[{"title":"Odvolat","style":"cancel"},{"title":"Smazat","style":"destructive"}]"#),
             Self.alert("a2", 2000, #""title":"Smazat fotku?","message":"Bude odstraněna ze všech zařízení.","buttons":[{"title":"Ne","style":"cancel"},{"title":"Smazat","style":"destructive"}]"#),
         ])
-        XCTAssertEqual(found.rules("a1"), [], "Storno: an app's own translation, not judged")
+        XCTAssertEqual(found.rules("a1"), [], "Odvolat: an app's own translation, not judged")
         XCTAssertEqual(found.pipeline.engine.languagesSkipped["alert-cancel-label"]?["cs"], 1)
         XCTAssertTrue(found.rules("a2").contains("alert-cancel-label"), "Ne (No) is recognizably not Cancel")
     }

@@ -33,7 +33,7 @@ def test_at_most_one_percent_of_translated_sessions_have_a_text_rule_false_posit
 @pytest.mark.parametrize("edition", ["current", "ios7"])
 def test_structural_verdicts_are_the_english_originals(figures, edition):
     structural = figures[edition]["all"]["structural"]
-    assert structural["precision"] >= 0.99 and structural["recall"] >= 0.99, structural
+    assert structural["precision"] >= 0.995 and structural["recall"] >= 0.995, structural
 
 
 @pytest.mark.parametrize("edition", ["current", "ios7"])
