@@ -117,6 +117,29 @@ public enum EventLanguage {
     }()
 
 
+    /// The quotation marks of the language of `tag` (`QuotationMarks`), or nil when it is absent,
+    /// English, or a language CLDR gives no marks for. Found like `titles`: a language with one
+    /// entry by its subtag, without allocating; the others through `forLanguage`.
+    public static func quotationMarks(_ tag: mw_str) -> QuotationMarks? {
+        guard let bytes = bytes(tag), !isEnglish(tag) else { return nil }
+        let end = bytes.firstIndex(of: 0x2D) ?? bytes.count
+        let subtag = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
+        if let marks = singleEntryMarks[subtag] { return marks }
+        return QuotationMarks.forLanguage(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The marks' languages written with one entry (no `de-…` entry besides `de`), by subtag.
+    private static let singleEntryMarks: [String: QuotationMarks] = {
+        let subtags = QuotationMarks.table.map { $0.language.lowercased().split(separator: "-")[0] }
+        var counts: [Substring: Int] = [:]
+        for subtag in subtags { counts[subtag, default: 0] += 1 }
+        var index: [String: QuotationMarks] = [:]
+        for (marks, subtag) in zip(QuotationMarks.table, subtags) where counts[subtag] == 1 && marks.language.lowercased() == subtag {
+            index[String(subtag)] = marks
+        }
+        return index
+    }()
+
     /// True when `title` is the Cancel of the language of `tag`: `Cancel` in any case in English
     /// and when the tag is absent; otherwise that too, or any of the language's standard Cancel
     /// titles (`StandardTitles.matches`).

@@ -19,49 +19,10 @@ public struct StandardTitles: Sendable {
     /// first; empty where no catalogue translates it.
     public let error: [String]
 
-    /// The titles for a BCP 47 tag: tries the tag as given ("pt-BR"), then language-script ("zh-Hans"),
-    /// then the language alone ("de-AT" → "de"), with "zh-CN"/"zh-SG" → "zh-Hans" and "zh-TW"/"zh-HK"/"zh-MO" → "zh-Hant",
-    /// case-insensitively, "_" accepted as "-". Nil for a language the table does not have.
-    ///
-    /// Between language-script and the language alone it also tries language-region
-    /// ("pt-Latn-BR" → "pt-BR") and language-variant ("ca-ES-valencia" → "ca-valencia").
-    /// Chinese without a script goes by its region, Simplified when it has none ("zh" → "zh-Hans");
-    /// Portuguese without a region is Brazil's ("pt" → "pt-BR", as in CLDR's likely subtags), with
-    /// any other region Portugal's ("pt-AO" → "pt-PT", CLDR's parent locale). The deprecated codes
-    /// "iw", "in", "no" and "ji" are read as "he", "id", "nb" and "yi".
+    /// The titles for a BCP 47 tag, found as `LanguageLookup.candidates` says ("de-AT" → "de",
+    /// "zh-TW" → "zh-Hant"). Nil for a language the table does not have.
     public static func forLanguage(_ tag: String) -> StandardTitles? {
-        let subtags = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
-        guard let first = subtags.first, first.count >= 2, first.count <= 3, first.allSatisfy(\.isLetter) else {
-            return nil
-        }
-        let language = aliases[first] ?? first
-        var rest = subtags.dropFirst()
-        var script: String?
-        if let next = rest.first, next.count == 4, next.allSatisfy(\.isLetter) {
-            script = next
-            rest = rest.dropFirst()
-        }
-        var region: String?
-        if let next = rest.first, next.count == 2 && next.allSatisfy(\.isLetter) || next.count == 3 && next.allSatisfy(\.isNumber) {
-            region = next
-            rest = rest.dropFirst()
-        }
-        let variants = rest.prefix { $0.count >= 5 || ($0.count == 4 && $0.first?.isNumber == true) }
-
-        var candidates = [([language] + subtags.dropFirst()).joined(separator: "-")]
-        if let script { candidates.append(language + "-" + script) }
-        if let region { candidates.append(language + "-" + region) }
-        for variant in variants { candidates.append(language + "-" + variant) }
-        switch language {
-        case "zh" where script == nil:
-            candidates.append(region.map(traditionalChineseRegions.contains) == true ? "zh-hant" : "zh-hans")
-        case "pt":
-            candidates.append(region == nil || region == "br" ? "pt-br" : "pt-pt")
-        default:
-            break
-        }
-        candidates.append(language)
-        for candidate in candidates {
+        for candidate in LanguageLookup.candidates(tag) {
             if let position = index[candidate] { return table[position] }
         }
         return nil
@@ -92,11 +53,6 @@ public struct StandardTitles: Sendable {
         return index
     }()
 
-    /// Deprecated ISO 639 codes and the ones that replaced them.
-    private static let aliases = ["iw": "he", "in": "id", "no": "nb", "ji": "yi"]
-
-    /// The regions whose Chinese is written in Traditional characters.
-    private static let traditionalChineseRegions: Set<String> = ["tw", "hk", "mo"]
 
     /// Whether `title` (trimmed) and `variant` are the same title, ignoring case.
     private static func same(_ title: Substring, _ variant: String) -> Bool {

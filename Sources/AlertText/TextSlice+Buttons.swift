@@ -107,3 +107,47 @@ extension TextSlice {
         return false
     }
 }
+
+extension TextSlice {
+    /// True when the text quotes `title` between one of `marks`' pairs: the words from an opening
+    /// mark to the next closing mark of its pair are exactly the title's words, ignoring case and
+    /// punctuation (`Tippen Sie auf „Löschen“` quotes `Löschen`). A title without words is never
+    /// quoted. Walks the bytes; allocates nothing.
+    public func quotes(_ title: TextSlice, between marks: QuotationMarks) -> Bool {
+        guard title.firstWord != nil else { return false }
+        for pair in marks.pairs {
+            var from = 0
+            while let open = firstOffset(of: pair.opening, from: from) {
+                let inside = open + pair.opening.count
+                guard let close = firstOffset(of: pair.closing, from: inside) else { break }
+                if slice(inside, close).hasExactlyTheWords(of: title) { return true }
+                from = close + pair.closing.count
+            }
+        }
+        return false
+    }
+
+    /// The offset of the first occurrence of `mark` at or after `start`, or nil.
+    private func firstOffset(of mark: [UInt8], from start: Int) -> Int? {
+        guard let lead = mark.first, mark.count <= count else { return nil }
+        var offset = start
+        while offset + mark.count <= count {
+            if bytes[offset] == lead {
+                var index = 1
+                while index < mark.count && bytes[offset + index] == mark[index] { index += 1 }
+                if index == mark.count { return offset }
+            }
+            offset += 1
+        }
+        return nil
+    }
+
+    /// True when the text's words are `other`'s words, in order, ignoring case.
+    private func hasExactlyTheWords(of other: TextSlice) -> Bool {
+        var mine = words.makeIterator()
+        for word in other.words {
+            guard let next = mine.next(), next.equals(word) else { return false }
+        }
+        return mine.next() == nil
+    }
+}

@@ -1,4 +1,4 @@
-import AlertText
+public import AlertText
 import ModalwatchABI
 
 extension RuleCall {
@@ -27,6 +27,13 @@ extension RuleCall {
         if isEnglish { return .english }
         guard tag.ptr != nil, let titles = EventLanguage.titles(tag) else { return .untitled }
         return .titled(titles)
+    }
+
+    /// The quotation marks of the event's language (CLDR's, `QuotationMarks`): nil when its texts
+    /// are judged as English, or the language has none in the table.
+    public var quotationMarks: QuotationMarks? {
+        if isEnglish { return nil }
+        return EventLanguage.quotationMarks(locale.raw)
     }
 
     /// Says the rule cannot judge the event's texts in their language (it lacks the data): the

@@ -49,7 +49,7 @@ final class CatalogueConformanceTests: XCTestCase {
             XCTAssertFalse(rule.guideline.isEmpty, rule.id)
             XCTAssertFalse(rule.source.isEmpty, rule.id)
             XCTAssertEqual(rule.languages.name, entry.languages, rule.id)
-            let revisions = [Self.revisedInV11, Self.revisedInV12, Self.revisedInV13].filter { $0.contains(rule.id) }.count
+            let revisions = [Self.revisedInV11, Self.revisedInV12, Self.revisedInV13, Self.revisedInV14].filter { $0.contains(rule.id) }.count
             XCTAssertEqual(rule.rev, 1 + revisions, rule.id)
         }
     }
@@ -57,6 +57,9 @@ final class CatalogueConformanceTests: XCTestCase {
     /// The rules whose verdicts catalogue v1.2 changes (rules.md, "Revisions"): the rules that name
     /// the cancel button, and the rules of wording, now judged by language.
     private static let revisedInV13: Set<String> = ["alert-title-single-word"]
+
+    /// The rule whose verdicts catalogue v1.4 changes: quotations judged in other languages.
+    private static let revisedInV14: Set<String> = ["alert-button-instructions"]
 
     private static let revisedInV12: Set<String> = [
         "alert-cancel-label", "alert-cancel-position", "alert-destructive-without-cancel", "alert-destructive-preferred",

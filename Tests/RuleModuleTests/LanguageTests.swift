@@ -61,8 +61,9 @@ final class LanguageTests: XCTestCase {
         let german = run(lines)
         XCTAssertFalse(german.rules().contains("alert-title-style"), "\(german.rules())")
         XCTAssertEqual(german.pipeline.engine.languagesSkipped["alert-title-style"]?["de"], 1)
-        XCTAssertEqual(german.pipeline.engine.languagesSkipped["alert-button-instructions"]?["de"], 1)
+        XCTAssertEqual(german.pipeline.engine.languagesSkipped["alert-pronoun"]?["de"], 1)
         XCTAssertNil(german.pipeline.engine.languagesSkipped["alert-cancel-label"], "localized: judged")
+        XCTAssertNil(german.pipeline.engine.languagesSkipped["alert-button-instructions"], "localized: its quotations judged")
         let english = run(lines.map { $0.replacingOccurrences(of: #","locale":"de-DE""#, with: "") })
         XCTAssertTrue(english.rules().contains("alert-title-style"), "no locale, Latin script: judged as English")
     }
