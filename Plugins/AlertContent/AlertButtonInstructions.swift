@@ -104,10 +104,20 @@ enum AlertButtonInstructions: Rule {
             } else {
                 "puts the button title \(quoted: button.title) in quotation marks"
             }
-        call.report(subject: event.id, message: "The \(field) of the alert \(label: event) \(what)", evidence: evidence, suggestion: """
-            Remove the explanation of the button \(quoted: button.title): clear titles need none; if one is \
-            needed, write tap \(button.title) without quotation marks
-            """)
+        // Outside English the advice names no English verb.
+        let suggestion: Message =
+            if call.isEnglish {
+                """
+                Remove the explanation of the button \(quoted: button.title): clear titles need none; if one is \
+                needed, write tap \(button.title) without quotation marks
+                """
+            } else {
+                """
+                Remove the explanation of the button \(quoted: button.title): clear titles need none; if one is \
+                needed, name the button without quotation marks
+                """
+            }
+        call.report(subject: event.id, message: "The \(field) of the alert \(label: event) \(what)", evidence: evidence, suggestion: suggestion)
     }
 
     private static let instructions = """
