@@ -30,6 +30,7 @@ enum MetricFamilies {
         "modalwatch_messages_dropped_total": "Messages the publisher dropped.",
         "modalwatch_subscriber_overflows_total": "Times a subscriber's queue overflowed.",
         "modalwatch_subscriptions_refused_total": "Subscriptions the publish socket refused past a bound; the subscriber's connection was shut down.",
+        "modalwatch_language_skips_total": "Judgements a rule skipped because it does not judge the text's language, by rule and language.",
         "modalwatch_sessions_evicted_total": "Sessions evicted to stay within max_sessions.",
         "modalwatch_apps_evicted_total": "Apps without a live session forgotten to stay within max_apps.",
         "modalwatch_events_lost_total": "Events missing by the gaps in their sessions' seq.",
