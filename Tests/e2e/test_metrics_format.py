@@ -93,3 +93,37 @@ def test_healthz_says_ok_while_the_loop_runs_and_the_history_takes_writes(zctx, 
         assert status == 404 and "/healthz" in body
     finally:
         assert daemon.stop() == 0
+
+
+def test_a_skipped_judgement_is_exported_with_its_help(zctx, tmp_path):
+    """A German alert skips the English rules; the scrape after it names the skips by rule and
+    language, with `# HELP` (a family without its help text stopped the daemon)."""
+    daemon = metrics_daemon(zctx, tmp_path)
+    sender = support.EventSender(zctx, daemon.events)
+    try:
+        sender.warm_up(daemon)
+        sender.events([
+            {"v": 1, "type": "session.start", "session": "L1", "ts": 1_732_290_000_000, "app": "com.example.l10n",
+             "locale": "de-DE"},
+            {"v": 1, "type": "alert.presented", "session": "L1", "ts": 1_732_290_001_000, "id": "a1",
+             "title": "Ihr Konto Wurde Gesperrt", "message": "Bitte melden Sie sich erneut an.",
+             "buttons": [{"title": "Abbrechen"}, {"title": "Anmelden"}]},
+        ])
+        daemon.wait_status(lambda s: s.get("languages_skipped", {}).get("alert-pronoun/de", 0) >= 1,
+                           what="the skipped English rule counted")
+        scraped = {"text": ""}
+
+        def exported() -> bool:
+            status, scraped["text"] = get(base_url(daemon) + "/metrics")
+            return status == 200 and "modalwatch_language_skips_total{" in scraped["text"]
+
+        # The metrics are refreshed by the loop's tick, not at each event.
+        assert support.poll_until(exported, 10, interval=0.2), scraped["text"]
+        text = scraped["text"]
+        helps, types, _ = families(text)
+        assert "modalwatch_language_skips_total" in helps and types["modalwatch_language_skips_total"] == "counter"
+        assert 'modalwatch_language_skips_total{language="de",rule="alert-pronoun"}' in text or \
+            'modalwatch_language_skips_total{rule="alert-pronoun",language="de"}' in text, text
+    finally:
+        sender.close()
+        assert daemon.stop() == 0
