@@ -98,23 +98,8 @@ public enum EventLanguage {
     /// `forLanguage`, which allocates.
     public static func titles(_ tag: mw_str) -> StandardTitles? {
         guard let bytes = bytes(tag), !isEnglish(tag) else { return nil }
-        let end = bytes.firstIndex(of: 0x2D) ?? bytes.count
-        let subtag = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-        if let titles = singleEntryLanguages[subtag] { return titles }
-        return StandardTitles.forLanguage(String(decoding: bytes, as: UTF8.self))
+        return StandardTitles.lookup.entry(forBytes: bytes)
     }
-
-    /// The table's languages written with one entry (no `de-…` entry besides `de`), by subtag.
-    private static let singleEntryLanguages: [String: StandardTitles] = {
-        let subtags = StandardTitles.table.map { $0.language.lowercased().split(separator: "-")[0] }
-        var counts: [Substring: Int] = [:]
-        for subtag in subtags { counts[subtag, default: 0] += 1 }
-        var index: [String: StandardTitles] = [:]
-        for (titles, subtag) in zip(StandardTitles.table, subtags) where counts[subtag] == 1 && titles.language.lowercased() == subtag {
-            index[String(subtag)] = titles
-        }
-        return index
-    }()
 
 
     /// The quotation marks of the language of `tag` (`QuotationMarks`), or nil when it is absent,
@@ -122,23 +107,8 @@ public enum EventLanguage {
     /// entry by its subtag, without allocating; the others through `forLanguage`.
     public static func quotationMarks(_ tag: mw_str) -> QuotationMarks? {
         guard let bytes = bytes(tag), !isEnglish(tag) else { return nil }
-        let end = bytes.firstIndex(of: 0x2D) ?? bytes.count
-        let subtag = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-        if let marks = singleEntryMarks[subtag] { return marks }
-        return QuotationMarks.forLanguage(String(decoding: bytes, as: UTF8.self))
+        return QuotationMarks.lookup.entry(forBytes: bytes)
     }
-
-    /// The marks' languages written with one entry (no `de-…` entry besides `de`), by subtag.
-    private static let singleEntryMarks: [String: QuotationMarks] = {
-        let subtags = QuotationMarks.table.map { $0.language.lowercased().split(separator: "-")[0] }
-        var counts: [Substring: Int] = [:]
-        for subtag in subtags { counts[subtag, default: 0] += 1 }
-        var index: [String: QuotationMarks] = [:]
-        for (marks, subtag) in zip(QuotationMarks.table, subtags) where counts[subtag] == 1 && marks.language.lowercased() == subtag {
-            index[String(subtag)] = marks
-        }
-        return index
-    }()
 
     /// True when `title` is the Cancel of the language of `tag`: `Cancel` in any case in English
     /// and when the tag is absent; otherwise that too, or any of the language's standard Cancel

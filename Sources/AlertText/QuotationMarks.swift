@@ -28,19 +28,12 @@ public struct QuotationMarks: Sendable {
     /// The marks for a BCP 47 tag, found as `LanguageLookup.candidates` says ("de-AT" → "de",
     /// "zh-TW" → "zh-Hant"). Nil for English and a language CLDR gives no marks for.
     public static func forLanguage(_ tag: String) -> QuotationMarks? {
-        for candidate in LanguageLookup.candidates(tag) {
-            if let position = index[candidate] { return table[position] }
-        }
-        return nil
+        lookup.entry(for: tag)
     }
 
     /// Every language in the table.
     public static var languages: [String] { table.map(\.language) }
 
-    /// The position in `table` of each language, lowercased.
-    private static let index: [String: Int] = {
-        var index: [String: Int] = [:]
-        for (position, marks) in table.enumerated() { index[marks.language.lowercased()] = position }
-        return index
-    }()
+    /// `table` by language.
+    static let lookup = LanguageTable(table, language: \.language)
 }

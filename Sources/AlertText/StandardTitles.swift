@@ -22,10 +22,7 @@ public struct StandardTitles: Sendable {
     /// The titles for a BCP 47 tag, found as `LanguageLookup.candidates` says ("de-AT" → "de",
     /// "zh-TW" → "zh-Hant"). Nil for a language the table does not have.
     public static func forLanguage(_ tag: String) -> StandardTitles? {
-        for candidate in LanguageLookup.candidates(tag) {
-            if let position = index[candidate] { return table[position] }
-        }
-        return nil
+        lookup.entry(for: tag)
     }
 
     /// Whether `title` is one of `variants`, compared after Unicode NFC-insensitive, case-insensitive folding and trimming of whitespace (no allocation needed on the hot path is a plus, but correctness first).
@@ -46,12 +43,8 @@ public struct StandardTitles: Sendable {
     /// Every language in the table.
     public static var languages: [String] { table.map(\.language) }
 
-    /// The position in `table` of each language, lowercased.
-    private static let index: [String: Int] = {
-        var index: [String: Int] = [:]
-        for (position, titles) in table.enumerated() { index[titles.language.lowercased()] = position }
-        return index
-    }()
+    /// `table` by language.
+    static let lookup = LanguageTable(table, language: \.language)
 
 
     /// Whether `title` (trimmed) and `variant` are the same title, ignoring case.
