@@ -164,7 +164,9 @@ struct Modalwatchd: AsyncParsableCommand {
         do {
             try await group.run()
         } catch let error as DaemonError {
-            logger.critical("modalwatchd cannot run", metadata: ["error": "\(error.message)"])
+            var metadata: Logger.Metadata = ["error": "\(error.message)"]
+            if let step = error.step { metadata["step"] = "\(step)" }
+            logger.critical("modalwatchd cannot run", metadata: metadata)
             throw ExitCode(1)
         }
     }
