@@ -120,7 +120,10 @@ public final class IngestLoop {
     private var message = ZMQMessage()
     private var frame = ZMQMessage()
     /// The control thread's engine jobs, done on this thread.
-    private lazy var control = ControlHandler(loop: self, exchange: resources.controlThread.exchange, pair: resources.control)
+    private lazy var control = ControlHandler(
+        answers: makeControlAnswers(self), exchange: resources.controlThread.exchange, pair: resources.control)
+    /// What the control handler answers with, given by `Daemon`.
+    private let makeControlAnswers: (IngestLoop) -> ControlAnswers
     /// Control requests answered (by the control thread, or with this thread's help).
     var controlRequests: Int { resources.controlThread.exchange.requestsAnswered }
     /// How long control requests held this thread.
@@ -139,9 +142,13 @@ public final class IngestLoop {
 
     /// A loop over the parts `Daemon` started, on the calling thread (which it then never leaves):
     /// restores the newest checkpoint and starts the rule watchdog, the module file watch and
-    /// the checkpoint writer.
-    init(_ settings: Settings, _ resources: IngestResources, clock: DaemonClock) {
+    /// the checkpoint writer. `controlAnswers` gives the control handler what it answers with.
+    init(
+        _ settings: Settings, _ resources: IngestResources, clock: DaemonClock,
+        controlAnswers: @escaping (IngestLoop) -> ControlAnswers
+    ) {
         self.clock = clock
+        makeControlAnswers = controlAnswers
         configuration = settings.configuration
         catalog = settings.catalog
         logger = settings.logger

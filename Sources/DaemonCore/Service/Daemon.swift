@@ -8,6 +8,7 @@ import Glibc
 import HistoryStore
 import ModalwatchConfig
 import Posix
+import SessionEngine
 import ZeroMQ
 
 /// The daemon's composition root (docs/architecture.md, "Start-up"): opens the state directory
@@ -122,8 +123,23 @@ public enum Daemon: Sendable {
             context: context, zap: curve.zap, publishing: publishing, ingest: ingest.socket, handOver: handOver,
             control: control.pair, controlThread: control.thread, poller: poll.poller, index: poll.index, metrics: metrics,
             connections: ingest.connections, endpoints: endpoints, stateLock: stateLock)
-        let loop = try sequence.step("ingest loop", { () throws(DaemonError) in IngestLoop(settings, resources, clock: clock) })
+        let loop = try sequence.step("ingest loop", { () throws(DaemonError) in
+            IngestLoop(settings, resources, clock: clock, controlAnswers: controlAnswers(logger: logger))
+        })
         return Parts(resources: resources, loop: loop)
+    }
+
+    /// What the control handler answers with: the loop's engine, its `status` and `rules`
+    /// replies and its reload, nothing else of it. The loop owns the handler, so the handler's
+    /// closures hold the loop unowned.
+    private static func controlAnswers(logger: Logger) -> (IngestLoop) -> ControlAnswers {
+        { loop in
+            ControlAnswers(
+                engine: loop.pipeline.engine, logger: logger,
+                status: { [unowned loop] in loop.statusReport() },
+                rules: { [unowned loop] in loop.rulesReport() },
+                reload: { [unowned loop] in loop.reload($0) })
+        }
     }
 
     /// Stops every part, the last started first. The ingest loop has handed the publishing thread
