@@ -20,8 +20,12 @@ public struct ConfigLoader: Sendable {
     /// The `rules_dirs` a config file names, read before the modules load (the full
     /// check, which needs the modules, comes after). Problems are left to `load`.
     public static func peekRulesDirectories(path: String) -> [String] {
-        guard let root = (try? ConfigSources(path: path))?.root,
-              let dirs = root.mapping?["rules_dirs"] else { return [] }
+        rulesDirectories(in: try? ConfigSources(path: path))
+    }
+
+    /// The `rules_dirs` of configuration sources already read.
+    static func rulesDirectories(in sources: ConfigSources?) -> [String] {
+        guard let dirs = sources?.root?.mapping?["rules_dirs"] else { return [] }
         if let one = dirs.scalar { return one.string.isEmpty ? [] : [one.string] }
         return (dirs.sequence ?? []).compactMap { $0.scalar?.string }
     }
@@ -42,8 +46,12 @@ public struct ConfigLoader: Sendable {
     /// The `module_load_timeout` a config file sets, read before the modules load; nil when it
     /// sets none or a bad one (`load` reports that).
     public static func peekModuleLoadTimeout(path: String) -> Int64? {
-        guard let root = (try? ConfigSources(path: path))?.root,
-              let value = root.mapping?["module_load_timeout"]?.scalar,
+        moduleLoadTimeout(in: try? ConfigSources(path: path))
+    }
+
+    /// The `module_load_timeout` of configuration sources already read.
+    static func moduleLoadTimeout(in sources: ConfigSources?) -> Int64? {
+        guard let value = sources?.root?.mapping?["module_load_timeout"]?.scalar,
               let milliseconds = DurationParser.milliseconds(value.string),
               moduleLoadTimeoutRange.contains(milliseconds) else { return nil }
         return milliseconds
@@ -52,6 +60,11 @@ public struct ConfigLoader: Sendable {
     /// Reads and checks the file at `path` and its drop-ins (`ConfigSources`).
     public func load(path: String) throws(ConfigErrors) -> DaemonConfiguration {
         try read(ConfigSources(path: path))
+    }
+
+    /// Checks a configuration file read once (`ConfigFile`): the same as `load(path:)` on its path.
+    public func load(_ file: ConfigFile) throws(ConfigErrors) -> DaemonConfiguration {
+        try read(file.sources.get())
     }
 
     /// Checks configuration text; `file` names it in errors.

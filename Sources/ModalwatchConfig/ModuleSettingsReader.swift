@@ -62,8 +62,12 @@ extension ConfigLoader {
     /// Each module's settings a config file gives (`modules:`), read before the modules
     /// load so that their `on_init` gets them. Problems are left to `load`.
     public static func peekModuleSettings(path: String) -> [String: [(key: String, value: String)]] {
-        guard let root = (try? ConfigSources(path: path))?.root,
-              let modules = root.mapping?["modules"] else { return [:] }
+        moduleSettings(in: try? ConfigSources(path: path), path: path)
+    }
+
+    /// Each module's settings of configuration sources already read from `path`.
+    static func moduleSettings(in sources: ConfigSources?, path: String) -> [String: [(key: String, value: String)]] {
+        guard let modules = sources?.root?.mapping?["modules"] else { return [:] }
         var reader = ModuleSettingsReader { _ in path }
         return reader.read(modules, catalog: nil)
     }

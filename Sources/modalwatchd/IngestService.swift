@@ -17,7 +17,7 @@ struct IngestService: Service {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let thread = Thread {
                     do {
-                        try IngestLoop.run(settings) { endpoints in
+                        try Daemon.run(settings) { endpoints in
                             logger.notice("modalwatchd ready", metadata: [
                                 "events": "\(endpoints["events"] ?? [])",
                                 "publish": "\(endpoints["publish"] ?? [])",

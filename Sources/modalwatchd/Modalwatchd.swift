@@ -114,15 +114,17 @@ struct Modalwatchd: AsyncParsableCommand {
         var bootstrapLogger = Logger(label: "modalwatchd")
         bootstrapLogger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (checkConfig ? .warning : .info)
         let configPath = resolvedConfigPath()
-        let directories = rulesDir + (configPath.map(ConfigLoader.peekRulesDirectories(path:)) ?? [])
-        let moduleSettings = configPath.map(ConfigLoader.peekModuleSettings(path:)) ?? [:]
-        let loadTimeout = configPath.flatMap(ConfigLoader.peekModuleLoadTimeout(path:)) ?? DaemonConfiguration().moduleLoadTimeoutMs
+        // The file is read and parsed once at start: the modules' early values, then the whole check.
+        let configFile = configPath.map(ConfigFile.init(path:))
+        let directories = rulesDir + (configFile?.rulesDirectories ?? [])
+        let moduleSettings = configFile?.moduleSettings ?? [:]
+        let loadTimeout = configFile?.moduleLoadTimeoutMs ?? DaemonConfiguration().moduleLoadTimeoutMs
         let catalog = ModuleLoader(logger: bootstrapLogger, probe: ModuleProbe.ofThisExecutable(timeoutMs: loadTimeout))
             .load(directories: directories, settings: moduleSettings)
 
         let loaded: DaemonConfiguration
         do {
-            loaded = try loadConfiguration(path: configPath, catalog: catalog)
+            loaded = try loadConfiguration(file: configFile, catalog: catalog)
         } catch {
             for line in error.errors { FileHandle.standardError.write(Data("\(errorPrefix)modalwatchd: \(line)\n".utf8)) }
             throw ExitCode(1)
@@ -153,7 +155,10 @@ struct Modalwatchd: AsyncParsableCommand {
         }
 
         let wakeup = try Wakeup()
-        let configurationSource: IngestLoop.ConfigurationSource = { [self] in try self.loadConfiguration(path: configPath, catalog: catalog) }
+        // A reload reads the file again.
+        let configurationSource: IngestLoop.ConfigurationSource = { [self] in
+            try self.loadConfiguration(file: configPath.map(ConfigFile.init(path:)), catalog: catalog)
+        }
         let settings = IngestLoop.Settings(
             configuration: loaded, catalog: catalog, wakeup: wakeup, logger: logger,
             notifier: SystemdNotifier(environment: ProcessInfo.processInfo.environment),
@@ -164,7 +169,9 @@ struct Modalwatchd: AsyncParsableCommand {
         do {
             try await group.run()
         } catch let error as DaemonError {
-            logger.critical("modalwatchd cannot run", metadata: ["error": "\(error.message)"])
+            var metadata: Logger.Metadata = ["error": "\(error.message)"]
+            if let step = error.step { metadata["step"] = "\(step)" }
+            logger.critical("modalwatchd cannot run", metadata: metadata)
             throw ExitCode(1)
         }
     }
@@ -183,9 +190,9 @@ struct Modalwatchd: AsyncParsableCommand {
     }
 
     /// The file's configuration (or the defaults) with the flags laid over it.
-    private func loadConfiguration(path: String?, catalog: RuleCatalog) throws(ConfigErrors) -> DaemonConfiguration {
+    private func loadConfiguration(file: ConfigFile?, catalog: RuleCatalog) throws(ConfigErrors) -> DaemonConfiguration {
         var configuration = DaemonConfiguration()
-        if let path { configuration = try ConfigLoader(catalog: catalog).load(path: path) }
+        if let file { configuration = try ConfigLoader(catalog: catalog).load(file) }
         if !events.isEmpty { configuration.events = events }
         if !eventsConnect.isEmpty { configuration.eventsConnect = eventsConnect }
         if let publish { configuration.publish = publish }

@@ -67,7 +67,7 @@ final class ClockStepTests: XCTestCase {
         let ready = DispatchSemaphore(value: 0)
         let stopped = DispatchSemaphore(value: 0)
         Thread {
-            try? IngestLoop.run(loopSettings) { _ in ready.signal() }
+            try? Daemon.run(loopSettings) { _ in ready.signal() }
             ready.signal()
             stopped.signal()
         }.start()

@@ -47,7 +47,7 @@ final class ControlSocketTests: XCTestCase {
         let stopped = DispatchSemaphore(value: 0)
         self.stopped = stopped
         let thread = Thread {
-            try? IngestLoop.run(settings) { _ in ready.signal() }
+            try? Daemon.run(settings) { _ in ready.signal() }
             ready.signal()
             stopped.signal()
         }

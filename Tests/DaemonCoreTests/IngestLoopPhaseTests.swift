@@ -49,7 +49,7 @@ final class IngestLoopPhaseTests: XCTestCase {
         let outcome = Outcome()
         let thread = Thread {
             do throws(DaemonError) {
-                try IngestLoop.run(settings) { _ in ready.signal() }
+                try Daemon.run(settings) { _ in ready.signal() }
             } catch let failure {
                 outcome.error.withLock { $0 = failure }
             }

@@ -15,11 +15,11 @@ import Posix
 /// decodes and judges them, hands what it finds to the publishing thread, and
 /// does the control thread's engine jobs in between, in bounded turns (`ControlHandler`).
 ///
-/// The loop is made on its thread by `run(_:ready:)` and never leaves it (it is not
+/// The loop is made on its thread by `Daemon.run(_:ready:)` and never leaves it (it is not
 /// `Sendable`): only `Settings` cross over, and other threads reach the loop only
-/// through `Wakeup`. Its life is a small state machine (`State`): `IngestResources`
-/// opens every socket, then `running` → `draining` → `stopping` → `stopped`, one
-/// step per phase; see docs/architecture.md.
+/// through `Wakeup`. Its life is a small state machine (`State`): `Daemon` starts every
+/// part, then `running` → `draining` → `stopping` → `stopped`, one step per phase; see
+/// docs/architecture.md.
 public final class IngestLoop {
     /// Reads the configuration again, for a reload.
     public typealias ConfigurationSource = @Sendable () throws -> DaemonConfiguration
@@ -57,7 +57,7 @@ public final class IngestLoop {
         }
     }
 
-    /// The phases of the loop's life, after `IngestResources.open`.
+    /// The phases of the loop's life, after `Daemon`'s start-up steps.
     private enum State {
         /// Polling the sockets and the wake-up; draining received events in slices
         /// between control requests and timers.
@@ -66,7 +66,7 @@ public final class IngestLoop {
         case draining
         /// Everything received is judged: snapshot written, the rest handed over, `finish` said.
         case stopping
-        /// Done; `IngestResources.close()` follows.
+        /// Done; `Daemon` stops the parts.
         case stopped
     }
 
@@ -120,7 +120,10 @@ public final class IngestLoop {
     private var message = ZMQMessage()
     private var frame = ZMQMessage()
     /// The control thread's engine jobs, done on this thread.
-    private lazy var control = ControlHandler(loop: self, exchange: resources.controlThread.exchange, pair: resources.control)
+    private lazy var control = ControlHandler(
+        answers: makeControlAnswers(self), exchange: resources.controlThread.exchange, pair: resources.control)
+    /// What the control handler answers with, given by `Daemon`.
+    private let makeControlAnswers: (IngestLoop) -> ControlAnswers
     /// Control requests answered (by the control thread, or with this thread's help).
     var controlRequests: Int { resources.controlThread.exchange.requestsAnswered }
     /// How long control requests held this thread.
@@ -137,35 +140,15 @@ public final class IngestLoop {
     /// The publish and control sockets' connection guards.
     var sideConnections: ArraySlice<ConnectionGuard> { resources.connections.dropFirst() }
 
-    /// Opens every socket for `settings` on the calling thread, calls `ready` with the
-    /// endpoints bound, and runs there until a stop is requested and everything received
-    /// was judged, stored and published. Throws only when the start fails.
-    public static func run(_ settings: Settings, ready: ([String: [String]]) -> Void) throws(DaemonError) {
-        KernelThreadName.set(kernelThreadName)
-        // Every descriptor the hard limit allows, before anything opens: libzmq takes one per connection.
-        do {
-            let limit = try Posix.raiseDescriptorLimit()
-            settings.logger.info("descriptor limit", metadata: ["nofile": "\(limit)"])
-        } catch {
-            settings.logger.warning("could not raise the descriptor limit", metadata: ["error": "\(error)", "nofile": "\(Posix.descriptorLimit())"])
-        }
-        let clock = DaemonClock(source: settings.clock)
-        let resources = try IngestResources.open(
-            settings.configuration, wakeup: settings.wakeup, configurationSource: settings.configurationSource,
-            clock: clock, logger: settings.logger)
-        let loop = IngestLoop(settings, resources, clock: clock)
-        // Every family and its zero series are in place before the daemon says it is ready.
-        if let metrics = resources.metrics {
-            loop.declareMetricSeries(metrics.exporter)
-            loop.updateMetrics(metrics.exporter, lagSeconds: 0)
-        }
-        ready(resources.endpoints)
-        loop.run()
-        resources.close()
-    }
-
-    private init(_ settings: Settings, _ resources: IngestResources, clock: DaemonClock) {
+    /// A loop over the parts `Daemon` started, on the calling thread (which it then never leaves):
+    /// restores the newest checkpoint and starts the rule watchdog, the module file watch and
+    /// the checkpoint writer. `controlAnswers` gives the control handler what it answers with.
+    init(
+        _ settings: Settings, _ resources: IngestResources, clock: DaemonClock,
+        controlAnswers: @escaping (IngestLoop) -> ControlAnswers
+    ) {
         self.clock = clock
+        makeControlAnswers = controlAnswers
         configuration = settings.configuration
         catalog = settings.catalog
         logger = settings.logger
@@ -205,8 +188,8 @@ public final class IngestLoop {
         }
     }
 
-    /// Steps through the phases until `stopped`.
-    private func run() {
+    /// Steps through the phases until `stopped`; `Daemon` then stops the parts.
+    func run() {
         tell("READY=1\nSTATUS=ready; no events yet")
         while true {
             switch state {

@@ -26,12 +26,21 @@ public struct DaemonError: Error, Sendable, CustomStringConvertible {
     /// The error this one comes from (a `PosixError`, a `ZMQError`, a history store or configuration
     /// error), kept as it was thrown.
     public let underlying: (any Error)?
+    /// The start-up step that failed (`Daemon`'s steps, e.g. `state directory`), if it failed at start.
+    public private(set) var step: String?
 
     /// Creates an error; `underlying` is the error caught, if any.
     public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
+    }
+
+    /// The same error, naming the start-up step it stopped (the innermost step is kept).
+    func during(_ step: String) -> DaemonError {
+        var error = self
+        if error.step == nil { error.step = step }
+        return error
     }
 
     /// The `errno` of the system or libzmq call that failed, if the underlying error has one.

@@ -98,7 +98,7 @@ extension IngestLoop {
         reply.violationsAlreadyStored = Int(clamping: counters.violationsAlreadyStored)
         reply.historyFailures = Int(clamping: published.storeFailures.load(ordering: .relaxed))
         reply.historyPruned = Int(clamping: published.historyPruned.load(ordering: .relaxed))
-        reply.history = (try? IngestResources.historyTarget(configuration))??.description
+        reply.history = (try? configuration.historyTarget())??.description
         reply.reportsSuppressed = Int(clamping: engine.reportsSuppressed)
         reply.violationsRateLimited = Int(clamping: engine.violationsRateLimited)
         reply.violationsRateLimitedByRule = counters.violationsRateLimitedByRule.mapValues { Int(clamping: $0) }

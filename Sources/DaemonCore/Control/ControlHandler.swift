@@ -46,8 +46,8 @@ final class ControlHandler {
         var longestMicros: Int64 = 0, longestCPUMicros: Int64 = 0, longestStepMicros: Int64 = 0
     }
 
-    /// The ingest loop, through what the handler may ask of it.
-    private unowned let loop: any ControlledLoop
+    /// What the handler answers with, from the composition root.
+    private let answers: ControlAnswers
     private let exchange: ControlExchange
     private let pair: ZMQSocket
     /// The job under way in slices, if any.
@@ -57,8 +57,8 @@ final class ControlHandler {
     /// How long control jobs held this thread, one turn at a time.
     private(set) var holds = ControlHoldTimes()
 
-    init(loop: any ControlledLoop, exchange: ControlExchange, pair: ZMQSocket) {
-        self.loop = loop
+    init(answers: ControlAnswers, exchange: ControlExchange, pair: ZMQSocket) {
+        self.answers = answers
         self.exchange = exchange
         self.pair = pair
     }
@@ -75,10 +75,10 @@ final class ControlHandler {
             switch job {
             case .status:
                 command = "status"
-                answer(.status(loop.statusReport()))
+                answer(.status(answers.status()))
             case .rules:
                 command = "rules"
-                answer(.rules(loop.rulesReport()))
+                answer(.rules(answers.rules()))
             case .reload(let read):
                 command = "reload"
                 answer(.reload(Result { () throws(ControlRefusal) in try reload(read) }))
@@ -109,7 +109,7 @@ final class ControlHandler {
             looked = now
             return now >= deadline
         }
-        let engine = loop.engine
+        let engine = answers.engine
         switch ongoing {
         case .sessions(let scan):
             // Slices of a bounded size (`Engine.scanSlice`), as many as the turn has time and memory
@@ -136,7 +136,7 @@ final class ControlHandler {
         let held = holds.end(command: ongoing.command)
         let faults = Self.minorFaults() - faultsBefore
         if holds.lastCPUMicros > 2 * Self.turnMicros {
-            loop.logger.debug("control turn over its slice", metadata: [
+            answers.logger.debug("control turn over its slice", metadata: [
                 "cmd": "\(ongoing.command)", "turn": "\(tally.turns)", "cpu_us": "\(holds.lastCPUMicros)", "wall_us": "\(held)",
                 "longest_step_us": "\(longestStep)", "minor_faults": "\(faults)", "clock_checks": "\(checks)",
             ])
@@ -150,7 +150,7 @@ final class ControlHandler {
         // meanwhile: counted from turns whose wall clock is their CPU time, within 20 µs.
         if held - holds.lastCPUMicros <= 20 { tally.longestStepMicros = max(tally.longestStepMicros, longestStep) }
         if self.ongoing == nil {
-            loop.logger.debug("control job done", metadata: [
+            answers.logger.debug("control job done", metadata: [
                 "cmd": "\(ongoing.command)", "turns": "\(tally.turns)", "longest_turn_us": "\(tally.longestMicros)",
                 "longest_turn_cpu_us": "\(tally.longestCPUMicros)", "longest_step_us": "\(tally.longestStepMicros)",
                 "steps": "\(tally.steps)", "steps_over_100us": "\(tally.slowSteps)",
@@ -187,12 +187,12 @@ final class ControlHandler {
 
     private func reload(_ read: Result<DaemonConfiguration, DaemonError>) throws(ControlRefusal) -> ReloadReply {
         // Logged as SIGHUP's reload is, so the journal holds the reason whoever asked.
-        switch loop.reload(read) {
+        switch answers.reload(read) {
         case .success(let summary):
-            loop.logger.notice("configuration reloaded", metadata: ["summary": "\(summary)", "asked": "control"])
+            answers.logger.notice("configuration reloaded", metadata: ["summary": "\(summary)", "asked": "control"])
             return ReloadReply(summary: summary)
         case .failure(let failure):
-            loop.logger.error("reload refused; the old configuration stays in force", metadata: ["error": "\(failure.message)", "asked": "control"])
+            answers.logger.error("reload refused; the old configuration stays in force", metadata: ["error": "\(failure.message)", "asked": "control"])
             throw ControlRefusal("reload refused: \(failure.description); the old configuration stays in force")
         }
     }
@@ -201,7 +201,7 @@ final class ControlHandler {
     /// of it in slices. The control thread builds the reply from it and adds the session's
     /// violations from the history.
     private func startSession(_ request: SessionRequest) {
-        let engine = loop.engine
+        let engine = answers.engine
         let snapshot = engine.sessionSnapshot(id: request.id)
         guard snapshot != nil || request.ended else {
             answer(.session(.failure(ControlRefusal(
