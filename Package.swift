@@ -251,6 +251,21 @@ let package = Package(
             dependencies: ["SessionEngine", "RuleHost", "ModalwatchTesting", .product(name: "Logging", package: "swift-log")],
             exclude: ["Streams"]
         ),
+        // The fuzz targets' sources (Fuzz/Targets) without their libFuzzer entry files, and a replay of
+        // every input in Fuzz/regressions through them (Fuzz/README.md).
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: [
+                "ByteBasics", "ControlProtocol", "DaemonCore", "EventDecoding", "ModalwatchABI", "ModalwatchConfig",
+                "ModalwatchTesting", "Report", "RuleHost", "SessionEngine", "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Fuzz/Targets",
+            exclude: [
+                "Decoder/DecoderFuzzEntry.swift", "Config/ConfigFuzzEntry.swift",
+                "Control/ControlFuzzEntry.swift", "Timeline/TimelineFuzzEntry.swift",
+            ]
+        ),
     ] + modules.map(\.1)
 )
 

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import ModalwatchConfig
 import RuleHost
+import SessionEngine
 import ZeroMQ
 
 /// A real `IngestLoop` on its own thread, as modalwatchd runs it: `ipc://` endpoints in a private
