@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 //
 // modalwatch: a daemon that watches UI-event streams over ZeroMQ and reports
 // where an app breaks Apple's Human Interface Guidelines on alerts, action
@@ -31,8 +31,7 @@ let modules = [
 ]
 
 /// What a rule module written in another package builds on (docs/writing-a-rule-module.md):
-/// the C header, RuleKit and AlertText (their targets are in `vendedByURL` below: no
-/// unsafe flags, so a package can depend on modalwatch by URL and tag as well as by path).
+/// the C header, RuleKit and AlertText (a package depends on modalwatch by URL and tag, or by path).
 let moduleAuthorLibraries: [Product] = [
     .library(name: "ModalwatchABI", targets: ["ModalwatchABI"]),
     .library(name: "RuleKit", targets: ["RuleKit"]),
@@ -251,19 +250,29 @@ let package = Package(
             dependencies: ["SessionEngine", "RuleHost", "ModalwatchTesting", .product(name: "Logging", package: "swift-log")],
             exclude: ["Streams"]
         ),
+        // The fuzz targets' sources (Fuzz/Targets) without their libFuzzer entry files, and a replay of
+        // every input in Fuzz/regressions through them (Fuzz/README.md).
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: [
+                "ByteBasics", "ControlProtocol", "DaemonCore", "EventDecoding", "ModalwatchABI", "ModalwatchConfig",
+                "ModalwatchTesting", "Report", "RuleHost", "SessionEngine", "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Fuzz/Targets",
+            exclude: [
+                "Decoder/DecoderFuzzEntry.swift", "Config/ConfigFuzzEntry.swift",
+                "Control/ControlFuzzEntry.swift", "Timeline/TimelineFuzzEntry.swift",
+            ]
+        ),
     ] + modules.map(\.1)
 )
 
 // MARK: - Settings for every target (in the manner of swift-log's Package.swift)
 
-/// Targets that out-of-tree packages depend on by URL (rule modules written elsewhere: issue 14).
-/// SwiftPM refuses `unsafeFlags` in a remote dependency, so these get none.
-let vendedByURL: Set<String> = ["RuleKit", "ModalwatchABI", "AlertText", "ByteBasics"]
-
 /// Release builds without dynamic exclusivity checks (`swift_beginAccess` on class-property
 /// accesses: 5.8% of the per-event instructions when last measured, docs/PERFORMANCE.md) in
-/// the per-event targets, except those vended by URL, which may carry no unsafe flag. Debug
-/// builds and the tests keep the checks.
+/// the per-event targets. Debug builds and the tests keep the checks.
 let uncheckedExclusivity: Set<String> = [
     "ZeroMQ", "EventDecoding", "SessionEngine", "DaemonCore",
     "OveruseRules", "ModalityRules", "AlertContentRules", "ActionSheetRules",
@@ -281,10 +290,13 @@ for target in package.targets where [.executable, .test, .regular].contains(targ
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     // Imports are internal unless marked public (SE-0409).
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
-    if !vendedByURL.contains(target.name) {
-        // Every public type says whether it is Sendable (an unsafe flag: not on targets vended by URL).
-        settings.append(.unsafeFlags(["-Xfrontend", "-require-explicit-sendable"]))
-    }
+    // A nonisolated async function runs on its caller's executor unless marked @concurrent (SE-0461).
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+    // Every public type says whether it is Sendable.
+    settings.append(.unsafeFlags(["-Xfrontend", "-require-explicit-sendable"]))
+    // Warnings are errors in this package's own targets (SE-0480: SwiftPM ignores this setting in a
+    // package built as someone else's dependency).
+    settings.append(.treatAllWarnings(as: .error))
     if uncheckedExclusivity.contains(target.name) {
         settings.append(.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)))
     }

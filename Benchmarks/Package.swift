@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 //
 // modalwatch's benchmarks, a package of its own (as swift-nio keeps its Benchmarks/): the root
 // package's `swift build` does not build it, and its extra dependencies (HdrHistogram,
@@ -12,6 +12,16 @@
 // See Benchmarks/README.md.
 
 import PackageDescription
+
+/// The root package's Swift settings (its Package.swift), for the bench's own code.
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .treatAllWarnings(as: .error),
+]
 
 let package = Package(
     name: "modalwatch-benchmarks",
@@ -36,12 +46,7 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Sources/modalwatch-bench",
-            swiftSettings: [
-                .swiftLanguageMode(.v6),
-                .enableUpcomingFeature("ExistentialAny"),
-                .enableUpcomingFeature("MemberImportVisibility"),
-                .enableUpcomingFeature("InternalImportsByDefault"),
-            ]
+            swiftSettings: strictSwift
         ),
         // The micro-benchmarks (decoder, engine, history store) on package-benchmark, with the
         // allocation counts checked against Thresholds/: `swift package benchmark thresholds check`.
@@ -55,7 +60,11 @@ let package = Package(
                 .product(name: "ModalwatchTesting", package: "modalwatch"),
             ],
             path: "Benchmarks/ModalwatchMicro",
-            swiftSettings: [.swiftLanguageMode(.v6)],
+            swiftSettings: [
+                .swiftLanguageMode(.v6),
+                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                .treatAllWarnings(as: .error),
+            ],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

@@ -3,7 +3,8 @@
 # in DIR, run by an unprivileged user (`nobody` when started by root: initdb refuses root).
 #
 #   postgres-throwaway.sh start DIR    creates DIR/data if needed, starts the server, prints
-#                                      the connection string (host=DIR user=modalwatch dbname=postgres)
+#                                      the connection string (host=DIR user=modalwatch dbname=postgres),
+#                                      and only that, on stdout; every message goes to stderr
 #   postgres-throwaway.sh stop DIR     stops it (fast shutdown); MODE=immediate for a crash stop
 #   postgres-throwaway.sh destroy DIR  stops it if running and removes DIR
 #
@@ -25,10 +26,17 @@ if [ ! -x "$bin/pg_ctl" ]; then
     exit 2
 fi
 
-# As root: the server runs as nobody, which owns DIR.
+# DIR made absolute: the server's commands run from / (below).
+case "$dir" in
+/*) ;;
+*) dir=$(pwd)/$dir ;;
+esac
+
+# As root: the server runs as nobody, which owns DIR, from / (the caller's working directory, a
+# clone under /root for instance, may be one nobody cannot enter: initdb and pg_ctl warn, or fail).
 as_user() {
     if [ "$(id -u)" = 0 ]; then
-        setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"
+        (cd / && exec setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@")
     else
         "$@"
     fi

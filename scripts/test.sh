@@ -55,16 +55,30 @@ fi
 setup_python_modules jsonschema,pytest,prometheus_client,yaml "jsonschema pytest prometheus-client PyYAML" \
     "python3-jsonschema python3-pytest python3-prometheus-client python3-yaml"
 setup_python_modules PIL Pillow python3-pil
+# pytest-xdist: the end-to-end suite in parallel workers (Tests/e2e/README.md).
+setup_python_modules xdist pytest-xdist python3-pytest-xdist
 
-echo "== swift build"
-swift build
-echo "== swift test"
-swift test
+# Each step timed: its seconds on its own line, and all of them at the end.
+step_times=()
+step() {
+    local name=$1 started=$SECONDS
+    shift
+    echo "== $name"
+    "$@"
+    step_times+=("$(printf '%5ds  %s' $((SECONDS - started)) "$name")")
+    echo "== $name: $((SECONDS - started))s"
+}
+trap 'printf "test: step times\n"; printf "  %s\n" "${step_times[@]}"' EXIT
+
+step "swift build --build-tests" swift build --build-tests
+step "swift test" swift test --skip-build
 echo "== micro-benchmarks: allocation counts against Benchmarks/Thresholds (swift package benchmark thresholds check)"
 # The decoder, the engine and the history store on package-benchmark, in release; a count more
 # than 16 above (or below) its threshold fails: Benchmarks/README.md says how to update the thresholds.
-(cd Benchmarks && swift package benchmark thresholds check --target ModalwatchMicro --no-progress)
-echo "== end-to-end: python3 -m pytest -q Tests/e2e"
+step "micro-benchmarks" bash -c 'cd Benchmarks && swift package benchmark thresholds check --target ModalwatchMicro --no-progress'
 # The package test packages the debug build just made (a release build adds about 11 minutes on
 # 2 cores); MODALWATCH_PACKAGE_CONFIGURATION=release tests the package as scripts/package.sh builds it.
-MODALWATCH_PACKAGE_CONFIGURATION="${MODALWATCH_PACKAGE_CONFIGURATION:-debug}" python3 -m pytest -q Tests/e2e "$@"
+# Four pytest-xdist workers (E2E_WORKERS): the tests mostly wait on daemons, on free ports and
+# private folders of their own; the 30 slowest are listed.
+step "end-to-end: python3 -m pytest -q Tests/e2e" env MODALWATCH_PACKAGE_CONFIGURATION="${MODALWATCH_PACKAGE_CONFIGURATION:-debug}" \
+    python3 -m pytest -q Tests/e2e -n "${E2E_WORKERS:-4}" --durations=30 "${pytest_args[@]}"

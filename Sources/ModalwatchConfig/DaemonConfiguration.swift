@@ -36,6 +36,9 @@ public struct DaemonConfiguration: Sendable {
     public var historyMaxAgeMs: Int64? = 30 * 24 * 3_600_000
     /// History retention by rows; nil keeps everything.
     public var historyMaxRows: Int? = 1_000_000
+    /// How often the retention runs (ms). Not a configuration key: a test that waits for the
+    /// retention sets it short.
+    public var historyPruneIntervalMs: Int64 = 5_000
     /// The store-failure spool (violations.md): bytes of unstored violations kept in memory,
     /// then in a spill file in the state directory, before they are counted as lost.
     public var spoolMemoryBytes = 64 << 20

@@ -98,7 +98,7 @@ final class ForwardingProxy {
         let running = ZMQPoller()
         let control = try running.add(steer)
         let frontend = try running.add(front)
-        let backend = try running.add(back)
+        _ = try running.add(back)  // the subscriptions it carries are served every turn (serveSubscriptions)
         // Paused, only the control socket is waited on (the others would be readable at once).
         let waiting = ZMQPoller()
         try waiting.add(steer)

@@ -53,6 +53,8 @@ final class ClockStepTests: XCTestCase {
         configuration.metrics = nil
         configuration.historyMaxAgeMs = 30 * Self.day
         configuration.historyMaxRows = nil
+        // The retention every 100 ms, not every 5 s: a wait past its interval is short.
+        configuration.historyPruneIntervalMs = 100
         var quiet = Logger(label: "test")
         quiet.logLevel = .critical
         let catalog = BuiltinCatalog.load()
@@ -105,8 +107,8 @@ final class ClockStepTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(status.violationsStored, stored, "violations of \(id)")
             return status
         }
-        /// Waits past the retention's interval, so that the next stored violation runs it.
-        func waitForTheNextRetention() { Thread.sleep(forTimeInterval: 5.3) }
+        /// Waits past the retention's interval (`historyPruneIntervalMs`), so that the next stored violation runs it.
+        func waitForTheNextRetention() { Thread.sleep(forTimeInterval: 0.15) }
 
         let first = try violate("S1", untilStored: 1)
         let rows = first.violationsStored

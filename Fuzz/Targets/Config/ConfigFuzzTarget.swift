@@ -4,21 +4,6 @@ import ModalwatchTesting
 import RuleHost
 import SessionEngine
 
-/// libFuzzer calls this once before the first input: the modules load here, so their coverage
-/// counters are known from the start.
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzConfigInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
-    _ = ConfigFuzzTarget.shared
-    return 0
-}
-
-/// libFuzzer's entry point: one input, judged by `ConfigFuzzTarget`.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzConfigOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    ConfigFuzzTarget.shared.run(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-}
-
 /// Fuzzes `ConfigLoader.parse` with the real rule modules' catalog. The input is the file's text
 /// (invalid UTF-8 repaired, as a file that reads at all would be). `parse` must return a
 /// configuration or errors, never trap, and:

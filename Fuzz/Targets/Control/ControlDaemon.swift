@@ -5,9 +5,10 @@ import Foundation
 import Logging
 import ModalwatchConfig
 import RuleHost
+import SessionEngine
 import ZeroMQ
 
-/// A real `IngestLoop` on its own thread, as modalwatchd runs it: `ipc://` endpoints in a private
+/// A real daemon (`Daemon.run`) on its own thread, as modalwatchd runs it: `ipc://` endpoints in a private
 /// folder, a state directory (so `violations` reads a real history store), the real rule modules,
 /// and the demo stream already judged, its sessions left open (so `sessions`, `session` and
 /// `violations` have something to report). Requests go to its control `REP` socket over a `REQ` socket.
@@ -50,7 +51,7 @@ final class ControlDaemon {
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread {
             do {
-                try IngestLoop.run(settings) { _ in ready.signal() }
+                try Daemon.run(settings) { _ in ready.signal() }
             } catch {
                 ControlDaemon.fail("the ingest loop failed: \(error)")
             }

@@ -1,20 +1,6 @@
 import ControlProtocol
 import Foundation
 
-/// libFuzzer calls this once before the first input: the daemon starts here.
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzControlInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
-    _ = ControlFuzzTarget.shared
-    return 0
-}
-
-/// libFuzzer's entry point: one input, judged by `ControlFuzzTarget`.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzControlOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    ControlFuzzTarget.shared.run(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-}
-
 /// Fuzzes the control protocol (docs/control-protocol.md) of a real ingest loop in this process:
 /// the input is one request frame. The daemon must answer every request, within the timeout, with
 /// one JSON object carrying `"ok"` (a boolean) and `"v": 1`, and an `"error"` sentence when `ok` is

@@ -3,13 +3,6 @@ import EventDecoding
 import Foundation
 import ModalwatchABI
 
-/// libFuzzer's entry point: one input, judged by `DecoderFuzzTarget`.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDecoderOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    DecoderFuzzTarget.shared.run(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-}
-
 /// Fuzzes `EventDecoder`: every input is decoded as a payload by a decoder with the default limits
 /// and by one with tiny limits (so every limit is reached by short inputs), and each item is checked
 /// by `EventInvariants`. The input is also round-tripped through `JSONStringEscaper`: quoted, put in

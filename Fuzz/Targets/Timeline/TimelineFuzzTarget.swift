@@ -9,21 +9,6 @@ import Report
 import RuleHost
 import SessionEngine
 
-/// libFuzzer calls this once before the first input: the modules load here, so their coverage
-/// counters are known from the start.
-@_cdecl("LLVMFuzzerInitialize")
-public func fuzzTimelineInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
-    _ = TimelineFuzzTarget.shared
-    return 0
-}
-
-/// libFuzzer's entry point: one input, judged by `TimelineFuzzTarget`.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTimelineOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    TimelineFuzzTarget.shared.run(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-}
-
 /// Fuzzes every reader of event and arrival times with random event streams: the input is a
 /// program (`TimelineProgram`) of events of a few sessions and apps, at times that jump anywhere
 /// (backwards, to 0, to the end of year 9999, past it, to ±2^63), arriving at wall-clock times that

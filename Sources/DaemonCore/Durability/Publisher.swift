@@ -27,7 +27,7 @@ final class Publisher {
     /// and a violation waits at most the spacing beyond the commit it is in. A group of
     /// `maxBytesPerCommit` takes nothing more (the hand-over's own bound caps what one take adds).
     static let maxBytesPerCommit = 8 << 20
-    /// How often the retention runs. The history holds up to this long's violations past
+    /// How often the retention runs, unless its settings say otherwise. The history holds up to this long's violations past
     /// `max_rows` (at 3,500 violations/s a minute is 210,000 rows and hundreds of MiB, which
     /// can fill a small state directory by itself), and each prune deletes about as many.
     static let pruneIntervalMs: Int64 = 5_000
@@ -78,6 +78,8 @@ final class Publisher {
     /// The batches of one commit, end to end (batches are self-delimiting records).
     private var group: [UInt8] = []
     private var lastPrune = WallClock.monotonicMilliseconds() - Publisher.pruneIntervalMs
+    /// `PublishingThread.Retention.intervalMs`.
+    private let pruneIntervalMs: Int64
     /// Whether the last retention slice was full: more may be left to delete.
     private var pruneBacklog = false
     /// When the last transaction of violations started (monotonic µs).
@@ -134,6 +136,7 @@ final class Publisher {
         self.keeper = keeper
         self.checkpointer = checkpointer
         self.commitSpacingUs = settings.commitSpacingUs
+        self.pruneIntervalMs = settings.retention.intervalMs
         self.statistics = statistics
         self.logger = settings.logger
         self.clock = settings.clock
@@ -230,11 +233,11 @@ final class Publisher {
         if sent { statistics.diagnosticsPublished.add(1, ordering: .relaxed) }
     }
 
-    /// Applies the retention every `pruneIntervalMs`, a slice a call (`HistoryRetaining.pruneSlice`);
+    /// Applies the retention every `pruneIntervalMs` (the settings'), a slice a call (`HistoryRetaining.pruneSlice`);
     /// while a call deleted a whole slice, the next comes at once, between hand-overs.
     private func pruneIfDue() {
         let now = WallClock.monotonicMilliseconds()
-        guard let keeper, pruneBacklog || now - lastPrune > Self.pruneIntervalMs else { return }
+        guard let keeper, pruneBacklog || now - lastPrune > pruneIntervalMs else { return }
         lastPrune = now
         let pruned = keeper.prune()
         if let pruned { statistics.historyPruned.add(UInt64(pruned), ordering: .relaxed) }

@@ -13,6 +13,8 @@ final class PublishingThread: Sendable {
     struct Retention: Sendable {
         var maxAgeMs: Int64?
         var maxRows: Int?
+        /// How often it runs (`Publisher.pruneIfDue`).
+        var intervalMs: Int64 = Publisher.pruneIntervalMs
     }
 
     /// What the publishing thread is made from: plain values, handed to the thread,

@@ -187,7 +187,8 @@ public enum Daemon: Sendable {
         return PublishingThread.Settings(
             context: context, handOver: handOver,
             publish: configuration.publish, history: history,
-            retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows),
+            retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows,
+                             intervalMs: configuration.historyPruneIntervalMs),
             spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
             walLimitBytes: configuration.historyWALLimitBytes,
             curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, clock: clock, monitorConnections: true,
