@@ -20,8 +20,23 @@ final class FuzzRegressionReplayTests: XCTestCase {
         setenv("MODALWATCH_FUZZ_CONTROL_STRICT", "1", 0)
         setenv("MODALWATCH_FUZZ_STREAM", root.appendingPathComponent("demo/stream.ndjson").path, 0)
         if let products = Bundle.main.executableURL?.deletingLastPathComponent() {
-            setenv("MODALWATCH_FUZZ_RULES_DIR", products.path, 0)
+            setenv("MODALWATCH_FUZZ_RULES_DIR", ruleModules(in: products).path, 0)
         }
+    }
+
+    /// A temporary folder of links to the `libmodalwatch-rules-*.so` in `products`: the build's folder
+    /// also holds other libraries (a full `swift build` makes `libGRDB-dynamic.so`), which the fuzz
+    /// environment would refuse as modules without an entry symbol.
+    private static func ruleModules(in products: URL) -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("modalwatch-fuzz-rules-\(getpid())", isDirectory: true)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: products.path)) ?? []
+        for name in names where name.hasPrefix("libmodalwatch-rules-") && name.hasSuffix(".so") {
+            try? FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent(name), withDestinationURL: products.appendingPathComponent(name))
+        }
+        return folder
     }
 
     func testDecoderRegressions() throws {
