@@ -221,7 +221,7 @@ let package = Package(
         .testTarget(
             name: "RuleHostTests",
             dependencies: [
-                "RuleHost",
+                "RuleHost", "ModalwatchTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]

@@ -30,7 +30,7 @@ work="$out/callgrind"
 mkdir -p "$work"
 cp .build/release/modalwatch .build/release/libmodalwatch-rules-*.so "$work/"
 strip -g "$work"/modalwatch "$work"/libmodalwatch-rules-*.so
-"$bench" --write-stream "$work/stream100k.ndjson" --events 100000
+python3 bench/generate_stream.py --events 100000 > "$work/stream100k.ndjson"
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
     "$work/modalwatch" check "$work/stream100k.ndjson" --format json > /dev/null 2> "$work/valgrind.log" || true
 callgrind_annotate --inclusive=yes "$work/callgrind.out" > "$work/inclusive.txt"

@@ -45,9 +45,21 @@ extension BenchRun {
         rows.append(Figure(key: "target_restart_snapshot_bytes_per_session", name: "restart: snapshot per session", value: restart?.bytesPerSession,
                            unit: "bytes", display: restart.map { Figure.format($0.bytesPerSession, 1) + " B" } ?? "not measured",
                            target: "≤ 150 B", met: restart.map { $0.bytesPerSession <= 150 }))
+        rows += tableTargets()
         rows += checkpointTargets()
         rows += workTargets()
         return rows
+    }
+
+    /// The targets whose figures are rows of the result table as they are: RSS per idle session
+    /// (`memory`) and start → READY (`ready`).
+    private func tableTargets() -> [Figure] {
+        let memory = table.figures.filter { $0.key.hasPrefix("rss_per_idle_session_") }
+        let ready = table.figures.filter { $0.key == "ready_ms_median" }
+        return (memory.isEmpty ? [Figure(key: "rss_per_idle_session", name: "RSS per idle session", value: nil, unit: "bytes",
+                                         display: "not measured (--only memory)", target: "≤ 1 KiB")] : memory)
+            + (ready.isEmpty ? [Figure(key: "ready_ms_median", name: "start → READY", value: nil, unit: "ms",
+                                       display: "not measured (--only ready)", target: "< 200 ms")] : ready)
     }
 
     /// The targets measured by `checkpoint`, at its largest session count.

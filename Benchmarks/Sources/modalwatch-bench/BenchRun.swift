@@ -73,10 +73,15 @@ final class BenchRun {
     /// The folder of the daemon, its modules and the CLI.
     var binaries: String { URL(fileURLWithPath: executable).deletingLastPathComponent().path }
 
+    /// The generator of `events` events over `sessions` sessions of `profile`, with `--seed`.
+    func generator(events: Int, sessions: Int, profile: StreamGenerator.Profile = .stress) throws -> StreamGenerator {
+        StreamGenerator(root: try repositoryRoot(), events: events, sessions: sessions, seed: options.seed, profile: profile)
+    }
+
     /// The measured stream of `profile`, generated once.
-    func stream(_ profile: StreamGenerator.Profile) -> EventStream {
+    func stream(_ profile: StreamGenerator.Profile) throws -> EventStream {
         if let found = streams[profile] { return found }
-        let made = StreamGenerator(events: eventCount, sessions: options.sessions, seed: options.seed, profile: profile).generate()
+        let made = try generator(events: eventCount, sessions: options.sessions, profile: profile).generate()
         ModalwatchBench.say("stream \(profile.rawValue): \(made.count) events, \(Figure.format(made.averageEventBytes, 1)) bytes per event on average")
         table.context.append(("stream \(profile.rawValue)", "\(made.count) events, \(options.sessions) concurrent sessions, seed \(options.seed), \(Figure.format(made.averageEventBytes, 1)) bytes per event"))
         streams[profile] = made

@@ -5,15 +5,15 @@ extension CeilingBenchmark: Measurement {
     static let name = "ceiling"
 
     static func measure(in run: BenchRun) throws {
-        for profile in try run.options.profiles() { measure(profile, in: run) }
+        for profile in try run.options.profiles() { try measure(profile, in: run) }
     }
 
     /// The ceilings of one stream, kept in the run for the end-to-end ratios.
-    static func measure(_ profile: StreamGenerator.Profile, in run: BenchRun) {
+    static func measure(_ profile: StreamGenerator.Profile, in run: BenchRun) throws {
         let name = profile.rawValue
         // The stress stream's keys have no prefix; the other streams' start with their name.
         let prefix = profile == .stress ? "" : name + "_"
-        let input = run.stream(profile)
+        let input = try run.stream(profile)
         ModalwatchBench.say("ceiling (\(name)): raw libzmq PUB→SUB over loopback TCP, the same messages, no processing")
         var found: (single: ThroughputSample?, batch: ThroughputSample?) = (nil, nil)
         for batched in [false, true] {

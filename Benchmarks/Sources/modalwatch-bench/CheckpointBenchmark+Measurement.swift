@@ -37,7 +37,7 @@ extension CheckpointBenchmark: Measurement {
             guard var result = measured else { continue }
             run.attempt("checkpoint \(label) latency") {
                 // The stress stream over `count` sessions, as `scaling`: its first `count` events start them.
-                let scaled = StreamGenerator(events: count + Int(rate * seconds), sessions: count, seed: options.seed).generate()
+                let scaled = try run.generator(events: count + Int(rate * seconds), sessions: count).generate()
                 let prefill = scaled.messages(first: count, batch: options.batch)
                 let rest = scaled.dropping(first: count)
                 var frequent = Loaded(), rare = Loaded()

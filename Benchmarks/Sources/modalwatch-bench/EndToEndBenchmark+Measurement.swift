@@ -7,15 +7,15 @@ extension EndToEndBenchmark: Measurement {
 
     static func measure(in run: BenchRun) throws {
         for profile in try run.options.profiles() {
-            if run.ceilings[profile] == nil { CeilingBenchmark.measure(profile, in: run) }
-            measure(profile, in: run)
+            if run.ceilings[profile] == nil { try CeilingBenchmark.measure(profile, in: run) }
+            try measure(profile, in: run)
         }
     }
 
-    private static func measure(_ profile: StreamGenerator.Profile, in run: BenchRun) {
+    private static func measure(_ profile: StreamGenerator.Profile, in run: BenchRun) throws {
         let name = profile.rawValue
         let prefix = profile == .stress ? "" : name + "_"
-        let input = run.stream(profile)
+        let input = try run.stream(profile)
         ModalwatchBench.say("end to end (\(name)): modalwatchd, four modules, default config; first event sent → status counts every event")
         for batched in [false, true] {
             let kind = batched ? "batch" : "single"

@@ -4,8 +4,32 @@ struct EventStream: Sendable {
     let bytes: [UInt8]
     /// `offsets[i]..<offsets[i + 1]` is event `i`; one more entry than events.
     let offsets: [Int]
-    /// Distinct sessions that appear.
-    let sessions: Int
+
+    /// The events `bytes` and `offsets` give.
+    init(bytes: [UInt8], offsets: [Int]) {
+        self.bytes = bytes
+        self.offsets = offsets
+    }
+
+    /// The events of an NDJSON file's bytes, one a line.
+    init(ndjson: [UInt8]) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(ndjson.count)
+        var offsets = [0]
+        var start = 0
+        for (index, byte) in ndjson.enumerated() where byte == 0x0A {
+            if index > start {
+                bytes.append(contentsOf: ndjson[start..<index])
+                offsets.append(bytes.count)
+            }
+            start = index + 1
+        }
+        if start < ndjson.count {
+            bytes.append(contentsOf: ndjson[start...])
+            offsets.append(bytes.count)
+        }
+        self.init(bytes: bytes, offsets: offsets)
+    }
 
     /// The number of events.
     var count: Int { offsets.count - 1 }
@@ -40,7 +64,7 @@ struct EventStream: Sendable {
 
     /// The events from `index` on (sharing the bytes).
     func dropping(first index: Int) -> EventStream {
-        EventStream(bytes: bytes, offsets: Array(offsets[Swift.min(index, count)...]), sessions: sessions)
+        EventStream(bytes: bytes, offsets: Array(offsets[Swift.min(index, count)...]))
     }
 
     /// The stream as an NDJSON file's bytes: one event a line.

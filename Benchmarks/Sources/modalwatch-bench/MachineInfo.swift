@@ -24,6 +24,22 @@ enum MachineInfo {
         return lines
     }
 
+    /// The first line of `swift --version`: the toolchain on `PATH`, which built the bench and the
+    /// daemon when both were built as docs/PERFORMANCE.md says.
+    static func toolchain() -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "--version"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "unknown (no swift on PATH)" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init)
+        return line.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+    }
+
     /// The 1-, 5- and 15-minute load averages, as /proc/loadavg has them.
     static func loadAverage() -> String {
         let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""

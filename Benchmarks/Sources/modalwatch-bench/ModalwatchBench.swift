@@ -22,7 +22,8 @@ struct ModalwatchBench: ParsableCommand {
             cost (callgrind: needs valgrind), store, control and status (need python3 with pyzmq), micro (the
             package-benchmark thresholds); only with --only: soak, postgres (needs PostgreSQL's server binaries),
             checkpoint (what session checkpoints cost at 10^5 and 10^6 live sessions).
-            The last table lists every target (docs/PERFORMANCE.md) with its figure.
+            The last table lists every target (docs/PERFORMANCE.md) with its figure; a run without --only also
+            writes it, with the toolchain and the machine, to bench/results/targets.md (--targets).
             """)
 
     @Option(help: "Events in the generated stream (default 1000000; --quick 200000).")
@@ -31,7 +32,7 @@ struct ModalwatchBench: ParsableCommand {
     @Option(help: "Concurrent sessions in the stream.")
     var sessions = 10_000
 
-    @Option(help: "The generator's seed (the same stream as bench/generate_stream.py --seed).")
+    @Option(help: "The generator's seed (bench/generate_stream.py --seed, which the bench runs for its streams).")
     var seed: UInt32 = 7
 
     @Option(help: "Events per message for the batch runs.")
@@ -116,6 +117,9 @@ struct ModalwatchBench: ParsableCommand {
     @Option(help: "Write the results to PATH.json and PATH.md.")
     var output = "bench-results"
 
+    @Option(help: "Write the Targets table, with the toolchain and the machine, to this file (default: the repository's bench/results/targets.md for a run without --only; empty: none).")
+    var targets: String?
+
     @Option(help: "The modalwatchd to run (default: next to this executable, or the root package's .build of the same configuration).")
     var daemon: String?
 
@@ -130,9 +134,6 @@ struct ModalwatchBench: ParsableCommand {
         behind its schedule, and the latency (ns), one probe a line.
         """)
     var latencyTrace: String?
-
-    @Option(name: .customLong("write-stream"), help: "Only write the generated stream to this NDJSON file, and exit.")
-    var writeStream: String?
 
     func validate() throws {
         if let events, events < 1 { throw ValidationError("--events must be at least 1") }
@@ -214,24 +215,19 @@ struct ModalwatchBench: ParsableCommand {
         let eventCount = events ?? (quick ? 200_000 : 1_000_000)
         let latencyDuration = latencySeconds ?? (quick ? 3 : 10)
         let want = Set(selected)
+        let executable = try daemon ?? Self.daemonNextToMe()
+        let root = try HelperCommand.repositoryRoot(daemon: executable)
         let generated = MonotonicClock.nanoseconds()
-        let needed = writeStream != nil ? eventCount : max(eventCount, want.contains(LatencyBenchmark.name) ? Int(latencyRate * latencyDuration) : 0)
-        let stream = StreamGenerator(events: needed, sessions: sessions, seed: seed).generate()
-        if let writeStream {
-            guard FileManager.default.createFile(atPath: writeStream, contents: Data(stream.ndjson())) else {
-                throw BenchError("cannot write \(writeStream)")
-            }
-            Self.say("wrote \(stream.count) events (\(Figure.format(stream.averageEventBytes, 1)) bytes each on average) to \(writeStream)")
-            return
-        }
-        let measured = EventStream(bytes: stream.bytes, offsets: Array(stream.offsets.prefix(eventCount + 1)), sessions: stream.sessions)
+        let needed = max(eventCount, want.contains(LatencyBenchmark.name) ? Int(latencyRate * latencyDuration) : 0)
+        let stream = try StreamGenerator(root: root, events: needed, sessions: sessions, seed: seed).generate()
+        let measured = EventStream(bytes: stream.bytes, offsets: Array(stream.offsets.prefix(eventCount + 1)))
         Self.say("stream: \(measured.count) events, \(sessions) concurrent sessions, \(Figure.format(measured.averageEventBytes, 1)) bytes per event on average (generated in \(Figure.format(MonotonicClock.seconds(from: generated, to: MonotonicClock.nanoseconds()), 2)) s)")
 
         let registry = ChildRegistry()
         defer { registry.cleanUp() }
         let folder = try Self.makeTemporaryFolder()
         registry.add(folder: folder)
-        let run = BenchRun(options: self, generated: stream, measured: measured, executable: try daemon ?? Self.daemonNextToMe(),
+        let run = BenchRun(options: self, generated: stream, measured: measured, executable: executable,
                            folder: folder, registry: registry, eventCount: eventCount, runs: repeatCount ?? (quick ? 1 : 3),
                            latencySeconds: latencyDuration)
         describe(run)
@@ -248,6 +244,7 @@ struct ModalwatchBench: ParsableCommand {
         let average = run.measured.averageEventBytes
         run.table.context.append(("date", ISO8601DateFormatter().string(from: Date())))
         run.table.context.append(("command", CommandLine.arguments.map { URL(fileURLWithPath: $0).lastPathComponent == "modalwatch-bench" ? "modalwatch-bench" : $0 }.joined(separator: " ")))
+        run.table.context.append(("toolchain", MachineInfo.toolchain()))
         run.table.context += MachineInfo.describe()
         run.table.context.append(("load average at start", MachineInfo.loadAverage()))
         run.table.context.append(("daemon", run.executable))
@@ -268,6 +265,16 @@ struct ModalwatchBench: ParsableCommand {
             print("\nwritten: \(output).json, \(output).md")
         } catch {
             throw BenchError("cannot write \(output).json / .md: \(error.localizedDescription)")
+        }
+        // A run of the default measurements writes the figures file; a run with --only, only when asked.
+        let figures = try targets ?? (only == nil ? run.repositoryRoot() + "/bench/results/targets.md" : "")
+        if !figures.isEmpty {
+            do {
+                try run.table.targetsMarkdown().write(toFile: figures, atomically: true, encoding: .utf8)
+                print("written: \(figures)")
+            } catch {
+                throw BenchError("cannot write \(figures): \(error.localizedDescription)")
+            }
         }
         if !run.failures.isEmpty { throw ExitCode(1) }
     }

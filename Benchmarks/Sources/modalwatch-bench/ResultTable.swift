@@ -41,6 +41,22 @@ struct ResultTable {
         return out.joined(separator: "\n")
     }
 
+    /// The figures file (`bench/results/targets.md`): the Targets table, with the command, the
+    /// toolchain and the machine of the run; the docs link to it rather than quote its figures.
+    func targetsMarkdown() -> String {
+        let shown: Set = ["command", "toolchain", "cpu", "memory", "kernel", "libzmq", "stream", "runs per throughput figure",
+                          "load average at start", "load average at end"]
+        var out = "# modalwatch's figures\n\n"
+        out += "Written by `modalwatch-bench` (docs/PERFORMANCE.md says what each target is, how it is measured and what bounds it). "
+        out += "A target its run did not measure says which `--only` does.\n\n"
+        for (key, value) in context where shown.contains(key) { out += "- **\(key)**: \(value)\n" }
+        out += "\n| target | threshold | figure | met? |\n|---|---|---|---|\n"
+        for target in targets {
+            out += "| \(target.name) | \(target.target) | \(target.display) | \(target.metText) |\n"
+        }
+        return out
+    }
+
     /// The Markdown page: context, then the table.
     func markdown() -> String {
         var out = "# modalwatch-bench results\n\n"

@@ -18,7 +18,7 @@ enum ScalingBenchmark: Measurement {
             let label = ModalwatchBench.power(count)
             // The stress stream over `count` sessions: its first `count` events start them
             // (sent in batches, not timed); the rest pick sessions among all of them.
-            let scaled = StreamGenerator(events: count + max(measuredEvents, Int(rate * seconds)), sessions: count, seed: options.seed).generate()
+            let scaled = try run.generator(events: count + max(measuredEvents, Int(rate * seconds)), sessions: count).generate()
             let prefill = scaled.messages(first: count, batch: options.batch)
             let rest = scaled.dropping(first: count)
             var throughput: Double?

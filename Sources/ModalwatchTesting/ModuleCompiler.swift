@@ -1,14 +1,13 @@
-import Foundation
-import ModalwatchTesting
+public import Foundation
 
 /// Compiles C rule modules with the system C compiler, at test time, into a temporary directory:
 /// `cc -shared -fPIC -O1 -I <package>/Sources/ModalwatchABI/include file.c -o <dir>/name.so`.
 ///
 /// Each test class compiles what it needs once, into a fresh directory of its own (see `compileOnce`),
 /// and removes the directory in its `class func tearDown()`.
-struct ModuleCompiler: Sendable {
+public struct ModuleCompiler: Sendable {
     /// Why a module could not be built.
-    enum Failure: Error, Sendable, CustomStringConvertible {
+    public enum Failure: Error, Sendable, CustomStringConvertible {
         /// No C compiler: `$CC` unset and `cc` not on `PATH`.
         case compilerMissing(searched: String)
         /// The compiler ran and failed.
@@ -16,11 +15,12 @@ struct ModuleCompiler: Sendable {
         /// A file or directory operation failed.
         case fileSystem(String)
 
-        var description: String {
+        /// The failure for a person: what failed and what to do.
+        public var description: String {
             switch self {
             case .compilerMissing(let searched):
                 return "no C compiler (searched \(searched)): set CC or put 'cc' on PATH; "
-                    + "the SessionEngine tests build their rule-module fixtures with it (e.g. apt-get install gcc)"
+                    + "the tests build their rule-module fixtures with it (e.g. apt-get install gcc)"
             case .compileFailed(let source, let status, let output):
                 return "cc failed (exit \(status)) on \(source):\n\(output)"
             case .fileSystem(let detail):
@@ -29,20 +29,20 @@ struct ModuleCompiler: Sendable {
         }
     }
 
-    /// The package root, found from this file's path (`<root>/Tests/SessionEngineTests/ModuleCompiler.swift`).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    /// The package root, found from this file's path (`<root>/Sources/ModalwatchTesting/ModuleCompiler.swift`).
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// `Tests/Fixtures/modules`.
-    static let fixturesDirectory = packageRoot.appendingPathComponent("Tests/Fixtures/modules")
+    public static let fixturesDirectory = packageRoot.appendingPathComponent("Tests/Fixtures/modules")
     /// The directory of `modalwatch_module.h`.
-    static let abiIncludeDirectory = packageRoot.appendingPathComponent("Sources/ModalwatchABI/include")
+    public static let abiIncludeDirectory = packageRoot.appendingPathComponent("Sources/ModalwatchABI/include")
 
     /// Where the modules go.
-    let directory: String
+    public let directory: String
     private let compiler: String
 
     /// A compiler writing into a fresh temporary directory named after `label`.
-    init(label: String) throws(Failure) {
+    public init(label: String) throws(Failure) {
         compiler = try Self.findCompiler()
         var template = Array((NSTemporaryDirectory() + "/mw-\(label)-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -52,7 +52,7 @@ struct ModuleCompiler: Sendable {
     }
 
     /// Compiles `source` into `<directory>/<name>.so` and returns that path.
-    func compile(source: URL, name: String) throws(Failure) -> String {
+    public func compile(source: URL, name: String) throws(Failure) -> String {
         let output = directory + "/" + name + ".so"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: compiler)
@@ -76,12 +76,12 @@ struct ModuleCompiler: Sendable {
     }
 
     /// Compiles `Tests/Fixtures/modules/<name>.c` into `<directory>/<name>.so`.
-    func compileFixture(_ name: String) throws(Failure) -> String {
+    public func compileFixture(_ name: String) throws(Failure) -> String {
         try compile(source: Self.fixturesDirectory.appendingPathComponent(name + ".c"), name: name)
     }
 
     /// Writes `text` to `<directory>/<name>` (e.g. a text file posing as a `.so`).
-    func write(_ text: String, as name: String) throws(Failure) -> String {
+    public func write(_ text: String, as name: String) throws(Failure) -> String {
         let path = directory + "/" + name
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
             throw .fileSystem("cannot write \(path)")
@@ -91,7 +91,7 @@ struct ModuleCompiler: Sendable {
 
     /// Compiles the fixtures `fixtures` (names under `Tests/Fixtures/modules`, without `.c`) and the
     /// sources `sources` into one fresh directory, and returns it. Meant for a `static let` per test class.
-    static func compileOnce(label: String, fixtures: [String], sources: [URL] = []) -> Result<String, Failure> {
+    public static func compileOnce(label: String, fixtures: [String], sources: [URL] = []) -> Result<String, Failure> {
         do throws(Failure) {
             let compiler = try ModuleCompiler(label: label)
             for name in fixtures { _ = try compiler.compileFixture(name) }
@@ -105,7 +105,7 @@ struct ModuleCompiler: Sendable {
     }
 
     /// Removes a directory `compileOnce` made.
-    static func remove(_ result: Result<String, Failure>) {
+    public static func remove(_ result: Result<String, Failure>) {
         if case .success(let directory) = result { try? FileManager.default.removeItem(atPath: directory) }
     }
 

@@ -6,7 +6,7 @@ import XCTest
 
 /// The real loader over a directory of good and broken modules: each broken one is refused with one
 /// line naming its file and its reason, and the good ones load.
-final class ModuleLoaderTests: XCTestCase {
+final class CompiledModuleLoaderTests: XCTestCase {
     private static let broken = [
         "bad_default", "bad_editions", "bad_id", "bad_major", "bad_minor", "bad_null_on_event", "bad_severity",
         "dup_across_b", "dup_module_name", "dup_rule_inside", "no_entry", "null_entry",
@@ -78,7 +78,7 @@ final class ModuleLoaderTests: XCTestCase {
 
     func testTheFailureReasonsAreTyped() throws {
         let dir = try Self.modules.get()
-        let catalog = Harness.load(dir)
+        let catalog = loadModules(dir)
         func reason(_ file: String) -> ModuleLoadError.Reason? {
             catalog.failures.first { $0.path == dir + "/" + file }?.reason
         }
@@ -102,14 +102,14 @@ final class ModuleLoaderTests: XCTestCase {
         // them would crash. It must be refused on its version alone.
         let dir = try Self.modules.get()
         var catalog = RuleCatalog()
-        ModuleLoader(logger: Harness.silentLogger).load(path: dir + "/bad_major.so", into: &catalog)
+        ModuleLoader(logger: silentLogger).load(path: dir + "/bad_major.so", into: &catalog)
         XCTAssertEqual(catalog.modules.count, 0)
         XCTAssertEqual(catalog.failures.map(\.reason), [.incompatibleABI(major: 2, minor: 0, hostMajor: 1, hostMinor: ModuleLoader.hostABI.minor)])
         XCTAssertTrue(catalog.failures.first?.description.contains("rebuild the module") ?? false)
     }
 
     func testTheProbeModuleIsReadFieldByField() throws {
-        let catalog = Harness.load(try Self.modules.get())
+        let catalog = loadModules(try Self.modules.get())
         let probe = try XCTUnwrap(catalog.modules.first { $0.name == "probe" })
         XCTAssertEqual(probe.version, "0.1.0")
         XCTAssertEqual(probe.abiMajor, 1)
@@ -152,7 +152,7 @@ final class ModuleLoaderTests: XCTestCase {
     func testTheSameModuleTwiceIsRefusedTheSecondTime() throws {
         let dir = try Self.modules.get()
         var catalog = RuleCatalog()
-        let loader = ModuleLoader(logger: Harness.silentLogger)
+        let loader = ModuleLoader(logger: silentLogger)
         loader.load(path: dir + "/probe.so", into: &catalog)
         loader.load(path: dir + "/probe.so", into: &catalog)
         XCTAssertEqual(catalog.modules.count, 1)
@@ -161,7 +161,7 @@ final class ModuleLoaderTests: XCTestCase {
 
     func testAMissingDirectoryIsOneFailureNamingIt() throws {
         let missing = "/nonexistent/modalwatch-rules-\(getpid())"
-        let catalog = ModuleLoader(logger: Harness.silentLogger).load(directories: [missing], includeBuiltins: false)
+        let catalog = ModuleLoader(logger: silentLogger).load(directories: [missing], includeBuiltins: false)
         XCTAssertEqual(catalog.modules.count, 0)
         XCTAssertEqual(catalog.failures.count, 1)
         XCTAssertEqual(catalog.failures.first?.path, missing)
@@ -175,11 +175,19 @@ final class OlderMinorModuleTests: XCTestCase {
     override class func tearDown() { ModuleCompiler.remove(modules) }
 
     func testAModuleBuiltAgainstMinorZeroLoads() throws {
-        let catalog = Harness.load(try Self.modules.get())
+        let catalog = loadModules(try Self.modules.get())
         XCTAssertEqual(catalog.failures, [])
         let module = try XCTUnwrap(catalog.modules.first)
         XCTAssertEqual(module.name, "older_minor")
         XCTAssertEqual(module.abiMinor, 0)
         XCTAssertEqual(module.rules.map(\.id), ["old-minor-rule"])
     }
+}
+
+/// A logger that drops everything.
+private let silentLogger = Logger(label: "modalwatch.tests") { _ in SwiftLogNoOpLogHandler() }
+
+/// The modules of `directory` (no built-in rules), loaded with a silent logger.
+private func loadModules(_ directory: String) -> RuleCatalog {
+    ModuleLoader(logger: silentLogger).load(directories: [directory], includeBuiltins: false)
 }
