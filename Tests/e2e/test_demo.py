@@ -25,6 +25,8 @@ PROMISED = [
     ("alert-background-action", "mail-7f3a"),
     ("alert-button-yes-no", "photos-a801"),
     ("alert-cancel-label", "photos-a801"),
+    ("alert-cancel-label", "fotos-de-5d21"),
+    ("alert-button-instructions", "fotos-de-5d21"),
     ("modal-over-popover", "notes-19c2"),
     ("modal-depth", "notes-19c2"),
     ("modal-missing-dismiss", "notes-19c2"),

@@ -363,4 +363,4 @@ def test_report_flaws_a_designer_met(demo, tmp_path: Path):
     assert 'class="pair"' not in versions
     # the summary line counts in words
     result = support.run_cli(["report", *support.rules_dir_args(), str(STREAM), "--output", str(tmp_path / "r.html")], timeout=60)
-    assert "report: 18 violations, 63 events, 4 sessions" in result.stderr.decode(), result.stderr.decode()
+    assert "report: 20 violations, 71 events, 5 sessions" in result.stderr.decode(), result.stderr.decode()
