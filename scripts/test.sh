@@ -72,10 +72,10 @@ trap 'printf "test: step times\n"; printf "  %s\n" "${step_times[@]}"' EXIT
 
 step "swift build --build-tests" swift build --build-tests
 step "swift test" swift test --skip-build
-echo "== micro-benchmarks: allocation counts against Benchmarks/Thresholds (swift package benchmark thresholds check)"
+echo "== micro-benchmarks: allocation counts against Benchmarks/Thresholds/<toolchain> (Benchmarks/thresholds.sh check)"
 # The decoder, the engine and the history store on package-benchmark, in release; a count more
 # than 16 above (or below) its threshold fails: Benchmarks/README.md says how to update the thresholds.
-step "micro-benchmarks" bash -c 'cd Benchmarks && swift package benchmark thresholds check --target ModalwatchMicro --no-progress'
+step "micro-benchmarks" bash Benchmarks/thresholds.sh check
 # The package test packages the debug build just made (a release build adds about 11 minutes on
 # 2 cores); MODALWATCH_PACKAGE_CONFIGURATION=release tests the package as scripts/package.sh builds it.
 # Four pytest-xdist workers (E2E_WORKERS): the tests mostly wait on daemons, on free ports and
