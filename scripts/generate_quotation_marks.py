@@ -9,6 +9,7 @@ Debian's unicode-cldr-core ships them:
     apt-get install --no-install-recommends unicode-cldr-core
     python3 scripts/generate_quotation_marks.py           (rewrites the file)
     python3 scripts/generate_quotation_marks.py --check   (exits 1 when it differs)
+    python3 scripts/generate_quotation_marks.py --packages   (the Debian package it reads)
 
 A locale's delimiters are resolved as CLDR inherits them: a field the locale's file lacks comes
 from its parent (supplementalData's parentLocales, else the tag less its last subtag), then from
@@ -127,6 +128,9 @@ def swift_file(entries, package_version):
 
 
 def main():
+    if sys.argv[1:] == ["--packages"]:
+        print(PACKAGE)
+        return
     check = sys.argv[1:] == ["--check"]
     if sys.argv[1:] not in ([], ["--check"]):
         sys.exit(__doc__)

@@ -21,6 +21,7 @@ It reads the installed catalogues of these Debian packages and installs nothing 
         wx3.2-i18n dialog libnewt0.52
     python3 scripts/generate_standard_titles.py           (rewrites both files)
     python3 scripts/generate_standard_titles.py --check   (exits 1 when either file differs)
+    python3 scripts/generate_standard_titles.py --packages   (the Debian packages it reads, a line each)
 
 Only the messages listed in MESSAGES are read: dialog-button and message-box titles, each named by
 its catalogue context and source text. A translation is normalized (mnemonic markers `_` and `&`
@@ -521,9 +522,12 @@ def doc_section(table, omitted, versions):
 
 
 def main():
+    if sys.argv[1:] == ["--packages"]:
+        print("\n".join(dict.fromkeys(package for _, package, _ in PACKAGES)))
+        return
     check = sys.argv[1:] == ["--check"]
     if sys.argv[1:] and not check:
-        fail("usage: generate_standard_titles.py [--check]")
+        fail("usage: generate_standard_titles.py [--check | --packages]")
     table, read, omitted, versions = collect()
     swift = swift_file(table, read, versions)
     doc = DOC.read_text(encoding="utf-8") if DOC.exists() else f"# Standard titles\n\n{BEGIN}\n{END}\n"

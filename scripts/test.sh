@@ -5,8 +5,10 @@
 #   units, tmux for `modalwatch top`, chromium for the report's rendering, patchelf and dpkg-dev
 #   for the Debian package, postgresql and prometheus for the shared history's and the metrics'
 #   tests (servers the tests start themselves, scripts/postgres-throwaway.sh); jsonschema, pytest,
-#   prometheus-client and Pillow for Python), then swift build, swift test, the micro-benchmarks'
-#   allocation thresholds (Benchmarks/), and the end-to-end suite (python3 -m pytest -q Tests/e2e).
+#   prometheus-client and Pillow for Python; the translation catalogues and CLDR data the language
+#   tables come from), then the language tables checked against those sources, swift build,
+#   swift test, the micro-benchmarks' allocation thresholds (Benchmarks/), and the end-to-end
+#   suite (python3 -m pytest -q Tests/e2e).
 #   Exits non-zero on the first failure.
 # Extra arguments go to pytest, e.g. scripts/test.sh -k garbage
 # scripts/test.sh --systemd runs the units under a real systemd instead, and only that: swift build,
@@ -48,6 +50,11 @@ command -v patchelf >/dev/null 2>&1 || missing+=(patchelf)
 command -v dpkg-shlibdeps >/dev/null 2>&1 || missing+=(dpkg-dev)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v prometheus >/dev/null 2>&1 || missing+=(prometheus)
+# The translation catalogues and CLDR data the language tables are generated from (their
+# generators name them), so that the tables are checked against their sources below.
+for package in $(python3 scripts/generate_standard_titles.py --packages) $(python3 scripts/generate_quotation_marks.py --packages); do
+    dpkg-query -W -f='${Status}\n' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "test: installing ${missing[*]}" >&2
     setup_apt_install "${missing[@]}"
@@ -70,6 +77,8 @@ step() {
 }
 trap 'printf "test: step times\n"; printf "  %s\n" "${step_times[@]}"' EXIT
 
+step "language tables: generated from their sources" bash -c \
+    'python3 scripts/generate_standard_titles.py --check && python3 scripts/generate_quotation_marks.py --check'
 step "swift build --build-tests" swift build --build-tests
 step "swift test" swift test --skip-build
 echo "== micro-benchmarks: allocation counts against Benchmarks/Thresholds/<toolchain> (Benchmarks/thresholds.sh check)"
