@@ -39,7 +39,9 @@ translation's findings with its English original's:
   message (STRUCTURAL below). The English original's verdicts are the reference: precision and
   recall of the translation's verdicts against them, summed over the pairs.
 - **kept findings**: of the English originals with an `alert-button-yes-no` finding, the share of
-  translations that still have it; the same for `alert-title-single-word`.
+  translations that still have it; the same for `alert-title-single-word`, and for it also the share
+  among the translations whose own title is one word in its language (`one_word_share`: `Abmelden`
+  for `Logout` is one word, `Se déconnecter` two, and a finding on it would be false).
 - **top false-positive rules**, each with one example message.
 
 A rule this script does not know is taken as a text rule when its module is `alert-content` or
@@ -336,7 +338,7 @@ def measure(items: list[dict], sessions: dict, violations: list[dict]) -> dict:
     languages = sorted({tag for e in items for tag in e["translations"]})
     per_lang = {tag: {"sessions": 0, "text_fp_sessions": 0, "text_fp_findings": 0, "borne_out": 0,
                       "structural": {"tp": 0, "fp": 0, "fn": 0},
-                      **{k: {"english": 0, "kept": 0} for k in KEPT}} for tag in languages}
+                      **{k: {"english": 0, "kept": 0, "one_word": 0, "one_word_kept": 0} for k in KEPT}} for tag in languages}
     fp_rules: Counter = Counter()
     fp_example: dict[str, dict] = {}
     fp_sessions: list[dict] = []
@@ -387,6 +389,10 @@ def measure(items: list[dict], sessions: dict, violations: list[dict]) -> dict:
                 if k in en_rules:
                     stats[k]["english"] += 1
                     stats[k]["kept"] += k in t_rules
+                    # Of those, the translations whose own title is one word in its language.
+                    if k == "alert-title-single-word" and isinstance(p, dict) and is_one_word(p.get("title") or ""):
+                        stats[k]["one_word"] += 1
+                        stats[k]["one_word_kept"] += k in t_rules
 
     def summarize(stats: dict) -> dict:
         s = stats["structural"]
@@ -394,18 +400,20 @@ def measure(items: list[dict], sessions: dict, violations: list[dict]) -> dict:
         out["text_fp_rate"] = ratio(stats["text_fp_sessions"], stats["sessions"])
         out["structural"] = dict(s, precision=ratio(s["tp"], s["tp"] + s["fp"]), recall=ratio(s["tp"], s["tp"] + s["fn"]))
         for k in KEPT:
-            out[k] = dict(stats[k], share=ratio(stats[k]["kept"], stats[k]["english"]))
+            out[k] = dict(stats[k], share=ratio(stats[k]["kept"], stats[k]["english"]),
+                          one_word_share=ratio(stats[k]["one_word_kept"], stats[k]["one_word"]))
         return out
 
     total = {"sessions": 0, "text_fp_sessions": 0, "text_fp_findings": 0, "borne_out": 0,
-             "structural": {"tp": 0, "fp": 0, "fn": 0}, **{k: {"english": 0, "kept": 0} for k in KEPT}}
+             "structural": {"tp": 0, "fp": 0, "fn": 0},
+             **{k: {"english": 0, "kept": 0, "one_word": 0, "one_word_kept": 0} for k in KEPT}}
     for stats in per_lang.values():
         for key in ("sessions", "text_fp_sessions", "text_fp_findings", "borne_out"):
             total[key] += stats[key]
         for key in ("tp", "fp", "fn"):
             total["structural"][key] += stats["structural"][key]
         for k in KEPT:
-            for key in ("english", "kept"):
+            for key in ("english", "kept", "one_word", "one_word_kept"):
                 total[k][key] += stats[k][key]
 
     top = [{"rule": rule, "findings": n, "example": fp_example[rule]}
@@ -438,6 +446,9 @@ def table(edition: str, m: dict, top_n: int) -> str:
     a = m["all"]
     lines.append(f"  text findings borne out by the translation: {a['borne_out']}; "
                  f"structural tp/fp/fn {a['structural']['tp']}/{a['structural']['fp']}/{a['structural']['fn']}")
+    one = a["alert-title-single-word"]
+    lines.append(f"  single-word titles kept where the translated title is itself one word: "
+                 f"{one['one_word_kept']}/{one['one_word']}")
     if m["top_false_positive_rules"]:
         lines.append("  top false-positive rules:")
         for t in m["top_false_positive_rules"][:top_n]:

@@ -40,4 +40,6 @@ def test_structural_verdicts_are_the_english_originals(figures, edition):
 def test_a_yes_no_pair_and_a_single_word_title_are_still_found_once_translated(figures, edition):
     every = figures[edition]["all"]
     assert every["alert-button-yes-no"]["share"] >= 0.9, every["alert-button-yes-no"]
-    assert every["alert-title-single-word"]["share"] >= 0.8, every["alert-title-single-word"]
+    # A single-word English title is kept where its translation is itself one word in its language
+    # (`Abmelden` for `Logout`); `Se déconnecter` is two, and a finding there would be false.
+    assert every["alert-title-single-word"]["one_word_share"] >= 0.9, every["alert-title-single-word"]
