@@ -49,45 +49,78 @@ public enum EventLanguage {
     /// buttons' titles) by script. Walks the bytes without allocating.
     public static func letterScripts(of event: UnsafePointer<mw_event>) -> LetterScripts {
         var counts = LetterScripts()
-        func add(_ text: mw_str) {
-            guard let bytes = bytes(text) else { return }
+        forEachText(of: event) { bytes in
             counts.add(TextSlice(bytes).letterScripts)
-        }
-        add(event.pointee.title)
-        add(event.pointee.message)
-        add(event.pointee.label)
-        if let buttons = event.pointee.buttons {
-            for index in 0..<Int(event.pointee.button_count) { add(buttons[index].title) }
-        }
-        if let buttons = event.pointee.modal_buttons {
-            for index in 0..<Int(event.pointee.modal_button_count) { add(buttons[index].title) }
+            return true
         }
         return counts
     }
 
     /// True when the rules of English wording judge `event`, whose language is `tag`: the tag
-    /// is English, or absent and the event's texts are not mostly of a non-Latin script (texts
-    /// all in ASCII are not: told 16 bytes at a time, before any letter is classified).
+    /// is English, or absent and the event's texts are not mostly of a non-Latin script.
+    ///
+    /// Without a tag the letters are classified only when the bytes cannot tell: a letter of a
+    /// script other than Latin takes at least two bytes of UTF-8, so texts with at least half as
+    /// many ASCII letters as bytes of 0x7F or above (told 16 bytes at a time) have at least as
+    /// many Latin letters as others, and are judged as English (`You’re offline`, one `’` of
+    /// three bytes and eleven letters, is decided at its first letter).
     public static func isJudgedAsEnglish(_ tag: mw_str, _ event: UnsafePointer<mw_event>) -> Bool {
         if tag.ptr != nil { return isEnglish(tag) }
-        if isASCII(of: event) { return true }
+        let high = highBytes(of: event)
+        if high == 0 || hasASCIILetters(atLeast: high / 2, in: event) { return true }
         return !letterScripts(of: event).isMostlyNonLatin
     }
 
-    /// True when every text of `event` (as `letterScripts(of:)` reads them) is ASCII.
-    private static func isASCII(of event: UnsafePointer<mw_event>) -> Bool {
-        func ascii(_ text: mw_str) -> Bool {
-            guard let bytes = bytes(text) else { return true }
-            return StringBytes.firstAtLeast7F(bytes.baseAddress!, from: 0, count: bytes.count) == bytes.count
+    /// The bytes of 0x7F or above in every text of `event` (as `letterScripts(of:)` reads them).
+    private static func highBytes(of event: UnsafePointer<mw_event>) -> Int {
+        var high = 0
+        forEachText(of: event) { bytes in
+            let base = bytes.baseAddress!
+            var offset = StringBytes.firstAtLeast7F(base, from: 0, count: bytes.count)
+            while offset < bytes.count {
+                while offset < bytes.count, bytes[offset] >= 0x7F {
+                    high += 1
+                    offset += 1
+                }
+                offset = StringBytes.firstAtLeast7F(base, from: offset, count: bytes.count)
+            }
+            return true
         }
-        guard ascii(event.pointee.title), ascii(event.pointee.message), ascii(event.pointee.label) else { return false }
+        return high
+    }
+
+    /// True when the texts of `event` hold at least `needed` ASCII letters (counted until there
+    /// are that many).
+    private static func hasASCIILetters(atLeast needed: Int, in event: UnsafePointer<mw_event>) -> Bool {
+        var found = 0
+        forEachText(of: event) { bytes in
+            for byte in bytes where (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A {
+                found += 1
+                if found >= needed { return false }
+            }
+            return true
+        }
+        return found >= needed
+    }
+
+    /// Calls `body` with the bytes of every non-empty text of `event` (title, message, label, the
+    /// buttons' and the modal buttons' titles) until it returns false.
+    private static func forEachText(
+        of event: UnsafePointer<mw_event>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) {
+        if let text = bytes(event.pointee.title), !body(text) { return }
+        if let text = bytes(event.pointee.message), !body(text) { return }
+        if let text = bytes(event.pointee.label), !body(text) { return }
         if let buttons = event.pointee.buttons {
-            for index in 0..<Int(event.pointee.button_count) where !ascii(buttons[index].title) { return false }
+            for index in 0..<Int(event.pointee.button_count) {
+                if let text = bytes(buttons[index].title), !body(text) { return }
+            }
         }
         if let buttons = event.pointee.modal_buttons {
-            for index in 0..<Int(event.pointee.modal_button_count) where !ascii(buttons[index].title) { return false }
+            for index in 0..<Int(event.pointee.modal_button_count) {
+                if let text = bytes(buttons[index].title), !body(text) { return }
+            }
         }
-        return true
     }
 
     /// The standard titles of the tag's language (as `StandardTitles.forLanguage` finds them); nil

@@ -90,4 +90,48 @@ final class LanguageTextTests: XCTestCase {
             XCTAssertEqual(found?.language, expected?.language, tag)
         }
     }
+
+    /// Without a tag, `isJudgedAsEnglish` decides from the bytes when it can: always as the
+    /// letters' scripts do (an English text with curly quotes, a translated one, mixed ones).
+    func testUndeterminedTextsAreJudgedAsEnglishExactlyWhenTheirLettersAreMostlyLatin() {
+        let cases: [(title: String, buttons: [String], english: Bool)] = [
+            ("You’re offline", ["OK"], true),
+            ("“Photos” can’t be opened…", ["Cancel", "Open"], true),
+            ("ネットワークに接続できません", ["OK"], false),
+            ("ネット", ["Cancel", "Retry"], true),
+            ("Отмена", ["OK"], false),
+            ("Отмена", ["Cancel"], true),
+            ("Zap失敗", ["OK"], true),
+            ("Zap失敗しました", ["OK"], false),
+            ("Löschen?", ["Abbrechen", "Löschen"], true),
+            ("حذف الملف؟", ["إلغاء", "OK"], false),
+            ("\u{7F}\u{7F}", [], true),
+            ("", [], true),
+        ]
+        for (title, buttons, english) in cases {
+            let judged = withEvent(title: title, buttons: buttons) { EventLanguage.isJudgedAsEnglish(mw_str(ptr: nil, len: 0), $0) }
+            let classified = withEvent(title: title, buttons: buttons) { !EventLanguage.letterScripts(of: $0).isMostlyNonLatin }
+            XCTAssertEqual(judged, english, title)
+            XCTAssertEqual(judged, classified, title)
+        }
+    }
+
+    private func withEvent<T>(title: String, buttons: [String], _ body: (UnsafePointer<mw_event>) -> T) -> T {
+        let texts = ([title] + buttons).map { Array($0.utf8) }
+        let pointers = texts.map { bytes -> UnsafeMutablePointer<CChar> in
+            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+            for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+            return pointer
+        }
+        defer { pointers.forEach { $0.deallocate() } }
+        let str = { (index: Int) in mw_str(ptr: UnsafePointer(pointers[index]), len: texts[index].count) }
+        var buttonValues = (1..<texts.count).map { mw_button(title: str($0), style: 0, preferred: 0) }
+        var event = mw_event()
+        event.title = str(0)
+        return buttonValues.withUnsafeMutableBufferPointer { buffer in
+            event.buttons = UnsafePointer(buffer.baseAddress)
+            event.button_count = UInt32(buffer.count)
+            return withUnsafePointer(to: &event) { body($0) }
+        }
+    }
 }
