@@ -61,7 +61,7 @@ public enum EventLanguage {
     ///
     /// Without a tag the letters are classified only when the bytes cannot tell: a letter of a
     /// script other than Latin takes at least two bytes of UTF-8, so texts with at least half as
-    /// many ASCII letters as bytes of 0x7F or above (told 16 bytes at a time) have at least as
+    /// many ASCII letters as bytes of 0x80 or above (counted eight at a time) have at least as
     /// many Latin letters as others, and are judged as English (`You’re offline`, one `’` of
     /// three bytes and eleven letters, is decided at its first letter).
     public static func isJudgedAsEnglish(_ tag: mw_str, _ event: UnsafePointer<mw_event>) -> Bool {
@@ -71,21 +71,36 @@ public enum EventLanguage {
         return !letterScripts(of: event).isMostlyNonLatin
     }
 
-    /// The bytes of 0x7F or above in every text of `event` (as `letterScripts(of:)` reads them).
+    /// The bytes of 0x80 or above in every text of `event` (as `letterScripts(of:)` reads them).
     private static func highBytes(of event: UnsafePointer<mw_event>) -> Int {
         var high = 0
         forEachText(of: event) { bytes in
-            let base = bytes.baseAddress!
-            var offset = StringBytes.firstAtLeast7F(base, from: 0, count: bytes.count)
-            while offset < bytes.count {
-                while offset < bytes.count, bytes[offset] >= 0x7F {
-                    high += 1
-                    offset += 1
-                }
-                offset = StringBytes.firstAtLeast7F(base, from: offset, count: bytes.count)
-            }
+            high += highByteCount(bytes)
             return true
         }
+        return high
+    }
+
+    /// The bytes of 0x80 or above in `bytes`: eight at a time, then four, two and one, without
+    /// a branch on any byte's value.
+    @inline(__always)
+    private static func highByteCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        var offset = 0
+        var high = 0
+        while offset &+ 8 <= bytes.count {
+            high &+= (base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080).nonzeroBitCount
+            offset &+= 8
+        }
+        if offset &+ 4 <= bytes.count {
+            high &+= (base.loadUnaligned(fromByteOffset: offset, as: UInt32.self) & 0x8080_8080).nonzeroBitCount
+            offset &+= 4
+        }
+        if offset &+ 2 <= bytes.count {
+            high &+= (base.loadUnaligned(fromByteOffset: offset, as: UInt16.self) & 0x8080).nonzeroBitCount
+            offset &+= 2
+        }
+        if offset < bytes.count { high &+= Int(bytes[offset] &>> 7) }
         return high
     }
 
