@@ -53,8 +53,9 @@ final class RuleFaultGuard: Sendable {
     private let names: [(module: String, rule: String)]
 
     /// Maps the marker in `directory` (nil: an in-memory marker, no persistence), reads what the
-    /// last run left, and installs the signal handler. Call on the thread that runs the rules.
-    init(directory: String?, catalog: RuleCatalog, quarantineEnabled: Bool, logger: Logger) {
+    /// last run left (a rule it names is in quarantine from now on `clock`), and installs the
+    /// signal handler. Call on the thread that runs the rules.
+    init(directory: String?, catalog: RuleCatalog, quarantineEnabled: Bool, clock: DaemonClock, logger: Logger) {
         self.logger = logger
         names = catalog.rules.map { ($0.module, $0.id) }
         quarantinePath = directory.map { $0 + "/" + Self.quarantineFileName }
@@ -63,7 +64,7 @@ final class RuleFaultGuard: Sendable {
         var leftover: Quarantined?
         if let directory {
             let path = directory + "/" + Self.markerFileName
-            leftover = Self.readLeftover(path: path, logger: logger)
+            leftover = Self.readLeftover(path: path, clock: clock, logger: logger)
             do {
                 mapped = try Self.map(path: path, size: size)
             } catch {
@@ -175,10 +176,10 @@ final class RuleFaultGuard: Sendable {
     /// What the marker file left by the previous run says (`RuleCallMarkerFile`), when it ended
     /// in a rule's crash or hang; a marker refused is logged in one line naming its field, set
     /// aside, and names no rule.
-    private static func readLeftover(path: String, logger: Logger) -> Quarantined? {
+    private static func readLeftover(path: String, clock: DaemonClock, logger: Logger) -> Quarantined? {
         do {
             guard case .fault(let module, let rule, let fault, let event) = try RuleCallMarkerFile.read(path) else { return nil }
-            return Quarantined(rule: rule, module: module, fault: fault, event: event, since: WallClock.milliseconds())
+            return Quarantined(rule: rule, module: module, fault: fault, event: event, since: clock.milliseconds())
         } catch {
             setAside(error, what: "the rule-call marker", consequence: "no rule is quarantined for how the last run ended", logger: logger)
             return nil
