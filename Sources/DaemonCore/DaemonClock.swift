@@ -1,4 +1,6 @@
 import ByteBasics
+import Foundation
+import Glibc
 import SessionEngine
 
 /// The daemon's wall clock, ms since the Unix epoch, which never steps forward while the daemon
@@ -52,5 +54,14 @@ public struct DaemonClock: Sendable {
     public func milliseconds() -> Int64 {
         let steady = wallAtStart.addingSaturated(source.bootMilliseconds().subtractingSaturated(bootAtStart))
         return min(source.wallMilliseconds(), steady)
+    }
+
+    /// Now in UTC to the second, `20261124T063000Z`: the time in the name of a file set aside.
+    func utcStamp() -> String {
+        var seconds = time_t(milliseconds() / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                      parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }

@@ -144,7 +144,7 @@ final class HistoryKeeper {
         self.directory = directory
         spool = ViolationSpool(
             memoryLimit: bounds.memoryBytes, fileLimit: directory == nil ? 0 : bounds.fileBytes,
-            spillPath: directory.map { $0 + "/" + Self.spillFileName }, logger: logger)
+            spillPath: directory.map { $0 + "/" + Self.spillFileName }, clock: clock, logger: logger)
         if let sqlitePath, let directory {
             let sqlite = try Self.open(sqlitePath, walLimitBytes: walLimitBytes, logger: logger)
             history = sqlite

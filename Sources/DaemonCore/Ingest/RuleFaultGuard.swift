@@ -50,6 +50,7 @@ final class RuleFaultGuard: Sendable {
     private let quarantine = Mutex<[String: Quarantined]>([:])
     private let quarantinePath: String?
     private let logger: Logger
+    private let clock: DaemonClock
     private let names: [(module: String, rule: String)]
 
     /// Maps the marker in `directory` (nil: an in-memory marker, no persistence), reads what the
@@ -57,6 +58,7 @@ final class RuleFaultGuard: Sendable {
     /// signal handler. Call on the thread that runs the rules.
     init(directory: String?, catalog: RuleCatalog, quarantineEnabled: Bool, clock: DaemonClock, logger: Logger) {
         self.logger = logger
+        self.clock = clock
         names = catalog.rules.map { ($0.module, $0.id) }
         quarantinePath = directory.map { $0 + "/" + Self.quarantineFileName }
         let size = Int(MW_MARKER_NAMES_OFFSET) + max(names.count, 1) * Int(MW_MARKER_NAME_BYTES)
@@ -181,7 +183,7 @@ final class RuleFaultGuard: Sendable {
             guard case .fault(let module, let rule, let fault, let event) = try RuleCallMarkerFile.read(path) else { return nil }
             return Quarantined(rule: rule, module: module, fault: fault, event: event, since: clock.milliseconds())
         } catch {
-            setAside(error, what: "the rule-call marker", consequence: "no rule is quarantined for how the last run ended", logger: logger)
+            setAside(error, what: "the rule-call marker", consequence: "no rule is quarantined for how the last run ended", clock: clock, logger: logger)
             return nil
         }
     }
@@ -196,7 +198,7 @@ final class RuleFaultGuard: Sendable {
             guard let read = try QuarantineFile.read(quarantinePath) else { return ([:], false) }
             contents = read
         } catch {
-            Self.setAside(error, what: "the quarantine file", consequence: "no rule is in quarantine from it", logger: logger)
+            Self.setAside(error, what: "the quarantine file", consequence: "no rule is in quarantine from it", clock: clock, logger: logger)
             return ([:], false)
         }
         for refused in contents.refused {
@@ -209,8 +211,8 @@ final class RuleFaultGuard: Sendable {
 
     /// Logs `refusal` in one line naming the file and its field, and moves the file to
     /// `PATH.refused-<UTC time>` (kept, never deleted), so that the next start does not read it again.
-    private static func setAside(_ refusal: StateFileRefusal, what: String, consequence: String, logger: Logger) {
-        let aside = refusal.path + ".refused-" + HistoryStartCheck.timestamp()
+    private static func setAside(_ refusal: StateFileRefusal, what: String, consequence: String, clock: DaemonClock, logger: Logger) {
+        let aside = refusal.path + ".refused-" + clock.utcStamp()
         var metadata: Logger.Metadata = ["path": "\(refusal.path)", "field": "\(refusal.field)"]
         if let underlying = refusal.underlying { metadata["error"] = "\(underlying)" }
         do {
