@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ", "ByteBasics"]),
 
         // System calls through one wrapper: EINTR retried, errno kept in the error; atomic file replacement.
-        .target(name: "Posix", dependencies: ["ByteBasics"]),
+        .target(name: "Posix"),
 
         // FNV-1a 64, UTF-8 decoding and validation, JSON string escaping, the event types' wire names:
         // one implementation of each, for the decoder, the engine, RuleKit (and so every rule module),
@@ -143,7 +143,7 @@ let package = Package(
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
             name: "ConnectionLimits",
-            dependencies: ["ZeroMQ", "CZeroMQ", "Posix", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ZeroMQ", "CZeroMQ", "Posix", "ByteBasics", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "DaemonCore",
@@ -207,7 +207,7 @@ let package = Package(
         .testTarget(name: "PostgresHistoryTests", dependencies: ["PostgresHistory", "HistoryStore"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),
         .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),
-        .testTarget(name: "PosixTests", dependencies: ["Posix", "ByteBasics"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "ByteBasicsTests", dependencies: ["ByteBasics"]),
         .testTarget(
             name: "SessionEngineTests",

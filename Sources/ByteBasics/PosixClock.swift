@@ -7,6 +7,10 @@ public import Darwin
 /// The clocks of `clock_gettime`, read in one place for every module (the daemon's, the CLI's, the
 /// control and client libraries'). A read cannot fail for these clocks and a valid pointer, so it
 /// returns the time, not an error.
+///
+/// `.monotonic` is the clock for rates, timeouts and spacings (`PosixClock.monotonic.milliseconds()`,
+/// `.microseconds()`), and `.threadCPU` the one for CPU time. The daemon's wall clock is
+/// `DaemonClock` (DaemonCore), whose machine source is what reads `.realtime` and `.boottime`.
 public enum PosixClock: Sendable {
     /// `CLOCK_REALTIME`: the wall clock, since the Unix epoch (steps when the clock is set).
     case realtime

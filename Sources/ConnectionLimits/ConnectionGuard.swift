@@ -1,3 +1,4 @@
+import ByteBasics
 import CZeroMQ
 public import Logging
 import Posix
@@ -125,7 +126,7 @@ public final class ConnectionGuard {
 
     /// One warning every 10 s at most.
     private func warn(_ message: Logger.Message, _ metadata: Logger.Metadata) {
-        let now = Posix.monotonicMicroseconds() / 1000
+        let now = PosixClock.monotonic.milliseconds()
         guard lastWarningMs == .min || now - lastWarningMs >= 10_000 else { return }
         lastWarningMs = now
         logger.warning(message, metadata: metadata)

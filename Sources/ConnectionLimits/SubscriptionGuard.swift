@@ -1,3 +1,4 @@
+import ByteBasics
 public import Logging
 import Posix
 public import ZeroMQ
@@ -124,7 +125,7 @@ public final class SubscriptionGuard {
     /// The bytes of those frames.
     public private(set) var bytesRead: UInt64 = 0
     private var frame = ZMQMessage()
-    private var lastSweepMs = SubscriptionGuard.monotonicMilliseconds()
+    private var lastSweepMs = PosixClock.monotonic.milliseconds()
     /// An unsubscription of no connection came (libzmq's, for a connection that ended): sweep now.
     private var sweepSoon = false
     private var lastWarningMs: Int64 = .min
@@ -246,7 +247,7 @@ public final class SubscriptionGuard {
         if let cookie = peer.cookie, Posix.socketCookie(ofForeign: descriptor) == cookie {
             shut = Posix.shutdownForeign(descriptor)
         }
-        let now = Self.monotonicMilliseconds()
+        let now = PosixClock.monotonic.milliseconds()
         guard lastWarningMs == .min || now - lastWarningMs >= 10_000 else { return }
         lastWarningMs = now
         logger.warning("a subscriber is past a bound of a socket; its subscriptions are refused and its connection shut down", metadata: [
@@ -260,7 +261,7 @@ public final class SubscriptionGuard {
     /// Drops the entries whose socket is gone, once a second and soon after libzmq said a
     /// connection ended.
     private func sweepIfDue(_ tell: (Event) -> Void) {
-        let now = Self.monotonicMilliseconds()
+        let now = PosixClock.monotonic.milliseconds()
         guard sweepSoon || now - lastSweepMs >= Self.sweepIntervalMs else { return }
         sweepSoon = false
         lastSweepMs = now
@@ -279,8 +280,6 @@ public final class SubscriptionGuard {
         totalBytes -= peer.bytes
         for topic in peer.topics { tell(.released(topic: topic)) }
     }
-
-    private static func monotonicMilliseconds() -> Int64 { Posix.monotonicMicroseconds() / 1000 }
 }
 
 @available(*, unavailable)

@@ -1,4 +1,3 @@
-import ByteBasics
 public import Glibc
 
 /// The system calls the daemon makes itself, each through one wrapper (`call`) in the
@@ -179,9 +178,6 @@ public enum Posix: Sendable {
     public static func shutdown(_ descriptor: Int32) throws(PosixError) {
         try call("shutdown") { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
-
-    /// The monotonic clock (`PosixClock.monotonic`) in µs.
-    public static func monotonicMicroseconds() -> Int64 { PosixClock.monotonic.microseconds() }
 
     /// Stops on an `errno` only a bug causes: a descriptor not open, a bad pointer.
     @inline(never)

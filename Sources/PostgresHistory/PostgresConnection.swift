@@ -1,3 +1,4 @@
+import ByteBasics
 import CLibPQ
 import Foundation
 
@@ -92,11 +93,7 @@ final class PostgresConnection {
 
     // MARK: - Waiting, bounded
 
-    private static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
-    }
+    private static func now() -> Int64 { PosixClock.monotonic.milliseconds() }
 
     /// `send` (a `PQsend…` call), then every result until libpq has none, waiting at most
     /// `deadlineMs`: the first error result, else the last one (`PQexec`'s answer).

@@ -1,3 +1,4 @@
+import ByteBasics
 import Glibc
 import Logging
 import Posix
@@ -54,7 +55,7 @@ public final class ModuleProbeRun {
             child = (process, first)
             inProgress = nil
             pending = []
-            deadline = Posix.monotonicMicroseconds() + probe.timeoutMs * 1000
+            deadline = PosixClock.monotonic.microseconds() + probe.timeoutMs * 1000
         case .failure(let failure):
             giveUp(failure.description)
         }
@@ -63,12 +64,12 @@ public final class ModuleProbeRun {
     /// Reads what the child says (or notices its end, or the timeout) once.
     private func step() {
         guard let (process, first) = child else { return }
-        let left = max(0, deadline - Posix.monotonicMicroseconds())
+        let left = max(0, deadline - PosixClock.monotonic.microseconds())
         var descriptor = pollfd(fd: process.progress, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, Int32(min(left / 1000 + 1, Int64(Int32.max))))
         if ready < 0 { return }   // EINTR: again
         if ready == 0 {
-            guard Posix.monotonicMicroseconds() >= deadline else { return }
+            guard PosixClock.monotonic.microseconds() >= deadline else { return }
             kill(process.pid, SIGKILL)
             end(process, first: first, timedOut: true)
             return
@@ -91,7 +92,7 @@ public final class ModuleProbeRun {
                 inProgress = nil
                 resolved = max(resolved, first + offset + 1)
             }
-            deadline = Posix.monotonicMicroseconds() + probe.timeoutMs * 1000
+            deadline = PosixClock.monotonic.microseconds() + probe.timeoutMs * 1000
         }
     }
 

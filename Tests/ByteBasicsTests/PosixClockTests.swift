@@ -26,6 +26,8 @@ final class PosixClockTests: XCTestCase {
         }
         XCTAssertGreaterThanOrEqual(PosixClock.boottime.milliseconds(), PosixClock.monotonic.milliseconds(),
                                     "boot time counts suspend on top of the monotonic clock")
+        XCTAssertEqual(PosixClock.monotonic.microseconds() / 1000, PosixClock.monotonic.milliseconds(), accuracy: 1000)
+        XCTAssertEqual(PosixClock.monotonic.milliseconds() / 1000, PosixClock.monotonic.seconds(), accuracy: 1)
     }
 
     func testTheThreadCPUClockCountsThisThreadsWork() {

@@ -32,7 +32,7 @@ final class ClockStepTests: XCTestCase {
     }
 
     func testTheClockSaturatesWhateverTheSourceSays() {
-        final class Wild: ClockSource {
+        final class Wild: DaemonClock.Source {
             func wallMilliseconds() -> Int64 { .max }
             func bootMilliseconds() -> Int64 { .min }
         }

@@ -30,7 +30,7 @@ final class QuarantineFileTests: XCTestCase {
 
     /// The fault guard of a start in the test's folder, logging into `log`.
     private func guardian(_ log: RecordedLog) -> RuleFaultGuard {
-        RuleFaultGuard(directory: folder, catalog: catalog, quarantineEnabled: true, logger: log.logger)
+        RuleFaultGuard(directory: folder, catalog: catalog, quarantineEnabled: true, clock: DaemonClock(), logger: log.logger)
     }
 
     /// The names of the quarantine files set aside in the folder.

@@ -73,7 +73,7 @@ final class RuleCallMarkerFileTests: XCTestCase {
 
     /// The fault guard of a start in `directory`, logging into `log`.
     private func guardian(_ directory: String, _ log: RecordedLog) -> RuleFaultGuard {
-        RuleFaultGuard(directory: directory, catalog: catalog, quarantineEnabled: true, logger: log.logger)
+        RuleFaultGuard(directory: directory, catalog: catalog, quarantineEnabled: true, clock: DaemonClock(), logger: log.logger)
     }
 
     /// The names in `directory` that start with `prefix`.

@@ -1,16 +1,11 @@
 import Foundation
 import Glibc
-import ByteBasics
 import Posix
 import Synchronization
 import XCTest
 
 /// The wrapper with real system calls and a real signal.
 final class PosixCallTests: XCTestCase {
-    func testTheMonotonicMicrosecondsAreThoseOfTheOneClock() {
-        XCTAssertEqual(Posix.monotonicMicroseconds() / 1_000_000, PosixClock.monotonic.seconds(), accuracy: 1)
-    }
-
     func testAFailureKeepsErrnoAndNamesTheCall() {
         XCTAssertThrowsError(try Posix.open("/nonexistent-\(getpid())/file", O_RDONLY)) { error in
             XCTAssertEqual(error as? PosixError, PosixError(call: "open", errno: ENOENT))

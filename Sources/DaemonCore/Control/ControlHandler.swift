@@ -1,10 +1,10 @@
+import ByteBasics
 import ControlProtocol
 import Glibc
 import HistoryStore
 import Logging
 import ModalwatchConfig
 import RuleHost
-import Posix
 import SessionEngine
 import ZeroMQ
 
@@ -98,11 +98,11 @@ final class ControlHandler {
         guard let ongoing else { return }
         let faultsBefore = Self.minorFaults()
         holds.begin()
-        let began = Posix.monotonicMicroseconds()
+        let began = PosixClock.monotonic.microseconds()
         let deadline = began + Self.turnMicros
         var looked = began, longestStep: Int64 = 0, checks = 0, slowSteps = 0
         let shouldStop = { () -> Bool in
-            let now = Posix.monotonicMicroseconds()
+            let now = PosixClock.monotonic.microseconds()
             checks += 1
             if now - looked > 100 { slowSteps += 1 }
             longestStep = max(longestStep, now - looked)
@@ -118,7 +118,7 @@ final class ControlHandler {
             repeat {
                 exchange.post(.sessionsSlice(engine.continueScan(scan, shouldStop: shouldStop)))
                 slices += 1
-            } while !scan.finished && slices < Self.slicesPerTurn && Posix.monotonicMicroseconds() < deadline
+            } while !scan.finished && slices < Self.slicesPerTurn && PosixClock.monotonic.microseconds() < deadline
             if scan.finished {
                 exchange.post(.sessionsEnd)
                 self.ongoing = nil
@@ -132,7 +132,7 @@ final class ControlHandler {
                 self.ongoing = nil
             }
         }
-        longestStep = max(longestStep, Posix.monotonicMicroseconds() - looked)
+        longestStep = max(longestStep, PosixClock.monotonic.microseconds() - looked)
         let held = holds.end(command: ongoing.command)
         let faults = Self.minorFaults() - faultsBefore
         if holds.lastCPUMicros > 2 * Self.turnMicros {

@@ -1,6 +1,5 @@
 import ByteBasics
 import Glibc
-import Posix
 
 /// How long control requests held the ingest thread, one turn at a time: the control thread
 /// parses, reads the history, encodes and sends; the ingest thread spends on a request only
@@ -25,14 +24,14 @@ struct ControlHoldTimes {
 
     /// Notes that a turn of work on a request starts.
     mutating func begin() {
-        started = Posix.monotonicMicroseconds()
+        started = PosixClock.monotonic.microseconds()
         startedCPU = Self.threadCPUMicroseconds()
     }
 
     /// Notes that a turn of work on `command` (the request's `cmd`) ended; returns the hold in microseconds.
     @discardableResult
     mutating func end(command: String) -> Int64 {
-        let held = Posix.monotonicMicroseconds() - started
+        let held = PosixClock.monotonic.microseconds() - started
         let cpu = Self.threadCPUMicroseconds() - startedCPU
         if held > maxMicros || maxRequest == nil {
             maxMicros = max(held, maxMicros)

@@ -1,3 +1,4 @@
+import ByteBasics
 import ConnectionLimits
 import ControlProtocol
 import HistoryStore
@@ -87,7 +88,7 @@ final class ControlServer {
         reloadRefused = settings.reloadRefused
         history = try? settings.history?.openReader()
         let watch = ShardPeerWatch(context: settings.context, own: settings.shard, ownEndpoint: boundEndpoint,
-                                   peers: settings.shardPeers, logger: logger, nowMs: WallClock.monotonicMilliseconds())
+                                   peers: settings.shardPeers, logger: logger, nowMs: PosixClock.monotonic.milliseconds())
         do { try watch.add(to: poller) } catch {
             logger.warning("shard peers not watched: cannot poll their sockets", metadata: ["error": "\(error)"])
         }
@@ -108,8 +109,8 @@ final class ControlServer {
             if poller.isReadable(1) { readBells() }
             if finishing { break }
             if poller.isReadable(0) { serve() }
-            peerWatch?.turn(poller, nowMs: WallClock.monotonicMilliseconds())
-            trimmer.trimIfDue(now: WallClock.monotonicMilliseconds())
+            peerWatch?.turn(poller, nowMs: PosixClock.monotonic.milliseconds())
+            trimmer.trimIfDue(now: PosixClock.monotonic.milliseconds())
         }
         peerWatch?.close()
         control.close()

@@ -137,7 +137,7 @@ final class CheckpointWriter: Sendable {
                     writing = nil
                     do {
                         let bytes = try walk.finish(sessions: sessions)
-                        let duration = WallClock.monotonicMilliseconds() - walk.startedMonotonicMs
+                        let duration = PosixClock.monotonic.milliseconds() - walk.startedMonotonicMs
                         statisticsBox.withLock {
                             $0.written += 1
                             $0.lastWrittenAtMs = walk.writtenAtMs
@@ -181,7 +181,7 @@ final class CheckpointWriter: Sendable {
     private final class Walk {
         let file: CheckpointFile
         let writtenAtMs: Int64
-        let startedMonotonicMs = WallClock.monotonicMilliseconds()
+        let startedMonotonicMs = PosixClock.monotonic.milliseconds()
         private var descriptor: Int32
         private var bytes = 0
 

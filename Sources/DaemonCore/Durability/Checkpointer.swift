@@ -1,3 +1,4 @@
+import ByteBasics
 import SessionEngine
 
 /// The ingest thread's side of checkpoints: every `checkpoint_interval` it walks the live
@@ -57,9 +58,9 @@ struct Checkpointer {
             return
         }
         let deadlineUs = nowUs + Self.sliceBudgetUs
-        let slice = engine.checkpointSlice(walk, limit: Self.sliceSessions) { WallClock.monotonicMicroseconds() >= deadlineUs }
+        let slice = engine.checkpointSlice(walk, limit: Self.sliceSessions) { PosixClock.monotonic.microseconds() >= deadlineUs }
         writer.submit(.part(slice))
-        let endUs = WallClock.monotonicMicroseconds()
+        let endUs = PosixClock.monotonic.microseconds()
         nextSliceUs = endUs + (endUs - nowUs) * Self.idleShare
         if walk.finished {
             writer.submit(.end(sessions: walk.sessions))

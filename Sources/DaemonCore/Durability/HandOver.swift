@@ -1,3 +1,4 @@
+import ByteBasics
 import Glibc
 
 /// The hand-over from the ingest thread to the publishing thread: one buffer of
@@ -44,7 +45,7 @@ final class HandOver: @unchecked Sendable {
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
         // Timeouts on the monotonic clock: a wall-clock jump neither wakes nor holds the thread.
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_condattr_setclock(&attributes, PosixClock.monotonic.id)
         precondition(pthread_cond_init(condition, &attributes) == 0, "pthread_cond_init")
         pthread_condattr_destroy(&attributes)
         buffer.reserveCapacity(1 << 16)
@@ -84,8 +85,7 @@ final class HandOver: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if buffer.isEmpty, !finished, waitingMs > 0 {
-            var deadline = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &deadline)
+            var deadline = PosixClock.monotonic.now()
             let nanoseconds = Int(deadline.tv_nsec) + (waitingMs % 1000) * 1_000_000
             deadline.tv_sec += waitingMs / 1000 + nanoseconds / 1_000_000_000
             deadline.tv_nsec = nanoseconds % 1_000_000_000

@@ -1,3 +1,4 @@
+import ByteBasics
 import Foundation
 import HistoryStore
 import Logging
@@ -143,16 +144,16 @@ final class HistoryKeeper {
         self.directory = directory
         spool = ViolationSpool(
             memoryLimit: bounds.memoryBytes, fileLimit: directory == nil ? 0 : bounds.fileBytes,
-            spillPath: directory.map { $0 + "/" + Self.spillFileName }, logger: logger)
+            spillPath: directory.map { $0 + "/" + Self.spillFileName }, clock: clock, logger: logger)
         if let sqlitePath, let directory {
             let sqlite = try Self.open(sqlitePath, walLimitBytes: walLimitBytes, logger: logger)
             history = sqlite
-            let loadStartedMs = WallClock.monotonicMilliseconds()
+            let loadStartedMs = PosixClock.monotonic.milliseconds()
             storedRecently = Set(try sqlite.ids(observedSince: clock.milliseconds() - Self.repeatHorizonMs, limit: Self.maxStoredRecently))
-            storedRecentlyUntilMs = WallClock.monotonicMilliseconds() + Self.repeatHorizonMs
+            storedRecentlyUntilMs = PosixClock.monotonic.milliseconds() + Self.repeatHorizonMs
             if !storedRecently.isEmpty {
                 logger.info("violations stored in the last 10 minutes: judged again after this start (a client's replay), one is not stored twice", metadata: [
-                    "violations": "\(storedRecently.count)", "took_ms": "\(WallClock.monotonicMilliseconds() - loadStartedMs)"])
+                    "violations": "\(storedRecently.count)", "took_ms": "\(PosixClock.monotonic.milliseconds() - loadStartedMs)"])
             }
             identity = StateDirectoryIdentity(historyPath: sqlitePath, directory: directory)
             var reserve = HistoryReserve(directory: directory)
@@ -167,7 +168,7 @@ final class HistoryKeeper {
         health.state = .ok
         if case .postgresql = target {
             do { history = try openStore() } catch {
-                failed(error, now: WallClock.monotonicMilliseconds())
+                failed(error, now: PosixClock.monotonic.milliseconds())
                 nextRetryMs = 0
             }
         }
@@ -211,7 +212,7 @@ final class HistoryKeeper {
 
     /// The checks that do not wait for a write, once a second or so (the publishing thread calls
     /// it when idle too): the state directory's identity, and the WAL's size for `status`.
-    func checkIfDue(now: Int64 = WallClock.monotonicMilliseconds()) {
+    func checkIfDue(now: Int64 = PosixClock.monotonic.milliseconds()) {
         guard now >= nextIdentityCheckMs else { return }
         nextIdentityCheckMs = now + Self.identityCheckIntervalMs
         reconnectIfIdle(now: now)
@@ -274,7 +275,7 @@ final class HistoryKeeper {
     /// Stores the violations of one group of batch records, or spools them when the store
     /// cannot take them (or when older ones wait in the spool: the order is kept).
     func store(_ bytes: UnsafeRawBufferPointer) {
-        let now = WallClock.monotonicMilliseconds()
+        let now = PosixClock.monotonic.milliseconds()
         checkIfDue(now: now)
         if !storedRecently.isEmpty, now >= storedRecentlyUntilMs { storedRecently = [] }
         if spool.isEmpty, let history {
@@ -315,7 +316,7 @@ final class HistoryKeeper {
     }
 
     /// Tries a failing store again when its time has come: the spool, oldest first.
-    func retryIfDue(now: Int64 = WallClock.monotonicMilliseconds()) {
+    func retryIfDue(now: Int64 = PosixClock.monotonic.milliseconds()) {
         guard !spool.isEmpty, now >= nextRetryMs else { return }
         if history == nil || health.state == .failing {
             // A fresh connection: one that met a read-only or vanished file, or a server that went
@@ -338,8 +339,8 @@ final class HistoryKeeper {
         }
         var written = 0
         // A bounded amount per wake-up, so that publishing goes on while a large spool is written.
-        let started = WallClock.monotonicMilliseconds()
-        while !spool.isEmpty, WallClock.monotonicMilliseconds() - started < 50 {
+        let started = PosixClock.monotonic.milliseconds()
+        while !spool.isEmpty, PosixClock.monotonic.milliseconds() - started < 50 {
             do {
                 let stored = try spool.writeOldest(to: history, maxBytes: Self.replayBytesPerCommit)
                 statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
@@ -359,7 +360,7 @@ final class HistoryKeeper {
             logger.notice("the history store accepts writes again; every spooled violation is stored", metadata: [
                 "written_now": "\(written)", "recovered_total": "\(health.recovered.load(ordering: .relaxed))",
                 "unstored_total": "\(health.unstored.load(ordering: .relaxed))",
-                "outage_ms": "\(WallClock.monotonicMilliseconds() - failedSince)"])
+                "outage_ms": "\(PosixClock.monotonic.milliseconds() - failedSince)"])
         }
     }
 
@@ -383,7 +384,7 @@ final class HistoryKeeper {
 
     /// When violations were lost since the last notice and a second has passed: the
     /// `history_unavailable` detail to publish (at most one a second).
-    func takeUnavailableNotice(now: Int64 = WallClock.monotonicMilliseconds()) -> String? {
+    func takeUnavailableNotice(now: Int64 = PosixClock.monotonic.milliseconds()) -> String? {
         guard unstoredSinceNotice > 0, now - lastNoticeMs >= 1000 else { return nil }
         lastNoticeMs = now
         let lost = unstoredSinceNotice
@@ -448,7 +449,7 @@ final class HistoryKeeper {
         guard lost > 0 else { return }
         health.unstored.add(lost, ordering: .relaxed)
         unstoredSinceNotice += lost
-        let now = WallClock.monotonicMilliseconds()
+        let now = PosixClock.monotonic.milliseconds()
         if now - lastSpoolFullLogMs >= 10_000 {
             lastSpoolFullLogMs = now
             logger.error("the violation spool is full; violations are published but not stored (counted as violations_unstored)", metadata: [

@@ -11,8 +11,9 @@ import Posix
 /// history (a foreign schema), or a history of a version this release does not read, is refused
 /// at start in one line, and left as it is.
 enum HistoryStartCheck {
-    /// Checks `path`; moves a damaged file aside; throws a one-line error for a foreign one.
-    static func prepare(_ path: String, logger: Logger) throws(DaemonError) {
+    /// Checks `path`; moves a damaged file aside (named with the time on `clock`); throws a
+    /// one-line error for a foreign one.
+    static func prepare(_ path: String, clock: DaemonClock, logger: Logger) throws(DaemonError) {
         switch HistoryInspection.inspect(path: path) {
         case .absent, .sound:
             return
@@ -21,7 +22,7 @@ enum HistoryStartCheck {
         case .unsupported(let what):
             throw DaemonError(.configuration, "the history \(path) \(what)")
         case .damaged(let why):
-            let stamp = Self.timestamp()
+            let stamp = clock.utcStamp()
             let aside = "\(path).damaged-\(stamp)"
             do { try Posix.rename(path, aside) } catch {
                 throw DaemonError(.systemCall, "the history \(path) is damaged (\(why)) and could not be moved aside: \(error.reason)", underlying: error)
@@ -32,14 +33,5 @@ enum HistoryStartCheck {
             logger.error("the history was damaged; moved aside and started afresh", metadata: [
                 "reason": "\(why)", "moved_to": "\(aside)"])
         }
-    }
-
-    /// `20261124T063000Z`.
-    static func timestamp() -> String {
-        var now = time(nil)
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }

@@ -1,3 +1,4 @@
+import ByteBasics
 import ConnectionLimits
 import CurveAuthentication
 import EventDecoding
@@ -77,7 +78,7 @@ final class Publisher {
     private var state = State.waiting
     /// The batches of one commit, end to end (batches are self-delimiting records).
     private var group: [UInt8] = []
-    private var lastPrune = WallClock.monotonicMilliseconds() - Publisher.pruneIntervalMs
+    private var lastPrune = PosixClock.monotonic.milliseconds() - Publisher.pruneIntervalMs
     /// `PublishingThread.Retention.intervalMs`.
     private let pruneIntervalMs: Int64
     /// Whether the last retention slice was full: more may be left to delete.
@@ -186,7 +187,7 @@ final class Publisher {
     /// busy: until `commitSpacingUs` after the last commit started.
     private func gather() -> State {
         let earliest = lastCommitStartUs + commitSpacingUs
-        let now = WallClock.monotonicMicroseconds()
+        let now = PosixClock.monotonic.microseconds()
         // Busy: the batches that come meanwhile wait in the hand-over and join this group.
         if now < earliest { usleep(UInt32(earliest - now)) }
         guard group.count < Self.maxBytesPerCommit else { return .storing(next: .waiting) }
@@ -199,7 +200,7 @@ final class Publisher {
         guard !group.isEmpty else { return }
         group.withUnsafeBytes { bytes in
             if let keeper, Self.containsViolation(bytes) {
-                lastCommitStartUs = WallClock.monotonicMicroseconds()
+                lastCommitStartUs = PosixClock.monotonic.microseconds()
                 keeper.store(bytes)
             }
             // One message a record (violations.md); the counters once a group.
@@ -236,7 +237,7 @@ final class Publisher {
     /// Applies the retention every `pruneIntervalMs` (the settings'), a slice a call (`HistoryRetaining.pruneSlice`);
     /// while a call deleted a whole slice, the next comes at once, between hand-overs.
     private func pruneIfDue() {
-        let now = WallClock.monotonicMilliseconds()
+        let now = PosixClock.monotonic.milliseconds()
         guard let keeper, pruneBacklog || now - lastPrune > pruneIntervalMs else { return }
         lastPrune = now
         let pruned = keeper.prune()

@@ -99,7 +99,7 @@ extension ViolationSpool {
     /// good (and logged) from the first record that does not read, removed once every record was taken.
     private func convertUnframed(size: Int) {
         guard let spillPath else { return }
-        let aside = spillPath + ".unframed-" + HistoryStartCheck.timestamp()
+        let aside = spillPath + ".unframed-" + clock.utcStamp()
         guard (try? Posix.rename(spillPath, aside)) != nil, let old = try? Posix.open(aside, O_RDONLY | O_CLOEXEC) else {
             logger.error("the spool's spill file is not in this release's format and could not be moved aside; it is left as it is and not read",
                          metadata: ["path": "\(spillPath)"])
@@ -161,7 +161,7 @@ extension ViolationSpool {
     /// Renames the spill file to `spool.bin.<label>-<UTC time>` and says why in one line.
     private func setAside(_ label: String, why: String) {
         guard let spillPath else { return }
-        let aside = spillPath + "." + label + "-" + HistoryStartCheck.timestamp()
+        let aside = spillPath + "." + label + "-" + clock.utcStamp()
         do {
             try Posix.rename(spillPath, aside)
             logger.error("the spool's spill file was set aside, not read: \(why)", metadata: ["path": "\(spillPath)", "set_aside_as": "\(aside)"])

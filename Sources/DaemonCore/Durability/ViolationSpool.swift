@@ -33,6 +33,8 @@ final class ViolationSpool {
     private static let damageLinesPerCall = 5
 
     let logger: Logger
+    /// The daemon's clock: the time in the name of a spill file set aside.
+    let clock: DaemonClock
     private var memory: [UInt8] = []
     private var memoryHead = 0
     private var memoryRecords = 0
@@ -62,10 +64,13 @@ final class ViolationSpool {
 
     /// An empty spool. A spill file left by a run that ended while the store was failing is
     /// taken over: its violations are written first, in their order, once the store accepts them.
-    init(memoryLimit: Int, fileLimit: Int, spillPath: String?, logger: Logger = Logger(label: "modalwatch.spool")) {
+    /// A spill file set aside is named with the time on `clock`.
+    init(memoryLimit: Int, fileLimit: Int, spillPath: String?, clock: DaemonClock = DaemonClock(),
+         logger: Logger = Logger(label: "modalwatch.spool")) {
         self.memoryLimit = memoryLimit
         self.fileLimit = fileLimit
         self.spillPath = spillPath
+        self.clock = clock
         self.logger = logger
         adoptLeftover()
     }

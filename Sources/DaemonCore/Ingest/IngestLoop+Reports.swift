@@ -1,3 +1,4 @@
+import ByteBasics
 import ConnectionLimits
 import ControlProtocol
 import CurveAuthentication
@@ -63,7 +64,7 @@ extension IngestLoop {
         let rejected = counters.rejectedByReason
         let published = publishing.statistics
         var reply = StatusReply()
-        reply.uptimeSeconds = Double(WallClock.monotonicMilliseconds() - startedMonotonicMs) / 1000
+        reply.uptimeSeconds = Double(PosixClock.monotonic.milliseconds() - startedMonotonicMs) / 1000
         reply.started = startedAtMs
         reply.edition = pipeline.engine.configuration.defaultEdition.rawValue
         reply.modules = catalog.modules.map {

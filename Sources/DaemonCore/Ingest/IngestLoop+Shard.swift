@@ -1,3 +1,4 @@
+import ByteBasics
 import Logging
 import ModalwatchConfig
 import SessionEngine
@@ -36,8 +37,8 @@ extension IngestLoop {
         }
         let poller = ZMQPoller()
         guard (try? poller.add(ingest)) != nil else { return }
-        let deadline = WallClock.monotonicMilliseconds() + Self.settleMaxMs
-        while WallClock.monotonicMilliseconds() < deadline {
+        let deadline = PosixClock.monotonic.milliseconds() + Self.settleMaxMs
+        while PosixClock.monotonic.milliseconds() < deadline {
             guard let ready = try? poller.poll(timeout: Int(Self.settleQuietMs)), ready > 0 else { return }
             settle()
         }

@@ -41,7 +41,7 @@ public final class IngestLoop {
         /// Ends the process when a graceful stop takes longer than `stop_timeout` (docs/RELIABILITY.md).
         public var stopDeadline = StopDeadline()
         /// Where the daemon's clock (`DaemonClock`) reads the time: the machine's clocks, or a test's.
-        public var clock: any ClockSource = SystemClock()
+        public var clock: any DaemonClock.Source = DaemonClock.MachineSource()
 
         /// Settings for a loop.
         public init(
@@ -87,8 +87,9 @@ public final class IngestLoop {
 
     let configuration: DaemonConfiguration
     let catalog: RuleCatalog
-    let startedAtMs = WallClock.milliseconds()
-    let startedMonotonicMs = WallClock.monotonicMilliseconds()
+    /// When the loop started, on the daemon's clock (ms since the epoch).
+    let startedAtMs: Int64
+    let startedMonotonicMs = PosixClock.monotonic.milliseconds()
     /// Arrival times, idle release: the wall clock that never steps forward (`DaemonClock`).
     let clock: DaemonClock
     let pipeline: EventPipeline
@@ -148,6 +149,7 @@ public final class IngestLoop {
         controlAnswers: @escaping (IngestLoop) -> ControlAnswers
     ) {
         self.clock = clock
+        startedAtMs = clock.milliseconds()
         makeControlAnswers = controlAnswers
         configuration = settings.configuration
         catalog = settings.catalog
@@ -159,7 +161,7 @@ public final class IngestLoop {
         outbox = Outbox(handOver: resources.handOver, clock: clock, logger: logger)
         let faultGuard = RuleFaultGuard(
             directory: settings.configuration.stateDirectory, catalog: settings.catalog,
-            quarantineEnabled: settings.configuration.quarantineEnabled, logger: settings.logger)
+            quarantineEnabled: settings.configuration.quarantineEnabled, clock: clock, logger: settings.logger)
         self.faultGuard = faultGuard
         var engineConfiguration = settings.configuration.engine
         engineConfiguration.quarantined = faultGuard.engineQuarantine
@@ -173,7 +175,7 @@ public final class IngestLoop {
         moduleWatch = ModuleFileWatch(catalog: settings.catalog, logger: settings.logger)
         moduleWatch.start()
         checkpointFile = configuration.stateDirectory.map(CheckpointFile.init(directory:))
-        timers = Timers(now: WallClock.monotonicMilliseconds())
+        timers = Timers(now: PosixClock.monotonic.milliseconds())
         if let checkpointFile {
             restore(from: checkpointFile)
             do {
@@ -184,7 +186,7 @@ public final class IngestLoop {
             let writer = CheckpointWriter(file: checkpointFile, logger: logger)
             writer.start()
             checkpointer = Checkpointer(
-                intervalMs: configuration.checkpointIntervalMs, writer: writer, nowMs: WallClock.monotonicMilliseconds())
+                intervalMs: configuration.checkpointIntervalMs, writer: writer, nowMs: PosixClock.monotonic.milliseconds())
         }
     }
 
@@ -238,7 +240,7 @@ public final class IngestLoop {
         if index.zap >= 0, resources.poller.isReadable(index.zap) { resources.zap?.serve() }
         for (item, guarded) in zip(index.connections, resources.connections) where resources.poller.isReadable(item) { guarded.serve() }
         // One clock read a turn, for the checkpoint's slice, the timers and the next poll's timeout.
-        let nowUs = WallClock.monotonicMicroseconds()
+        let nowUs = PosixClock.monotonic.microseconds()
         turnEndUs = nowUs
         checkpointer?.step(pipeline.engine, nowUs: nowUs, wallMs: clock.milliseconds())
         runTimers(now: nowUs / 1000)
@@ -286,13 +288,13 @@ public final class IngestLoop {
         let socket = resources.ingest
         var handled = 0
         var observed = clock.milliseconds()
-        let startUs = WallClock.monotonicMicroseconds()
+        let startUs = PosixClock.monotonic.microseconds()
         let deadline = startUs / 1000 + (stopping ? Self.stopDrainMs : control.isBusy ? Self.drainSliceBusyMs : Self.drainSliceMs)
         var handOverUs = startUs + Self.handOverEveryUs
         while true {
             if handled & 15 == 15 {
                 observed = clock.milliseconds()
-                let nowUs = WallClock.monotonicMicroseconds()
+                let nowUs = PosixClock.monotonic.microseconds()
                 if nowUs / 1000 >= deadline {
                     if stopping { logger.warning("stopped while events were still arriving; the sender goes on past the stop") }
                     return
@@ -407,7 +409,7 @@ public final class IngestLoop {
     /// Puts the newest checkpoint's sessions back, and says how old it is and what it could not restore.
     private func restore(from file: CheckpointFile) {
         do {
-            let startedUs = WallClock.monotonicMicroseconds()
+            let startedUs = PosixClock.monotonic.microseconds()
             guard let found = try file.read() else { return }
             let owned = keepingOwnedSessions(of: found.snapshot, logger: logger)
             let restored = pipeline.engine.restore(owned)
@@ -416,7 +418,7 @@ public final class IngestLoop {
             logger.notice("restored sessions from the newest checkpoint", metadata: [
                 "sessions": "\(restored)", "not_restored": "\(owned.sessionCount - restored)",
                 "checkpoint_age_s": "\(String(format: "%.1f", Double(ageMs) / 1000))", "path": "\(found.path)",
-                "took_ms": "\((WallClock.monotonicMicroseconds() - startedUs) / 1000)",
+                "took_ms": "\((PosixClock.monotonic.microseconds() - startedUs) / 1000)",
             ])
         } catch {
             logger.error("the session checkpoint could not be read; it was moved aside and sessions start afresh", metadata: ["error": "\(error)"])

@@ -1,3 +1,4 @@
+import ByteBasics
 import Glibc
 import Logging
 import RuleHost
@@ -65,7 +66,7 @@ final class Outbox: ViolationWritingOutput {
     /// One record the hand-over could not take: counted, logged at most once per `logIntervalMs`.
     private func dropped() {
         handoverDropped += 1
-        let now = WallClock.monotonicMilliseconds()
+        let now = PosixClock.monotonic.milliseconds()
         guard now - lastDropLogMs >= Self.logIntervalMs else { return }
         lastDropLogMs = now
         logger.error("the publishing thread is too far behind; violations and diagnostics are dropped (counted as handover_dropped)", metadata: [
@@ -85,7 +86,7 @@ final class Outbox: ViolationWritingOutput {
     }
 
     private func log(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {
-        let now = WallClock.monotonicMilliseconds()
+        let now = PosixClock.monotonic.milliseconds()
         if let last = logged[reason], now - last.at < Self.logIntervalMs {
             logged[reason] = (last.at, last.held + 1)
             return

@@ -50,12 +50,15 @@ final class RuleFaultGuard: Sendable {
     private let quarantine = Mutex<[String: Quarantined]>([:])
     private let quarantinePath: String?
     private let logger: Logger
+    private let clock: DaemonClock
     private let names: [(module: String, rule: String)]
 
     /// Maps the marker in `directory` (nil: an in-memory marker, no persistence), reads what the
-    /// last run left, and installs the signal handler. Call on the thread that runs the rules.
-    init(directory: String?, catalog: RuleCatalog, quarantineEnabled: Bool, logger: Logger) {
+    /// last run left (a rule it names is in quarantine from now on `clock`), and installs the
+    /// signal handler. Call on the thread that runs the rules.
+    init(directory: String?, catalog: RuleCatalog, quarantineEnabled: Bool, clock: DaemonClock, logger: Logger) {
         self.logger = logger
+        self.clock = clock
         names = catalog.rules.map { ($0.module, $0.id) }
         quarantinePath = directory.map { $0 + "/" + Self.quarantineFileName }
         let size = Int(MW_MARKER_NAMES_OFFSET) + max(names.count, 1) * Int(MW_MARKER_NAME_BYTES)
@@ -63,7 +66,7 @@ final class RuleFaultGuard: Sendable {
         var leftover: Quarantined?
         if let directory {
             let path = directory + "/" + Self.markerFileName
-            leftover = Self.readLeftover(path: path, logger: logger)
+            leftover = Self.readLeftover(path: path, clock: clock, logger: logger)
             do {
                 mapped = try Self.map(path: path, size: size)
             } catch {
@@ -175,12 +178,12 @@ final class RuleFaultGuard: Sendable {
     /// What the marker file left by the previous run says (`RuleCallMarkerFile`), when it ended
     /// in a rule's crash or hang; a marker refused is logged in one line naming its field, set
     /// aside, and names no rule.
-    private static func readLeftover(path: String, logger: Logger) -> Quarantined? {
+    private static func readLeftover(path: String, clock: DaemonClock, logger: Logger) -> Quarantined? {
         do {
             guard case .fault(let module, let rule, let fault, let event) = try RuleCallMarkerFile.read(path) else { return nil }
-            return Quarantined(rule: rule, module: module, fault: fault, event: event, since: WallClock.milliseconds())
+            return Quarantined(rule: rule, module: module, fault: fault, event: event, since: clock.milliseconds())
         } catch {
-            setAside(error, what: "the rule-call marker", consequence: "no rule is quarantined for how the last run ended", logger: logger)
+            setAside(error, what: "the rule-call marker", consequence: "no rule is quarantined for how the last run ended", clock: clock, logger: logger)
             return nil
         }
     }
@@ -195,7 +198,7 @@ final class RuleFaultGuard: Sendable {
             guard let read = try QuarantineFile.read(quarantinePath) else { return ([:], false) }
             contents = read
         } catch {
-            Self.setAside(error, what: "the quarantine file", consequence: "no rule is in quarantine from it", logger: logger)
+            Self.setAside(error, what: "the quarantine file", consequence: "no rule is in quarantine from it", clock: clock, logger: logger)
             return ([:], false)
         }
         for refused in contents.refused {
@@ -208,8 +211,8 @@ final class RuleFaultGuard: Sendable {
 
     /// Logs `refusal` in one line naming the file and its field, and moves the file to
     /// `PATH.refused-<UTC time>` (kept, never deleted), so that the next start does not read it again.
-    private static func setAside(_ refusal: StateFileRefusal, what: String, consequence: String, logger: Logger) {
-        let aside = refusal.path + ".refused-" + HistoryStartCheck.timestamp()
+    private static func setAside(_ refusal: StateFileRefusal, what: String, consequence: String, clock: DaemonClock, logger: Logger) {
+        let aside = refusal.path + ".refused-" + clock.utcStamp()
         var metadata: Logger.Metadata = ["path": "\(refusal.path)", "field": "\(refusal.field)"]
         if let underlying = refusal.underlying { metadata["error"] = "\(underlying)" }
         do {

@@ -1,3 +1,4 @@
+import ByteBasics
 import CRuleGuard
 import Foundation
 import Glibc
@@ -61,7 +62,7 @@ final class RuleWatchdog: Sendable {
                 watched = nil
                 continue
             }
-            let now = WallClock.monotonicMilliseconds()
+            let now = PosixClock.monotonic.milliseconds()
             guard let current = watched, current.generation == generation else {
                 watched = (generation, now)
                 continue

@@ -182,7 +182,7 @@ public enum Daemon: Sendable {
         let history = try configuration.historyTarget()
         if case .sqlite(let path)? = history {
             // Writable (violations.md, checked in the state directory step) and sound (docs/RELIABILITY.md), or a one-line error at start.
-            try HistoryStartCheck.prepare(path, logger: logger)
+            try HistoryStartCheck.prepare(path, clock: clock, logger: logger)
         }
         return PublishingThread.Settings(
             context: context, handOver: handOver,

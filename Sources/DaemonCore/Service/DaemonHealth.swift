@@ -1,3 +1,4 @@
+import ByteBasics
 import Synchronization
 
 /// What `GET /healthz` answers: whether the ingest loop still ticks and the history takes writes.
@@ -14,17 +15,17 @@ final class DaemonHealth: Sendable {
     /// Health read from `store`, the loop counted as alive from now.
     init(store: StoreHealth) {
         self.store = store
-        lastBeat = Atomic(WallClock.monotonicMilliseconds())
+        lastBeat = Atomic(PosixClock.monotonic.milliseconds())
     }
 
     /// The ingest loop is alive now.
     func beat() {
-        lastBeat.store(WallClock.monotonicMilliseconds(), ordering: .relaxed)
+        lastBeat.store(PosixClock.monotonic.milliseconds(), ordering: .relaxed)
     }
 
     /// Why the daemon is not healthy, one line, or nil when it is.
     func problem() -> String? {
-        let silent = WallClock.monotonicMilliseconds() - lastBeat.load(ordering: .relaxed)
+        let silent = PosixClock.monotonic.milliseconds() - lastBeat.load(ordering: .relaxed)
         if silent > Self.stuckAfterMs {
             return "the ingest loop has not run for \(silent / 1000) s"
         }

@@ -1,3 +1,4 @@
+import ByteBasics
 import Foundation
 import Glibc
 import Logging
@@ -82,7 +83,7 @@ final class MetricsHTTPServer: Sendable {
             let client: Int32
             do { client = try Posix.accept(listener) } catch {
                 if error.errno == EINVAL { break }  // shut down by stop()
-                let now = WallClock.monotonicMilliseconds()
+                let now = PosixClock.monotonic.milliseconds()
                 if now - lastFailureLog > 10_000 {
                     lastFailureLog = now
                     logger.warning("the metrics server could not accept a connection", metadata: ["error": "\(error)"])
@@ -106,15 +107,15 @@ final class MetricsHTTPServer: Sendable {
     static let requestDeadlineMs: Int64 = 2000
 
     private func handle(_ client: Int32, process: inout ProcessMetrics) throws(PosixError) {
-        let deadline = WallClock.monotonicMilliseconds() + Self.requestDeadlineMs
+        let deadline = PosixClock.monotonic.milliseconds() + Self.requestDeadlineMs
         func remaining() -> timeval {
-            let left = max(1, deadline - WallClock.monotonicMilliseconds())
+            let left = max(1, deadline - PosixClock.monotonic.milliseconds())
             return timeval(tv_sec: Int(left / 1000), tv_usec: Int(left % 1000) * 1000)
         }
         var request = [UInt8](repeating: 0, count: 4096)
         var received = 0
         while received < request.count {
-            guard WallClock.monotonicMilliseconds() < deadline else { return }
+            guard PosixClock.monotonic.milliseconds() < deadline else { return }
             try Posix.setOption(client, SOL_SOCKET, SO_RCVTIMEO, remaining())
             let n = try request.withUnsafeMutableBytes { buffer in
                 Result { () throws(PosixError) in try Posix.receive(client, into: UnsafeMutableRawBufferPointer(rebasing: buffer[received...])) }

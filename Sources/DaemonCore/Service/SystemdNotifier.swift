@@ -1,3 +1,4 @@
+import ByteBasics
 import Glibc
 public import Posix
 
@@ -57,6 +58,6 @@ public final class SystemdNotifier: Sendable {
 
     /// `RELOADING=1` with the monotonic time systemd wants beside it.
     public func reloading() throws(PosixError) {
-        try notify("RELOADING=1\nMONOTONIC_USEC=\(Posix.monotonicMicroseconds())")
+        try notify("RELOADING=1\nMONOTONIC_USEC=\(PosixClock.monotonic.microseconds())")
     }
 }
