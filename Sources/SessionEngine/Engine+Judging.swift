@@ -46,7 +46,8 @@ extension Engine {
                 if dispatch.pointee.judgesLanguage {
                     // The event's language, decided at the first rule that asks, once for all.
                     if call.texts_language == 0 {
-                        let english = EventLanguage.isJudgedAsEnglish(event.pointee.locale, event)
+                        let english = event.pointee.locale.ptr == nil && textsAreASCII
+                            || EventLanguage.isJudgedAsEnglish(event.pointee.locale, event)
                         call.texts_language = MW_TEXTS_DECIDED | (english ? MW_TEXTS_ENGLISH : 0)
                     }
                     if dispatch.pointee.englishOnly, call.texts_language & MW_TEXTS_ENGLISH == 0 {

@@ -60,6 +60,8 @@ public final class Engine {
     let locales = LocaleTable()
     /// The judgements skipped for their language, by rule and language (rules.md, "Languages").
     var languageSkips: LanguageSkips
+    /// True when the current event's texts are all ASCII, as the decoder found (`process`).
+    var textsAreASCII = false
     /// The words of the current event's texts, read once per event for every rule (`mw_host.words`).
     var eventWords = EventWords()
     var json = JSONBuffer(capacity: 8192)
@@ -157,10 +159,13 @@ public final class Engine {
         forgetAppsPastBound(reserving: 0)
     }
 
-    /// Judges one decoded event. `observed` is the wall clock (ms) for the violations' `observed`.
-    public func process(_ eventPointer: UnsafePointer<mw_event>, observed: Int64) {
+    /// Judges one decoded event. `observed` is the wall clock (ms) for the violations' `observed`;
+    /// `textsAreASCII`, when the decoder knows every text of the event is ASCII (without a
+    /// `locale` such texts are judged as English without being read for their scripts).
+    public func process(_ eventPointer: UnsafePointer<mw_event>, observed: Int64, textsAreASCII: Bool = false) {
         statistics.eventsAccepted += 1
         self.observed = observed
+        self.textsAreASCII = textsAreASCII
         let event = eventPointer
         let type = event.pointee.type
         guard type != MW_EVENT_UNKNOWN.rawValue, type < MW_EVENT_TYPE_COUNT.rawValue else {

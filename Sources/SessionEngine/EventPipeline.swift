@@ -29,7 +29,7 @@ public final class EventPipeline {
             statistics.eventsReceived += 1
             switch item {
             case .event(let event):
-                engine.process(event, observed: observed)
+                engine.process(event, observed: observed, textsAreASCII: decoder.stringsArePlainASCII)
             case .rejected(let rejection):
                 let reason = DiagnosticReason(rawValue: rejection.reason.rawValue) ?? .malformedJSON
                 statistics.reject(reason)

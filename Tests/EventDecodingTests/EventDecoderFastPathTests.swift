@@ -311,3 +311,34 @@ final class EventDecoderFastPathTests: XCTestCase {
         XCTAssertEqual(labels, ["A", "B", "D"])
     }
 }
+
+/// `stringsArePlainASCII`: true for an event whose strings the fast paths read, all plain printable
+/// ASCII; false for one with a string that is not, whichever path read it; event by event in a batch.
+final class EventDecoderPlainStringsTests: XCTestCase {
+    private let decoder = EventDecoder()
+
+    private func plain(_ payload: String) -> [Bool] {
+        var found: [Bool] = []
+        Array(payload.utf8).withUnsafeBytes { bytes in
+            decoder.decode(bytes) { item in
+                if case .event = item { found.append(decoder.stringsArePlainASCII) }
+            }
+        }
+        return found
+    }
+
+    func testOnlyEventsWithPlainASCIIStringsAreSaidToHaveThem() {
+        let buttons = #""buttons":[{"title":"OK","style":"default"},{"title":"Cancel","style":"cancel"}]"#
+        XCTAssertEqual(plain(event("alert.presented", #""id":"a","title":"Offline",\#(buttons)"#)), [true])
+        XCTAssertEqual(plain(event("alert.presented", #""id":"a","title":"You’re offline",\#(buttons)"#)), [false])
+        XCTAssertEqual(plain(event("alert.presented", #""id":"a","title":"Line\nbreak",\#(buttons)"#)), [false])
+        XCTAssertEqual(plain(event("alert.presented", #""id":"a","title":"T","buttons":[{"title":"キャンセル","style":"cancel"}]"#)), [false])
+        XCTAssertEqual(plain(event("alert.presented", #""id":"a", "title" : "Spaced", "message":"Ünïcode""#)), [false])
+        let batch = [
+            event("alert.presented", #""id":"a","title":"Offline""#),
+            event("alert.presented", #""id":"b","title":"Hors ligne — réessayer""#),
+            event("alert.presented", #""id":"c","title":"Offline again""#),
+        ].joined(separator: "\n")
+        XCTAssertEqual(plain(batch), [true, false, true])
+    }
+}
