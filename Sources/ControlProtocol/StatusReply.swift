@@ -181,6 +181,7 @@ public struct StatusReply: ControlReplyBody {
         faults.fields.merging(ownFields) { _, own in own }
     }
 
+    /// The reply's fields but for the fault fields: the named ones and every counter, by its key.
     private var ownFields: [String: JSONValue] {
         var fields = namedFields
         for counter in StatusCounter.allCases { fields[counter.rawValue] = .int(counters[counter]) }
