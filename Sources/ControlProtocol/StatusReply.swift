@@ -104,60 +104,14 @@ public struct StatusReply: ControlReplyBody {
     public var moduleErrors: [String: Int] = [:]
     /// The endpoints bound, by role (`events`, `publish`, `control`, ...).
     public var endpoints: [String: [String]] = [:]
-    /// Messages received on the ingest sockets.
-    public var messagesReceived: Int = 0
-    /// Events received (an NDJSON batch is several).
-    public var eventsReceived: Int = 0
-    /// Events the engine accepted.
-    public var eventsAccepted: Int = 0
-    /// Events the rules judged.
-    public var eventsJudged: Int = 0
-    /// Events rejected, all reasons.
-    public var eventsRejected: Int = 0
+    /// The plain integer counters, the fault fields' among them (``StatusCounter``).
+    public var counters = StatusCounters<Int>()
     /// Events rejected, by reason (`malformed_json`, `missing_field`, `bad_field`, `too_large`).
     public var rejectedByReason: [String: Int] = [:]
-    /// Events of a type the engine does not know.
-    public var eventsUnknownType: Int = 0
     /// Events per second lately.
     public var eventsPerSecond: Double = 0
-    /// Events dropped as duplicates (same `seq`).
-    public var duplicates: Int = 0
-    /// Events missing by their `seq` gaps.
-    public var eventsLost: Int = 0
-    /// Events before the first one seen of a session that began without its `session.start` (its `seq` − 1).
-    public var eventsMissingBeforeFirst: Int = 0
-    /// Events whose `ts` went back (clamped).
-    public var outOfOrder: Int = 0
-    /// Dismissals of something not presented.
-    public var unknownDismissals: Int = 0
-    /// Sessions live now.
-    public var sessionsLive: Int = 0
-    /// Sessions started.
-    public var sessionsStarted: Int = 0
-    /// Sessions ended by `session.end`.
-    public var sessionsEnded: Int = 0
-    /// Sessions released after the idle timeout.
-    public var sessionsExpired: Int = 0
-    /// Sessions evicted at `max_sessions`.
-    public var sessionsEvicted: Int = 0
-    /// Violations found.
-    public var violationsFound: Int = 0
-    /// Violations published.
-    public var violationsPublished: Int = 0
-    /// Violations stored in the history.
-    public var violationsStored: Int = 0
-    /// Violations judged again after a restore that the history already held: not stored twice.
-    public var violationsAlreadyStored: Int = 0
-    /// Violations the history could not store.
-    public var historyFailures: Int = 0
-    /// Violations pruned from the history.
-    public var historyPruned: Int = 0
     /// The history file, or nil without a state directory (`null` on the wire).
     public var history: String? = nil
-    /// Reports the firing discipline suppressed.
-    public var reportsSuppressed: Int = 0
-    /// Violations dropped by the rate limit.
-    public var violationsRateLimited: Int = 0
     /// Violations dropped by the rate limit, by rule.
     public var violationsRateLimitedByRule: [String: Int] = [:]
     /// Judgements skipped for their language (rules.md, "Languages"), by `rule/language`
@@ -165,45 +119,8 @@ public struct StatusReply: ControlReplyBody {
     public var languagesSkipped: [String: Int] = [:]
     /// Violations dropped by the rate limit, for the (at most ten) apps that had the most dropped.
     public var violationsRateLimitedByApp: [String: Int] = [:]
-    /// Apps remembered now (`max_apps` bounds those without a live session).
-    public var appsKnown: Int = 0
-    /// Apps without a live session forgotten to stay within `max_apps`.
-    public var appsEvicted: Int = 0
-    /// Times an app-wide counter or firing for a new value was not kept (`max_app_values`).
-    public var appValuesRefused: Int = 0
-    /// Connections the ingest socket holds now on its TCP endpoints.
-    public var ingestConnections: Int = 0
-    /// The most it holds at once (`max_ingest_connections`).
-    public var ingestConnectionsMax: Int = 0
-    /// Connections shut down because the ingest socket held `ingest_connections_max`.
-    public var ingestConnectionsRefused: Int = 0
-    /// Connections the ingest socket could not accept (e.g. no descriptor left).
-    public var ingestAcceptFailures: Int = 0
-    /// The process's descriptor limit (soft `RLIMIT_NOFILE`).
-    public var descriptorLimit: Int = 0
-    /// Reports whose evidence was not a JSON object.
-    public var badEvidence: Int = 0
-    /// Diagnostics published.
-    public var diagnosticsPublished: Int = 0
-    /// Diagnostics over the per-app limit, not published.
-    public var diagnosticsSuppressed: Int = 0
-    /// Messages the publisher dropped.
-    public var messagesDropped: Int = 0
-    /// Times a subscriber's queue overflowed.
-    public var subscriberOverflows: Int = 0
-    /// Subscriptions the publish socket refused past a bound (per connection or in all); each
-    /// refusing connection was shut down.
-    public var subscriptionsRefused: Int = 0
     /// Whether CURVE security is on.
     public var curve: Bool = false
-    /// CURVE clients accepted.
-    public var curveClientsAccepted: Int = 0
-    /// CURVE clients refused.
-    public var curveClientsRefused: Int = 0
-    /// Configuration reloads done.
-    public var configReloads: Int = 0
-    /// Configuration reloads refused.
-    public var configReloadsRefused: Int = 0
     /// The shard, or nil for a daemon that takes everything.
     public var shard: Shard? = nil
     /// Buckets of the shard topic this daemon owns (256 unsharded).
@@ -231,58 +148,19 @@ public struct StatusReply: ControlReplyBody {
         moduleErrors = fields.optional("module_errors") == nil ? [:] : try fields.counts("module_errors")
         moduleFilesChanged = fields.optional("module_files_changed") == nil ? [] : try fields.strings("module_files_changed")
         endpoints = try Self.endpoints(fields)
-        messagesReceived = try fields.int("messages_received")
-        eventsReceived = try fields.int("events_received")
-        eventsAccepted = try fields.int("events_accepted")
-        eventsJudged = try fields.int("events_judged")
-        eventsRejected = try fields.int("events_rejected")
+        for counter in StatusCounter.allCases {
+            counters[counter] = try counter.mayBeAbsent ? fields.optionalInt(counter.rawValue) ?? 0 : fields.int(counter.rawValue)
+        }
         rejectedByReason = try fields.counts("rejected_by_reason")
-        eventsUnknownType = try fields.int("events_unknown_type")
         eventsPerSecond = try fields.double("events_per_second")
-        duplicates = try fields.int("duplicates")
-        eventsLost = try fields.int("events_lost")
-        eventsMissingBeforeFirst = try fields.optionalInt("events_missing_before_first") ?? 0
-        outOfOrder = try fields.int("out_of_order")
-        unknownDismissals = try fields.int("unknown_dismissals")
-        sessionsLive = try fields.int("sessions_live")
-        sessionsStarted = try fields.int("sessions_started")
-        sessionsEnded = try fields.int("sessions_ended")
-        sessionsExpired = try fields.int("sessions_expired")
-        sessionsEvicted = try fields.int("sessions_evicted")
-        violationsFound = try fields.int("violations_found")
-        violationsPublished = try fields.int("violations_published")
-        violationsStored = try fields.int("violations_stored")
-        violationsAlreadyStored = try fields.optionalInt("violations_already_stored") ?? 0
-        historyFailures = try fields.int("history_failures")
-        historyPruned = try fields.int("history_pruned")
         history = try fields.optionalString("history")
-        reportsSuppressed = try fields.int("reports_suppressed")
-        violationsRateLimited = try fields.int("violations_rate_limited")
         violationsRateLimitedByRule = try fields.counts("violations_rate_limited_by_rule")
         // Absent from daemons before the per-app bounds: then none.
         violationsRateLimitedByApp = fields.optional("violations_rate_limited_by_app") == nil
             ? [:] : try fields.counts("violations_rate_limited_by_app")
         // Absent from daemons before rule languages: then none.
         languagesSkipped = fields.optional("languages_skipped") == nil ? [:] : try fields.counts("languages_skipped")
-        appsKnown = try fields.optionalInt("apps_known") ?? 0
-        appsEvicted = try fields.optionalInt("apps_evicted") ?? 0
-        appValuesRefused = try fields.optionalInt("app_values_refused") ?? 0
-        ingestConnections = try fields.optionalInt("ingest_connections") ?? 0
-        ingestConnectionsMax = try fields.optionalInt("ingest_connections_max") ?? 0
-        ingestConnectionsRefused = try fields.optionalInt("ingest_connections_refused") ?? 0
-        ingestAcceptFailures = try fields.optionalInt("ingest_accept_failures") ?? 0
-        descriptorLimit = try fields.optionalInt("descriptor_limit") ?? 0
-        badEvidence = try fields.int("bad_evidence")
-        diagnosticsPublished = try fields.int("diagnostics_published")
-        diagnosticsSuppressed = try fields.int("diagnostics_suppressed")
-        messagesDropped = try fields.int("messages_dropped")
-        subscriberOverflows = try fields.int("subscriber_overflows")
-        subscriptionsRefused = try fields.optionalInt("subscriptions_refused") ?? 0
         curve = try fields.bool("curve")
-        curveClientsAccepted = try fields.int("curve_clients_accepted")
-        curveClientsRefused = try fields.int("curve_clients_refused")
-        configReloads = try fields.int("config_reloads")
-        configReloadsRefused = try fields.int("config_reloads_refused")
         // Absent from daemons before sharding: then unsharded.
         if let value = fields.optional("shard"), !value.isNull {
             let shard = try JSONFields(value, context: "\"shard\"")
@@ -303,7 +181,15 @@ public struct StatusReply: ControlReplyBody {
         faults.fields.merging(ownFields) { _, own in own }
     }
 
+    /// The reply's fields but for the fault fields: the named ones and every counter, by its key.
     private var ownFields: [String: JSONValue] {
+        var fields = namedFields
+        for counter in StatusCounter.allCases { fields[counter.rawValue] = .int(counters[counter]) }
+        return fields
+    }
+
+    /// The fields besides ``counters``.
+    private var namedFields: [String: JSONValue] {
         [
             "version": .string(version),
             "protocol": .int(protocolVersion),
@@ -315,60 +201,24 @@ public struct StatusReply: ControlReplyBody {
             "module_errors": .object(moduleErrors.mapValues(JSONValue.int)),
             "module_files_changed": .array(moduleFilesChanged.map(JSONValue.string)),
             "endpoints": .object(endpoints.mapValues { .array($0.map(JSONValue.string)) }),
-            "messages_received": .int(messagesReceived),
-            "events_received": .int(eventsReceived),
-            "events_accepted": .int(eventsAccepted),
-            "events_judged": .int(eventsJudged),
-            "events_rejected": .int(eventsRejected),
             "rejected_by_reason": .object(rejectedByReason.mapValues(JSONValue.int)),
-            "events_unknown_type": .int(eventsUnknownType),
             "events_per_second": .number(eventsPerSecond),
-            "duplicates": .int(duplicates),
-            "events_lost": .int(eventsLost),
-            "events_missing_before_first": .int(eventsMissingBeforeFirst),
-            "out_of_order": .int(outOfOrder),
-            "unknown_dismissals": .int(unknownDismissals),
-            "sessions_live": .int(sessionsLive),
-            "sessions_started": .int(sessionsStarted),
-            "sessions_ended": .int(sessionsEnded),
-            "sessions_expired": .int(sessionsExpired),
-            "sessions_evicted": .int(sessionsEvicted),
-            "violations_found": .int(violationsFound),
-            "violations_published": .int(violationsPublished),
-            "violations_stored": .int(violationsStored),
-            "violations_already_stored": .int(violationsAlreadyStored),
-            "history_failures": .int(historyFailures),
-            "history_pruned": .int(historyPruned),
             "history": .nullable(history),
-            "reports_suppressed": .int(reportsSuppressed),
-            "violations_rate_limited": .int(violationsRateLimited),
             "violations_rate_limited_by_rule": .object(violationsRateLimitedByRule.mapValues(JSONValue.int)),
             "violations_rate_limited_by_app": .object(violationsRateLimitedByApp.mapValues(JSONValue.int)),
             "languages_skipped": .object(languagesSkipped.mapValues(JSONValue.int)),
-            "apps_known": .int(appsKnown),
-            "apps_evicted": .int(appsEvicted),
-            "app_values_refused": .int(appValuesRefused),
-            "ingest_connections": .int(ingestConnections),
-            "ingest_connections_max": .int(ingestConnectionsMax),
-            "ingest_connections_refused": .int(ingestConnectionsRefused),
-            "ingest_accept_failures": .int(ingestAcceptFailures),
-            "descriptor_limit": .int(descriptorLimit),
-            "bad_evidence": .int(badEvidence),
-            "diagnostics_published": .int(diagnosticsPublished),
-            "diagnostics_suppressed": .int(diagnosticsSuppressed),
-            "messages_dropped": .int(messagesDropped),
-            "subscriber_overflows": .int(subscriberOverflows),
-            "subscriptions_refused": .int(subscriptionsRefused),
             "curve": .bool(curve),
-            "curve_clients_accepted": .int(curveClientsAccepted),
-            "curve_clients_refused": .int(curveClientsRefused),
-            "config_reloads": .int(configReloads),
-            "config_reloads_refused": .int(configReloadsRefused),
             "shard": shard?.json ?? .null,
             "shard_buckets": .int(shardBuckets),
             "shard_conflicts": .array(shardConflicts.map(\.json)),
             "buckets_uncovered": bucketsUncovered.map(JSONValue.int) ?? .null,
         ]
+    }
+
+    /// The counter `counter` (``counters``).
+    public subscript(counter: StatusCounter) -> Int {
+        get { counters[counter] }
+        set { counters[counter] = newValue }
     }
 
     private static func endpoints(_ fields: JSONFields) throws(JSONFields.Mismatch) -> [String: [String]] {

@@ -1,18 +1,16 @@
 import ControlProtocol
 
-/// The fault fields of several daemons' `status` as one (`StatusReply.merged`): counters and
-/// sizes summed, holds the longest of any daemon, quarantined rules each daemon's (once each).
+/// The fault fields of several daemons' `status` as one (`StatusReply.merged`; their plain
+/// counters are merged with the reply's): holds the longest of any daemon, refusals by socket
+/// summed, quarantined rules each daemon's (once each).
 extension FaultStatus {
     /// Adds another daemon's fault fields to these.
     mutating func merge(_ other: FaultStatus) {
-        topicsTooLarge += other.topicsTooLarge
-        controlRequests += other.controlRequests
         if other.controlHoldMaxMicros > controlHoldMaxMicros || controlHoldMaxRequest == nil {
             controlHoldMaxMicros = max(controlHoldMaxMicros, other.controlHoldMaxMicros)
             controlHoldMaxRequest = other.controlHoldMaxRequest ?? controlHoldMaxRequest
         }
         controlHoldMaxByRequest.merge(other.controlHoldMaxByRequest, uniquingKeysWith: max)
-        controlHoldCPUMaxMicros = max(controlHoldCPUMaxMicros, other.controlHoldCPUMaxMicros)
         controlHoldCPUMaxByRequest.merge(other.controlHoldCPUMaxByRequest, uniquingKeysWith: max)
         // Healthy when every daemon that keeps a history is; the worst state (one daemon failing
         // makes the whole failing; `none` only when none keeps a history).
@@ -24,23 +22,9 @@ extension FaultStatus {
             historyState = other.historyState
         }
         historyError = historyError ?? other.historyError
-        historyOutages += other.historyOutages
-        violationsSpooled += other.violationsSpooled
-        spoolMemoryBytes += other.spoolMemoryBytes
-        spoolFileBytes += other.spoolFileBytes
-        violationsRecovered += other.violationsRecovered
-        violationsUnstored += other.violationsUnstored
-        spoolRecordsDamaged += other.spoolRecordsDamaged
-        historyWALBytes += other.historyWALBytes
-        handoverDropped += other.handoverDropped
         connectionsRefusedBySocket.merge(other.connectionsRefusedBySocket, uniquingKeysWith: +)
-        checkpointsWritten += other.checkpointsWritten
-        checkpointFailures += other.checkpointFailures
         // The oldest of any daemon's newest checkpoint: what a crash of every daemon would lose at most.
         if let age = other.checkpointAgeSeconds { checkpointAgeSeconds = max(checkpointAgeSeconds ?? age, age) }
-        checkpointSessions += other.checkpointSessions
-        checkpointBytes += other.checkpointBytes
-        checkpointWalkMs = max(checkpointWalkMs, other.checkpointWalkMs)
         for rule in other.rulesQuarantined where !rulesQuarantined.contains(rule) { rulesQuarantined.append(rule) }
     }
 }

@@ -18,8 +18,8 @@ struct ReportFromDaemons {
         let clients = endpoints.map { ControlClient(endpoint: $0, timeoutMs: timeoutMs) }
         for client in clients {
             let status = try client.ask(StatusRequest())
-            events += status.eventsReceived
-            live += status.sessionsLive
+            events += status[.eventsReceived]
+            live += status[.sessionsLive]
             for rule in try client.ask(RulesRequest()).rules where seenRules.insert(rule.id).inserted {
                 rules.append(ReportRule(id: rule.id, module: rule.module, severity: Severity(rawValue: rule.severity) ?? .warning,
                                         guideline: rule.guideline, summary: rule.summary))

@@ -61,13 +61,13 @@ struct StatusCommand: ParsableCommand {
             ("uptime", RelativeTime.duration(ms: s.uptimeSeconds * 1000)),
             ("edition", s.edition),
             ("modules", modules.isEmpty ? "none loaded" : modules.joined(separator: ", ")),
-            ("events in", "\(s.eventsReceived) (\(String(format: "%.1f", s.eventsPerSecond))/s)"),
-            ("rejected", "\(s.eventsRejected)" + (rejected.isEmpty ? "" : " (\(rejected.joined(separator: ", ")))")),
-            ("sessions live", "\(s.sessionsLive)"),
-            ("violations out", "\(s.violationsPublished)"),
-            ("dropped", "\(s.messagesDropped)"),
+            ("events in", "\(s[.eventsReceived]) (\(String(format: "%.1f", s.eventsPerSecond))/s)"),
+            ("rejected", "\(s[.eventsRejected])" + (rejected.isEmpty ? "" : " (\(rejected.joined(separator: ", ")))")),
+            ("sessions live", "\(s[.sessionsLive])"),
+            ("violations out", "\(s[.violationsPublished])"),
+            ("dropped", "\(s[.messagesDropped])"),
             ("history", s.faults.historyState),
-        ] + Self.moduleErrorsRow(s.moduleErrors) + Self.reloadsRow(done: s.configReloads, refused: s.configReloadsRefused)
+        ] + Self.moduleErrorsRow(s.moduleErrors) + Self.reloadsRow(done: s[.configReloads], refused: s[.configReloadsRefused])
         for change in s.moduleFilesChanged { Terminal.error("module file changed: \(change)") }
         let width = rows.map(\.0.count).max() ?? 0
         for (key, value) in rows { Terminal.print(Terminal.paint(key.padding(toLength: width, withPad: " ", startingAt: 0), "1") + "  " + value) }

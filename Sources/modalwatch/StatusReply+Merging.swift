@@ -4,7 +4,8 @@ import ShardRouting
 /// One `status` for several daemons (scale.md): counters summed, and what differs between
 /// daemons (edition, version, modules) marked so that each daemon's own line shows it.
 extension StatusReply {
-    /// The replies merged: every counter summed (and the rates), `shard_buckets` summed (256
+    /// The replies merged: every counter as its ``StatusCounter/merge`` says (summed, the
+    /// longest times the longest), the rates summed, `shard_buckets` summed (256
     /// when the daemons cover every bucket once), `uptime_s` the youngest daemon's, `edition`
     /// and `version` the common value or `mixed`, `modules` each distinct module once, the
     /// fault fields merged (`FaultStatus.merge`).
@@ -19,7 +20,8 @@ extension StatusReply {
             for failure in s.moduleFailures where !merged.moduleFailures.contains(failure) { merged.moduleFailures.append(failure) }
             for change in s.moduleFilesChanged where !merged.moduleFilesChanged.contains(change) { merged.moduleFilesChanged.append(change) }
             for (role, list) in s.endpoints { merged.endpoints[role, default: []] += list }
-            for counter in Self.summedCounters { merged[keyPath: counter] += s[keyPath: counter] }
+            merged.counters.merge(s.counters)
+            merged.shardBuckets += s.shardBuckets
             merged.rejectedByReason.merge(s.rejectedByReason, uniquingKeysWith: +)
             merged.eventsPerSecond += s.eventsPerSecond
             merged.violationsRateLimitedByRule.merge(s.violationsRateLimitedByRule, uniquingKeysWith: +)
@@ -66,53 +68,6 @@ extension StatusReply {
         let modules = self.modules.map { "\($0.name) \($0.version)" }.joined(separator: ", ")
         let shard = self.shard.map { "shard \($0.index)/\($0.count) by \($0.key), \(shardBuckets) buckets" } ?? "unsharded"
         return "\(endpoint): \(version), edition \(edition), up \(RelativeTime.duration(ms: uptimeSeconds * 1000)), \(shard), "
-            + "\(eventsReceived) events, modules \(modules.isEmpty ? "none" : modules)"
+            + "\(self[.eventsReceived]) events, modules \(modules.isEmpty ? "none" : modules)"
     }
-
-    /// The integer counters that are summed over the daemons (computed: key paths are not `Sendable`).
-    private static var summedCounters: [WritableKeyPath<StatusReply, Int>] {[
-        \.messagesReceived,
-        \.eventsReceived,
-        \.eventsAccepted,
-        \.eventsJudged,
-        \.eventsRejected,
-        \.eventsUnknownType,
-        \.duplicates,
-        \.eventsLost,
-        \.eventsMissingBeforeFirst,
-        \.outOfOrder,
-        \.unknownDismissals,
-        \.sessionsLive,
-        \.sessionsStarted,
-        \.sessionsEnded,
-        \.sessionsExpired,
-        \.sessionsEvicted,
-        \.violationsFound,
-        \.violationsPublished,
-        \.violationsStored,
-        \.violationsAlreadyStored,
-        \.historyFailures,
-        \.historyPruned,
-        \.reportsSuppressed,
-        \.violationsRateLimited,
-        \.appsKnown,
-        \.appsEvicted,
-        \.appValuesRefused,
-        \.ingestConnections,
-        \.ingestConnectionsMax,
-        \.ingestConnectionsRefused,
-        \.ingestAcceptFailures,
-        \.descriptorLimit,
-        \.badEvidence,
-        \.diagnosticsPublished,
-        \.diagnosticsSuppressed,
-        \.messagesDropped,
-        \.subscriberOverflows,
-        \.subscriptionsRefused,
-        \.curveClientsAccepted,
-        \.curveClientsRefused,
-        \.configReloads,
-        \.configReloadsRefused,
-        \.shardBuckets,
-    ]}
 }

@@ -10,7 +10,7 @@ extension StatusReply {
         var lines: [String] = []
         if faults.historyState == "failing" {
             lines.append("history failing: " + (faults.historyError ?? "no error reported")
-                + (faults.violationsSpooled > 0 ? " (\(faults.violationsSpooled) violations spooled)" : ""))
+                + (self[.violationsSpooled] > 0 ? " (\(self[.violationsSpooled]) violations spooled)" : ""))
         }
         for rule in faults.rulesQuarantined {
             lines.append("rule \(rule.rule) (module \(rule.module)) quarantined: \(rule.fault) on \(rule.event)")

@@ -70,8 +70,8 @@ struct TopSample {
                 // A session not seen before started within the interval: all its events are new.
                 eventsPerSecond[s.id] = Double(max(0, s.events - (before[s.id] ?? 0))) / seconds
             }
-            violationsPerSecond = Double(max(0, status.violationsPublished - previous.status.violationsPublished)) / seconds
-            measuredEventsPerSecond = Double(max(0, status.eventsReceived - previous.status.eventsReceived)) / seconds
+            violationsPerSecond = Double(max(0, status[.violationsPublished] - previous.status[.violationsPublished])) / seconds
+            measuredEventsPerSecond = Double(max(0, status[.eventsReceived] - previous.status[.eventsReceived])) / seconds
         }
         let rates = eventsPerSecond
         func key(_ s: SessionInfo) -> (Double, Int) { (rates[s.id] ?? 0, s.events) }

@@ -20,12 +20,12 @@ struct TopScreen {
         let violationRate = sample.violationsPerSecond.map { String(format: "%.1f/s", $0) } ?? "-/s"
         let rate = sample.violationsPerSecond ?? 0
         lines += Self.flow([
-            "events \(s.eventsReceived) in, \(eventRate)/s",
-            "rejected \(s.eventsRejected)",
-            "sessions \(s.sessionsLive) live",
-            (rate > 0 ? Terminal.paint("violations \(s.violationsPublished) out, \(violationRate)", "33")
-                : "violations \(s.violationsPublished) out, \(violationRate)"),
-            "dropped \(s.messagesDropped)",
+            "events \(s[.eventsReceived]) in, \(eventRate)/s",
+            "rejected \(s[.eventsRejected])",
+            "sessions \(s[.sessionsLive]) live",
+            (rate > 0 ? Terminal.paint("violations \(s[.violationsPublished]) out, \(violationRate)", "33")
+                : "violations \(s[.violationsPublished]) out, \(violationRate)"),
+            "dropped \(s[.messagesDropped])",
         ], width: width, gap: 3)
         lines.append("")
         var table = TextTable(["SESSION", "APP", "EVENTS/S", "EVENTS", "ALERTS", "DEPTH", "MAX", "VIOLATIONS", "LAST EVENT"],

@@ -48,7 +48,7 @@ final class ControlClientTests: XCTestCase {
     func testATypedRequestGetsItsTypedReply() throws {
         let endpoint = "ipc://\(folder)/control"
         var status = StatusReply()
-        status.eventsReceived = 42
+        status[.eventsReceived] = 42
         let reply = ControlReply.encode(status)
         let done = try serve(endpoint, count: 2) { request in
             // The server checks what arrived: the typed request, as the daemon would read it.
@@ -58,7 +58,7 @@ final class ControlClientTests: XCTestCase {
             return reply
         }
         let client = ControlClient(endpoint: endpoint, timeoutMs: 5000)
-        XCTAssertEqual(try client.send(StatusRequest()).eventsReceived, 42)
+        XCTAssertEqual(try client.send(StatusRequest())[.eventsReceived], 42)
         let (bytes, typed) = try client.exchange(StatusRequest())  // the same socket, again
         XCTAssertEqual(bytes, reply)
         XCTAssertEqual(typed, status)

@@ -12,8 +12,8 @@ final class ControlReplyTests: XCTestCase {
         reply.moduleFailures = ["broken: no symbol mw_module_v1"]
         reply.moduleErrors = ["overuse": 1]
         reply.endpoints = ["events": ["tcp://127.0.0.1:7450"], "publish": ["tcp://127.0.0.1:7451"], "control": ["ipc:///run/mw/control"]]
-        reply.eventsReceived = 10
-        reply.eventsRejected = 2
+        reply[.eventsReceived] = 10
+        reply[.eventsRejected] = 2
         reply.rejectedByReason = ["malformed_json": 1, "bad_field": 1]
         reply.eventsPerSecond = 0
         reply.violationsRateLimitedByRule = ["alert-frequency": 4]

@@ -96,23 +96,23 @@ final class ClockStepTests: XCTestCase {
             let deadline = Date().addingTimeInterval(10)
             var status = try client.send(StatusRequest())
             var sent = false
-            while status.violationsStored < stored, Date() < deadline {
-                if !sent || status.eventsReceived == 0 {
+            while status[.violationsStored] < stored, Date() < deadline {
+                if !sent || status[.eventsReceived] == 0 {
                     for line in lines { _ = try publisher.send(line) }
                     sent = true
                 }
                 Thread.sleep(forTimeInterval: 0.05)
                 status = try client.send(StatusRequest())
             }
-            XCTAssertGreaterThanOrEqual(status.violationsStored, stored, "violations of \(id)")
+            XCTAssertGreaterThanOrEqual(status[.violationsStored], stored, "violations of \(id)")
             return status
         }
         /// Waits past the retention's interval (`historyPruneIntervalMs`), so that the next stored violation runs it.
         func waitForTheNextRetention() { Thread.sleep(forTimeInterval: 0.15) }
 
         let first = try violate("S1", untilStored: 1)
-        let rows = first.violationsStored
-        XCTAssertEqual(first.sessionsLive, 1)
+        let rows = first[.violationsStored]
+        XCTAssertEqual(first[.sessionsLive], 1)
 
         // The wall clock steps 31 days ahead: the sessions stay, and the retention keeps every row.
         source.step(wall: 31 * Self.day)
@@ -120,24 +120,24 @@ final class ClockStepTests: XCTestCase {
         var status = try violate("S2", untilStored: rows + 1)
         Thread.sleep(forTimeInterval: 0.5)  // two ticks of the idle release, and the retention's commit
         status = try client.send(StatusRequest())
-        XCTAssertEqual(status.sessionsExpired, 0, "a wall clock step expired live sessions")
-        XCTAssertEqual(status.sessionsLive, 2)
-        XCTAssertEqual(status.historyPruned, 0, "a wall clock step pruned rows stored seconds earlier")
+        XCTAssertEqual(status[.sessionsExpired], 0, "a wall clock step expired live sessions")
+        XCTAssertEqual(status[.sessionsLive], 2)
+        XCTAssertEqual(status[.historyPruned], 0, "a wall clock step pruned rows stored seconds earlier")
         let kept = try client.send(ViolationsRequest(limit: 1000))
-        XCTAssertEqual(kept.count, status.violationsStored)
+        XCTAssertEqual(kept.count, status[.violationsStored])
 
         // 31 days pass: the idle sessions go at the next tick, and S1's rows (and S2's, found
         // under the stepped clock but never later than the daemon's) at the next retention.
         source.pass(31 * Self.day)
         waitForTheNextRetention()
-        status = try violate("S3", untilStored: status.violationsStored + 1)
+        status = try violate("S3", untilStored: status[.violationsStored] + 1)
         let deadline = Date().addingTimeInterval(5)
-        while (status.historyPruned < rows || status.sessionsExpired < 2), Date() < deadline {
+        while (status[.historyPruned] < rows || status[.sessionsExpired] < 2), Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)
             status = try client.send(StatusRequest())
         }
-        XCTAssertEqual(status.sessionsExpired, 2, "S1 and S2, idle 31 days")
-        XCTAssertGreaterThanOrEqual(status.historyPruned, rows, "rows older than 30 days")
+        XCTAssertEqual(status[.sessionsExpired], 2, "S1 and S2, idle 31 days")
+        XCTAssertGreaterThanOrEqual(status[.historyPruned], rows, "rows older than 30 days")
         let left = try client.send(ViolationsRequest(limit: 1000))
         XCTAssertTrue(left.violations.allSatisfy { $0["session"]?.stringValue == "S3" }, "only S3's rows are young enough")
     }

@@ -41,7 +41,7 @@ final class ControlThreadTests: XCTestCase {
         XCTAssertEqual(jobs.count, 1)
         guard case .status? = jobs.first else { return XCTFail("not a status job: \(jobs)") }
         var reply = StatusReply()
-        reply.eventsReceived = 7
+        reply[.eventsReceived] = 7
         thread.exchange.post(.status(reply))
         XCTAssertTrue(try ingestSide.send([ControlExchange.Bell.posted.rawValue], flags: [.dontWait]))
 

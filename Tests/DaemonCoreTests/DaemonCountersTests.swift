@@ -1,23 +1,26 @@
+import ControlProtocol
 @testable import DaemonCore
 import XCTest
 
-/// The counters `status` and the metrics share: every plain counter has one Prometheus name and
-/// carries its own value there.
+/// The counters `status` and the metrics share: every exported status counter has one Prometheus
+/// name and carries its own value there.
 final class DaemonCountersTests: XCTestCase {
-    func testEveryCounterIsOneMetricWithItsOwnValue() throws {
+    func testEveryCounterIsOneMetricWithItsOwnValue() {
         var counters = DaemonCounters()
-        for (index, entry) in DaemonCounters.prometheus.enumerated() {
-            let path = try XCTUnwrap(entry.value as? WritableKeyPath<DaemonCounters, UInt64>, entry.name)
-            counters[keyPath: path] = UInt64(index + 1) * 7
-        }
-        let plain = Mirror(reflecting: counters).children.filter { $0.value is UInt64 }
-        XCTAssertEqual(plain.count, DaemonCounters.prometheus.count, "a counter without a metric, or a metric without a counter")
-        XCTAssertEqual(Set(plain.map { $0.value as! UInt64 }).count, plain.count, "each counter set once, through its own metric")
+        let exported = StatusCounter.allCases.filter { $0.metricName != nil }
+        for (index, counter) in exported.enumerated() { counters.plain[counter] = UInt64(index + 1) * 7 }
         let totals = counters.prometheusTotals
         XCTAssertEqual(Set(totals.map(\.name)).count, totals.count)
-        for (index, entry) in DaemonCounters.prometheus.enumerated() {
-            XCTAssertEqual(totals.first { $0.name == entry.name }?.value, UInt64(index + 1) * 7, entry.name)
+        XCTAssertEqual(totals.count, exported.count)
+        for (index, counter) in exported.enumerated() {
+            XCTAssertEqual(totals.first { $0.name == counter.metricName }?.value, UInt64(index + 1) * 7, counter.rawValue)
         }
+    }
+
+    func testExportedCountersAreNamedByTheirKey() {
+        XCTAssertEqual(StatusCounter.appsEvicted.metricName, "modalwatch_apps_evicted_total")
+        XCTAssertNil(StatusCounter.appsKnown.metricName, "a gauge, not a counter family")
+        XCTAssertEqual(StatusCounter.allCases.compactMap(\.metricName).count, 26)
     }
 
     func testRejectionsAndRateLimitsAreMetricsWithTheirDimension() {
@@ -38,7 +41,7 @@ final class DaemonCountersTests: XCTestCase {
     }
 
     func testEveryCounterHasItsHelpSentence() {
-        let names = DaemonCounters.prometheus.map(\.name)
+        let names = StatusCounter.allCases.compactMap(\.metricName)
             + ["modalwatch_violations_total", "modalwatch_violations_rate_limited_total", "modalwatch_events_rejected_total"]
         for name in names {
             let help = MetricFamilies.help[name]

@@ -30,14 +30,14 @@ final class CommandLineTests: XCTestCase {
 
     func testMergedStatusSumsCountersAndMarksWhatDiffers() {
         var a = StatusReply(), b = StatusReply()
-        a.eventsReceived = 10; b.eventsReceived = 32
+        a[.eventsReceived] = 10; b[.eventsReceived] = 32
         a.rejectedByReason = ["bad_field": 1]; b.rejectedByReason = ["bad_field": 2, "gap": 1]
         a.edition = "current"; b.edition = "ios7"
         a.uptimeSeconds = 50; b.uptimeSeconds = 20
         a.shard = StatusReply.Shard(index: 0, count: 2, key: "app"); a.shardBuckets = 128
         b.shard = StatusReply.Shard(index: 1, count: 2, key: "app"); b.shardBuckets = 128
         let merged = StatusReply.merged([a, b])
-        XCTAssertEqual(merged.eventsReceived, 42)
+        XCTAssertEqual(merged[.eventsReceived], 42)
         XCTAssertEqual(merged.rejectedByReason, ["bad_field": 3, "gap": 1])
         XCTAssertEqual(merged.edition, "mixed")
         XCTAssertEqual(merged.uptimeSeconds, 20)
@@ -48,28 +48,29 @@ final class CommandLineTests: XCTestCase {
 
     func testMergedStatusMergesTheFaultFields() {
         var a = StatusReply(), b = StatusReply(), c = StatusReply()
-        a.faults.violationsUnstored = 2; b.faults.violationsUnstored = 5
-        a.faults.violationsSpooled = 7; b.faults.violationsSpooled = 1
-        a.faults.spoolMemoryBytes = 100; b.faults.spoolFileBytes = 4096
+        a[.violationsUnstored] = 2; b[.violationsUnstored] = 5
+        a[.violationsSpooled] = 7; b[.violationsSpooled] = 1
+        a[.spoolMemoryBytes] = 100; b[.spoolFileBytes] = 4096
         a.faults.historyState = "ok"; a.faults.historyHealthy = true
         b.faults.historyState = "failing"; b.faults.historyHealthy = false; b.faults.historyError = "disk full"
         a.faults.controlHoldMaxMicros = 300; a.faults.controlHoldMaxRequest = "status"
         b.faults.controlHoldMaxMicros = 900; b.faults.controlHoldMaxRequest = "sessions"
         a.faults.controlHoldCPUMaxByRequest = ["status": 80, "sessions": 400]; b.faults.controlHoldCPUMaxByRequest = ["sessions": 250, "rules": 90]
-        a.faults.controlHoldCPUMaxMicros = 400; b.faults.controlHoldCPUMaxMicros = 250
+        a[.controlHoldCPUMaxMicros] = 400; b[.controlHoldCPUMaxMicros] = 250
         let crashed = FaultStatus.Quarantined(rule: "r1", module: "m", fault: "crashed (SIGSEGV)", event: "e", since: 1)
         let hung = FaultStatus.Quarantined(rule: "r2", module: "m", fault: "hung (1000 ms)", event: "e", since: 2)
         a.faults.rulesQuarantined = [crashed]; b.faults.rulesQuarantined = [crashed, hung]
-        let merged = StatusReply.merged([a, b]).faults
-        XCTAssertEqual(merged.violationsUnstored, 7)
-        XCTAssertEqual(merged.violationsSpooled, 8)
-        XCTAssertEqual(merged.spoolMemoryBytes + merged.spoolFileBytes, 4196)
+        let mergedReply = StatusReply.merged([a, b])
+        let merged = mergedReply.faults
+        XCTAssertEqual(mergedReply[.violationsUnstored], 7)
+        XCTAssertEqual(mergedReply[.violationsSpooled], 8)
+        XCTAssertEqual(mergedReply[.spoolMemoryBytes] + mergedReply[.spoolFileBytes], 4196)
         XCTAssertEqual(merged.historyState, "failing")
         XCTAssertFalse(merged.historyHealthy)
         XCTAssertEqual(merged.historyError, "disk full")
         XCTAssertEqual(merged.controlHoldMaxMicros, 900)
         XCTAssertEqual(merged.controlHoldMaxRequest, "sessions")
-        XCTAssertEqual(merged.controlHoldCPUMaxMicros, 400)
+        XCTAssertEqual(mergedReply[.controlHoldCPUMaxMicros], 400)
         XCTAssertEqual(merged.controlHoldCPUMaxByRequest, ["status": 80, "sessions": 400, "rules": 90])
         XCTAssertEqual(merged.rulesQuarantined, [crashed, hung], "each quarantined rule once")
         // A daemon without history (`none`) does not make the others unhealthy.

@@ -22,9 +22,9 @@ final class TopSampleTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let endpoint = "ipc://\(folder)/control"
         var first = StatusReply()
-        first.violationsPublished = 10
+        first[.violationsPublished] = 10
         var second = StatusReply()
-        second.violationsPublished = 30
+        second[.violationsPublished] = 30
         // Look 1: "quiet" has more events in all; look 2: "busy" gained 1000, "quiet" none.
         let replies = [
             ControlReply.encode(first), ControlReply.encode(SessionsReply(total: 2, now: 1, sessions: [session("quiet", events: 500), session("busy", events: 10)])),

@@ -180,7 +180,7 @@ struct CheckpointBenchmark {
         let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry, config: config, logLevel: "debug")
         defer { daemon.stopNow() }
         let (filled, fillSeconds) = try RestartBenchmark.fill(daemon, sessions: sessions, seed: seed)
-        let live = filled.sessionsLive
+        let live = filled[.sessionsLive]
         let path = daemon.stateDirectory + "/" + RestartBenchmark.snapshotFileName
         var watch = FileWatch(path: path)
         // The window opens at the rename of the first whole checkpoint of every session seen live.
@@ -215,7 +215,7 @@ struct CheckpointBenchmark {
         let second = try DaemonProcess(executable: executable, folder: folder, registry: registry, readyTimeoutMs: 120_000,
                                        stateDirectory: daemon.stateDirectory, config: config)
         defer { second.stopNow() }
-        let restoredLive = try StatusPoller(endpoint: second.control).status().sessionsLive
+        let restoredLive = try StatusPoller(endpoint: second.control).status()[.sessionsLive]
         let line = second.logLines(containing: Self.restoredLine).last
         let restore = Restore(checkpointSessions: newest, readySeconds: Double(second.readyNanoseconds) / 1e9,
                               tookMs: line.flatMap { Self.field("took_ms", in: $0) },
@@ -236,7 +236,7 @@ struct CheckpointBenchmark {
         let after = threadSeconds(daemon.pid)
         let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
         let window = MonotonicClock.seconds(from: opened, to: closed)
-        return Idle(sessions: filled.sessionsLive, fillSeconds: fillSeconds, walks: [], windowSeconds: window,
+        return Idle(sessions: filled[.sessionsLive], fillSeconds: fillSeconds, walks: [], windowSeconds: window,
                     ingestCPUPerSecond: perSecond(before.ingest, after.ingest, window),
                     checkpointCPUPerSecond: perSecond(before.checkpoint, after.checkpoint, window),
                     loggedTookMs: [], cpu: cpu)

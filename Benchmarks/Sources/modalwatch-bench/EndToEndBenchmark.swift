@@ -34,13 +34,13 @@ struct EndToEndBenchmark {
         defer { sender.finish() }
         let prefilled = prefill?.events ?? 0
         _ = try client.poll(intervalMs: prefilled > 0 ? 20 : 2, timeoutMs: 10_000 + prefilled / 20, what: "the warm-up event") {
-            $0.eventsReceived >= prefilled + 1
+            $0[.eventsReceived] >= prefilled + 1
         }
         let profiler = try profile.map { profile throws(BenchError) in
             try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
         }
         let cpuBefore = CPUTimes.now(daemon: daemon.pid)
-        let storedBefore = try client.status().violationsStored
+        let storedBefore = try client.status()[.violationsStored]
         let publishingBefore = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
         let ingestBefore = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.ingest)
         sender.go()
@@ -48,7 +48,7 @@ struct EndToEndBenchmark {
         let total = warmupEvents + messages.events
         let timeoutMs = max(60_000, messages.events / 20)
         let (reply, end) = try client.pollAdaptively(total: total, maxIntervalMs: pollIntervalMs, timeoutMs: timeoutMs,
-                                                     what: "\(total) events received", counter: \.eventsReceived)
+                                                     what: "\(total) events received", counter: \.[.eventsReceived])
         let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
         let ingestAfter = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.ingest)
         let publishingAtEnd = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
@@ -58,23 +58,18 @@ struct EndToEndBenchmark {
         let seconds = MonotonicClock.seconds(from: sent.firstSend, to: end)
         // Not timed: until every violation found is stored and published.
         let (drained, drainEnd) = try client.poll(intervalMs: pollIntervalMs, timeoutMs: 120_000, what: "violations published") {
-            $0.violationsPublished + $0.messagesDropped + $0.historyFailures >= $0.violationsFound
+            $0[.violationsPublished] + $0[.messagesDropped] + $0[.historyFailures] >= $0[.violationsFound]
         }
         let publishingAfter = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
-        let stored = drained.violationsStored - storedBefore
+        let stored = drained[.violationsStored] - storedBefore
         var details: [(String, Int)] = [("warmup_events", warmupEvents)]
         details.append(("violations_stored_in_run", stored))
         if let publishingBefore, let publishingAfter {
             details.append(("publishing_thread_ns_per_stored_violation", Int((publishingAfter - publishingBefore) * 1e9 / Double(max(1, stored)))))
         }
-        details += [
-            ("events_received", reply.eventsReceived), ("events_judged", reply.eventsJudged),
-            ("events_rejected", reply.eventsRejected), ("duplicates", reply.duplicates),
-            ("sessions_live", reply.sessionsLive), ("violations_found", reply.violationsFound),
-            ("reports_suppressed", reply.reportsSuppressed),
-        ]
-        details.append(("violations_published", drained.violationsPublished))
-        details.append(("messages_dropped", drained.messagesDropped))
+        details += ([.eventsReceived, .eventsJudged, .eventsRejected, .duplicates, .sessionsLive, .violationsFound, .reportsSuppressed] as [StatusCounter]).map { ($0.rawValue, reply[$0]) }
+        details.append(("violations_published", drained[.violationsPublished]))
+        details.append(("messages_dropped", drained[.messagesDropped]))
         details.append(("published_after_ms", Int(MonotonicClock.seconds(from: sent.firstSend, to: drainEnd) * 1000)))
         details.append(("ready_us", Int(daemon.readyNanoseconds / 1000)))
         details.append(("status_polls", client.requests))

@@ -93,7 +93,7 @@ struct LatencyBenchmark {
             try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
         }
         let cpuBefore = CPUTimes.now(daemon: daemon.pid)
-        let storedBefore = try client.status().violationsStored
+        let storedBefore = try client.status()[.violationsStored]
         let publishingBefore = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
         let threadsBefore = (ingest: ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.ingest),
                              checkpoint: ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.checkpoint),
@@ -107,8 +107,8 @@ struct LatencyBenchmark {
             if report.lastSend != 0 || report.failure != nil { break }
             let status = try client.status()
             let due = min(count, Int(MonotonicClock.seconds(from: report.firstSend, to: MonotonicClock.nanoseconds()) * rate))
-            maxIngestBacklog = max(maxIngestBacklog, warmupEvents + due - status.eventsReceived)
-            maxPublishBacklog = max(maxPublishBacklog, status.violationsFound - status.violationsPublished - status.messagesDropped)
+            maxIngestBacklog = max(maxIngestBacklog, warmupEvents + due - status[.eventsReceived])
+            maxPublishBacklog = max(maxPublishBacklog, status[.violationsFound] - status[.violationsPublished] - status[.messagesDropped])
             samples += 1
             MonotonicClock.sleep(milliseconds: 100)
         }
@@ -126,11 +126,11 @@ struct LatencyBenchmark {
         // Every probe's violation; if the daemon fell behind, until it has published all it found.
         let total = warmupEvents + count
         _ = try client.poll(intervalMs: 50, timeoutMs: 120_000, what: "every event judged and every violation published") {
-            $0.eventsReceived >= total
-                && $0.violationsPublished + $0.messagesDropped + $0.historyFailures >= $0.violationsFound
+            $0[.eventsReceived] >= total
+                && $0[.violationsPublished] + $0[.messagesDropped] + $0[.historyFailures] >= $0[.violationsFound]
         }
         let publishingAfter = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
-        let storedAfter = try client.status().violationsStored
+        let storedAfter = try client.status()[.violationsStored]
         let stored = storedAfter - storedBefore
         let publishing = publishingBefore.flatMap { before in
             publishingAfter.map { ($0 - before) * 1e6 / Double(max(1, stored)) }
@@ -155,11 +155,7 @@ struct LatencyBenchmark {
         }
         if let tracePath { try writeTrace(to: tracePath, sent: sent, arrivals: arrived.arrivals, probes: probes) }
         var details: [(String, Int)] = []
-        details += [
-            ("events_received", status.eventsReceived), ("events_judged", status.eventsJudged),
-            ("events_rejected", status.eventsRejected), ("violations_found", status.violationsFound),
-            ("violations_published", status.violationsPublished), ("messages_dropped", status.messagesDropped),
-        ]
+        details += ([.eventsReceived, .eventsJudged, .eventsRejected, .violationsFound, .violationsPublished, .messagesDropped] as [StatusCounter]).map { ($0.rawValue, status[$0]) }
         details.append(("warmup_events", sent.warmupEvents))
         details.append(("max_ingest_backlog_events", maxIngestBacklog))
         details.append(("max_publish_backlog_violations", maxPublishBacklog))

@@ -51,13 +51,13 @@ struct MemoryBenchmark {
             pacing: .init(messagesPerSecond: rate / Double(batch), stampEvery: Int.max))
         try sender.start()
         defer { sender.finish() }
-        _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the first session") { $0.sessionsLive >= 1 }
+        _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the first session") { $0[.sessionsLive] >= 1 }
         MonotonicClock.sleep(milliseconds: 300)
         let before = try daemon.residentBytes()
         sender.go()
         let timeoutMs = max(60_000, Int(Double(sessions) / rate * 4000))
         let (_, end) = try client.poll(intervalMs: 20, timeoutMs: timeoutMs, what: "\(sessions) live sessions") {
-            $0.sessionsLive >= sessions
+            $0[.sessionsLive] >= sessions
         }
         let first = sender.currentReport.firstSend
         if let failure = sender.currentReport.failure { throw BenchError("memory run: \(failure)") }
@@ -66,13 +66,9 @@ struct MemoryBenchmark {
         let after = try daemon.residentBytes()
         let status = try client.status()
         var details: [(String, Int)] = []
-        details += [
-            ("sessions_live", status.sessionsLive), ("sessions_started", status.sessionsStarted),
-            ("sessions_evicted", status.sessionsEvicted), ("duplicates", status.duplicates),
-            ("events_received", status.eventsReceived), ("events_rejected", status.eventsRejected),
-        ]
+        details += ([.sessionsLive, .sessionsStarted, .sessionsEvicted, .duplicates, .eventsReceived, .eventsRejected] as [StatusCounter]).map { ($0.rawValue, status[$0]) }
         return Result(
-            sessions: status.sessionsLive, before: before, after: after,
+            sessions: status[.sessionsLive], before: before, after: after,
             perSession: Double(after - before) / Double(max(1, sessions - 1)),
             seconds: MonotonicClock.seconds(from: first, to: end), details: details)
     }

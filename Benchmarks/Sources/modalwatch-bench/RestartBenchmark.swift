@@ -55,11 +55,11 @@ struct RestartBenchmark {
         let sender = EventSender(endpoint: daemon.events, warmup: BenchEvents.warmupStart(), messages: starts)
         try sender.start()
         defer { sender.finish() }
-        _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the warm-up event") { $0.eventsReceived >= 1 }
+        _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the warm-up event") { $0[.eventsReceived] >= 1 }
         sender.go()
         let fillMs = max(60_000, sessions / 10)
         let (filled, filledAt) = try client.poll(intervalMs: 50, timeoutMs: fillMs, what: "\(sessions) live sessions") {
-            $0.sessionsLive >= sessions
+            $0[.sessionsLive] >= sessions
         }
         return (filled, MonotonicClock.seconds(from: sender.currentReport.firstSend, to: filledAt))
     }
@@ -70,7 +70,7 @@ struct RestartBenchmark {
         defer { first.stopNow() }
         let (filled, fillSeconds) = try Self.fill(first, sessions: sessions, seed: seed)
         guard let (stopSeconds, exitStatus) = first.stopTimed(timeoutMs: 60_000) else {
-            throw BenchError("modalwatchd did not exit within 60 s of SIGTERM with \(filled.sessionsLive) sessions; its log:\n\(first.logTail)")
+            throw BenchError("modalwatchd did not exit within 60 s of SIGTERM with \(filled[.sessionsLive]) sessions; its log:\n\(first.logTail)")
         }
         let snapshotPath = first.stateDirectory + "/" + Self.snapshotFileName
         var info = stat()
@@ -81,8 +81,8 @@ struct RestartBenchmark {
                                        stateDirectory: first.stateDirectory)
         // No graceful stop: it would write the snapshot again.
         defer { second.stopNow() }
-        let restored = try StatusPoller(endpoint: second.control).status().sessionsLive
-        return Result(requested: sessions, sessions: filled.sessionsLive, stopSeconds: stopSeconds, exitStatus: exitStatus,
+        let restored = try StatusPoller(endpoint: second.control).status()[.sessionsLive]
+        return Result(requested: sessions, sessions: filled[.sessionsLive], stopSeconds: stopSeconds, exitStatus: exitStatus,
                       snapshotBytes: Int(info.st_size), readySeconds: Double(second.readyNanoseconds) / 1e9,
                       restored: restored, fillSeconds: fillSeconds)
     }

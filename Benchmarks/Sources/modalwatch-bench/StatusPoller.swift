@@ -64,12 +64,7 @@ final class StatusPoller {
 
     /// The counters that matter, on one line.
     static func summary(_ reply: StatusReply) -> String {
-        let counters: [(String, Int)] = [
-            ("events_received", reply.eventsReceived), ("events_judged", reply.eventsJudged),
-            ("events_rejected", reply.eventsRejected), ("duplicates", reply.duplicates),
-            ("sessions_live", reply.sessionsLive), ("violations_found", reply.violationsFound),
-            ("violations_published", reply.violationsPublished), ("messages_dropped", reply.messagesDropped),
-        ]
+        let counters: [(String, Int)] = ([.eventsReceived, .eventsJudged, .eventsRejected, .duplicates, .sessionsLive, .violationsFound, .violationsPublished, .messagesDropped] as [StatusCounter]).map { ($0.rawValue, reply[$0]) }
         return counters.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
     }
 }

@@ -115,7 +115,7 @@ final class ControlDaemon {
     }
 
     private func received() -> Int {
-        status().eventsReceived
+        status()[.eventsReceived]
     }
 
     static func fail(_ message: String) -> Never {

@@ -21,37 +21,71 @@ extension IngestLoop {
         // The store's state first (an acquiring load): the publishing thread counts what it stored
         // before it says ok, so the counts read after it are at least those of that moment.
         counters.historyState = health.state
-        counters.violationsSpooled = Int(clamping: health.spooled.load(ordering: .relaxed))
-        counters.messagesReceived = transportStatistics.messagesReceived
-        counters.eventsReceived = pipeline.statistics.eventsReceived
-        counters.eventsJudged = engine.eventsJudged
-        counters.violationsPublished = published.violationsPublished.load(ordering: .relaxed)
-        counters.violationsStored = published.violationsStored.load(ordering: .relaxed)
-        counters.violationsAlreadyStored = published.violationsAlreadyStored.load(ordering: .relaxed)
-        counters.diagnosticsPublished = published.diagnosticsPublished.load(ordering: .relaxed)
-        counters.diagnosticsSuppressed = outbox.diagnosticsSuppressed
-        counters.messagesDropped = published.messagesDropped.load(ordering: .relaxed)
-        counters.subscriberOverflows = published.subscriberOverflows.load(ordering: .relaxed)
-        counters.subscriptionsRefused = published.subscriptionsRefused.load(ordering: .relaxed)
-        counters.sessionsEvicted = engine.sessionsEvicted
-        counters.appsEvicted = engine.appsEvicted
-        counters.eventsLost = engine.eventsLost
-        counters.eventsMissingBeforeFirst = engine.eventsMissingBeforeFirst
-        counters.appValuesRefused = engine.appValuesRefused
-        counters.ingestConnectionsRefused = ingestConnections.refused
+        counters.plain[.violationsSpooled] = health.spooled.load(ordering: .relaxed)
+        counters.plain[.messagesReceived] = transportStatistics.messagesReceived
+        counters.plain[.eventsReceived] = pipeline.statistics.eventsReceived
+        counters.plain[.eventsAccepted] = engine.eventsAccepted
+        counters.plain[.eventsJudged] = engine.eventsJudged
+        counters.plain[.eventsUnknownType] = engine.eventsUnknownType
+        counters.plain[.duplicates] = engine.duplicates
+        counters.plain[.outOfOrder] = engine.outOfOrder
+        counters.plain[.unknownDismissals] = engine.unknownDismissals
+        counters.plain[.sessionsLive] = UInt64(pipeline.engine.liveSessions)
+        counters.plain[.sessionsStarted] = engine.sessionsStarted
+        counters.plain[.sessionsEnded] = engine.sessionsEnded
+        counters.plain[.sessionsExpired] = engine.sessionsExpired
+        counters.plain[.violationsFound] = engine.violations
+        counters.plain[.reportsSuppressed] = engine.reportsSuppressed
+        counters.plain[.violationsRateLimited] = engine.violationsRateLimited
+        counters.plain[.badEvidence] = engine.badEvidence
+        counters.plain[.violationsPublished] = published.violationsPublished.load(ordering: .relaxed)
+        counters.plain[.violationsStored] = published.violationsStored.load(ordering: .relaxed)
+        counters.plain[.violationsAlreadyStored] = published.violationsAlreadyStored.load(ordering: .relaxed)
+        counters.plain[.historyFailures] = published.storeFailures.load(ordering: .relaxed)
+        counters.plain[.historyPruned] = published.historyPruned.load(ordering: .relaxed)
+        counters.plain[.diagnosticsPublished] = published.diagnosticsPublished.load(ordering: .relaxed)
+        counters.plain[.diagnosticsSuppressed] = outbox.diagnosticsSuppressed
+        counters.plain[.messagesDropped] = published.messagesDropped.load(ordering: .relaxed)
+        counters.plain[.subscriberOverflows] = published.subscriberOverflows.load(ordering: .relaxed)
+        counters.plain[.subscriptionsRefused] = published.subscriptionsRefused.load(ordering: .relaxed)
+        counters.plain[.sessionsEvicted] = engine.sessionsEvicted
+        counters.plain[.appsKnown] = UInt64(pipeline.engine.appsKnown)
+        counters.plain[.appsEvicted] = engine.appsEvicted
+        counters.plain[.eventsLost] = engine.eventsLost
+        counters.plain[.eventsMissingBeforeFirst] = engine.eventsMissingBeforeFirst
+        counters.plain[.appValuesRefused] = engine.appValuesRefused
+        counters.plain[.ingestConnections] = UInt64(ingestConnections.open)
+        counters.plain[.ingestConnectionsMax] = UInt64(clamping: ingestConnections.limit)
+        counters.plain[.ingestConnectionsRefused] = ingestConnections.refused
         for guarded in sideConnections { counters.connectionsRefusedBySocket[guarded.name] = guarded.refused }
-        counters.ingestAcceptFailures = ingestConnections.acceptFailures
-        counters.violationsUnstored = health.unstored.load(ordering: .relaxed)
-        counters.violationsRecovered = health.recovered.load(ordering: .relaxed)
-        counters.historyOutages = health.outages.load(ordering: .relaxed)
+        counters.plain[.ingestAcceptFailures] = ingestConnections.acceptFailures
+        counters.plain[.descriptorLimit] = UInt64(clamping: Posix.descriptorLimit())
+        counters.plain[.curveClientsAccepted] = zap?.accepted ?? 0
+        counters.plain[.curveClientsRefused] = zap?.refused ?? 0
+        counters.plain[.configReloads] = UInt64(clamping: reloads.done)
+        counters.plain[.configReloadsRefused] = UInt64(clamping: reloads.refused)
+        counters.plain[.topicsTooLarge] = transportStatistics.topicsTooLarge
+        counters.plain[.controlRequests] = UInt64(clamping: controlRequests)
+        counters.plain[.controlHoldCPUMaxMicros] = UInt64(clamping: controlHolds.maxCPUMicros)
+        counters.plain[.historyOutages] = health.outages.load(ordering: .relaxed)
+        counters.plain[.spoolMemoryBytes] = health.spoolMemoryBytes.load(ordering: .relaxed)
+        counters.plain[.spoolFileBytes] = health.spoolFileBytes.load(ordering: .relaxed)
+        counters.plain[.violationsUnstored] = health.unstored.load(ordering: .relaxed)
+        counters.plain[.violationsRecovered] = health.recovered.load(ordering: .relaxed)
+        counters.plain[.spoolRecordsDamaged] = health.spoolDamaged.load(ordering: .relaxed)
+        counters.plain[.historyWALBytes] = health.walBytes.load(ordering: .relaxed)
+        counters.plain[.handoverDropped] = outbox.handoverDropped
         if let written = checkpointer?.writer.statistics {
-            counters.checkpointsWritten = written.written
-            counters.checkpointFailures = written.failed
+            counters.plain[.checkpointsWritten] = written.written
+            counters.plain[.checkpointFailures] = written.failed
+            if written.written > 0 {
+                counters.plain[.checkpointSessions] = UInt64(clamping: written.lastSessions)
+                counters.plain[.checkpointBytes] = UInt64(clamping: written.lastBytes)
+                counters.plain[.checkpointWalkMs] = UInt64(clamping: written.lastDurationMs)
+            }
         }
-        counters.spoolRecordsDamaged = health.spoolDamaged.load(ordering: .relaxed)
-        counters.handoverDropped = outbox.handoverDropped
-        counters.topicsTooLarge = transportStatistics.topicsTooLarge
         counters.rejectedByReason = pipeline.rejectedByReason
+        counters.plain[.eventsRejected] = counters.rejectedByReason.values.reduce(0, +)
         counters.violationsRateLimitedByRule = pipeline.engine.violationsRateLimitedByRule
         counters.languagesSkipped = pipeline.engine.languagesSkipped
         return counters
@@ -59,10 +93,7 @@ extension IngestLoop {
 
     /// The `status` reply (interfaces.md; docs/control-protocol.md).
     func statusReport() -> StatusReply {
-        let engine = pipeline.engine.statistics
         let counters = counters()
-        let rejected = counters.rejectedByReason
-        let published = publishing.statistics
         var reply = StatusReply()
         reply.uptimeSeconds = Double(PosixClock.monotonic.milliseconds() - startedMonotonicMs) / 1000
         reply.started = startedAtMs
@@ -75,59 +106,18 @@ extension IngestLoop {
         reply.moduleFilesChanged = moduleWatch.changed
         reply.moduleErrors = Dictionary(catalog.modules.map { ($0.name, Int(clamping: $0.runtime.errors)) }, uniquingKeysWith: +)
         reply.endpoints = endpoints
-        reply.messagesReceived = Int(clamping: counters.messagesReceived)
-        reply.eventsReceived = Int(clamping: counters.eventsReceived)
-        reply.eventsAccepted = Int(clamping: engine.eventsAccepted)
-        reply.eventsJudged = Int(clamping: counters.eventsJudged)
-        reply.eventsRejected = Int(clamping: rejected.values.reduce(0, +))
-        reply.rejectedByReason = rejected.mapValues { Int(clamping: $0) }
-        reply.eventsUnknownType = Int(clamping: engine.eventsUnknownType)
+        reply.counters = StatusCounters(clamping: counters.plain)
+        reply.rejectedByReason = counters.rejectedByReason.mapValues { Int(clamping: $0) }
         reply.eventsPerSecond = eventsPerSecond
-        reply.duplicates = Int(clamping: engine.duplicates)
-        reply.eventsLost = Int(clamping: counters.eventsLost)
-        reply.eventsMissingBeforeFirst = Int(clamping: counters.eventsMissingBeforeFirst)
-        reply.outOfOrder = Int(clamping: engine.outOfOrder)
-        reply.unknownDismissals = Int(clamping: engine.unknownDismissals)
-        reply.sessionsLive = Int(clamping: pipeline.engine.liveSessions)
-        reply.sessionsStarted = Int(clamping: engine.sessionsStarted)
-        reply.sessionsEnded = Int(clamping: engine.sessionsEnded)
-        reply.sessionsExpired = Int(clamping: engine.sessionsExpired)
-        reply.sessionsEvicted = Int(clamping: counters.sessionsEvicted)
-        reply.violationsFound = Int(clamping: engine.violations)
-        reply.violationsPublished = Int(clamping: counters.violationsPublished)
-        reply.violationsStored = Int(clamping: counters.violationsStored)
-        reply.violationsAlreadyStored = Int(clamping: counters.violationsAlreadyStored)
-        reply.historyFailures = Int(clamping: published.storeFailures.load(ordering: .relaxed))
-        reply.historyPruned = Int(clamping: published.historyPruned.load(ordering: .relaxed))
         reply.history = (try? configuration.historyTarget())??.description
-        reply.reportsSuppressed = Int(clamping: engine.reportsSuppressed)
-        reply.violationsRateLimited = Int(clamping: engine.violationsRateLimited)
         reply.violationsRateLimitedByRule = counters.violationsRateLimitedByRule.mapValues { Int(clamping: $0) }
         reply.violationsRateLimitedByApp = pipeline.engine.violationsRateLimitedByApp.mapValues { Int(clamping: $0) }
         for (rule, languages) in counters.languagesSkipped {
             for (language, count) in languages { reply.languagesSkipped["\(rule)/\(language)"] = Int(clamping: count) }
         }
-        reply.appsKnown = pipeline.engine.appsKnown
-        reply.appsEvicted = Int(clamping: counters.appsEvicted)
-        reply.appValuesRefused = Int(clamping: counters.appValuesRefused)
-        reply.ingestConnections = ingestConnections.open
-        reply.ingestConnectionsMax = ingestConnections.limit
-        reply.ingestConnectionsRefused = Int(clamping: counters.ingestConnectionsRefused)
-        reply.ingestAcceptFailures = Int(clamping: counters.ingestAcceptFailures)
-        reply.descriptorLimit = Posix.descriptorLimit()
-        reply.badEvidence = Int(clamping: engine.badEvidence)
-        reply.diagnosticsPublished = Int(clamping: counters.diagnosticsPublished)
-        reply.diagnosticsSuppressed = Int(clamping: counters.diagnosticsSuppressed)
-        reply.messagesDropped = Int(clamping: counters.messagesDropped)
-        reply.subscriberOverflows = Int(clamping: counters.subscriberOverflows)
-        reply.subscriptionsRefused = Int(clamping: counters.subscriptionsRefused)
         reply.curve = configuration.curve != nil
-        reply.curveClientsAccepted = Int(clamping: zap?.accepted ?? 0)
-        reply.curveClientsRefused = Int(clamping: zap?.refused ?? 0)
         reply.shard = configuration.shard.map { StatusReply.Shard(index: $0.index, count: $0.count, key: $0.key.rawValue) }
         reply.shardBuckets = configuration.shard?.ownedBuckets.count ?? 256
-        reply.configReloads = Int(clamping: reloads.done)
-        reply.configReloadsRefused = Int(clamping: reloads.refused)
         reply.faults = faultStatus(counters)
         return reply
     }

@@ -5,38 +5,18 @@ import Synchronization
 /// The history store's health and module faults in `status` and in the metrics
 /// (violations.md: "`status` says whether the store is healthy"; docs/RELIABILITY.md).
 extension IngestLoop {
-    /// The fault part of the `status` reply.
+    /// The fault part of the `status` reply besides its plain counters (those are in `counters.plain`).
     func faultStatus(_ counters: DaemonCounters) -> FaultStatus {
-        let health = publishing.health
         var status = FaultStatus()
-        status.topicsTooLarge = Int(clamping: counters.topicsTooLarge)
-        status.controlRequests = controlRequests
         status.controlHoldMaxMicros = Int(clamping: controlHolds.maxMicros)
         status.controlHoldMaxRequest = controlHolds.maxRequest
         status.controlHoldMaxByRequest = controlHolds.maxByRequest.mapValues { Int(clamping: $0) }
-        status.controlHoldCPUMaxMicros = Int(clamping: controlHolds.maxCPUMicros)
         status.controlHoldCPUMaxByRequest = controlHolds.maxCPUByRequest.mapValues { Int(clamping: $0) }
         status.historyState = counters.historyState.name
         status.historyHealthy = counters.historyState == .ok
-        status.historyError = health.lastErrorText
-        status.historyOutages = Int(clamping: counters.historyOutages)
-        status.violationsSpooled = counters.violationsSpooled
-        status.spoolMemoryBytes = Int(clamping: health.spoolMemoryBytes.load(ordering: .relaxed))
-        status.spoolFileBytes = Int(clamping: health.spoolFileBytes.load(ordering: .relaxed))
-        status.violationsRecovered = Int(clamping: counters.violationsRecovered)
-        status.violationsUnstored = Int(clamping: counters.violationsUnstored)
-        status.spoolRecordsDamaged = Int(clamping: counters.spoolRecordsDamaged)
-        status.historyWALBytes = Int(clamping: health.walBytes.load(ordering: .relaxed))
-        status.handoverDropped = Int(clamping: counters.handoverDropped)
+        status.historyError = publishing.health.lastErrorText
         status.connectionsRefusedBySocket = counters.connectionsRefusedBySocket.mapValues { Int(clamping: $0) }
-        status.checkpointsWritten = Int(clamping: counters.checkpointsWritten)
-        status.checkpointFailures = Int(clamping: counters.checkpointFailures)
         status.checkpointAgeSeconds = checkpointAgeSeconds()
-        if let written = checkpointer?.writer.statistics, written.written > 0 {
-            status.checkpointSessions = written.lastSessions
-            status.checkpointBytes = written.lastBytes
-            status.checkpointWalkMs = Int(clamping: written.lastDurationMs)
-        }
         status.rulesQuarantined = faultGuard.quarantined.values.sorted { $0.rule < $1.rule }.map {
             FaultStatus.Quarantined(rule: $0.rule, module: $0.module, fault: $0.fault, event: $0.event, since: $0.since)
         }

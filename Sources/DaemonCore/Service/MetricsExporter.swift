@@ -22,7 +22,7 @@ final class MetricsExporter {
                 helpText: "The version of modalwatch and of the Swift compiler that built it; always 1."),
             labels: [("version", ModalwatchVersion.string), ("swift", ModalwatchVersion.swiftCompiler)]
         ).set(to: 1)
-        for (name, _) in DaemonCounters.prometheus { _ = counter(name, []) }
+        for name in StatusCounter.allCases.compactMap(\.metricName) { _ = counter(name, []) }
     }
 
     /// Makes the zero series of the labelled families: `modalwatch_violations_total{rule,severity}`
