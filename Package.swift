@@ -188,9 +188,11 @@ let package = Package(
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
         .target(name: "RuleKit", dependencies: ["ModalwatchABI", "ByteBasics", "AlertText"]),
         // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
-        .target(name: "AlertText", dependencies: ["ByteBasics", "ModalwatchABI", "CWordBreaks"]),
+        .target(name: "AlertText", dependencies: ["ByteBasics", "ModalwatchABI", "CWordBreaks", "CCharacterProperties"]),
         // Words by ICU's word break iterator, dictionaries for scripts without spaces (Debian: libicu-dev).
         .target(name: "CWordBreaks", linkerSettings: [.linkedLibrary("icuuc")]),
+        // Unicode character properties by ICU: letters, marks, case, emoji, white space.
+        .target(name: "CCharacterProperties", linkerSettings: [.linkedLibrary("icuuc")]),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(
@@ -279,7 +281,7 @@ let uncheckedExclusivity: Set<String> = [
 ]
 
 /// Targets in C: no Swift settings.
-let cTargets: Set<String> = ["ModalwatchABI", "CRuleGuard", "CByteClasses", "CWordBreaks"]
+let cTargets: Set<String> = ["ModalwatchABI", "CRuleGuard", "CByteClasses", "CWordBreaks", "CCharacterProperties"]
 
 for target in package.targets where [.executable, .test, .regular].contains(target.type) && !cTargets.contains(target.name) {
     var settings = target.swiftSettings ?? []

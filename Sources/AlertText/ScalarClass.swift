@@ -1,4 +1,7 @@
-/// How the text analysis reads one Unicode scalar.
+internal import CCharacterProperties
+
+/// How the text analysis reads one Unicode scalar: ASCII by its value, the rest by ICU's character
+/// properties (`CCharacterProperties`).
 enum ScalarClass {
     /// A letter or a digit: Unicode `Alphabetic`, or any scalar with a numeric value.
     static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
@@ -9,13 +12,26 @@ enum ScalarClass {
         return isNonASCIIAlphanumeric(scalar)
     }
 
-    // The property lookups live in functions of their own, never inlined: Unicode's property
-    // types are resilient, and inlined they cost every caller a prologue that sizes and
-    // allocates their values on the stack, even when it only ever reads ASCII.
-
-    @inline(never)
     private static func isNonASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        mw_char_is_alphanumeric(scalar.value) != 0
+    }
+
+    /// Unicode `Alphabetic`.
+    static func isAlphabetic(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value | 0x20 >= 0x61 && scalar.value | 0x20 <= 0x7A }
+        return mw_char_is_alphabetic(scalar.value) != 0
+    }
+
+    /// Unicode `Uppercase`, or a titlecase letter (ǅ): a capital as the capitalization styles read it.
+    static func isUppercase(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value >= 0x41 && scalar.value <= 0x5A }
+        return mw_char_is_uppercase_or_titlecase(scalar.value) != 0
+    }
+
+    /// Unicode `Lowercase`.
+    static func isLowercase(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value >= 0x61 && scalar.value <= 0x7A }
+        return mw_char_is_lowercase(scalar.value) != 0
     }
 
     /// An ASCII letter or digit (the ASCII part of `isAlphanumeric`).
@@ -31,12 +47,8 @@ enum ScalarClass {
         return isMark(scalar)
     }
 
-    @inline(never)
     private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark: return !isEmojiSelector(scalar)
-        default: return false
-        }
+        mw_char_is_mark(scalar.value) != 0 && !isEmojiSelector(scalar)
     }
 
     /// U+FE0F (emoji presentation) or U+20E3 (keycap): the scalar before it is an emoji.
@@ -50,9 +62,8 @@ enum ScalarClass {
         !scalar.isASCII && isNonASCIIEmoji(scalar)
     }
 
-    @inline(never)
     private static func isNonASCIIEmoji(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isEmoji
+        mw_char_is_emoji(scalar.value) != 0
     }
 
     /// An apostrophe: U+0027 ' or U+2019 ’ (the curly apostrophe of `Can’t`).
@@ -66,9 +77,8 @@ enum ScalarClass {
         return isNonASCIIWhitespace(scalar)
     }
 
-    @inline(never)
     private static func isNonASCIIWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isWhitespace
+        mw_char_is_whitespace(scalar.value) != 0
     }
 
     /// A closing quotation mark or bracket that may follow ending punctuation: ” ’ " ' ) ] } » › 」 』 ）.

@@ -57,11 +57,7 @@ public struct Word {
     public var letterCount: Int {
         var letters = 0
         text.scalars.forEach { scalar, _, _ in
-            if scalar.isASCII {
-                if scalar.value | 0x20 >= 0x61 && scalar.value | 0x20 <= 0x7A { letters += 1 }
-            } else if Word.isNonASCIIAlphabetic(scalar) {
-                letters += 1
-            }
+            if ScalarClass.isAlphabetic(scalar) { letters += 1 }
             return true
         }
         return letters
@@ -71,21 +67,9 @@ public struct Word {
     public var hasLowercaseLetter: Bool {
         var found = false
         text.scalars.forEach { scalar, _, _ in
-            found = scalar.isASCII ? scalar.value >= 0x61 && scalar.value <= 0x7A : Word.isNonASCIILowercase(scalar)
+            found = ScalarClass.isLowercase(scalar)
             return !found
         }
         return found
-    }
-
-    // Property lookups out of line: no resilient-type prologue for ASCII (see `ScalarClass`).
-
-    @inline(never)
-    private static func isNonASCIIAlphabetic(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic
-    }
-
-    @inline(never)
-    private static func isNonASCIILowercase(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isLowercase
     }
 }

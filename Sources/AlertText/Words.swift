@@ -271,7 +271,7 @@ public struct Words: Sequence {
             let walker = word.scalars
             guard !word.isEmpty else { return .uncased }
             let initial = walker.scalar(at: 0).scalar
-            guard initial.isASCII ? isUpper(initial) || isLower(initial) : initial.properties.isAlphabetic else {
+            guard ScalarClass.isAlphabetic(initial) else {
                 return .uncased
             }
             let initialUpper = isUpper(initial)
@@ -289,27 +289,9 @@ public struct Words: Sequence {
             return initialUpper ? .capitalized : .lowercase
         }
 
-        private static func isUpper(_ scalar: Unicode.Scalar) -> Bool {
-            if scalar.isASCII { return scalar.value >= 0x41 && scalar.value <= 0x5A }
-            return isNonASCIIUpper(scalar)
-        }
+        private static func isUpper(_ scalar: Unicode.Scalar) -> Bool { ScalarClass.isUppercase(scalar) }
 
-        private static func isLower(_ scalar: Unicode.Scalar) -> Bool {
-            if scalar.isASCII { return scalar.value >= 0x61 && scalar.value <= 0x7A }
-            return isNonASCIILower(scalar)
-        }
-
-        // Property lookups out of line (see `ScalarClass`): no resilient-type prologue for ASCII.
-
-        @inline(never)
-        private static func isNonASCIIUpper(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.properties.isUppercase || scalar.properties.generalCategory == .titlecaseLetter
-        }
-
-        @inline(never)
-        private static func isNonASCIILower(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.properties.isLowercase
-        }
+        private static func isLower(_ scalar: Unicode.Scalar) -> Bool { ScalarClass.isLowercase(scalar) }
     }
 }
 
