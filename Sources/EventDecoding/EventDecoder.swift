@@ -11,11 +11,11 @@ import ModalwatchABI
 public final class EventDecoder {
     /// The limits in force.
     public let limits: EventLimits
-    /// True when the readers' fast paths read every string of the event last handed to the
-    /// callback, and so every one is plain printable ASCII (no escape, no byte of 0x80 or above):
-    /// its texts are all ASCII, and a judge of their language need not read them. False when a
-    /// string went through the validating scan (which a key the fast paths do not read does too).
-    public private(set) var stringsArePlainASCII = false
+    /// True, during the callback for an event, when the readers' fast paths read every string
+    /// value of its known fields, and so every one is plain printable ASCII (no escape, no byte of
+    /// 0x80 or above): its texts are all ASCII, and a judge of their language need not read them.
+    /// False when one went through the validating scan.
+    public var stringsArePlainASCII: Bool { storage.pointee.validatedStrings == 0 }
     /// The scratch storage (its buffers: `deinit` frees them).
     private let scratch: EventScratch
     /// A copy of `scratch` (the same buffers) behind a pointer, so that a reader refers to it
@@ -65,9 +65,8 @@ public final class EventDecoder {
         var index = 0
         while !reader.scanner.atEnd {
             do {
-                let scans = reader.scanner.validatingScans
+                storage.pointee.validatedStrings = 0
                 try reader.readEvent(index: index)
-                stringsArePlainASCII = reader.scanner.validatingScans == scans
                 body(.event(UnsafePointer(storage.pointee.event)))
                 reader.scanner.pos = reader.resumeAt
             } catch {

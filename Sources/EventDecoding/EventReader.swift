@@ -464,6 +464,7 @@ struct EventReader {
                 scanner.pos = i &+ 1
                 return FieldSlot(start: contentStart, end: i, kind: .string, escaped: false)
             }
+            storage.pointee.validatedStrings &+= 1
             let s = try scanner.scanString()  // escapes, UTF-8, errors: the validating scan, from the quote
             return FieldSlot(start: s.start, end: s.end, kind: .string, escaped: s.escaped)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):

@@ -7,6 +7,10 @@ import ModalwatchABI
 struct EventScratch {
     /// The limits in force.
     let limits: EventLimits
+    /// String values of the current event that `EventReader.readValue` left to the validating
+    /// scan (an escape or a byte that is not printable ASCII); 0 when every known field's string
+    /// was plain printable ASCII.
+    var validatedStrings = 0
     /// Room to unescape a key: a key whose escaped form is longer cannot unescape to a known key
     /// (an escape of at most 6 bytes yields at least 1, and known keys have at most 15 bytes).
     static let keyCapacity = 96

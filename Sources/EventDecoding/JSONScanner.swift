@@ -19,9 +19,6 @@ struct JSONScanner {
     let base: UnsafePointer<UInt8>
     let end: Int
     var pos: Int
-    /// Strings scanned by `scanString` so far: those the readers' fast paths, which take plain
-    /// printable ASCII only, left to it (an escape, a byte not ASCII, or a key they do not read).
-    var validatingScans = 0
     /// Deepest nesting allowed, the outermost container being depth 1.
     let maxDepth: Int
 
@@ -63,7 +60,6 @@ struct JSONScanner {
     /// Scans a string; the cursor is on its opening quote and ends after its closing quote.
     @inline(__always)
     mutating func scanString() throws(DecodeError) -> StringSpan {
-        validatingScans &+= 1
         pos += 1
         let start = pos
         var escaped = false
