@@ -15,12 +15,13 @@ public final class EventDecoder {
     /// value of its known fields, and so every one is plain printable ASCII (no escape, no byte of
     /// 0x80 or above): its texts are all ASCII, and a judge of their language need not read them.
     /// False when one went through the validating scan.
+    @inlinable
     public var stringsArePlainASCII: Bool { storage.pointee.validatedStrings == 0 }
     /// The scratch storage (its buffers: `deinit` frees them).
     private let scratch: EventScratch
     /// A copy of `scratch` (the same buffers) behind a pointer, so that a reader refers to it
     /// without copying it.
-    private let storage: UnsafeMutablePointer<EventScratch>
+    @usableFromInline let storage: UnsafeMutablePointer<EventScratch>
 
     /// A decoder with its scratch storage allocated for `limits`.
     public init(limits: EventLimits = .init()) {

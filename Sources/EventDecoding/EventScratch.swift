@@ -4,13 +4,14 @@ import ModalwatchABI
 /// The decoder's reusable storage, allocated once: the event it fills, the arena for unescaped strings,
 /// the button buffers, the field slots, the records of array items and the quote bitmap. Owned (and
 /// freed) by `EventDecoder`, which keeps it behind a pointer: the reader refers to it, never copies it.
+@usableFromInline
 struct EventScratch {
     /// The limits in force.
     let limits: EventLimits
     /// String values of the current event that `EventReader.readValue` left to the validating
     /// scan (an escape or a byte that is not printable ASCII); 0 when every known field's string
     /// was plain printable ASCII.
-    var validatedStrings = 0
+    @usableFromInline var validatedStrings = 0
     /// Room to unescape a key: a key whose escaped form is longer cannot unescape to a known key
     /// (an escape of at most 6 bytes yields at least 1, and known keys have at most 15 bytes).
     static let keyCapacity = 96

@@ -8,6 +8,7 @@ public struct Text {
     public let raw: mw_str
 
     /// Wraps a C slice.
+    @inlinable
     public init(_ raw: mw_str) { self.raw = raw }
 
     /// Wraps a byte buffer (which must outlive every use of the view).
