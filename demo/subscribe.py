@@ -33,9 +33,13 @@ def line_for(topic: str, body: dict, colour: bool) -> str:
     return f"{label} {body.get('rule', '?'):<32} {body.get('app', '?'):<20} {body.get('session', '?'):<12} {body.get('message', '')}{subject}"
 
 
-def wait_connected(sock: zmq.Socket, timeout: float) -> bool:
-    """True once the TCP/IPC connection to the daemon is up (socket monitor), within `timeout` s."""
+def connect(sock: zmq.Socket, endpoint: str, timeout: float) -> bool:
+    """Connects `sock` to `endpoint`; True once the connection is up (socket monitor), within `timeout` s.
+
+    The monitor is attached before the connect, so a handshake that completes at once is seen too.
+    """
     monitor = sock.get_monitor_socket(zmq.EVENT_HANDSHAKE_SUCCEEDED)
+    sock.connect(endpoint)
     deadline = time.monotonic() + timeout
     try:
         while time.monotonic() < deadline:
@@ -71,8 +75,7 @@ def main() -> int:
     sock.setsockopt(zmq.SUBSCRIBE, b"violation/")
     if args.diag:
         sock.setsockopt(zmq.SUBSCRIBE, b"diag/")
-    sock.connect(args.publish)
-    if not wait_connected(sock, args.connect_timeout):
+    if not connect(sock, args.publish, args.connect_timeout):
         print(f"subscribe.py: no daemon at {args.publish} within {args.connect_timeout} s", file=sys.stderr)
         return 3
     time.sleep(0.2)  # the subscription travels to the daemon's PUB after the handshake
