@@ -66,9 +66,11 @@ final class HistoryCheckpointerTests: XCTestCase {
             if n % 50 == 0 { longest = max(longest, fileSize(path + "-wal")) }
         }
         checkpointer.stop()
+        // At least one page a commit: without RESTARTs the WAL would hold 8 MB or more. Half of
+        // that leaves room for a checkpointer held off its turns by a loaded machine.
         let walBytesWritten = 2000 * 4096
         XCTAssertGreaterThan(checkpointer.restarts, 0, "the WAL was started over")
-        XCTAssertLessThan(longest, walBytesWritten / 4, "the WAL stayed short: \(longest) bytes at most")
+        XCTAssertLessThan(longest, walBytesWritten / 2, "the WAL stayed short: \(longest) bytes at most")
         XCTAssertEqual(try ViolationHistory(path: path, readOnly: true).count(), 2000)
     }
 
