@@ -1,7 +1,6 @@
-/// What a presentation is: the kinds on a session's presentation stack.
-public enum PresentationKind: String, Sendable, CaseIterable {
-    case alert, sheet, modal, popover
+public import CatalogueVocabulary
 
+extension PresentationKind {
     /// The kind a rule id is about, by its prefix (`alert-…`, `sheet-…`, `modal-…`), for
     /// sources that keep no events.
     public init?(rule: String) {

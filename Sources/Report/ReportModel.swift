@@ -1,6 +1,6 @@
 import Foundation
 import ByteBasics
-import RuleHost
+import CatalogueVocabulary
 
 /// Everything a report shows, built incrementally from violations and, for recorded streams, the
 /// events, in bounded memory: counters by rule, app, version and severity, time buckets that widen
@@ -157,7 +157,7 @@ public final class ReportModel {
             track.timeline.maxModalDepth = max(track.timeline.maxModalDepth, track.modalDepth)
         }
         guard kind != .popover else { return }
-        var key = "\(track.timeline.app)\u{0}\(kind.rawValue)\u{0}\(title ?? "\u{1}")\u{0}\(message ?? "\u{1}")"
+        var key = "\(track.timeline.app)\u{0}\(kind.name)\u{0}\(title ?? "\u{1}")\u{0}\(message ?? "\u{1}")"
         for button in buttons { key += "\u{0}" + button }
         if kind == .modal { key += "\u{0}" + id }
         track.remember(presentation: id, key: key)

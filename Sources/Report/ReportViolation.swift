@@ -1,4 +1,4 @@
-public import RuleHost
+public import CatalogueVocabulary
 
 /// One violation as the report counts it: the fields of a published violation that it needs.
 public struct ReportViolation: Sendable, Equatable {

@@ -60,6 +60,6 @@ public struct RuleDescriptor: @unchecked Sendable {
 
     /// Whether the rule applies in `edition`.
     public func applies(in edition: Edition) -> Bool {
-        editionMask & edition.bit != 0
+        editionMask & edition.rawValue != 0
     }
 }

@@ -41,8 +41,8 @@ final class CatalogueConformanceTests: XCTestCase {
                 continue
             }
             XCTAssertEqual(rule.module, entry.module, rule.id)
-            XCTAssertEqual(rule.severity.rawValue, entry.severity, rule.id)
-            XCTAssertEqual(rule.editions.map(\.rawValue), entry.editions, rule.id)
+            XCTAssertEqual(rule.severity.name, entry.severity, rule.id)
+            XCTAssertEqual(rule.editions.map(\.name), entry.editions, rule.id)
             let parameters = Dictionary(uniqueKeysWithValues: rule.parameters.map { ($0.name, $0.defaultValue) })
             XCTAssertEqual(parameters, entry.parameters, rule.id)
             XCTAssertFalse(rule.summary.isEmpty, rule.id)
@@ -83,7 +83,7 @@ final class CatalogueConformanceTests: XCTestCase {
             XCTAssertTrue(rule.examples.contains { $0.expected == 0 }, "\(rule.id) has no non-triggering example")
             for edition in rule.editions {
                 XCTAssertTrue(rule.examples.contains { $0.expected > 0 && $0.editions.contains(edition) },
-                              "\(rule.id) has no triggering example in \(edition.rawValue)")
+                              "\(rule.id) has no triggering example in \(edition.name)")
             }
         }
     }
