@@ -99,6 +99,9 @@ public final class ReportModel {
         if rules[violation.rule] == nil { unknownRules.insert(violation.rule) }
         time.add(ts: violation.ts, severity: violation.severity)
         let mark = SessionTimeline.Mark(ts: violation.ts, rule: violation.rule, severity: violation.severity, subject: violation.subject)
+        // What the subject is: as the violation's events say, else as the rule's metadata says; a
+        // presentation first counted without a kind takes the kind a later violation gives.
+        let kind = violation.subjectKind ?? rules[violation.rule]?.kind
         if let track = live[violation.session] {
             track.timeline.addMark(mark)
             if let version = track.timeline.appVersion {
@@ -106,8 +109,9 @@ public final class ReportModel {
             }
             if let subject = violation.subject, let key = track.presentationKeys[subject] {
                 presentations.add(key, amount: 1, make: {
-                    WorstPresentation(kind: PresentationKind(rule: violation.rule), app: violation.app, id: subject)
+                    WorstPresentation(kind: kind, app: violation.app, id: subject)
                 }, update: {
+                    $0.kind = $0.kind ?? kind
                     $0.record(rule: violation.rule, message: violation.message, suggestion: violation.suggestion,
                               corrected: violation.corrected)
                 })
@@ -121,8 +125,9 @@ public final class ReportModel {
         if let subject = violation.subject {
             let key = "\(violation.app)\u{0}\(violation.session)\u{0}\(subject)"
             presentations.add(key, amount: 1, make: {
-                WorstPresentation(kind: PresentationKind(rule: violation.rule), app: violation.app, id: subject, session: violation.session)
+                WorstPresentation(kind: kind, app: violation.app, id: subject, session: violation.session)
             }, update: {
+                    $0.kind = $0.kind ?? kind
                     $0.record(rule: violation.rule, message: violation.message, suggestion: violation.suggestion,
                               corrected: violation.corrected)
                 })

@@ -169,10 +169,11 @@ struct ReportCommand: ParsableCommand {
             let history = try open()
             try history.scan(app: filter.app, sinceTs: filter.since, untilTs: filter.until) { row, json in
                 guard let severity = Severity(name: row.severity) else { skipped += 1; return }
-                let (suggestion, corrected) = ReportViolation.suggestion(of: json)
+                let (suggestion, corrected, subjectKind) = ReportViolation.details(of: json)
                 model.add(ReportViolation(rule: row.rule, severity: severity, app: row.app, session: row.session, ts: row.ts,
                                           subject: ViolationJSON.string("subject", in: json), message: ViolationJSON.string("message", in: json),
-                                          suggestion: suggestion, corrected: corrected, locale: ViolationJSON.string("locale", in: json)))
+                                          suggestion: suggestion, corrected: corrected, locale: ViolationJSON.string("locale", in: json),
+                                          subjectKind: subjectKind))
             }
         } catch let exit as ExitCode {
             throw exit  // said already (`HistoryAccess`)

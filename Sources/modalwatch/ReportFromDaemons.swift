@@ -53,6 +53,7 @@ struct ReportFromDaemons {
         let (suggestion, corrected) = ReportViolation.suggestion(of: object)
         return ReportViolation(rule: rule, severity: severity, app: app, session: session, ts: Int64(ts),
                                subject: object["subject"]?.stringValue, message: object["message"]?.stringValue,
-                               suggestion: suggestion, corrected: corrected, locale: object["locale"]?.stringValue)
+                               suggestion: suggestion, corrected: corrected, locale: object["locale"]?.stringValue,
+                               subjectKind: ReportViolation.subjectKind(of: object))
     }
 }

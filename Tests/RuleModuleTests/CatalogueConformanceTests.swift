@@ -34,6 +34,19 @@ final class CatalogueConformanceTests: XCTestCase {
         }
     }
 
+    func testEveryRuleSaysTheKindOfPresentationItJudgesByTheEventsItWants() {
+        let kinds = Dictionary(uniqueKeysWithValues: catalog.rules.map { ($0.id, $0.presentationKind) })
+        XCTAssertEqual(kinds["alert-frequency"], .alert)
+        XCTAssertEqual(kinds["repeated-alert"], .alert, "whatever its id")
+        XCTAssertEqual(kinds["sheet-without-user-action"], .sheet)
+        XCTAssertEqual(kinds["modal-depth"], .modal)
+        XCTAssertEqual(kinds["modal-frequency"], .some(nil), "alerts, sheets and modal views: no one kind")
+        XCTAssertEqual(kinds["modal-nav-depth"], .some(nil), "it wants nav.push: no presentation's event")
+        for rule in catalog.rules where !["modal-frequency", "modal-nav-depth"].contains(rule.id) {
+            XCTAssertNotNil(rule.presentationKind, rule.id)
+        }
+    }
+
     func testEveryRuleHasTheSpecsSeverityEditionsAndParameters() {
         for rule in catalog.rules {
             guard let entry = spec.entries.first(where: { $0.id == rule.id }) else {
