@@ -86,6 +86,9 @@ let package = Package(
 
         // The rule-module C ABI: one header, include/modalwatch_module.h.
         .target(name: "ModalwatchABI"),
+        // The catalogue's vocabulary, defined once: severity, edition(s), presentation kind and parameter
+        // kind, each with its C value and its one spelling; RuleKit and RuleHost re-export it.
+        .target(name: "CatalogueVocabulary", dependencies: ["ModalwatchABI"]),
 
         // Wire format v1 → mw_event, without JSONDecoder: a scanner over the message bytes.
         .target(name: "EventDecoding", dependencies: ["ModalwatchABI", "ByteBasics", "CByteClasses"]),
@@ -94,7 +97,7 @@ let package = Package(
         .target(name: "CByteClasses"),
 
         // Finding, checking and loading rule modules with dlopen.
-        .target(name: "RuleHost", dependencies: ["ModalwatchABI", "CRuleGuard", "Posix", "ByteBasics", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "RuleHost", dependencies: ["ModalwatchABI", "CatalogueVocabulary", "CRuleGuard", "Posix", "ByteBasics", .product(name: "Logging", package: "swift-log")]),
 
         // The rule-call marker, the fatal-signal handler (C: async-signal-safe) and the sealed
         // in-memory files rule modules are loaded from.
@@ -138,7 +141,7 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["ZeroMQ", "ByteBasics"]),
 
         // The HTML report: aggregation in bounded memory (ReportModel) and rendering (HTMLReport, inline SVG).
-        .target(name: "Report", dependencies: ["ModalwatchABI", "RuleHost", "ByteBasics"]),
+        .target(name: "Report", dependencies: ["ModalwatchABI", "CatalogueVocabulary", "RuleHost", "ByteBasics"]),
 
         // The daemon's parts: ingest loop, publisher, control server.
         .target(
@@ -186,7 +189,7 @@ let package = Package(
         ),
 
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
-        .target(name: "RuleKit", dependencies: ["ModalwatchABI", "ByteBasics", "AlertText"]),
+        .target(name: "RuleKit", dependencies: ["ModalwatchABI", "CatalogueVocabulary", "ByteBasics", "AlertText"]),
         // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
         .target(name: "AlertText", dependencies: ["ByteBasics", "ModalwatchABI", "CWordBreaks", "CCharacterProperties"]),
         // Words by ICU's word break iterator, dictionaries for scripts without spaces (Debian: libicu-dev).

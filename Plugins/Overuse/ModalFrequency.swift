@@ -25,7 +25,7 @@ enum ModalFrequency: Rule {
         let counter = TrailingWindowCount(limit: call[Self.limit], window: call[Self.window])
         guard let count = counter.push(event, call) else { return }
         var evidence = counter.evidence(count: count)
-        evidence.add("kind", kindName(event.type))
+        evidence.add("kind", (event.type.flatMap { PresentationKind(eventType: $0.rawValue) } ?? .modal).name)
         counter.report(
             event, call,
             message: """
@@ -35,14 +35,6 @@ enum ModalFrequency: Rule {
             evidence: evidence,
             suggestion: "Interrupt less: show fewer alerts, action sheets and modal views"
         )
-    }
-
-    private static func kindName(_ type: EventType?) -> String {
-        switch type {
-        case .alertPresented: "alert"
-        case .sheetPresented: "sheet"
-        default: "modal"
-        }
     }
 
     static let examples: [Example] = [

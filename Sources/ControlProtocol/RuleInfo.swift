@@ -5,7 +5,7 @@ public struct RuleInfo: Sendable, Equatable {
     public struct Parameter: Sendable, Equatable {
         /// Its name.
         public var name: String
-        /// Its kind (`count`, `duration_ms`, ...).
+        /// Its kind: `integer` or `duration` (`ParameterKind.name`).
         public var kind: String
         /// The module's default.
         public var defaultValue: Int64

@@ -163,7 +163,7 @@ private struct Reader {
                 }
             case "severity":
                 if let text = readString(value, key) {
-                    if let severity = Severity(rawValue: text) {
+                    if let severity = Severity(name: text) {
                         override.severity = severity
                     } else {
                         fail(value, key, "'\(text)' is not a severity; use info, warning or error")
@@ -178,8 +178,8 @@ private struct Reader {
                 }
                 let parsed: Int64?
                 switch parameter.kind {
-                case .integer: parsed = readInteger(value, key, minimum: parameter.minimum, maximum: parameter.maximum)
-                case .duration: parsed = readDuration(value, key, minimum: parameter.minimum, maximum: parameter.maximum)
+                case .int: parsed = readInteger(value, key, minimum: parameter.minimum, maximum: parameter.maximum)
+                case .durationMs: parsed = readDuration(value, key, minimum: parameter.minimum, maximum: parameter.maximum)
                 }
                 if let parsed { override.parameters[name] = parsed }
             }
@@ -361,7 +361,7 @@ private struct Reader {
 
     mutating func readEdition(_ node: Node, _ key: String) -> Edition? {
         guard let text = readString(node, key) else { return nil }
-        guard let edition = Edition(rawValue: text) else {
+        guard let edition = Edition(name: text) else {
             fail(node, key, "'\(text)' is not an edition; use 2009, ios7 or current")
             return nil
         }

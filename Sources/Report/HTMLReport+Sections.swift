@@ -1,5 +1,5 @@
 import Foundation
-import RuleHost
+import CatalogueVocabulary
 
 extension HTMLReport {
     /// A chart and its table side by side (stacked on narrow screens).
@@ -13,7 +13,7 @@ extension HTMLReport {
 
     private func severityCell(_ severity: Severity) -> ReportTable.Cell {
         let glyph = severity == .error ? "■" : severity == .warning ? "▲" : "●"
-        return .html("<span class=\"sev-word s-\(severity.rawValue)\"><span aria-hidden=\"true\">\(glyph)</span> \(severity.rawValue)</span>", value: severity.rawValue)
+        return .html("<span class=\"sev-word s-\(severity.name)\"><span aria-hidden=\"true\">\(glyph)</span> \(severity.name)</span>", value: severity.name)
     }
 
     private func ruleLink(_ id: String) -> String {
@@ -201,11 +201,11 @@ extension HTMLReport {
         let bars = top.map { entry -> SVGChart.Bar in
             let p = entry.value
             let name = p.title.map { "\u{201C}\($0)\u{201D}" } ?? p.id
-            return SVGChart.Bar(label: "\(p.kind?.rawValue ?? "presentation") \(name) · \(p.rules.count) \(p.rules.count == 1 ? "rule" : "rules")", value: entry.count)
+            return SVGChart.Bar(label: "\(p.kind?.name ?? "presentation") \(name) · \(p.rules.count) \(p.rules.count == 1 ? "rule" : "rules")", value: entry.count)
         }
         let chart = SVGChart.bars(id: "presentations", title: "Alerts and sheets by violations",
                                   desc: "Horizontal bars, one per alert, sheet or modal, by the violations about it: " + top.prefix(5).map { e in
-                                      "\(e.value.kind?.rawValue ?? "presentation") \(e.value.title ?? e.value.id) \(e.count)" }.joined(separator: "; ") + ".",
+                                      "\(e.value.kind?.name ?? "presentation") \(e.value.title ?? e.value.id) \(e.count)" }.joined(separator: "; ") + ".",
                                   bars: bars)
         var table = ReportTable(id: "worst-presentations", caption: "Alerts and sheets by violations",
                                 columns: [("rank", "#"), ("kind", "Kind"), ("app", "App"), ("title", "Title"), ("shown", "Shown"), ("violations", "Violations"), ("rules", "Rules")])
@@ -214,11 +214,11 @@ extension HTMLReport {
             let p = entry.value
             let rules = p.rules.keys.sorted()
             table.add(key: String(i + 1), [
-                .number(i + 1), .text(p.kind?.rawValue ?? "?"), .text(p.app), .text(p.title ?? (model.hasEvents ? "(no title)" : p.id)),
+                .number(i + 1), .text(p.kind?.name ?? "?"), .text(p.app), .text(p.title ?? (model.hasEvents ? "(no title)" : p.id)),
                 .number(p.shown), .number(entry.count),
                 .html(rules.map(ruleLink).joined(separator: ", "), value: rules.joined(separator: " ")),
             ])
-            cards += "<li class=\"pcard k-\(p.kind?.rawValue ?? "none")-edge\"><p class=\"pkind\"><span class=\"badge\">\(p.kind?.rawValue ?? "presentation")</span> \(HTML.escape(p.app))"
+            cards += "<li class=\"pcard k-\(p.kind?.name ?? "none")-edge\"><p class=\"pkind\"><span class=\"badge\">\(p.kind?.name ?? "presentation")</span> \(HTML.escape(p.app))"
             if let session = p.session { cards += " · session \(HTML.escape(session)) · id \(HTML.escape(p.id))" }
             cards += "</p>"
             let suggested = !p.suggestions.isEmpty || p.corrected != nil
@@ -321,7 +321,7 @@ extension HTMLReport {
                                         columns: [("presented", "Presented"), ("kind", "Kind"), ("id", "Id"), ("title", "Title"), ("level", "Level"), ("shown_for", "Shown for")])
                 for (n, span) in session.spans.sorted(by: { $0.start != $1.start ? $0.start < $1.start : $0.level < $1.level }).enumerated() {
                     stack.add(key: String(n), [.html("+" + HTML.escape(ReportTime.duration(span.start - session.start)), value: String(span.start)),
-                                               .text(span.kind.rawValue), .text(span.id), .text(span.title ?? "—"), .number(span.level),
+                                               .text(span.kind.name), .text(span.id), .text(span.title ?? "—"), .number(span.level),
                                                .text(ReportTime.duration(span.end - span.start) + (span.open ? " (still presented)" : ""))])
                 }
                 html += "<details><summary>Presentations as a table (\(session.spans.count))</summary>\(stack.render(extraAttributes: " data-session=\"\(HTML.escape(session.id))\""))</details>"
@@ -338,7 +338,7 @@ extension HTMLReport {
         var html = "<section id=\"glossary\" aria-labelledby=\"glossary-h\"><h2 id=\"glossary-h\">Rules</h2><p class=\"lead\">The rules broken in this report, with the guideline each cites (docs/rules.md has every rule).</p><dl class=\"glossary\">"
         for id in ids {
             guard let rule = model.rules[id] else { continue }
-            html += "<div class=\"rule\" id=\"rule-\(HTML.slug(id))\" data-rule=\"\(HTML.escape(id))\"><dt><code>\(HTML.escape(id))</code> <span class=\"sev-word s-\(rule.severity.rawValue)\">\(rule.severity.rawValue)</span> <span class=\"sub\">module \(HTML.escape(rule.module))</span></dt>"
+            html += "<div class=\"rule\" id=\"rule-\(HTML.slug(id))\" data-rule=\"\(HTML.escape(id))\"><dt><code>\(HTML.escape(id))</code> <span class=\"sev-word s-\(rule.severity.name)\">\(rule.severity.name)</span> <span class=\"sub\">module \(HTML.escape(rule.module))</span></dt>"
             html += "<dd><strong>\(HTML.escape(rule.guideline))</strong>. \(HTML.escape(rule.summary))</dd></div>"
         }
         html += "</dl>"

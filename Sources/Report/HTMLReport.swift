@@ -1,4 +1,4 @@
-import RuleHost
+import CatalogueVocabulary
 
 /// The report as one self-contained HTML page: inline CSS and SVG only (no script, no network,
 /// no font from elsewhere); light and dark mode; readable printed and at phone width.
@@ -114,8 +114,8 @@ public struct HTMLReport {
         var html = "<ul class=\"legend\" aria-label=\"Severity key\">"
         for severity in [Severity.error, .warning, .info] {
             html += "<li><svg width=\"40\" height=\"14\" viewBox=\"0 0 40 14\" aria-hidden=\"true\" focusable=\"false\">"
-            html += "<rect class=\"sev-\(severity.rawValue)\" x=\"0\" y=\"1\" width=\"22\" height=\"12\"/>\(SVGChart.shape(severity, x: 32, y: 7))</svg>"
-            html += "\(severity.rawValue)</li>"
+            html += "<rect class=\"sev-\(severity.name)\" x=\"0\" y=\"1\" width=\"22\" height=\"12\"/>\(SVGChart.shape(severity, x: 32, y: 7))</svg>"
+            html += "\(severity.name)</li>"
         }
         return html + "</ul>"
     }

@@ -1,4 +1,5 @@
 import ByteBasics
+import CatalogueVocabulary
 public import ModalwatchABI
 
 extension ReportModel {

@@ -1,6 +1,6 @@
 import Foundation
 import ByteBasics
-import RuleHost
+import CatalogueVocabulary
 
 /// Everything a report shows, built incrementally from violations and, for recorded streams, the
 /// events, in bounded memory: counters by rule, app, version and severity, time buckets that widen
@@ -99,6 +99,9 @@ public final class ReportModel {
         if rules[violation.rule] == nil { unknownRules.insert(violation.rule) }
         time.add(ts: violation.ts, severity: violation.severity)
         let mark = SessionTimeline.Mark(ts: violation.ts, rule: violation.rule, severity: violation.severity, subject: violation.subject)
+        // What the subject is: as the violation's events say, else as the rule's metadata says; a
+        // presentation first counted without a kind takes the kind a later violation gives.
+        let kind = violation.subjectKind ?? rules[violation.rule]?.kind
         if let track = live[violation.session] {
             track.timeline.addMark(mark)
             if let version = track.timeline.appVersion {
@@ -106,8 +109,9 @@ public final class ReportModel {
             }
             if let subject = violation.subject, let key = track.presentationKeys[subject] {
                 presentations.add(key, amount: 1, make: {
-                    WorstPresentation(kind: PresentationKind(rule: violation.rule), app: violation.app, id: subject)
+                    WorstPresentation(kind: kind, app: violation.app, id: subject)
                 }, update: {
+                    $0.kind = $0.kind ?? kind
                     $0.record(rule: violation.rule, message: violation.message, suggestion: violation.suggestion,
                               corrected: violation.corrected)
                 })
@@ -121,8 +125,9 @@ public final class ReportModel {
         if let subject = violation.subject {
             let key = "\(violation.app)\u{0}\(violation.session)\u{0}\(subject)"
             presentations.add(key, amount: 1, make: {
-                WorstPresentation(kind: PresentationKind(rule: violation.rule), app: violation.app, id: subject, session: violation.session)
+                WorstPresentation(kind: kind, app: violation.app, id: subject, session: violation.session)
             }, update: {
+                    $0.kind = $0.kind ?? kind
                     $0.record(rule: violation.rule, message: violation.message, suggestion: violation.suggestion,
                               corrected: violation.corrected)
                 })
@@ -157,7 +162,7 @@ public final class ReportModel {
             track.timeline.maxModalDepth = max(track.timeline.maxModalDepth, track.modalDepth)
         }
         guard kind != .popover else { return }
-        var key = "\(track.timeline.app)\u{0}\(kind.rawValue)\u{0}\(title ?? "\u{1}")\u{0}\(message ?? "\u{1}")"
+        var key = "\(track.timeline.app)\u{0}\(kind.name)\u{0}\(title ?? "\u{1}")\u{0}\(message ?? "\u{1}")"
         for button in buttons { key += "\u{0}" + button }
         if kind == .modal { key += "\u{0}" + id }
         track.remember(presentation: id, key: key)

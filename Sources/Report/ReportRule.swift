@@ -8,16 +8,20 @@ public struct ReportRule: Sendable, Equatable {
     public var module: String
     /// The rule's own severity.
     public var severity: Severity
+    /// The kind of presentation it judges (`RuleDescriptor.presentationKind`), nil when it
+    /// judges several kinds or none, or when the source does not say.
+    public var kind: PresentationKind?
     /// The guideline it cites, short.
     public var guideline: String
     /// One sentence: what it checks.
     public var summary: String
 
     /// Creates a rule entry.
-    public init(id: String, module: String, severity: Severity, guideline: String, summary: String) {
+    public init(id: String, module: String, severity: Severity, kind: PresentationKind? = nil, guideline: String, summary: String) {
         self.id = id
         self.module = module
         self.severity = severity
+        self.kind = kind
         self.guideline = guideline
         self.summary = summary
     }
@@ -25,6 +29,6 @@ public struct ReportRule: Sendable, Equatable {
     /// The entry for a loaded rule.
     public init(_ descriptor: RuleDescriptor) {
         self.init(id: descriptor.id, module: descriptor.module, severity: descriptor.severity,
-                  guideline: descriptor.guideline, summary: descriptor.summary)
+                  kind: descriptor.presentationKind, guideline: descriptor.guideline, summary: descriptor.summary)
     }
 }

@@ -1,4 +1,4 @@
-public import RuleHost
+public import CatalogueVocabulary
 
 /// One violation as the report counts it: the fields of a published violation that it needs.
 public struct ReportViolation: Sendable, Equatable {
@@ -14,6 +14,9 @@ public struct ReportViolation: Sendable, Equatable {
     public var ts: Int64
     /// The presentation it is about, or nil.
     public var subject: String?
+    /// What the subject is, when the violation says (its `events` hold the subject's presented or
+    /// dismissed event); nil leaves it to the rule's metadata (`ReportRule.kind`).
+    public var subjectKind: PresentationKind?
     /// Its message, when the source gives it cheaply (kept only for the worst presentations).
     public var message: String?
     /// Its suggestion, when it has one (kept only for the worst presentations).
@@ -26,8 +29,10 @@ public struct ReportViolation: Sendable, Equatable {
 
     /// Creates a violation.
     public init(rule: String, severity: Severity, app: String, session: String, ts: Int64, subject: String?, message: String? = nil,
-                suggestion: String? = nil, corrected: CorrectedPresentation? = nil, locale: String? = nil) {
+                suggestion: String? = nil, corrected: CorrectedPresentation? = nil, locale: String? = nil,
+                subjectKind: PresentationKind? = nil) {
         self.locale = locale
+        self.subjectKind = subjectKind
         self.rule = rule
         self.severity = severity
         self.app = app

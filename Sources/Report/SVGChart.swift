@@ -1,4 +1,4 @@
-import RuleHost
+import CatalogueVocabulary
 
 /// The report's charts as inline SVG: every chart has `role="img"`, a `<title>` and a `<desc>`
 /// named by `aria-labelledby`, and carries severity by pattern and shape as well as colour.
@@ -86,7 +86,7 @@ enum SVGChart {
             } else {
                 for severity in [Severity.error, .warning, .info] where bar.counts[severity] > 0 {
                     let w = max(0.004, room * Double(bar.counts[severity]) / maximum)
-                    svg += "<rect class=\"sev-\(severity.rawValue)\" x=\"\(pct(x))\" y=\"\(HTML.coordinate(y + 21))\" width=\"\(pct(w))\" height=\"14\"/>"
+                    svg += "<rect class=\"sev-\(severity.name)\" x=\"\(pct(x))\" y=\"\(HTML.coordinate(y + 21))\" width=\"\(pct(w))\" height=\"14\"/>"
                     x += w
                 }
             }
@@ -122,7 +122,7 @@ enum SVGChart {
                 for severity in [Severity.error, .warning, .info] where bar.counts[severity] > 0 {
                     let h = (bottom - top) * Double(bar.counts[severity]) / Double(maximum)
                     y -= h
-                    svg += "<rect class=\"sev-\(severity.rawValue)\" x=\"\(pct(x))\" y=\"\(HTML.coordinate(y))\" width=\"\(pct(w))\" height=\"\(HTML.coordinate(h))\"/>"
+                    svg += "<rect class=\"sev-\(severity.name)\" x=\"\(pct(x))\" y=\"\(HTML.coordinate(y))\" width=\"\(pct(w))\" height=\"\(HTML.coordinate(h))\"/>"
                 }
             }
             if bar.total > 0 && bars.count <= 12 {
@@ -168,8 +168,8 @@ enum SVGChart {
         // would run into a neighbour on their level alternate between the lane's upper and lower
         // line; the others sit in the middle of their bar.
         func labelText(_ item: SessionTimeline.Span) -> String {
-            if let title = item.title, !title.isEmpty { return "\(item.kind.rawValue) \u{201C}\(title)\u{201D}" }
-            return "\(item.kind.rawValue) \(item.id)"
+            if let title = item.title, !title.isEmpty { return "\(item.kind.name) \u{201C}\(title)\u{201D}" }
+            return "\(item.kind.name) \(item.id)"
         }
         func labelEnd(_ item: SessionTimeline.Span) -> Double { x(item.start) + (4 + 6.5 * Double(labelText(item).count)) / 960 }
         var baselines = [Double](repeating: 15, count: session.spans.count)
@@ -193,7 +193,7 @@ enum SVGChart {
         for (spanIndex, spanItem) in session.spans.enumerated() {
             let x0 = x(spanItem.start), x1 = max(x(spanItem.end), x0 + 0.006)
             let y = lanesBottom - Double(spanItem.level + 1) * lane + 1
-            let kind = spanItem.kind.rawValue
+            let kind = spanItem.kind.name
             let label = labelText(spanItem)
             let tip = "\(label), \(ReportTime.duration(spanItem.end - spanItem.start))\(spanItem.open ? ", still presented" : "")"
             svg += "<svg x=\"\(pct(x0))\" y=\"\(HTML.coordinate(y))\" width=\"\(pct(x1 - x0))\" height=\"\(HTML.coordinate(lane - 4))\"><title>\(HTML.escape(tip))</title>"
@@ -209,7 +209,7 @@ enum SVGChart {
             lastX = mx
             let my = marksTop + 24 - stackOffset
             svg += "<line class=\"mark-line\" x1=\"\(pct(mx))\" x2=\"\(pct(mx))\" y1=\"\(HTML.coordinate(marksTop + 29))\" y2=\"\(HTML.coordinate(lanesBottom))\"/>"
-            svg += "<svg x=\"\(pct(mx))\" y=\"\(HTML.coordinate(my))\" width=\"1\" height=\"1\" overflow=\"visible\"><title>\(HTML.escape("\(mark.severity.rawValue): \(mark.rule) at +\(ReportTime.duration(mark.ts - session.start))"))</title>\(shape(mark.severity, x: 0, y: 0))</svg>"
+            svg += "<svg x=\"\(pct(mx))\" y=\"\(HTML.coordinate(my))\" width=\"1\" height=\"1\" overflow=\"visible\"><title>\(HTML.escape("\(mark.severity.name): \(mark.rule) at +\(ReportTime.duration(mark.ts - session.start))"))</title>\(shape(mark.severity, x: 0, y: 0))</svg>"
         }
         svg += "<line class=\"axis\" x1=\"\(pct(left))\" x2=\"\(pct(right))\" y1=\"\(HTML.coordinate(lanesBottom))\" y2=\"\(HTML.coordinate(lanesBottom))\"/>"
         svg += "<text class=\"tick\" x=\"\(pct(left))\" y=\"\(HTML.coordinate(lanesBottom + 16))\">+0 s</text>"

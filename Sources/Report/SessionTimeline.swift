@@ -1,4 +1,4 @@
-public import RuleHost
+public import CatalogueVocabulary
 
 /// One session as the report draws it: the presentation stack over event time, and its violations.
 public struct SessionTimeline: Sendable {

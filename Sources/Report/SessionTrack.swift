@@ -1,3 +1,5 @@
+import CatalogueVocabulary
+
 /// A live session while a stream is read: its presentation stack now, and its timeline so far.
 final class SessionTrack {
     /// A presentation on the stack now.

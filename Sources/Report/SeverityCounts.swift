@@ -1,4 +1,4 @@
-public import RuleHost
+public import CatalogueVocabulary
 
 /// Violations counted by severity.
 public struct SeverityCounts: Sendable, Equatable {

@@ -1,4 +1,4 @@
-public import RuleHost
+public import CatalogueVocabulary
 import ByteBasics
 
 /// Violations over event time in bounded memory: per minute while that makes at

@@ -1,3 +1,5 @@
+public import CatalogueVocabulary
+
 /// An alert, sheet or modal that breaks rules: its texts, how often it was shown, the rules it breaks.
 ///
 /// From recorded streams it is identified by its texts (the same alert shown in many sessions is

@@ -42,7 +42,7 @@ struct ModuleDescriptionReader {
         let id = try string(raw.id, "rules[\(index)].id")
         try requireIdentifier(id, "rule id")
         let at = "rule '\(id)'"
-        guard let severity = Severity(abiValue: raw.severity) else { throw bad("\(at): unknown severity \(raw.severity)") }
+        guard let severity = Severity(rawValue: raw.severity) else { throw bad("\(at): unknown severity \(raw.severity)") }
         guard raw.editions != 0, raw.editions & ~MW_EDITION_ALL == 0 else {
             throw bad("\(at): editions \(raw.editions) must be a non-empty set of MW_EDITION_* bits")
         }
@@ -69,7 +69,7 @@ struct ModuleDescriptionReader {
             }
             examples.append(RuleExample(
                 name: try string(example.name, "\(at) example \(e) name"),
-                editions: Edition.editions(in: example.editions),
+                editions: Editions(rawValue: example.editions).members,
                 expected: Int(example.expected),
                 events: try string(example.events, "\(at) example \(e) events")))
         }
@@ -83,7 +83,7 @@ struct ModuleDescriptionReader {
         }
         var descriptor = RuleDescriptor(
             id: id, rev: Int(raw.rev), module: module, severity: severity,
-            editions: Edition.editions(in: raw.editions), editionMask: raw.editions,
+            editions: Editions(rawValue: raw.editions).members, editionMask: raw.editions,
             eventMask: raw.event_mask, fire: fire, parameters: parameters,
             summary: try string(raw.summary, "\(at) summary"),
             guideline: try string(raw.guideline, "\(at) guideline"),
@@ -97,11 +97,8 @@ struct ModuleDescriptionReader {
     private func parameter(_ raw: mw_param, rule: String) throws -> RuleParameter {
         let name = try string(raw.name, "\(rule) parameter name")
         try requireIdentifier(name, "\(rule) parameter name")
-        let kind: RuleParameter.Kind
-        switch raw.type {
-        case UInt32(MW_PARAM_INT.rawValue): kind = .integer
-        case UInt32(MW_PARAM_DURATION_MS.rawValue): kind = .duration
-        default: throw bad("\(rule): parameter '\(name)' has unknown type \(raw.type)")
+        guard let kind = ParameterKind(rawValue: raw.type) else {
+            throw bad("\(rule): parameter '\(name)' has unknown type \(raw.type)")
         }
         guard raw.min_value <= raw.default_value, raw.default_value <= raw.max_value else {
             throw bad("\(rule): parameter '\(name)' default \(raw.default_value) is outside \(raw.min_value)...\(raw.max_value)")

@@ -58,8 +58,16 @@ public struct RuleDescriptor: @unchecked Sendable {
         type < 32 && eventMask & (1 << type) != 0
     }
 
+    /// The kind of presentation the rule judges: the one kind among the events it wants
+    /// (`alert.presented` and `alert.dismissed` → `alert`), nil when it wants events of several
+    /// kinds (`modal-frequency`) or of none (`nav.push`).
+    public var presentationKind: PresentationKind? {
+        let kinds = Set((0..<32).filter { eventMask & (1 << $0) != 0 }.compactMap { PresentationKind(eventType: UInt32($0)) })
+        return kinds.count == 1 ? kinds.first : nil
+    }
+
     /// Whether the rule applies in `edition`.
     public func applies(in edition: Edition) -> Bool {
-        editionMask & edition.bit != 0
+        editionMask & edition.rawValue != 0
     }
 }

@@ -1,19 +1,9 @@
-import ModalwatchABI
-
 /// A parameter a rule declares: its name, kind, default and bounds.
 public struct RuleParameter: Sendable, Equatable {
-    /// What values the parameter takes.
-    public enum Kind: String, Sendable {
-        /// A whole number.
-        case integer
-        /// A duration in milliseconds; config spells it "600s", "15m", "1000ms".
-        case duration
-    }
-
     /// The name config uses, e.g. `limit`.
     public var name: String
     /// Integer or duration.
-    public var kind: Kind
+    public var kind: ParameterKind
     /// The default value (milliseconds for durations).
     public var defaultValue: Int64
     /// The smallest value config may set.
@@ -24,7 +14,7 @@ public struct RuleParameter: Sendable, Equatable {
     public var meaning: String
 
     /// Creates a parameter description.
-    public init(name: String, kind: Kind, defaultValue: Int64, minimum: Int64, maximum: Int64, meaning: String) {
+    public init(name: String, kind: ParameterKind, defaultValue: Int64, minimum: Int64, maximum: Int64, meaning: String) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
@@ -36,9 +26,9 @@ public struct RuleParameter: Sendable, Equatable {
     /// A value formatted for people: durations with a unit ("600 s", "1000 ms").
     public func format(_ value: Int64) -> String {
         switch kind {
-        case .integer:
+        case .int:
             return String(value)
-        case .duration:
+        case .durationMs:
             if value % 1000 == 0 && value != 0 { return "\(value / 1000) s" }
             return "\(value) ms"
         }

@@ -26,7 +26,7 @@ extension Engine {
     func snapshot(_ session: Session) -> SessionSnapshot {
         SessionSnapshot(
             id: session.id.string, app: session.app.name, device: Self.deviceName(session.device),
-            edition: session.app.profile.edition.rawValue,
+            edition: session.app.profile.edition.name,
             startedTs: session.startedTs, lastTs: session.lastTs, lastObserved: session.lastObserved,
             events: session.events, alerts: session.alertsPresented, presentations: session.presentations,
             modalDepth: Int(session.modalDepth), maxModalDepth: Int(session.maxModalDepth),
@@ -34,7 +34,7 @@ extension Engine {
             tasksRunning: session.runningTaskCount,
             stack: session.stack.map { entry in
                 SessionSnapshot.Presentation(
-                    kind: Self.kindName(entry.kind),
+                    kind: (PresentationKind(rawValue: entry.kind) ?? .popover).name,
                     id: String(decoding: session.idBytes(of: entry), as: UTF8.self),
                     ts: entry.ts, navDepth: Int(entry.navDepth))
             })
@@ -42,14 +42,5 @@ extension Engine {
 
     static func deviceName(_ device: Int32) -> String {
         (WireDevice(rawValue: device) ?? .phone).string
-    }
-
-    static func kindName(_ kind: UInt32) -> String {
-        switch kind {
-        case MW_KIND_ALERT.rawValue: return "alert"
-        case MW_KIND_SHEET.rawValue: return "sheet"
-        case MW_KIND_MODAL.rawValue: return "modal"
-        default: return "popover"
-        }
     }
 }

@@ -25,7 +25,7 @@ extension Engine {
             record.pointee.view.dismissed = nil
             record.pointee.view.dismissed_title = mw_str(ptr: nil, len: 0)
         }
-        let edition = session.withApp { $0.profile.edition.bit }
+        let edition = session.withApp { $0.profile.edition.rawValue }
         let frame = callFrame
         let context = OpaquePointer(frame)
         frame.pointee.session = session

@@ -29,7 +29,7 @@ public struct RuleExampleRunner: Sendable {
         public var description: String {
             let verdict = passed ? "ok" : "FAILED"
             let extra = rejected > 0 ? ", \(rejected) event(s) rejected" : ""
-            return "\(verdict): \(rule) [\(edition.rawValue)] \(example): expected \(expected), found \(found)\(extra)"
+            return "\(verdict): \(rule) [\(edition.name)] \(example): expected \(expected), found \(found)\(extra)"
         }
     }
 

@@ -30,19 +30,19 @@ public struct RuleReference: Sendable {
             for rule in module.rules {
                 let parameters = rule.parameters.isEmpty ? "—" : rule.parameters
                     .map { "`\($0.name)` \($0.format($0.defaultValue))" }.joined(separator: ", ")
-                out += "| [`\(rule.id)`](#\(rule.id)) | \(rule.severity.rawValue) | \(rule.editions.map(\.rawValue).joined(separator: ", ")) | \(rule.languages.name) | \(parameters) |\n"
+                out += "| [`\(rule.id)`](#\(rule.id)) | \(rule.severity.name) | \(rule.editions.map(\.name).joined(separator: ", ")) | \(rule.languages.name) | \(parameters) |\n"
             }
             for rule in module.rules {
                 out += "\n### \(rule.id)\n\n"
                 out += "\(rule.summary)\n\n"
                 out += "- **Guideline:** \(rule.guideline)\n"
                 out += "- **Source:** \(rule.source)\n"
-                out += "- **Severity:** \(rule.severity.rawValue); **editions:** \(rule.editions.map(\.rawValue).joined(separator: ", ")); **languages:** \(rule.languages.name); **fires:** \(rule.fire.rawValue.replacingOccurrences(of: "_", with: " ")); **rev** \(rule.rev)\n"
+                out += "- **Severity:** \(rule.severity.name); **editions:** \(rule.editions.map(\.name).joined(separator: ", ")); **languages:** \(rule.languages.name); **fires:** \(rule.fire.rawValue.replacingOccurrences(of: "_", with: " ")); **rev** \(rule.rev)\n"
                 for parameter in rule.parameters {
-                    out += "- **Parameter `\(parameter.name)`** (\(parameter.kind.rawValue), default \(parameter.format(parameter.defaultValue))): \(parameter.meaning)\n"
+                    out += "- **Parameter `\(parameter.name)`** (\(parameter.kind.name), default \(parameter.format(parameter.defaultValue))): \(parameter.meaning)\n"
                 }
                 if let example = exampleMessage(rule, runner) {
-                    out += "- **Example message** (\(example.edition.rawValue), \(example.example)): \(example.message)\n"
+                    out += "- **Example message** (\(example.edition.name), \(example.example)): \(example.message)\n"
                 }
             }
         }

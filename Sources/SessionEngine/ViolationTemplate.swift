@@ -35,8 +35,8 @@ final class ViolationTemplate {
         json.key("rule"); json.string(descriptor.id); json.byte(0x2C)
         json.key("rev"); json.integer(Int64(descriptor.rev)); json.byte(0x2C)
         json.key("module"); json.string(descriptor.module); json.byte(0x2C)
-        json.key("severity"); json.string(severity.rawValue); json.byte(0x2C)
-        json.key("edition"); json.string(edition.rawValue); json.byte(0x2C)
+        json.key("severity"); json.string(severity.name); json.byte(0x2C)
+        json.key("edition"); json.string(edition.name); json.byte(0x2C)
         let headEnd = json.count
         json.key("guideline"); json.string(descriptor.guideline); json.byte(0x2C)
         let guidelineEnd = json.count

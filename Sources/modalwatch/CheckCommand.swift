@@ -38,7 +38,7 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one NDJSON file, or - for stdin") }
-        if Severity(rawValue: failOn) == nil { throw ValidationError("--fail-on must be info, warning or error") }
+        if Severity(name: failOn) == nil { throw ValidationError("--fail-on must be info, warning or error") }
         if json && format != .text && format != .json { throw ValidationError("--json and --format \(format.rawValue) disagree; pick one") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("stdin (-) can be read once") }
     }
@@ -55,7 +55,7 @@ struct CheckCommand: ParsableCommand {
             collector.onViolation = { _, json in out.writeJSONLine(json) }
         case .text:
             collector.onViolation = { [unowned collector] found, json in
-                let severity = Terminal.severity(Terminal.pad(found.severity.rawValue, 7), found.severity.rawValue)
+                let severity = Terminal.severity(Terminal.pad(found.severity.name, 7), found.severity.name)
                 let place = collector.location.map { "\($0.file):\($0.line): " } ?? ""
                 let time = ReportTime.format(found.ts, seconds: true)
                 let object = CheckCollector.object(json)
@@ -103,10 +103,10 @@ struct CheckCommand: ParsableCommand {
             out.write([0x0A])
         }
         out.flush()
-        let threshold = Severity(rawValue: failOn)!
+        let threshold = Severity(name: failOn)!
         let bySeverity = collector.severities
-        let summary = Severity.allCases.reversed().map { "\(bySeverity[$0]) \($0.rawValue)" }.joined(separator: ", ")
-        var line = "\(bySeverity.total) violation(s) (\(summary)) in \(pipeline.statistics.eventsReceived) event(s), edition \(configuration.engine.defaultEdition.rawValue)"
+        let summary = Severity.allCases.reversed().map { "\(bySeverity[$0]) \($0.name)" }.joined(separator: ", ")
+        var line = "\(bySeverity.total) violation(s) (\(summary)) in \(pipeline.statistics.eventsReceived) event(s), edition \(configuration.engine.defaultEdition.name)"
         let rejected = pipeline.eventsRejected
         if rejected > 0 { line += "; \(rejected) rejected" }
         let anomalies = collector.diagnostics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

@@ -154,7 +154,7 @@ struct ReportCommand: ParsableCommand {
             notes.append("\(rejected) event(s) rejected and not judged (\(reasons)); `modalwatch check` names their lines.")
         }
         for failure in catalog.failures { notes.append("Rule module not loaded: \(failure.description)") }
-        let source = ReportSource(kind: .streams, names: files.map { ($0 as NSString).lastPathComponent }, edition: configuration.engine.defaultEdition.rawValue,
+        let source = ReportSource(kind: .streams, names: files.map { ($0 as NSString).lastPathComponent }, edition: configuration.engine.defaultEdition.name,
                                   generated: generated, notes: notes)
         return HTMLReport(model: model, source: source)
     }
@@ -168,11 +168,12 @@ struct ReportCommand: ParsableCommand {
         do {
             let history = try open()
             try history.scan(app: filter.app, sinceTs: filter.since, untilTs: filter.until) { row, json in
-                guard let severity = Severity(rawValue: row.severity) else { skipped += 1; return }
-                let (suggestion, corrected) = ReportViolation.suggestion(of: json)
+                guard let severity = Severity(name: row.severity) else { skipped += 1; return }
+                let (suggestion, corrected, subjectKind) = ReportViolation.details(of: json)
                 model.add(ReportViolation(rule: row.rule, severity: severity, app: row.app, session: row.session, ts: row.ts,
                                           subject: ViolationJSON.string("subject", in: json), message: ViolationJSON.string("message", in: json),
-                                          suggestion: suggestion, corrected: corrected, locale: ViolationJSON.string("locale", in: json)))
+                                          suggestion: suggestion, corrected: corrected, locale: ViolationJSON.string("locale", in: json),
+                                          subjectKind: subjectKind))
             }
         } catch let exit as ExitCode {
             throw exit  // said already (`HistoryAccess`)

@@ -21,7 +21,7 @@ struct ReportFromDaemons {
             events += status[.eventsReceived]
             live += status[.sessionsLive]
             for rule in try client.ask(RulesRequest()).rules where seenRules.insert(rule.id).inserted {
-                rules.append(ReportRule(id: rule.id, module: rule.module, severity: Severity(rawValue: rule.severity) ?? .warning,
+                rules.append(ReportRule(id: rule.id, module: rule.module, severity: Severity(name: rule.severity) ?? .warning,
                                         guideline: rule.guideline, summary: rule.summary))
             }
         }
@@ -48,11 +48,12 @@ struct ReportFromDaemons {
     static func violation(_ object: JSONValue) -> ReportViolation? {
         guard let rule = object["rule"]?.stringValue, let app = object["app"]?.stringValue,
               let session = object["session"]?.stringValue,
-              let severity = object["severity"]?.stringValue.flatMap(Severity.init(rawValue:)),
+              let severity = object["severity"]?.stringValue.flatMap(Severity.init(name:)),
               let ts = object["ts"]?.wholeNumber else { return nil }
         let (suggestion, corrected) = ReportViolation.suggestion(of: object)
         return ReportViolation(rule: rule, severity: severity, app: app, session: session, ts: Int64(ts),
                                subject: object["subject"]?.stringValue, message: object["message"]?.stringValue,
-                               suggestion: suggestion, corrected: corrected, locale: object["locale"]?.stringValue)
+                               suggestion: suggestion, corrected: corrected, locale: object["locale"]?.stringValue,
+                               subjectKind: ReportViolation.subjectKind(of: object))
     }
 }

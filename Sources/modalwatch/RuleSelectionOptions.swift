@@ -17,7 +17,7 @@ struct RuleSelectionOptions: ParsableArguments {
     var rulesDir: [String] = []
 
     func validate() throws {
-        if let edition, Edition(rawValue: edition) == nil {
+        if let edition, Edition(name: edition) == nil {
             throw ValidationError("--edition must be 2009, ios7 or current, not '\(edition)'")
         }
     }
@@ -53,7 +53,7 @@ struct RuleSelectionOptions: ParsableArguments {
                 throw ExitCode(2)
             }
         }
-        if let edition = edition.flatMap(Edition.init(rawValue:)) { configuration.engine.defaultEdition = edition }
+        if let edition = edition.flatMap(Edition.init(name:)) { configuration.engine.defaultEdition = edition }
         return (catalog, configuration)
     }
 }

@@ -35,7 +35,7 @@ extension RulesCommand {
         for rule in module.rules {
             let outcomes = runner.run(rule)
             var problems = outcomes.filter { !$0.passed }.map {
-                "'\($0.example)' [\($0.edition.rawValue)] expected \($0.expected), found \($0.found)"
+                "'\($0.example)' [\($0.edition.name)] expected \($0.expected), found \($0.found)"
                     + ($0.rejected > 0 ? " (\($0.rejected) event(s) rejected)" : "")
             }
             if !rule.examples.contains(where: { $0.expected > 0 }) { problems.append("no example that triggers it") }

@@ -78,26 +78,26 @@ struct RulesCommand: ParsableCommand {
                 let active = profile.rules.first { $0.descriptor.id == rule.id }
                 rules.append(RuleInfo(
                     id: rule.id, rev: rule.rev, module: rule.module,
-                    severity: (active?.severity ?? rule.severity).rawValue,
-                    editions: rule.editions.map(\.rawValue), active: active != nil, fire: nil,
+                    severity: (active?.severity ?? rule.severity).name,
+                    editions: rule.editions.map(\.name), active: active != nil, fire: nil,
                     summary: rule.summary, guideline: rule.guideline, source: rule.source,
                     parameters: rule.parameters.map { p in
                         let value = active?.value(of: p.name) ?? p.defaultValue
-                        return RuleInfo.Parameter(name: p.name, kind: p.kind.rawValue, defaultValue: p.defaultValue, value: value,
+                        return RuleInfo.Parameter(name: p.name, kind: p.kind.name, defaultValue: p.defaultValue, value: value,
                                                   display: p.format(value), meaning: p.meaning)
                     },
                     examples: nil))
                 rules[rules.count - 1].languages = rule.languages.declaredName
             }
-            JSONOutput.line(RulesReply(edition: edition.rawValue, rules: rules).fields)
+            JSONOutput.line(RulesReply(edition: edition.name, rules: rules).fields)
             return
         }
         var listing = RulesListing()
         for rule in catalog.rules where selection.edition == nil || rule.applies(in: edition) {
             let active = profile.rules.first { $0.descriptor.id == rule.id }
             listing.rows.append(RulesListing.Row(
-                id: rule.id, active: active != nil, module: rule.module, severity: (active?.severity ?? rule.severity).rawValue,
-                editions: rule.editions.map(\.rawValue), languages: rule.languages.declaredName ?? "-",
+                id: rule.id, active: active != nil, module: rule.module, severity: (active?.severity ?? rule.severity).name,
+                editions: rule.editions.map(\.name), languages: rule.languages.declaredName ?? "-",
                 parameters: rule.parameters.map { "\($0.name)=\($0.format(active?.value(of: $0.name) ?? $0.defaultValue))" },
                 guideline: rule.guideline, firesWhen: verbose ? rule.summary : nil))
         }
@@ -111,7 +111,7 @@ struct RulesCommand: ParsableCommand {
             "passed": .int(outcomes.count - failed), "failed": .int(failed), "rules": .int(rules), "modules": .int(modules),
             "examples": .array(outcomes.map { outcome in
                 .object([
-                    "rule": .string(outcome.rule), "example": .string(outcome.example), "edition": .string(outcome.edition.rawValue),
+                    "rule": .string(outcome.rule), "example": .string(outcome.example), "edition": .string(outcome.edition.name),
                     "expected": .int(outcome.expected), "found": .int(outcome.found), "rejected": .int(outcome.rejected),
                     "passed": .bool(outcome.passed),
                 ])

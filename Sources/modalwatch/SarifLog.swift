@@ -47,7 +47,7 @@ struct SarifLog {
                 "rules": .array(rules.map(descriptor)),
             ])]),
             "results": .array(found.map { result($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) }),
-            "properties": .object(["edition": .string(profile.edition.rawValue)]),
+            "properties": .object(["edition": .string(profile.edition.name)]),
         ]
         if !artifacts.isEmpty {
             run["artifacts"] = .array(artifacts.map { .object(["location": .object(["uri": .string(Self.uri(for: $0))])]) })
@@ -84,7 +84,7 @@ struct SarifLog {
                 "level": .string(Self.level(active?.severity ?? rule.severity)), "enabled": .bool(active != nil),
             ]),
             "properties": .object([
-                "module": .string(rule.module), "rev": .int(rule.rev), "editions": .array(rule.editions.map { .string($0.rawValue) }),
+                "module": .string(rule.module), "rev": .int(rule.rev), "editions": .array(rule.editions.map { .string($0.name) }),
                 "guideline": .string(rule.guideline), "source": .string(rule.source),
                 "tags": .array([.string("hig"), .string(rule.module)]),
             ]),

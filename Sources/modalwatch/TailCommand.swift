@@ -56,7 +56,7 @@ struct TailCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if let severity, Severity(rawValue: severity) == nil {
+        if let severity, Severity(name: severity) == nil {
             throw ValidationError("--severity must be info, warning or error, not '\(severity)'")
         }
         if let locale, LocaleOption.normalized(locale) == nil { throw ValidationError(LocaleOption.badTag) }
@@ -84,8 +84,8 @@ struct TailCommand: ParsableCommand {
         if topic.hasPrefix("diag/") { return diagnostics && rule == nil && severity == nil && self.locale == nil }
         if let rule, body["rule"]?.stringValue != rule { return false }
         if let wanted = locale, !LocaleOption.matches(body["locale"]?.stringValue, wanted) { return false }
-        if let minimum = severity.flatMap(Severity.init(rawValue:)) {
-            guard let found = body["severity"]?.stringValue.flatMap(Severity.init(rawValue:)), found >= minimum else { return false }
+        if let minimum = severity.flatMap(Severity.init(name:)) {
+            guard let found = body["severity"]?.stringValue.flatMap(Severity.init(name:)), found >= minimum else { return false }
         }
         return true
     }

@@ -84,7 +84,7 @@ struct Modalwatchd: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if let edition, Edition(rawValue: edition) == nil {
+        if let edition, Edition(name: edition) == nil {
             throw ValidationError("--edition must be 2009, ios7 or current, not '\(edition)'")
         }
         if let shard, shard.hasSuffix("/") {
@@ -198,7 +198,7 @@ struct Modalwatchd: AsyncParsableCommand {
         if let publish { configuration.publish = publish }
         if let control { configuration.control = control }
         if let metrics { configuration.metrics = metrics }
-        if let edition = edition.flatMap(Edition.init(rawValue:)) { configuration.engine.defaultEdition = edition }
+        if let edition = edition.flatMap(Edition.init(name:)) { configuration.engine.defaultEdition = edition }
         configuration.rulesDirs = rulesDir + configuration.rulesDirs
         let key = shardKey.flatMap(ShardKey.init(rawValue:))
         if let assignment = shard.flatMap({ ShardAssignment(parsing: $0, key: key ?? configuration.shard?.key ?? .app) }) {

@@ -56,7 +56,7 @@ final class ConfigLoaderTests: XCTestCase {
         try "history:\n  max_rows: 300\n".write(toFile: main + ".d/20-later.yaml", atomically: true, encoding: .utf8)
         try "history: { max_rows: 999 }\n".write(toFile: main + ".d/notes.txt", atomically: true, encoding: .utf8)
         let configuration = try loader.load(path: main)
-        XCTAssertEqual(configuration.engine.defaultEdition.rawValue, "ios7", "kept from the main file")
+        XCTAssertEqual(configuration.engine.defaultEdition.name, "ios7", "kept from the main file")
         XCTAssertEqual(configuration.events, ["tcp://127.0.0.1:7460", "tcp://127.0.0.1:7461"], "a list is replaced whole")
         XCTAssertEqual(configuration.historyMaxRows, 300, "the later drop-in wins; only *.yaml is read")
         XCTAssertEqual(configuration.historyMaxAgeMs, 86_400_000, "mappings merge key by key")

@@ -118,6 +118,24 @@ final class ReportModelTests: XCTestCase {
         XCTAssertEqual(top[0].value.messages, ["alert-single-button fired", "modal-depth fired"])
     }
 
+    func testAPresentationsKindComesFromTheViolationElseItsRulesMetadata() {
+        let rules = [
+            ReportRule(id: "alert-single-button", module: "alert-content", severity: .warning, kind: .alert, guideline: "g", summary: "s"),
+            ReportRule(id: "modal-frequency", module: "overuse", severity: .warning, guideline: "g", summary: "s"),
+        ]
+        let model = ReportModel(rules: rules)
+        model.add(violation("modal-frequency", .warning, "S1", 10, "f1"))
+        model.add(violation("modal-frequency", .warning, "S1", 20, "f2"))
+        model.add(violation("alert-single-button", .warning, "S1", 30, "f2"))
+        var told = violation("modal-frequency", .warning, "S1", 40, "f3")
+        told.subjectKind = .sheet
+        model.add(told)
+        let kinds = Dictionary(model.presentations.all.map { ($0.value.id, $0.value.kind) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(kinds["f1"], .some(nil), "a rule of several kinds says none")
+        XCTAssertEqual(kinds["f2"], .alert, "a later rule of one kind says it")
+        XCTAssertEqual(kinds["f3"], .sheet, "the violation's own events say it")
+    }
+
     func testTopCounterIsExactUnderCapacityAndKeepsTheLargest() {
         var counter = TopCounter<Int, Void>(capacity: 3)
         for key in 0..<6 { for _ in 0...key { counter.add(key, make: {}) } }

@@ -127,10 +127,10 @@ final class CompiledModuleLoaderTests: XCTestCase {
 
         let window = try XCTUnwrap(catalog.rule(id: "probe-window"))
         XCTAssertEqual(window.parameters, [RuleParameter(
-            name: "quiet", kind: .duration, defaultValue: 1000, minimum: 0, maximum: 3_600_000,
+            name: "quiet", kind: .durationMs, defaultValue: 1000, minimum: 0, maximum: 3_600_000,
             meaning: "how long to stay quiet after firing")])
         XCTAssertEqual(window.severity, .warning)
-        XCTAssertEqual(window.editions, [.hig2009, .ios7, .current])
+        XCTAssertEqual(window.editions, [.edition2009, .ios7, .current])
         XCTAssertEqual(window.summary, "reports every alert, then stays quiet")
         XCTAssertEqual(window.guideline, "Minimize alerts")
         XCTAssertEqual(window.source, "current: Alerts")
@@ -140,13 +140,13 @@ final class CompiledModuleLoaderTests: XCTestCase {
         XCTAssertFalse(window.wants(eventType: 8))
 
         let edition = try XCTUnwrap(catalog.rule(id: "probe-edition"))
-        XCTAssertEqual(edition.editions, [.hig2009])
-        XCTAssertTrue(edition.applies(in: .hig2009))
+        XCTAssertEqual(edition.editions, [.edition2009])
+        XCTAssertTrue(edition.applies(in: .edition2009))
         XCTAssertFalse(edition.applies(in: .current))
-        XCTAssertEqual(edition.examples.map(\.editions), [[.hig2009], [.ios7, .current]])
+        XCTAssertEqual(edition.examples.map(\.editions), [[.edition2009], [.ios7, .current]])
         XCTAssertEqual(catalog.rule(id: "probe-session")?.severity, .error)
         XCTAssertEqual(catalog.rule(id: "probe-subject")?.rev, 2)
-        XCTAssertEqual(catalog.rule(id: "probe-window-push")?.parameters.map(\.kind), [.duration, .integer])
+        XCTAssertEqual(catalog.rule(id: "probe-window-push")?.parameters.map(\.kind), [.durationMs, .int])
     }
 
     func testTheSameModuleTwiceIsRefusedTheSecondTime() throws {

@@ -34,6 +34,19 @@ final class CatalogueConformanceTests: XCTestCase {
         }
     }
 
+    func testEveryRuleSaysTheKindOfPresentationItJudgesByTheEventsItWants() {
+        let kinds = Dictionary(uniqueKeysWithValues: catalog.rules.map { ($0.id, $0.presentationKind) })
+        XCTAssertEqual(kinds["alert-frequency"], .alert)
+        XCTAssertEqual(kinds["repeated-alert"], .alert, "whatever its id")
+        XCTAssertEqual(kinds["sheet-without-user-action"], .sheet)
+        XCTAssertEqual(kinds["modal-depth"], .modal)
+        XCTAssertEqual(kinds["modal-frequency"], .some(nil), "alerts, sheets and modal views: no one kind")
+        XCTAssertEqual(kinds["modal-nav-depth"], .some(nil), "it wants nav.push: no presentation's event")
+        for rule in catalog.rules where !["modal-frequency", "modal-nav-depth"].contains(rule.id) {
+            XCTAssertNotNil(rule.presentationKind, rule.id)
+        }
+    }
+
     func testEveryRuleHasTheSpecsSeverityEditionsAndParameters() {
         for rule in catalog.rules {
             guard let entry = spec.entries.first(where: { $0.id == rule.id }) else {
@@ -41,8 +54,8 @@ final class CatalogueConformanceTests: XCTestCase {
                 continue
             }
             XCTAssertEqual(rule.module, entry.module, rule.id)
-            XCTAssertEqual(rule.severity.rawValue, entry.severity, rule.id)
-            XCTAssertEqual(rule.editions.map(\.rawValue), entry.editions, rule.id)
+            XCTAssertEqual(rule.severity.name, entry.severity, rule.id)
+            XCTAssertEqual(rule.editions.map(\.name), entry.editions, rule.id)
             let parameters = Dictionary(uniqueKeysWithValues: rule.parameters.map { ($0.name, $0.defaultValue) })
             XCTAssertEqual(parameters, entry.parameters, rule.id)
             XCTAssertFalse(rule.summary.isEmpty, rule.id)
@@ -83,7 +96,7 @@ final class CatalogueConformanceTests: XCTestCase {
             XCTAssertTrue(rule.examples.contains { $0.expected == 0 }, "\(rule.id) has no non-triggering example")
             for edition in rule.editions {
                 XCTAssertTrue(rule.examples.contains { $0.expected > 0 && $0.editions.contains(edition) },
-                              "\(rule.id) has no triggering example in \(edition.rawValue)")
+                              "\(rule.id) has no triggering example in \(edition.name)")
             }
         }
     }

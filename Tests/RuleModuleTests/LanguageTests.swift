@@ -104,7 +104,7 @@ final class LanguageTests: XCTestCase {
     func testARightToLeftAlertIsJudgedAsItsLeftToRightOriginal() {
         // Leading to trailing: the Arabic alert's Cancel leads (it shows on the right), as the
         // English original's leads on the left.
-        for edition in [Edition.hig2009, .ios7, .current] {
+        for edition in [Edition.edition2009, .ios7, .current] {
             let english = run([
                 Self.start("en-US"),
                 Self.alert("a1", 1000, #""title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete"}]"#),
@@ -113,7 +113,7 @@ final class LanguageTests: XCTestCase {
                 Self.start("ar-SA"),
                 Self.alert("a1", 1000, #""title":"حذف هذه الصورة؟","message":"ستتم إزالتها من جميع الأجهزة.","buttons":[{"title":"إلغاء","style":"cancel"},{"title":"حذف"}]"#),
             ], edition: edition)
-            XCTAssertEqual(english.rules().contains("alert-cancel-position"), arabic.rules().contains("alert-cancel-position"), edition.rawValue)
+            XCTAssertEqual(english.rules().contains("alert-cancel-position"), arabic.rules().contains("alert-cancel-position"), edition.name)
             let swapped = run([
                 Self.start("ar-SA"),
                 Self.alert("a1", 1000, #""title":"حذف هذه الصورة؟","message":"ستتم إزالتها من جميع الأجهزة.","buttons":[{"title":"حذف"},{"title":"ألغِ"}]"#),

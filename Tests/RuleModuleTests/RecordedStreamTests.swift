@@ -44,9 +44,9 @@ final class RecordedStreamTests: XCTestCase {
                 }
                 XCTAssertEqual(pipeline.eventsRejected, 0, "\(stream.file) has rejected events")
                 for rule in judged {
-                    let expected = stream.expect[rule]?[edition.rawValue] ?? 0
+                    let expected = stream.expect[rule]?[edition.name] ?? 0
                     XCTAssertEqual(collector.countsByRule[rule] ?? 0, expected,
-                                   "\(stream.file) [\(edition.rawValue)] \(rule): \(stream.note)")
+                                   "\(stream.file) [\(edition.name)] \(rule): \(stream.note)")
                 }
             }
         }

@@ -16,7 +16,7 @@ final class ConfigurationTests: XCTestCase {
     private let legacy = "com.example.legacy"
 
     func testARuleThatDoesNotApplyInTheAppsEditionIsNotCalled() throws {
-        let h = try harness(EngineConfiguration(apps: [legacy: .init(edition: .hig2009)]))
+        let h = try harness(EngineConfiguration(apps: [legacy: .init(edition: .edition2009)]))
         h.send(
             Line.start("N", 1000, app: "com.example.new"),
             Line.event("app.background", "N", 1100),
@@ -33,20 +33,20 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func testTheDefaultEditionAppliesToAppsTheConfigDoesNotName() throws {
-        let h = try harness(EngineConfiguration(defaultEdition: .hig2009, apps: [legacy: .init(edition: .current)]))
+        let h = try harness(EngineConfiguration(defaultEdition: .edition2009, apps: [legacy: .init(edition: .current)]))
         h.send(
             Line.start("A", 1000, app: "com.example.unnamed"),
             Line.event("app.background", "A", 1100),
             Line.start("L", 1000, app: legacy),
             Line.event("app.background", "L", 1100))
         XCTAssertEqual(h.violations(of: "probe-edition").map(\.session), ["A"])
-        XCTAssertEqual(h.engine.profile(forApp: nil).edition, .hig2009)
+        XCTAssertEqual(h.engine.profile(forApp: nil).edition, .edition2009)
         XCTAssertEqual(h.engine.profile(forApp: legacy).edition, .current)
-        XCTAssertEqual(h.engine.profile(forApp: "com.example.unnamed").edition, .hig2009)
+        XCTAssertEqual(h.engine.profile(forApp: "com.example.unnamed").edition, .edition2009)
     }
 
     func testAnUnknownSessionNamingItsAppGetsThatAppsProfile() throws {
-        let h = try harness(EngineConfiguration(apps: [legacy: .init(edition: .hig2009)]))
+        let h = try harness(EngineConfiguration(apps: [legacy: .init(edition: .edition2009)]))
         h.send(
             Line.event("app.background", "X", 1000),
             Line.event("app.background", "X", 1100, #""app":"\#(legacy)""#))
@@ -101,8 +101,8 @@ final class ConfigurationTests: XCTestCase {
 
         h.engine.reconfigure(EngineConfiguration(
             rules: ["probe-counter": .init(severity: .error)],
-            apps: [legacy: .init(edition: .hig2009)]))
-        XCTAssertEqual(h.engine.configuration.apps[legacy]?.edition, .hig2009)
+            apps: [legacy: .init(edition: .edition2009)]))
+        XCTAssertEqual(h.engine.configuration.apps[legacy]?.edition, .edition2009)
         h.send(
             Line.event("app.foreground", "L", 1400),
             Line.event("app.background", "L", 1500),

@@ -24,7 +24,7 @@ struct ExampleRunner {
         var passed: Bool { fired == expected && rejected.isEmpty }
 
         var description: String {
-            var text = "\(module)/\(rule), example \"\(example)\" in edition \(edition.rawValue): "
+            var text = "\(module)/\(rule), example \"\(example)\" in edition \(edition.name): "
                 + "expected \(expected) violation(s), got \(fired)"
             if !rejected.isEmpty { text += "; rejected events: " + rejected.joined(separator: "; ") }
             return text

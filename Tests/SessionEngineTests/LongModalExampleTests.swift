@@ -35,7 +35,7 @@ final class LongModalExampleTests: XCTestCase {
         XCTAssertEqual(rule.editions, [.current])
         XCTAssertEqual(rule.fire, .oncePerSubject)
         XCTAssertEqual(rule.parameters.map(\.name), ["max_duration"])
-        XCTAssertEqual(rule.parameters.first?.kind, .duration)
+        XCTAssertEqual(rule.parameters.first?.kind, .durationMs)
         XCTAssertEqual(rule.parameters.first?.defaultValue, 600_000)
         XCTAssertEqual(rule.parameters.first.map { $0.format($0.defaultValue) }, "600 s")
         XCTAssertFalse(rule.summary.isEmpty)

@@ -69,7 +69,7 @@ final class ViolationJSONTests: XCTestCase {
     }
 
     func testEveryViolationOfEveryProbeRuleHasEveryField() throws {
-        let h = try harness(EngineConfiguration(defaultEdition: .hig2009))
+        let h = try harness(EngineConfiguration(defaultEdition: .edition2009))
         h.send(
             Line.start("S", 1000),
             Line.alert("S", 1100, "a1"), Line.alert("S", 1200, "a2"), Line.alert("S", 1300, "a3"),
@@ -90,7 +90,7 @@ final class ViolationJSONTests: XCTestCase {
             XCTAssertEqual(violation.topic, "violation/com.example.app/\(violation.rule)")
             let rule = try XCTUnwrap(h.catalog.rule(id: violation.rule))
             XCTAssertEqual(violation.object["rev"] as? Int, rule.rev)
-            XCTAssertEqual(violation.object["severity"] as? String, rule.severity.rawValue)
+            XCTAssertEqual(violation.object["severity"] as? String, rule.severity.name)
             XCTAssertEqual(violation.object["guideline"] as? String, rule.guideline)
         }
     }

@@ -55,7 +55,7 @@ struct OutboundBatch: ~Copyable {
         appendInteger(v.fingerprint)
         appendInteger(UInt64(bitPattern: v.ts))
         appendInteger(UInt64(bitPattern: v.observed))
-        appendString(v.severity.rawValue)
+        appendString(v.severity.name)
         appendString(v.app)
         appendBlob(v.session)
         appendString(v.rule)

@@ -97,7 +97,7 @@ extension IngestLoop {
         var reply = StatusReply()
         reply.uptimeSeconds = Double(PosixClock.monotonic.milliseconds() - startedMonotonicMs) / 1000
         reply.started = startedAtMs
-        reply.edition = pipeline.engine.configuration.defaultEdition.rawValue
+        reply.edition = pipeline.engine.configuration.defaultEdition.name
         reply.modules = catalog.modules.map {
             StatusReply.Module(
                 name: $0.name, version: $0.version, rules: $0.rules.count, path: $0.path, abi: "\($0.abiMajor).\($0.abiMinor)")
@@ -139,7 +139,7 @@ extension IngestLoop {
     func declareMetricSeries(_ exporter: MetricsExporter) {
         let profile = pipeline.engine.profile(forApp: nil)
         let rules = catalog.rules.map { rule in
-            (rule: rule.id, severity: (profile.rules.first { $0.descriptor.id == rule.id }?.severity ?? rule.severity).rawValue)
+            (rule: rule.id, severity: (profile.rules.first { $0.descriptor.id == rule.id }?.severity ?? rule.severity).name)
         }
         exporter.declare(rules: rules, rejectionReasons: RejectReason.allCases.map(\.rawValue) + [DiagnosticReason.unknownSession.rawValue])
     }
@@ -158,15 +158,15 @@ extension IngestLoop {
             let active = profile.rules.first { $0.descriptor.id == rule.id }
             var info = RuleInfo(
                 id: rule.id, rev: rule.rev, module: rule.module,
-                severity: (active?.severity ?? rule.severity).rawValue,
-                editions: rule.editions.map(\.rawValue),
+                severity: (active?.severity ?? rule.severity).name,
+                editions: rule.editions.map(\.name),
                 active: active != nil,
                 fire: rule.fire.rawValue,
                 summary: rule.summary, guideline: rule.guideline, source: rule.source,
                 parameters: rule.parameters.map { p in
                     let value = active?.value(of: p.name) ?? p.defaultValue
                     return RuleInfo.Parameter(
-                        name: p.name, kind: p.kind.rawValue, defaultValue: p.defaultValue, value: value,
+                        name: p.name, kind: p.kind.name, defaultValue: p.defaultValue, value: value,
                         display: p.format(value), meaning: p.meaning)
                 },
                 examples: rule.examples.count)
@@ -174,6 +174,6 @@ extension IngestLoop {
             info.languages = rule.languages.declaredName
             return info
         }
-        return RulesReply(edition: pipeline.engine.configuration.defaultEdition.rawValue, rules: rules)
+        return RulesReply(edition: pipeline.engine.configuration.defaultEdition.name, rules: rules)
     }
 }

@@ -464,7 +464,7 @@ public final class IngestLoop {
             moduleWatch.check()
             pipeline.engine.reconfigure(fresh.engine)
             reloads.done += 1
-            var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.rawValue)"
+            var summary = "configuration reloaded; edition \(fresh.engine.defaultEdition.name)"
             let waiting = configuration.restartOnlyChanges(to: fresh)
             if !waiting.isEmpty {
                 summary += "; these settings take effect after a restart: " + waiting.joined(separator: ", ")

@@ -56,7 +56,7 @@ final class Outbox: ViolationWritingOutput {
     func emit(_ violation: EmittedViolation, writingJSON write: (inout JSONBuffer) -> Void) {
         violationsFound += 1
         counts.add(violation.ruleSeed ^ violation.severity.hashSalt) {
-            ViolationCounts.RuleSeverity(rule: violation.rule, severity: violation.severity.rawValue)
+            ViolationCounts.RuleSeverity(rule: violation.rule, severity: violation.severity.name)
         }
         guard batch.count < Self.maxPendingBytes else { return dropped() }
         batch.appendViolation(violation, writingJSON: write)
