@@ -105,6 +105,23 @@ def poll_until(predicate: Callable[[], Any], timeout: float, interval: float = 0
         time.sleep(interval)
 
 
+def signal_disposition(pid: int, signum: int) -> str:
+    """How process `pid`'s main thread takes `signum` now, from /proc/PID/status: 'ignored', 'caught',
+    'blocked' (held for the program to take, e.g. with sigtimedwait), 'default', or 'gone'."""
+    fields = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            name, _, value = line.partition(":")
+            fields[name] = value.strip()
+    except OSError:
+        return "gone"
+    bit = 1 << (signum - 1)
+    for field, state in (("SigIgn", "ignored"), ("SigCgt", "caught"), ("SigBlk", "blocked")):
+        if int(fields.get(field, "0"), 16) & bit:
+            return state
+    return "default"
+
+
 def tail_while_feeding(args: list[str], feed: Callable[[int], None], seconds: float, interval: float,
                        env: dict[str, str] | None = None) -> tuple[int | None, bytes, bytes]:
     """`modalwatch tail ARGS` while `feed(n)` is called every `interval` s (n = 0, 1, ...) until tail
