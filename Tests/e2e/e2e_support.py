@@ -36,6 +36,11 @@ UNKNOWN_TYPE_PROBE = b'{"v":1,"type":"probe","session":"probe","ts":0}'
 WARMUP_APP = "e2e.warmup"
 DIAG_PROBE = b'{"v":1,"app":"e2e.warmup","session":"warmup","type":"probe","ts":-1}'
 
+
+def diag_probe(session: str) -> bytes:
+    """DIAG_PROBE under its own `session`, which its diagnostic names."""
+    return b'{"v":1,"app":"e2e.warmup","session":"%s","type":"probe","ts":-1}' % session.encode()
+
 VIOLATION_FIELDS = {
     "v": int, "id": str, "rule": str, "rev": int, "module": str, "severity": str, "edition": str,
     "app": str, "session": str, "ts": int, "observed": int, "message": str, "guideline": str,
@@ -98,6 +103,23 @@ def poll_until(predicate: Callable[[], Any], timeout: float, interval: float = 0
         if time.monotonic() >= deadline:
             return None
         time.sleep(interval)
+
+
+def signal_disposition(pid: int, signum: int) -> str:
+    """How process `pid`'s main thread takes `signum` now, from /proc/PID/status: 'ignored', 'caught',
+    'blocked' (held for the program to take, e.g. with sigtimedwait), 'default', or 'gone'."""
+    fields = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            name, _, value = line.partition(":")
+            fields[name] = value.strip()
+    except OSError:
+        return "gone"
+    bit = 1 << (signum - 1)
+    for field, state in (("SigIgn", "ignored"), ("SigCgt", "caught"), ("SigBlk", "blocked")):
+        if int(fields.get(field, "0"), 16) & bit:
+            return state
+    return "default"
 
 
 def tail_while_feeding(args: list[str], feed: Callable[[int], None], seconds: float, interval: float,
@@ -399,6 +421,57 @@ class Published:
     body: dict[str, Any]
 
 
+def published(frames: list[bytes]) -> Published:
+    """One message of the daemon's PUB socket from its frames."""
+    assert len(frames) == 2, f"every published message has two frames (topic, JSON), got {len(frames)}: {frames!r}"
+    return Published(frames[0].decode(), json.loads(frames[1]))
+
+
+def await_subscriptions(sockets: list[zmq.Socket], sender: EventSender | zmq.Socket,
+                        timeout: float = 5.0) -> list[list[list[bytes]]]:
+    """Sends probes the daemon rejects (`diag_probe`, each under its own session) through `sender`, a PUB already
+    connected to the daemon's ingest socket, until every SUB socket in `sockets` has received the diagnostic of
+    the last probe sent; fails after `timeout` s. Then each socket's subscriptions (made before this call) have
+    reached the daemon's PUB, and every probe has been taken in and its diagnostic published: the daemon takes
+    one connection's messages and publishes in order, so no probe or diagnostic of them is still to come. Each
+    socket is subscribed to diag/e2e.warmup/ meanwhile (and unsubscribed after; a subscription of its own to
+    that prefix, or to diag/, stays). A probe waits for its diagnostic twice as long as the one before (0.1 s
+    to 1.6 s), which keeps them within the daemon's 10 diagnostics a second per app. Returns, for each socket,
+    the frames of every other message it received meanwhile, in order."""
+    prefix = f"diag/{WARMUP_APP}/".encode()
+    for sock in sockets:
+        sock.setsockopt(zmq.SUBSCRIBE, prefix)
+    others: list[list[list[bytes]]] = [[] for _ in sockets]
+    poller = zmq.Poller()
+    for sock in sockets:
+        poller.register(sock, zmq.POLLIN)
+    deadline = time.monotonic() + timeout
+    wait = 0.1
+    probes = 0
+    try:
+        while time.monotonic() < deadline:
+            probes += 1
+            session = f"warmup-{probes}"
+            sender.send(diag_probe(session))
+            waiting = set(range(len(sockets)))
+            round_end = min(deadline, time.monotonic() + wait)
+            while waiting and (left := round_end - time.monotonic()) > 0:
+                for sock, _ in poller.poll(max(1, int(left * 1000))):
+                    i = sockets.index(sock)
+                    frames = sock.recv_multipart()
+                    if not frames[0].startswith(prefix):
+                        others[i].append(frames)
+                    elif len(frames) == 2 and json.loads(frames[1]).get("session") == session:
+                        waiting.discard(i)
+            if not waiting:
+                return others
+            wait = min(wait * 2, 1.6)
+        raise AssertionError(f"the diagnostic of probe {probes} did not come back to every subscriber within {timeout} s")
+    finally:
+        for sock in sockets:
+            sock.setsockopt(zmq.UNSUBSCRIBE, prefix)
+
+
 class Subscriber:
     """A SUB socket connected to the daemon's PUB."""
 
@@ -413,31 +486,15 @@ class Subscriber:
         self.pending: list[Published] = []
 
     def warm_up(self, sender: EventSender, timeout: float = 5.0) -> None:
-        """Probes until a diagnostic of our own comes back: the subscription, and the sender, are live."""
-        warm_prefix = f"diag/{WARMUP_APP}/"
-        covered = any(warm_prefix.startswith(p) for p in self.prefixes)
-        if not covered:
-            self.socket.setsockopt(zmq.SUBSCRIBE, warm_prefix.encode())
-        deadline = time.monotonic() + timeout
-        try:
-            while time.monotonic() < deadline:
-                sender.send(DIAG_PROBE)
-                if self._take_until(lambda m: m.topic.startswith(warm_prefix), 0.1):
-                    # Stragglers of earlier probes, if any, come within a few ms.
-                    self._take_until(lambda m: False, 0.1)
-                    return
-            raise AssertionError(f"no diagnostic came back within {timeout} s")
-        finally:
-            self.pending = [m for m in self.pending if not m.topic.startswith(warm_prefix)]
-            if not covered:
-                self.socket.setsockopt(zmq.UNSUBSCRIBE, warm_prefix.encode())
+        """Probes until a diagnostic of our own comes back: the subscription, and the sender, are live
+        (`await_subscriptions`); what else came meanwhile is kept."""
+        for frames in await_subscriptions([self.socket], sender, timeout)[0]:
+            self.pending.append(published(frames))
 
     def _receive(self, timeout: float) -> Published | None:
         if not self.socket.poll(max(0, int(timeout * 1000))):
             return None
-        frames = self.socket.recv_multipart()
-        assert len(frames) == 2, f"every published message has two frames (topic, JSON), got {len(frames)}: {frames!r}"
-        return Published(frames[0].decode(), json.loads(frames[1]))
+        return published(self.socket.recv_multipart())
 
     def _take_until(self, stop: Callable[[Published], bool], timeout: float) -> bool:
         deadline = time.monotonic() + timeout

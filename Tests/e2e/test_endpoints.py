@@ -4,7 +4,6 @@ same parser start-up uses."""
 from __future__ import annotations
 
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 
@@ -98,8 +97,11 @@ def test_a_client_trickling_bytes_cannot_hold_the_metrics_server(zctx, tmp_path)
         url = daemon.status()["endpoints"]["metrics"][0]
         host, port = url.removeprefix("http://").split("/")[0].rsplit(":", 1)
 
+        connected = threading.Event()
+
         def trickle() -> None:
             with socket.create_connection((host, int(port)), timeout=10) as slow:
+                connected.set()
                 for byte in b"GET /metrics HTTP/1.1\r\n":
                     if stop.wait(1.5):
                         return
@@ -110,7 +112,7 @@ def test_a_client_trickling_bytes_cannot_hold_the_metrics_server(zctx, tmp_path)
 
         thread = threading.Thread(target=trickle)
         thread.start()
-        time.sleep(0.2)
+        assert connected.wait(10), "the slow client never connected"
         answered = 0
         for _ in range(3):
             with urllib.request.urlopen(f"http://{host}:{port}/metrics", timeout=5) as response:

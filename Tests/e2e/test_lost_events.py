@@ -59,7 +59,7 @@ def test_events_zeromq_dropped_while_the_daemon_was_stopped_are_all_counted(zctx
                     sender.event({"v": 1, "type": "user.action", "session": session, "ts": T0 + n + seq,
                                   "app": "com.example.lossy", "control": "button", "label": "Edit", "seq": seq})
                 sent += EVENTS_PER_SESSION
-            time.sleep(0.5)
+            time.sleep(0.5)  # stopped a while after the last send: the stream ends while the daemon takes nothing
         finally:
             daemon.send_signal(signal.SIGCONT)
         settled(daemon, "events_received")

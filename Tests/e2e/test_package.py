@@ -183,7 +183,9 @@ class HiddenToolchainRoot:
         self.root = workdir / "root"
         self.transcript: list[str] = []
         self.holder = subprocess.Popen(["unshare", "--mount", "--net", "--fork", "--kill-child", "sleep", "infinity"])
-        time.sleep(0.2)
+        # nsenter -t joins the holder's namespaces: wait until it is in its own.
+        own = lambda kind: os.readlink(f"/proc/{self.holder.pid}/ns/{kind}") != os.readlink(f"/proc/self/ns/{kind}")
+        assert support.poll_until(lambda: own("mnt") and own("net"), 10), "unshare made no namespaces of its own"
         layers = workdir / "layers"
         for folder in (self.root, layers):
             folder.mkdir()

@@ -20,7 +20,7 @@ def test_a_slow_subscriber_overflowing_is_counted(daemon, sender, zctx):
     slow.setsockopt(zmq.SUBSCRIBE, b"diag/")
     slow.connect(daemon.publish)
     try:
-        time.sleep(0.3)  # the subscription reaches the daemon
+        support.await_subscriptions([slow], sender)
         base = daemon.status()
         for start in range(0, EVENTS, 1000):
             sender.send(b"\n".join(
@@ -71,7 +71,7 @@ def test_a_subscriber_that_never_reads_slows_neither_ingest_nor_other_subscriber
     keeping_up.setsockopt(zmq.SUBSCRIBE, b"diag/")
     keeping_up.connect(daemon.publish)
     try:
-        time.sleep(0.3)
+        support.await_subscriptions([stalled, keeping_up], sender)
         base = daemon.status()
         total = 60_000
         started = time.monotonic()

@@ -81,7 +81,9 @@ def test_curve_allows_listed_clients_and_refuses_unknown_ones(zctx, tmp_path):
         bad_sub = curve_client(zctx, zmq.SUB, server_public, stranger)
         bad_sub.setsockopt(zmq.SUBSCRIBE, b"violation/")
         bad_sub.connect(daemon.publish)
-        time.sleep(0.5)
+        # Both connected: the allowed one's subscription has reached the daemon, the unknown one was refused.
+        support.await_subscriptions([good_sub], good)
+        daemon.wait_status(lambda s: s["curve_clients_refused"] > refused_before, what="the unknown subscriber refused")
         alert_events = [{"v": 1, "type": "session.start", "session": "Z", "ts": T0, "app": "com.example.z"}]
         got = None
         for i in range(20):

@@ -325,26 +325,36 @@ def test_a_metrics_scrape_parses_as_prometheus_text_and_matches_status(zctx, tmp
              "buttons": [{"title": "OK"}]} for i in range(5)] + [b"{broken" if False else
              {"v": 1, "type": "alert.presented", "session": "M1", "ts": "late", "id": "bad"}])
         sender.send(b"{not json")
-        daemon.wait_status(lambda s: s["events_received"] >= 9, what="events in")
-        time.sleep(0.5)  # the metrics follow the counters on the loop's 200 ms tick
-        status = daemon.status()
-        text = urllib.request.urlopen(url, timeout=5).read().decode()
-        families = {f.name: f for f in prometheus.text_string_to_metric_families(text)}
+        daemon.wait_status(lambda s: s["events_received"] >= 9 and s["violations_found"] > 0, what="events in, violations found")
 
-        def total(name: str, **labels: str) -> float:
+        def total(families: dict, name: str, **labels: str) -> float:
             family = families[name]
             return sum(s.value for s in family.samples
                        if s.name.endswith("_total") or s.name == name
                        if all(s.labels.get(k) == v for k, v in labels.items()))
 
-        assert total("modalwatch_events_received") == status["events_received"]
-        assert total("modalwatch_events_judged") == status["events_judged"]
-        assert total("modalwatch_violations_published") == status["violations_published"]
-        for reason, count in status["rejected_by_reason"].items():
-            assert total("modalwatch_events_rejected", reason=reason) == count, reason
-        by_rule = sum(s.value for s in families["modalwatch_violations"].samples if s.name.endswith("_total"))
-        assert by_rule == status["violations_found"]
-        assert families["modalwatch_sessions_live"].samples[0].value == status["sessions_live"]
+        def differences(status: dict, families: dict) -> dict[str, tuple[float, float]]:
+            """What the scrape gives otherwise than `status`: (metric, status) by name."""
+            pairs = {name: (total(families, f"modalwatch_{name}"), status[name])
+                     for name in ("events_received", "events_judged", "violations_published")}
+            for reason, count in status["rejected_by_reason"].items():
+                pairs[f"events_rejected{{reason={reason}}}"] = (total(families, "modalwatch_events_rejected", reason=reason), count)
+            pairs["violations_found"] = (sum(s.value for s in families["modalwatch_violations"].samples
+                                             if s.name.endswith("_total")), status["violations_found"])
+            pairs["sessions_live"] = (families["modalwatch_sessions_live"].samples[0].value, status["sessions_live"])
+            return {name: pair for name, pair in pairs.items() if pair[0] != pair[1]}
+
+        # The metrics follow the counters on the loop's 200 ms tick: scraped until they agree with a status.
+        last: dict = {}
+
+        def agreed() -> bool:
+            nonlocal last
+            status = daemon.status()
+            text = urllib.request.urlopen(url, timeout=5).read().decode()
+            last = differences(status, {f.name: f for f in prometheus.text_string_to_metric_families(text)})
+            return not last
+
+        assert support.poll_until(agreed, 10, interval=0.05), f"the metrics never agreed with status: {last}"
         with pytest.raises(urllib.error.HTTPError):
             urllib.request.urlopen(url.replace("/metrics", "/other"), timeout=5)
         sender.close()

@@ -102,7 +102,7 @@ def test_a_daemon_restarted_mid_stream_loses_only_what_came_while_it_was_down(zc
         assert victim.stop() == 0
         before = support.stopping_counts(victim.log())
         assert before is not None, victim.log()[-2000:]
-        time.sleep(0.5)
+        time.sleep(0.5)  # down a while: the producer drops the victim's buckets meanwhile (asserted below)
         shard.restart_on_same_endpoints(victim)
         sender.join(timeout=120)
         assert not sender.is_alive()

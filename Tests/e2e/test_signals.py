@@ -4,7 +4,6 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -96,22 +95,6 @@ def test_sighup_reloads_without_dropping_sessions(daemon, sender):
     assert after["sessions_live"] == before["sessions_live"] == 1
 
 
-def sighup_disposition(pid: int) -> str:
-    """How the process takes SIGHUP now: 'ignored', 'caught' or 'default' (/proc/PID/status)."""
-    fields = {}
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            name, _, value = line.partition(":")
-            fields[name] = value.strip()
-    except OSError:
-        return "gone"
-    if int(fields.get("SigIgn", "0"), 16) & 1:
-        return "ignored"
-    if int(fields.get("SigCgt", "0"), 16) & 1:
-        return "caught"
-    return "default"
-
-
 def test_sighup_while_starting_does_not_end_the_daemon(zctx, tmp_path):
     """A reload asked for while the daemon starts (before its handler runs) is no stop: SIGHUP is
     ignored from the first instructions of main until the handler takes it. The SIGHUP is sent as
@@ -124,7 +107,7 @@ def test_sighup_while_starting_does_not_end_the_daemon(zctx, tmp_path):
         while daemon.process is None and time.monotonic() < deadline:
             time.sleep(0.0005)
         while daemon.process is not None and time.monotonic() < deadline:
-            state = sighup_disposition(daemon.process.pid)
+            state = support.signal_disposition(daemon.process.pid, signal.SIGHUP)
             if state in ("ignored", "caught"):
                 seen.append(state)
                 daemon.process.send_signal(signal.SIGHUP)
