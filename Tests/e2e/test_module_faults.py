@@ -168,9 +168,11 @@ def test_sigterm_stops_the_daemon_whatever_a_module_does(zctx, tmp_path, faulty_
     send(zctx, daemon, events("HANG", "HANG"))
     time.sleep(0.5)
     assert daemon.alive
+    # `status` is answered from the counters the loop published before it got stuck; `rules` needs the loop.
+    assert daemon.request({"cmd": "status"}, timeout=2)["ok"] is True, "status waited for the stuck ingest thread"
     try:
-        daemon.request({"cmd": "status"}, timeout=0.5)
-        pytest.fail("the control socket answered while the ingest thread is stuck in the rule")
+        daemon.request({"cmd": "rules"}, timeout=0.5)
+        pytest.fail("the control socket answered `rules` while the ingest thread is stuck in the rule")
     except TimeoutError:
         pass
     started = time.monotonic()
