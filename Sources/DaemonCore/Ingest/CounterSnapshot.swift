@@ -28,9 +28,6 @@ final class CounterSnapshot: Sendable {
         latest.withLock { $0 = published }
     }
 
-    /// Whether the loop has published a snapshot yet.
-    var isPublished: Bool { latest.withLock { $0 != nil } }
-
     /// The `status` reply from the latest publication, its live parts read now: `nowMonotonicMs`
     /// on the monotonic clock, `nowMs` on the daemon's; nil before the first publication.
     func reply(nowMonotonicMs: Int64, nowMs: Int64, controlRequests: Int) -> StatusReply? {
