@@ -90,8 +90,10 @@ def sender(zctx: zmq.Context, daemon: support.Daemon) -> Iterator[support.EventS
 
 @pytest.fixture
 def subscriber(zctx: zmq.Context, daemon: support.Daemon, sender: support.EventSender) -> Iterator[support.Subscriber]:
-    """A SUB socket on the daemon's publish endpoint for violation/ and diag/, warmed up through `sender`."""
+    """A SUB socket on the daemon's publish endpoint for violation/ and diag/, warmed up through `sender`;
+    `status` then counts the warm-up's probes (it may lag a tick behind the diagnostics that came back)."""
     instance = support.Subscriber(zctx, daemon.publish)
     instance.warm_up(sender)
+    sender.warm_up(daemon)
     yield instance
     instance.close()

@@ -401,12 +401,15 @@ class EventSender:
         self.send(ndjson(events))
 
     def warm_up(self, daemon: Daemon, timeout: float = 5.0) -> None:
-        """Defeats the slow joiner: probes until the daemon counts one, so the stream that follows is received."""
+        """Defeats the slow joiner: probes until the daemon counts one, so the stream that follows is received.
+        Probes on one connection arrive in order, so `status` then counts every probe before it too: a status
+        read after this is a base for the events that follow. A probe is sent again only when the one before
+        is not counted within 0.5 s, past the tick (200 ms) `status` may lag behind."""
         base = daemon.status()["events_unknown_type"]
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self.send(UNKNOWN_TYPE_PROBE)
-            if poll_until(lambda: daemon.status()["events_unknown_type"] > base, 0.2):
+            if poll_until(lambda: daemon.status()["events_unknown_type"] > base, 0.5):
                 return
         raise AssertionError(f"the daemon never received a probe within {timeout} s (events {daemon.events})")
 

@@ -1,7 +1,8 @@
 """The ingest thread only ingests: while a steady stream flows, every control request at its
 largest allowed size (status, sessions, session, rules, violations, reload) is answered, and nothing of the
 stream is lost: every event received, every violation published and stored. `status` reports the longest
-any request held the ingest thread (`control_hold_max_us`, and which request)."""
+any request held the ingest thread (`control_hold_max_us`, and which request); `status` and `violations`
+never hold it."""
 from __future__ import annotations
 
 import os
@@ -26,8 +27,8 @@ EVENTS_PER_SESSION = len(streams.alert_frequency_session("x", APP, end_session=T
 # The longest CPU time a control request may hold the ingest thread for in one turn, on the debug build.
 # The release build's figure is bounded at 1 ms (docs/PERFORMANCE.md, "Targets"); the debug build runs the
 # same turns 5-20 times slower (unoptimized Swift, every array access checked). A `sessions` slice stops at
-# 250 µs of wall clock and `session` copies the journal in the same slices; `status` and `rules` are
-# bounded by the counters and the rules. CPU time, not wall clock: on the shared 2-core machine the
+# 250 µs of wall clock and `session` copies the journal in the same slices; `rules` is bounded by the
+# rules. CPU time, not wall clock: on the shared 2-core machine the
 # scheduler can take the thread away for tens of ms in any turn, which `control_hold_max_us` includes.
 DEBUG_CPU_BOUND_US = int(os.environ.get("MODALWATCH_LOAD_CPU_BOUND_US", 25_000))
 
@@ -143,9 +144,11 @@ def test_every_control_request_at_its_largest_during_a_stream_loses_nothing(zctx
               f"longest hold of the ingest thread {after['control_hold_max_us']} µs ({after['control_hold_max_request']}), "
               f"CPU {after['control_hold_cpu_max_us']} µs; by request {after['control_hold_us_by_request']}, "
               f"CPU {after['control_hold_cpu_us_by_request']}")
-        # `violations` is answered by the control thread alone: it never holds the ingest thread.
-        assert set(after["control_hold_us_by_request"]) == {r["cmd"] for r in requests} - {"violations"}
-        assert after["control_hold_max_us"] > 0 and after["control_hold_max_request"] in {r["cmd"] for r in requests}
+        # `violations` and `status` are answered by the control thread alone (the history; the counters the
+        # ingest loop publishes each tick): they never hold the ingest thread.
+        alone = {"violations", "status"}
+        assert set(after["control_hold_us_by_request"]) == {r["cmd"] for r in requests} - alone
+        assert after["control_hold_max_us"] > 0 and after["control_hold_max_request"] in {r["cmd"] for r in requests} - alone
         assert 0 < after["control_hold_cpu_max_us"] <= DEBUG_CPU_BOUND_US, after["control_hold_cpu_us_by_request"]
         subscriber.close()
     finally:

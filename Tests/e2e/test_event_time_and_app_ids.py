@@ -67,6 +67,7 @@ def test_an_app_id_with_a_slash_cannot_publish_under_another_apps_prefix(zctx, d
         own = victim.collect(lambda ms: len(ms) >= 1)
         assert own and all(m.body["app"] == "com.victim" for m in own)
 
+        sender.warm_up(daemon)  # `status` counts the probes and the victim's events before the base is read
         base = daemon.status()
         spoof = "com.victim/alert-title-single-word/x"
         bad_apps = [spoof, "com.victim/", "com.x y", "com.a\u0007b", "com.a\u0085b", "/"]

@@ -80,7 +80,8 @@ def test_garbage_is_rejected_counted_and_reported(daemon, sender, subscriber):
     assert by_topic["diag/com.garbage/bad_field"] == 2, by_topic
     assert by_topic["diag/com.garbage/missing_field"] == 1, by_topic
     assert by_topic["diag/-/too_large"] == 2, by_topic
-    final = daemon.status()
+    final = daemon.wait_status(lambda s: support.delta(s, base, "diagnostics_published") >= rejected,
+                               what="the diagnostics counted as published")
     assert support.delta(final, base, "diagnostics_published") == rejected
     assert support.delta(final, base, "diagnostics_suppressed") == 0
     assert daemon.alive

@@ -169,14 +169,16 @@ def test_sigterm_stops_the_daemon_whatever_a_module_does(zctx, tmp_path, faulty_
 
     def stuck() -> bool:
         try:
-            daemon.request({"cmd": "status"}, timeout=0.5)
+            daemon.request({"cmd": "rules"}, timeout=0.5)
             return False
         except TimeoutError:
             return True
 
-    # The control socket is answered on the ingest thread: it falls silent once that thread is in the rule.
-    assert support.poll_until(stuck, 10), "the control socket kept answering: the ingest thread never got stuck in the rule"
+    # `rules` is answered on the ingest thread: it falls silent once that thread is in the rule.
+    assert support.poll_until(stuck, 10), "the control socket kept answering rules: the ingest thread never got stuck in the rule"
     assert daemon.alive
+    # `status` is answered from the counters the loop published before it got stuck.
+    assert daemon.request({"cmd": "status"}, timeout=2)["ok"] is True, "status waited for the stuck ingest thread"
     started = time.monotonic()
     daemon.send_signal(signal.SIGTERM)
     code = wait_exit(daemon, 10)

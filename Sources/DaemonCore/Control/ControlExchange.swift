@@ -7,11 +7,12 @@ import Synchronization
 /// control socket"): the control thread posts a `Job` for what needs the engine, the ingest
 /// thread posts `Answer`s back, and each side rings the other on their inproc PAIR with a
 /// one-byte `Bell`. The values go through the two queues here; the PAIR frames only wake the
-/// other side's poll. `@unchecked` is not needed: every stored property is a `Mutex` or `Atomic`.
+/// other side's poll. `status` needs no job: the ingest thread publishes its counters in
+/// `counters` and the control thread answers from them. `@unchecked` is not needed: every
+/// stored property is a `Mutex`, an `Atomic` or the `Sendable` `CounterSnapshot`.
 final class ControlExchange: Sendable {
     /// A request that needs the engine's state, so the ingest thread answers it.
     enum Job: Sendable {
-        case status
         case rules
         /// Puts a configuration read again (by the control thread) in force.
         case reload(Result<DaemonConfiguration, DaemonError>)
@@ -23,11 +24,10 @@ final class ControlExchange: Sendable {
 
     /// The ingest thread's answer to a `Job`; `sessions` comes as slices, then its end.
     /// `indirect`: each answer is one pointer in the queue. Inline, an answer is as large as
-    /// its largest case (`StatusReply`), and while the control thread ranks, hundreds of
+    /// its largest case, and while the control thread ranks, hundreds of
     /// slices wait: appending one would move the whole queue to fresh pages on the ingest
     /// thread (page faults that make a turn overrun its slice).
     indirect enum Answer: Sendable {
-        case status(StatusReply)
         case rules(RulesReply)
         case reload(Result<ReloadReply, ControlRefusal>)
         case session(Result<SessionReplyParts, ControlRefusal>)
@@ -45,6 +45,8 @@ final class ControlExchange: Sendable {
         case finish = 2
     }
 
+    /// The ingest loop's latest counters, which `status` is answered from.
+    let counters = CounterSnapshot()
     private let jobs = Mutex<[Job]>([])
     private let answers = Mutex<[Answer]>([])
     private let answered = Atomic<Int>(0)

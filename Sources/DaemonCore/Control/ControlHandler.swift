@@ -73,9 +73,6 @@ final class ControlHandler {
             holds.begin()
             let command: String
             switch job {
-            case .status:
-                command = "status"
-                answer(.status(answers.status()))
             case .rules:
                 command = "rules"
                 answer(.rules(answers.rules()))

@@ -11,7 +11,8 @@ import ZeroMQ
 
 /// The control thread's side, made on that thread and confined to it: it owns the control
 /// `REP` socket, its end of the PAIR to the ingest thread, and a read-only history connection.
-/// It reads each request, answers `violations` and the history part of `session` itself, hands
+/// It reads each request, answers `violations`, the history part of `session`, and `status`
+/// (from the counters the ingest loop publishes, `CounterSnapshot`) itself, hands
 /// the rest to the ingest thread (`ControlExchange.Job`), waits for the answer, and encodes and
 /// sends the reply. So reading the history and building big replies happen here, and the
 /// ingest thread spends on a request only the time it needs to read the engine, in slices.
@@ -19,6 +20,9 @@ final class ControlServer {
     /// While waiting for the ingest thread, the exchange is looked at at least this often (ms),
     /// even without a bell.
     private static let answerPollMs = 100
+    /// While waiting for the ingest loop's first counters (it publishes them before READY), the
+    /// exchange is looked at this often (ms).
+    private static let firstCountersPollMs = 10
 
     let boundEndpoint: String
     private let control: ZMQSocket
@@ -148,7 +152,7 @@ final class ControlServer {
         do throws(ControlRefusal) {
             switch try ControlRequest(parsing: request) {
             case .status:
-                guard case .status(var reply)? = ask(.status) else { return nil }
+                guard var reply = currentStatus() else { return nil }
                 peerWatch?.fill(&reply)
                 return ControlReply.encode(reply)
             case .rules:
@@ -173,6 +177,26 @@ final class ControlServer {
             }
         } catch {
             return ControlReply.refusal(error)
+        }
+    }
+
+    /// The `status` reply: the ingest loop's latest counters with this thread's live parts (the
+    /// uptime, the checkpoint's age, the control requests answered). Before the loop's first
+    /// publication, waits for it; nil when the daemon stops meanwhile.
+    private func currentStatus() -> StatusReply? {
+        while true {
+            if let reply = exchange.counters.reply(
+                nowMonotonicMs: PosixClock.monotonic.milliseconds(), nowMs: clock.milliseconds(),
+                controlRequests: exchange.requestsAnswered) {
+                return reply
+            }
+            // The PAIR is read meanwhile for a `finish`.
+            do {
+                if try pairPoller.poll(timeout: Self.firstCountersPollMs) > 0 { readBells() }
+            } catch {
+                return nil
+            }
+            if finishing { return nil }
         }
     }
 

@@ -91,11 +91,10 @@ extension IngestLoop {
         return counters
     }
 
-    /// The `status` reply (interfaces.md; docs/control-protocol.md).
-    func statusReport() -> StatusReply {
-        let counters = counters()
+    /// The `status` reply (interfaces.md; docs/control-protocol.md) from `counters`, without the
+    /// parts the control thread reads when it answers (`CounterSnapshot`).
+    func statusReport(_ counters: DaemonCounters) -> StatusReply {
         var reply = StatusReply()
-        reply.uptimeSeconds = Double(PosixClock.monotonic.milliseconds() - startedMonotonicMs) / 1000
         reply.started = startedAtMs
         reply.edition = pipeline.engine.configuration.defaultEdition.name
         reply.modules = catalog.modules.map {
@@ -122,9 +121,15 @@ extension IngestLoop {
         return reply
     }
 
-    /// Brings the Prometheus metrics up to the counters `status` reports.
-    func updateMetrics(_ exporter: MetricsExporter, lagSeconds: Double) {
-        var totals = counters().prometheusTotals
+    /// Publishes `counters` for `status` (`CounterSnapshot`).
+    func publishStatus(_ counters: DaemonCounters) {
+        counterSnapshot.publish(CounterSnapshot.Published(
+            reply: statusReport(counters), startedMonotonicMs: startedMonotonicMs, checkpointAtMs: checkpointAtMs()))
+    }
+
+    /// Brings the Prometheus metrics up to `counters`, the ones `status` reports.
+    func updateMetrics(_ exporter: MetricsExporter, _ counters: DaemonCounters, lagSeconds: Double) {
+        var totals = counters.prometheusTotals
         for (key, count) in outbox.violationsByRule {
             totals.append(("modalwatch_violations_total", [("rule", key.rule), ("severity", key.severity)], count))
         }

@@ -23,12 +23,16 @@ extension IngestLoop {
         return status
     }
 
-    /// Seconds since the newest whole checkpoint's walk began: this daemon's newest, else the one
-    /// it restored; nil for none.
-    func checkpointAgeSeconds() -> Double? {
+    /// When the newest whole checkpoint's walk began (the daemon's clock, ms): this daemon's
+    /// newest, else the one it restored; nil for none.
+    func checkpointAtMs() -> Int64? {
         let written = checkpointer?.writer.statistics
-        guard let at = written.flatMap({ $0.written > 0 ? $0.lastWrittenAtMs : nil }) ?? restoredCheckpointAtMs else { return nil }
-        return Double(max(0, clock.milliseconds() - at)) / 1000
+        return written.flatMap({ $0.written > 0 ? $0.lastWrittenAtMs : nil }) ?? restoredCheckpointAtMs
+    }
+
+    /// Seconds since the newest whole checkpoint's walk began (`checkpointAtMs()`); nil for none.
+    func checkpointAgeSeconds() -> Double? {
+        checkpointAtMs().map { Double(max(0, clock.milliseconds() - $0)) / 1000 }
     }
 
     /// Why `rule` is in quarantine, or nil.

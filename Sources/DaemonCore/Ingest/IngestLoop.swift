@@ -127,6 +127,8 @@ public final class IngestLoop {
     private let makeControlAnswers: (IngestLoop) -> ControlAnswers
     /// Control requests answered (by the control thread, or with this thread's help).
     var controlRequests: Int { resources.controlThread.exchange.requestsAnswered }
+    /// Where the loop publishes its counters for `status`.
+    var counterSnapshot: CounterSnapshot { resources.controlThread.exchange.counters }
     /// How long control requests held this thread.
     var controlHolds: ControlHoldTimes { control.holds }
     /// Reloads put in force, and refused.
@@ -279,6 +281,7 @@ public final class IngestLoop {
         watchdog?.stop()
         moduleWatch.stop()
         outbox.finish()
+        publishStatus(counters())
     }
 
     /// Receives and judges messages without blocking, for at most `drainSliceMs`, so
@@ -362,12 +365,10 @@ public final class IngestLoop {
         if now - timers.tick >= Self.tickMs {
             let lag = Double(max(0, now - timers.tick - Self.tickMs)) / 1000
             timers.tick = now
-            if let metrics = resources.metrics {
-                updateMetrics(metrics.exporter, lagSeconds: lag)
-                metrics.server.health.beat()
-            }
             rate.sample(total: pipeline.statistics.eventsReceived, now: now)
             pipeline.engine.releaseIdleSessions(now: clock.milliseconds(), limit: 10_000)
+            reportCounters(lagSeconds: lag)
+            resources.metrics?.server.health.beat()
         }
         if now - timers.rateSummary >= 10_000 {
             timers.rateSummary = now
@@ -382,6 +383,15 @@ public final class IngestLoop {
             timers.status = now
             tell("STATUS=\(statusLine())")
         }
+    }
+
+    /// Reads the counters once and brings both their readers up to them: the `status` snapshot
+    /// (`CounterSnapshot`) and, when served, the Prometheus metrics. `lagSeconds`: how late the
+    /// tick that asks is.
+    func reportCounters(lagSeconds: Double) {
+        let counters = counters()
+        if let metrics = resources.metrics { updateMetrics(metrics.exporter, counters, lagSeconds: lagSeconds) }
+        publishStatus(counters)
     }
 
     /// Sends `state` to systemd; a failure is logged and the loop goes on.
@@ -454,6 +464,8 @@ public final class IngestLoop {
 
     /// Puts the rule settings of a configuration read again in force; sessions keep their state.
     func reload(_ read: Result<DaemonConfiguration, DaemonError>) -> Result<String, DaemonError> {
+        // `status` says at once what the reload did.
+        defer { publishStatus(counters()) }
         do throws(DaemonError) {
             let fresh = try read.get()
             if let refusal = configuration.shardChangeRefusal(to: fresh) {

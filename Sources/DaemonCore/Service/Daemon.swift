@@ -35,11 +35,10 @@ public enum Daemon: Sendable {
         }
         let clock = DaemonClock(source: settings.clock)
         let parts = try start(settings, clock: clock)
-        // Every family and its zero series are in place before the daemon says it is ready.
-        if let metrics = parts.resources.metrics {
-            parts.loop.declareMetricSeries(metrics.exporter)
-            parts.loop.updateMetrics(metrics.exporter, lagSeconds: 0)
-        }
+        // Every family and its zero series are in place, and `status` has the counters, before
+        // the daemon says it is ready.
+        if let metrics = parts.resources.metrics { parts.loop.declareMetricSeries(metrics.exporter) }
+        parts.loop.reportCounters(lagSeconds: 0)
         ready(parts.resources.endpoints)
         parts.loop.run()
         stop(parts.resources)
@@ -129,14 +128,13 @@ public enum Daemon: Sendable {
         return Parts(resources: resources, loop: loop)
     }
 
-    /// What the control handler answers with: the loop's engine, its `status` and `rules`
-    /// replies and its reload, nothing else of it. The loop owns the handler, so the handler's
-    /// closures hold the loop unowned.
+    /// What the control handler answers with: the loop's engine, its `rules` reply and its
+    /// reload, nothing else of it. The loop owns the handler, so the handler's closures hold the
+    /// loop unowned.
     private static func controlAnswers(logger: Logger) -> (IngestLoop) -> ControlAnswers {
         { loop in
             ControlAnswers(
                 engine: loop.pipeline.engine, logger: logger,
-                status: { [unowned loop] in loop.statusReport() },
                 rules: { [unowned loop] in loop.rulesReport() },
                 reload: { [unowned loop] in loop.reload($0) })
         }
