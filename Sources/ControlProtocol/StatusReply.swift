@@ -89,6 +89,9 @@ public struct StatusReply: ControlReplyBody {
     public var protocolVersion: Int = ModalwatchVersion.controlProtocol
     /// Seconds since it started (monotonic).
     public var uptimeSeconds: Double = 0
+    /// Seconds since the ingest loop published the counts of this reply (monotonic): at most one
+    /// tick (0.2 s) while the loop runs; more when its thread is held, by a rule that hangs, say.
+    public var countsAgeSeconds: Double = 0
     /// When it started, wall clock, ms since the epoch.
     public var started: Int64 = 0
     /// The default edition in force.
@@ -141,6 +144,7 @@ public struct StatusReply: ControlReplyBody {
         version = try fields.string("version")
         protocolVersion = try fields.int("protocol")
         uptimeSeconds = try fields.double("uptime_s")
+        countsAgeSeconds = fields.optional("counts_age_s") == nil ? 0 : try fields.double("counts_age_s")
         started = try fields.int64("started")
         edition = try fields.string("edition")
         modules = try fields.array("modules") { value throws(JSONFields.Mismatch) in try Module(JSONFields(value, context: "a module")) }
@@ -194,6 +198,7 @@ public struct StatusReply: ControlReplyBody {
             "version": .string(version),
             "protocol": .int(protocolVersion),
             "uptime_s": .number(uptimeSeconds),
+            "counts_age_s": .number(countsAgeSeconds),
             "started": .integer(started),
             "edition": .string(edition),
             "modules": .array(modules.map(\.json)),

@@ -6,13 +6,14 @@ import ShardRouting
 extension StatusReply {
     /// The replies merged: every counter as its ``StatusCounter/merge`` says (summed, the
     /// longest times the longest), the rates summed, `shard_buckets` summed (256
-    /// when the daemons cover every bucket once), `uptime_s` the youngest daemon's, `edition`
+    /// when the daemons cover every bucket once), `uptime_s` the youngest daemon's, `counts_age_s` the oldest, `edition`
     /// and `version` the common value or `mixed`, `modules` each distinct module once, the
     /// fault fields merged (`FaultStatus.merge`).
     static func merged(_ replies: [StatusReply]) -> StatusReply {
         guard var merged = replies.first else { return StatusReply() }
         for s in replies.dropFirst() {
             merged.uptimeSeconds = min(merged.uptimeSeconds, s.uptimeSeconds)
+            merged.countsAgeSeconds = max(merged.countsAgeSeconds, s.countsAgeSeconds)
             merged.started = max(merged.started, s.started)
             if merged.edition != s.edition { merged.edition = "mixed" }
             if merged.version != s.version { merged.version = "mixed" }

@@ -26,7 +26,7 @@ final class ControlReplyTests: XCTestCase {
     /// whole doubles without ".0", null for no history.
     func testStatusReplyBytesAreGolden() {
         let text = String(decoding: ControlReply.encode(Self.status()), as: UTF8.self)
-        let expected = #"{"app_values_refused":0,"apps_evicted":0,"apps_known":0,"bad_evidence":0,"buckets_uncovered":null,"checkpoint_age_s":null,"checkpoint_bytes":0,"checkpoint_failures":0,"checkpoint_sessions":0,"checkpoint_walk_ms":0,"checkpoints_written":0,"config_reloads":0,"config_reloads_refused":0,"connections_refused_by_socket":{},"control_hold_cpu_max_us":0,"control_hold_cpu_us_by_request":{},"control_hold_max_request":null,"control_hold_max_us":0,"control_hold_us_by_request":{},"control_requests":0,"curve":true,"#
+        let expected = #"{"app_values_refused":0,"apps_evicted":0,"apps_known":0,"bad_evidence":0,"buckets_uncovered":null,"checkpoint_age_s":null,"checkpoint_bytes":0,"checkpoint_failures":0,"checkpoint_sessions":0,"checkpoint_walk_ms":0,"checkpoints_written":0,"config_reloads":0,"config_reloads_refused":0,"connections_refused_by_socket":{},"control_hold_cpu_max_us":0,"control_hold_cpu_us_by_request":{},"control_hold_max_request":null,"control_hold_max_us":0,"control_hold_us_by_request":{},"control_requests":0,"counts_age_s":0,"curve":true,"#
             + #""curve_clients_accepted":0,"curve_clients_refused":0,"descriptor_limit":0,"diagnostics_published":0,"diagnostics_suppressed":0,"duplicates":0,"#
             + #""edition":"current","#
             + #""endpoints":{"control":["ipc:\/\/\/run\/mw\/control"],"events":["tcp:\/\/127.0.0.1:7450"],"publish":["tcp:\/\/127.0.0.1:7451"]},"#

@@ -85,7 +85,7 @@ final class ControlThreadTests: XCTestCase {
         published.edition = "ed-test"
         let started = PosixClock.monotonic.milliseconds() - 5000
         sides.thread.exchange.counters.publish(CounterSnapshot.Published(
-            reply: published, startedMonotonicMs: started, checkpointAtMs: nil))
+            reply: published, startedMonotonicMs: started, publishedMonotonicMs: started + 4000, checkpointAtMs: nil))
 
         for asked in 0..<3 {
             XCTAssertTrue(try sides.client.send(Array(#"{"cmd":"status"}"#.utf8)))
@@ -96,6 +96,9 @@ final class ControlThreadTests: XCTestCase {
             // Live: the requests this thread answered before this one, not the published figure.
             XCTAssertEqual(status[.controlRequests], asked, text)
             XCTAssertGreaterThanOrEqual(status.uptimeSeconds, 5, text)
+            // The counts' age, read live: published a second after the start's 5 s ago.
+            XCTAssertGreaterThanOrEqual(status.countsAgeSeconds, 1, text)
+            XCTAssertLessThan(status.countsAgeSeconds, status.uptimeSeconds, text)
         }
         XCTAssertTrue(sides.thread.exchange.takeJobs().isEmpty, "status posted a job for the ingest thread")
         XCTAssertNil(try sides.ingestSide.receiveFrame(dontWait: true), "status rang the ingest side")
@@ -110,7 +113,8 @@ final class ControlThreadTests: XCTestCase {
         var published = StatusReply()
         published[.eventsReceived] = 3
         sides.thread.exchange.counters.publish(CounterSnapshot.Published(
-            reply: published, startedMonotonicMs: PosixClock.monotonic.milliseconds(), checkpointAtMs: nil))
+            reply: published, startedMonotonicMs: PosixClock.monotonic.milliseconds(),
+            publishedMonotonicMs: PosixClock.monotonic.milliseconds(), checkpointAtMs: nil))
         let text = try XCTUnwrap(try reply(sides.client, timeoutMs: 5000), "no status reply after the publication")
         XCTAssertTrue(text.contains(#""events_received":3"#), text)
     }

@@ -335,9 +335,23 @@ class Daemon:
                 return found
             request = {**request, "cursor": reply["next"]}
 
-    def status(self) -> dict[str, Any]:
+    def status(self, fresh: bool = True, timeout: float = 20.0) -> dict[str, Any]:
+        """The daemon's `status`. Its counts are the ingest loop's last published ones, at most a tick
+        old (`counts_age_s`); `fresh` (the default) asks again until they were published after the first
+        reply was written (`uptime_s - counts_age_s` at or past that reply's `uptime_s`), so they count
+        everything the daemon had taken in when this was called. Fails after `timeout` s without them
+        (the ingest thread held); `fresh=False` takes the counts as they are."""
         reply = self.request({"cmd": "status"})
         assert reply.get("ok") is True, reply
+        if not fresh:
+            return reply
+        asked_ms = round(reply["uptime_s"] * 1000)
+        deadline = time.monotonic() + timeout
+        while round(reply["uptime_s"] * 1000) - round(reply["counts_age_s"] * 1000) < asked_ms:
+            assert time.monotonic() < deadline, f"no counts newer than {asked_ms} ms of uptime within {timeout} s: {compact_status(reply)}"
+            time.sleep(0.02)
+            reply = self.request({"cmd": "status"})
+            assert reply.get("ok") is True, reply
         return reply
 
     def wait_status(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0, what: str = "") -> dict[str, Any]:

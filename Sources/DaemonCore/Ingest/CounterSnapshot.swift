@@ -5,8 +5,8 @@ import Synchronization
 /// `status` with no job on the ingest thread. The loop publishes it at each tick
 /// (`IngestLoop.tickMs`), before it says READY, after a reload and at its stop, so a reply is
 /// at most one tick old. The parts that must be read at the moment of the reply are left to
-/// ``reply(nowMonotonicMs:nowMs:controlRequests:)``: the uptime, the checkpoint's age and the
-/// control requests answered; the control thread adds its shard peers' (`ShardPeerWatch`).
+/// ``reply(nowMonotonicMs:nowMs:controlRequests:)``: the uptime, the counts' age, the checkpoint's
+/// age and the control requests answered; the control thread adds its shard peers' (`ShardPeerWatch`).
 final class CounterSnapshot: Sendable {
     /// One publication.
     struct Published: Sendable {
@@ -14,6 +14,8 @@ final class CounterSnapshot: Sendable {
         var reply: StatusReply
         /// When the loop started (monotonic ms), for the uptime.
         var startedMonotonicMs: Int64
+        /// When the loop published it (monotonic ms), for the counts' age.
+        var publishedMonotonicMs: Int64
         /// When the newest whole checkpoint's walk began (the daemon's clock, ms), for its age; nil for none.
         var checkpointAtMs: Int64?
     }
@@ -34,6 +36,7 @@ final class CounterSnapshot: Sendable {
         guard let published = latest.withLock({ $0 }) else { return nil }
         var reply = published.reply
         reply.uptimeSeconds = Double(max(0, nowMonotonicMs - published.startedMonotonicMs)) / 1000
+        reply.countsAgeSeconds = Double(max(0, nowMonotonicMs - published.publishedMonotonicMs)) / 1000
         reply.faults.checkpointAgeSeconds = published.checkpointAtMs.map { Double(max(0, nowMs - $0)) / 1000 }
         reply[.controlRequests] = controlRequests
         return reply

@@ -124,7 +124,8 @@ extension IngestLoop {
     /// Publishes `counters` for `status` (`CounterSnapshot`).
     func publishStatus(_ counters: DaemonCounters) {
         counterSnapshot.publish(CounterSnapshot.Published(
-            reply: statusReport(counters), startedMonotonicMs: startedMonotonicMs, checkpointAtMs: checkpointAtMs()))
+            reply: statusReport(counters), startedMonotonicMs: startedMonotonicMs,
+            publishedMonotonicMs: PosixClock.monotonic.milliseconds(), checkpointAtMs: checkpointAtMs()))
     }
 
     /// Brings the Prometheus metrics up to `counters`, the ones `status` reports.
