@@ -355,12 +355,14 @@ class Daemon:
         return reply
 
     def wait_status(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0, what: str = "") -> dict[str, Any]:
-        """The first status that satisfies `predicate` within `timeout` s; fails with the last one seen."""
+        """The first status that satisfies `predicate` within `timeout` s; fails with the last one seen.
+        The counts are taken as published (`fresh=False`): `predicate` says what they must include, and
+        each publication is the counts of one moment."""
         last: dict[str, Any] = {}
 
         def probe() -> dict[str, Any] | None:
             nonlocal last
-            last = self.status()
+            last = self.status(fresh=False)
             return last if predicate(last) else None
 
         found = poll_until(probe, timeout)
@@ -423,7 +425,7 @@ class EventSender:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self.send(UNKNOWN_TYPE_PROBE)
-            if poll_until(lambda: daemon.status()["events_unknown_type"] > base, 0.5):
+            if poll_until(lambda: daemon.status(fresh=False)["events_unknown_type"] > base, 0.5):
                 return
         raise AssertionError(f"the daemon never received a probe within {timeout} s (events {daemon.events})")
 

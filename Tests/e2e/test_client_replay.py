@@ -60,7 +60,7 @@ def send_through_a_kill(zctx, tmp_path: Path, stream: Path, window: int) -> tupl
     sender.start()
     try:
         state = tmp_path / "state"
-        assert support.poll_until(lambda: daemon.status()["events_received"] > EVENTS // 3 and checkpoint_written(state), 30), \
+        assert support.poll_until(lambda: daemon.status(fresh=False)["events_received"] > EVENTS // 3 and checkpoint_written(state), 30), \
             "a third of the stream received and a checkpoint written"
         daemon.process.send_signal(signal.SIGKILL)
         daemon.process.wait(timeout=10)

@@ -129,7 +129,7 @@ def test_the_server_away_at_start_mid_run_and_restarted_loses_nothing(zctx, tmp_
         server.stop()
         shard.send([streams[1]], [daemon.events])
         wait_published(daemon, lines[0] + lines[1])
-        assert support.poll_until(lambda: daemon.status()["history_state"] == "failing"
+        assert support.poll_until(lambda: daemon.status(fresh=False)["history_state"] == "failing"
                                   and daemon.status()["violations_spooled"] > 0, 30)
         server.start()
         wait_stored([daemon])
@@ -179,7 +179,7 @@ def test_a_server_away_at_start_is_said_in_status_until_it_comes(zctx, tmp_path,
         assert "cannot connect to PostgreSQL" in status["history_error"]
         server.start()
         # Nothing to write: the daemon connects again by itself, and makes the schema.
-        assert support.poll_until(lambda: daemon.status()["history_state"] == "ok", 15)
+        assert support.poll_until(lambda: daemon.status(fresh=False)["history_state"] == "ok", 15)
         assert server.sql(conninfo, "SELECT max(version) FROM modalwatch_schema_version") == "2"
     finally:
         if daemon.alive:
@@ -332,7 +332,7 @@ def test_a_hung_server_is_seen_spooled_and_counted_and_a_stop_ends_in_time(zctx,
         pids = hang(server)
         shard.send([streams[1]], [daemon.events])
         wait_published(daemon, lines[0] + lines[1], timeout=30)
-        assert support.poll_until(lambda: daemon.status()["history_state"] == "failing", 20, interval=0.2), \
+        assert support.poll_until(lambda: daemon.status(fresh=False)["history_state"] == "failing", 20, interval=0.2), \
             support.compact_status(daemon.status())
         status = daemon.status()
         assert status["violations_spooled"] > 0, support.compact_status(status)

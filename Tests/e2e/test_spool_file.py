@@ -143,6 +143,8 @@ def test_a_spool_file_over_its_bound_is_set_aside_in_one_line_and_the_start_is_f
         took = time.monotonic() - started
         assert took < 5, f"the start took {took:.1f} s"
         assert peak_rss_kib(daemon.process.pid) < 300 * 1024, "the file is not read into memory"
+        # The publishing thread opens the spool as it starts, and may log after READY.
+        support.poll_until(lambda: "spill file" in daemon.log(), 5)
         lines = [line for line in daemon.log().splitlines() if "spill file" in line]
         assert len(lines) == 1 and "set aside" in lines[0], daemon.log()
         aside = [p for p in state.iterdir() if p.name.startswith("spool.bin.oversize-")]
