@@ -1,18 +1,12 @@
 /// A guideline edition: the rule profile an app is judged by (`spec/README.md`).
 /// Raw values are its `MW_EDITION_*` bit; `name` is its one spelling in configs, violations and replies.
-public enum Edition: UInt32, Sendable, CaseIterable, Comparable {
+public enum Edition: UInt32, CatalogueWord, Comparable {
     /// `2009`: iPhone Human Interface Guidelines, 2009-11-20 (`MW_EDITION_2009`).
     case edition2009 = 1
     /// `ios7`: iOS 7 Human Interface Guidelines, Temporary Views (`MW_EDITION_IOS7`).
     case ios7 = 2
     /// `current`: today's Human Interface Guidelines (`MW_EDITION_CURRENT`).
     case current = 4
-
-    /// The edition spelled `name`, or nil.
-    public init?(name: String) {
-        guard let edition = Self.allCases.first(where: { $0.name == name }) else { return nil }
-        self = edition
-    }
 
     /// The edition's spelling: `2009`, `ios7` or `current`.
     public var name: String {

@@ -2,7 +2,7 @@ import ModalwatchABI
 
 /// What a presentation is: an entry of a session's presentation stack (`mw_presentation_kind`).
 /// Raw values are the C enum's; `name` is the value's one spelling in replies and reports.
-public enum PresentationKind: UInt32, Sendable, CaseIterable {
+public enum PresentationKind: UInt32, CatalogueWord {
     /// `alert` (`MW_KIND_ALERT`).
     case alert = 0
     /// `sheet` (`MW_KIND_SHEET`).
@@ -11,12 +11,6 @@ public enum PresentationKind: UInt32, Sendable, CaseIterable {
     case modal = 2
     /// `popover` (`MW_KIND_POPOVER`).
     case popover = 3
-
-    /// The kind spelled `name`, or nil.
-    public init?(name: String) {
-        guard let kind = Self.allCases.first(where: { $0.name == name }) else { return nil }
-        self = kind
-    }
 
     /// The kind an `mw_event_type` value presents or dismisses (`alert.presented` → `alert`), or
     /// nil for an event of no presentation.

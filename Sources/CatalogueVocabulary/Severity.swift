@@ -1,18 +1,12 @@
 /// How serious a rule's violations are: a rule's own, or a config's override (`mw_severity`).
 /// Raw values are the C enum's; `name` is the value's one spelling in configs, violations and replies.
-public enum Severity: UInt32, Sendable, CaseIterable, Comparable {
+public enum Severity: UInt32, CatalogueWord, Comparable {
     /// `info` (`MW_SEVERITY_INFO`).
     case info = 0
     /// `warning` (`MW_SEVERITY_WARNING`).
     case warning = 1
     /// `error` (`MW_SEVERITY_ERROR`).
     case error = 2
-
-    /// The severity spelled `name`, or nil.
-    public init?(name: String) {
-        guard let severity = Self.allCases.first(where: { $0.name == name }) else { return nil }
-        self = severity
-    }
 
     /// The value's spelling: `info`, `warning` or `error`.
     public var name: String {

@@ -62,8 +62,13 @@ public struct RuleDescriptor: @unchecked Sendable {
     /// (`alert.presented` and `alert.dismissed` → `alert`), nil when it wants events of several
     /// kinds (`modal-frequency`) or of none (`nav.push`).
     public var presentationKind: PresentationKind? {
-        let kinds = Set((0..<32).filter { eventMask & (1 << $0) != 0 }.compactMap { PresentationKind(eventType: UInt32($0)) })
-        return kinds.count == 1 ? kinds.first : nil
+        var kind: PresentationKind?
+        for type in 0..<32 where wants(eventType: UInt32(type)) {
+            guard let wanted = PresentationKind(eventType: UInt32(type)) else { continue }
+            if kind != nil, kind != wanted { return nil }
+            kind = wanted
+        }
+        return kind
     }
 
     /// Whether the rule applies in `edition`.

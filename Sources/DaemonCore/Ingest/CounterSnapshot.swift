@@ -35,10 +35,15 @@ final class CounterSnapshot: Sendable {
     func reply(nowMonotonicMs: Int64, nowMs: Int64, controlRequests: Int) -> StatusReply? {
         guard let published = latest.withLock({ $0 }) else { return nil }
         var reply = published.reply
-        reply.uptimeSeconds = Double(max(0, nowMonotonicMs - published.startedMonotonicMs)) / 1000
-        reply.countsAgeSeconds = Double(max(0, nowMonotonicMs - published.publishedMonotonicMs)) / 1000
-        reply.faults.checkpointAgeSeconds = published.checkpointAtMs.map { Double(max(0, nowMs - $0)) / 1000 }
+        reply.uptimeSeconds = Self.seconds(from: published.startedMonotonicMs, to: nowMonotonicMs)
+        reply.countsAgeSeconds = Self.seconds(from: published.publishedMonotonicMs, to: nowMonotonicMs)
+        reply.faults.checkpointAgeSeconds = published.checkpointAtMs.map { Self.seconds(from: $0, to: nowMs) }
         reply[.controlRequests] = controlRequests
         return reply
+    }
+
+    /// Seconds from `start` to `end` (ms), 0 for an `end` before `start`.
+    private static func seconds(from start: Int64, to end: Int64) -> Double {
+        Double(max(0, end - start)) / 1000
     }
 }

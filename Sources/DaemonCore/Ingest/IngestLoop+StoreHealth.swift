@@ -5,7 +5,8 @@ import Synchronization
 /// The history store's health and module faults in `status` and in the metrics
 /// (violations.md: "`status` says whether the store is healthy"; docs/RELIABILITY.md).
 extension IngestLoop {
-    /// The fault part of the `status` reply besides its plain counters (those are in `counters.plain`).
+    /// The fault part of the `status` reply besides its plain counters (those are in `counters.plain`)
+    /// and the checkpoint's age, which the control thread reads when it answers (`CounterSnapshot`).
     func faultStatus(_ counters: DaemonCounters) -> FaultStatus {
         var status = FaultStatus()
         status.controlHoldMaxMicros = Int(clamping: controlHolds.maxMicros)
@@ -16,7 +17,6 @@ extension IngestLoop {
         status.historyHealthy = counters.historyState == .ok
         status.historyError = publishing.health.lastErrorText
         status.connectionsRefusedBySocket = counters.connectionsRefusedBySocket.mapValues { Int(clamping: $0) }
-        status.checkpointAgeSeconds = checkpointAgeSeconds()
         status.rulesQuarantined = faultGuard.quarantined.values.sorted { $0.rule < $1.rule }.map {
             FaultStatus.Quarantined(rule: $0.rule, module: $0.module, fault: $0.fault, event: $0.event, since: $0.since)
         }
