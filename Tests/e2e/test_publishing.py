@@ -88,6 +88,11 @@ def test_a_subscriber_that_never_reads_slows_neither_ingest_nor_other_subscriber
             if support.delta(status, base, "events_received") >= total and not keeping_up.poll(300):
                 break
         elapsed = time.monotonic() - started
+        # The publishing thread counts what it sent; the ingest loop publishes that count each tick,
+        # so the count of a status read as the last events arrive may lag what was received.
+        status = daemon.wait_status(
+            lambda s: support.delta(s, base, "diagnostics_published") >= received, timeout=5,
+            what=f"diagnostics_published to reach the {received} received")
         published = support.delta(status, base, "diagnostics_published")
         assert support.delta(status, base, "events_received") == total, "ingest lost events"
         assert received == published, f"the subscriber that keeps up missed {published - received} of {published}"
