@@ -97,19 +97,34 @@ let package = Package(
         .target(name: "CByteClasses"),
 
         // Finding, checking and loading rule modules with dlopen.
-        .target(name: "RuleHost", dependencies: ["ModalwatchABI", "CatalogueVocabulary", "CRuleGuard", "Posix", "ByteBasics", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "RuleHost",
+            dependencies: [
+                "ModalwatchABI", "CatalogueVocabulary", "CRuleGuard", "Posix", "ByteBasics",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // The rule-call marker, the fatal-signal handler (C: async-signal-safe) and the sealed
         // in-memory files rule modules are loaded from.
         .target(name: "CRuleGuard"),
 
         // Sessions, the presentation stack, rule dispatch, firing discipline, violation JSON.
-        .target(name: "SessionEngine", dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics", "CRuleGuard", "AlertText"]),
+        .target(
+            name: "SessionEngine",
+            dependencies: ["ModalwatchABI", "EventDecoding", "RuleHost", "ByteBasics", "CRuleGuard", "AlertText"]
+        ),
 
         // Shard buckets and topics (scale.md): FNV-1a 64 of the shard key, which daemon owns what.
         .target(name: "ShardRouting", dependencies: ["ByteBasics"]),
         // The library apps publish events with: typed events, batching, a bounded queue, shard topics.
-        .target(name: "ModalwatchClient", dependencies: ["ZeroMQ", "ShardRouting", "ByteBasics", "EventDecoding", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "ModalwatchClient",
+            dependencies: [
+                "ZeroMQ", "ShardRouting", "ByteBasics", "EventDecoding",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // A scripted app session published through ModalwatchClient (docs/client.md; the e2e tests run it).
         .executableTarget(
             name: "ClientExample",
@@ -118,7 +133,10 @@ let package = Package(
         ),
 
         // The CURVE authentication handler (ZAP): which client keys get in, for the daemon and the forwarder.
-        .target(name: "CurveAuthentication", dependencies: ["ZeroMQ", "CZeroMQ", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "CurveAuthentication",
+            dependencies: ["ZeroMQ", "CZeroMQ", .product(name: "Logging", package: "swift-log")]
+        ),
 
         // The YAML configuration: every error names the file, the line and the key.
         .target(
@@ -151,7 +169,8 @@ let package = Package(
         .target(
             name: "DaemonCore",
             dependencies: [
-                "ZeroMQ", "CZeroMQ", "ConnectionLimits", "SessionEngine", "RuleHost", "ModalwatchConfig", "HistoryStore", "PostgresHistory", "Posix", "ControlProtocol",
+                "ZeroMQ", "CZeroMQ", "ConnectionLimits", "SessionEngine", "RuleHost", "ModalwatchConfig",
+                "HistoryStore", "PostgresHistory", "Posix", "ControlProtocol",
                 "EventDecoding", "CRuleGuard", "ShardRouting", "CurveAuthentication", "ByteBasics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -170,7 +189,8 @@ let package = Package(
         .executableTarget(
             name: "modalwatch",
             dependencies: [
-                "ZeroMQ", "ConnectionLimits", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding", "HistoryStore", "PostgresHistory", "ControlProtocol", "Report",
+                "ZeroMQ", "ConnectionLimits", "SessionEngine", "RuleHost", "ModalwatchConfig", "EventDecoding",
+                "HistoryStore", "PostgresHistory", "ControlProtocol", "Report",
                 "ModalwatchClient", "ShardRouting", "ModalwatchABI", "CurveAuthentication", "Posix", "ByteBasics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -191,7 +211,10 @@ let package = Package(
         // The thin helper that makes a Swift rule module a few plain types and one @_cdecl.
         .target(name: "RuleKit", dependencies: ["ModalwatchABI", "CatalogueVocabulary", "ByteBasics", "AlertText"]),
         // Text analysis for alert and sheet rules: words, capitalization styles, questions, quotes.
-        .target(name: "AlertText", dependencies: ["ByteBasics", "ModalwatchABI", "CWordBreaks", "CCharacterProperties"]),
+        .target(
+            name: "AlertText",
+            dependencies: ["ByteBasics", "ModalwatchABI", "CWordBreaks", "CCharacterProperties"]
+        ),
         // Words by ICU's word break iterator, dictionaries for scripts without spaces (Debian: libicu-dev).
         .target(name: "CWordBreaks", linkerSettings: [.linkedLibrary("icuuc")]),
         // Unicode character properties by ICU: letters, marks, case, emoji, white space.
@@ -205,13 +228,20 @@ let package = Package(
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "ZeroMQ"]),
         .testTarget(
             name: "ModalwatchClientTests",
-            dependencies: ["ModalwatchClient", "ShardRouting", "ByteBasics", "EventDecoding", "ModalwatchABI", "ZeroMQ", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ModalwatchClient", "ShardRouting", "ByteBasics", "EventDecoding", "ModalwatchABI", "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "AlertTextTests", dependencies: ["AlertText", "ModalwatchABI"]),
         .testTarget(name: "HistoryStoreTests", dependencies: ["HistoryStore", "ModalwatchTesting"]),
         .testTarget(name: "PostgresHistoryTests", dependencies: ["PostgresHistory", "HistoryStore"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "RuleHost", "EventDecoding", "ModalwatchABI"]),
-        .testTarget(name: "EventDecodingTests", dependencies: ["EventDecoding", "ByteBasics"], resources: [.copy("Corpus")]),
+        .testTarget(
+            name: "EventDecodingTests",
+            dependencies: ["EventDecoding", "ByteBasics"],
+            resources: [.copy("Corpus")]
+        ),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "ByteBasicsTests", dependencies: ["ByteBasics"]),
         .testTarget(
@@ -238,7 +268,8 @@ let package = Package(
         .testTarget(
             name: "DaemonCoreTests",
             dependencies: [
-                "DaemonCore", "SessionEngine", "ControlProtocol", "ModalwatchConfig", "RuleHost", "ZeroMQ", "ModalwatchTesting",
+                "DaemonCore", "SessionEngine", "ControlProtocol", "ModalwatchConfig", "RuleHost", "ZeroMQ",
+                "ModalwatchTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
@@ -252,7 +283,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RuleModuleTests",
-            dependencies: ["SessionEngine", "RuleHost", "ModalwatchTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "SessionEngine", "RuleHost", "ModalwatchTesting", .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Streams"]
         ),
         // The fuzz targets' sources (Fuzz/Targets) without their libFuzzer entry files, and a replay of
@@ -286,7 +319,8 @@ let uncheckedExclusivity: Set<String> = [
 /// Targets in C: no Swift settings.
 let cTargets: Set<String> = ["ModalwatchABI", "CRuleGuard", "CByteClasses", "CWordBreaks", "CCharacterProperties"]
 
-for target in package.targets where [.executable, .test, .regular].contains(target.type) && !cTargets.contains(target.name) {
+for target in package.targets
+where [.executable, .test, .regular].contains(target.type) && !cTargets.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     // Require `any` for existential types (SE-0335).

@@ -18,10 +18,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         // modalwatchd loads every .so in a --rules-dir folder; the name is yours to choose.
-        .library(name: "modalwatch-rules-house", type: .dynamic, targets: ["HouseRules"]),
+        .library(name: "modalwatch-rules-house", type: .dynamic, targets: ["HouseRules"])
     ],
     dependencies: [
-        .package(name: "modalwatch", path: "../.."),
+        .package(name: "modalwatch", path: "../..")
     ],
     targets: [
         .target(
@@ -31,6 +31,6 @@ let package = Package(
                 .product(name: "ModalwatchABI", package: "modalwatch"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
+        )
     ]
 )

@@ -44,52 +44,67 @@ enum SheetBackgroundInconsistent: Rule {
                 """,
             evidence: evidence,
             key: background.string ?? "",
-            suggestion: "Give all the app's action sheets one background, rather than a new one such as \(quoted: background)"
+            suggestion:
+                "Give all the app's action sheets one background, rather than a new one such as \(quoted: background)"
         )
     }
 
     static let examples: [Example] = [
-        Example("blue in one session, black in the next, blue again, then gray", expected: 2, in: .edition2009, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","background":"default_blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
-            {"v":1,"type":"session.end","session":"S1","ts":1732290003000}
-            {"v":1,"type":"session.start","session":"S2","ts":1732290010000,"app":"com.example.app"}
-            {"v":1,"type":"user.action","session":"S2","ts":1732290011000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S2","ts":1732290011100,"id":"sh1","background":"translucent_black","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S2","ts":1732290012000,"id":"sh1","button":1,"via":"button"}
-            {"v":1,"type":"user.action","session":"S2","ts":1732290013000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S2","ts":1732290013100,"id":"sh2","background":"default_blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S2","ts":1732290014000,"id":"sh2","button":1,"via":"button"}
-            {"v":1,"type":"user.action","session":"S2","ts":1732290015000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S2","ts":1732290015100,"id":"sh3","background":"opaque_gray","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            """),
-        Example("blue, then black, then gray (2009 only)", expected: 0, in: [.ios7, .current], events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","background":"default_blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh2","background":"translucent_black","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290004000,"id":"sh2","button":1,"via":"button"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290005000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290005100,"id":"sh3","background":"opaque_gray","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            """),
-        Example("one background per app, and sheets that do not say", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail"}
-            {"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.photos"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","background":"translucent_black","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"user.action","session":"S2","ts":1732290001000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S2","ts":1732290001100,"id":"sh1","background":"default_blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
-            {"v":1,"type":"sheet.dismissed","session":"S2","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh2","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290004000,"id":"sh2","button":1,"via":"button"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290005000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290005100,"id":"sh3","background":"translucent_black","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            """),
+        Example(
+            "blue in one session, black in the next, blue again, then gray",
+            expected: 2,
+            in: .edition2009,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","background":"default_blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
+                {"v":1,"type":"session.end","session":"S1","ts":1732290003000}
+                {"v":1,"type":"session.start","session":"S2","ts":1732290010000,"app":"com.example.app"}
+                {"v":1,"type":"user.action","session":"S2","ts":1732290011000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S2","ts":1732290011100,"id":"sh1","background":"translucent_black","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S2","ts":1732290012000,"id":"sh1","button":1,"via":"button"}
+                {"v":1,"type":"user.action","session":"S2","ts":1732290013000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S2","ts":1732290013100,"id":"sh2","background":"default_blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S2","ts":1732290014000,"id":"sh2","button":1,"via":"button"}
+                {"v":1,"type":"user.action","session":"S2","ts":1732290015000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S2","ts":1732290015100,"id":"sh3","background":"opaque_gray","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                """
+        ),
+        Example(
+            "blue, then black, then gray (2009 only)",
+            expected: 0,
+            in: [.ios7, .current],
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","background":"default_blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh2","background":"translucent_black","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290004000,"id":"sh2","button":1,"via":"button"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290005000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290005100,"id":"sh3","background":"opaque_gray","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                """
+        ),
+        Example(
+            "one background per app, and sheets that do not say",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail"}
+                {"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.photos"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","background":"translucent_black","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"user.action","session":"S2","ts":1732290001000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S2","ts":1732290001100,"id":"sh1","background":"default_blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
+                {"v":1,"type":"sheet.dismissed","session":"S2","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh2","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290004000,"id":"sh2","button":1,"via":"button"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290005000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290005100,"id":"sh3","background":"translucent_black","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                """
+        ),
     ]
 }

@@ -33,7 +33,8 @@ enum SheetCancelNotLast: Rule {
                 button \(cancel + 1) of \(buttons.count), not at the bottom
                 """,
             evidence: evidence,
-            suggestion: "Put \(quoted: buttons[cancel].title) at the bottom: \(quotedList: SheetLayout.titles(event, moving: cancel, to: .max))"
+            suggestion:
+                "Put \(quoted: buttons[cancel].title) at the bottom: \(quotedList: SheetLayout.titles(event, moving: cancel, to: .max))"
         )
     }
 
@@ -44,21 +45,35 @@ enum SheetCancelNotLast: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.1: a default-style button titled Cancel at the top", expected: 1, in: [.edition2009, .ios7], events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Cancel"},{"title":"Mail"}]}
-            """),
+        Example(
+            "v1.1: a default-style button titled Cancel at the top",
+            expected: 1,
+            in: [.edition2009, .ios7],
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Cancel"},{"title":"Mail"}]}
+                """
+        ),
         Example("Cancel at the top of a phone sheet", expected: 1, in: [.edition2009, .ios7], events: cancelFirst),
-        Example("Cancel at the top of a phone sheet (current sets no order)", expected: 0, in: .current, events: cancelFirst),
-        Example("Cancel last on a phone, and anywhere in an iPad popover", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.app","device":"pad"}
-            {"v":1,"type":"popover.presented","session":"S2","ts":1732290001000,"id":"p1"}
-            {"v":1,"type":"user.action","session":"S2","ts":1732290002000,"control":"button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S2","ts":1732290002100,"id":"sh1","in_popover":true,"from_popover":true,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Mail"}]}
-            """),
+        Example(
+            "Cancel at the top of a phone sheet (current sets no order)",
+            expected: 0,
+            in: .current,
+            events: cancelFirst
+        ),
+        Example(
+            "Cancel last on a phone, and anywhere in an iPad popover",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.app","device":"pad"}
+                {"v":1,"type":"popover.presented","session":"S2","ts":1732290001000,"id":"p1"}
+                {"v":1,"type":"user.action","session":"S2","ts":1732290002000,"control":"button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S2","ts":1732290002100,"id":"sh1","in_popover":true,"from_popover":true,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Mail"}]}
+                """
+        ),
     ]
 }

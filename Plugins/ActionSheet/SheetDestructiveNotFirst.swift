@@ -30,7 +30,8 @@ enum SheetDestructiveNotFirst: Rule {
                 \(quoted: buttons[index].title) as button \(index + 1) of \(buttons.count), not at the top
                 """,
             evidence: evidence,
-            suggestion: "Put \(quoted: buttons[index].title) at the top: \(quotedList: SheetLayout.titles(event, moving: index, to: 0))"
+            suggestion:
+                "Put \(quoted: buttons[index].title) at the top: \(quotedList: SheetLayout.titles(event, moving: index, to: 0))"
         )
     }
 
@@ -43,13 +44,17 @@ enum SheetDestructiveNotFirst: Rule {
     static let examples: [Example] = [
         Example("Delete below Archive", expected: 1, in: [.edition2009, .ios7], events: deleteSecond),
         Example("Delete below Archive (current sets no order)", expected: 0, in: .current, events: deleteSecond),
-        Example("Delete at the top, and a sheet with nothing destructive", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Edit"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Delete","style":"destructive"},{"title":"Archive"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":2,"via":"button"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh2","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
-            """),
+        Example(
+            "Delete at the top, and a sheet with nothing destructive",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Edit"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Delete","style":"destructive"},{"title":"Archive"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":2,"via":"button"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh2","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
+                """
+        ),
     ]
 }

@@ -28,7 +28,8 @@ enum SheetHasMessage: Rule {
             subject: event.id,
             message: "The action sheet \(label: event) has \(what)",
             evidence: evidence,
-            suggestion: "Remove the \(hasTitle && hasMessage ? "title and the message" : hasTitle ? "title" : "message"): the person's own action explains the action sheet"
+            suggestion:
+                "Remove the \(hasTitle && hasMessage ? "title and the message" : hasTitle ? "title" : "message"): the person's own action explains the action sheet"
         )
     }
 
@@ -42,15 +43,29 @@ enum SheetHasMessage: Rule {
         """
 
     static let examples: [Example] = [
-        Example("a sheet with a title and a message, and one with a message", expected: 2, in: [.edition2009, .ios7], events: explained),
-        Example("a sheet with a title and a message, and one with a message (current allows them)", expected: 0, in: .current, events: explained),
-        Example("sheets with no text, and with blank text", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh2","title":"","message":"  ","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            """),
+        Example(
+            "a sheet with a title and a message, and one with a message",
+            expected: 2,
+            in: [.edition2009, .ios7],
+            events: explained
+        ),
+        Example(
+            "a sheet with a title and a message, and one with a message (current allows them)",
+            expected: 0,
+            in: .current,
+            events: explained
+        ),
+        Example(
+            "sheets with no text, and with blank text",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":1,"via":"button"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh2","title":"","message":"  ","buttons":[{"title":"Delete","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                """
+        ),
     ]
 }

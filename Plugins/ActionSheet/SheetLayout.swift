@@ -15,7 +15,12 @@ enum SheetLayout {
 
     /// The titles of `event`'s buttons in their order, the button at `index` moved to `position`
     /// (0 the top, `Int.max` the bottom); with `appending`, that title added at the bottom.
-    static func titles(_ event: Event, moving index: Int? = nil, to position: Int = 0, appending: String? = nil) -> [String] {
+    static func titles(
+        _ event: Event,
+        moving index: Int? = nil,
+        to position: Int = 0,
+        appending: String? = nil
+    ) -> [String] {
         var titles = event.buttons.map { $0.title.string ?? "" }
         if let index {
             let moved = titles.remove(at: index)

@@ -32,43 +32,60 @@ enum SheetMissingCancel: Rule {
             subject: event.id,
             message: "The action sheet \(label: event) has no cancel button\(why)",
             evidence: evidence,
-            suggestion: "Add a “Cancel” button at the bottom: \(quotedList: SheetLayout.titles(event, appending: "Cancel"))"
+            suggestion:
+                "Add a “Cancel” button at the bottom: \(quotedList: SheetLayout.titles(event, appending: "Cancel"))"
         )
     }
 
     static let examples: [Example] = [
-        Example("v1.1: a default-style button titled cancel is the cancel button", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"cancel"}]}
-            """),
-        Example("a phone sheet, a pad sheet outside a popover, and a pad sheet from inside a popover, none with Cancel", expected: 3, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"}]}
-            {"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.app","device":"pad"}
-            {"v":1,"type":"user.action","session":"S2","ts":1732290001000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S2","ts":1732290001100,"id":"sh1","in_popover":false,"buttons":[{"title":"Mail"},{"title":"Message"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S2","ts":1732290002000,"id":"sh1","button":0,"via":"button"}
-            {"v":1,"type":"popover.presented","session":"S2","ts":1732290003000,"id":"p1"}
-            {"v":1,"type":"user.action","session":"S2","ts":1732290004000,"control":"button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S2","ts":1732290004100,"id":"sh2","in_popover":true,"from_popover":true,"buttons":[{"title":"Mail"},{"title":"Message"}]}
-            """),
-        Example("the same sheet id shown twice in a session fires once", expected: 1, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":0,"via":"button"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"}]}
-            """),
-        Example("a phone sheet with Cancel, and a pad sheet in a popover started outside one", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.app","device":"pad"}
-            {"v":1,"type":"user.action","session":"S2","ts":1732290001000,"control":"toolbar_button","label":"Share"}
-            {"v":1,"type":"sheet.presented","session":"S2","ts":1732290001100,"id":"sh1","in_popover":true,"buttons":[{"title":"Mail"},{"title":"Message"}]}
-            """),
+        Example(
+            "v1.1: a default-style button titled cancel is the cancel button",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"cancel"}]}
+                """
+        ),
+        Example(
+            "a phone sheet, a pad sheet outside a popover, and a pad sheet from inside a popover, none with Cancel",
+            expected: 3,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"}]}
+                {"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.app","device":"pad"}
+                {"v":1,"type":"user.action","session":"S2","ts":1732290001000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S2","ts":1732290001100,"id":"sh1","in_popover":false,"buttons":[{"title":"Mail"},{"title":"Message"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S2","ts":1732290002000,"id":"sh1","button":0,"via":"button"}
+                {"v":1,"type":"popover.presented","session":"S2","ts":1732290003000,"id":"p1"}
+                {"v":1,"type":"user.action","session":"S2","ts":1732290004000,"control":"button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S2","ts":1732290004100,"id":"sh2","in_popover":true,"from_popover":true,"buttons":[{"title":"Mail"},{"title":"Message"}]}
+                """
+        ),
+        Example(
+            "the same sheet id shown twice in a session fires once",
+            expected: 1,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290002000,"id":"sh1","button":0,"via":"button"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290003100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"}]}
+                """
+        ),
+        Example(
+            "a phone sheet with Cancel, and a pad sheet in a popover started outside one",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290001100,"id":"sh1","buttons":[{"title":"Mail"},{"title":"Message"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.app","device":"pad"}
+                {"v":1,"type":"user.action","session":"S2","ts":1732290001000,"control":"toolbar_button","label":"Share"}
+                {"v":1,"type":"sheet.presented","session":"S2","ts":1732290001100,"id":"sh1","in_popover":true,"buttons":[{"title":"Mail"},{"title":"Message"}]}
+                """
+        ),
     ]
 }

@@ -117,7 +117,12 @@ enum AlertButtonInstructions: Rule {
                 needed, name the button without quotation marks
                 """
             }
-        call.report(subject: event.id, message: "The \(field) of the alert \(label: event) \(what)", evidence: evidence, suggestion: suggestion)
+        call.report(
+            subject: event.id,
+            message: "The \(field) of the alert \(label: event) \(what)",
+            evidence: evidence,
+            suggestion: suggestion
+        )
     }
 
     private static let instructions = """
@@ -132,25 +137,44 @@ enum AlertButtonInstructions: Rule {
         """
 
     static let examples: [Example] = [
-        Example("a tap instruction, quoted titles, and press the OK button", expected: 4, in: [.ios7, .current], events: instructions),
-        Example("a tap instruction, quoted titles, and press the OK button (2009 has no rule)", expected: 0, in: .edition2009, events: instructions),
-        Example("v1.4: a button's title quoted in German „ “, Japanese 「 」 and Swedish ” ”; a German tap instruction without quotation marks is not judged", expected: 3, in: [.ios7, .current], events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","locale":"de-DE"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Aufnahme löschen?","message":"Tippen Sie auf „Löschen“, um sie zu entfernen.","buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Löschen","style":"destructive"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"locale":"ja-JP","id":"a2","title":"録音を削除しますか?","message":"「削除」をタップすると消去されます。","buttons":[{"title":"キャンセル","style":"cancel"},{"title":"削除","style":"destructive"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"locale":"sv-SE","id":"a3","title":"Radera inspelningen?","message":"Tryck på ”Radera” för att ta bort den.","buttons":[{"title":"Avbryt","style":"cancel"},{"title":"Radera","style":"destructive"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290006000,"id":"a3","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290007000,"id":"a4","title":"Aufnahme löschen?","message":"Tippen Sie auf Löschen, um „Meine Aufnahme“ zu entfernen.","buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Löschen","style":"destructive"}]}
-            """),
-        Example("text that does not explain the buttons", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Allow “Maps” to use location?","message":"Your location appears on the map.","buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Allow"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":1,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Photo Library Full","message":"Tap the photos you no longer need, then delete them.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Delete “View All”?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"View"}]}
-            """),
+        Example(
+            "a tap instruction, quoted titles, and press the OK button",
+            expected: 4,
+            in: [.ios7, .current],
+            events: instructions
+        ),
+        Example(
+            "a tap instruction, quoted titles, and press the OK button (2009 has no rule)",
+            expected: 0,
+            in: .edition2009,
+            events: instructions
+        ),
+        Example(
+            "v1.4: a button's title quoted in German „ “, Japanese 「 」 and Swedish ” ”; a German tap instruction without quotation marks is not judged",
+            expected: 3,
+            in: [.ios7, .current],
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","locale":"de-DE"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Aufnahme löschen?","message":"Tippen Sie auf „Löschen“, um sie zu entfernen.","buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Löschen","style":"destructive"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"locale":"ja-JP","id":"a2","title":"録音を削除しますか?","message":"「削除」をタップすると消去されます。","buttons":[{"title":"キャンセル","style":"cancel"},{"title":"削除","style":"destructive"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"locale":"sv-SE","id":"a3","title":"Radera inspelningen?","message":"Tryck på ”Radera” för att ta bort den.","buttons":[{"title":"Avbryt","style":"cancel"},{"title":"Radera","style":"destructive"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290006000,"id":"a3","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290007000,"id":"a4","title":"Aufnahme löschen?","message":"Tippen Sie auf Löschen, um „Meine Aufnahme“ zu entfernen.","buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Löschen","style":"destructive"}]}
+                """
+        ),
+        Example(
+            "text that does not explain the buttons",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Allow “Maps” to use location?","message":"Your location appears on the map.","buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Allow"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":1,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Photo Library Full","message":"Tap the photos you no longer need, then delete them.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Delete “View All”?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"View"}]}
+                """
+        ),
     ]
 }

@@ -34,7 +34,8 @@ enum AlertButtonTitleFormat: Rule {
         // Most alerts have no such button: decided before any array is made.
         guard event.buttons.contains(where: { problem(call.slice($0.title), english: english) != nil }) else { return }
         var offending: [Int] = []
-        for (index, button) in event.buttons.enumerated() where problem(call.slice(button.title), english: english) != nil {
+        for (index, button) in event.buttons.enumerated()
+        where problem(call.slice(button.title), english: english) != nil {
             offending.append(index)
         }
         guard let first = offending.first else { return }
@@ -42,9 +43,13 @@ enum AlertButtonTitleFormat: Rule {
         evidence.add("buttons", offending)
         evidence.add("titles", texts: offending.count) { event.buttons[offending[$0]].title }
         evidence.add("problems", offending.map { problem(call.slice(event.buttons[$0].title), english: english) ?? "" })
-        evidence.add("suggested_buttons", event.buttons.map { button -> String in
-            problem(call.slice(button.title), english: english) == nil ? button.title.string ?? "" : corrected(call.slice(button.title), english: english)
-        })
+        evidence.add(
+            "suggested_buttons",
+            event.buttons.map { button -> String in
+                problem(call.slice(button.title), english: english) == nil
+                    ? button.title.string ?? "" : corrected(call.slice(button.title), english: english)
+            }
+        )
         let extra: Message = offending.count > 1 ? " (and \(count: offending.count - 1, "more button"))" : ""
         call.report(
             subject: event.id,
@@ -80,21 +85,35 @@ enum AlertButtonTitleFormat: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.2: Löschen! in German, 削除する。 in Japanese; German capitalization not judged", expected: 2, in: [.ios7, .current], events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de-DE"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Foto löschen?","message":null,"buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Löschen!","style":"destructive"}]}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a2","locale":"ja-JP","title":"写真を削除しますか？","message":null,"buttons":[{"title":"キャンセル","style":"cancel"},{"title":"削除する。","style":"destructive"}]}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a3","title":"Entwurf löschen?","message":null,"buttons":[{"title":"abbrechen","style":"cancel"},{"title":"Jetzt löschen","style":"destructive"}]}
-            """),
+        Example(
+            "v1.2: Löschen! in German, 削除する。 in Japanese; German capitalization not judged",
+            expected: 2,
+            in: [.ios7, .current],
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de-DE"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Foto löschen?","message":null,"buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Löschen!","style":"destructive"}]}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a2","locale":"ja-JP","title":"写真を削除しますか？","message":null,"buttons":[{"title":"キャンセル","style":"cancel"},{"title":"削除する。","style":"destructive"}]}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a3","title":"Entwurf löschen?","message":null,"buttons":[{"title":"abbrechen","style":"cancel"},{"title":"Jetzt löschen","style":"destructive"}]}
+                """
+        ),
         Example("OK. and Try again, Delete Now!, and CANCEL", expected: 3, in: [.ios7, .current], events: badTitles),
-        Example("OK. and Try again, Delete Now!, and CANCEL (2009 does not ask)", expected: 0, in: .edition2009, events: badTitles),
-        Example("title-style titles, OK, an ellipsis, and an abbreviation", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":null,"buttons":[{"title":"OK"},{"title":"Try Again"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Storage Full","message":null,"buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Open in iCloud"},{"title":"Manage Storage…"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Export Note","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save PDF"}]}
-            """),
+        Example(
+            "OK. and Try again, Delete Now!, and CANCEL (2009 does not ask)",
+            expected: 0,
+            in: .edition2009,
+            events: badTitles
+        ),
+        Example(
+            "title-style titles, OK, an ellipsis, and an abbreviation",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":null,"buttons":[{"title":"OK"},{"title":"Try Again"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Storage Full","message":null,"buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Open in iCloud"},{"title":"Manage Storage…"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Export Note","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save PDF"}]}
+                """
+        ),
     ]
 }

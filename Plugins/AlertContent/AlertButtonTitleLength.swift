@@ -10,7 +10,13 @@ enum AlertButtonTitleLength: Rule {
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
     static let languages = Languages.localized
-    static let maxWords = Parameter<Int64>.int("max_words", default: 2, min: 1, max: 1000, "words a button title may have")
+    static let maxWords = Parameter<Int64>.int(
+        "max_words",
+        default: 2,
+        min: 1,
+        max: 1000,
+        "words a button title may have"
+    )
     static let parameters: [any ParameterDeclaration] = [maxWords]
     static let summary = """
         A button's title has more than max_words words (runs of letters, digits and apostrophes: Don’t Allow is 2, \
@@ -66,9 +72,13 @@ enum AlertButtonTitleLength: Rule {
     static let examples: [Example] = [
         Example("a three-word button", expected: 1, in: [.ios7, .current], events: longTitles),
         Example("a three-word button (2009 sets no length)", expected: 0, in: .edition2009, events: longTitles),
-        Example("two-word titles, with an apostrophe and an emoji", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Allow Notifications?","message":null,"buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Allow 🔔 Now"}]}
-            """),
+        Example(
+            "two-word titles, with an apostrophe and an emoji",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Allow Notifications?","message":null,"buttons":[{"title":"Don’t Allow","style":"cancel"},{"title":"Allow 🔔 Now"}]}
+                """
+        ),
     ]
 }

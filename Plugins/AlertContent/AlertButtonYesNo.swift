@@ -77,21 +77,34 @@ enum AlertButtonYesNo: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.2: a German alert with Nein and Ja", expected: 1, in: [.ios7, .current], events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de-DE"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Foto löschen?","message":null,"buttons":[{"title":"Nein","style":"cancel"},{"title":"Ja","style":"destructive"}]}
-            """),
-        Example("v1.2: a German alert with Abbrechen and Löschen", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de-DE"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Foto löschen?","message":null,"buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Löschen","style":"destructive"}]}
-            """),
+        Example(
+            "v1.2: a German alert with Nein and Ja",
+            expected: 1,
+            in: [.ios7, .current],
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de-DE"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Foto löschen?","message":null,"buttons":[{"title":"Nein","style":"cancel"},{"title":"Ja","style":"destructive"}]}
+                """
+        ),
+        Example(
+            "v1.2: a German alert with Abbrechen and Löschen",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de-DE"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Foto löschen?","message":null,"buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Löschen","style":"destructive"}]}
+                """
+        ),
         Example("No and Yes, and YES!", expected: 2, in: [.ios7, .current], events: yesNo),
         Example("No and Yes, and YES! (2009 does not ask)", expected: 0, in: .edition2009, events: yesNo),
-        Example("verbs, and titles that only contain yes or no", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Rate this app?","message":null,"buttons":[{"title":"No Thanks","style":"cancel"},{"title":"Yes, Rate"}]}
-            """),
+        Example(
+            "verbs, and titles that only contain yes or no",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Rate this app?","message":null,"buttons":[{"title":"No Thanks","style":"cancel"},{"title":"Yes, Rate"}]}
+                """
+        ),
     ]
 }

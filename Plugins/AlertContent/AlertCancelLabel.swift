@@ -30,9 +30,11 @@ enum AlertCancelLabel: Rule {
         let titles: StandardTitles
         switch call.language {
         case .english:
-            guard let index = buttons.indices.first(where: {
-                buttons.isCancelButton($0, locale: locale) && buttons[$0].title != "Cancel"
-            }) else { return }
+            guard
+                let index = buttons.indices.first(where: {
+                    buttons.isCancelButton($0, locale: locale) && buttons[$0].title != "Cancel"
+                })
+            else { return }
             report(call, index: index, title: "Cancel")
             return
         case .titled(let language) where !language.cancel.isEmpty:
@@ -88,33 +90,64 @@ enum AlertCancelLabel: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.1: a default-style button titled CANCEL is the cancel button, and not titled Cancel", expected: 1, in: .current, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"CANCEL"},{"title":"Delete","style":"destructive"}]}
-            """),
-        Example("v1.1: a default-style button titled Cancel", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
-            """),
+        Example(
+            "v1.1: a default-style button titled CANCEL is the cancel button, and not titled Cancel",
+            expected: 1,
+            in: .current,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"CANCEL"},{"title":"Delete","style":"destructive"}]}
+                """
+        ),
+        Example(
+            "v1.1: a default-style button titled Cancel",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
+                """
+        ),
         Example("a cancel button titled Not Now", expected: 1, in: .current, events: notNow),
-        Example("v1.2: a German alert whose default-style Abbrechen is its cancel button", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de_DE"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Foto löschen?","message":"Es wird von allen Geräten entfernt.","buttons":[{"title":"Abbrechen"},{"title":"Löschen","style":"destructive"}]}
-            """),
-        Example("v1.2: a German alert whose cancel button is titled in English", expected: 1, in: .current, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de-DE"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Foto löschen?","message":"Es wird von allen Geräten entfernt.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Löschen","style":"destructive"}]}
-            """),
-        Example("v1.2: a cancel button in a language without Cancel titles is not judged", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"tlh"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Qagh","message":null,"buttons":[{"title":"mev","style":"cancel"},{"title":"Qaw'","style":"destructive"}]}
-            """),
-        Example("a cancel button titled Not Now (2009 and ios7 allow it)", expected: 0, in: [.edition2009, .ios7], events: notNow),
-        Example("Cancel, and a one-button alert whose only button cancels", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Download finished","message":null,"buttons":[{"title":"Dismiss","style":"cancel"}]}
-            """),
+        Example(
+            "v1.2: a German alert whose default-style Abbrechen is its cancel button",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de_DE"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Foto löschen?","message":"Es wird von allen Geräten entfernt.","buttons":[{"title":"Abbrechen"},{"title":"Löschen","style":"destructive"}]}
+                """
+        ),
+        Example(
+            "v1.2: a German alert whose cancel button is titled in English",
+            expected: 1,
+            in: .current,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de-DE"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Foto löschen?","message":"Es wird von allen Geräten entfernt.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Löschen","style":"destructive"}]}
+                """
+        ),
+        Example(
+            "v1.2: a cancel button in a language without Cancel titles is not judged",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"tlh"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Qagh","message":null,"buttons":[{"title":"mev","style":"cancel"},{"title":"Qaw'","style":"destructive"}]}
+                """
+        ),
+        Example(
+            "a cancel button titled Not Now (2009 and ios7 allow it)",
+            expected: 0,
+            in: [.edition2009, .ios7],
+            events: notNow
+        ),
+        Example(
+            "Cancel, and a one-button alert whose only button cancels",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Download finished","message":null,"buttons":[{"title":"Dismiss","style":"cancel"}]}
+                """
+        ),
     ]
 }

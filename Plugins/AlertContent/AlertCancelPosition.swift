@@ -16,7 +16,8 @@ enum AlertCancelPosition: Rule {
         left.
         """
     static let guideline = "Place the Cancel button where people expect it"
-    static let source = "2009: Designing an Alert; ios7: Alert (Place buttons appropriately); current: Alerts (Alert Buttons)"
+    static let source =
+        "2009: Designing an Alert; ios7: Alert (Place buttons appropriately); current: Alerts (Alert Buttons)"
 
     static func judge(_ call: RuleCall) {
         let event = call.event
@@ -39,7 +40,8 @@ enum AlertCancelPosition: Rule {
         let why =
             call.edition == .current
             ? "Cancel buttons belong on the left"
-            : (otherDestructive ? "it belongs on the right when the other button is destructive" : "it belongs on the left")
+            : (otherDestructive
+                ? "it belongs on the right when the other button is destructive" : "it belongs on the left")
         call.report(
             subject: event.id,
             message: """
@@ -64,25 +66,57 @@ enum AlertCancelPosition: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.1: a default-style button titled Cancel on the right of OK", expected: 1, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Send this message?","message":"It is removed from all devices.","buttons":[{"title":"OK"},{"title":"Cancel"}]}
-            """),
-        Example("Cancel left of a destructive Delete", expected: 1, in: [.edition2009, .ios7], events: cancelLeftDestructive),
-        Example("Cancel left of a destructive Delete (current: always left)", expected: 0, in: .current, events: cancelLeftDestructive),
-        Example("Cancel right of a destructive Delete", expected: 0, in: [.edition2009, .ios7], events: cancelRightDestructive),
-        Example("Cancel right of a destructive Delete (current: always left)", expected: 1, in: .current, events: cancelRightDestructive),
-        Example("Cancel right of a benign button", expected: 1, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Save to iCloud?","message":null,"buttons":[{"title":"Save"},{"title":"Cancel","style":"cancel"}]}
-            """),
-        Example("Cancel left of a benign button, and alerts that are not judged", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Save to iCloud?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":1,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Save to iCloud?","message":null,"buttons":[{"title":"Save"},{"title":"Later"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":1,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Save to iCloud?","message":null,"buttons":[{"title":"Save"},{"title":"Later"},{"title":"Cancel","style":"cancel"}]}
-            """),
+        Example(
+            "v1.1: a default-style button titled Cancel on the right of OK",
+            expected: 1,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Send this message?","message":"It is removed from all devices.","buttons":[{"title":"OK"},{"title":"Cancel"}]}
+                """
+        ),
+        Example(
+            "Cancel left of a destructive Delete",
+            expected: 1,
+            in: [.edition2009, .ios7],
+            events: cancelLeftDestructive
+        ),
+        Example(
+            "Cancel left of a destructive Delete (current: always left)",
+            expected: 0,
+            in: .current,
+            events: cancelLeftDestructive
+        ),
+        Example(
+            "Cancel right of a destructive Delete",
+            expected: 0,
+            in: [.edition2009, .ios7],
+            events: cancelRightDestructive
+        ),
+        Example(
+            "Cancel right of a destructive Delete (current: always left)",
+            expected: 1,
+            in: .current,
+            events: cancelRightDestructive
+        ),
+        Example(
+            "Cancel right of a benign button",
+            expected: 1,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Save to iCloud?","message":null,"buttons":[{"title":"Save"},{"title":"Cancel","style":"cancel"}]}
+                """
+        ),
+        Example(
+            "Cancel left of a benign button, and alerts that are not judged",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Save to iCloud?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":1,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Save to iCloud?","message":null,"buttons":[{"title":"Save"},{"title":"Later"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":1,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Save to iCloud?","message":null,"buttons":[{"title":"Save"},{"title":"Later"},{"title":"Cancel","style":"cancel"}]}
+                """
+        ),
     ]
 }

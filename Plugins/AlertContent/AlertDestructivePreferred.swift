@@ -21,7 +21,9 @@ enum AlertDestructivePreferred: Rule {
         let event = call.event
         let buttons = event.buttons
         guard buttons.contains(where: { $0.style == .destructive }),
-            let preferred = buttons.indices.first(where: { buttons[$0].preferred == true && !buttons.isCancelButton($0, locale: call.locale) })
+            let preferred = buttons.indices.first(where: {
+                buttons[$0].preferred == true && !buttons.isCancelButton($0, locale: call.locale)
+            })
         else { return }
         var evidence = Evidence()
         evidence.add("preferred_index", preferred)
@@ -47,19 +49,37 @@ enum AlertDestructivePreferred: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.1: a preferred default-style button titled Cancel beside Delete", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","preferred":true},{"title":"Delete","style":"destructive"}]}
-            """),
-        Example("a preferred Delete, and a preferred Save Draft beside a destructive button", expected: 2, in: .current, events: preferredDelete),
-        Example("a preferred Delete, and a preferred Save Draft (current only)", expected: 0, in: [.edition2009, .ios7], events: preferredDelete),
-        Example("a preferred Cancel, no preferred button, and a preferred button with nothing destructive", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel","preferred":true},{"title":"Delete","style":"destructive"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive","preferred":false}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Save changes?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save","preferred":true}]}
-            """),
+        Example(
+            "v1.1: a preferred default-style button titled Cancel beside Delete",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","preferred":true},{"title":"Delete","style":"destructive"}]}
+                """
+        ),
+        Example(
+            "a preferred Delete, and a preferred Save Draft beside a destructive button",
+            expected: 2,
+            in: .current,
+            events: preferredDelete
+        ),
+        Example(
+            "a preferred Delete, and a preferred Save Draft (current only)",
+            expected: 0,
+            in: [.edition2009, .ios7],
+            events: preferredDelete
+        ),
+        Example(
+            "a preferred Cancel, no preferred button, and a preferred button with nothing destructive",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel","preferred":true},{"title":"Delete","style":"destructive"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive","preferred":false}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Save changes?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Save","preferred":true}]}
+                """
+        ),
     ]
 }

@@ -46,17 +46,30 @@ enum AlertDestructiveWithoutCancel: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.1: a default-style button titled Cancel beside Delete", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
-            """),
+        Example(
+            "v1.1: a default-style button titled Cancel beside Delete",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
+                """
+        ),
         Example("Delete with Keep, which is not a cancel button", expected: 1, in: .current, events: noCancel),
-        Example("Delete with Keep, which is not a cancel button (current only)", expected: 0, in: [.edition2009, .ios7], events: noCancel),
-        Example("Delete with Cancel, and an alert with nothing destructive", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Unable to Sync","message":null,"buttons":[{"title":"OK"},{"title":"Settings"}]}
-            """),
+        Example(
+            "Delete with Keep, which is not a cancel button (current only)",
+            expected: 0,
+            in: [.edition2009, .ios7],
+            events: noCancel
+        ),
+        Example(
+            "Delete with Cancel, and an alert with nothing destructive",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Unable to Sync","message":null,"buttons":[{"title":"OK"},{"title":"Settings"}]}
+                """
+        ),
     ]
 }

@@ -67,18 +67,32 @@ enum AlertErrorWord: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.2: Fehler in a German title, エラー in a Japanese message", expected: 2, in: .edition2009, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de-DE"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Fehler beim Senden","message":"Der Server ist nicht erreichbar.","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a2","locale":"ja-JP","title":"送信できません","message":"通信エラーが発生しました。","buttons":[{"title":"OK"}]}
-            """),
+        Example(
+            "v1.2: Fehler in a German title, エラー in a Japanese message",
+            expected: 2,
+            in: .edition2009,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de-DE"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Fehler beim Senden","message":"Der Server ist nicht erreichbar.","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a2","locale":"ja-JP","title":"送信できません","message":"通信エラーが発生しました。","buttons":[{"title":"OK"}]}
+                """
+        ),
         Example("error in a title and in a message", expected: 2, in: .edition2009, events: errorTitle),
-        Example("error in a title and in a message (only 2009 has the rule)", expected: 0, in: [.ios7, .current], events: errorTitle),
-        Example("text that describes the situation, and near misses", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"3 Errors Found","message":"Some rows look erroneous.","buttons":[{"title":"Show Error Log"},{"title":"Cancel","style":"cancel"}]}
-            """),
+        Example(
+            "error in a title and in a message (only 2009 has the rule)",
+            expected: 0,
+            in: [.ios7, .current],
+            events: errorTitle
+        ),
+        Example(
+            "text that describes the situation, and near misses",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"3 Errors Found","message":"Some rows look erroneous.","buttons":[{"title":"Show Error Log"},{"title":"Cancel","style":"cancel"}]}
+                """
+        ),
     ]
 }

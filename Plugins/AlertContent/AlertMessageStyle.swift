@@ -17,7 +17,8 @@ enum AlertMessageStyle: Rule {
         the full-width forms); a null, absent or blank message does not fire. The suggested message ends with 。 when \
         it is mostly of a script written without spaces (Han, Kana, Thai, …), else with a period.
         """
-    static let guideline = "Write the message in complete sentences, with sentence-style capitalization and ending punctuation"
+    static let guideline =
+        "Write the message in complete sentences, with sentence-style capitalization and ending punctuation"
     static let source = "ios7: Alert; current: Alerts (Alert Titles and Messages)"
 
     /// The message with a capital first letter and, when it has no ending mark, a period (`。` for
@@ -38,7 +39,10 @@ enum AlertMessageStyle: Rule {
         guard let first = text.firstWord else { return text.string }
         let word = first.string
         let before = String(decoding: UnsafeBufferPointer(rebasing: text.bytes[0..<first.offset]), as: UTF8.self)
-        let after = String(decoding: UnsafeBufferPointer(rebasing: text.bytes[(first.offset + first.text.count)...]), as: UTF8.self)
+        let after = String(
+            decoding: UnsafeBufferPointer(rebasing: text.bytes[(first.offset + first.text.count)...]),
+            as: UTF8.self
+        )
         return before + (word.first.map { $0.uppercased() } ?? "") + word.dropFirst() + after
     }
 
@@ -81,26 +85,44 @@ enum AlertMessageStyle: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.2: messages ending with ؟ and 。", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"ar-SA"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"حذف الصورة","message":"هل تريد حذف هذه الصورة؟","buttons":[{"title":"إلغاء","style":"cancel"},{"title":"حذف","style":"destructive"}]}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a2","locale":"ja-JP","title":"接続できません","message":"申し訳ありません。","buttons":[{"title":"OK"}]}
-            """),
-        Example("no ending punctuation, a lowercase start, and both", expected: 3, in: [.ios7, .current], events: fragments),
-        Example("no ending punctuation, a lowercase start, and both (2009 has no rule)", expected: 0, in: .edition2009, events: fragments),
-        Example("complete sentences, names, an ellipsis, and no message", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Storage Full","message":"iCloud storage is full!","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Open Failed","message":"“notes.txt” could not be opened. Try again?","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290006000,"id":"a3","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290007000,"id":"a4","title":"Syncing","message":"Éléments en attente…","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290008000,"id":"a4","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290009000,"id":"a5","title":"Syncing Paused","message":null,"buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290010000,"id":"a5","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290011000,"id":"a6","title":"Syncing Paused","message":"  ","buttons":[{"title":"OK"}]}
-            """),
+        Example(
+            "v1.2: messages ending with ؟ and 。",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"ar-SA"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"حذف الصورة","message":"هل تريد حذف هذه الصورة؟","buttons":[{"title":"إلغاء","style":"cancel"},{"title":"حذف","style":"destructive"}]}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a2","locale":"ja-JP","title":"接続できません","message":"申し訳ありません。","buttons":[{"title":"OK"}]}
+                """
+        ),
+        Example(
+            "no ending punctuation, a lowercase start, and both",
+            expected: 3,
+            in: [.ios7, .current],
+            events: fragments
+        ),
+        Example(
+            "no ending punctuation, a lowercase start, and both (2009 has no rule)",
+            expected: 0,
+            in: .edition2009,
+            events: fragments
+        ),
+        Example(
+            "complete sentences, names, an ellipsis, and no message",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Sync","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Storage Full","message":"iCloud storage is full!","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"Open Failed","message":"“notes.txt” could not be opened. Try again?","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290006000,"id":"a3","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290007000,"id":"a4","title":"Syncing","message":"Éléments en attente…","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290008000,"id":"a4","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290009000,"id":"a5","title":"Syncing Paused","message":null,"buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290010000,"id":"a5","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290011000,"id":"a6","title":"Syncing Paused","message":"  ","buttons":[{"title":"OK"}]}
+                """
+        ),
     ]
 }

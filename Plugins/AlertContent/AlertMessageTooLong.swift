@@ -10,7 +10,13 @@ enum AlertMessageTooLong: Rule {
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
     static let languages = Languages.localized
-    static let maxChars = Parameter<Int64>.int("max_chars", default: 120, min: 1, max: 4096, "characters an alert message may have")
+    static let maxChars = Parameter<Int64>.int(
+        "max_chars",
+        default: 120,
+        min: 1,
+        max: 4096,
+        "characters an alert message may have"
+    )
     static let parameters: [any ParameterDeclaration] = [maxChars]
     static let summary = """
         The message, as sent, has more than max_chars characters, counted as a person sees them (Swift Characters, \
@@ -31,7 +37,8 @@ enum AlertMessageTooLong: Rule {
         evidence.add("max_chars", limit)
         call.report(
             subject: event.id,
-            message: "The message of the alert \(label: event) has \(characters) characters\(message.hasWideCharacters ? ", a wide character counting as two" : ""); the limit is \(limit)",
+            message:
+                "The message of the alert \(label: event) has \(characters) characters\(message.hasWideCharacters ? ", a wide character counting as two" : ""); the limit is \(limit)",
             evidence: evidence,
             suggestion: "Shorten the message to \(limit) characters or fewer, one or two short sentences"
         )
@@ -46,12 +53,21 @@ enum AlertMessageTooLong: Rule {
 
     static let examples: [Example] = [
         Example("messages of 125 and 121 characters", expected: 2, in: [.ios7, .current], events: longMessage),
-        Example("messages of 125 and 121 characters (2009 sets no length)", expected: 0, in: .edition2009, events: longMessage),
-        Example("a message of 120 characters in 128 bytes, and none", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Échec de l’envoi","message":"Les photos n’ont pas pu être envoyées car le serveur a mis trop de temps à répondre. Vérifiez la connexion et réessayez.","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Upload Failed","message":null,"buttons":[{"title":"OK"}]}
-            """),
+        Example(
+            "messages of 125 and 121 characters (2009 sets no length)",
+            expected: 0,
+            in: .edition2009,
+            events: longMessage
+        ),
+        Example(
+            "a message of 120 characters in 128 bytes, and none",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Échec de l’envoi","message":"Les photos n’ont pas pu être envoyées car le serveur a mis trop de temps à répondre. Vérifiez la connexion et réessayez.","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Upload Failed","message":null,"buttons":[{"title":"OK"}]}
+                """
+        ),
     ]
 }

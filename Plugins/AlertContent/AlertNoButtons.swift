@@ -22,20 +22,29 @@ enum AlertNoButtons: Rule {
             subject: event.id,
             message: "The alert \(label: event) has no buttons",
             evidence: evidence,
-            suggestion: "Give the alert \(label: event) a button that dismisses it, such as “OK”, or “Cancel” and the action"
+            suggestion:
+                "Give the alert \(label: event) a button that dismisses it, such as “OK”, or “Cancel” and the action"
         )
     }
 
     static let examples: [Example] = [
-        Example("an alert with an empty button list, and one without the field", expected: 2, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Syncing Paused","message":"Syncing resumes when the device is charging.","buttons":[]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":null,"via":"programmatic"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a2","title":"Low Storage","message":"Remove some photos to make room."}
-            """),
-        Example("an alert with one button", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Syncing Paused","message":"Syncing resumes when the device is charging.","buttons":[{"title":"OK"}]}
-            """),
+        Example(
+            "an alert with an empty button list, and one without the field",
+            expected: 2,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Syncing Paused","message":"Syncing resumes when the device is charging.","buttons":[]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":null,"via":"programmatic"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a2","title":"Low Storage","message":"Remove some photos to make room."}
+                """
+        ),
+        Example(
+            "an alert with one button",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Syncing Paused","message":"Syncing resumes when the device is charging.","buttons":[{"title":"OK"}]}
+                """
+        ),
     ]
 }

@@ -72,14 +72,28 @@ enum AlertPronoun: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.1: you’ll, you've and you’d, with either apostrophe", expected: 3, in: [.ios7, .current], events: contractions),
+        Example(
+            "v1.1: you’ll, you've and you’d, with either apostrophe",
+            expected: 3,
+            in: [.ios7, .current],
+            events: contractions
+        ),
         Example("pronouns in a title, a button and a message", expected: 3, in: [.ios7, .current], events: pronouns),
-        Example("pronouns in a title, a button and a message (2009 does not ask)", expected: 0, in: .edition2009, events: pronouns),
-        Example("impersonal text, and words that only look like pronouns", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Trip to Mexico and Myanmar","message":"Memories for the youth club are ready.","buttons":[{"title":"OK"}]}
-            """),
+        Example(
+            "pronouns in a title, a button and a message (2009 does not ask)",
+            expected: 0,
+            in: .edition2009,
+            events: pronouns
+        ),
+        Example(
+            "impersonal text, and words that only look like pronouns",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Delete this contact?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Trip to Mexico and Myanmar","message":"Memories for the youth club are ready.","buttons":[{"title":"OK"}]}
+                """
+        ),
     ]
 }

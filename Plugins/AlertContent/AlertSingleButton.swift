@@ -34,22 +34,34 @@ enum AlertSingleButton: Rule {
     }
 
     static let examples: [Example] = [
-        Example("an alert with only OK", expected: 1, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Message Not Sent","message":"The server could not be reached.","buttons":[{"title":"OK","style":"default"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":0,"via":"button"}
-            """),
-        Example("the same alert id shown twice in a session fires once", expected: 1, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Message Not Sent","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290009000,"id":"a1","title":"Message Not Sent","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
-            """),
-        Example("alerts with two buttons, and with none", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Message Not Sent","message":"The server could not be reached.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Try Again"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":1,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a2","title":"Syncing Paused","message":null,"buttons":[]}
-            """),
+        Example(
+            "an alert with only OK",
+            expected: 1,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Message Not Sent","message":"The server could not be reached.","buttons":[{"title":"OK","style":"default"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":0,"via":"button"}
+                """
+        ),
+        Example(
+            "the same alert id shown twice in a session fires once",
+            expected: 1,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Message Not Sent","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290009000,"id":"a1","title":"Message Not Sent","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
+                """
+        ),
+        Example(
+            "alerts with two buttons, and with none",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Message Not Sent","message":"The server could not be reached.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Try Again"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":1,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a2","title":"Syncing Paused","message":null,"buttons":[]}
+                """
+        ),
     ]
 }

@@ -45,12 +45,21 @@ enum AlertTextFields: Rule {
 
     static let examples: [Example] = [
         Example("three fields, and two secure fields", expected: 2, in: .ios7, events: fields),
-        Example("three fields, and two secure fields (ios7 only)", expected: 0, in: [.edition2009, .current], events: fields),
-        Example("a name and a password field, and no fields", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Sign In","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Sign In"}],"text_fields":[{"secure":false},{"secure":true}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290005000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290006000,"id":"a2","title":"Sign In","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Sign In"}],"text_fields":[]}
-            """),
+        Example(
+            "three fields, and two secure fields (ios7 only)",
+            expected: 0,
+            in: [.edition2009, .current],
+            events: fields
+        ),
+        Example(
+            "a name and a password field, and no fields",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Sign In","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Sign In"}],"text_fields":[{"secure":false},{"secure":true}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290005000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290006000,"id":"a2","title":"Sign In","message":null,"buttons":[{"title":"Cancel","style":"cancel"},{"title":"Sign In"}],"text_fields":[]}
+                """
+        ),
     ]
 }

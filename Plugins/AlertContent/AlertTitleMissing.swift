@@ -38,10 +38,19 @@ enum AlertTitleMissing: Rule {
 
     static let examples: [Example] = [
         Example("alerts with a null and a blank title", expected: 2, in: [.ios7, .current], events: messageOnly),
-        Example("alerts with a null and a blank title (2009 allows a message alone)", expected: 0, in: .edition2009, events: messageOnly),
-        Example("an alert with a title", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Message Not Sent","message":null,"buttons":[{"title":"OK"}]}
-            """),
+        Example(
+            "alerts with a null and a blank title (2009 allows a message alone)",
+            expected: 0,
+            in: .edition2009,
+            events: messageOnly
+        ),
+        Example(
+            "an alert with a title",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Message Not Sent","message":null,"buttons":[{"title":"OK"}]}
+                """
+        ),
     ]
 }

@@ -44,33 +44,49 @@ enum AlertTitleSingleWord: Rule {
     }
 
     static let examples: [Example] = [
-        Example("v1.3: Japanese titles エラー, プレイリスト and 接続できません, a Thai แก้ไข, a Chinese 导入失败", expected: 3, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"ja-JP"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"エラー","message":"問題が発生しました。","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a2","title":"接続できません","message":"申し訳ありません。","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a3","title":"プレイリスト","message":"プレイリストを削除しますか？","buttons":[{"title":"キャンセル","style":"cancel"},{"title":"削除","style":"destructive"}]}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a4","locale":"th-TH","title":"แก้ไข","message":"บันทึกการเปลี่ยนแปลงหรือไม่","buttons":[{"title":"ยกเลิก","style":"cancel"},{"title":"บันทึก"}]}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a5","locale":"zh-Hans-CN","title":"导入失败","message":"无法读取文件。","buttons":[{"title":"好"}]}
-            """),
-        Example("titles Error and Warning!", expected: 2, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Error","message":"Something went wrong","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a2","title":"Warning!","message":"The battery is low.","buttons":[{"title":"OK"}]}
-            """),
-        Example("a curly-apostrophe word with an emoji", expected: 1, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":" Can’t… ⚠️ ","message":"The photo could not be saved.","buttons":[{"title":"OK"}]}
-            """),
-        Example("multiword, hyphenated, emoji-only and missing titles", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Connect","message":null,"buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Wi-Fi?","message":null,"buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"🎉🎉","message":"All photos are backed up.","buttons":[{"title":"OK"}]}
-            {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290006000,"id":"a3","button":0,"via":"button"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290007000,"id":"a4","message":"Error","buttons":[{"title":"OK"}]}
-            """),
+        Example(
+            "v1.3: Japanese titles エラー, プレイリスト and 接続できません, a Thai แก้ไข, a Chinese 导入失败",
+            expected: 3,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"ja-JP"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"エラー","message":"問題が発生しました。","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a2","title":"接続できません","message":"申し訳ありません。","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a3","title":"プレイリスト","message":"プレイリストを削除しますか？","buttons":[{"title":"キャンセル","style":"cancel"},{"title":"削除","style":"destructive"}]}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a4","locale":"th-TH","title":"แก้ไข","message":"บันทึกการเปลี่ยนแปลงหรือไม่","buttons":[{"title":"ยกเลิก","style":"cancel"},{"title":"บันทึก"}]}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a5","locale":"zh-Hans-CN","title":"导入失败","message":"无法读取文件。","buttons":[{"title":"好"}]}
+                """
+        ),
+        Example(
+            "titles Error and Warning!",
+            expected: 2,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Error","message":"Something went wrong","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290003000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290004000,"id":"a2","title":"Warning!","message":"The battery is low.","buttons":[{"title":"OK"}]}
+                """
+        ),
+        Example(
+            "a curly-apostrophe word with an emoji",
+            expected: 1,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":" Can’t… ⚠️ ","message":"The photo could not be saved.","buttons":[{"title":"OK"}]}
+                """
+        ),
+        Example(
+            "multiword, hyphenated, emoji-only and missing titles",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001000,"id":"a1","title":"Unable to Connect","message":null,"buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290002000,"id":"a1","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290003000,"id":"a2","title":"Wi-Fi?","message":null,"buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290004000,"id":"a2","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290005000,"id":"a3","title":"🎉🎉","message":"All photos are backed up.","buttons":[{"title":"OK"}]}
+                {"v":1,"type":"alert.dismissed","session":"S1","ts":1732290006000,"id":"a3","button":0,"via":"button"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290007000,"id":"a4","message":"Error","buttons":[{"title":"OK"}]}
+                """
+        ),
     ]
 }

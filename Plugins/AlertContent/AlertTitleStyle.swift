@@ -20,8 +20,10 @@ enum AlertTitleStyle: Rule {
         weekdays); minor words may be capitalized in title-style; a title in capitals (DELETE ALL PHOTOS) is \
         neither style; a title without words is not judged.
         """
-    static let guideline = "Capitalize and punctuate the title as the edition asks: sentence-style now, title-style for fragments in iOS 7"
-    static let source = "ios7: Alert (Use capitalization and punctuation appropriately); current: Alerts (Alert Titles and Messages)"
+    static let guideline =
+        "Capitalize and punctuate the title as the edition asks: sentence-style now, title-style for fragments in iOS 7"
+    static let source =
+        "ios7: Alert (Use capitalization and punctuation appropriately); current: Alerts (Alert Titles and Messages)"
 
     static func judge(_ call: RuleCall) {
         let event = call.event
@@ -59,7 +61,12 @@ enum AlertTitleStyle: Rule {
         evidence.add("sentence_style", title.isSentenceStyle)
         let corrected = Self.corrected(title, edition: call.edition)
         evidence.add("suggested_title", corrected)
-        call.report(subject: event.id, message: "The alert title \(quoted: event.title) \(reason)", evidence: evidence, suggestion: "Write the title as \(quoted: corrected)")
+        call.report(
+            subject: event.id,
+            message: "The alert title \(quoted: event.title) \(reason)",
+            evidence: evidence,
+            suggestion: "Write the title as \(quoted: corrected)"
+        )
     }
 
     /// The title as the edition asks for it: `ios7` a question or several sentences in
@@ -106,16 +113,51 @@ enum AlertTitleStyle: Rule {
 
     static let examples: [Example] = [
         Example("a title-style fragment (right in ios7)", expected: 0, in: .ios7, events: titleStyleFragment),
-        Example("a title-style fragment (current asks for sentence-style)", expected: 1, in: .current, events: titleStyleFragment),
+        Example(
+            "a title-style fragment (current asks for sentence-style)",
+            expected: 1,
+            in: .current,
+            events: titleStyleFragment
+        ),
         Example("a title-style fragment (2009 has no rule)", expected: 0, in: .edition2009, events: titleStyleFragment),
-        Example("a sentence-style fragment (ios7 asks for title-style)", expected: 1, in: .ios7, events: sentenceStyleFragment),
-        Example("a sentence-style fragment (right in current)", expected: 0, in: [.current, .edition2009], events: sentenceStyleFragment),
-        Example("a title-style question and a one-sentence title ending with a period", expected: 2, in: [.ios7, .current], events: badInBoth),
-        Example("a title-style question and a one-sentence title ending with a period (2009)", expected: 0, in: .edition2009, events: badInBoth),
+        Example(
+            "a sentence-style fragment (ios7 asks for title-style)",
+            expected: 1,
+            in: .ios7,
+            events: sentenceStyleFragment
+        ),
+        Example(
+            "a sentence-style fragment (right in current)",
+            expected: 0,
+            in: [.current, .edition2009],
+            events: sentenceStyleFragment
+        ),
+        Example(
+            "a title-style question and a one-sentence title ending with a period",
+            expected: 2,
+            in: [.ios7, .current],
+            events: badInBoth
+        ),
+        Example(
+            "a title-style question and a one-sentence title ending with a period (2009)",
+            expected: 0,
+            in: .edition2009,
+            events: badInBoth
+        ),
         Example("v1.1: two sentences in sentence-style, ending with a period", expected: 0, events: twoSentences),
         Example("v1.1: each sentence of a title judged on its own", expected: 0, events: severalSentences),
-        Example("v1.1: two sentences in title-style (ios7 asks sentence-style)", expected: 1, in: .ios7, events: severalSentencesInTitleStyle),
-        Example("v1.1: two sentences in title-style (current)", expected: 1, in: .current, events: severalSentencesInTitleStyle),
+        Example(
+            "v1.1: two sentences in title-style (ios7 asks sentence-style)",
+            expected: 1,
+            in: .ios7,
+            events: severalSentencesInTitleStyle
+        ),
+        Example(
+            "v1.1: two sentences in title-style (current)",
+            expected: 1,
+            in: .current,
+            events: severalSentencesInTitleStyle
+        ),
         Example("questions, names, fragments and an emoji-only title", expected: 0, events: goodInBoth),
     ]
 }

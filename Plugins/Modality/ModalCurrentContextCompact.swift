@@ -42,17 +42,31 @@ enum ModalCurrentContextCompact: Rule {
 
     static let examples: [Example] = [
         Example("current-context modal views on a phone", expected: 2, in: .current, events: phone),
-        Example("current-context modal views on a phone (older editions)", expected: 0, in: [.edition2009, .ios7], events: phone),
-        Example("a compact modal in a regular pad session", expected: 1, in: .current, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"pad"}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"current_context","size_class":"compact","title":"Filters","buttons":[{"title":"Done","role":"done"}]}
-            """),
-        Example("current context on a pad, and a full-screen modal on a phone", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"pad"}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"current_context","title":"Filters","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"session.start","session":"S2","ts":1732290002000,"app":"com.example.app","device":"phone"}
-            {"v":1,"type":"modal.presented","session":"S2","ts":1732290003000,"id":"m1","style":"full_screen","title":"Filters","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"modal.presented","session":"S2","ts":1732290004000,"id":"m2","style":"current_context","size_class":"regular","title":"Sort","buttons":[{"title":"Done","role":"done"}]}
-            """),
+        Example(
+            "current-context modal views on a phone (older editions)",
+            expected: 0,
+            in: [.edition2009, .ios7],
+            events: phone
+        ),
+        Example(
+            "a compact modal in a regular pad session",
+            expected: 1,
+            in: .current,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"pad"}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"current_context","size_class":"compact","title":"Filters","buttons":[{"title":"Done","role":"done"}]}
+                """
+        ),
+        Example(
+            "current context on a pad, and a full-screen modal on a phone",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"pad"}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"current_context","title":"Filters","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"session.start","session":"S2","ts":1732290002000,"app":"com.example.app","device":"phone"}
+                {"v":1,"type":"modal.presented","session":"S2","ts":1732290003000,"id":"m1","style":"full_screen","title":"Filters","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"modal.presented","session":"S2","ts":1732290004000,"id":"m2","style":"current_context","size_class":"regular","title":"Sort","buttons":[{"title":"Done","role":"done"}]}
+                """
+        ),
     ]
 }

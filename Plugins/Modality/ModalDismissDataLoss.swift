@@ -21,11 +21,16 @@ enum ModalDismissDataLoss: Rule {
         var evidence = Evidence()
         evidence.add("via", event.via?.name)
         evidence.add("unsaved_changes", true)
-        if let confirmed = event.confirmed { evidence.add("confirmed", confirmed) } else { evidence.addNull("confirmed") }
+        if let confirmed = event.confirmed {
+            evidence.add("confirmed", confirmed)
+        } else {
+            evidence.addNull("confirmed")
+        }
         let how = event.via.map { " by \($0 == .programmatic ? "the app" : "a \($0.name)")" } ?? ""
         call.report(
             subject: event.id,
-            message: "The modal view \(quoted: call.dismissedTitle.isBlank ? event.id : call.dismissedTitle) was closed\(how), discarding unsaved changes without confirmation",
+            message:
+                "The modal view \(quoted: call.dismissedTitle.isBlank ? event.id : call.dismissedTitle) was closed\(how), discarding unsaved changes without confirmation",
             evidence: evidence,
             events: call.session.dismissed.map { [$0.presentedRef] } ?? [],
             suggestion: "Before closing a modal view with unsaved changes, ask whether to save or discard them"
@@ -40,16 +45,25 @@ enum ModalDismissDataLoss: Rule {
 
     static let examples: [Example] = [
         Example("a draft swiped away without asking", expected: 1, in: .current, events: swipedAway),
-        Example("a draft swiped away without asking (older editions)", expected: 0, in: [.edition2009, .ios7], events: swipedAway),
-        Example("the app asked first, or nothing was lost", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290030000,"control":"bar_button","label":"Cancel"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290030100,"id":"sh1","buttons":[{"title":"Delete Draft","style":"destructive"},{"title":"Save Draft"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290032000,"id":"sh1","button":0,"via":"button"}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290032100,"id":"m1","via":"button","button":0,"unsaved_changes":true,"confirmed":true}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290040000,"id":"m2","style":"page_sheet","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290042000,"id":"m2","via":"gesture","button":null,"unsaved_changes":false}
-            """),
+        Example(
+            "a draft swiped away without asking (older editions)",
+            expected: 0,
+            in: [.edition2009, .ios7],
+            events: swipedAway
+        ),
+        Example(
+            "the app asked first, or nothing was lost",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290030000,"control":"bar_button","label":"Cancel"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290030100,"id":"sh1","buttons":[{"title":"Delete Draft","style":"destructive"},{"title":"Save Draft"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290032000,"id":"sh1","button":0,"via":"button"}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290032100,"id":"m1","via":"button","button":0,"unsaved_changes":true,"confirmed":true}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290040000,"id":"m2","style":"page_sheet","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290042000,"id":"m2","via":"gesture","button":null,"unsaved_changes":false}
+                """
+        ),
     ]
 }

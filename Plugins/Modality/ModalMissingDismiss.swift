@@ -36,16 +36,24 @@ enum ModalMissingDismiss: Rule {
     }
 
     static let examples: [Example] = [
-        Example("a compose view with only Send, and a view with no buttons", expected: 2, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"New Message","buttons":[{"title":"Send","role":"confirm"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290009000,"id":"m1","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290010000,"id":"m2","style":"full_screen","title":"Photo"}
-            """),
-        Example("a compose view with Cancel and Send", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290004000,"id":"m2","style":"form_sheet","title":"Recipients","buttons":[{"title":"Done","role":"done"}]}
-            """),
+        Example(
+            "a compose view with only Send, and a view with no buttons",
+            expected: 2,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"New Message","buttons":[{"title":"Send","role":"confirm"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290009000,"id":"m1","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290010000,"id":"m2","style":"full_screen","title":"Photo"}
+                """
+        ),
+        Example(
+            "a compose view with Cancel and Send",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","style":"page_sheet","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290004000,"id":"m2","style":"form_sheet","title":"Recipients","buttons":[{"title":"Done","role":"done"}]}
+                """
+        ),
     ]
 }

@@ -26,17 +26,25 @@ enum ModalMissingTitle: Rule {
     }
 
     static let examples: [Example] = [
-        Example("modal views without a title, with a blank one and with a null one", expected: 3, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","buttons":[{"title":"Cancel","role":"cancel"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","title":"  ","buttons":[{"title":"Cancel","role":"cancel"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290004000,"id":"m2","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290005000,"id":"m3","title":null,"buttons":[{"title":"Cancel","role":"cancel"}]}
-            """),
-        Example("a modal view titled New Message", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
-            """),
+        Example(
+            "modal views without a title, with a blank one and with a null one",
+            expected: 3,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","buttons":[{"title":"Cancel","role":"cancel"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","title":"  ","buttons":[{"title":"Cancel","role":"cancel"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290004000,"id":"m2","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290005000,"id":"m3","title":null,"buttons":[{"title":"Cancel","role":"cancel"}]}
+                """
+        ),
+        Example(
+            "a modal view titled New Message",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","title":"New Message","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Send","role":"confirm"}]}
+                """
+        ),
     ]
 }

@@ -8,7 +8,13 @@ enum ModalNavDepth: Rule {
     static let events: [EventType] = [.navPush]
     static let fire = Fire.oncePerSubject
     static let languages = Languages.any
-    static let maxPushes = Parameter<Int64>.int("max_pushes", default: 3, min: 0, max: 1_000, "screens pushed inside one modal view, net of pops")
+    static let maxPushes = Parameter<Int64>.int(
+        "max_pushes",
+        default: 3,
+        min: 0,
+        max: 1_000,
+        "screens pushed inside one modal view, net of pops"
+    )
     static let parameters: [any ParameterDeclaration] = [maxPushes]
     static let summary = """
         While a modal view is topmost, nav.push minus nav.pop since it appeared (the host's nav_depth, \
@@ -50,23 +56,36 @@ enum ModalNavDepth: Rule {
 
     static let examples: [Example] = [
         Example("five screens deep inside a modal view", expected: 1, in: .current, events: fivePushes),
-        Example("five screens deep inside a modal view (older editions)", expected: 0, in: [.edition2009, .ios7], events: fivePushes),
-        Example("pops keep the hierarchy shallow", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"nav.push","session":"S1","ts":1732290002000,"screen":"Account"}
-            {"v":1,"type":"nav.push","session":"S1","ts":1732290003000,"screen":"Privacy"}
-            {"v":1,"type":"nav.pop","session":"S1","ts":1732290004000,"screen":"Privacy"}
-            {"v":1,"type":"nav.push","session":"S1","ts":1732290005000,"screen":"Notifications"}
-            {"v":1,"type":"nav.push","session":"S1","ts":1732290006000,"screen":"Sounds"}
-            """),
-        Example("a deep hierarchy outside any modal view", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"nav.push","session":"S1","ts":1732290002000,"screen":"Folders"}
-            {"v":1,"type":"nav.push","session":"S1","ts":1732290003000,"screen":"Inbox"}
-            {"v":1,"type":"nav.push","session":"S1","ts":1732290004000,"screen":"Thread"}
-            {"v":1,"type":"nav.push","session":"S1","ts":1732290005000,"screen":"Message"}
-            {"v":1,"type":"nav.push","session":"S1","ts":1732290006000,"screen":"Attachment"}
-            """),
+        Example(
+            "five screens deep inside a modal view (older editions)",
+            expected: 0,
+            in: [.edition2009, .ios7],
+            events: fivePushes
+        ),
+        Example(
+            "pops keep the hierarchy shallow",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"nav.push","session":"S1","ts":1732290002000,"screen":"Account"}
+                {"v":1,"type":"nav.push","session":"S1","ts":1732290003000,"screen":"Privacy"}
+                {"v":1,"type":"nav.pop","session":"S1","ts":1732290004000,"screen":"Privacy"}
+                {"v":1,"type":"nav.push","session":"S1","ts":1732290005000,"screen":"Notifications"}
+                {"v":1,"type":"nav.push","session":"S1","ts":1732290006000,"screen":"Sounds"}
+                """
+        ),
+        Example(
+            "a deep hierarchy outside any modal view",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"nav.push","session":"S1","ts":1732290002000,"screen":"Folders"}
+                {"v":1,"type":"nav.push","session":"S1","ts":1732290003000,"screen":"Inbox"}
+                {"v":1,"type":"nav.push","session":"S1","ts":1732290004000,"screen":"Thread"}
+                {"v":1,"type":"nav.push","session":"S1","ts":1732290005000,"screen":"Message"}
+                {"v":1,"type":"nav.push","session":"S1","ts":1732290006000,"screen":"Attachment"}
+                """
+        ),
     ]
 }

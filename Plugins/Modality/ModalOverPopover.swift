@@ -41,19 +41,32 @@ enum ModalOverPopover: Rule {
 
     static let examples: [Example] = [
         Example("a form sheet over a popover", expected: 1, in: [.ios7, .current], events: overPopover),
-        Example("a form sheet over a popover (2009 had no popovers)", expected: 0, in: .edition2009, events: overPopover),
-        Example("the popover is closed before the modal view opens", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"pad"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"bar_button","label":"Filters"}
-            {"v":1,"type":"popover.presented","session":"S1","ts":1732290001100,"id":"p1"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"cell","label":"Edit Filters"}
-            {"v":1,"type":"popover.dismissed","session":"S1","ts":1732290003100,"id":"p1"}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290003200,"id":"m1","style":"form_sheet","title":"Edit Filters","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Done","role":"done"}]}
-            """),
-        Example("an alert over a popover is allowed", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"pad"}
-            {"v":1,"type":"popover.presented","session":"S1","ts":1732290001100,"id":"p1"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a1","title":"Filter Not Saved","message":"The name is already in use.","buttons":[{"title":"OK"}]}
-            """),
+        Example(
+            "a form sheet over a popover (2009 had no popovers)",
+            expected: 0,
+            in: .edition2009,
+            events: overPopover
+        ),
+        Example(
+            "the popover is closed before the modal view opens",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"pad"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"bar_button","label":"Filters"}
+                {"v":1,"type":"popover.presented","session":"S1","ts":1732290001100,"id":"p1"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290003000,"control":"cell","label":"Edit Filters"}
+                {"v":1,"type":"popover.dismissed","session":"S1","ts":1732290003100,"id":"p1"}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290003200,"id":"m1","style":"form_sheet","title":"Edit Filters","buttons":[{"title":"Cancel","role":"cancel"},{"title":"Done","role":"done"}]}
+                """
+        ),
+        Example(
+            "an alert over a popover is allowed",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"pad"}
+                {"v":1,"type":"popover.presented","session":"S1","ts":1732290001100,"id":"p1"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290002000,"id":"a1","title":"Filter Not Saved","message":"The name is already in use.","buttons":[{"title":"OK"}]}
+                """
+        ),
     ]
 }

@@ -8,7 +8,13 @@ enum ModalTransitionInconsistent: Rule {
     static let events: [EventType] = [.modalPresented]
     static let fire = Fire.oncePerAppValue
     static let languages = Languages.any
-    static let maxStyles = Parameter<Int64>.int("max_styles", default: 2, min: 1, max: 5, "distinct transitions an app's modal views may use")
+    static let maxStyles = Parameter<Int64>.int(
+        "max_styles",
+        default: 2,
+        min: 1,
+        max: 5,
+        "distinct transitions an app's modal views may use"
+    )
     static let parameters: [any ParameterDeclaration] = [maxStyles]
     static let summary = """
         An app's modal views, across all its sessions, use more than max_styles distinct transitions; fires on \
@@ -62,51 +68,67 @@ enum ModalTransitionInconsistent: Rule {
     }
 
     static let examples: [Example] = [
-        Example("three transitions in one session", expected: 1, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290004000,"id":"m2","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290005000,"id":"m3","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290006000,"id":"m3","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290007000,"id":"m4","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
-            """),
-        Example("four transitions across two sessions of one app", expected: 2, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290004000,"id":"m2","via":"button","button":0}
-            {"v":1,"type":"session.end","session":"S1","ts":1732290005000}
-            {"v":1,"type":"session.start","session":"S2","ts":1732290010000,"app":"com.example.app"}
-            {"v":1,"type":"modal.presented","session":"S2","ts":1732290011000,"id":"m1","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"modal.dismissed","session":"S2","ts":1732290012000,"id":"m1","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S2","ts":1732290013000,"id":"m2","transition":"partial_curl","title":"Map Options","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"modal.dismissed","session":"S2","ts":1732290014000,"id":"m2","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S2","ts":1732290015000,"id":"m3","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
-            """),
-        Example("two transitions, used again and again, and modal views that do not say", expected: 0, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290004000,"id":"m2","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290005000,"id":"m3","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290006000,"id":"m3","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290007000,"id":"m4","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290008000,"id":"m4","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290009000,"id":"m5","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
-            """),
-        Example("two transitions in each of two apps", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.notes"}
-            {"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.photos"}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
-            {"v":1,"type":"modal.presented","session":"S2","ts":1732290001000,"id":"m1","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
-            {"v":1,"type":"modal.dismissed","session":"S2","ts":1732290002000,"id":"m1","via":"button","button":0}
-            {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
-            {"v":1,"type":"modal.presented","session":"S2","ts":1732290003000,"id":"m2","transition":"partial_curl","title":"Map Options","buttons":[{"title":"Done","role":"done"}]}
-            """),
+        Example(
+            "three transitions in one session",
+            expected: 1,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290004000,"id":"m2","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290005000,"id":"m3","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290006000,"id":"m3","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290007000,"id":"m4","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
+                """
+        ),
+        Example(
+            "four transitions across two sessions of one app",
+            expected: 2,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290004000,"id":"m2","via":"button","button":0}
+                {"v":1,"type":"session.end","session":"S1","ts":1732290005000}
+                {"v":1,"type":"session.start","session":"S2","ts":1732290010000,"app":"com.example.app"}
+                {"v":1,"type":"modal.presented","session":"S2","ts":1732290011000,"id":"m1","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"modal.dismissed","session":"S2","ts":1732290012000,"id":"m1","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S2","ts":1732290013000,"id":"m2","transition":"partial_curl","title":"Map Options","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"modal.dismissed","session":"S2","ts":1732290014000,"id":"m2","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S2","ts":1732290015000,"id":"m3","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
+                """
+        ),
+        Example(
+            "two transitions, used again and again, and modal views that do not say",
+            expected: 0,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290004000,"id":"m2","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290005000,"id":"m3","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290006000,"id":"m3","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290007000,"id":"m4","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290008000,"id":"m4","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290009000,"id":"m5","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
+                """
+        ),
+        Example(
+            "two transitions in each of two apps",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.notes"}
+                {"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.photos"}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290001000,"id":"m1","transition":"cover_vertical","title":"New Note","buttons":[{"title":"Cancel","role":"cancel"}]}
+                {"v":1,"type":"modal.presented","session":"S2","ts":1732290001000,"id":"m1","transition":"cross_dissolve","title":"Photo","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"modal.dismissed","session":"S1","ts":1732290002000,"id":"m1","via":"button","button":0}
+                {"v":1,"type":"modal.dismissed","session":"S2","ts":1732290002000,"id":"m1","via":"button","button":0}
+                {"v":1,"type":"modal.presented","session":"S1","ts":1732290003000,"id":"m2","transition":"flip_horizontal","title":"Settings","buttons":[{"title":"Done","role":"done"}]}
+                {"v":1,"type":"modal.presented","session":"S2","ts":1732290003000,"id":"m2","transition":"partial_curl","title":"Map Options","buttons":[{"title":"Done","role":"done"}]}
+                """
+        ),
     ]
 }

@@ -8,7 +8,12 @@ enum SheetWithoutUserAction: Rule {
     static let events: [EventType] = [.sheetPresented]
     static let fire = Fire.oncePerSubject
     static let languages = Languages.any
-    static let window = Parameter<Int64>.duration("window", defaultMs: 1_000, minMs: 1, "how soon after a user action an action sheet must appear")
+    static let window = Parameter<Int64>.duration(
+        "window",
+        defaultMs: 1_000,
+        minMs: 1,
+        "how soon after a user action an action sheet must appear"
+    )
     static let parameters: [any ParameterDeclaration] = [window]
     static let summary = """
         A sheet.presented arrives with no user.action in the session within the preceding window \
@@ -40,23 +45,32 @@ enum SheetWithoutUserAction: Rule {
             message: message,
             evidence: evidence,
             event: last.map { EventRef(type: .userAction, ts: $0) },
-            suggestion: "Show an action sheet only in response to a person's action; tell of other events in the app or with an alert"
+            suggestion:
+                "Show an action sheet only in response to a person's action; tell of other events in the app or with an alert"
         )
     }
 
     static let examples: [Example] = [
-        Example("a sheet out of nowhere, and one long after the last tap", expected: 2, events: """
-            \(ExampleEvents.sessionStart)
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290002000,"id":"sh1","buttons":[{"title":"Rate Now"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290004000,"id":"sh1","button":1,"via":"button"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290010000,"control":"cell","label":"Inbox"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290015000,"id":"sh2","buttons":[{"title":"Enable Notifications"},{"title":"Cancel","style":"cancel"}]}
-            """),
-        Example("a sheet right after tapping Trash", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290004000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290004100,"id":"sh1","buttons":[{"title":"Delete Message","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290005200,"id":"sh1","button":0,"via":"button"}
-            """),
+        Example(
+            "a sheet out of nowhere, and one long after the last tap",
+            expected: 2,
+            events: """
+                \(ExampleEvents.sessionStart)
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290002000,"id":"sh1","buttons":[{"title":"Rate Now"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290004000,"id":"sh1","button":1,"via":"button"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290010000,"control":"cell","label":"Inbox"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290015000,"id":"sh2","buttons":[{"title":"Enable Notifications"},{"title":"Cancel","style":"cancel"}]}
+                """
+        ),
+        Example(
+            "a sheet right after tapping Trash",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290004000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290004100,"id":"sh1","buttons":[{"title":"Delete Message","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290005200,"id":"sh1","button":0,"via":"button"}
+                """
+        ),
     ]
 }

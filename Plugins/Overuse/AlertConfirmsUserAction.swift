@@ -10,7 +10,12 @@ enum AlertConfirmsUserAction: Rule {
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
     static let languages = Languages.any
-    static let window = Parameter<Int64>.duration("window", defaultMs: 1_000, minMs: 1, "how soon after a user action an alert counts as confirming it")
+    static let window = Parameter<Int64>.duration(
+        "window",
+        defaultMs: 1_000,
+        minMs: 1,
+        "how soon after a user action an alert counts as confirming it"
+    )
     static let parameters: [any ParameterDeclaration] = [window]
     static let summary = """
         An alert with a cancel button (style cancel, or else a default-style button titled Cancel in any case) \
@@ -68,28 +73,45 @@ enum AlertConfirmsUserAction: Rule {
         """
 
     static let examples: [Example] = [
-        Example("v1.1: a default-style button titled Cancel makes a confirmation", expected: 1, in: [.edition2009, .ios7], events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"button","label":"Share"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290001300,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
-            """),
+        Example(
+            "v1.1: a default-style button titled Cancel makes a confirmation",
+            expected: 1,
+            in: [.edition2009, .ios7],
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290001000,"control":"button","label":"Share"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290001300,"id":"a1","title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel"},{"title":"Delete","style":"destructive"}]}
+                """
+        ),
         Example("an alert confirms tapping Trash", expected: 1, in: [.edition2009, .ios7], events: confirmation),
         Example("an alert confirms tapping Trash (current allows it)", expected: 0, in: .current, events: confirmation),
-        Example("a one-button alert right after an action", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290004000,"control":"button","label":"Send"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290004500,"id":"a1","title":"Message Not Sent","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
-            """),
-        Example("a two-button alert long after the last action", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290004000,"control":"button","label":"Sync"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290034000,"id":"a1","title":"Storage Almost Full","message":"Remove some episodes?","buttons":[{"title":"Later","style":"cancel"},{"title":"Manage"}]}
-            """),
-        Example("an action sheet confirms tapping Trash", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
-            {"v":1,"type":"user.action","session":"S1","ts":1732290004000,"control":"toolbar_button","label":"Trash"}
-            {"v":1,"type":"sheet.presented","session":"S1","ts":1732290004100,"id":"sh1","buttons":[{"title":"Delete Message","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
-            {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290005200,"id":"sh1","button":0,"via":"button"}
-            """),
+        Example(
+            "a one-button alert right after an action",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290004000,"control":"button","label":"Send"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290004500,"id":"a1","title":"Message Not Sent","message":"The server could not be reached.","buttons":[{"title":"OK"}]}
+                """
+        ),
+        Example(
+            "a two-button alert long after the last action",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290004000,"control":"button","label":"Sync"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290034000,"id":"a1","title":"Storage Almost Full","message":"Remove some episodes?","buttons":[{"title":"Later","style":"cancel"},{"title":"Manage"}]}
+                """
+        ),
+        Example(
+            "an action sheet confirms tapping Trash",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app","device":"phone"}
+                {"v":1,"type":"user.action","session":"S1","ts":1732290004000,"control":"toolbar_button","label":"Trash"}
+                {"v":1,"type":"sheet.presented","session":"S1","ts":1732290004100,"id":"sh1","buttons":[{"title":"Delete Message","style":"destructive"},{"title":"Cancel","style":"cancel"}]}
+                {"v":1,"type":"sheet.dismissed","session":"S1","ts":1732290005200,"id":"sh1","button":0,"via":"button"}
+                """
+        ),
     ]
 }

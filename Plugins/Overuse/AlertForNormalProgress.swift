@@ -8,7 +8,12 @@ enum AlertForNormalProgress: Rule {
     static let events: [EventType] = [.alertPresented]
     static let fire = Fire.oncePerSubject
     static let languages = Languages.any
-    static let window = Parameter<Int64>.duration("window", defaultMs: 2_000, minMs: 1, "how soon after a task finished an alert counts as about it")
+    static let window = Parameter<Int64>.duration(
+        "window",
+        defaultMs: 2_000,
+        minMs: 1,
+        "how soon after a task finished an alert counts as about it"
+    )
     static let parameters: [any ParameterDeclaration] = [window]
     static let summary = """
         An alert appears within window after a task.progress finished event (inclusive), and no task of the \
@@ -42,26 +47,38 @@ enum AlertForNormalProgress: Rule {
     }
 
     static let examples: [Example] = [
-        Example("an alert right after a download finished", expected: 1, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
-            {"v":1,"type":"task.progress","session":"S1","ts":1732290001000,"task":"download","state":"started"}
-            {"v":1,"type":"task.progress","session":"S1","ts":1732290005000,"task":"download","state":"progress"}
-            {"v":1,"type":"task.progress","session":"S1","ts":1732290009000,"task":"download","state":"finished"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290009800,"id":"a1","title":"Download Complete","message":"The episode is ready to play.","buttons":[{"title":"OK"}]}
-            """),
-        Example("an alert after one task failed and another finished", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
-            {"v":1,"type":"task.progress","session":"S1","ts":1732290001000,"task":"upload","state":"started"}
-            {"v":1,"type":"task.progress","session":"S1","ts":1732290001000,"task":"download","state":"started"}
-            {"v":1,"type":"task.progress","session":"S1","ts":1732290008500,"task":"upload","state":"failed"}
-            {"v":1,"type":"task.progress","session":"S1","ts":1732290009000,"task":"download","state":"finished"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290009800,"id":"a1","title":"Upload Failed","message":"The photo is too large.","buttons":[{"title":"OK"}]}
-            """),
-        Example("an alert long after a task finished", expected: 0, events: """
-            {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
-            {"v":1,"type":"task.progress","session":"S1","ts":1732290001000,"task":"download","state":"started"}
-            {"v":1,"type":"task.progress","session":"S1","ts":1732290009000,"task":"download","state":"finished"}
-            {"v":1,"type":"alert.presented","session":"S1","ts":1732290030000,"id":"a1","title":"Storage Almost Full","message":"Remove some episodes.","buttons":[{"title":"OK"}]}
-            """),
+        Example(
+            "an alert right after a download finished",
+            expected: 1,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+                {"v":1,"type":"task.progress","session":"S1","ts":1732290001000,"task":"download","state":"started"}
+                {"v":1,"type":"task.progress","session":"S1","ts":1732290005000,"task":"download","state":"progress"}
+                {"v":1,"type":"task.progress","session":"S1","ts":1732290009000,"task":"download","state":"finished"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290009800,"id":"a1","title":"Download Complete","message":"The episode is ready to play.","buttons":[{"title":"OK"}]}
+                """
+        ),
+        Example(
+            "an alert after one task failed and another finished",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+                {"v":1,"type":"task.progress","session":"S1","ts":1732290001000,"task":"upload","state":"started"}
+                {"v":1,"type":"task.progress","session":"S1","ts":1732290001000,"task":"download","state":"started"}
+                {"v":1,"type":"task.progress","session":"S1","ts":1732290008500,"task":"upload","state":"failed"}
+                {"v":1,"type":"task.progress","session":"S1","ts":1732290009000,"task":"download","state":"finished"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290009800,"id":"a1","title":"Upload Failed","message":"The photo is too large.","buttons":[{"title":"OK"}]}
+                """
+        ),
+        Example(
+            "an alert long after a task finished",
+            expected: 0,
+            events: """
+                {"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.app"}
+                {"v":1,"type":"task.progress","session":"S1","ts":1732290001000,"task":"download","state":"started"}
+                {"v":1,"type":"task.progress","session":"S1","ts":1732290009000,"task":"download","state":"finished"}
+                {"v":1,"type":"alert.presented","session":"S1","ts":1732290030000,"id":"a1","title":"Storage Almost Full","message":"Remove some episodes.","buttons":[{"title":"OK"}]}
+                """
+        ),
     ]
 }

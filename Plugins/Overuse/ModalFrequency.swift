@@ -8,8 +8,19 @@ enum ModalFrequency: Rule {
     static let events: [EventType] = [.alertPresented, .sheetPresented, .modalPresented]
     static let fire = Fire.oncePerWindow
     static let languages = Languages.any
-    static let limit = Parameter<Int64>.int("limit", default: 10, min: 1, max: 10_000, "alerts, sheets and modal views allowed within the window")
-    static let window = Parameter<Int64>.duration("window", defaultMs: 300_000, minMs: 1_000, "the trailing window, in event time")
+    static let limit = Parameter<Int64>.int(
+        "limit",
+        default: 10,
+        min: 1,
+        max: 10_000,
+        "alerts, sheets and modal views allowed within the window"
+    )
+    static let window = Parameter<Int64>.duration(
+        "window",
+        defaultMs: 300_000,
+        minMs: 1_000,
+        "the trailing window, in event time"
+    )
     static let parameters: [any ParameterDeclaration] = [limit, window]
     static let summary = """
         An alert, action sheet or modal view presentation makes the session's presentations within the \
@@ -27,7 +38,8 @@ enum ModalFrequency: Rule {
         var evidence = counter.evidence(count: count)
         evidence.add("kind", (event.type.flatMap { PresentationKind(eventType: $0.rawValue) } ?? .modal).name)
         counter.report(
-            event, call,
+            event,
+            call,
             message: """
                 \(count: count, "alert, action sheet or modal view", plural: "alerts, action sheets and modal views") \
                 within \(duration: counter.window); the limit is \(counter.limit)
@@ -38,19 +50,31 @@ enum ModalFrequency: Rule {
     }
 
     static let examples: [Example] = [
-        Example("eleven presentations within five minutes", expected: 1, events: ExampleEvents.stream(
-            ExampleEvents.presentations(11, everyMs: 20_000)
-        )),
-        Example("ten presentations and three popovers within five minutes", expected: 0, events: ExampleEvents.stream(
-            ExampleEvents.popover(1, at: 1_000),
-            ExampleEvents.presentations(at: [3_000, 23_000, 43_000, 63_000]),
-            ExampleEvents.popover(5, at: 83_000),
-            ExampleEvents.presentations(at: [85_000, 105_000, 125_000, 145_000], from: 5),
-            ExampleEvents.popover(9, at: 165_000),
-            ExampleEvents.presentations(at: [167_000, 187_000], from: 9)
-        )),
-        Example("eleven presentations over seven minutes", expected: 0, events: ExampleEvents.stream(
-            ExampleEvents.presentations(11, everyMs: 40_000)
-        )),
+        Example(
+            "eleven presentations within five minutes",
+            expected: 1,
+            events: ExampleEvents.stream(
+                ExampleEvents.presentations(11, everyMs: 20_000)
+            )
+        ),
+        Example(
+            "ten presentations and three popovers within five minutes",
+            expected: 0,
+            events: ExampleEvents.stream(
+                ExampleEvents.popover(1, at: 1_000),
+                ExampleEvents.presentations(at: [3_000, 23_000, 43_000, 63_000]),
+                ExampleEvents.popover(5, at: 83_000),
+                ExampleEvents.presentations(at: [85_000, 105_000, 125_000, 145_000], from: 5),
+                ExampleEvents.popover(9, at: 165_000),
+                ExampleEvents.presentations(at: [167_000, 187_000], from: 9)
+            )
+        ),
+        Example(
+            "eleven presentations over seven minutes",
+            expected: 0,
+            events: ExampleEvents.stream(
+                ExampleEvents.presentations(11, everyMs: 40_000)
+            )
+        ),
     ]
 }

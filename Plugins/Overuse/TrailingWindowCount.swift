@@ -36,9 +36,18 @@ struct TrailingWindowCount {
 
     /// Reports about `event`; the rule then stays quiet for one window.
     func report(
-        _ event: Event, _ call: RuleCall, message: @autoclosure () -> Message, evidence: @autoclosure () -> Evidence,
+        _ event: Event,
+        _ call: RuleCall,
+        message: @autoclosure () -> Message,
+        evidence: @autoclosure () -> Evidence,
         suggestion: @autoclosure () -> Message?
     ) {
-        call.report(subject: event.id, message: message(), evidence: evidence(), quietMs: window, suggestion: suggestion())
+        call.report(
+            subject: event.id,
+            message: message(),
+            evidence: evidence(),
+            quietMs: window,
+            suggestion: suggestion()
+        )
     }
 }

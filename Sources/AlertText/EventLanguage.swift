@@ -89,7 +89,8 @@ public enum EventLanguage {
         var offset = 0
         var high = 0
         while offset &+ 8 <= bytes.count {
-            high &+= (base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080).nonzeroBitCount
+            high &+=
+                (base.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080).nonzeroBitCount
             offset &+= 8
         }
         if offset &+ 4 <= bytes.count {
@@ -121,7 +122,8 @@ public enum EventLanguage {
     /// Calls `body` with the bytes of every non-empty text of `event` (title, message, label, the
     /// buttons' and the modal buttons' titles) until it returns false.
     private static func forEachText(
-        of event: UnsafePointer<mw_event>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool
+        of event: UnsafePointer<mw_event>,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Bool
     ) {
         if let text = bytes(event.pointee.title), !body(text) { return }
         if let text = bytes(event.pointee.message), !body(text) { return }
@@ -148,7 +150,6 @@ public enum EventLanguage {
         guard let bytes = bytes(tag), !isEnglish(tag) else { return nil }
         return StandardTitles.lookup.entry(forBytes: bytes)
     }
-
 
     /// The quotation marks of the language of `tag` (`QuotationMarks`), or nil when it is absent,
     /// English, or a language CLDR gives no marks for. Found like `titles`: a language with one
@@ -177,6 +178,9 @@ public enum EventLanguage {
 
     private static func bytes(_ text: mw_str) -> UnsafeBufferPointer<UInt8>? {
         guard let pointer = text.ptr, text.len > 0 else { return nil }
-        return UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: text.len)
+        return UnsafeBufferPointer(
+            start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+            count: text.len
+        )
     }
 }

@@ -11,7 +11,7 @@ public enum InstructionVerbs {
         // First letters c p s t.
         guard word.text.count <= 6, word.startsWithLetter(in: 0xC_8004), let key = word.asciiKey else { return false }
         switch key {
-        case 0x706174, 0x6863756f74, 0x6b63696c63, 0x7373657270, 0x65736f6f6863, 0x7463656c6573:
+        case 0x706174, 0x68_6375_6f74, 0x6b_6369_6c63, 0x73_7365_7270, 0x6573_6f6f_6863, 0x7463_656c_6573:
             return true
         default:
             return false

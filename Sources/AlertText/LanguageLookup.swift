@@ -23,7 +23,9 @@ enum LanguageLookup {
             rest = rest.dropFirst()
         }
         var region: String?
-        if let next = rest.first, next.count == 2 && next.allSatisfy(\.isLetter) || next.count == 3 && next.allSatisfy(\.isNumber) {
+        if let next = rest.first,
+            next.count == 2 && next.allSatisfy(\.isLetter) || next.count == 3 && next.allSatisfy(\.isNumber)
+        {
             region = next
             rest = rest.dropFirst()
         }

@@ -12,7 +12,8 @@ public enum Pronouns {
         // First letters m y.
         guard word.text.count <= 8, word.startsWithLetter(in: 0x100_1000), let key = word.asciiKey else { return false }
         switch key {
-        case 0x756f79, 0x72756f79, 0x7372756f79, 0x657227756f79, 0x6c6c27756f79, 0x657627756f79, 0x6427756f79,
+        case 0x756f79, 0x7275_6f79, 0x73_7275_6f79, 0x6572_2775_6f79, 0x6c6c_2775_6f79, 0x6576_2775_6f79,
+            0x64_2775_6f79,
             0x656d, 0x796d:
             return true
         default:

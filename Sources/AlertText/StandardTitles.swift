@@ -46,7 +46,6 @@ public struct StandardTitles: Sendable {
     /// `table` by language.
     static let lookup = LanguageTable(table, language: \.language)
 
-
     /// Whether `title` (trimmed) and `variant` are the same title, ignoring case.
     private static func same(_ title: Substring, _ variant: String) -> Bool {
         if title == variant { return true }

@@ -29,9 +29,14 @@ extension TextSlice {
                 }
                 let hash = word.foldedHash
                 windowHash = windowHash &* TextSlice.rollingBase &+ hash
-                ring.initializeElement(at: slot, to: WindowEntry(word: word, hash: hash, isVerb: InstructionVerbs.contains(word)))
+                ring.initializeElement(
+                    at: slot,
+                    to: WindowEntry(word: word, hash: hash, isVerb: InstructionVerbs.contains(word))
+                )
                 let start = word.index - length + 1
-                guard start >= 0, let found = verb, start - found.index <= distance, windowHash == titleHash else { continue }
+                guard start >= 0, let found = verb, start - found.index <= distance, windowHash == titleHash else {
+                    continue
+                }
                 if TextSlice.window(ring, length: length, from: start, matches: title) { return found }
             }
             return nil
@@ -65,7 +70,10 @@ extension TextSlice {
 
     /// True when the window of `length` words, from word index `start`, equals `title`'s words.
     private static func window(
-        _ ring: UnsafeMutableBufferPointer<WindowEntry>, length: Int, from start: Int, matches title: TextSlice
+        _ ring: UnsafeMutableBufferPointer<WindowEntry>,
+        length: Int,
+        from start: Int,
+        matches title: TextSlice
     ) -> Bool {
         var position = start
         for titleWord in title.words {

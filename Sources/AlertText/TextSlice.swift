@@ -110,7 +110,8 @@ public struct TextSlice {
         guard let base = bytes.baseAddress, end > start else { return .empty }
         return TextSlice(
             UnsafeBufferPointer(start: base + start, count: end - start),
-            words: wordList?.narrowed(start: start, end: end, leadIsWhitespace: true))
+            words: wordList?.narrowed(start: start, end: end, leadIsWhitespace: true)
+        )
     }
 
     /// The scalar walker over the bytes.

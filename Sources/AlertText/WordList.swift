@@ -54,10 +54,16 @@ extension TextSlice {
         while let word = walk.next() {
             var flags: UInt8 = word.startsSentence ? UInt8(MW_WORD_STARTS_SENTENCE) : 0
             if walk.isInsideQuotation { flags |= UInt8(MW_WORD_INSIDE_QUOTATION_AFTER) }
-            body(mw_word(
-                offset: UInt32(truncatingIfNeeded: word.offset), length: UInt32(truncatingIfNeeded: word.text.count),
-                quotation: UInt32(truncatingIfNeeded: word.quotation), shape: word.shape.wireValue, flags: flags,
-                reserved: 0))
+            body(
+                mw_word(
+                    offset: UInt32(truncatingIfNeeded: word.offset),
+                    length: UInt32(truncatingIfNeeded: word.text.count),
+                    quotation: UInt32(truncatingIfNeeded: word.quotation),
+                    shape: word.shape.wireValue,
+                    flags: flags,
+                    reserved: 0
+                )
+            )
         }
         return walk.isInsideQuotation ? UInt32(MW_WORDS_ENDS_INSIDE_QUOTATION) : 0
     }

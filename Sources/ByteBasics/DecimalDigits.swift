@@ -8,7 +8,8 @@ public enum DecimalDigits: Sendable {
     /// Calls `body` with the digits of `value`, after a `-` when it is negative (`0` for zero).
     @inlinable
     public static func withDigits<Result>(
-        of value: Int64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+        of value: Int64,
+        _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result {
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { buffer in
             var start = write(value.magnitude, endingAt: maxCount, into: buffer)
@@ -23,7 +24,8 @@ public enum DecimalDigits: Sendable {
     /// Calls `body` with the digits of `value` (`0` for zero).
     @inlinable
     public static func withDigits<Result>(
-        of value: UInt64, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+        of value: UInt64,
+        _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result {
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { buffer in
             let start = write(value, endingAt: maxCount, into: buffer)
@@ -47,7 +49,8 @@ public enum DecimalDigits: Sendable {
     /// first is.
     @inlinable
     static func write(_ value: UInt64, endingAt end: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var start = end, rest = value
+        var start = end
+        var rest = value
         repeat {
             start -= 1
             buffer[start] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")

@@ -37,7 +37,9 @@ public enum JSONStringEscaper: Sendable {
     /// `maxEscapedLength(bytes.count)` bytes; returns how many it wrote (`mw_json_escape`: plain
     /// bytes 16 at a time, and it may write past what it returns, inside that room).
     public static func writeEscaped(
-        _ bytes: UnsafeRawBufferPointer, to out: UnsafeMutablePointer<UInt8>, escapingLineSeparators: Bool = false
+        _ bytes: UnsafeRawBufferPointer,
+        to out: UnsafeMutablePointer<UInt8>,
+        escapingLineSeparators: Bool = false
     ) -> Int {
         guard let raw = bytes.baseAddress, bytes.count > 0 else { return 0 }
         return mw_json_escape(raw.assumingMemoryBound(to: UInt8.self), bytes.count, out, escapingLineSeparators ? 1 : 0)

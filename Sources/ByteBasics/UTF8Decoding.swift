@@ -5,15 +5,24 @@ public enum UTF8Decoding: Sendable {
     /// A byte that does not start a valid sequence reads as U+FFFD, one byte wide, so any
     /// input can be walked.
     @inlinable
-    public static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (scalar: Unicode.Scalar, width: Int) {
+    public static func scalar(
+        in bytes: UnsafeBufferPointer<UInt8>,
+        at offset: Int
+    ) -> (scalar: Unicode.Scalar, width: Int) {
         let lead = bytes[offset]
         if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
         let width: Int
         var value: UInt32
         switch lead {
-        case 0xC2...0xDF: width = 2; value = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: width = 3; value = UInt32(lead & 0x0F)
-        case 0xF0...0xF4: width = 4; value = UInt32(lead & 0x07)
+        case 0xC2...0xDF:
+            width = 2
+            value = UInt32(lead & 0x1F)
+        case 0xE0...0xEF:
+            width = 3
+            value = UInt32(lead & 0x0F)
+        case 0xF0...0xF4:
+            width = 4
+            value = UInt32(lead & 0x07)
         default: return ("\u{FFFD}", 1)
         }
         guard offset + width <= bytes.count else { return ("\u{FFFD}", 1) }
@@ -36,12 +45,20 @@ public enum UTF8Decoding: Sendable {
         let trailing: Int
         switch p[i] {
         case 0xC2...0xDF: trailing = 1
-        case 0xE0: trailing = 2; low = 0xA0
+        case 0xE0:
+            trailing = 2
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: trailing = 2
-        case 0xED: trailing = 2; high = 0x9F
-        case 0xF0: trailing = 3; low = 0x90
+        case 0xED:
+            trailing = 2
+            high = 0x9F
+        case 0xF0:
+            trailing = 3
+            low = 0x90
         case 0xF1...0xF3: trailing = 3
-        case 0xF4: trailing = 3; high = 0x8F
+        case 0xF4:
+            trailing = 3
+            high = 0x8F
         default: return 0
         }
         guard i + trailing < n, p[i + 1] >= low, p[i + 1] <= high else { return 0 }

@@ -74,7 +74,13 @@ public final class ConnectionGuard {
 
     /// Connects the monitor `PAIR` of the socket `name` monitors (`monitor(_:name:)`), bound to
     /// `boundEndpoints`.
-    public init(name: String, context: ZMQContext, boundEndpoints: [String], limit: Int, logger: Logger) throws(ZMQError) {
+    public init(
+        name: String,
+        context: ZMQContext,
+        boundEndpoints: [String],
+        limit: Int,
+        logger: Logger
+    ) throws(ZMQError) {
         self.name = name
         self.limit = limit
         self.logger = logger
@@ -93,7 +99,10 @@ public final class ConnectionGuard {
         while true {
             let event: ZMQSocket.MonitorEvent?
             do { event = try socket.receiveMonitorEvent(dontWait: true) } catch {
-                logger.warning("connection monitor event unreadable", metadata: ["socket": "\(name)", "error": "\(error)"])
+                logger.warning(
+                    "connection monitor event unreadable",
+                    metadata: ["socket": "\(name)", "error": "\(error)"]
+                )
                 return
             }
             guard let event else { return }
@@ -102,7 +111,10 @@ public final class ConnectionGuard {
             case ZMQ_EVENT_DISCONNECTED: accepted.remove(event.value)
             case ZMQ_EVENT_ACCEPT_FAILED:
                 acceptFailures += 1
-                warn("a socket could not accept a connection", ["socket": "\(name)", "errno": "\(event.value)", "endpoint": "\(event.endpoint)"])
+                warn(
+                    "a socket could not accept a connection",
+                    ["socket": "\(name)", "errno": "\(event.value)", "endpoint": "\(event.endpoint)"]
+                )
             default: break
             }
         }
@@ -119,9 +131,12 @@ public final class ConnectionGuard {
         // Still a socket on one of this socket's ports: not a descriptor closed and reused meanwhile.
         guard let port = Posix.localTCPPort(ofForeign: descriptor), ports.contains(port) else { return }
         if Posix.shutdownForeign(descriptor) { refused += 1 }
-        warn("connections at their limit; new ones are shut down", [
-            "socket": "\(name)", "limit": "\(limit)", "refused": "\(refused)",
-        ])
+        warn(
+            "connections at their limit; new ones are shut down",
+            [
+                "socket": "\(name)", "limit": "\(limit)", "refused": "\(refused)",
+            ]
+        )
     }
 
     /// One warning every 10 s at most.

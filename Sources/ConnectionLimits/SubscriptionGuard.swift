@@ -58,7 +58,12 @@ public final class SubscriptionGuard {
         /// `""`); a forwarder to the union of its subscribers'. 1,024 a connection, 65,536 and
         /// 16 MiB in all: libzmq's trie then holds a few MiB at most (200,000 short subscriptions
         /// take it ~45 MiB).
-        public static let defaults = Limits(perPeerCount: 1_024, perPeerBytes: 256 << 10, totalCount: 65_536, totalBytes: 16 << 20)
+        public static let defaults = Limits(
+            perPeerCount: 1_024,
+            perPeerBytes: 256 << 10,
+            totalCount: 65_536,
+            totalBytes: 16 << 20
+        )
     }
 
     /// What ``serve(_:_:)`` tells its caller, one subscription at a time.
@@ -157,7 +162,10 @@ public final class SubscriptionGuard {
             do {
                 guard try socket.receive(into: &frame, dontWait: true) else { break }
             } catch {
-                logger.warning("a socket's subscriptions are unreadable", metadata: ["socket": "\(name)", "error": "\(error)"])
+                logger.warning(
+                    "a socket's subscriptions are unreadable",
+                    metadata: ["socket": "\(name)", "error": "\(error)"]
+                )
                 break
             }
             frames += 1
@@ -230,7 +238,9 @@ public final class SubscriptionGuard {
         // The socket on the descriptor is this connection's when it is on the socket's port with
         // this peer (else the descriptor was closed, maybe reused, since this frame came).
         let onPort = tcpPort.map { Posix.localTCPPort(ofForeign: descriptor) == $0 } ?? true
-        let cookie = onPort && Posix.peerAddress(ofForeign: descriptor) == address ? Posix.socketCookie(ofForeign: descriptor) : nil
+        let cookie =
+            onPort && Posix.peerAddress(ofForeign: descriptor) == address
+            ? Posix.socketCookie(ofForeign: descriptor) : nil
         let peer = Peer(identity: identity, held: frame.copy(), address: address, cookie: cookie)
         peers[descriptor] = peer
         return peer
@@ -250,12 +260,15 @@ public final class SubscriptionGuard {
         let now = PosixClock.monotonic.milliseconds()
         guard lastWarningMs == .min || now - lastWarningMs >= 10_000 else { return }
         lastWarningMs = now
-        logger.warning("a subscriber is past a bound of a socket; its subscriptions are refused and its connection shut down", metadata: [
-            "socket": "\(name)", "peer": "\(peer.address)", "bound": "\(bound)", "shut_down": "\(shut)",
-            "per_connection": "\(limits.perPeerCount) subscriptions, \(limits.perPeerBytes) bytes",
-            "in_all": "\(limits.totalCount) subscriptions, \(limits.totalBytes) bytes",
-            "subscriptions_refused": "\(refused)",
-        ])
+        logger.warning(
+            "a subscriber is past a bound of a socket; its subscriptions are refused and its connection shut down",
+            metadata: [
+                "socket": "\(name)", "peer": "\(peer.address)", "bound": "\(bound)", "shut_down": "\(shut)",
+                "per_connection": "\(limits.perPeerCount) subscriptions, \(limits.perPeerBytes) bytes",
+                "in_all": "\(limits.totalCount) subscriptions, \(limits.totalBytes) bytes",
+                "subscriptions_refused": "\(refused)",
+            ]
+        )
     }
 
     /// Drops the entries whose socket is gone, once a second and soon after libzmq said a

@@ -1,10 +1,11 @@
 import ByteBasics
+import ZeroMQ
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ZeroMQ
 
 /// A client of a daemon's control socket: sends a typed request to an endpoint over a `REQ`
 /// socket and waits, at most `timeoutMs`, for its typed reply. An unreachable daemon is a
@@ -56,14 +57,17 @@ public final class ControlClient {
     }
 
     /// Sends `command` and returns its reply both as the daemon's bytes and typed.
-    public func exchange<Command: ControlCommand>(_ command: Command) throws(Failure) -> (bytes: [UInt8], reply: Command.Reply) {
+    public func exchange<Command: ControlCommand>(
+        _ command: Command
+    ) throws(Failure) -> (bytes: [UInt8], reply: Command.Reply) {
         let bytes = try request(command.encoded())
         do {
             return (bytes, try ControlReply.decode(bytes, as: Command.Reply.self))
         } catch {
             switch error {
             case .refused(let text): throw .refused(text)
-            case .malformed(let text): throw .malformed("the daemon at \(endpoint) sent a reply that does not read: \(text)")
+            case .malformed(let text):
+                throw .malformed("the daemon at \(endpoint) sent a reply that does not read: \(text)")
             }
         }
     }
@@ -88,7 +92,7 @@ public final class ControlClient {
                 if left <= 0 { break }
                 do {
                     _ = try poller.poll(timeout: left)
-                } catch where error.isInterrupted {
+                } catch  where error.isInterrupted {
                     continue
                 }
                 if poller.isReadable(index), let reply = try socket.receiveFrame(dontWait: true) {
@@ -100,7 +104,9 @@ public final class ControlClient {
             throw .unreachable("cannot talk to the daemon at \(endpoint): \(error)")
         }
         drop()
-        throw .unreachable("no reply from modalwatchd at \(endpoint) within \(timeoutMs) ms; is it running? (start it, or pass --control)")
+        throw .unreachable(
+            "no reply from modalwatchd at \(endpoint) within \(timeoutMs) ms; is it running? (start it, or pass --control)"
+        )
     }
 
     private func open() throws(ZMQError) -> ZMQSocket {
@@ -130,16 +136,20 @@ public final class ControlClient {
         if stat(path, &info) != 0 {
             let code = errno
             if code == ENOENT || code == ENOTDIR {
-                return "no daemon at \(endpoint): \(path) does not exist; start modalwatchd (systemctl start modalwatchd), or name its control endpoint with --control or MODALWATCH_CONTROL"
+                return
+                    "no daemon at \(endpoint): \(path) does not exist; start modalwatchd (systemctl start modalwatchd), or name its control endpoint with --control or MODALWATCH_CONTROL"
             }
-            return "cannot reach \(endpoint): \(String(cString: strerror(code))); ask to join the group that owns \(path) (ls -l \(path))"
+            return
+                "cannot reach \(endpoint): \(String(cString: strerror(code))); ask to join the group that owns \(path) (ls -l \(path))"
         }
         guard info.st_mode & S_IFMT == S_IFSOCK else {
-            return "no daemon at \(endpoint): \(path) is not a socket; name modalwatchd's control endpoint with --control or MODALWATCH_CONTROL"
+            return
+                "no daemon at \(endpoint): \(path) is not a socket; name modalwatchd's control endpoint with --control or MODALWATCH_CONTROL"
         }
         if access(path, W_OK) != 0 {
             let code = errno
-            return "cannot use \(endpoint): \(String(cString: strerror(code))); ask to join the group that owns \(path) (ls -l \(path))"
+            return
+                "cannot use \(endpoint): \(String(cString: strerror(code))); ask to join the group that owns \(path) (ls -l \(path))"
         }
         return nil
     }

@@ -31,7 +31,10 @@ public enum ControlReply: Sendable {
 
     /// A refusal, as one frame.
     public static func refusal(_ refusal: ControlRefusal) -> [UInt8] {
-        JSONWriter.encode(["ok": .bool(false), "v": .int(ModalwatchVersion.controlProtocol), "error": .string(refusal.message)], capacity: 256)
+        JSONWriter.encode(
+            ["ok": .bool(false), "v": .int(ModalwatchVersion.controlProtocol), "error": .string(refusal.message)],
+            capacity: 256
+        )
     }
 
     /// The fields of a reply frame that says `"ok": true`.

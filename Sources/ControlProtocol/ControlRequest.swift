@@ -16,7 +16,9 @@ public enum ControlRequest: Sendable, Equatable {
     /// The commands, as refusals list them.
     public static let commands = "status, sessions, session, rules, reload, violations"
 
-    private static let notJSON = ControlRefusal("the request is not valid JSON; send an object such as {\"cmd\": \"status\"}")
+    private static let notJSON = ControlRefusal(
+        "the request is not valid JSON; send an object such as {\"cmd\": \"status\"}"
+    )
 
     /// The request one frame holds; a refusal (never a trap) for anything malformed: not JSON,
     /// not an object, another protocol version, no `cmd` or an unknown one, a known field of the
@@ -35,7 +37,9 @@ public enum ControlRequest: Sendable, Equatable {
             throw ControlRefusal("the request must be a JSON object such as {\"cmd\": \"status\"}")
         }
         if let version = object["v"], version.wholeNumber != ModalwatchVersion.controlProtocol {
-            throw ControlRefusal("unsupported protocol version \(version.text); this daemon speaks v\(ModalwatchVersion.controlProtocol)")
+            throw ControlRefusal(
+                "unsupported protocol version \(version.text); this daemon speaks v\(ModalwatchVersion.controlProtocol)"
+            )
         }
         guard let command = object["cmd"]?.stringValue else {
             throw ControlRefusal("missing \"cmd\"; commands: \(Self.commands)")
@@ -54,7 +58,8 @@ public enum ControlRequest: Sendable, Equatable {
 
     /// The request one frame holds (see ``init(parsing:)-(UnsafeBufferPointer<UInt8>)``).
     public init(parsing bytes: [UInt8]) throws(ControlRefusal) {
-        self = try bytes.withUnsafeBufferPointer { buffer throws(ControlRefusal) in try ControlRequest(parsing: buffer) }
+        self = try bytes.withUnsafeBufferPointer { buffer throws(ControlRefusal) in try ControlRequest(parsing: buffer)
+        }
     }
 
     /// The request as one frame.

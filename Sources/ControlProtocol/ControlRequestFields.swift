@@ -27,8 +27,10 @@ struct ControlRequestFields {
         guard let value = present(key) else { return fallback }
         guard let number = value.wholeNumber else { throw ControlRefusal("\(key) must be a whole number") }
         guard range.contains(number) else {
-            throw ControlRefusal(range.lowerBound == 0 && number < 0
-                ? "\(key) must be 0 or more" : "\(key) must be \(range.lowerBound) to \(range.upperBound)")
+            throw ControlRefusal(
+                range.lowerBound == 0 && number < 0
+                    ? "\(key) must be 0 or more" : "\(key) must be \(range.lowerBound) to \(range.upperBound)"
+            )
         }
         return number
     }

@@ -37,7 +37,10 @@ public struct FaultStatus: Sendable, Equatable {
         }
 
         var json: JSONValue {
-            .object(["rule": .string(rule), "module": .string(module), "fault": .string(fault), "event": .string(event), "since": .integer(since)])
+            .object([
+                "rule": .string(rule), "module": .string(module), "fault": .string(fault), "event": .string(event),
+                "since": .integer(since),
+            ])
         }
     }
 
@@ -83,7 +86,9 @@ public struct FaultStatus: Sendable, Equatable {
         }
         checkpointAgeSeconds = try fields.optionalDouble("checkpoint_age_s")
         if fields.optional("rules_quarantined") != nil {
-            rulesQuarantined = try fields.array("rules_quarantined") { value throws(JSONFields.Mismatch) in try Quarantined(value) }
+            rulesQuarantined = try fields.array("rules_quarantined") { value throws(JSONFields.Mismatch) in
+                try Quarantined(value)
+            }
         }
     }
 

@@ -110,7 +110,10 @@ public struct JSONFields: Sendable {
     }
 
     /// An array field, each element read by `element`.
-    public func array<Element>(_ key: String, _ element: (JSONValue) throws(Mismatch) -> Element) throws(Mismatch) -> [Element] {
+    public func array<Element>(
+        _ key: String,
+        _ element: (JSONValue) throws(Mismatch) -> Element
+    ) throws(Mismatch) -> [Element] {
         guard let values = try required(key).arrayValue else { throw wrong(key, "an array") }
         var elements: [Element] = []
         elements.reserveCapacity(values.count)

@@ -153,7 +153,8 @@ public struct JSONWriter: Sendable {
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapeSlashes) {
+            for (index, byte) in utf8.enumerated()
+            where byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapeSlashes) {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 runStart = index + 1
                 bytes.append(UInt8(ascii: "\\"))
@@ -166,8 +167,10 @@ public struct JSONWriter: Sendable {
                 case 0x09: bytes.append(UInt8(ascii: "t"))
                 default:
                     let hex: StaticString = "0123456789abcdef"
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                              hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0xF)]])
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0xF)],
+                    ])
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
@@ -182,21 +185,28 @@ public struct JSONWriter: Sendable {
     /// have (lowercase ASCII letters, digits, `_ - : . /`, spaces) that order is computed
     /// here from the bytes; any other key goes to Foundation.
     public static func precedes(_ a: String, _ b: String) -> Bool {
-        let fast = a.utf8.withContiguousStorageIfAvailable { a in
-            b.utf8.withContiguousStorageIfAvailable { b in collationPrecedes(a, b) } ?? nil
-        } ?? nil
+        let fast =
+            a.utf8.withContiguousStorageIfAvailable { a in
+                b.utf8.withContiguousStorageIfAvailable { b in collationPrecedes(a, b) } ?? nil
+            } ?? nil
         if let fast { return fast }
-        return a.compare(b, options: [.numeric, .caseInsensitive, .forcedOrdering],
-                         range: a.startIndex..<a.endIndex, locale: NSLocale.system) == .orderedAscending
+        return a.compare(
+            b,
+            options: [.numeric, .caseInsensitive, .forcedOrdering],
+            range: a.startIndex..<a.endIndex,
+            locale: NSLocale.system
+        ) == .orderedAscending
     }
 
     /// ICU's primary order for the simple keys: punctuation (in the order `space _ - : . /`)
     /// before numbers (a run of digits compared by value) before letters. Nil when either key
     /// has anything else, or a number with a leading zero (whose tie-breaks are ICU's own).
     static func collationPrecedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool? {
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < a.count, j < b.count {
-            let x = a[i], y = b[j]
+            let x = a[i]
+            let y = b[j]
             if isDigit(x), isDigit(y) {
                 guard let (m, nextI) = number(a, from: i), let (n, nextJ) = number(b, from: j) else { return nil }
                 if m != n { return m < n }
@@ -233,7 +243,8 @@ public struct JSONWriter: Sendable {
 
     /// A run of digits: its value and where it ends; nil for a leading zero or more than 18 digits.
     private static func number(_ s: UnsafeBufferPointer<UInt8>, from start: Int) -> (UInt64, Int)? {
-        var k = start, value: UInt64 = 0
+        var k = start
+        var value: UInt64 = 0
         while k < s.count, isDigit(s[k]) {
             value = value * 10 + UInt64(s[k] - UInt8(ascii: "0"))
             k += 1

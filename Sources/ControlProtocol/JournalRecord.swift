@@ -39,10 +39,26 @@ public struct JournalRecord: Sendable, Equatable {
     public var newViolations: Int?
 
     /// A record.
-    public init(type: String, ts: Int64, observed: Int64, ageMs: Int64, modalDepth: Int, stackDepth: Int,
-                seq: Int64? = nil, id: String? = nil, title: String? = nil, label: String? = nil, truncated: Bool = false,
-                button: Int? = nil, via: String? = nil, state: String? = nil, control: String? = nil,
-                device: String? = nil, app: String? = nil, newViolations: Int? = nil) {
+    public init(
+        type: String,
+        ts: Int64,
+        observed: Int64,
+        ageMs: Int64,
+        modalDepth: Int,
+        stackDepth: Int,
+        seq: Int64? = nil,
+        id: String? = nil,
+        title: String? = nil,
+        label: String? = nil,
+        truncated: Bool = false,
+        button: Int? = nil,
+        via: String? = nil,
+        state: String? = nil,
+        control: String? = nil,
+        device: String? = nil,
+        app: String? = nil,
+        newViolations: Int? = nil
+    ) {
         self.type = type
         self.ts = ts
         self.observed = observed

@@ -38,7 +38,8 @@ public struct RuleInfo: Sendable, Equatable {
 
         var json: JSONValue {
             .object([
-                "name": .string(name), "kind": .string(kind), "default": .integer(defaultValue), "value": .integer(value),
+                "name": .string(name), "kind": .string(kind), "default": .integer(defaultValue),
+                "value": .integer(value),
                 "display": .string(display), "meaning": .string(meaning),
             ])
         }
@@ -75,8 +76,20 @@ public struct RuleInfo: Sendable, Equatable {
     public var quarantined: String?
 
     /// A rule.
-    public init(id: String, rev: Int, module: String, severity: String, editions: [String], active: Bool, fire: String?,
-                summary: String, guideline: String, source: String, parameters: [Parameter], examples: Int?) {
+    public init(
+        id: String,
+        rev: Int,
+        module: String,
+        severity: String,
+        editions: [String],
+        active: Bool,
+        fire: String?,
+        summary: String,
+        guideline: String,
+        source: String,
+        parameters: [Parameter],
+        examples: Int?
+    ) {
         self.id = id
         self.rev = rev
         self.module = module

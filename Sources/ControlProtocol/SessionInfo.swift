@@ -23,7 +23,16 @@ public struct SessionInfo: Sendable, Equatable {
         public var truncated: Bool
 
         /// An entry.
-        public init(depth: Int, kind: String, id: String, ts: Int64, navDepth: Int, ageMs: Int64, title: String? = nil, truncated: Bool = false) {
+        public init(
+            depth: Int,
+            kind: String,
+            id: String,
+            ts: Int64,
+            navDepth: Int,
+            ageMs: Int64,
+            title: String? = nil,
+            truncated: Bool = false
+        ) {
             self.depth = depth
             self.kind = kind
             self.id = id
@@ -100,10 +109,24 @@ public struct SessionInfo: Sendable, Equatable {
     public var windowMs: Int64?
 
     /// A session object; the optional parts as the reply has them.
-    public init(id: String, app: String?, device: String? = nil, edition: String? = nil,
-                startedTs: Int64?, lastTs: Int64?, lastObserved: Int64?, events: Int, alerts: Int,
-                presentations: Int? = nil, modalDepth: Int? = nil, maxDepth: Int? = nil, violations: Int,
-                foreground: Bool? = nil, tasksRunning: Int? = nil, stackDepth: Int? = nil) {
+    public init(
+        id: String,
+        app: String?,
+        device: String? = nil,
+        edition: String? = nil,
+        startedTs: Int64?,
+        lastTs: Int64?,
+        lastObserved: Int64?,
+        events: Int,
+        alerts: Int,
+        presentations: Int? = nil,
+        modalDepth: Int? = nil,
+        maxDepth: Int? = nil,
+        violations: Int,
+        foreground: Bool? = nil,
+        tasksRunning: Int? = nil,
+        stackDepth: Int? = nil
+    ) {
         self.id = id
         self.app = app
         self.device = device
@@ -140,9 +163,12 @@ public struct SessionInfo: Sendable, Equatable {
         tasksRunning = try fields.optionalInt("tasks_running")
         stackDepth = try fields.optionalInt("stack_depth")
         live = try fields.optionalBool("live")
-        stack = fields.optional("stack") == nil ? nil : try fields.array("stack") { value throws(JSONFields.Mismatch) in
-            try StackEntry(JSONFields(value, context: "a stack entry"))
-        }
+        stack =
+            fields.optional("stack") == nil
+            ? nil
+            : try fields.array("stack") { value throws(JSONFields.Mismatch) in
+                try StackEntry(JSONFields(value, context: "a stack entry"))
+            }
         alertsWindow = try fields.optionalInt("alerts_window")
         alertsWindowPartial = try fields.optionalBool("alerts_window_partial")
         windowMs = try fields.optionalInt64("window_ms")

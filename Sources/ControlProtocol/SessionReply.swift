@@ -32,8 +32,10 @@ public struct SessionReply: ControlReplyBody {
         }
 
         var json: JSONValue {
-            .object(["capacity": .int(capacity), "recorded": .int(recorded), "held": .int(held),
-                     "events": .int(events), "complete": .bool(complete)])
+            .object([
+                "capacity": .int(capacity), "recorded": .int(recorded), "held": .int(held),
+                "events": .int(events), "complete": .bool(complete),
+            ])
         }
     }
 
@@ -54,8 +56,15 @@ public struct SessionReply: ControlReplyBody {
     public var violationsError: String?
 
     /// A reply.
-    public init(session: SessionInfo, now: Int64, timeline: [JournalRecord], events: [JournalRecord],
-                journal: Journal, violations: [JSONValue]?, violationsError: String? = nil) {
+    public init(
+        session: SessionInfo,
+        now: Int64,
+        timeline: [JournalRecord],
+        events: [JournalRecord],
+        journal: Journal,
+        violations: [JSONValue]?,
+        violationsError: String? = nil
+    ) {
         self.session = session
         self.now = now
         self.timeline = timeline

@@ -29,7 +29,9 @@ public struct SessionRequest: ControlCommand {
     }
 
     init(_ request: ControlRequestFields) throws(ControlRefusal) {
-        guard let id = try request.string("id") else { throw ControlRefusal("\"session\" needs \"id\": the session id") }
+        guard let id = try request.string("id") else {
+            throw ControlRefusal("\"session\" needs \"id\": the session id")
+        }
         self.id = id
         events = try request.whole("events", default: 20, range: 0...Self.maximumEvents)
         violations = try request.whole("violations", default: 50, range: 0...Self.maximumViolations)

@@ -178,16 +178,19 @@ public enum StatusCounter: String, CaseIterable, Sendable {
         case .eventsJudged: "Events the rules judged."
         case .violationsPublished: "Violations published on the publish socket."
         case .violationsStored: "Violations written to the history."
-        case .violationsAlreadyStored: "Violations judged again after a restore that the history already held: not stored twice."
+        case .violationsAlreadyStored:
+            "Violations judged again after a restore that the history already held: not stored twice."
         case .diagnosticsPublished: "Diagnostics published on the publish socket."
         case .diagnosticsSuppressed: "Diagnostics over the per-app limit, not published."
         case .messagesDropped: "Messages the publisher dropped."
         case .subscriberOverflows: "Times a subscriber's queue overflowed."
-        case .subscriptionsRefused: "Subscriptions the publish socket refused past a bound; the subscriber's connection was shut down."
+        case .subscriptionsRefused:
+            "Subscriptions the publish socket refused past a bound; the subscriber's connection was shut down."
         case .sessionsEvicted: "Sessions evicted to stay within max_sessions."
         case .appsEvicted: "Apps without a live session forgotten to stay within max_apps."
         case .eventsLost: "Events missing by the gaps in their sessions' seq."
-        case .eventsMissingBeforeFirst: "Events before the first one seen of a session that began without its session.start."
+        case .eventsMissingBeforeFirst:
+            "Events before the first one seen of a session that began without its session.start."
         case .appValuesRefused: "Times an app-wide counter or firing for a new value was not kept (max_app_values)."
         case .ingestConnectionsRefused: "Ingest connections shut down because the ingest socket held its maximum."
         case .ingestAcceptFailures: "Ingest connections that could not be accepted, e.g. for want of a descriptor."
@@ -197,7 +200,8 @@ public enum StatusCounter: String, CaseIterable, Sendable {
         case .checkpointsWritten: "Session checkpoints written whole."
         case .checkpointFailures: "Session checkpoints that could not be written (the previous one stays in force)."
         case .spoolRecordsDamaged: "Damaged records of the spool's spill file, skipped."
-        case .handoverDropped: "Violations and diagnostics the ingest thread could not hand over to the publishing thread."
+        case .handoverDropped:
+            "Violations and diagnostics the ingest thread could not hand over to the publishing thread."
         case .topicsTooLarge: "Messages refused because their topic frame was over its limit."
         default: nil
         }

@@ -147,20 +147,25 @@ public struct StatusReply: ControlReplyBody {
         countsAgeSeconds = fields.optional("counts_age_s") == nil ? 0 : try fields.double("counts_age_s")
         started = try fields.int64("started")
         edition = try fields.string("edition")
-        modules = try fields.array("modules") { value throws(JSONFields.Mismatch) in try Module(JSONFields(value, context: "a module")) }
+        modules = try fields.array("modules") { value throws(JSONFields.Mismatch) in
+            try Module(JSONFields(value, context: "a module"))
+        }
         moduleFailures = try fields.strings("module_failures")
         moduleErrors = fields.optional("module_errors") == nil ? [:] : try fields.counts("module_errors")
-        moduleFilesChanged = fields.optional("module_files_changed") == nil ? [] : try fields.strings("module_files_changed")
+        moduleFilesChanged =
+            fields.optional("module_files_changed") == nil ? [] : try fields.strings("module_files_changed")
         endpoints = try Self.endpoints(fields)
         for counter in StatusCounter.allCases {
-            counters[counter] = try counter.mayBeAbsent ? fields.optionalInt(counter.rawValue) ?? 0 : fields.int(counter.rawValue)
+            counters[counter] =
+                try counter.mayBeAbsent ? fields.optionalInt(counter.rawValue) ?? 0 : fields.int(counter.rawValue)
         }
         rejectedByReason = try fields.counts("rejected_by_reason")
         eventsPerSecond = try fields.double("events_per_second")
         history = try fields.optionalString("history")
         violationsRateLimitedByRule = try fields.counts("violations_rate_limited_by_rule")
         // Absent from daemons before the per-app bounds: then none.
-        violationsRateLimitedByApp = fields.optional("violations_rate_limited_by_app") == nil
+        violationsRateLimitedByApp =
+            fields.optional("violations_rate_limited_by_app") == nil
             ? [:] : try fields.counts("violations_rate_limited_by_app")
         // Absent from daemons before rule languages: then none.
         languagesSkipped = fields.optional("languages_skipped") == nil ? [:] : try fields.counts("languages_skipped")
@@ -168,7 +173,11 @@ public struct StatusReply: ControlReplyBody {
         // Absent from daemons before sharding: then unsharded.
         if let value = fields.optional("shard"), !value.isNull {
             let shard = try JSONFields(value, context: "\"shard\"")
-            self.shard = Shard(index: try shard.int("index"), count: try shard.int("count"), key: try shard.string("key"))
+            self.shard = Shard(
+                index: try shard.int("index"),
+                count: try shard.int("count"),
+                key: try shard.string("key")
+            )
         }
         shardBuckets = try fields.optionalInt("shard_buckets") ?? 256
         if fields.optional("shard_conflicts") != nil {

@@ -45,8 +45,15 @@ public struct ViolationsRequest: ControlCommand {
     public static let maximumReplyBytes = 256 << 10
 
     /// A request.
-    public init(app: String? = nil, rule: String? = nil, session: String? = nil, locale: String? = nil, since: Since? = nil,
-                limit: Int = 100, cursor: String? = nil) {
+    public init(
+        app: String? = nil,
+        rule: String? = nil,
+        session: String? = nil,
+        locale: String? = nil,
+        since: Since? = nil,
+        limit: Int = 100,
+        cursor: String? = nil
+    ) {
         self.cursor = cursor
         self.locale = locale
         self.app = app

@@ -58,8 +58,10 @@ public final class ZapHandler {
         while let request = try? socket.receiveMultipart(maxFrames: 16, dontWait: true) {
             let frames = request.frames
             guard frames.count >= 7, String(decoding: frames[0], as: UTF8.self) == "1.0" else {
-                _ = try? socket.sendMultipart([Array("1.0".utf8), frames.count > 1 ? frames[1] : [], Array("500".utf8),
-                                               Array("malformed ZAP request".utf8), [], []])
+                _ = try? socket.sendMultipart([
+                    Array("1.0".utf8), frames.count > 1 ? frames[1] : [], Array("500".utf8),
+                    Array("malformed ZAP request".utf8), [], [],
+                ])
                 continue
             }
             let mechanism = String(decoding: frames[5], as: UTF8.self)
@@ -72,11 +74,14 @@ public final class ZapHandler {
                 let now = ContinuousClock.now
                 if lastRefusalLog.map({ now - $0 > .seconds(10) }) ?? true {
                     lastRefusalLog = now
-                    logger.warning("refused a client with an unknown CURVE key", metadata: [
-                        "address": "\(String(decoding: frames[3], as: UTF8.self))",
-                        "client_key": "\(Self.encodeZ85(clientKey) ?? "?")", "refused_total": "\(refused)",
-                        "allowed": "\(what)",
-                    ])
+                    logger.warning(
+                        "refused a client with an unknown CURVE key",
+                        metadata: [
+                            "address": "\(String(decoding: frames[3], as: UTF8.self))",
+                            "client_key": "\(Self.encodeZ85(clientKey) ?? "?")", "refused_total": "\(refused)",
+                            "allowed": "\(what)",
+                        ]
+                    )
                 }
             }
             _ = try? socket.sendMultipart([

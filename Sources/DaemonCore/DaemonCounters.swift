@@ -23,13 +23,16 @@ struct DaemonCounters: Sendable {
 
     /// The metrics' totals: every plain counter the metrics export, then those by rule and by reason.
     var prometheusTotals: [(name: String, dimensions: [(String, String)], value: UInt64)] {
-        var totals: [(name: String, dimensions: [(String, String)], value: UInt64)] = StatusCounter.allCases.compactMap { counter in
+        var totals: [(name: String, dimensions: [(String, String)], value: UInt64)] = StatusCounter.allCases.compactMap
+        { counter in
             counter.metricName.map { (name: $0, dimensions: [], value: plain[counter]) }
         }
         for (rule, count) in violationsRateLimitedByRule {
             totals.append(("modalwatch_violations_rate_limited_total", [("rule", rule)], count))
         }
-        for (reason, count) in rejectedByReason { totals.append(("modalwatch_events_rejected_total", [("reason", reason)], count)) }
+        for (reason, count) in rejectedByReason {
+            totals.append(("modalwatch_events_rejected_total", [("reason", reason)], count))
+        }
         for (socket, count) in connectionsRefusedBySocket {
             totals.append(("modalwatch_connections_refused_total", [("socket", socket)], count))
         }

@@ -23,11 +23,13 @@ enum MetricFamilies {
     static let help: [String: String] = Dictionary(
         uniqueKeysWithValues: StatusCounter.allCases.compactMap { counter in
             counter.metricName.flatMap { name in counter.metricHelp.map { (name, $0) } }
-        } + others.map { ($0.key, $0.value) })
+        } + others.map { ($0.key, $0.value) }
+    )
 
     /// The help text of the families that are not status counters, by family name.
     private static let others: [String: String] = [
-        "modalwatch_language_skips_total": "Judgements a rule skipped because it does not judge the text's language, by rule and language.",
+        "modalwatch_language_skips_total":
+            "Judgements a rule skipped because it does not judge the text's language, by rule and language.",
         "modalwatch_violations_total": "Violations found, by rule and severity.",
         "modalwatch_violations_rate_limited_total": "Violations the rate limit held back, by rule.",
         "modalwatch_events_rejected_total": "Events rejected before judging, by reason.",
@@ -35,10 +37,12 @@ enum MetricFamilies {
         "modalwatch_ingest_loop_lag_seconds": "How late the ingest loop's last periodic tick ran, in seconds.",
         "modalwatch_apps_known": "Apps remembered now.",
         "modalwatch_ingest_connections": "Connections the ingest socket holds now on its TCP endpoints.",
-        "modalwatch_history_healthy": "Whether the history takes writes: 1 if it does, 0 if it fails or no history is kept.",
+        "modalwatch_history_healthy":
+            "Whether the history takes writes: 1 if it does, 0 if it fails or no history is kept.",
         "modalwatch_violations_spooled": "Violations waiting in the spool for the history.",
         "modalwatch_history_wal_bytes": "The size of the history's WAL file in bytes, as last measured.",
-        "modalwatch_connections_refused_total": "Connections the publish or control socket shut down past its limit, by socket.",
+        "modalwatch_connections_refused_total":
+            "Connections the publish or control socket shut down past its limit, by socket.",
         "modalwatch_checkpoint_age_seconds": "Seconds since the newest whole session checkpoint's walk began.",
         "modalwatch_checkpoint_sessions": "Sessions in the newest session checkpoint this daemon wrote.",
         "modalwatch_checkpoint_bytes": "Bytes of the newest session checkpoint this daemon wrote.",

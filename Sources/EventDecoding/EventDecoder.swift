@@ -47,10 +47,17 @@ public final class EventDecoder {
         // The reader's offsets are 32 bits (`FieldSlot`): no limit goes past that.
         let limit = min(limits.maxPayloadBytes, Int(Int32.max))
         guard payload.count <= limit else {
-            body(.rejected(Rejection(
-                reason: .tooLarge, field: nil,
-                detail: "payload is \(payload.count) bytes, over the limit of \(limit)",
-                index: 0, offset: 0)))
+            body(
+                .rejected(
+                    Rejection(
+                        reason: .tooLarge,
+                        field: nil,
+                        detail: "payload is \(payload.count) bytes, over the limit of \(limit)",
+                        index: 0,
+                        offset: 0
+                    )
+                )
+            )
             return
         }
         guard let raw = payload.baseAddress, payload.count > 0 else {
@@ -74,7 +81,10 @@ public final class EventDecoder {
                 var error = error
                 if index >= limits.maxBatchEvents {  // past the limit, every event is too_large, even malformed ones
                     error = DecodeError(
-                        reason: .tooLarge, problem: .batchFull(limit: limits.maxBatchEvents), offset: reader.eventStart)
+                        reason: .tooLarge,
+                        problem: .batchFull(limit: limits.maxBatchEvents),
+                        offset: reader.eventStart
+                    )
                 }
                 body(.rejected(rejection(error, index: index, reader: reader)))
                 reader.scanner.pos = reader.resumeAt >= 0 ? reader.resumeAt : reader.resynchronize()
@@ -90,14 +100,25 @@ public final class EventDecoder {
     }
 
     private static let emptyPayload = Rejection(
-        reason: .malformedJSON, field: nil, detail: "invalid JSON: empty payload", index: 0, offset: 0)
+        reason: .malformedJSON,
+        field: nil,
+        detail: "invalid JSON: empty payload",
+        index: 0,
+        offset: 0
+    )
 
     /// The public rejection for an internal error (the error path: allocates).
     private func rejection(_ error: DecodeError, index: Int, reader: EventReader) -> Rejection {
         let (session, app) = reader.sessionAndApp()
         return Rejection(
-            reason: error.reason, field: error.field.map(\.description), detail: error.detail, index: index,
-            offset: error.offset, session: session, app: app)
+            reason: error.reason,
+            field: error.field.map(\.description),
+            detail: error.detail,
+            index: index,
+            offset: error.offset,
+            session: session,
+            app: app
+        )
     }
 }
 

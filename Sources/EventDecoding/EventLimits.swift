@@ -55,8 +55,10 @@ public struct EventLimits: Sendable, Equatable {
         maxDepth: Int = 128
     ) {
         precondition(
-            [maxEventBytes, maxStringBytes, maxButtons, maxTextFields, maxBatchEvents, maxSessionBytes,
-             maxAppBytes, maxIdBytes, maxTaskBytes, maxBackgroundBytes, maxPayloadBytes, maxDepth].allSatisfy { $0 >= 1 },
+            [
+                maxEventBytes, maxStringBytes, maxButtons, maxTextFields, maxBatchEvents, maxSessionBytes,
+                maxAppBytes, maxIdBytes, maxTaskBytes, maxBackgroundBytes, maxPayloadBytes, maxDepth,
+            ].allSatisfy { $0 >= 1 },
             "every event limit must be at least 1"
         )
         precondition(maxPayloadBytes <= Int(Int32.max), "maxPayloadBytes must be under 2 GiB (offsets are 32 bits)")

@@ -25,7 +25,11 @@ extension EventReader {
                         try scanner.skipValue(depth: depth + 1)
                     }
                     records.items[n] = ItemRecords.Item(
-                        start: itemStart, end: scanner.pos, present: isObject ? itemPresent : 0, isObject: isObject)
+                        start: itemStart,
+                        end: scanner.pos,
+                        present: isObject ? itemPresent : 0,
+                        isObject: isObject
+                    )
                     n &+= 1
                 } else {
                     try scanner.skipValue(depth: depth + 1)

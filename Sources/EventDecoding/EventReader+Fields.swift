@@ -11,8 +11,13 @@ extension EventReader {
 
         func error(_ reason: RejectReason, _ problem: DecodeError.Problem, at offset: Int) -> DecodeError {
             DecodeError(
-                reason: reason, problem: problem, offset: offset, field: field.name, item: item,
-                subfield: subfield?.name)
+                reason: reason,
+                problem: problem,
+                offset: offset,
+                field: field.name,
+                item: item,
+                subfield: subfield?.name
+            )
         }
     }
 
@@ -43,21 +48,31 @@ extension EventReader {
 
         guard has(.ts) else { throw Place(field: .ts).error(.missingField, .missing, at: eventStart) }
         let ts = try integer(
-            .ts, minimum: EventTime.minMs, maximum: EventTime.maxMs,
-            "must be an integer from 0 to 253402300799999 (ms since 1970, at most the end of year 9999)")
+            .ts,
+            minimum: EventTime.minMs,
+            maximum: EventTime.maxMs,
+            "must be an integer from 0 to 253402300799999 (ms since 1970, at most the end of year 9999)"
+        )
         e.pointee.ts = ts
         e.pointee.ts_sent = ts
         e.pointee.seq =
             has(.seq)
             ? try integer(
-                .seq, minimum: EventSequence.min, maximum: EventSequence.max,
-                "must be an integer from 1 to 9007199254740991 (2^53 - 1)") : 0
+                .seq,
+                minimum: EventSequence.min,
+                maximum: EventSequence.max,
+                "must be an integer from 1 to 9007199254740991 (2^53 - 1)"
+            ) : 0
         e.pointee.app = try string(
-            .app, required: type == MW_EVENT_SESSION_START.rawValue, minBytes: 1, maxBytes: limits.maxAppBytes)
+            .app,
+            required: type == MW_EVENT_SESSION_START.rawValue,
+            minBytes: 1,
+            maxBytes: limits.maxAppBytes
+        )
         if e.pointee.app.ptr != nil { try checkAppCharacters(e.pointee.app) }
         switch type {
         case MW_EVENT_SESSION_START.rawValue, MW_EVENT_ALERT_PRESENTED.rawValue,
-             MW_EVENT_SHEET_PRESENTED.rawValue, MW_EVENT_MODAL_PRESENTED.rawValue:
+            MW_EVENT_SHEET_PRESENTED.rawValue, MW_EVENT_MODAL_PRESENTED.rawValue:
             e.pointee.locale = has(.locale) ? try locale() : mw_str()
         default:
             e.pointee.locale = mw_str()
@@ -126,7 +141,11 @@ extension EventReader {
         let tag = try stringValue(s, place, nullable: false, minBytes: 0, maxBytes: limits.maxStringBytes)
         let bytes = UnsafeRawPointer(tag.ptr!).assumingMemoryBound(to: UInt8.self)
         guard let n = LocaleTag.normalize(bytes, tag.len, into: scratch.localeBuffer) else {
-            throw place.error(.badField, .requirement("must be a BCP 47 language tag such as 'de-DE', 'zh-Hans-CN' or 'pt_BR'"), at: s.start)
+            throw place.error(
+                .badField,
+                .requirement("must be a BCP 47 language tag such as 'de-DE', 'zh-Hans-CN' or 'pt_BR'"),
+                at: s.start
+            )
         }
         return mw_str(ptr: UnsafeRawPointer(scratch.localeBuffer).assumingMemoryBound(to: CChar.self), len: n)
     }
@@ -143,7 +162,10 @@ extension EventReader {
     /// `stringField`, out of line.
     @inline(__always)
     private mutating func string(
-        _ key: FieldKey, required: Bool = false, minBytes: Int, maxBytes: Int
+        _ key: FieldKey,
+        required: Bool = false,
+        minBytes: Int,
+        maxBytes: Int
     ) throws(DecodeError) -> mw_str {
         let s = slot(key)
         let n = s.end &- s.start
@@ -155,7 +177,10 @@ extension EventReader {
 
     @inline(never)
     private mutating func stringField(
-        _ key: FieldKey, required: Bool, minBytes: Int, maxBytes: Int
+        _ key: FieldKey,
+        required: Bool,
+        minBytes: Int,
+        maxBytes: Int
     ) throws(DecodeError) -> mw_str {
         guard has(key) else {
             if required { throw Place(field: key).error(.missingField, .missing, at: eventStart) }
@@ -179,14 +204,22 @@ extension EventReader {
     @inline(never)
     private mutating func textField(_ key: FieldKey) throws(DecodeError) -> mw_str {
         guard has(key) else { return mw_str() }
-        return try stringValue(slot(key), Place(field: key), nullable: true, minBytes: 0, maxBytes: limits.maxStringBytes)
+        return try stringValue(
+            slot(key),
+            Place(field: key),
+            nullable: true,
+            minBytes: 0,
+            maxBytes: limits.maxStringBytes
+        )
     }
 
     /// An enumerated field: its value's index in `enumeration` (`V`'s raw value), or MW_ABSENT when
     /// absent. The common case inline (`knownValue`), as in `string`.
     @inline(__always)
     private mutating func enumeration<V: WireValue & RawRepresentable>(
-        _ key: FieldKey, _: V.Type, _ enumeration: WireEnum
+        _ key: FieldKey,
+        _: V.Type,
+        _ enumeration: WireEnum
     ) throws(DecodeError) -> Int32 where V.RawValue == Int32 {
         if has(key), let value = knownValue(slot(key), V.self) { return value }
         return try enumerationField(key, enumeration)
@@ -196,7 +229,8 @@ extension EventReader {
     /// matched by `V`'s own perfect hash; its raw value (the index `enumerationValue` would give),
     /// or nil for anything else, which `enumerationValue` then judges.
     @inline(__always)
-    private func knownValue<V: WireValue & RawRepresentable>(_ s: FieldSlot, _: V.Type) -> Int32? where V.RawValue == Int32 {
+    private func knownValue<V: WireValue & RawRepresentable>(_ s: FieldSlot, _: V.Type) -> Int32?
+    where V.RawValue == Int32 {
         guard s.kind == .string, !s.escaped else { return nil }
         return V.match(base + s.start, s.end &- s.start)?.rawValue
     }
@@ -217,7 +251,10 @@ extension EventReader {
     /// A present integer field from `minimum` to `maximum`.
     @inline(__always)
     private func integer(
-        _ key: FieldKey, minimum: Int64, maximum: Int64 = .max, _ requirement: StaticString
+        _ key: FieldKey,
+        minimum: Int64,
+        maximum: Int64 = .max,
+        _ requirement: StaticString
     ) throws(DecodeError) -> Int64 {
         let s = slot(key)
         if case .value(let value) = s.integerValue(in: base), value >= minimum, value <= maximum {
@@ -238,7 +275,11 @@ extension EventReader {
         {
             return Int32(value)
         }
-        throw Place(field: key).error(.badField, .requirement("must be null or an integer from 0 to 2147483647"), at: s.start)
+        throw Place(field: key).error(
+            .badField,
+            .requirement("must be null or an integer from 0 to 2147483647"),
+            at: s.start
+        )
     }
 
     /// `app` goes into topics (`violation/<app>/<rule>`, `diag/<app>/...`) whose subscribers filter
@@ -263,15 +304,20 @@ extension EventReader {
                 suspect = AppCharacters.suspectMask(UnsafeRawPointer(p + (n &- 8)).loadUnaligned(as: UInt64.self)) != 0
             } else {
                 while i < n {
-                    if !AppCharacters.isPlain(p[i]) { suspect = true; break }
+                    if !AppCharacters.isPlain(p[i]) {
+                        suspect = true
+                        break
+                    }
                     i &+= 1
                 }
             }
         }
         guard suspect, AppCharacters.firstForbidden(p, n) != nil else { return }
         throw Place(field: .app).error(
-            .badField, .requirement("must not contain '/', whitespace or control characters (it is part of the topic)"),
-            at: slot(.app).start)
+            .badField,
+            .requirement("must not contain '/', whitespace or control characters (it is part of the topic)"),
+            at: slot(.app).start
+        )
     }
 
     // MARK: values
@@ -281,7 +327,11 @@ extension EventReader {
     private mutating func bytes(of s: FieldSlot) throws(DecodeError) -> (UnsafePointer<UInt8>, Int) {
         guard s.escaped else { return (base + s.start, s.end - s.start) }
         guard arenaUsed + (s.end - s.start) <= scratch.arenaCapacity else {  // cannot happen: events are smaller
-            throw DecodeError(reason: .tooLarge, problem: .eventTooLarge(size: scanner.end, limit: scratch.arenaCapacity), offset: s.start)
+            throw DecodeError(
+                reason: .tooLarge,
+                problem: .eventTooLarge(size: scanner.end, limit: scratch.arenaCapacity),
+                offset: s.start
+            )
         }
         let destination = scratch.arena + arenaUsed
         let n = JSONUnescaper.unescape(base, s.start, s.end, into: destination)
@@ -292,11 +342,19 @@ extension EventReader {
     /// A string value of `minBytes...maxBytes` bytes (too_large above), or null when `nullable`.
     @inline(__always)
     private mutating func stringValue(
-        _ s: FieldSlot, _ place: Place, nullable: Bool, minBytes: Int, maxBytes: Int
+        _ s: FieldSlot,
+        _ place: Place,
+        nullable: Bool,
+        minBytes: Int,
+        maxBytes: Int
     ) throws(DecodeError) -> mw_str {
         guard s.kind == .string else {
             if nullable, s.kind == .null { return mw_str() }
-            throw place.error(.badField, .requirement(nullable ? "must be a string or null" : "must be a string"), at: s.start)
+            throw place.error(
+                .badField,
+                .requirement(nullable ? "must be a string or null" : "must be a string"),
+                at: s.start
+            )
         }
         let (p, n) = try bytes(of: s)
         if n > maxBytes { throw place.error(.tooLarge, .tooLong(limit: maxBytes), at: s.start) }
@@ -306,7 +364,11 @@ extension EventReader {
 
     /// An enumerated value: its index in `enumeration`.
     @inline(__always)
-    private mutating func enumerationValue(_ s: FieldSlot, _ place: Place, _ enumeration: WireEnum) throws(DecodeError) -> Int32 {
+    private mutating func enumerationValue(
+        _ s: FieldSlot,
+        _ place: Place,
+        _ enumeration: WireEnum
+    ) throws(DecodeError) -> Int32 {
         if s.kind == .string {
             let (p, n) = try bytes(of: s)
             if let i = enumeration.index(of: p, n) { return Int32(i) }
@@ -330,7 +392,9 @@ extension EventReader {
     @inline(__always)
     private func checkArray(_ key: FieldKey) throws(DecodeError) {
         let s = slot(key)
-        guard s.kind == .array else { throw Place(field: key).error(.badField, .requirement("must be an array"), at: s.start) }
+        guard s.kind == .array else {
+            throw Place(field: key).error(.badField, .requirement("must be an array"), at: s.start)
+        }
     }
 
     /// Item `index` of `records`, which must be an object of at most `limit` items: its slots and the
@@ -338,7 +402,10 @@ extension EventReader {
     /// limit, not an object at the item.
     @inline(__always)
     private func recordedItem(
-        _ records: ItemRecords, _ index: Int, limit: Int, _ place: Place
+        _ records: ItemRecords,
+        _ index: Int,
+        limit: Int,
+        _ place: Place
     ) throws(DecodeError) -> (ItemRecords.Item, UnsafeMutablePointer<FieldSlot>) {
         let item = records.items[index]
         if index == limit {
@@ -353,8 +420,12 @@ extension EventReader {
     /// else judged by `enumerationValue` at `place` with `key` as its subfield.
     @inline(__always)
     private mutating func itemEnumeration<V: WireValue & RawRepresentable>(
-        _ key: ItemKey, of item: ItemRecords.Item, _ slots: UnsafeMutablePointer<FieldSlot>, _: V.Type,
-        _ enumeration: WireEnum, _ place: Place
+        _ key: ItemKey,
+        of item: ItemRecords.Item,
+        _ slots: UnsafeMutablePointer<FieldSlot>,
+        _: V.Type,
+        _ enumeration: WireEnum,
+        _ place: Place
     ) throws(DecodeError) -> Int32 where V.RawValue == Int32 {
         guard item.present & key.bit != 0 else { return MW_ABSENT }
         let slot = slots[Int(key.rawValue)]
@@ -365,7 +436,10 @@ extension EventReader {
     /// The rest of `itemEnumeration`, out of line: the validating path, its errors naming `key`.
     @inline(never)
     private mutating func itemEnumerationValue(
-        _ slot: FieldSlot, _ key: ItemKey, _ enumeration: WireEnum, _ place: Place
+        _ slot: FieldSlot,
+        _ key: ItemKey,
+        _ enumeration: WireEnum,
+        _ place: Place
     ) throws(DecodeError) -> Int32 {
         var place = place
         place.subfield = key
@@ -381,9 +455,16 @@ extension EventReader {
             var place = Place(field: .buttons, item: count)
             let (item, slots) = try recordedItem(records, count, limit: limits.maxButtons, place)
             place.subfield = .title
-            guard item.present & ItemKey.title.bit != 0 else { throw place.error(.missingField, .missing, at: item.end) }
+            guard item.present & ItemKey.title.bit != 0 else {
+                throw place.error(.missingField, .missing, at: item.end)
+            }
             let title = try stringValue(
-                slots[Int(ItemKey.title.rawValue)], place, nullable: false, minBytes: 0, maxBytes: limits.maxStringBytes)
+                slots[Int(ItemKey.title.rawValue)],
+                place,
+                nullable: false,
+                minBytes: 0,
+                maxBytes: limits.maxStringBytes
+            )
             if modal {
                 let role = try itemEnumeration(.role, of: item, slots, WireModalRole.self, .modalRole, place)
                 scratch.modalButtons[count] = mw_modal_button(title: title, role: role, reserved: 0)

@@ -54,7 +54,11 @@ struct EventReader {
         if count >= EventScratch.tailBytes {
             let last = UnsafeRawPointer(base + tailStart)
             tail.storeBytes(of: last.loadUnaligned(as: UInt64.self), as: UInt64.self)
-            tail.storeBytes(of: last.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+            tail.storeBytes(
+                of: last.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                toByteOffset: 8,
+                as: UInt64.self
+            )
         } else {
             tail.storeBytes(of: 0, as: UInt64.self)
             tail.storeBytes(of: 0, toByteOffset: 8, as: UInt64.self)
@@ -104,7 +108,10 @@ struct EventReader {
         resumeAt = scanner.pos
         if size > limits.maxEventBytes {
             throw DecodeError(
-                reason: .tooLarge, problem: .eventTooLarge(size: size, limit: limits.maxEventBytes), offset: eventStart)
+                reason: .tooLarge,
+                problem: .eventTooLarge(size: size, limit: limits.maxEventBytes),
+                offset: eventStart
+            )
         }
         if index >= limits.maxBatchEvents {
             throw DecodeError(reason: .tooLarge, problem: .batchFull(limit: limits.maxBatchEvents), offset: eventStart)
@@ -115,7 +122,9 @@ struct EventReader {
     /// Reads an object whose `{` is at the cursor, at nesting depth `depth + 1`: records the values of
     /// the keys of `K` in `slots` (the last of duplicate keys wins) and validates the other values.
     mutating func readMembers<K: WireKey>(
-        _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>, depth: Int
+        _: K.Type,
+        into slots: UnsafeMutablePointer<FieldSlot>,
+        depth: Int
     ) throws(DecodeError) {
         if !K.isTopLevel { itemPresent = 0 }
         guard depth < limits.maxDepth else { throw .syntax("nested too deep", at: scanner.pos) }
@@ -179,7 +188,9 @@ struct EventReader {
     /// at that member's start, unread.
     @inline(__always)
     private mutating func fastMembers<K: WireKey>(
-        _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>, previous: inout Int
+        _: K.Type,
+        into slots: UnsafeMutablePointer<FieldSlot>,
+        previous: inout Int
     ) -> Lane {
         var p = scanner.pos
         // Classified again past what was classified, or before it (the next event after a
@@ -204,7 +215,8 @@ struct EventReader {
             if guess != Int(KeyGuess.none), start &+ 16 <= e {
                 let pattern = patterns[guess]
                 let x0 = (UnsafeRawPointer(b + start).loadUnaligned(as: UInt64.self) ^ pattern.w0) & pattern.mask0
-                let x1 = (UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) ^ pattern.w1) & pattern.mask1
+                let x1 =
+                    (UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) ^ pattern.w1) & pattern.mask1
                 if x0 | x1 == 0 {
                     // A guess is the index of a key of `K` (only they are stored for `K`'s
                     // indexes), and the keys are one-byte enums numbered from 0: its raw value.
@@ -224,7 +236,9 @@ struct EventReader {
                 if count < 8 {
                     found = K.match(KeyWords(count: count, w0: w0 & KeyWords.lowBytes(count), w1: 0))
                 } else {
-                    let w1 = start &+ 16 <= e ? UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) : word(at: start &+ 8)
+                    let w1 =
+                        start &+ 16 <= e
+                        ? UnsafeRawPointer(b + (start &+ 8)).loadUnaligned(as: UInt64.self) : word(at: start &+ 8)
                     found = K.match(KeyWords(count: count, w0: w0, w1: w1 & KeyWords.lowBytes(count &- 8)))
                 }
                 guard let key = found else { break }
@@ -251,7 +265,9 @@ struct EventReader {
                 guard let integer = scanner.quickInteger() else { break }
                 next = scanner.pos
                 slot = FieldSlot(start: v, end: next, kind: .integer, escaped: false, integer: integer)
-            } else if v &+ 5 <= e, let kind = Self.literal(UnsafeRawPointer(b + v).loadUnaligned(as: UInt32.self), b[v &+ 4]) {
+            } else if v &+ 5 <= e,
+                let kind = Self.literal(UnsafeRawPointer(b + v).loadUnaligned(as: UInt32.self), b[v &+ 4])
+            {
                 next = v &+ (kind == .falseValue ? 5 : 4)
                 slot = FieldSlot(start: v, end: next, kind: kind, escaped: false)
             } else {
@@ -283,7 +299,14 @@ struct EventReader {
     mutating func classify(from start: Int) {
         let scratch = self.scratch
         plainEnd = mw_classify_plain(
-            base, start, scanner.end, EventScratch.classifiedBytes, scratch.tail, tailStart, scratch.quotes)
+            base,
+            start,
+            scanner.end,
+            EventScratch.classifiedBytes,
+            scratch.tail,
+            tailStart,
+            scratch.quotes
+        )
         classStart = start
     }
 
@@ -322,7 +345,9 @@ struct EventReader {
     /// (`KeyGuess`), or nil for a key not of `K`.
     @inline(__always)
     private mutating func readMember<K: WireKey>(
-        _: K.Type, into slots: UnsafeMutablePointer<FieldSlot>, depth: Int
+        _: K.Type,
+        into slots: UnsafeMutablePointer<FieldSlot>,
+        depth: Int
     ) throws(DecodeError) -> Int? {
         var found = quickKey(K.self)
         if found == nil { found = try readKey(K.self) }
@@ -337,10 +362,20 @@ struct EventReader {
                 // One digit (`"v":1`, a small `seq`): its value is the digit.
                 scanner.pos = valueStart &+ 1
                 slots[Int(key.rawValue)] = FieldSlot(
-                    start: valueStart, end: valueStart &+ 1, kind: .integer, escaped: false, integer: Int64(b &- 0x30))
+                    start: valueStart,
+                    end: valueStart &+ 1,
+                    kind: .integer,
+                    escaped: false,
+                    integer: Int64(b &- 0x30)
+                )
             } else if b &- 0x31 < 9, let integer = scanner.quickInteger() {
                 slots[Int(key.rawValue)] = FieldSlot(
-                    start: valueStart, end: scanner.pos, kind: .integer, escaped: false, integer: integer)
+                    start: valueStart,
+                    end: scanner.pos,
+                    kind: .integer,
+                    escaped: false,
+                    integer: integer
+                )
             } else if K.isTopLevel, b == UInt8(ascii: "["), key.rawValue == FieldKey.buttons.rawValue {
                 let (array, count) = try readItems(into: scratch.buttonItems, depth: depth + 1)
                 slots[Int(key.rawValue)] = array
@@ -437,7 +472,7 @@ struct EventReader {
     /// keys, escapes, whitespace before the `:`).
     @inline(__always)
     private mutating func readKey<K: WireKey>(_: K.Type) throws(DecodeError) -> K? {
-        return matchKey(K.self, try scanner.scanKey())
+        matchKey(K.self, try scanner.scanKey())
     }
 
     /// The key of `K` a key string names, unescaping it first when it holds escapes.

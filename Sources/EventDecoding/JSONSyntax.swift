@@ -15,8 +15,10 @@ public enum JSONSyntax: Sendable {
     static func scannerAccepts(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> Bool {
         guard let raw = bytes.baseAddress, bytes.count > 0 else { return false }
         var scanner = JSONScanner(
-            base: raw.assumingMemoryBound(to: UInt8.self), end: bytes.count,
-            maxDepth: min(maxDepth, JSONScanner.depthCapacity))
+            base: raw.assumingMemoryBound(to: UInt8.self),
+            end: bytes.count,
+            maxDepth: min(maxDepth, JSONScanner.depthCapacity)
+        )
         scanner.skipWhitespace()
         guard scanner.peek == UInt8(ascii: "{") else { return false }
         do {
@@ -40,7 +42,8 @@ public enum JSONSyntax: Sendable {
         while true {
             // `"key":`
             guard p[i] == 0x22, let keyEnd = stringEnd(p, from: i &+ 1, count), keyEnd &+ 2 < count,
-                  p[keyEnd &+ 1] == UInt8(ascii: ":") else { return false }
+                p[keyEnd &+ 1] == UInt8(ascii: ":")
+            else { return false }
             i = keyEnd &+ 2
             if p[i] == UInt8(ascii: "[") {
                 i &+= 1

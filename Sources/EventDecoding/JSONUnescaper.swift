@@ -4,7 +4,10 @@ enum JSONUnescaper {
     /// least `end - start` bytes: unescaping never lengthens) and returns the number of bytes written.
     /// The content must have passed `JSONScanner.scanString`.
     static func unescape(
-        _ source: UnsafePointer<UInt8>, _ start: Int, _ end: Int, into destination: UnsafeMutablePointer<UInt8>
+        _ source: UnsafePointer<UInt8>,
+        _ start: Int,
+        _ end: Int,
+        into destination: UnsafeMutablePointer<UInt8>
     ) -> Int {
         var i = start
         var out = 0
@@ -19,11 +22,21 @@ enum JSONUnescaper {
             let e = source[i + 1]
             i += 2
             switch e {
-            case UInt8(ascii: "b"): destination[out] = 0x08; out += 1
-            case UInt8(ascii: "f"): destination[out] = 0x0C; out += 1
-            case UInt8(ascii: "n"): destination[out] = 0x0A; out += 1
-            case UInt8(ascii: "r"): destination[out] = 0x0D; out += 1
-            case UInt8(ascii: "t"): destination[out] = 0x09; out += 1
+            case UInt8(ascii: "b"):
+                destination[out] = 0x08
+                out += 1
+            case UInt8(ascii: "f"):
+                destination[out] = 0x0C
+                out += 1
+            case UInt8(ascii: "n"):
+                destination[out] = 0x0A
+                out += 1
+            case UInt8(ascii: "r"):
+                destination[out] = 0x0D
+                out += 1
+            case UInt8(ascii: "t"):
+                destination[out] = 0x09
+                out += 1
             case UInt8(ascii: "u"):
                 var scalar = hex4(source, i)
                 i += 4

@@ -34,7 +34,8 @@ public enum LocaleTag: Sendable {
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxBytes) { out -> String? in
             bytes.withUnsafeBufferPointer { input -> String? in
                 guard let start = input.baseAddress, let base = out.baseAddress,
-                      let count = normalize(start, input.count, into: base) else { return nil }
+                    let count = normalize(start, input.count, into: base)
+                else { return nil }
                 return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
             }
         }
@@ -42,7 +43,11 @@ public enum LocaleTag: Sendable {
 
     /// Writes the normalized form of the `count` bytes at `bytes` to `out` (room for `maxBytes`)
     /// and returns its length (always `count`), or nil when they are not a well-formed tag.
-    public static func normalize(_ bytes: UnsafePointer<UInt8>, _ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+    public static func normalize(
+        _ bytes: UnsafePointer<UInt8>,
+        _ count: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) -> Int? {
         guard count >= 2, count <= maxBytes else { return nil }
         var stage = Stage.language
         var extendedLanguages = 0
@@ -71,14 +76,18 @@ public enum LocaleTag: Sendable {
             if first {
                 guard allLetters, length >= 2 else { return nil }
                 stage = .language
-                if length >= 4 { stage = .extendedLanguage; extendedLanguages = 3 }
+                if length >= 4 {
+                    stage = .extendedLanguage
+                    extendedLanguages = 3
+                }
             } else {
                 switch stage {
                 case .language, .extendedLanguage, .script, .variant:
-                    if (stage == .language || stage == .extendedLanguage), length == 3, allLetters, extendedLanguages < 3 {
+                    if stage == .language || stage == .extendedLanguage, length == 3, allLetters, extendedLanguages < 3
+                    {
                         extendedLanguages += 1
                         stage = .extendedLanguage
-                    } else if (stage == .language || stage == .extendedLanguage), length == 4, allLetters {
+                    } else if stage == .language || stage == .extendedLanguage, length == 4, allLetters {
                         casing = .title
                         stage = .script
                     } else if stage != .variant, (length == 2 && allLetters) || (length == 3 && letters == 0) {

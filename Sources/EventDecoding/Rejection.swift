@@ -19,8 +19,13 @@ public struct Rejection: Sendable, Equatable, CustomStringConvertible {
 
     /// A rejection; the decoder makes these, tests and callers may too.
     public init(
-        reason: RejectReason, field: String?, detail: String, index: Int, offset: Int,
-        session: String? = nil, app: String? = nil
+        reason: RejectReason,
+        field: String?,
+        detail: String,
+        index: Int,
+        offset: Int,
+        session: String? = nil,
+        app: String? = nil
     ) {
         self.reason = reason
         self.field = field

@@ -18,7 +18,9 @@ public enum HistoryInspection: Equatable, Sendable {
 
     /// The tables a modalwatch history has: the violations, and while 0.1.0's file is converted,
     /// its rows set aside (and, before, GRDB's migrations).
-    static let ownTables: Set<String> = [HistorySchema.sqliteTableName, "violations", HistorySchema.releasedTable, "grdb_migrations"]
+    static let ownTables: Set<String> = [
+        HistorySchema.sqliteTableName, "violations", HistorySchema.releasedTable, "grdb_migrations",
+    ]
 
     /// Inspects the file at `path` read-only, without changing it.
     public static func inspect(path: String) -> HistoryInspection {
@@ -38,7 +40,12 @@ public enum HistoryInspection: Equatable, Sendable {
                         .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("***") }
                     return .damaged("the integrity check failed: " + findings.prefix(2).joined(separator: "; "))
                 }
-                let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+                let tables = Set(
+                    try String.fetchAll(
+                        db,
+                        sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                    )
+                )
                 if tables.isEmpty { return .absent }
                 // A file that says its version (an older build's segments, a later release's) is named by it.
                 let version = try HistoryFileVersion(db)
@@ -47,7 +54,9 @@ public enum HistoryInspection: Equatable, Sendable {
                 if versioned, case .unsupported(let what) = version { return .unsupported(what) }
                 let strangers = tables.subtracting(ownTables).sorted()
                 if !strangers.isEmpty {
-                    return .foreign("it has tables a modalwatch history does not have: \(strangers.prefix(5).joined(separator: ", "))")
+                    return .foreign(
+                        "it has tables a modalwatch history does not have: \(strangers.prefix(5).joined(separator: ", "))"
+                    )
                 }
                 // 0.1.0's file: its `violations` table; the current one: `violation_rows` (and the view).
                 // (A file with a `violations` table and nothing else of ours has its columns named.)

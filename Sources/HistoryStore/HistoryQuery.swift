@@ -15,8 +15,14 @@ public struct HistoryQuery: Sendable, Equatable {
     public var limit: Int
 
     /// Creates a query.
-    public init(app: String? = nil, rule: String? = nil, session: String? = nil, locale: String? = nil,
-                sinceObserved: Int64? = nil, limit: Int = 100) {
+    public init(
+        app: String? = nil,
+        rule: String? = nil,
+        session: String? = nil,
+        locale: String? = nil,
+        sinceObserved: Int64? = nil,
+        limit: Int = 100
+    ) {
         self.app = app
         self.locale = locale
         self.session = session

@@ -23,11 +23,17 @@ package struct HistorySQL: Sendable {
     private let localeExpression: String
 
     /// SQLite's words: the table `violation_rows` (beneath the view `violations`), `?1`.
-    package static let sqlite = HistorySQL(table: HistorySchema.sqliteTableName, parameterPrefix: "?",
-                                           localeExpression: "json_extract(json, '$.locale')")
+    package static let sqlite = HistorySQL(
+        table: HistorySchema.sqliteTableName,
+        parameterPrefix: "?",
+        localeExpression: "json_extract(json, '$.locale')"
+    )
     /// PostgreSQL's: `modalwatch_violation_rows` (beneath `modalwatch_violations`), `$1`.
-    package static let postgresql = HistorySQL(table: "modalwatch_violation_rows", parameterPrefix: "$",
-                                               localeExpression: "(json::jsonb ->> 'locale')")
+    package static let postgresql = HistorySQL(
+        table: "modalwatch_violation_rows",
+        parameterPrefix: "$",
+        localeExpression: "(json::jsonb ->> 'locale')"
+    )
 
     /// The columns a `StoredViolation` is read from (`storedViolation`), in this order.
     package static let violationColumns = "seq, id, fingerprint, rule, app, session, severity, ts, observed, json"
@@ -39,8 +45,12 @@ package struct HistorySQL: Sendable {
     /// store's bound for `sinceObserved`, found by binary search; nil elsewhere). `sessionBucket`:
     /// only the rows of that bucket of sequence numbers (`seq >> HistorySchema.sessionBucketShift`,
     /// the first part of SQLite's `violations_session`).
-    package func page(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, seqFloor: Int64? = nil,
-                      sessionBucket: Int64? = nil) -> Statement {
+    package func page(
+        _ query: HistoryQuery,
+        after cursor: HistoryPage.Cursor?,
+        seqFloor: Int64? = nil,
+        sessionBucket: Int64? = nil
+    ) -> Statement {
         var clauses = Clauses(prefix: parameterPrefix)
         if let sessionBucket { clauses.add("seq >> \(HistorySchema.sessionBucketShift) = ", .integer(sessionBucket)) }
         if let app = query.app { clauses.add("app = ", .text(app)) }
@@ -48,13 +58,17 @@ package struct HistorySQL: Sendable {
         if let session = query.session { clauses.add("session = ", .text(session)) }
         if let locale = query.locale {
             // The tag itself, or a tag that extends it by a subtag: `de` is `de` or `de-…`.
-            let first = clauses.parameter(.text(locale)), extended = clauses.parameter(.text(locale + "-"))
-            clauses.parts.append("(\(localeExpression) = \(first) OR substr(\(localeExpression), 1, \(locale.count + 1)) = \(extended))")
+            let first = clauses.parameter(.text(locale))
+            let extended = clauses.parameter(.text(locale + "-"))
+            clauses.parts.append(
+                "(\(localeExpression) = \(first) OR substr(\(localeExpression), 1, \(locale.count + 1)) = \(extended))"
+            )
         }
         if let since = query.sinceObserved { clauses.add("observed >= ", .integer(since)) }
         if let seqFloor { clauses.add("seq >= ", .integer(seqFloor)) }
         if let cursor { clauses.add("seq < ", .integer(cursor.rowid)) }
-        let sql = "SELECT \(Self.violationColumns) FROM \(table)\(clauses.whereClause) ORDER BY seq DESC LIMIT \(max(0, query.limit))"
+        let sql =
+            "SELECT \(Self.violationColumns) FROM \(table)\(clauses.whereClause) ORDER BY seq DESC LIMIT \(max(0, query.limit))"
         return Statement(sql: sql, arguments: clauses.arguments)
     }
 
@@ -62,8 +76,10 @@ package struct HistorySQL: Sendable {
     /// storing order, page by page through the primary key (`modalwatch history import`).
     package func oldestFirst(after seq: Int64, limit: Int) -> Statement {
         Statement(
-            sql: "SELECT \(Self.violationColumns) FROM \(table) WHERE seq > \(parameterPrefix)1 ORDER BY seq LIMIT \(max(0, limit))",
-            arguments: [.integer(seq)])
+            sql:
+                "SELECT \(Self.violationColumns) FROM \(table) WHERE seq > \(parameterPrefix)1 ORDER BY seq LIMIT \(max(0, limit))",
+            arguments: [.integer(seq)]
+        )
     }
 
     /// Every violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, in no
@@ -73,22 +89,29 @@ package struct HistorySQL: Sendable {
         if let app { clauses.add("app = ", .text(app)) }
         if let sinceTs { clauses.add("ts >= ", .integer(sinceTs)) }
         if let untilTs { clauses.add("ts < ", .integer(untilTs)) }
-        return Statement(sql: "SELECT \(Self.scannedColumns) FROM \(table)\(clauses.whereClause)", arguments: clauses.arguments)
+        return Statement(
+            sql: "SELECT \(Self.scannedColumns) FROM \(table)\(clauses.whereClause)",
+            arguments: clauses.arguments
+        )
     }
 
     /// Deletes at most `slice` of the violations observed before `cut`, the oldest first, through
     /// the `observed` index.
     package func deleteObserved(before cut: Int64, slice: Int) -> Statement {
         Statement(
-            sql: "DELETE FROM \(table) WHERE seq IN (SELECT seq FROM \(table) WHERE observed < \(parameterPrefix)1 ORDER BY observed LIMIT \(max(1, slice)))",
-            arguments: [.integer(cut)])
+            sql:
+                "DELETE FROM \(table) WHERE seq IN (SELECT seq FROM \(table) WHERE observed < \(parameterPrefix)1 ORDER BY observed LIMIT \(max(1, slice)))",
+            arguments: [.integer(cut)]
+        )
     }
 
     /// Deletes at most `slice` of the violations numbered `last` or lower, the oldest first.
     package func deleteSequences(through last: Int64, slice: Int) -> Statement {
         Statement(
-            sql: "DELETE FROM \(table) WHERE seq IN (SELECT seq FROM \(table) WHERE seq <= \(parameterPrefix)1 ORDER BY seq LIMIT \(max(1, slice)))",
-            arguments: [.integer(last)])
+            sql:
+                "DELETE FROM \(table) WHERE seq IN (SELECT seq FROM \(table) WHERE seq <= \(parameterPrefix)1 ORDER BY seq LIMIT \(max(1, slice)))",
+            arguments: [.integer(last)]
+        )
     }
 
     /// The newest sequence number (NULL when empty).

@@ -19,7 +19,9 @@ public enum HistorySchema {
     ]
 
     /// The columns the writer writes, in the table's order.
-    public static let writtenColumns = ["seq", "id", "ts", "observed", "rule", "severity", "app", "session", "fingerprint", "json"]
+    public static let writtenColumns = [
+        "seq", "id", "ts", "observed", "rule", "severity", "app", "session", "fingerprint", "json",
+    ]
 
     /// The SQLite table beneath the view.
     public static let sqliteTableName = "violation_rows"
@@ -71,9 +73,13 @@ public enum HistorySchema {
     /// The table a 0.1.0 file's rows wait in while they are converted.
     static let releasedTable = "violations_v1"
     /// The indexes of a 0.1.0 file's `violations` table, dropped before it is set aside.
-    static let releasedIndexes = ["violations_key", "violations_observed", "violations_app", "violations_rule", "violations_session"]
+    static let releasedIndexes = [
+        "violations_key", "violations_observed", "violations_app", "violations_rule", "violations_session",
+    ]
     /// GRDB's migrations a 0.1.0 file has applied, exactly.
     static let releasedMigrations: Set<String> = ["v1", "v2", "v3", "v4"]
     /// The columns of a 0.1.0 file's `violations` table (ids and fingerprints as BLOBs).
-    static let releasedColumns: Set<String> = ["seq", "id", "fingerprint", "rule", "app", "session", "severity", "ts", "observed", "json"]
+    static let releasedColumns: Set<String> = [
+        "seq", "id", "fingerprint", "rule", "app", "session", "severity", "ts", "observed", "json",
+    ]
 }

@@ -18,8 +18,12 @@ public protocol HistoryReading: AnyObject, Sendable {
     func findPage(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, maxBytes: Int) throws -> HistoryPage
     /// Every violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, in no
     /// particular order, with its JSON (valid only during the call), in flat memory.
-    func scan(app: String?, sinceTs: Int64?, untilTs: Int64?,
-              _ body: (ScannedViolation, UnsafeRawBufferPointer) throws -> Void) throws
+    func scan(
+        app: String?,
+        sinceTs: Int64?,
+        untilTs: Int64?,
+        _ body: (ScannedViolation, UnsafeRawBufferPointer) throws -> Void
+    ) throws
     /// Violations stored.
     func count() throws -> Int
 }

@@ -24,8 +24,18 @@ public struct StoredViolation: Sendable, Equatable {
     public var json: String
 
     /// Creates a row.
-    public init(id: String, fingerprint: String, rule: String, app: String, session: String,
-                severity: String, ts: Int64, observed: Int64, json: String, seq: Int64 = 0) {
+    public init(
+        id: String,
+        fingerprint: String,
+        rule: String,
+        app: String,
+        session: String,
+        severity: String,
+        ts: Int64,
+        observed: Int64,
+        json: String,
+        seq: Int64 = 0
+    ) {
         self.seq = seq
         self.id = id
         self.fingerprint = fingerprint

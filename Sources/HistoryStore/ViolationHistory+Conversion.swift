@@ -32,17 +32,25 @@ extension ViolationHistory {
         while true {
             let remaining = try database.write { db -> Int? in
                 guard try db.tableExists(old) else { return nil }
-                guard let oldest = try Int64.fetchOne(db, sql: """
-                    SELECT MIN(seq) FROM (SELECT seq FROM \(old) ORDER BY seq DESC LIMIT \(slice))
-                    """) else {
+                guard
+                    let oldest = try Int64.fetchOne(
+                        db,
+                        sql: """
+                            SELECT MIN(seq) FROM (SELECT seq FROM \(old) ORDER BY seq DESC LIMIT \(slice))
+                            """
+                    )
+                else {
                     try db.execute(sql: "DROP TABLE \(old)")
                     return 0
                 }
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO \(Self.sql.table) (seq, id, ts, observed, rule, severity, app, session, fingerprint, json)
-                    SELECT seq, \(Self.hexText("id")), ts, observed, rule, severity, app, session, \(Self.hexText("fingerprint")), json
-                    FROM \(old) WHERE seq >= ? ORDER BY seq
-                    """, arguments: [oldest])
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO \(Self.sql.table) (seq, id, ts, observed, rule, severity, app, session, fingerprint, json)
+                        SELECT seq, \(Self.hexText("id")), ts, observed, rule, severity, app, session, \(Self.hexText("fingerprint")), json
+                        FROM \(old) WHERE seq >= ? ORDER BY seq
+                        """,
+                    arguments: [oldest]
+                )
                 converted += db.changesCount
                 try db.execute(sql: "DELETE FROM \(old) WHERE seq >= ?", arguments: [oldest])
                 let left = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(old)") ?? 0
@@ -74,22 +82,39 @@ enum HistoryFileVersion: Equatable {
 
     init(_ db: Database) throws {
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
-        let reads = "this release reads schema version \(HistorySchema.version) and converts 0.1.0's; move the file aside to start a new history"
+        let tables = Set(
+            try String.fetchAll(
+                db,
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        )
+        let reads =
+            "this release reads schema version \(HistorySchema.version) and converts 0.1.0's; move the file aside to start a new history"
         switch version {
         case HistorySchema.version:
-            self = try Self.sequencesInRange(of: HistorySchema.sqliteTableName, in: db).map { .unsupported($0 + "; " + reads) } ?? .current
+            self =
+                try Self.sequencesInRange(of: HistorySchema.sqliteTableName, in: db).map {
+                    .unsupported($0 + "; " + reads)
+                } ?? .current
         case let newer where newer > HistorySchema.version:
-            self = .unsupported("is schema version \(newer), newer than this release's (\(HistorySchema.version)): a later modalwatch wrote it")
+            self = .unsupported(
+                "is schema version \(newer), newer than this release's (\(HistorySchema.version)): a later modalwatch wrote it"
+            )
         case 0 where tables.isEmpty:
             self = .empty
         case 0 where tables.contains("grdb_migrations"):
             let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
-            if applied == HistorySchema.releasedMigrations && tables.contains("violations") && !tables.contains(HistorySchema.sqliteTableName) {
-                self = try Self.sequencesInRange(of: "violations", in: db).map { .unsupported($0 + "; " + reads) } ?? .released
+            if applied == HistorySchema.releasedMigrations && tables.contains("violations")
+                && !tables.contains(HistorySchema.sqliteTableName)
+            {
+                self =
+                    try Self.sequencesInRange(of: "violations", in: db).map { .unsupported($0 + "; " + reads) }
+                    ?? .released
             } else {
                 let names = applied.sorted().joined(separator: ", ")
-                let whose = applied.contains("v5") || applied.contains("v6") ? "an unreleased build's segments" : "no release's format"
+                let whose =
+                    applied.contains("v5") || applied.contains("v6")
+                    ? "an unreleased build's segments" : "no release's format"
                 self = .unsupported("has the schema migrations \(names) (\(whose)); \(reads)")
             }
         default:
@@ -103,13 +128,19 @@ enum HistoryFileVersion: Equatable {
     private static func sequencesInRange(of table: String, in db: Database) throws -> String? {
         let range = 1...ViolationHistory.maxSequence
         if let row = try Row.fetchOne(db, sql: "SELECT MIN(seq), MAX(seq) FROM \(table)"),
-           let oldest = row[0] as Int64?, let newest = row[1] as Int64?,
-           !range.contains(oldest) || !range.contains(newest) {
+            let oldest = row[0] as Int64?, let newest = row[1] as Int64?,
+            !range.contains(oldest) || !range.contains(newest)
+        {
             return "holds sequence numbers from \(oldest) to \(newest), outside 1 to 2^62: no modalwatchd wrote them"
         }
         if try db.tableExists("sqlite_sequence"),
-           let next = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table]),
-           !(0...ViolationHistory.maxSequence).contains(next) {
+            let next = try Int64.fetchOne(
+                db,
+                sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
+                arguments: [table]
+            ),
+            !(0...ViolationHistory.maxSequence).contains(next)
+        {
             return "would number its next row after \(next), outside 1 to 2^62: no modalwatchd wrote it"
         }
         return nil

@@ -37,9 +37,15 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// commit waits for a checkpoint. A statement that finds the file locked by another
     /// connection waits `busyTimeout` seconds at most, then fails (`SQLITE_BUSY`). With
     /// `walSizeLimit`, a WAL that a checkpoint starts over is cut back to that many bytes.
-    public init(path: String, readOnly: Bool = false, checkpointsElsewhere: Bool = false,
-                busyTimeout: Double = 2, walSizeLimit: Int? = nil, conversionSlice: Int = 50_000,
-                progress: (ConversionProgress) throws -> Void = { _ in }) throws {
+    public init(
+        path: String,
+        readOnly: Bool = false,
+        checkpointsElsewhere: Bool = false,
+        busyTimeout: Double = 2,
+        walSizeLimit: Int? = nil,
+        conversionSlice: Int = 50_000,
+        progress: (ConversionProgress) throws -> Void = { _ in }
+    ) throws {
         self.path = path
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -53,7 +59,9 @@ public final class ViolationHistory: HistoryStoring, Sendable {
                 // process loses nothing committed (only a power loss can cost the last ones).
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 try db.execute(sql: "PRAGMA cache_size = -16384")
-                try db.execute(sql: checkpointsElsewhere ? "PRAGMA wal_autocheckpoint = 0" : "PRAGMA wal_autocheckpoint = 16384")
+                try db.execute(
+                    sql: checkpointsElsewhere ? "PRAGMA wal_autocheckpoint = 0" : "PRAGMA wal_autocheckpoint = 16384"
+                )
                 if let walSizeLimit { try db.execute(sql: "PRAGMA journal_size_limit = \(walSizeLimit)") }
             }
         }
@@ -61,7 +69,8 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         // checkpointer's RESTART (which holds the writer off well under a millisecond) would wait
         // several ms for nothing. So: tries every 50 µs for the first 10 ms, then every
         // millisecond, `busyTimeout` in all.
-        let fineTries = 200, coarseTries = max(0, Int(busyTimeout * 1000) - 10)
+        let fineTries = 200
+        let coarseTries = max(0, Int(busyTimeout * 1000) - 10)
         configuration.busyMode = .callback { tries in
             guard tries < fineTries + coarseTries else { return false }
             usleep(tries < fineTries ? 50 : 1000)
@@ -72,7 +81,9 @@ public final class ViolationHistory: HistoryStoring, Sendable {
             switch try database.read({ db in try HistoryFileVersion(db) }) {
             case .current, .empty: break
             case .released:
-                throw HistoryStoreError("the history \(path) is 0.1.0's (schema version \(HistorySchema.releasedVersion)): the daemon converts it at its first start")
+                throw HistoryStoreError(
+                    "the history \(path) is 0.1.0's (schema version \(HistorySchema.releasedVersion)): the daemon converts it at its first start"
+                )
             case .unsupported(let what): throw HistoryStoreError("the history \(path) \(what)")
             }
             return
@@ -125,7 +136,11 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     @discardableResult
     public func write(_ body: (inout ViolationWriter) throws -> Void) throws -> Int {
         try database.writeWithoutTransaction { db in
-            let rows = try SQLiteRows(db, insert: db.cachedStatement(sql: Self.insertSQL), begin: db.cachedStatement(sql: Self.beginSQL))
+            let rows = try SQLiteRows(
+                db,
+                insert: db.cachedStatement(sql: Self.insertSQL),
+                begin: db.cachedStatement(sql: Self.beginSQL)
+            )
             var writer = ViolationWriter(rows: rows)
             do {
                 try body(&writer)
@@ -146,7 +161,8 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     public func ids(observedSince since: Int64, limit: Int) throws -> [ViolationID] {
         try database.read { db in
             try String.fetchAll(
-                db, sql: "SELECT id FROM \(Self.sql.table) WHERE observed >= ? ORDER BY observed DESC LIMIT ?",
+                db,
+                sql: "SELECT id FROM \(Self.sql.table) WHERE observed >= ? ORDER BY observed DESC LIMIT ?",
                 arguments: [since, max(0, limit)]
             ).compactMap(ViolationID.init(hex:))
         }
@@ -157,7 +173,11 @@ public final class ViolationHistory: HistoryStoring, Sendable {
         let code = sqlite3_step(statement.sqliteStatement)
         sqlite3_reset(statement.sqliteStatement)
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: db.lastErrorMessage,
+                sql: statement.sql
+            )
         }
     }
 
@@ -199,7 +219,8 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// Violations matching `query` after `cursor` (nil: from the newest), newest first: at most
     /// `query.limit` rows and, past the first row, at most `maxBytes` of their JSON. `next` is set
     /// when more may match, so that a large answer comes in pages of a bounded size.
-    public func findPage(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, maxBytes: Int) throws -> HistoryPage {
+    public func findPage(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, maxBytes: Int) throws -> HistoryPage
+    {
         try database.read { db in
             var page = HistoryPage(rows: [], next: nil)
             var bytes = 0
@@ -228,7 +249,9 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     public func oldestFirst(after seq: Int64, limit: Int) throws -> [StoredViolation] {
         try database.read { db in
             let statement = Self.sql.oldestFirst(after: seq, limit: limit)
-            return try Row.fetchAll(db, sql: statement.sql, arguments: Self.arguments(statement)).map(Self.storedViolation)
+            return try Row.fetchAll(db, sql: statement.sql, arguments: Self.arguments(statement)).map(
+                Self.storedViolation
+            )
         }
     }
 
@@ -236,8 +259,12 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// false or `query.limit` rows were given. `--since` is a sequence bound (`firstSequence`). A
     /// session's rows are read bucket by bucket, newest first (`HistorySchema.sessionBucketShift`):
     /// one seek of `violations_session` a bucket.
-    private static func visit(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, in db: Database,
-                              _ body: (Row) throws -> Bool) throws {
+    private static func visit(
+        _ query: HistoryQuery,
+        after cursor: HistoryPage.Cursor?,
+        in db: Database,
+        _ body: (Row) throws -> Bool
+    ) throws {
         guard query.limit > 0 else { return }
         let floor = try query.sinceObserved.map { try firstSequence(observedAtLeast: $0, in: db) }
         guard query.session != nil else {
@@ -269,13 +296,23 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// Every stored violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, in
     /// no particular order, one at a time through `body` with its JSON as stored (the bytes are
     /// valid only during the call): memory stays flat however many violations there are.
-    public func scan(app: String? = nil, sinceTs: Int64? = nil, untilTs: Int64? = nil,
-                     _ body: (ScannedViolation, UnsafeRawBufferPointer) throws -> Void) throws {
+    public func scan(
+        app: String? = nil,
+        sinceTs: Int64? = nil,
+        untilTs: Int64? = nil,
+        _ body: (ScannedViolation, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         try database.read { db in
             let statement = Self.sql.scan(app: app, sinceTs: sinceTs, untilTs: untilTs)
             let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: Self.arguments(statement))
             while let row = try rows.next() {
-                let violation = ScannedViolation(rule: row[0], app: row[1], session: row[2], severity: row[3], ts: row[4])
+                let violation = ScannedViolation(
+                    rule: row[0],
+                    app: row[1],
+                    session: row[2],
+                    severity: row[3],
+                    ts: row[4]
+                )
                 try row.withUnsafeData(atIndex: 5) { data in
                     try (data ?? Data()).withUnsafeBytes { try body(violation, $0) }
                 }
@@ -299,13 +336,17 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// age). About log2(rows) seeks of one row each instead of reading every row older than `since`.
     static func firstSequence(observedAtLeast since: Int64, in db: Database) throws -> Int64 {
         guard let (oldest, newest) = try sequenceRange(in: db) else { return 0 }
-        let atOrAfter = try db.cachedStatement(sql: "SELECT seq, observed FROM \(sql.table) WHERE seq >= ? ORDER BY seq LIMIT 1")
+        let atOrAfter = try db.cachedStatement(
+            sql: "SELECT seq, observed FROM \(sql.table) WHERE seq >= ? ORDER BY seq LIMIT 1"
+        )
         // The answer lies in [low, high]; high = newest + 1 says no row is young enough.
-        var low = oldest, high = newest + 1
+        var low = oldest
+        var high = newest + 1
         while low < high {
             let mid = low + (high - low) / 2
             guard let row = try Row.fetchOne(atOrAfter, arguments: [mid]) else { break }
-            let seq: Int64 = row[0], observed: Int64 = row[1]
+            let seq: Int64 = row[0]
+            let observed: Int64 = row[1]
             if observed >= since { high = mid } else { low = seq + 1 }
         }
         return low
@@ -316,7 +357,8 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// search's arithmetic overflow); nil when none is.
     private static func sequenceRange(in db: Database) throws -> (oldest: Int64, newest: Int64)? {
         guard let row = try Row.fetchOne(db, sql: "SELECT MIN(seq), MAX(seq) FROM \(sql.table)"),
-              let oldest = row[0] as Int64?, let newest = row[1] as Int64? else { return nil }
+            let oldest = row[0] as Int64?, let newest = row[1] as Int64?
+        else { return nil }
         let held = { (seq: Int64) in min(max(seq, 1), maxSequence) }
         return (held(oldest), held(newest))
     }
@@ -324,17 +366,28 @@ public final class ViolationHistory: HistoryStoring, Sendable {
     /// A row of `HistorySQL.violationColumns`.
     static func storedViolation(_ row: Row) -> StoredViolation {
         StoredViolation(
-            id: row[1], fingerprint: row[2], rule: row[3], app: row[4], session: row[5], severity: row[6],
-            ts: row[7], observed: row[8], json: row[9], seq: row[0])
+            id: row[1],
+            fingerprint: row[2],
+            rule: row[3],
+            app: row[4],
+            session: row[5],
+            severity: row[6],
+            ts: row[7],
+            observed: row[8],
+            json: row[9],
+            seq: row[0]
+        )
     }
 
     static func arguments(_ statement: HistorySQL.Statement) -> StatementArguments {
-        StatementArguments(statement.arguments.map { argument -> (any DatabaseValueConvertible)? in
-            switch argument {
-            case .text(let text): text
-            case .integer(let value): value
+        StatementArguments(
+            statement.arguments.map { argument -> (any DatabaseValueConvertible)? in
+                switch argument {
+                case .text(let text): text
+                case .integer(let value): value
+                }
             }
-        })
+        )
     }
 
     static func execute(_ statement: HistorySQL.Statement, in db: Database) throws {
@@ -384,13 +437,23 @@ private final class SQLiteRows: ViolationRows {
             bind(statement, 9, row.json)
             let code = sqlite3_step(statement)
             guard code == SQLITE_DONE else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: insert.sql)
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code),
+                    message: db.lastErrorMessage,
+                    sql: insert.sql
+                )
             }
         }
     }
 
     private func bind(_ statement: OpaquePointer, _ index: Int32, _ bytes: UnsafeRawBufferPointer) {
         let pointer = UnsafeRawPointer(bytes.baseAddress ?? UnsafeRawPointer(Self.empty.utf8Start))
-        sqlite3_bind_text(statement, index, pointer.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), nil)
+        sqlite3_bind_text(
+            statement,
+            index,
+            pointer.assumingMemoryBound(to: CChar.self),
+            Int32(clamping: bytes.count),
+            nil
+        )
     }
 }

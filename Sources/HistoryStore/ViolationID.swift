@@ -15,8 +15,9 @@ public struct ViolationID: Hashable, Sendable {
     public init?(hex: String) {
         let digits = Array(hex.utf8)
         guard digits.count == 32,
-              let high = UInt64(String(decoding: digits[0..<16], as: UTF8.self), radix: 16),
-              let low = UInt64(String(decoding: digits[16...], as: UTF8.self), radix: 16) else { return nil }
+            let high = UInt64(String(decoding: digits[0..<16], as: UTF8.self), radix: 16),
+            let low = UInt64(String(decoding: digits[16...], as: UTF8.self), radix: 16)
+        else { return nil }
         self.init(high: high, low: low)
     }
 }

@@ -16,14 +16,31 @@ public struct ViolationWriter: ~Copyable {
     /// `json` the violation exactly as published. A violation already stored (the same id and
     /// `observed`: the same record handed over again) is kept once.
     public mutating func insert(
-        idHigh: UInt64, idLow: UInt64, fingerprint: UInt64,
-        rule: UnsafeRawBufferPointer, app: UnsafeRawBufferPointer, session: UnsafeRawBufferPointer,
-        severity: UnsafeRawBufferPointer, ts: Int64, observed: Int64, json: UnsafeRawBufferPointer
+        idHigh: UInt64,
+        idLow: UInt64,
+        fingerprint: UInt64,
+        rule: UnsafeRawBufferPointer,
+        app: UnsafeRawBufferPointer,
+        session: UnsafeRawBufferPointer,
+        severity: UnsafeRawBufferPointer,
+        ts: Int64,
+        observed: Int64,
+        json: UnsafeRawBufferPointer
     ) throws {
         try rows.add(
             ViolationColumns(
-                idHigh: idHigh, idLow: idLow, fingerprint: fingerprint, rule: rule, app: app, session: session,
-                severity: severity, ts: ts, observed: observed, json: json))
+                idHigh: idHigh,
+                idLow: idLow,
+                fingerprint: fingerprint,
+                rule: rule,
+                app: app,
+                session: session,
+                severity: severity,
+                ts: ts,
+                observed: observed,
+                json: json
+            )
+        )
         count += 1
     }
 }
@@ -46,10 +63,17 @@ extension ViolationWriter {
                     try row.severity.withUTF8 { severity in
                         try row.json.withUTF8 { json in
                             try insert(
-                                idHigh: id.high, idLow: id.low, fingerprint: fingerprint,
-                                rule: UnsafeRawBufferPointer(rule), app: UnsafeRawBufferPointer(app),
-                                session: UnsafeRawBufferPointer(session), severity: UnsafeRawBufferPointer(severity),
-                                ts: row.ts, observed: row.observed, json: UnsafeRawBufferPointer(json))
+                                idHigh: id.high,
+                                idLow: id.low,
+                                fingerprint: fingerprint,
+                                rule: UnsafeRawBufferPointer(rule),
+                                app: UnsafeRawBufferPointer(app),
+                                session: UnsafeRawBufferPointer(session),
+                                severity: UnsafeRawBufferPointer(severity),
+                                ts: row.ts,
+                                observed: row.observed,
+                                json: UnsafeRawBufferPointer(json)
+                            )
                         }
                     }
                 }

@@ -23,9 +23,12 @@ public struct WALFrameCounter: Sendable {
     public func framesSinceLastCall() throws -> Int {
         try database.writeWithoutTransaction { db in
             let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
-            let log: Int = row?[1] ?? 0, done: Int = row?[2] ?? 0
+            let log: Int = row?[1] ?? 0
+            let done: Int = row?[2] ?? 0
             guard log == done else {
-                throw HistoryStoreError("the checkpoint moved \(done) of \(log) WAL frames (another connection is reading)")
+                throw HistoryStoreError(
+                    "the checkpoint moved \(done) of \(log) WAL frames (another connection is reading)"
+                )
             }
             return log
         }

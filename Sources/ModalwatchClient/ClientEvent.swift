@@ -12,21 +12,44 @@ public enum ClientEvent: Sendable, Equatable {
     /// `task.progress`: a long-running task the app tracks.
     case taskProgress(task: String, state: TaskState)
     /// `alert.presented`: an alert appears; buttons in visual order.
-    case alertPresented(id: String, title: String?, message: String?, buttons: [AlertButton] = [], textFields: [TextField]? = nil)
+    case alertPresented(
+        id: String,
+        title: String?,
+        message: String?,
+        buttons: [AlertButton] = [],
+        textFields: [TextField]? = nil
+    )
     /// `alert.dismissed`: an alert goes away.
     case alertDismissed(id: String, button: Int? = nil, via: DismissVia? = nil)
     /// `sheet.presented`: an action sheet appears.
     case sheetPresented(
-        id: String, title: String? = nil, message: String? = nil, buttons: [AlertButton] = [],
-        inPopover: Bool? = nil, fromPopover: Bool? = nil, background: String? = nil)
+        id: String,
+        title: String? = nil,
+        message: String? = nil,
+        buttons: [AlertButton] = [],
+        inPopover: Bool? = nil,
+        fromPopover: Bool? = nil,
+        background: String? = nil
+    )
     /// `sheet.dismissed`: an action sheet goes away.
     case sheetDismissed(id: String, button: Int? = nil, via: DismissVia? = nil)
     /// `modal.presented`: a modal view is presented.
     case modalPresented(
-        id: String, style: ModalStyle? = nil, transition: ModalTransition? = nil, title: String? = nil,
-        buttons: [ModalButton]? = nil, sizeClass: SizeClass? = nil)
+        id: String,
+        style: ModalStyle? = nil,
+        transition: ModalTransition? = nil,
+        title: String? = nil,
+        buttons: [ModalButton]? = nil,
+        sizeClass: SizeClass? = nil
+    )
     /// `modal.dismissed`: a modal view goes away.
-    case modalDismissed(id: String, via: DismissVia? = nil, button: Int? = nil, unsavedChanges: Bool? = nil, confirmed: Bool? = nil)
+    case modalDismissed(
+        id: String,
+        via: DismissVia? = nil,
+        button: Int? = nil,
+        unsavedChanges: Bool? = nil,
+        confirmed: Bool? = nil
+    )
     /// `popover.presented`.
     case popoverPresented(id: String)
     /// `popover.dismissed`.

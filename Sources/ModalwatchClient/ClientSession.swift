@@ -37,11 +37,20 @@ public final class ClientSession: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    func start(appVersion: String?, os: String?, device: Device?, sizeClass: SizeClass?, locale: String?, at ts: Int64?) {
+    func start(appVersion: String?, os: String?, device: Device?, sizeClass: SizeClass?, locale: String?, at ts: Int64?)
+    {
         record(at: ts) { seq, ts in
             EventEncoder.sessionStart(
-                session: id, app: app, ts: ts, seq: seq, appVersion: appVersion, os: os, device: device, sizeClass: sizeClass,
-                locale: locale)
+                session: id,
+                app: app,
+                ts: ts,
+                seq: seq,
+                appVersion: appVersion,
+                os: os,
+                device: device,
+                sizeClass: sizeClass,
+                locale: locale
+            )
         }
     }
 

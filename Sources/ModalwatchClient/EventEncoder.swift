@@ -7,8 +7,15 @@ public enum EventEncoder: Sendable {
     /// `session.start`; `locale` is the app's interface language, a BCP 47 tag (`de-DE`; Apple's
     /// `de_DE` is accepted too: events.md, "Languages").
     public static func sessionStart(
-        session: String, app: String, ts: Int64, seq: Int64?, appVersion: String? = nil, os: String? = nil,
-        device: Device? = nil, sizeClass: SizeClass? = nil, locale: String? = nil
+        session: String,
+        app: String,
+        ts: Int64,
+        seq: Int64?,
+        appVersion: String? = nil,
+        os: String? = nil,
+        device: Device? = nil,
+        sizeClass: SizeClass? = nil,
+        locale: String? = nil
     ) -> [UInt8] {
         var writer = header(type: .sessionStart, session: session, ts: ts, seq: seq)
         writer.field("app", app)
@@ -62,7 +69,15 @@ public enum EventEncoder: Sendable {
             writer.field("id", id)
             writer.field("button", index: button, orNull: true)
             writer.field("via", via?.rawValue, orNull: false)
-        case .sheetPresented(let id, let title, let message, let buttons, let inPopover, let fromPopover, let background):
+        case .sheetPresented(
+            let id,
+            let title,
+            let message,
+            let buttons,
+            let inPopover,
+            let fromPopover,
+            let background
+        ):
             writer.field("id", id)
             writer.field("title", title, orNull: true)
             writer.field("message", message, orNull: true)

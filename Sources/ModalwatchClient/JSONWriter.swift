@@ -42,7 +42,10 @@ struct JSONWriter {
 
     mutating func field(_ name: StaticString, _ value: String?, orNull: Bool) {
         guard let value else {
-            if orNull { key(name); bytes += "null".utf8 }
+            if orNull {
+                key(name)
+                bytes += "null".utf8
+            }
             return
         }
         field(name, value)
@@ -62,7 +65,10 @@ struct JSONWriter {
     /// An index that is absent when nil is not wanted: written as `null` when `orNull`.
     mutating func field(_ name: StaticString, index: Int?, orNull: Bool) {
         guard let index else {
-            if orNull { key(name); bytes += "null".utf8 }
+            if orNull {
+                key(name)
+                bytes += "null".utf8
+            }
             return
         }
         field(name, Int64(index))
@@ -91,7 +97,10 @@ struct JSONWriter {
             case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
             case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
             case 0..<0x20:
-                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                bytes += [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
+                    hex[Int(byte & 15)],
+                ]
             default: bytes.append(byte)
             }
         }

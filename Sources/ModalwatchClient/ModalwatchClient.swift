@@ -2,6 +2,7 @@ import ByteBasics
 public import Logging
 public import ShardRouting
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,9 +37,15 @@ public final class ModalwatchClient: Sendable {
     /// Starts the sender thread and connects to `configuration.endpoints`.
     /// - Throws: ``ClientError`` when the socket cannot be made or an endpoint is malformed.
     public init(configuration: ClientConfiguration, logger: Logger) throws(ClientError) {
-        guard !configuration.endpoints.isEmpty else { throw ClientError("no endpoint to connect to; name a daemon's ingest endpoint or a forwarder") }
-        guard (1...1024).contains(configuration.maxBatchEvents) else { throw ClientError("maxBatchEvents must be 1 to 1024") }
-        guard (1...(256 * 1024)).contains(configuration.maxBatchBytes) else { throw ClientError("maxBatchBytes must be 1 to 262144") }
+        guard !configuration.endpoints.isEmpty else {
+            throw ClientError("no endpoint to connect to; name a daemon's ingest endpoint or a forwarder")
+        }
+        guard (1...1024).contains(configuration.maxBatchEvents) else {
+            throw ClientError("maxBatchEvents must be 1 to 1024")
+        }
+        guard (1...(256 * 1024)).contains(configuration.maxBatchBytes) else {
+            throw ClientError("maxBatchBytes must be 1 to 262144")
+        }
         guard (0...1_000_000).contains(configuration.replayWindowEvents) else {
             throw ClientError("replayWindowEvents must be 0 (no replay) to 1000000")
         }
@@ -49,7 +56,13 @@ public final class ModalwatchClient: Sendable {
         let wakeup = try WakePipe()
         queue = EventQueue(capacity: configuration.queueCapacity, wakeup: wakeup)
         shared = ClientSharedState()
-        sender = SenderThread(configuration: configuration, queue: queue, wakeup: wakeup, shared: shared, logger: logger)
+        sender = SenderThread(
+            configuration: configuration,
+            queue: queue,
+            wakeup: wakeup,
+            shared: shared,
+            logger: logger
+        )
         try sender.start()
     }
 
@@ -65,8 +78,14 @@ public final class ModalwatchClient: Sendable {
     ///     `LC_ALL`, `LC_MESSAGES`, `LANG`); nil sends none (events.md, "Languages").
     ///   - ts: the start's event time (ms since the epoch); nil reads the clock.
     public func startSession(
-        app: String, id: String? = nil, appVersion: String? = nil, os: String? = nil,
-        device: Device? = nil, sizeClass: SizeClass? = nil, locale: String? = ProcessLanguage.current, at ts: Int64? = nil
+        app: String,
+        id: String? = nil,
+        appVersion: String? = nil,
+        os: String? = nil,
+        device: Device? = nil,
+        sizeClass: SizeClass? = nil,
+        locale: String? = ProcessLanguage.current,
+        at ts: Int64? = nil
     ) -> ClientSession {
         let session = ClientSession(client: self, app: app, id: id ?? ClientSession.randomID())
         session.start(appVersion: appVersion, os: os, device: device, sizeClass: sizeClass, locale: locale, at: ts)

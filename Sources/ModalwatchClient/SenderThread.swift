@@ -20,7 +20,13 @@ final class SenderThread: Sendable {
     private let finished = Mutex<DispatchSemaphore?>(nil)
     private let closing = Atomic<Bool>(false)
 
-    init(configuration: ClientConfiguration, queue: EventQueue, wakeup: WakePipe, shared: ClientSharedState, logger: Logger) {
+    init(
+        configuration: ClientConfiguration,
+        queue: EventQueue,
+        wakeup: WakePipe,
+        shared: ClientSharedState,
+        logger: Logger
+    ) {
         self.configuration = configuration
         self.queue = queue
         self.wakeup = wakeup
@@ -33,7 +39,9 @@ final class SenderThread: Sendable {
         let (_, finished) = try SocketThread.start(
             name: "modalwatch-client",
             open: { [self] () throws(ClientError) in try open() },
-            report: { _ in () }, run: { [self] in run($0) })
+            report: { _ in () },
+            run: { [self] in run($0) }
+        )
         self.finished.withLock { $0 = finished }
     }
 
@@ -110,7 +118,8 @@ final class SenderThread: Sendable {
 
     /// Sends until `stop()`; closes the socket and ends the context.
     private func run(_ connection: Connection) {
-        let context = connection.context, socket = connection.socket
+        let context = connection.context
+        let socket = connection.socket
         defer { context.terminate() }
         defer { socket.close() }
 
@@ -120,7 +129,9 @@ final class SenderThread: Sendable {
             return
         }
         let wakeIndex = poller.add(fileDescriptor: wakeup.readDescriptor)
-        var state = SendState(window: ReplayWindow(events: configuration.replayWindowEvents, bytes: configuration.replayWindowBytes))
+        var state = SendState(
+            window: ReplayWindow(events: configuration.replayWindowEvents, bytes: configuration.replayWindowBytes)
+        )
         var incoming: [PendingEvent] = []
         // Open batches in the order they were opened, and where each batching key's is.
         var open: [OpenBatch] = []
@@ -146,7 +157,11 @@ final class SenderThread: Sendable {
                     open.append(newBatch(for: event, keepingEvents: state.window.isEnabled))
                     continue
                 }
-                if open[index].hasRoom(for: event, maxEvents: configuration.maxBatchEvents, maxBytes: configuration.maxBatchBytes) {
+                if open[index].hasRoom(
+                    for: event,
+                    maxEvents: configuration.maxBatchEvents,
+                    maxBytes: configuration.maxBatchBytes
+                ) {
                     open[index].add(event)
                 } else {
                     send(open[index], socket, &state)
@@ -184,8 +199,12 @@ final class SenderThread: Sendable {
 
     private func newBatch(for event: PendingEvent, keepingEvents: Bool) -> OpenBatch {
         OpenBatch(
-            first: event, maxEvents: configuration.maxBatchEvents, maxBytes: configuration.maxBatchBytes,
-            dueMs: PosixClock.monotonic.milliseconds() + Int64(configuration.maxBatchDelayMs), keepingMembers: keepingEvents)
+            first: event,
+            maxEvents: configuration.maxBatchEvents,
+            maxBytes: configuration.maxBatchBytes,
+            dueMs: PosixClock.monotonic.milliseconds() + Int64(configuration.maxBatchDelayMs),
+            keepingMembers: keepingEvents
+        )
     }
 
     /// Takes every subscription message waiting on the socket.
@@ -207,7 +226,9 @@ final class SenderThread: Sendable {
         replayIfResubscribed(socket, &state)
         let delivery = deliver(batch, socket, &state, replaying: false)
         for event in batch.members { state.window.append(event) }
-        let held = state.window.count, heldBytes = state.window.bytes, overflows = state.window.overflows
+        let held = state.window.count
+        let heldBytes = state.window.bytes
+        let overflows = state.window.overflows
         shared.update {
             switch delivery {
             case .sent:
@@ -228,7 +249,8 @@ final class SenderThread: Sendable {
 
     /// Hands one message to ZeroMQ, retrying while a daemon's queue is full, up to the stall
     /// timeout. Unless `replaying`, a bucket subscribed anew meanwhile gets its replay first.
-    private func deliver(_ batch: OpenBatch, _ socket: ZMQSocket, _ state: inout SendState, replaying: Bool) -> Delivery {
+    private func deliver(_ batch: OpenBatch, _ socket: ZMQSocket, _ state: inout SendState, replaying: Bool) -> Delivery
+    {
         let topic = batch.topic
         let what = replaying ? "the replayed batch" : "the batch"
         let deadline = PosixClock.monotonic.milliseconds() + Int64(configuration.stallTimeoutMs)
@@ -238,14 +260,21 @@ final class SenderThread: Sendable {
             do {
                 sent = try socket.sendMultipart([topic, batch.payload], dontWait: true)
             } catch {
-                logger.error("send failed; \(what) is dropped", metadata: ["error": "\(error)", "events": "\(batch.events)"])
+                logger.error(
+                    "send failed; \(what) is dropped",
+                    metadata: ["error": "\(error)", "events": "\(batch.events)"]
+                )
                 return .stalled
             }
             if sent { return .sent }
             if PosixClock.monotonic.milliseconds() >= deadline {
-                logger.warning("a daemon's queue stayed full; \(what) is dropped", metadata: [
-                    "bucket": "\(batch.bucket)", "events": "\(batch.events)", "stall_timeout_ms": "\(configuration.stallTimeoutMs)",
-                ])
+                logger.warning(
+                    "a daemon's queue stayed full; \(what) is dropped",
+                    metadata: [
+                        "bucket": "\(batch.bucket)", "events": "\(batch.events)",
+                        "stall_timeout_ms": "\(configuration.stallTimeoutMs)",
+                    ]
+                )
                 return .stalled
             }
             usleep(500)
@@ -287,18 +316,32 @@ final class SenderThread: Sendable {
             let key = batchKey(of: event)
             guard let index = indexOf[key] else {
                 indexOf[key] = batches.count
-                batches.append(OpenBatch(
-                    first: event, maxEvents: configuration.maxBatchEvents, maxBytes: configuration.maxBatchBytes, dueMs: 0,
-                    keepingMembers: false))
+                batches.append(
+                    OpenBatch(
+                        first: event,
+                        maxEvents: configuration.maxBatchEvents,
+                        maxBytes: configuration.maxBatchBytes,
+                        dueMs: 0,
+                        keepingMembers: false
+                    )
+                )
                 continue
             }
-            if batches[index].hasRoom(for: event, maxEvents: configuration.maxBatchEvents, maxBytes: configuration.maxBatchBytes) {
+            if batches[index].hasRoom(
+                for: event,
+                maxEvents: configuration.maxBatchEvents,
+                maxBytes: configuration.maxBatchBytes
+            ) {
                 batches[index].add(event)
             } else {
                 count(batches[index], deliver(batches[index], socket, &state, replaying: true))
                 batches[index] = OpenBatch(
-                    first: event, maxEvents: configuration.maxBatchEvents, maxBytes: configuration.maxBatchBytes, dueMs: 0,
-                    keepingMembers: false)
+                    first: event,
+                    maxEvents: configuration.maxBatchEvents,
+                    maxBytes: configuration.maxBatchBytes,
+                    dueMs: 0,
+                    keepingMembers: false
+                )
             }
         }
         for batch in batches { count(batch, deliver(batch, socket, &state, replaying: true)) }
@@ -308,9 +351,12 @@ final class SenderThread: Sendable {
             $0.messagesReplayed += done.messages
             $0.bytesReplayed += done.bytes
         }
-        logger.info("replayed the window's events to buckets subscribed anew", metadata: [
-            "buckets": "\(buckets.count)", "events": "\(done.events)", "messages": "\(done.messages)",
-            "undelivered": "\(undelivered)",
-        ])
+        logger.info(
+            "replayed the window's events to buckets subscribed anew",
+            metadata: [
+                "buckets": "\(buckets.count)", "events": "\(done.events)", "messages": "\(done.messages)",
+                "undelivered": "\(undelivered)",
+            ]
+        )
     }
 }

@@ -35,8 +35,9 @@ public struct ConfigLoader: Sendable {
     /// file does not read, the key is absent, null or empty.
     public static func peekString(_ key: String, path: String) -> String? {
         guard let root = (try? ConfigSources(path: path))?.root,
-              let value = root.mapping?[key]?.scalar?.string,
-              !value.isEmpty, value != "null", value != "~" else { return nil }
+            let value = root.mapping?[key]?.scalar?.string,
+            !value.isEmpty, value != "null", value != "~"
+        else { return nil }
         return value
     }
 
@@ -52,8 +53,9 @@ public struct ConfigLoader: Sendable {
     /// The `module_load_timeout` of configuration sources already read.
     static func moduleLoadTimeout(in sources: ConfigSources?) -> Int64? {
         guard let value = sources?.root?.mapping?["module_load_timeout"]?.scalar,
-              let milliseconds = DurationParser.milliseconds(value.string),
-              moduleLoadTimeoutRange.contains(milliseconds) else { return nil }
+            let milliseconds = DurationParser.milliseconds(value.string),
+            moduleLoadTimeoutRange.contains(milliseconds)
+        else { return nil }
         return milliseconds
     }
 
@@ -113,7 +115,9 @@ private struct Reader {
 
     mutating func readTop(_ root: Node, into configuration: inout DaemonConfiguration) {
         guard let mapping = root.mapping else {
-            if root.null == nil { fail(root, "", "the top level must be a mapping of keys (edition, events, rules, ...)") }
+            if root.null == nil {
+                fail(root, "", "the top level must be a mapping of keys (edition, events, rules, ...)")
+            }
             return
         }
         for (keyNode, value) in mapping {
@@ -145,9 +149,17 @@ private struct Reader {
         return result
     }
 
-    mutating func readRuleOverride(_ node: Node, _ path: String, rule: RuleDescriptor) -> EngineConfiguration.RuleOverride? {
+    mutating func readRuleOverride(
+        _ node: Node,
+        _ path: String,
+        rule: RuleDescriptor
+    ) -> EngineConfiguration.RuleOverride? {
         guard let mapping = node.mapping else {
-            fail(node, path, "must be a mapping such as { enabled: false } or { \(rule.parameters.first?.name ?? "severity"): ... }")
+            fail(
+                node,
+                path,
+                "must be a mapping such as { enabled: false } or { \(rule.parameters.first?.name ?? "severity"): ... }"
+            )
             return nil
         }
         var override = EngineConfiguration.RuleOverride()
@@ -179,7 +191,8 @@ private struct Reader {
                 let parsed: Int64?
                 switch parameter.kind {
                 case .int: parsed = readInteger(value, key, minimum: parameter.minimum, maximum: parameter.maximum)
-                case .durationMs: parsed = readDuration(value, key, minimum: parameter.minimum, maximum: parameter.maximum)
+                case .durationMs:
+                    parsed = readDuration(value, key, minimum: parameter.minimum, maximum: parameter.maximum)
                 }
                 if let parsed { override.parameters[name] = parsed }
             }
@@ -200,49 +213,87 @@ private struct Reader {
             switch name {
             case "store":
                 if let v = readString(value, key) {
-                    if v == "sqlite" || v == "postgresql" { store = (v, keyNode) } else { fail(value, key, "must be sqlite or postgresql") }
+                    if v == "sqlite" || v == "postgresql" {
+                        store = (v, keyNode)
+                    } else {
+                        fail(value, key, "must be sqlite or postgresql")
+                    }
                 }
             case "postgresql":
-                if value.null != nil { postgresql = nil }
-                else if let v = readString(value, key) {
+                if value.null != nil {
+                    postgresql = nil
+                } else if let v = readString(value, key) {
                     if v.trimmingCharacters(in: .whitespaces).isEmpty {
-                        fail(value, key, "must be a libpq connection string or URI such as \"host=/run/postgresql dbname=modalwatch\"")
+                        fail(
+                            value,
+                            key,
+                            "must be a libpq connection string or URI such as \"host=/run/postgresql dbname=modalwatch\""
+                        )
                     } else {
                         postgresql = (v, keyNode)
                     }
                 }
             case "max_age":
-                if value.null != nil { configuration.historyMaxAgeMs = nil }
-                else if let v = readDuration(value, key, minimum: 1000) { configuration.historyMaxAgeMs = v }
+                if value.null != nil {
+                    configuration.historyMaxAgeMs = nil
+                } else if let v = readDuration(value, key, minimum: 1000) {
+                    configuration.historyMaxAgeMs = v
+                }
             case "max_rows":
-                if value.null != nil { configuration.historyMaxRows = nil }
-                else if let v = readInteger(value, key, minimum: 1, maximum: 1_000_000_000) { configuration.historyMaxRows = Int(v) }
+                if value.null != nil {
+                    configuration.historyMaxRows = nil
+                } else if let v = readInteger(value, key, minimum: 1, maximum: 1_000_000_000) {
+                    configuration.historyMaxRows = Int(v)
+                }
             case "spool_memory":
-                if let v = readInteger(value, key, minimum: 0, maximum: 1 << 40) { configuration.spoolMemoryBytes = Int(v) }
+                if let v = readInteger(value, key, minimum: 0, maximum: 1 << 40) {
+                    configuration.spoolMemoryBytes = Int(v)
+                }
             case "spool_file":
-                if let v = readInteger(value, key, minimum: 0, maximum: 1 << 50) { configuration.spoolFileBytes = Int(v) }
+                if let v = readInteger(value, key, minimum: 0, maximum: 1 << 50) {
+                    configuration.spoolFileBytes = Int(v)
+                }
             case "wal_limit":
-                if let v = readInteger(value, key, minimum: 1 << 20, maximum: 1 << 50) { configuration.historyWALLimitBytes = Int(v) }
+                if let v = readInteger(value, key, minimum: 1 << 20, maximum: 1 << 50) {
+                    configuration.historyWALLimitBytes = Int(v)
+                }
             case "group":
-                if value.null != nil { configuration.stateGroup = nil }
-                else if let v = readString(value, key) {
-                    if v.isEmpty || v.contains(where: { $0 == ":" || $0 == "/" || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true }) {
+                if value.null != nil {
+                    configuration.stateGroup = nil
+                } else if let v = readString(value, key) {
+                    if v.isEmpty
+                        || v.contains(where: {
+                            $0 == ":" || $0 == "/" || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true
+                        })
+                    {
                         fail(value, key, "must be a group name such as modalwatch")
                     } else {
                         configuration.stateGroup = v
                     }
                 }
             default:
-                fail(keyNode, key, "unknown key; history takes store, postgresql, max_age, max_rows, spool_memory, spool_file and wal_limit (bytes), and group")
+                fail(
+                    keyNode,
+                    key,
+                    "unknown key; history takes store, postgresql, max_age, max_rows, spool_memory, spool_file and wal_limit (bytes), and group"
+                )
             }
         }
         switch (store?.name, postgresql) {
         case ("postgresql", let postgresql?):
             configuration.historyPostgreSQL = postgresql.conninfo
         case ("postgresql", nil):
-            fail(store!.node, "\(path).store", "is postgresql but \(path).postgresql (the connection string) is not set")
+            fail(
+                store!.node,
+                "\(path).store",
+                "is postgresql but \(path).postgresql (the connection string) is not set"
+            )
         case (_, let postgresql?):
-            fail(postgresql.node, "\(path).postgresql", "is set but \(path).store is not postgresql; add store: postgresql")
+            fail(
+                postgresql.node,
+                "\(path).postgresql",
+                "is set but \(path).store is not postgresql; add store: postgresql"
+            )
         default:
             configuration.historyPostgreSQL = nil
         }
@@ -250,12 +301,17 @@ private struct Reader {
 
     mutating func readCurve(_ node: Node, _ path: String) -> CurveConfiguration? {
         guard let mapping = node.mapping else {
-            fail(node, path, "must be a mapping such as { key_file: /etc/modalwatch/curve.key, allowed_clients: [...] }")
+            fail(
+                node,
+                path,
+                "must be a mapping such as { key_file: /etc/modalwatch/curve.key, allowed_clients: [...] }"
+            )
             return nil
         }
         var keyFile: String?
         var allowed: [String] = []
-        var ingest = true, publish = true
+        var ingest = true
+        var publish = true
         for (keyNode, value) in mapping {
             let name = keyName(keyNode)
             let key = "\(path).\(name)"
@@ -263,7 +319,9 @@ private struct Reader {
             case "key_file": keyFile = readString(value, key)
             case "allowed_clients":
                 for client in readStrings(value, key) ?? [] {
-                    if CurveKeyFile.isZ85Key(client) { allowed.append(client) } else {
+                    if CurveKeyFile.isZ85Key(client) {
+                        allowed.append(client)
+                    } else {
                         fail(value, key, "'\(client.prefix(12))…' is not a CURVE public key (40 Z85 characters)")
                     }
                 }
@@ -286,10 +344,15 @@ private struct Reader {
 
     mutating func readShard(_ node: Node, _ path: String, peers: inout [String]) -> ShardAssignment? {
         guard let mapping = node.mapping else {
-            fail(node, path, "must be a mapping such as { index: 0, count: 3, key: app, peers: [ipc:///run/modalwatch/shard-1/control.sock] }")
+            fail(
+                node,
+                path,
+                "must be a mapping such as { index: 0, count: 3, key: app, peers: [ipc:///run/modalwatch/shard-1/control.sock] }"
+            )
             return nil
         }
-        var index: Int64?, count: Int64?
+        var index: Int64?
+        var count: Int64?
         var key = ShardKey.app
         var valid = true
         for (keyNode, value) in mapping {
@@ -303,7 +366,10 @@ private struct Reader {
                 count = readInteger(value, full, minimum: 1, maximum: Int64(ShardAssignment.maximumCount))
                 if count == nil { valid = false }
             case "key":
-                guard let text = readString(value, full) else { valid = false; continue }
+                guard let text = readString(value, full) else {
+                    valid = false
+                    continue
+                }
                 guard let parsed = ShardKey(rawValue: text) else {
                     fail(value, full, "'\(text)' is not a shard key; use app or session")
                     valid = false
@@ -441,65 +507,157 @@ private typealias TopLevelKeyReader = @Sendable (inout Reader, Node, String, ino
 extension Reader {
     /// The top-level keys, in the order the error for an unknown key lists them, each with its reader.
     fileprivate static let topLevelKeys: [(name: String, read: TopLevelKeyReader)] = [
-        ("edition", { r, value, key, c in if let edition = r.readEdition(value, key) { c.engine.defaultEdition = edition } }),
+        (
+            "edition",
+            { r, value, key, c in if let edition = r.readEdition(value, key) { c.engine.defaultEdition = edition } }
+        ),
         ("events", { r, value, key, c in if let v = r.readStrings(value, key) { c.events = v } }),
         ("events_connect", { r, value, key, c in if let v = r.readStrings(value, key) { c.eventsConnect = v } }),
-        ("subscribe", { r, value, key, c in if let v = r.readStrings(value, key, allowEmpty: true) { c.subscribe = v } }),
-        ("shard", { r, value, key, c in if value.null != nil { c.shard = nil } else { c.shard = r.readShard(value, key, peers: &c.shardPeers) } }),
+        (
+            "subscribe",
+            { r, value, key, c in if let v = r.readStrings(value, key, allowEmpty: true) { c.subscribe = v } }
+        ),
+        (
+            "shard",
+            { r, value, key, c in
+                if value.null != nil { c.shard = nil } else { c.shard = r.readShard(value, key, peers: &c.shardPeers) }
+            }
+        ),
         ("publish", { r, value, key, c in if let v = r.readString(value, key) { c.publish = v } }),
         ("control", { r, value, key, c in if let v = r.readString(value, key) { c.control = v } }),
-        ("metrics", { r, value, key, c in if value.null != nil { c.metrics = nil } else if let v = r.readString(value, key) { c.metrics = v } }),
-        ("metrics_allow_remote", { r, value, key, c in if let flag = r.readFlag(value, key) { c.metricsAllowRemote = flag } }),
+        (
+            "metrics",
+            { r, value, key, c in
+                if value.null != nil { c.metrics = nil } else if let v = r.readString(value, key) { c.metrics = v }
+            }
+        ),
+        (
+            "metrics_allow_remote",
+            { r, value, key, c in if let flag = r.readFlag(value, key) { c.metricsAllowRemote = flag } }
+        ),
         ("rules_dirs", { r, value, key, c in if let v = r.readStrings(value, key) { c.rulesDirs = v } }),
-        ("rule_call_timeout", { r, value, key, c in
-            if value.null != nil { c.ruleCallTimeoutMs = nil }
-            else if let v = r.readDuration(value, key, minimum: 10, maximum: 3_600_000) { c.ruleCallTimeoutMs = v }
-        }),
-        ("module_load_timeout", { r, value, key, c in
-            if let v = r.readDuration(value, key, minimum: ConfigLoader.moduleLoadTimeoutRange.lowerBound,
-                                    maximum: ConfigLoader.moduleLoadTimeoutRange.upperBound) { c.moduleLoadTimeoutMs = v }
-        }),
+        (
+            "rule_call_timeout",
+            { r, value, key, c in
+                if value.null != nil {
+                    c.ruleCallTimeoutMs = nil
+                } else if let v = r.readDuration(value, key, minimum: 10, maximum: 3_600_000) {
+                    c.ruleCallTimeoutMs = v
+                }
+            }
+        ),
+        (
+            "module_load_timeout",
+            { r, value, key, c in
+                if let v = r.readDuration(
+                    value,
+                    key,
+                    minimum: ConfigLoader.moduleLoadTimeoutRange.lowerBound,
+                    maximum: ConfigLoader.moduleLoadTimeoutRange.upperBound
+                ) {
+                    c.moduleLoadTimeoutMs = v
+                }
+            }
+        ),
         ("quarantine", { r, value, key, c in if let flag = r.readFlag(value, key) { c.quarantineEnabled = flag } }),
-        ("stop_timeout", { r, value, key, c in if let v = r.readDuration(value, key, minimum: 100, maximum: 3_600_000) { c.stopTimeoutMs = v } }),
-        ("checkpoint_interval", { r, value, key, c in if let v = r.readDuration(value, key, minimum: 1000, maximum: 3_600_000) { c.checkpointIntervalMs = v } }),
+        (
+            "stop_timeout",
+            { r, value, key, c in
+                if let v = r.readDuration(value, key, minimum: 100, maximum: 3_600_000) { c.stopTimeoutMs = v }
+            }
+        ),
+        (
+            "checkpoint_interval",
+            { r, value, key, c in
+                if let v = r.readDuration(value, key, minimum: 1000, maximum: 3_600_000) { c.checkpointIntervalMs = v }
+            }
+        ),
         ("state_dir", { r, value, key, c in if let v = r.readString(value, key) { c.stateDirectory = v } }),
         ("history", { r, value, key, c in r.readHistory(value, key, into: &c) }),
         ("curve", { r, value, key, c in if value.null == nil { c.curve = r.readCurve(value, key) } }),
-        ("control_allow_reload_over_tcp", { r, value, key, c in
-            if let flag = value.scalar.flatMap({ Bool.construct(from: $0) }) {
-                c.controlAllowReloadOverTCP = flag
-            } else {
-                r.fail(value, key, "must be true or false")
-            }
-        }),
-        ("log_level", { r, value, key, c in
-            if let v = r.readString(value, key) {
-                if ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) {
-                    c.logLevel = v
+        (
+            "control_allow_reload_over_tcp",
+            { r, value, key, c in
+                if let flag = value.scalar.flatMap({ Bool.construct(from: $0) }) {
+                    c.controlAllowReloadOverTCP = flag
                 } else {
-                    r.fail(value, key, "'\(v)' is not a log level; use trace, debug, info, notice, warning, error or critical")
+                    r.fail(value, key, "must be true or false")
                 }
             }
-        }),
-        ("session_idle_timeout", { r, value, key, c in if let v = r.readDuration(value, key, minimum: 1000) { c.engine.sessionIdleTimeoutMs = v } }),
-        ("max_sessions", { r, value, key, c in if let v = r.readInteger(value, key, minimum: 1, maximum: 100_000_000) { c.engine.maxSessions = Int(v) } }),
-        ("max_apps", { r, value, key, c in if let v = r.readInteger(value, key, minimum: 1, maximum: 100_000_000) { c.engine.maxApps = Int(v) } }),
-        ("max_app_values", { r, value, key, c in if let v = r.readInteger(value, key, minimum: 1, maximum: 1_000_000) { c.engine.maxAppValues = Int(v) } }),
-        ("max_ingest_connections", { r, value, key, c in if let v = r.readInteger(value, key, minimum: 1, maximum: 10_000_000) { c.maxIngestConnections = Int(v) } }),
-        ("max_violations_per_rule_per_second", { r, value, key, c in if let v = r.readInteger(value, key, minimum: 1, maximum: 10_000_000) { c.engine.maxViolationsPerRulePerSecond = Int(v) } }),
+        ),
+        (
+            "log_level",
+            { r, value, key, c in
+                if let v = r.readString(value, key) {
+                    if ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) {
+                        c.logLevel = v
+                    } else {
+                        r.fail(
+                            value,
+                            key,
+                            "'\(v)' is not a log level; use trace, debug, info, notice, warning, error or critical"
+                        )
+                    }
+                }
+            }
+        ),
+        (
+            "session_idle_timeout",
+            { r, value, key, c in
+                if let v = r.readDuration(value, key, minimum: 1000) { c.engine.sessionIdleTimeoutMs = v }
+            }
+        ),
+        (
+            "max_sessions",
+            { r, value, key, c in
+                if let v = r.readInteger(value, key, minimum: 1, maximum: 100_000_000) { c.engine.maxSessions = Int(v) }
+            }
+        ),
+        (
+            "max_apps",
+            { r, value, key, c in
+                if let v = r.readInteger(value, key, minimum: 1, maximum: 100_000_000) { c.engine.maxApps = Int(v) }
+            }
+        ),
+        (
+            "max_app_values",
+            { r, value, key, c in
+                if let v = r.readInteger(value, key, minimum: 1, maximum: 1_000_000) { c.engine.maxAppValues = Int(v) }
+            }
+        ),
+        (
+            "max_ingest_connections",
+            { r, value, key, c in
+                if let v = r.readInteger(value, key, minimum: 1, maximum: 10_000_000) {
+                    c.maxIngestConnections = Int(v)
+                }
+            }
+        ),
+        (
+            "max_violations_per_rule_per_second",
+            { r, value, key, c in
+                if let v = r.readInteger(value, key, minimum: 1, maximum: 10_000_000) {
+                    c.engine.maxViolationsPerRulePerSecond = Int(v)
+                }
+            }
+        ),
         ("rules", { r, value, key, c in c.engine.rules = r.readRuleOverrides(value, key) }),
         ("apps", { r, value, key, c in c.engine.apps = r.readApps(value, key) }),
-        ("modules", { r, value, key, c in
-            let sources = r.sources
-            var modules = ModuleSettingsReader { sources.file(of: $0) }
-            c.moduleSettings = modules.read(value, catalog: r.catalog)
-            r.errors += modules.errors
-        }),
+        (
+            "modules",
+            { r, value, key, c in
+                let sources = r.sources
+                var modules = ModuleSettingsReader { sources.file(of: $0) }
+                c.moduleSettings = modules.read(value, catalog: r.catalog)
+                r.errors += modules.errors
+            }
+        ),
     ]
 
     /// The readers by key.
     fileprivate static let topLevelReaders = Dictionary(uniqueKeysWithValues: topLevelKeys.map { ($0.name, $0.read) })
 
     /// The error for an unknown top-level key, naming every known one.
-    fileprivate static let unknownTopLevelKey = "unknown key; known keys are " + topLevelKeys.map(\.name).joined(separator: ", ")
+    fileprivate static let unknownTopLevelKey =
+        "unknown key; known keys are " + topLevelKeys.map(\.name).joined(separator: ", ")
 }

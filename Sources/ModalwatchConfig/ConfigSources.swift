@@ -80,17 +80,32 @@ struct ConfigSources {
         let data: Data
         do {
             guard let handle = FileHandle(forReadingAtPath: file) else {
-                throw ConfigError(file: file, line: 0, key: "", message: "cannot read the file (\(String(cString: strerror(errno))))")
+                throw ConfigError(
+                    file: file,
+                    line: 0,
+                    key: "",
+                    message: "cannot read the file (\(String(cString: strerror(errno))))"
+                )
             }
             defer { try? handle.close() }
             data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
             guard data.count <= maxFileBytes else {
-                throw ConfigError(file: file, line: 0, key: "", message: "the file holds more than \(maxFileBytes) bytes; a configuration is far smaller")
+                throw ConfigError(
+                    file: file,
+                    line: 0,
+                    key: "",
+                    message: "the file holds more than \(maxFileBytes) bytes; a configuration is far smaller"
+                )
             }
         } catch let error as ConfigError {
             throw error
         } catch {
-            throw ConfigError(file: file, line: 0, key: "", message: "cannot read the file (\(error.localizedDescription))")
+            throw ConfigError(
+                file: file,
+                line: 0,
+                key: "",
+                message: "cannot read the file (\(error.localizedDescription))"
+            )
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: file, line: 0, key: "", message: "the file is not UTF-8 text")
@@ -102,7 +117,12 @@ struct ConfigSources {
     /// named with the lines of each of its occurrences.
     static func compose(_ text: String, file: String) throws(ConfigError) -> Node? {
         if let line = YAMLAliasCheck.firstAliasLine(in: text) {
-            throw ConfigError(file: file, line: line, key: "", message: "a YAML alias (*name): aliases are not accepted in a configuration; write the value out")
+            throw ConfigError(
+                file: file,
+                line: line,
+                key: "",
+                message: "a YAML alias (*name): aliases are not accepted in a configuration; write the value out"
+            )
         }
         do {
             return try Yams.compose(yaml: text)
@@ -111,10 +131,19 @@ struct ConfigSources {
             let lines = Self.lines(ofKey: duplicated, column: context.mark.column, in: text)
             let at = lines.count > 1 ? "at lines \(lines.map(String.init).joined(separator: ", "))" : "more than once"
             throw ConfigError(
-                file: file, line: max(1, lines.first ?? context.mark.line), key: Self.keyName(duplicated: duplicated),
-                message: "the key is given \(at) of one mapping; keep one (a local setting belongs in a drop-in file of \(dropInFolder(of: file)))")
+                file: file,
+                line: max(1, lines.first ?? context.mark.line),
+                key: Self.keyName(duplicated: duplicated),
+                message:
+                    "the key is given \(at) of one mapping; keep one (a local setting belongs in a drop-in file of \(dropInFolder(of: file)))"
+            )
         } catch let error as YamlError {
-            throw ConfigError(file: file, line: Self.line(of: error), key: "", message: "not valid YAML: \(Self.oneLine(error))")
+            throw ConfigError(
+                file: file,
+                line: Self.line(of: error),
+                key: "",
+                message: "not valid YAML: \(Self.oneLine(error))"
+            )
         } catch {
             throw ConfigError(file: file, line: 0, key: "", message: "not valid YAML: \(Self.oneLine(error))")
         }

@@ -24,7 +24,10 @@ public enum CurveAllowList: Sendable {
             if CurveKeyFile.isZ85Key(first), rest.first?.hasPrefix("#") ?? true {
                 keys.append(first)
             } else if !first.hasPrefix("#") {
-                throw CurveKeyFile.Failure(description: "\(path):\(number + 1): '\(first.prefix(12))…' is not a CURVE public key (40 Z85 characters)")
+                throw CurveKeyFile.Failure(
+                    description:
+                        "\(path):\(number + 1): '\(first.prefix(12))…' is not a CURVE public key (40 Z85 characters)"
+                )
             }
         }
         return keys

@@ -23,7 +23,10 @@ public struct CurveKeyFile: Sendable, Equatable {
     /// Reads a key file; its secret key must be there.
     public static func read(path: String) throws(Failure) -> CurveKeyFile {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw Failure(description: "\(path): cannot read the CURVE key file; make one with `modalwatch keygen --output \(path)`")
+            throw Failure(
+                description:
+                    "\(path): cannot read the CURVE key file; make one with `modalwatch keygen --output \(path)`"
+            )
         }
         var publicKey: String?
         var secretKey: String?
@@ -38,7 +41,9 @@ public struct CurveKeyFile: Sendable, Equatable {
             throw Failure(description: "\(path): no valid public-key (40 Z85 characters)")
         }
         guard let secretKey, isZ85Key(secretKey) else {
-            throw Failure(description: "\(path): no valid secret-key (40 Z85 characters); is this a public-only certificate?")
+            throw Failure(
+                description: "\(path): no valid secret-key (40 Z85 characters); is this a public-only certificate?"
+            )
         }
         return CurveKeyFile(publicKey: publicKey, secretKey: secretKey)
     }

@@ -22,10 +22,13 @@ extension DaemonConfiguration {
             ("stop_timeout", fresh.stopTimeoutMs != stopTimeoutMs),
             ("checkpoint_interval", fresh.checkpointIntervalMs != checkpointIntervalMs),
             ("state_dir", fresh.stateDirectory != stateDirectory),
-            ("history", fresh.historyPostgreSQL != historyPostgreSQL || fresh.historyMaxAgeMs != historyMaxAgeMs
-                || fresh.historyMaxRows != historyMaxRows || fresh.spoolMemoryBytes != spoolMemoryBytes
-                || fresh.spoolFileBytes != spoolFileBytes || fresh.historyWALLimitBytes != historyWALLimitBytes
-                || fresh.stateGroup != stateGroup),
+            (
+                "history",
+                fresh.historyPostgreSQL != historyPostgreSQL || fresh.historyMaxAgeMs != historyMaxAgeMs
+                    || fresh.historyMaxRows != historyMaxRows || fresh.spoolMemoryBytes != spoolMemoryBytes
+                    || fresh.spoolFileBytes != spoolFileBytes || fresh.historyWALLimitBytes != historyWALLimitBytes
+                    || fresh.stateGroup != stateGroup
+            ),
             ("curve", fresh.curve != curve),
             ("control_allow_reload_over_tcp", fresh.controlAllowReloadOverTCP != controlAllowReloadOverTCP),
             ("log_level", fresh.logLevel != logLevel),
@@ -34,10 +37,14 @@ extension DaemonConfiguration {
         return settings.filter(\.changed).map(\.key)
     }
 
-    private static func sameModuleSettings(_ a: [String: [(key: String, value: String)]], _ b: [String: [(key: String, value: String)]]) -> Bool {
-        a.count == b.count && a.allSatisfy { name, pairs in
-            guard let other = b[name], other.count == pairs.count else { return false }
-            return zip(pairs, other).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-        }
+    private static func sameModuleSettings(
+        _ a: [String: [(key: String, value: String)]],
+        _ b: [String: [(key: String, value: String)]]
+    ) -> Bool {
+        a.count == b.count
+            && a.allSatisfy { name, pairs in
+                guard let other = b[name], other.count == pairs.count else { return false }
+                return zip(pairs, other).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            }
     }
 }

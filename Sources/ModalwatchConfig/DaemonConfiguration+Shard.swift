@@ -12,6 +12,7 @@ extension DaemonConfiguration {
     public func shardChangeRefusal(to fresh: DaemonConfiguration) -> String? {
         guard fresh.shard != shard else { return nil }
         let describe: (ShardAssignment?) -> String = { $0.map { "\($0)" } ?? "none" }
-        return "the shard changes from \(describe(shard)) to \(describe(fresh.shard)); a shard change needs a restart of every daemon"
+        return
+            "the shard changes from \(describe(shard)) to \(describe(fresh.shard)); a shard change needs a restart of every daemon"
     }
 }

@@ -27,7 +27,9 @@ public enum EndpointCheck: Sendable {
     }
 
     /// ZeroMQ transports libzmq may accept.
-    private static let transports: Set<String> = ["tcp", "ipc", "inproc", "pgm", "epgm", "tipc", "vmci", "udp", "ws", "wss"]
+    private static let transports: Set<String> = [
+        "tcp", "ipc", "inproc", "pgm", "epgm", "tipc", "vmci", "udp", "ws", "wss",
+    ]
     /// The longest path of a Unix socket (`sun_path` less its terminating zero).
     static let maxIPCPathBytes = 107
 
@@ -57,10 +59,12 @@ public enum EndpointCheck: Sendable {
             }
         case "ipc":
             if address.hasPrefix("@") && role == "control" {
-                return "control: \(endpoint) is in the abstract socket namespace, which has no file permissions (any local user could reload the daemon); use a path such as ipc:///run/modalwatch/control.sock"
+                return
+                    "control: \(endpoint) is in the abstract socket namespace, which has no file permissions (any local user could reload the daemon); use a path such as ipc:///run/modalwatch/control.sock"
             }
             if address.utf8.count > maxIPCPathBytes {
-                return "\(role): the path of \(endpoint) is \(address.utf8.count) bytes; a Unix socket path has at most \(maxIPCPathBytes)"
+                return
+                    "\(role): the path of \(endpoint) is \(address.utf8.count) bytes; a Unix socket path has at most \(maxIPCPathBytes)"
             }
         default:
             break

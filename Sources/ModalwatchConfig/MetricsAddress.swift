@@ -33,7 +33,10 @@ public struct MetricsAddress: Sendable, Equatable {
         }
         let firstOctet = UInt32(bigEndian: address.s_addr) >> 24
         if firstOctet != 127 && !allowRemote {
-            throw Problem(description: "\(text) is not a loopback address: metrics are served without authentication; set metrics_allow_remote: true to serve them there")
+            throw Problem(
+                description:
+                    "\(text) is not a loopback address: metrics are served without authentication; set metrics_allow_remote: true to serve them there"
+            )
         }
         self.host = host
         self.port = UInt16(port)

@@ -28,7 +28,11 @@ struct ModuleSettingsReader {
             let path = "modules.\(name)"
             if let catalog, !catalog.modules.contains(where: { $0.name == name }) {
                 let known = catalog.modules.map(\.name).joined(separator: ", ")
-                fail(nameNode, path, "no rule module named '\(name)' is loaded (loaded: \(known.isEmpty ? "none" : known))")
+                fail(
+                    nameNode,
+                    path,
+                    "no rule module named '\(name)' is loaded (loaded: \(known.isEmpty ? "none" : known))"
+                )
                 continue
             }
             if value.null != nil {

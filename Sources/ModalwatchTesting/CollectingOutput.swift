@@ -1,7 +1,7 @@
+import EventDecoding
 import Foundation
 public import RuleHost
 public import SessionEngine
-import EventDecoding
 
 /// An `EngineOutput` for tests and fuzzers: it counts what the engine emits, checks each violation
 /// (one JSON object, topic `violation/APP/RULE`) and each diagnostic (a one-line detail), and, unless
@@ -94,11 +94,20 @@ public final class CollectingOutput: EngineOutput {
         guard keepsEverything else { return }
         let json = String(decoding: violation.json, as: UTF8.self)
         let parsed = (try? JSONSerialization.jsonObject(with: Data(violation.json))) as? [String: Any]
-        violations.append(Violation(
-            topic: topic, json: json, object: parsed ?? [:],
-            rule: violation.rule, module: violation.module, severity: violation.severity, app: violation.app,
-            session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts,
-            observed: violation.observed))
+        violations.append(
+            Violation(
+                topic: topic,
+                json: json,
+                object: parsed ?? [:],
+                rule: violation.rule,
+                module: violation.module,
+                severity: violation.severity,
+                app: violation.app,
+                session: String(decoding: violation.session, as: UTF8.self),
+                ts: violation.ts,
+                observed: violation.observed
+            )
+        )
     }
 
     /// Counts, checks and (if kept) records one diagnostic.

@@ -20,10 +20,16 @@ public enum HistoryFixtures: Sendable {
         try queue.write { db in
             try db.execute(sql: schema)
             for row in rows {
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [blob(row.id), blob(row.fingerprint), row.rule, row.app, row.session, row.severity, row.ts, row.observed, row.json])
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO violations (id, fingerprint, rule, app, session, severity, ts, observed, json)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        blob(row.id), blob(row.fingerprint), row.rule, row.app, row.session, row.severity, row.ts,
+                        row.observed, row.json,
+                    ]
+                )
             }
         }
         try queue.close()
@@ -32,9 +38,11 @@ public enum HistoryFixtures: Sendable {
     /// The bytes of hex digits (a text that is not hex stays a text, as a hand-made row would).
     private static func blob(_ hex: String) -> (any DatabaseValueConvertible) {
         let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0, let bytes = stride(from: 0, to: digits.count, by: 2).map({ index -> UInt8? in
-            UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16)
-        }) as [UInt8?]?, !bytes.contains(nil) else { return hex }
+        guard digits.count % 2 == 0,
+            let bytes = stride(from: 0, to: digits.count, by: 2).map({ index -> UInt8? in
+                UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16)
+            }) as [UInt8?]?, !bytes.contains(nil)
+        else { return hex }
         return Data(bytes.compactMap { $0 })
     }
 }

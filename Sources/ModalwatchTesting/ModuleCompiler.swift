@@ -114,7 +114,9 @@ public struct ModuleCompiler: Sendable {
         let path = environment["PATH"] ?? "/usr/bin:/bin"
         if let cc = environment["CC"], !cc.isEmpty {
             if cc.hasPrefix("/") {
-                guard FileManager.default.isExecutableFile(atPath: cc) else { throw .compilerMissing(searched: "CC=\(cc)") }
+                guard FileManager.default.isExecutableFile(atPath: cc) else {
+                    throw .compilerMissing(searched: "CC=\(cc)")
+                }
                 return cc
             }
             guard let found = search(cc, in: path) else { throw .compilerMissing(searched: "CC=\(cc) on PATH \(path)") }

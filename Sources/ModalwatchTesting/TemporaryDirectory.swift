@@ -15,7 +15,10 @@ public struct TemporaryDirectory: Sendable {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(base.hasSuffix("/") ? String(base.dropLast()) : base)/\(prefix)-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TemporaryDirectoryError(path: String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), errno: errno)
+            throw TemporaryDirectoryError(
+                path: String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                errno: errno
+            )
         }
         path = String(cString: made)
     }

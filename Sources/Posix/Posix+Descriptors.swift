@@ -34,9 +34,13 @@ extension Posix {
         guard result == 0 else { return nil }
         switch Int32(storage.ss_family) {
         case AF_INET:
-            return withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) } }
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+            }
         case AF_INET6:
-            return withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) } }
+            return withUnsafePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+            }
         default:
             return nil
         }
@@ -50,7 +54,9 @@ extension Posix {
         var cookie: UInt64 = 0
         var length = socklen_t(MemoryLayout<UInt64>.size)
         // SO_COOKIE, from <asm-generic/socket.h>, which Glibc does not export.
-        guard getsockopt(descriptor, SOL_SOCKET, 57, &cookie, &length) == 0, length == MemoryLayout<UInt64>.size else { return nil }
+        guard getsockopt(descriptor, SOL_SOCKET, 57, &cookie, &length) == 0, length == MemoryLayout<UInt64>.size else {
+            return nil
+        }
         return cookie
     }
 

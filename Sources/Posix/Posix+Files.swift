@@ -2,17 +2,24 @@ import Glibc
 
 extension Posix {
     /// `pread` into `buffer` from `offset`; the bytes read (0 at the end of the file).
-    public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(PosixError) -> Int {
+    public static func read(
+        _ descriptor: Int32,
+        into buffer: UnsafeMutableRawBufferPointer,
+        at offset: Int
+    ) throws(PosixError) -> Int {
         try call("pread") { Glibc.pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
     }
 
     /// Writes all of `bytes` at `offset`, in as many `pwrite` calls as it takes. On a failure
     /// (e.g. `ENOSPC`) part of the bytes may be written: the caller truncates them away.
-    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws(PosixError) {
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws(PosixError)
+    {
         var written = 0
         while written < bytes.count {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[written...])
-            written += try call("pwrite") { Glibc.pwrite(descriptor, rest.baseAddress, rest.count, off_t(offset + written)) }
+            written += try call("pwrite") {
+                Glibc.pwrite(descriptor, rest.baseAddress, rest.count, off_t(offset + written))
+            }
         }
     }
 

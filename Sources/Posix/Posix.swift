@@ -10,7 +10,10 @@ public enum Posix: Sendable {
     /// is not interrupted; returns its result or throws with `errno` kept.
     @inline(__always)
     @discardableResult
-    public static func call<Result: FixedWidthInteger>(_ name: StaticString, _ body: () -> Result) throws(PosixError) -> Result {
+    public static func call<Result: FixedWidthInteger>(
+        _ name: StaticString,
+        _ body: () -> Result
+    ) throws(PosixError) -> Result {
         while true {
             let result = body()
             guard result == -1 else { return result }
@@ -24,11 +27,12 @@ public enum Posix: Sendable {
     /// As `call`, for a call on a non-blocking descriptor: nil when it would block (`EAGAIN`).
     @inline(__always)
     public static func callNonBlocking<Result: FixedWidthInteger>(
-        _ name: StaticString, _ body: () -> Result
+        _ name: StaticString,
+        _ body: () -> Result
     ) throws(PosixError) -> Result? {
         do {
             return try call(name, body)
-        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+        } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
             return nil
         }
     }
@@ -43,7 +47,8 @@ public enum Posix: Sendable {
     }
 
     /// `read` into `buffer`; the bytes read (0 at the end), or nil on a non-blocking descriptor with nothing to read.
-    public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(PosixError) -> Int? {
+    public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(PosixError) -> Int?
+    {
         try callNonBlocking("read") { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
     }
 
@@ -111,9 +116,16 @@ public enum Posix: Sendable {
     }
 
     /// `setsockopt` of one value.
-    public static func setOption<Value: BitwiseCopyable>(_ descriptor: Int32, _ level: Int32, _ name: Int32, _ value: Value) throws(PosixError) {
+    public static func setOption<Value: BitwiseCopyable>(
+        _ descriptor: Int32,
+        _ level: Int32,
+        _ name: Int32,
+        _ value: Value
+    ) throws(PosixError) {
         var value = value
-        try call("setsockopt") { Glibc.setsockopt(descriptor, level, name, &value, socklen_t(MemoryLayout<Value>.size)) }
+        try call("setsockopt") {
+            Glibc.setsockopt(descriptor, level, name, &value, socklen_t(MemoryLayout<Value>.size))
+        }
     }
 
     /// `bind` to an IPv4 address.
@@ -121,7 +133,9 @@ public enum Posix: Sendable {
         var address = address
         try call("bind") {
             withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
     }
@@ -136,7 +150,9 @@ public enum Posix: Sendable {
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         try call("getsockname") {
-            withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+            withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
         }
         return address
     }
@@ -147,7 +163,10 @@ public enum Posix: Sendable {
     }
 
     /// `recv` into `buffer`; the bytes received (0 when the peer closed).
-    public static func receive(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(PosixError) -> Int {
+    public static func receive(
+        _ descriptor: Int32,
+        into buffer: UnsafeMutableRawBufferPointer
+    ) throws(PosixError) -> Int {
         try call("recv") { recv(descriptor, buffer.baseAddress, buffer.count, 0) }
     }
 
@@ -162,7 +181,10 @@ public enum Posix: Sendable {
 
     /// `sendto` of one datagram to a Unix socket address of `length` bytes, without `SIGPIPE`.
     public static func sendDatagram(
-        _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, to address: sockaddr_un, length: socklen_t
+        _ descriptor: Int32,
+        _ bytes: UnsafeRawBufferPointer,
+        to address: sockaddr_un,
+        length: socklen_t
     ) throws(PosixError) {
         var address = address
         try call("sendto") {
@@ -182,6 +204,9 @@ public enum Posix: Sendable {
     /// Stops on an `errno` only a bug causes: a descriptor not open, a bad pointer.
     @inline(never)
     static func preconditionIsNotBug(_ code: Int32, _ name: StaticString) {
-        precondition(code != EBADF && code != EFAULT, "\(name) failed with errno \(code) (\(String(cString: strerror(code)))): a bug")
+        precondition(
+            code != EBADF && code != EFAULT,
+            "\(name) failed with errno \(code) (\(String(cString: strerror(code)))): a bug"
+        )
     }
 }

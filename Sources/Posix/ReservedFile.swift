@@ -24,7 +24,9 @@ public final class ReservedFile {
         folder = try Posix.open(folderPath, O_RDONLY | O_DIRECTORY)
         do {
             let (folder, temporaryName) = (folder, temporaryName)
-            temporary = try Posix.call("openat") { openat(folder, temporaryName, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+            temporary = try Posix.call("openat") {
+                openat(folder, temporaryName, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            }
         } catch {
             try? Posix.close(folder)
             throw error
@@ -62,8 +64,14 @@ public final class ReservedFile {
     }
 
     private func release() {
-        if temporary >= 0 { try? Posix.close(temporary); temporary = -1 }
-        if folder >= 0 { try? Posix.close(folder); folder = -1 }
+        if temporary >= 0 {
+            try? Posix.close(temporary)
+            temporary = -1
+        }
+        if folder >= 0 {
+            try? Posix.close(folder)
+            folder = -1
+        }
     }
 }
 

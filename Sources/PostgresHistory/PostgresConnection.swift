@@ -19,7 +19,8 @@ final class PostgresConnection {
 
     /// Connects with `conninfo` (a libpq connection string or URI). `connectTimeoutSeconds` and
     /// `applicationName` apply unless `conninfo` sets them; the client encoding is UTF-8.
-    init(conninfo: String, connectTimeoutSeconds: Int, applicationName: String, deadlineMs: Int64) throws(PostgresError) {
+    init(conninfo: String, connectTimeoutSeconds: Int, applicationName: String, deadlineMs: Int64) throws(PostgresError)
+    {
         // Processed in order, the last value of a keyword winning: `dbname` (expanded) overrides the defaults.
         let keywords = ["connect_timeout", "application_name", "dbname", "client_encoding"]
         let values = ["\(connectTimeoutSeconds)", applicationName, conninfo, "UTF8"]
@@ -79,7 +80,9 @@ final class PostgresConnection {
             }
         }
         if sent == 1 { sent = try whileWouldBlock(until: deadline) { PQputCopyEnd(connection, nil) } }
-        guard sent == 1 else { throw PostgresError("the COPY to PostgreSQL failed: \(Self.oneLine(PQerrorMessage(connection)))") }
+        guard sent == 1 else {
+            throw PostgresError("the COPY to PostgreSQL failed: \(Self.oneLine(PQerrorMessage(connection)))")
+        }
         let ended = try results(until: deadline) { 1 }
         defer { PQclear(ended) }
         if PQresultStatus(ended) != PGRES_COMMAND_OK { throw error(ended) }
@@ -200,7 +203,9 @@ final class PostgresConnection {
     /// libpq's message (it may span lines and end with one) as one line.
     static func oneLine(_ text: UnsafePointer<CChar>?) -> String {
         guard let text else { return "unknown error" }
-        let lines = String(cString: text).split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = String(cString: text).split(whereSeparator: \.isNewline).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         return lines.isEmpty ? "unknown error" : lines.joined(separator: "; ")
     }
 }
@@ -236,7 +241,9 @@ final class PostgresResult {
     /// The bytes of row `row`, column `column`, valid while this result lives.
     func bytes(_ row: Int, _ column: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(
-            start: PQgetvalue(result, Int32(row), Int32(column)), count: Int(PQgetlength(result, Int32(row), Int32(column))))
+            start: PQgetvalue(result, Int32(row), Int32(column)),
+            count: Int(PQgetlength(result, Int32(row), Int32(column)))
+        )
     }
 }
 

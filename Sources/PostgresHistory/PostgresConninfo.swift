@@ -8,7 +8,9 @@ public enum PostgresConninfo: Sendable {
     public static func check(_ conninfo: String, passwordAllowed: Bool) throws(PostgresError) {
         let options = try parse(conninfo)
         if !passwordAllowed, options.contains(where: { $0.keyword == "password" && !$0.value.isEmpty }) {
-            throw PostgresError("the PostgreSQL connection string holds a password; put it in ~/.pgpass or the file PGPASSFILE names instead")
+            throw PostgresError(
+                "the PostgreSQL connection string holds a password; put it in ~/.pgpass or the file PGPASSFILE names instead"
+            )
         }
     }
 

@@ -48,28 +48,37 @@ public final class PostgresHistory: HistoryStoring, Sendable {
     /// temporary table; a reader requires the schema to exist.
     public init(conninfo: String, writer: Bool, applicationName: String = "modalwatch") throws {
         connection = try PostgresConnection(
-            conninfo: conninfo, connectTimeoutSeconds: Self.defaultConnectTimeoutSeconds, applicationName: applicationName,
-            deadlineMs: Self.migrationDeadlineMs)
+            conninfo: conninfo,
+            connectTimeoutSeconds: Self.defaultConnectTimeoutSeconds,
+            applicationName: applicationName,
+            deadlineMs: Self.migrationDeadlineMs
+        )
         if writer {
             migrationsApplied = try PostgresSchema.migrate(connection)
             connection.deadlineMs = Self.writerDeadlineMs
             try connection.execute("SET statement_timeout = \(Self.writerStatementTimeoutMs)")
-            try connection.execute("""
+            try connection.execute(
+                """
                 CREATE TEMPORARY TABLE modalwatch_incoming (
                     ord integer NOT NULL, id text NOT NULL, ts bigint NOT NULL, observed bigint NOT NULL,
                     rule text NOT NULL, severity text NOT NULL, app text NOT NULL, session text NOT NULL,
                     fingerprint text NOT NULL, json text NOT NULL
                 ) ON COMMIT DELETE ROWS
-                """)
+                """
+            )
         } else {
             connection.deadlineMs = Self.readerDeadlineMs
             migrationsApplied = []
             let version = try PostgresSchema.version(connection)
             guard version > 0 else {
-                throw PostgresError("the database holds no modalwatch history (no modalwatch_schema_version table); a daemon with history.store: postgresql creates it")
+                throw PostgresError(
+                    "the database holds no modalwatch history (no modalwatch_schema_version table); a daemon with history.store: postgresql creates it"
+                )
             }
             guard version == PostgresSchema.currentVersion else {
-                throw PostgresError("the database's modalwatch schema is version \(version); this release reads version \(PostgresSchema.currentVersion)")
+                throw PostgresError(
+                    "the database's modalwatch schema is version \(version); this release reads version \(PostgresSchema.currentVersion)"
+                )
             }
         }
     }
@@ -83,7 +92,7 @@ public final class PostgresHistory: HistoryStoring, Sendable {
     /// Stores in one transaction whatever `body` hands over, as `write` does. Returns the number
     /// handed over and the number inserted: the others (an `id` the database holds) were already there.
     public func writeCounting(_ body: (inout ViolationWriter) throws -> Void) throws -> (handed: Int, inserted: Int) {
-        return try lock.withLock { _ throws in
+        try lock.withLock { _ throws in
             copyRows.reset()
             var writer = ViolationWriter(rows: copyRows)
             try body(&writer)
@@ -94,11 +103,13 @@ public final class PostgresHistory: HistoryStoring, Sendable {
                 try copyRows.bytes.withUnsafeBytes { data in
                     try connection.copyIn("COPY modalwatch_incoming FROM STDIN", data: data)
                 }
-                let inserted = try connection.execute("""
+                let inserted = try connection.execute(
+                    """
                     INSERT INTO modalwatch_violation_rows (id, ts, observed, rule, severity, app, session, fingerprint, json)
                     SELECT id, ts, observed, rule, severity, app, session, fingerprint, json FROM modalwatch_incoming ORDER BY ord
                     ON CONFLICT (id) DO NOTHING
-                    """).affectedRows
+                    """
+                ).affectedRows
                 try connection.execute("COMMIT")
                 return (handed, inserted)
             } catch {
@@ -118,7 +129,12 @@ public final class PostgresHistory: HistoryStoring, Sendable {
         return try lock.withLock { _ throws in
             do {
                 try connection.execute("BEGIN")
-                guard try connection.execute("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.retentionLock))").text(0, 0) == "t" else {
+                guard
+                    try connection.execute("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.retentionLock))").text(
+                        0,
+                        0
+                    ) == "t"
+                else {
                     try connection.execute("COMMIT")
                     return 0
                 }
@@ -128,9 +144,14 @@ public final class PostgresHistory: HistoryStoring, Sendable {
                     deleted += try affected(run(Self.sql.deleteObserved(before: cut, slice: pruneSlice)))
                 }
                 if let maxRows, deleted < pruneSlice,
-                   let newest = try connection.execute(Self.sql.newestSequence).text(0, 0).flatMap({ Int64($0) }) {
+                    let newest = try connection.execute(Self.sql.newestSequence).text(0, 0).flatMap({ Int64($0) })
+                {
                     let last = newest.subtractingReportingOverflow(Int64(max(0, maxRows))).partialValue
-                    if last >= 1 { deleted += try affected(run(Self.sql.deleteSequences(through: last, slice: pruneSlice - deleted))) }
+                    if last >= 1 {
+                        deleted += try affected(
+                            run(Self.sql.deleteSequences(through: last, slice: pruneSlice - deleted))
+                        )
+                    }
                 }
                 try connection.execute("COMMIT")
                 return deleted
@@ -164,7 +185,8 @@ public final class PostgresHistory: HistoryStoring, Sendable {
 
     /// Violations matching `query` after `cursor` (nil: from the newest), newest first: at most
     /// `query.limit` rows and, past the first row, `maxBytes` of JSON. The cursor's `rowid` is `seq`.
-    public func findPage(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, maxBytes: Int) throws -> HistoryPage {
+    public func findPage(_ query: HistoryQuery, after cursor: HistoryPage.Cursor?, maxBytes: Int) throws -> HistoryPage
+    {
         let statement = Self.sql.page(query, after: cursor)
         return try lock.withLock { _ throws in
             let result = try run(statement)
@@ -179,9 +201,17 @@ public final class PostgresHistory: HistoryStoring, Sendable {
                 }
                 bytes += json.utf8.count
                 let violation = StoredViolation(
-                    id: result.text(row, 1) ?? "", fingerprint: result.text(row, 2) ?? "", rule: result.text(row, 3) ?? "",
-                    app: result.text(row, 4) ?? "", session: result.text(row, 5) ?? "", severity: result.text(row, 6) ?? "",
-                    ts: result.int64(row, 7), observed: result.int64(row, 8), json: json, seq: result.int64(row, 0))
+                    id: result.text(row, 1) ?? "",
+                    fingerprint: result.text(row, 2) ?? "",
+                    rule: result.text(row, 3) ?? "",
+                    app: result.text(row, 4) ?? "",
+                    session: result.text(row, 5) ?? "",
+                    severity: result.text(row, 6) ?? "",
+                    ts: result.int64(row, 7),
+                    observed: result.int64(row, 8),
+                    json: json,
+                    seq: result.int64(row, 0)
+                )
                 page.rows.append(violation)
                 last = HistoryPage.Cursor(observed: violation.observed, rowid: result.int64(row, 0))
             }
@@ -192,20 +222,31 @@ public final class PostgresHistory: HistoryStoring, Sendable {
 
     /// Every violation of `app` (all when nil) with event time in `[sinceTs, untilTs)`, through a
     /// server-side cursor `scanFetchRows` at a time: memory stays flat.
-    public func scan(app: String?, sinceTs: Int64?, untilTs: Int64?,
-                     _ body: (ScannedViolation, UnsafeRawBufferPointer) throws -> Void) throws {
+    public func scan(
+        app: String?,
+        sinceTs: Int64?,
+        untilTs: Int64?,
+        _ body: (ScannedViolation, UnsafeRawBufferPointer) throws -> Void
+    ) throws {
         let statement = Self.sql.scan(app: app, sinceTs: sinceTs, untilTs: untilTs)
         return try lock.withLock { _ throws in
             do {
                 try connection.execute("BEGIN READ ONLY")
-                try connection.execute("DECLARE modalwatch_scan NO SCROLL CURSOR FOR \(statement.sql)", Self.parameters(statement))
+                try connection.execute(
+                    "DECLARE modalwatch_scan NO SCROLL CURSOR FOR \(statement.sql)",
+                    Self.parameters(statement)
+                )
                 while true {
                     let result = try connection.execute("FETCH \(Self.scanFetchRows) FROM modalwatch_scan")
                     guard result.rows > 0 else { break }
                     for row in 0..<result.rows {
                         let violation = ScannedViolation(
-                            rule: result.text(row, 0) ?? "", app: result.text(row, 1) ?? "", session: result.text(row, 2) ?? "",
-                            severity: result.text(row, 3) ?? "", ts: result.int64(row, 4))
+                            rule: result.text(row, 0) ?? "",
+                            app: result.text(row, 1) ?? "",
+                            session: result.text(row, 2) ?? "",
+                            severity: result.text(row, 3) ?? "",
+                            ts: result.int64(row, 4)
+                        )
                         try body(violation, result.bytes(row, 5))
                     }
                 }
@@ -219,8 +260,8 @@ public final class PostgresHistory: HistoryStoring, Sendable {
 
     /// Violations stored.
     public func count() throws -> Int {
-        return try lock.withLock { _ throws in
-            return Int(try connection.execute(Self.sql.count).int64(0, 0))
+        try lock.withLock { _ throws in
+            Int(try connection.execute(Self.sql.count).int64(0, 0))
         }
     }
 }

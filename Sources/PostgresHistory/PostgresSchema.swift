@@ -58,23 +58,34 @@ enum PostgresSchema {
         do throws(PostgresError) {
             try connection.execute("BEGIN")
             try connection.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
-            try connection.execute("""
+            try connection.execute(
+                """
                 CREATE TABLE IF NOT EXISTS modalwatch_schema_version (
                     version integer PRIMARY KEY,
                     applied_at timestamptz NOT NULL DEFAULT now()
                 )
-                """)
-            let found = Int(try connection.execute("SELECT COALESCE(MAX(version), 0) FROM modalwatch_schema_version").int64(0, 0))
+                """
+            )
+            let found = Int(
+                try connection.execute("SELECT COALESCE(MAX(version), 0) FROM modalwatch_schema_version").int64(0, 0)
+            )
             guard found <= currentVersion else {
-                throw PostgresError("the database's modalwatch schema is version \(found), newer than this release's (\(currentVersion)); upgrade modalwatch")
+                throw PostgresError(
+                    "the database's modalwatch schema is version \(found), newer than this release's (\(currentVersion)); upgrade modalwatch"
+                )
             }
             guard found == 0 || found == currentVersion else {
-                throw PostgresError("the database's modalwatch schema is version \(found), which no release wrote; this release reads version \(currentVersion): drop modalwatch_violations and modalwatch_schema_version to start a new history")
+                throw PostgresError(
+                    "the database's modalwatch schema is version \(found), which no release wrote; this release reads version \(currentVersion): drop modalwatch_violations and modalwatch_schema_version to start a new history"
+                )
             }
             var applied: [Int] = []
             if found == 0 {
                 try connection.execute(schema)
-                try connection.execute("INSERT INTO modalwatch_schema_version (version) VALUES ($1)", ["\(currentVersion)"])
+                try connection.execute(
+                    "INSERT INTO modalwatch_schema_version (version) VALUES ($1)",
+                    ["\(currentVersion)"]
+                )
                 applied.append(currentVersion)
             }
             try connection.execute("COMMIT")
@@ -87,8 +98,11 @@ enum PostgresSchema {
 
     /// The version the database holds (0: no modalwatch schema).
     static func version(_ connection: PostgresConnection) throws(PostgresError) -> Int {
-        let exists = try connection.execute("SELECT to_regclass('modalwatch_schema_version') IS NOT NULL").text(0, 0) == "t"
+        let exists =
+            try connection.execute("SELECT to_regclass('modalwatch_schema_version') IS NOT NULL").text(0, 0) == "t"
         guard exists else { return 0 }
-        return Int(try connection.execute("SELECT COALESCE(MAX(version), 0) FROM modalwatch_schema_version").int64(0, 0))
+        return Int(
+            try connection.execute("SELECT COALESCE(MAX(version), 0) FROM modalwatch_schema_version").int64(0, 0)
+        )
     }
 }

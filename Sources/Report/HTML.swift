@@ -13,7 +13,11 @@ enum HTML {
             case "'": out += "&#39;"
             default:
                 // Control characters other than tab and newline never reach the page.
-                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out
@@ -32,10 +36,14 @@ enum HTML {
 
     /// A fragment id from any text (letters, digits, `-`, `_`, `.` kept; the rest `-`).
     static func slug(_ text: String) -> String {
-        String(text.unicodeScalars.map { scalar -> Character in
-            let ok = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar)
-            return ok ? Character(scalar) : "-"
-        })
+        String(
+            text.unicodeScalars.map { scalar -> Character in
+                let ok =
+                    ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || "-_.".unicodeScalars.contains(scalar)
+                return ok ? Character(scalar) : "-"
+            }
+        )
     }
 
     /// A coordinate with at most one decimal.

@@ -41,7 +41,9 @@ public struct HTMLReport {
                 <p>\(HTML.escape(emptyText))</p></section>
                 """
         } else {
-            html += ruleSection() + appSection() + languageSection() + timeSection() + versionSection() + presentationSection()
+            html +=
+                ruleSection() + appSection() + languageSection() + timeSection() + versionSection()
+                + presentationSection()
                 + distributionSection() + sessionSection() + glossarySection()
         }
         html += "</main>" + footer() + "</body></html>\n"
@@ -52,7 +54,8 @@ public struct HTMLReport {
     var headline: String {
         let filter = model.filter.app.map { " · \($0)" } ?? ""
         switch source.kind {
-        case .streams: return "\(source.names.count == 1 ? source.names[0] : "\(source.names.count) recorded streams")\(filter)"
+        case .streams:
+            return "\(source.names.count == 1 ? source.names[0] : "\(source.names.count) recorded streams")\(filter)"
         case .history: return "history\(filter)"
         case .daemons: return "\(source.names.count == 1 ? "daemon" : "\(source.names.count) daemons")\(filter)"
         }
@@ -75,20 +78,26 @@ public struct HTMLReport {
         switch source.kind {
         case .streams:
             let names = source.names.joined(separator: ", ")
-            return "Recorded \(source.names.count == 1 ? "stream" : "streams") \(names), judged offline\(source.edition.map { " by the \($0) edition of the guidelines" } ?? "")."
+            return
+                "Recorded \(source.names.count == 1 ? "stream" : "streams") \(names), judged offline\(source.edition.map { " by the \($0) edition of the guidelines" } ?? "")."
         case .history:
-            return "The violation history \(source.names.joined(separator: ", ")): violations only; the history keeps no events."
+            return
+                "The violation history \(source.names.joined(separator: ", ")): violations only; the history keeps no events."
         case .daemons:
-            return "Running \(source.names.count == 1 ? "daemon" : "daemons") at \(source.names.joined(separator: ", ")): their violation history and counters."
+            return
+                "Running \(source.names.count == 1 ? "daemon" : "daemons") at \(source.names.joined(separator: ", ")): their violation history and counters."
         }
     }
 
     private func header() -> String {
         var html = "<header><p class=\"eyebrow\">modalwatch report</p><h1>\(HTML.escape(headline))</h1>"
-        html += "<p class=\"source\" data-source=\"\(source.kind.rawValue)\">\(HTML.escape(sourceText))</p><p class=\"meta\">"
+        html +=
+            "<p class=\"source\" data-source=\"\(source.kind.rawValue)\">\(HTML.escape(sourceText))</p><p class=\"meta\">"
         var meta: [String] = ["Made \(ReportTime.format(source.generated))"]
         if model.time.first <= model.time.last {
-            meta.append("violations from \(ReportTime.format(model.time.first)) to \(ReportTime.format(model.time.last)) (event time)")
+            meta.append(
+                "violations from \(ReportTime.format(model.time.first)) to \(ReportTime.format(model.time.last)) (event time)"
+            )
         }
         var filters: [String] = []
         if let app = model.filter.app { filters.append("app \(app)") }
@@ -113,8 +122,10 @@ public struct HTMLReport {
     private func legend() -> String {
         var html = "<ul class=\"legend\" aria-label=\"Severity key\">"
         for severity in [Severity.error, .warning, .info] {
-            html += "<li><svg width=\"40\" height=\"14\" viewBox=\"0 0 40 14\" aria-hidden=\"true\" focusable=\"false\">"
-            html += "<rect class=\"sev-\(severity.name)\" x=\"0\" y=\"1\" width=\"22\" height=\"12\"/>\(SVGChart.shape(severity, x: 32, y: 7))</svg>"
+            html +=
+                "<li><svg width=\"40\" height=\"14\" viewBox=\"0 0 40 14\" aria-hidden=\"true\" focusable=\"false\">"
+            html +=
+                "<rect class=\"sev-\(severity.name)\" x=\"0\" y=\"1\" width=\"22\" height=\"12\"/>\(SVGChart.shape(severity, x: 32, y: 7))</svg>"
             html += "\(severity.name)</li>"
         }
         return html + "</ul>"

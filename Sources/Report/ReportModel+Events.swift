@@ -54,8 +54,16 @@ extension ReportModel {
         } else if let base = event.modal_buttons {
             for i in 0..<Int(event.modal_button_count) { buttons.append(Self.string(base[i].title) ?? "") }
         }
-        present(track, kind: kind, id: id, title: Self.string(event.title), message: Self.string(event.message),
-                buttons: buttons, ts: event.ts, counted: counted)
+        present(
+            track,
+            kind: kind,
+            id: id,
+            title: Self.string(event.title),
+            message: Self.string(event.message),
+            buttons: buttons,
+            ts: event.ts,
+            counted: counted
+        )
     }
 
     /// The text of an `mw_str`, or nil when absent.

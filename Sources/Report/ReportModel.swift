@@ -1,6 +1,6 @@
-import Foundation
 import ByteBasics
 import CatalogueVocabulary
+import Foundation
 
 /// Everything a report shows, built incrementally from violations and, for recorded streams, the
 /// events, in bounded memory: counters by rule, app, version and severity, time buckets that widen
@@ -98,7 +98,12 @@ public final class ReportModel {
         }
         if rules[violation.rule] == nil { unknownRules.insert(violation.rule) }
         time.add(ts: violation.ts, severity: violation.severity)
-        let mark = SessionTimeline.Mark(ts: violation.ts, rule: violation.rule, severity: violation.severity, subject: violation.subject)
+        let mark = SessionTimeline.Mark(
+            ts: violation.ts,
+            rule: violation.rule,
+            severity: violation.severity,
+            subject: violation.subject
+        )
         // What the subject is: as the violation's events say, else as the rule's metadata says; a
         // presentation first counted without a kind takes the kind a later violation gives.
         let kind = violation.subjectKind ?? rules[violation.rule]?.kind
@@ -108,29 +113,51 @@ public final class ReportModel {
                 byVersion[VersionKey(app: track.timeline.app, version: version), default: (0, 0)].violations += 1
             }
             if let subject = violation.subject, let key = track.presentationKeys[subject] {
-                presentations.add(key, amount: 1, make: {
-                    WorstPresentation(kind: kind, app: violation.app, id: subject)
-                }, update: {
-                    $0.kind = $0.kind ?? kind
-                    $0.record(rule: violation.rule, message: violation.message, suggestion: violation.suggestion,
-                              corrected: violation.corrected)
-                })
+                presentations.add(
+                    key,
+                    amount: 1,
+                    make: {
+                        WorstPresentation(kind: kind, app: violation.app, id: subject)
+                    },
+                    update: {
+                        $0.kind = $0.kind ?? kind
+                        $0.record(
+                            rule: violation.rule,
+                            message: violation.message,
+                            suggestion: violation.suggestion,
+                            corrected: violation.corrected
+                        )
+                    }
+                )
             }
             return
         }
         sessionHashes.insert(violation.session.hashValue)
-        sessionCounter.add(violation.session, make: {
-            SessionTimeline(id: violation.session, app: violation.app, start: violation.ts, hasEvents: false)
-        }, update: { $0.addMark(mark) })
+        sessionCounter.add(
+            violation.session,
+            make: {
+                SessionTimeline(id: violation.session, app: violation.app, start: violation.ts, hasEvents: false)
+            },
+            update: { $0.addMark(mark) }
+        )
         if let subject = violation.subject {
             let key = "\(violation.app)\u{0}\(violation.session)\u{0}\(subject)"
-            presentations.add(key, amount: 1, make: {
-                WorstPresentation(kind: kind, app: violation.app, id: subject, session: violation.session)
-            }, update: {
+            presentations.add(
+                key,
+                amount: 1,
+                make: {
+                    WorstPresentation(kind: kind, app: violation.app, id: subject, session: violation.session)
+                },
+                update: {
                     $0.kind = $0.kind ?? kind
-                    $0.record(rule: violation.rule, message: violation.message, suggestion: violation.suggestion,
-                              corrected: violation.corrected)
-                })
+                    $0.record(
+                        rule: violation.rule,
+                        message: violation.message,
+                        suggestion: violation.suggestion,
+                        corrected: violation.corrected
+                    )
+                }
+            )
         }
     }
 
@@ -154,8 +181,16 @@ public final class ReportModel {
     }
 
     /// A presentation: pushed on the stack, counted, its texts remembered for the violations about it.
-    func present(_ track: SessionTrack, kind: PresentationKind, id: String, title: String?, message: String?,
-                 buttons: [String], ts: Int64, counted: Bool) {
+    func present(
+        _ track: SessionTrack,
+        kind: PresentationKind,
+        id: String,
+        title: String?,
+        message: String?,
+        buttons: [String],
+        ts: Int64,
+        counted: Bool
+    ) {
         track.push(.init(id: id, kind: kind, title: title, start: ts))
         if counted {
             if kind == .alert { track.timeline.alerts += 1 }
@@ -168,9 +203,14 @@ public final class ReportModel {
         track.remember(presentation: id, key: key)
         guard counted else { return }
         let app = track.timeline.app
-        presentations.add(key, amount: 0, make: {
-            WorstPresentation(kind: kind, app: app, id: id, title: title, message: message, buttons: buttons)
-        }, update: { $0.shown += 1 })
+        presentations.add(
+            key,
+            amount: 0,
+            make: {
+                WorstPresentation(kind: kind, app: app, id: id, title: title, message: message, buttons: buttons)
+            },
+            update: { $0.shown += 1 }
+        )
     }
 
     /// The session ends: its numbers go into the distributions, and it may be one of the worst.

@@ -17,7 +17,14 @@ public struct ReportRule: Sendable, Equatable {
     public var summary: String
 
     /// Creates a rule entry.
-    public init(id: String, module: String, severity: Severity, kind: PresentationKind? = nil, guideline: String, summary: String) {
+    public init(
+        id: String,
+        module: String,
+        severity: Severity,
+        kind: PresentationKind? = nil,
+        guideline: String,
+        summary: String
+    ) {
         self.id = id
         self.module = module
         self.severity = severity
@@ -28,7 +35,13 @@ public struct ReportRule: Sendable, Equatable {
 
     /// The entry for a loaded rule.
     public init(_ descriptor: RuleDescriptor) {
-        self.init(id: descriptor.id, module: descriptor.module, severity: descriptor.severity,
-                  kind: descriptor.presentationKind, guideline: descriptor.guideline, summary: descriptor.summary)
+        self.init(
+            id: descriptor.id,
+            module: descriptor.module,
+            severity: descriptor.severity,
+            kind: descriptor.presentationKind,
+            guideline: descriptor.guideline,
+            summary: descriptor.summary
+        )
     }
 }

@@ -26,8 +26,15 @@ public struct ReportSource: Sendable {
     public var notes: [String]
 
     /// Creates a source description.
-    public init(kind: Kind, names: [String], edition: String? = nil, generated: Int64,
-                daemonEvents: Int? = nil, daemonLiveSessions: Int? = nil, notes: [String] = []) {
+    public init(
+        kind: Kind,
+        names: [String],
+        edition: String? = nil,
+        generated: Int64,
+        daemonEvents: Int? = nil,
+        daemonLiveSessions: Int? = nil,
+        notes: [String] = []
+    ) {
         self.kind = kind
         self.names = names
         self.edition = edition

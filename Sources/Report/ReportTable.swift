@@ -26,9 +26,17 @@ struct ReportTable {
 
     /// The table, in a wrapper that scrolls sideways on narrow screens.
     func render(extraAttributes: String = "") -> String {
-        var html = "<div class=\"table-wrap\"><table data-table=\"\(HTML.escape(id))\"\(extraAttributes)><caption>\(HTML.escape(caption))</caption><thead><tr>"
+        var html =
+            "<div class=\"table-wrap\"><table data-table=\"\(HTML.escape(id))\"\(extraAttributes)><caption>\(HTML.escape(caption))</caption><thead><tr>"
         for (i, column) in columns.enumerated() {
-            let numeric = rows.first.map { i < $0.cells.count && { if case .number = $0.cells[i] { return true }; return false }($0) } ?? false
+            let numeric =
+                rows.first.map {
+                    i < $0.cells.count
+                        && {
+                            if case .number = $0.cells[i] { return true }
+                            return false
+                        }($0)
+                } ?? false
             html += "<th scope=\"col\"\(numeric ? " class=\"num\"" : "")>\(HTML.escape(column.title))</th>"
         }
         html += "</tr></thead><tbody>"
@@ -40,9 +48,11 @@ struct ReportTable {
                 let close = i == 0 ? "th" : "td"
                 switch cell {
                 case .text(let text):
-                    html += "<\(tag) data-col=\"\(col)\" data-value=\"\(HTML.escape(text))\">\(HTML.escape(text))</\(close)>"
+                    html +=
+                        "<\(tag) data-col=\"\(col)\" data-value=\"\(HTML.escape(text))\">\(HTML.escape(text))</\(close)>"
                 case .number(let value):
-                    html += "<\(tag) class=\"num\" data-col=\"\(col)\" data-value=\"\(value)\">\(HTML.number(value))</\(close)>"
+                    html +=
+                        "<\(tag) class=\"num\" data-col=\"\(col)\" data-value=\"\(value)\">\(HTML.number(value))</\(close)>"
                 case .html(let content, let value):
                     html += "<\(tag) data-col=\"\(col)\" data-value=\"\(HTML.escape(value))\">\(content)</\(close)>"
                 }

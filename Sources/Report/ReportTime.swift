@@ -9,9 +9,14 @@ public enum ReportTime: Sendable {
         let totalSeconds = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
         var days = totalSeconds / 86_400
         var rest = totalSeconds % 86_400
-        if rest < 0 { rest += 86_400; days -= 1 }
+        if rest < 0 {
+            rest += 86_400
+            days -= 1
+        }
         let (y, m, d) = civil(days: days)
-        let hh = rest / 3600, mm = rest % 3600 / 60, ss = rest % 60
+        let hh = rest / 3600
+        let mm = rest % 3600 / 60
+        let ss = rest % 60
         var parts: [String] = []
         if date { parts.append("\(y)-\(pad(m))-\(pad(d))") }
         if time { parts.append(seconds ? "\(pad(hh)):\(pad(mm)):\(pad(ss))" : "\(pad(hh)):\(pad(mm))") }

@@ -28,9 +28,19 @@ public struct ReportViolation: Sendable, Equatable {
     public var locale: String?
 
     /// Creates a violation.
-    public init(rule: String, severity: Severity, app: String, session: String, ts: Int64, subject: String?, message: String? = nil,
-                suggestion: String? = nil, corrected: CorrectedPresentation? = nil, locale: String? = nil,
-                subjectKind: PresentationKind? = nil) {
+    public init(
+        rule: String,
+        severity: Severity,
+        app: String,
+        session: String,
+        ts: Int64,
+        subject: String?,
+        message: String? = nil,
+        suggestion: String? = nil,
+        corrected: CorrectedPresentation? = nil,
+        locale: String? = nil,
+        subjectKind: PresentationKind? = nil
+    ) {
         self.locale = locale
         self.subjectKind = subjectKind
         self.rule = rule

@@ -49,8 +49,17 @@ final class SessionTrack {
     func close(from index: Int, at ts: Int64, open: Bool) {
         for level in index..<stack.count {
             let entry = stack[level]
-            timeline.addSpan(.init(kind: entry.kind, id: entry.id, title: entry.title, level: level,
-                                   start: entry.start, end: max(ts, entry.start), open: open))
+            timeline.addSpan(
+                .init(
+                    kind: entry.kind,
+                    id: entry.id,
+                    title: entry.title,
+                    level: level,
+                    start: entry.start,
+                    end: max(ts, entry.start),
+                    open: open
+                )
+            )
         }
         stack.removeSubrange(index...)
     }

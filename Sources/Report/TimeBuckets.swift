@@ -1,5 +1,5 @@
-public import CatalogueVocabulary
 import ByteBasics
+public import CatalogueVocabulary
 
 /// Violations over event time in bounded memory: per minute while that makes at
 /// most `maxBuckets` buckets, then per hour, then per day, then per 2, 4, 8, ... days.
@@ -81,7 +81,9 @@ public struct TimeBuckets: Sendable {
         if chosen.rawValue < width.rawValue { chosen = width }
         while Self.count(first, last, chosen.rawValue) > Int64(maxSeriesBuckets) { chosen = chosen.wider }
         var merged: [Int64: SeverityCounts] = [:]
-        for (start, counts) in buckets { merged[Self.floor(start, chosen.rawValue), default: SeverityCounts()].add(counts) }
+        for (start, counts) in buckets {
+            merged[Self.floor(start, chosen.rawValue), default: SeverityCounts()].add(counts)
+        }
         var result: [(Int64, SeverityCounts)] = []
         var start = Self.floor(first, chosen.rawValue)
         while start <= last {
@@ -93,7 +95,9 @@ public struct TimeBuckets: Sendable {
 
     private mutating func widen(to wider: Width) {
         var merged: [Int64: SeverityCounts] = [:]
-        for (start, counts) in buckets { merged[Self.floor(start, wider.rawValue), default: SeverityCounts()].add(counts) }
+        for (start, counts) in buckets {
+            merged[Self.floor(start, wider.rawValue), default: SeverityCounts()].add(counts)
+        }
         buckets = merged
         width = wider
     }

@@ -14,9 +14,13 @@ public enum ViolationJSON: Sendable {
         guard let base = json.baseAddress, json.count > pattern.count else { return nil }
         return pattern.withUnsafeBytes { needle -> String? in
             var offset = 0
-            while offset + needle.count <= json.count, let comma = memchr(base + offset, 0x2C, json.count - offset - needle.count + 1) {
+            while offset + needle.count <= json.count,
+                let comma = memchr(base + offset, 0x2C, json.count - offset - needle.count + 1)
+            {
                 let at = UnsafeRawPointer(comma) - base
-                if memcmp(comma, needle.baseAddress!, needle.count) == 0 { return decodeString(json, from: at + needle.count) }
+                if memcmp(comma, needle.baseAddress!, needle.count) == 0 {
+                    return decodeString(json, from: at + needle.count)
+                }
                 offset = at + 1
             }
             return nil
@@ -31,7 +35,11 @@ public enum ViolationJSON: Sendable {
         while i < json.count {
             let byte = json[i]
             if byte == 0x22 { return String(decoding: bytes, as: UTF8.self) }
-            if byte != 0x5C { bytes.append(byte); i += 1; continue }
+            if byte != 0x5C {
+                bytes.append(byte)
+                i += 1
+                continue
+            }
             guard i + 1 < json.count else { return nil }
             let escaped = json[i + 1]
             i += 2
@@ -44,8 +52,10 @@ public enum ViolationJSON: Sendable {
             case UInt8(ascii: "u"):
                 guard var scalar = hex4(json, at: i) else { return nil }
                 i += 4
-                if (0xD800..<0xDC00).contains(scalar), i + 6 <= json.count, json[i] == 0x5C, json[i + 1] == UInt8(ascii: "u"),
-                   let low = hex4(json, at: i + 2), (0xDC00..<0xE000).contains(low) {
+                if (0xD800..<0xDC00).contains(scalar), i + 6 <= json.count, json[i] == 0x5C,
+                    json[i + 1] == UInt8(ascii: "u"),
+                    let low = hex4(json, at: i + 2), (0xDC00..<0xE000).contains(low)
+                {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     i += 6
                 }

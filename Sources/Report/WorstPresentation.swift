@@ -32,8 +32,15 @@ public struct WorstPresentation: Sendable {
     public var corrected: CorrectedPresentation?
 
     /// Creates an entry.
-    public init(kind: PresentationKind?, app: String, id: String, session: String? = nil,
-                title: String? = nil, message: String? = nil, buttons: [String] = []) {
+    public init(
+        kind: PresentationKind?,
+        app: String,
+        id: String,
+        session: String? = nil,
+        title: String? = nil,
+        message: String? = nil,
+        buttons: [String] = []
+    ) {
         self.kind = kind
         self.app = app
         self.id = id
@@ -44,7 +51,12 @@ public struct WorstPresentation: Sendable {
     }
 
     /// Counts one violation of `rule` with `message`, its suggestion and correction.
-    mutating func record(rule: String, message: String?, suggestion: String? = nil, corrected: CorrectedPresentation? = nil) {
+    mutating func record(
+        rule: String,
+        message: String?,
+        suggestion: String? = nil,
+        corrected: CorrectedPresentation? = nil
+    ) {
         let first = rules[rule] == nil
         rules[rule, default: 0] += 1
         if first, let message, messages.count < 8 { messages.append(message) }

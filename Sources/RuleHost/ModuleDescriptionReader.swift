@@ -33,20 +33,35 @@ struct ModuleDescriptionReader {
             hooks.destroy = raw.on_destroy
         }
         return RuleModule(
-            name: name, version: version, path: path,
-            abiMajor: raw.abi_major, abiMinor: raw.abi_minor, rules: rules,
-            runtime: ModuleRuntime(name: name, logger: logger), hooks: hooks)
+            name: name,
+            version: version,
+            path: path,
+            abiMajor: raw.abi_major,
+            abiMinor: raw.abi_minor,
+            rules: rules,
+            runtime: ModuleRuntime(name: name, logger: logger),
+            hooks: hooks
+        )
     }
 
-    private func rule(_ raw: mw_rule, index: UInt32, module: String, state: UnsafeMutableRawPointer?) throws -> RuleDescriptor {
+    private func rule(
+        _ raw: mw_rule,
+        index: UInt32,
+        module: String,
+        state: UnsafeMutableRawPointer?
+    ) throws -> RuleDescriptor {
         let id = try string(raw.id, "rules[\(index)].id")
         try requireIdentifier(id, "rule id")
         let at = "rule '\(id)'"
-        guard let severity = Severity(rawValue: raw.severity) else { throw bad("\(at): unknown severity \(raw.severity)") }
+        guard let severity = Severity(rawValue: raw.severity) else {
+            throw bad("\(at): unknown severity \(raw.severity)")
+        }
         guard raw.editions != 0, raw.editions & ~MW_EDITION_ALL == 0 else {
             throw bad("\(at): editions \(raw.editions) must be a non-empty set of MW_EDITION_* bits")
         }
-        guard let fire = FireDiscipline(abiValue: raw.fire) else { throw bad("\(at): unknown fire discipline \(raw.fire)") }
+        guard let fire = FireDiscipline(abiValue: raw.fire) else {
+            throw bad("\(at): unknown fire discipline \(raw.fire)")
+        }
         guard raw.event_mask != 0 else { throw bad("\(at): event_mask is empty; the rule would never run") }
         guard let entry = raw.on_event else { throw bad("\(at): on_event is NULL") }
         guard raw.rev >= 1 else { throw bad("\(at): rev must be at least 1") }
@@ -67,11 +82,14 @@ struct ModuleDescriptionReader {
             guard example.editions != 0, example.editions & ~MW_EDITION_ALL == 0 else {
                 throw bad("\(at): example \(e) has no valid editions")
             }
-            examples.append(RuleExample(
-                name: try string(example.name, "\(at) example \(e) name"),
-                editions: Editions(rawValue: example.editions).members,
-                expected: Int(example.expected),
-                events: try string(example.events, "\(at) example \(e) events")))
+            examples.append(
+                RuleExample(
+                    name: try string(example.name, "\(at) example \(e) name"),
+                    editions: Editions(rawValue: example.editions).members,
+                    expected: Int(example.expected),
+                    events: try string(example.events, "\(at) example \(e) events")
+                )
+            )
         }
         var languages = RuleLanguages.undeclared
         if moduleABIMinor >= 5 {
@@ -82,14 +100,24 @@ struct ModuleDescriptionReader {
             languages = declared
         }
         var descriptor = RuleDescriptor(
-            id: id, rev: Int(raw.rev), module: module, severity: severity,
-            editions: Editions(rawValue: raw.editions).members, editionMask: raw.editions,
-            eventMask: raw.event_mask, fire: fire, parameters: parameters,
+            id: id,
+            rev: Int(raw.rev),
+            module: module,
+            severity: severity,
+            editions: Editions(rawValue: raw.editions).members,
+            editionMask: raw.editions,
+            eventMask: raw.event_mask,
+            fire: fire,
+            parameters: parameters,
             summary: try string(raw.summary, "\(at) summary"),
             guideline: try string(raw.guideline, "\(at) guideline"),
             source: try string(raw.source, "\(at) source"),
-            examples: examples, index: index, entry: entry, moduleState: state,
-            parameterDeclarations: raw.param_count == 0 ? nil : raw.params)
+            examples: examples,
+            index: index,
+            entry: entry,
+            moduleState: state,
+            parameterDeclarations: raw.param_count == 0 ? nil : raw.params
+        )
         descriptor.languages = languages
         return descriptor
     }
@@ -101,12 +129,18 @@ struct ModuleDescriptionReader {
             throw bad("\(rule): parameter '\(name)' has unknown type \(raw.type)")
         }
         guard raw.min_value <= raw.default_value, raw.default_value <= raw.max_value else {
-            throw bad("\(rule): parameter '\(name)' default \(raw.default_value) is outside \(raw.min_value)...\(raw.max_value)")
+            throw bad(
+                "\(rule): parameter '\(name)' default \(raw.default_value) is outside \(raw.min_value)...\(raw.max_value)"
+            )
         }
         return RuleParameter(
-            name: name, kind: kind, defaultValue: raw.default_value,
-            minimum: raw.min_value, maximum: raw.max_value,
-            meaning: try string(raw.meaning, "\(rule) parameter '\(name)' meaning"))
+            name: name,
+            kind: kind,
+            defaultValue: raw.default_value,
+            minimum: raw.min_value,
+            maximum: raw.max_value,
+            meaning: try string(raw.meaning, "\(rule) parameter '\(name)' meaning")
+        )
     }
 
     private func string(_ pointer: UnsafePointer<CChar>?, _ what: String) throws -> String {
@@ -117,9 +151,11 @@ struct ModuleDescriptionReader {
     }
 
     private func requireIdentifier(_ value: String, _ what: String) throws {
-        let ok = !value.isEmpty && value.utf8.count <= 64 && value.utf8.allSatisfy {
-            ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F
-        }
+        let ok =
+            !value.isEmpty && value.utf8.count <= 64
+            && value.utf8.allSatisfy {
+                ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F
+            }
         guard ok else { throw bad("\(what) '\(value)' must be 1-64 of a-z, 0-9, '-', '_'") }
     }
 

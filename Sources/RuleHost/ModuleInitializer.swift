@@ -7,23 +7,36 @@ struct ModuleInitializer {
     /// Written once, never again; shared by every module.
     nonisolated(unsafe) static let host: UnsafeMutablePointer<mw_host> = {
         let host = UnsafeMutablePointer<mw_host>.allocate(capacity: 1)
-        host.initialize(to: mw_host(
-            struct_size: UInt32(MemoryLayout<mw_host>.size),
-            abi_minor: UInt32(MW_ABI_MINOR),
-            counter_add: { _, _, _, _ in 0 },
-            window_push: { _, _, _, _, _ in 0 },
-            report: { _, _ in },
-            should_report: { _, _, _ in 0 },
-            log: { context, level, message in
-                runtime(context)?.log(level: level, message: ModuleRuntime.text(message), context: ["phase": "init"])
-            },
-            module_error: { context, detail in
-                runtime(context)?.recordError(ModuleRuntime.text(detail), context: ["phase": "init"])
-            },
-            words: nil,
-            reserved_services: (nil, nil, nil),
-            report_written: nil, write_text: nil, write_int: nil, write_key: nil, write_literal: nil, write_json: nil,
-            reserved_writers: (nil, nil), skip_language: nil))
+        host.initialize(
+            to: mw_host(
+                struct_size: UInt32(MemoryLayout<mw_host>.size),
+                abi_minor: UInt32(MW_ABI_MINOR),
+                counter_add: { _, _, _, _ in 0 },
+                window_push: { _, _, _, _, _ in 0 },
+                report: { _, _ in },
+                should_report: { _, _, _ in 0 },
+                log: { context, level, message in
+                    runtime(context)?.log(
+                        level: level,
+                        message: ModuleRuntime.text(message),
+                        context: ["phase": "init"]
+                    )
+                },
+                module_error: { context, detail in
+                    runtime(context)?.recordError(ModuleRuntime.text(detail), context: ["phase": "init"])
+                },
+                words: nil,
+                reserved_services: (nil, nil, nil),
+                report_written: nil,
+                write_text: nil,
+                write_int: nil,
+                write_key: nil,
+                write_literal: nil,
+                write_json: nil,
+                reserved_writers: (nil, nil),
+                skip_language: nil
+            )
+        )
         return host
     }()
 
@@ -61,16 +74,21 @@ struct ModuleInitializer {
                 entries = ranges.map { range in
                     mw_setting(
                         key: mw_str(ptr: base + range.key.lowerBound, len: range.key.count),
-                        value: mw_str(ptr: base + range.value.lowerBound, len: range.value.count))
+                        value: mw_str(ptr: base + range.value.lowerBound, len: range.value.count)
+                    )
                 }
             }
             return entries.withUnsafeBufferPointer { entries in
                 var arguments = mw_init(
-                    struct_size: UInt32(MemoryLayout<mw_init>.size), abi_minor: UInt32(MW_ABI_MINOR),
-                    settings: entries.isEmpty ? nil : entries.baseAddress, setting_count: UInt32(entries.count), reserved: 0,
+                    struct_size: UInt32(MemoryLayout<mw_init>.size),
+                    abi_minor: UInt32(MW_ABI_MINOR),
+                    settings: entries.isEmpty ? nil : entries.baseAddress,
+                    setting_count: UInt32(entries.count),
+                    reserved: 0,
                     host: UnsafePointer(Self.host),
                     ctx: OpaquePointer(Unmanaged.passUnretained(runtime).toOpaque()),
-                    module: description)
+                    module: description
+                )
                 return initialize(&arguments, &state)
             }
         }
@@ -89,7 +107,8 @@ struct ModuleInitializer {
 // thread before sharing, `destroy` once by the `ModuleRuntime` the last catalog releases.
 struct ModuleHooks: @unchecked Sendable {
     var description: UnsafePointer<mw_module>?
-    var initialize: (@convention(c) (UnsafePointer<mw_init>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32)?
+    var initialize:
+        (@convention(c) (UnsafePointer<mw_init>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32)?
     var destroy: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
     var staticState: UnsafeMutableRawPointer?
 }

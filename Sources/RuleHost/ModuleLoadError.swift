@@ -49,13 +49,17 @@ public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .notASharedLibrary(let detail):
             return "\(path): not a loadable shared library (\(detail))"
         case .missingEntrySymbol:
-            return "\(path): no entry symbol 'modalwatch_module'; a rule module must export it (see docs/writing-a-rule-module.md)"
+            return
+                "\(path): no entry symbol 'modalwatch_module'; a rule module must export it (see docs/writing-a-rule-module.md)"
         case .nullDescription:
             return "\(path): modalwatch_module() returned NULL"
         case .incompatibleABI(let major, let minor, let hostMajor, let hostMinor):
-            return "\(path): built for rule ABI \(major).\(minor), this daemon speaks \(hostMajor).\(hostMinor); rebuild the module against this daemon's modalwatch_module.h"
+            return
+                "\(path): built for rule ABI \(major).\(minor), this daemon speaks \(hostMajor).\(hostMinor); rebuild the module against this daemon's modalwatch_module.h"
         case .duplicateRuleID(let id, let first):
-            if first == path { return "\(path): rule id '\(id)' is declared twice in the module; the module is not loaded" }
+            if first == path {
+                return "\(path): rule id '\(id)' is declared twice in the module; the module is not loaded"
+            }
             return "\(path): rule id '\(id)' is already declared by \(first); the module is not loaded"
         case .duplicateModuleName(let name, let first):
             return "\(path): a module named '\(name)' was already loaded from \(first); the module is not loaded"
@@ -64,13 +68,17 @@ public struct ModuleLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case .unreadableDirectory(let detail):
             return "\(path): cannot read rules directory (\(detail))"
         case .initFailed(let module, let reason):
-            return "\(path): module '\(module)' failed to initialize: \(reason); check its settings under modules.\(module) in the config"
+            return
+                "\(path): module '\(module)' failed to initialize: \(reason); check its settings under modules.\(module) in the config"
         case .crashedWhileLoading(let signal):
-            return "\(path): crashed with \(Posix.signalName(signal)) while loading (in a constructor, modalwatch_module() or on_init); the module is not loaded"
+            return
+                "\(path): crashed with \(Posix.signalName(signal)) while loading (in a constructor, modalwatch_module() or on_init); the module is not loaded"
         case .exitedWhileLoading(let status):
-            return "\(path): ended the process with exit status \(status) while loading (in a constructor, modalwatch_module() or on_init); the module is not loaded"
+            return
+                "\(path): ended the process with exit status \(status) while loading (in a constructor, modalwatch_module() or on_init); the module is not loaded"
         case .loadTimedOut(let milliseconds):
-            return "\(path): did not finish loading within \(Self.duration(milliseconds)) (a constructor, modalwatch_module() or on_init never returned); the module is not loaded"
+            return
+                "\(path): did not finish loading within \(Self.duration(milliseconds)) (a constructor, modalwatch_module() or on_init never returned); the module is not loaded"
         case .copyFailed(let detail):
             return "\(path): could not make the private copy to load (\(detail)); the module is not loaded"
         }

@@ -31,7 +31,9 @@ public struct ModuleLoader: Sendable {
     ///   - settings: each module's settings (`modules:` in the config), by module name,
     ///     for the `on_init` of 1.2 modules.
     public func load(
-        directories: [String], includeBuiltins: Bool = true, settings: [String: [(key: String, value: String)]] = [:]
+        directories: [String],
+        includeBuiltins: Bool = true,
+        settings: [String: [(key: String, value: String)]] = [:]
     ) -> RuleCatalog {
         var catalog = RuleCatalog()
         var files: [String] = []
@@ -68,13 +70,18 @@ public struct ModuleLoader: Sendable {
     /// Loads one module file into `catalog`, or records why not. A 1.2 module's `on_init`
     /// runs once it passed every check, with its entry of `settings`.
     public func load(
-        path: String, into catalog: inout RuleCatalog, settings: [String: [(key: String, value: String)]] = [:]
+        path: String,
+        into catalog: inout RuleCatalog,
+        settings: [String: [(key: String, value: String)]] = [:]
     ) {
         load(path: path, into: &catalog, settings: settings, probed: false)
     }
 
     private func load(
-        path: String, into catalog: inout RuleCatalog, settings: [String: [(key: String, value: String)]], probed: Bool
+        path: String,
+        into catalog: inout RuleCatalog,
+        settings: [String: [(key: String, value: String)]],
+        probed: Bool
     ) {
         var probe = self.probe
         probe?.settings = settings
@@ -85,8 +92,12 @@ public struct ModuleLoader: Sendable {
         do {
             let file = try ModuleFile.copy(of: path)
             if let problem = file.copyProblem {
-                logger.warning("no private copy of the rule module; loading the file itself, so overwriting it in place changes the code that runs", metadata: [
-                    "path": "\(path)", "error": "\(problem)"])
+                logger.warning(
+                    "no private copy of the rule module; loading the file itself, so overwriting it in place changes the code that runs",
+                    metadata: [
+                        "path": "\(path)", "error": "\(problem)",
+                    ]
+                )
             }
             var module = try loadModule(path: path, from: file.loadPath)
             module.file = file
@@ -98,10 +109,13 @@ public struct ModuleLoader: Sendable {
                 module.rules[index].runtime = module.runtime
             }
             catalog.modules.append(module)
-            logger.info("loaded rule module", metadata: [
-                "module": "\(module.name)", "version": "\(module.version)",
-                "rules": "\(module.rules.count)", "path": "\(path)", "abi": "\(module.abiMajor).\(module.abiMinor)",
-            ])
+            logger.info(
+                "loaded rule module",
+                metadata: [
+                    "module": "\(module.name)", "version": "\(module.version)",
+                    "rules": "\(module.rules.count)", "path": "\(path)", "abi": "\(module.abiMajor).\(module.abiMinor)",
+                ]
+            )
         } catch let error as ModuleLoadError {
             refuse(error, into: &catalog)
         } catch {
@@ -111,7 +125,10 @@ public struct ModuleLoader: Sendable {
 
     private func refuse(_ failure: ModuleLoadError, into catalog: inout RuleCatalog) {
         catalog.failures.append(failure)
-        logger.error("rule module not loaded", metadata: ["path": "\(failure.path)", "error": "\(failure.description)"])
+        logger.error(
+            "rule module not loaded",
+            metadata: ["path": "\(failure.path)", "error": "\(failure.description)"]
+        )
     }
 
     private func listModules(in directory: String, prefixOnly: Bool) -> Result<[String], ModuleLoadError> {
@@ -119,9 +136,12 @@ public struct ModuleLoader: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            return .failure(ModuleLoadError(path: directory, reason: .unreadableDirectory("\(error.localizedDescription)")))
+            return .failure(
+                ModuleLoadError(path: directory, reason: .unreadableDirectory("\(error.localizedDescription)"))
+            )
         }
-        let modules = names
+        let modules =
+            names
             .filter { $0.hasSuffix(".so") && (!prefixOnly || $0.hasPrefix(BuiltinModules.buildTreePrefix)) }
             .sorted()
             .map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
@@ -148,8 +168,15 @@ public struct ModuleLoader: Sendable {
         let major = description.pointee.abi_major
         let minor = description.pointee.abi_minor
         guard major == Self.hostABI.major, minor <= Self.hostABI.minor else {
-            throw ModuleLoadError(path: path, reason: .incompatibleABI(
-                major: major, minor: minor, hostMajor: Self.hostABI.major, hostMinor: Self.hostABI.minor))
+            throw ModuleLoadError(
+                path: path,
+                reason: .incompatibleABI(
+                    major: major,
+                    minor: minor,
+                    hostMajor: Self.hostABI.major,
+                    hostMinor: Self.hostABI.minor
+                )
+            )
         }
         return try ModuleDescriptionReader(path: path, description: description, logger: logger).read()
     }

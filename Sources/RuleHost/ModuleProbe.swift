@@ -100,7 +100,8 @@ public struct ModuleProbe: Sendable {
         var settings: [String: [(key: String, value: String)]] = [:]
         for entry in encoded.split(separator: ",") {
             let parts = entry.split(separator: "=", omittingEmptySubsequences: false)
-            guard parts.count == 3, let module = text(parts[0]), let key = text(parts[1]), let value = text(parts[2]) else { continue }
+            guard parts.count == 3, let module = text(parts[0]), let key = text(parts[1]), let value = text(parts[2])
+            else { continue }
             settings[module, default: []].append((key, value))
         }
         return settings
@@ -182,7 +183,10 @@ public struct ModuleProbe: Sendable {
         // A process group of its own: a module that signals its group (`kill(0, ...)`) reaches
         // the child only.
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setflags(
+            &attributes,
+            Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP)
+        )
         // A crash in a module is the expected outcome of a probe: no Swift backtrace for it.
         var environment = Environment.lines().filter { !$0.hasPrefix("SWIFT_BACKTRACE=") }
         environment.append("SWIFT_BACKTRACE=enable=no")
@@ -194,7 +198,9 @@ public struct ModuleProbe: Sendable {
         }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard code == 0 else { return .failure(SpawnFailure("posix_spawn \(executable): \(String(cString: strerror(code)))")) }
+        guard code == 0 else {
+            return .failure(SpawnFailure("posix_spawn \(executable): \(String(cString: strerror(code)))"))
+        }
         return .success(pid)
     }
 

@@ -67,7 +67,7 @@ public final class ModuleProbeRun {
         let left = max(0, deadline - PosixClock.monotonic.microseconds())
         var descriptor = pollfd(fd: process.progress, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, Int32(min(left / 1000 + 1, Int64(Int32.max))))
-        if ready < 0 { return }   // EINTR: again
+        if ready < 0 { return }  // EINTR: again
         if ready == 0 {
             guard PosixClock.monotonic.microseconds() >= deadline else { return }
             kill(process.pid, SIGKILL)
@@ -107,9 +107,11 @@ public final class ModuleProbeRun {
             } else if status.signal == 0 && status.exit == 0 {
                 resolved = paths.count
             } else {
-                giveUp(status.signal != 0
-                    ? "the probe child ended by \(Posix.signalName(status.signal)) outside any module"
-                    : "the probe child exited with status \(status.exit) outside any module")
+                giveUp(
+                    status.signal != 0
+                        ? "the probe child ended by \(Posix.signalName(status.signal)) outside any module"
+                        : "the probe child exited with status \(status.exit) outside any module"
+                )
             }
             return
         }
@@ -129,8 +131,12 @@ public final class ModuleProbeRun {
     private func giveUp(_ detail: String) {
         gaveUp = true
         resolved = paths.count
-        logger.warning("could not probe rule modules in a child process; loading the rest without a probe", metadata: [
-            "executable": "\(probe.executable)", "error": "\(detail)"])
+        logger.warning(
+            "could not probe rule modules in a child process; loading the rest without a probe",
+            metadata: [
+                "executable": "\(probe.executable)", "error": "\(detail)",
+            ]
+        )
     }
 }
 

@@ -1,7 +1,7 @@
 import ByteBasics
-import Posix
 public import Logging
 public import ModalwatchABI
+import Posix
 import Synchronization
 
 /// One loaded module at run time (ABI 1.2): the state its `on_init` stored, its log

@@ -14,7 +14,8 @@ public struct RuleParameter: Sendable, Equatable {
     public var meaning: String
 
     /// Creates a parameter description.
-    public init(name: String, kind: ParameterKind, defaultValue: Int64, minimum: Int64, maximum: Int64, meaning: String) {
+    public init(name: String, kind: ParameterKind, defaultValue: Int64, minimum: Int64, maximum: Int64, meaning: String)
+    {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue

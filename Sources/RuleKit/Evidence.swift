@@ -63,7 +63,11 @@ public struct Evidence: Sendable {
     /// Adds a string, or null.
     public mutating func add(_ key: String, _ value: String?) {
         beginMember(key)
-        if let value { Evidence.appendString(value, into: &object) } else { Evidence.appendLiteral("null", to: &object) }
+        if let value {
+            Evidence.appendString(value, into: &object)
+        } else {
+            Evidence.appendLiteral("null", to: &object)
+        }
         endMember()
     }
 
@@ -186,10 +190,15 @@ public struct Evidence: Sendable {
             out.appendByte(0x22)
             return
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONStringEscaper.maxEscapedLength(bytes.count) + 2) { room in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONStringEscaper.maxEscapedLength(bytes.count) + 2) {
+            room in
             let base = room.baseAddress!
             base[0] = 0x22
-            let written = JSONStringEscaper.writeEscaped(UnsafeRawBufferPointer(bytes), to: base + 1, escapingLineSeparators: true)
+            let written = JSONStringEscaper.writeEscaped(
+                UnsafeRawBufferPointer(bytes),
+                to: base + 1,
+                escapingLineSeparators: true
+            )
             base[written + 1] = 0x22
             out.appendBytes(UnsafeBufferPointer(start: base, count: written + 2))
         }

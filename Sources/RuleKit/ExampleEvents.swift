@@ -6,7 +6,8 @@ public enum ExampleEvents: Sendable {
     public static let start: Int64 = 1_732_290_000_000
 
     /// The examples' `session.start` line: session `S1` of `com.example.app` at ``start``.
-    public static let sessionStart = #"{"v":1,"type":"session.start","session":"S1","ts":\#(start),"app":"com.example.app"}"#
+    public static let sessionStart =
+        #"{"v":1,"type":"session.start","session":"S1","ts":\#(start),"app":"com.example.app"}"#
 
     /// A stream: the session's start, then `lines` (the text of an `Example`'s `events`).
     public static func stream(_ lines: [String]...) -> String {
@@ -17,12 +18,19 @@ public enum ExampleEvents: Sendable {
     /// Alert `a<n>` presented `at` ms after the start with one OK button and dismissed by it
     /// `shownMs` later (nil: still up).
     public static func alert(
-        _ n: Int, at ms: Int64, title: String = "Sync Failed", message: String = "The server could not be reached.",
+        _ n: Int,
+        at ms: Int64,
+        title: String = "Sync Failed",
+        message: String = "The server could not be reached.",
         shownMs: Int64?
     ) -> [String] {
-        let presented = #"{"v":1,"type":"alert.presented","session":"S1","ts":\#(start + ms),"id":"a\#(n)","title":"\#(title)","message":"\#(message)","buttons":[{"title":"OK"}]}"#
+        let presented =
+            #"{"v":1,"type":"alert.presented","session":"S1","ts":\#(start + ms),"id":"a\#(n)","title":"\#(title)","message":"\#(message)","buttons":[{"title":"OK"}]}"#
         guard let shownMs else { return [presented] }
-        return [presented, #"{"v":1,"type":"alert.dismissed","session":"S1","ts":\#(start + ms + shownMs),"id":"a\#(n)","button":0,"via":"button"}"#]
+        return [
+            presented,
+            #"{"v":1,"type":"alert.dismissed","session":"S1","ts":\#(start + ms + shownMs),"id":"a\#(n)","button":0,"via":"button"}"#,
+        ]
     }
 
     /// "Sync Failed" alerts `a1`, `a2`, … presented at `times` (ms after the start), each

@@ -61,7 +61,9 @@ public struct Message: ExpressibleByStringInterpolation, Sendable {
         @inlinable
         public mutating func appendLiteral(_ literal: StaticString) {
             if literal.hasPointerRepresentation {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+                bytes.append(
+                    contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+                )
             } else {
                 Evidence.appendUTF8(String(describing: literal.unicodeScalar), to: &bytes)
             }

@@ -42,7 +42,9 @@ public struct ModuleExport: @unchecked Sendable {
     ///   - state: makes the module's state from its settings when the host loads it
     ///     (ABI 1.2); nil for a module without state.
     public static func make(
-        name: String, version: String, rules: [any Rule.Type],
+        name: String,
+        version: String,
+        rules: [any Rule.Type],
         state: (@Sendable (ModuleSettings) throws -> any Sendable)? = nil
     ) -> ModuleExport {
         let table = UnsafeMutableBufferPointer<any Rule.Type>.allocate(capacity: rules.count)
@@ -58,10 +60,13 @@ public struct ModuleExport: @unchecked Sendable {
         let owned = UnsafeMutablePointer<ModuleState>.allocate(capacity: 1)
         owned.initialize(to: ModuleState(makeState: state, state: nil))
         let instance = UnsafeMutablePointer<ModuleInstance>.allocate(capacity: 1)
-        instance.initialize(to: ModuleInstance(
-            rules: UnsafeBufferPointer(table),
-            parameterHashes: UnsafeBufferPointer(rebasing: hashes[0..<rules.count]),
-            owned: owned))
+        instance.initialize(
+            to: ModuleInstance(
+                rules: UnsafeBufferPointer(table),
+                parameterHashes: UnsafeBufferPointer(rebasing: hashes[0..<rules.count]),
+                owned: owned
+            )
+        )
 
         let described = UnsafeMutableBufferPointer<mw_rule>.allocate(capacity: max(rules.count, 1))
         for (index, rule) in rules.enumerated() {
@@ -88,10 +93,11 @@ public struct ModuleExport: @unchecked Sendable {
 
     /// `on_init`: a fresh instance with the module's state made from its settings.
     private static func initialize(
-        _ arguments: UnsafePointer<mw_init>?, _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        _ arguments: UnsafePointer<mw_init>?,
+        _ state: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     ) -> Int32 {
         guard let arguments, let state, let module = arguments.pointee.module,
-              let shared = module.pointee.state?.assumingMemoryBound(to: ModuleInstance.self).pointee
+            let shared = module.pointee.state?.assumingMemoryBound(to: ModuleInstance.self).pointee
         else { return MW_INIT_FAILED }
         let settings = ModuleSettings(arguments)
         let makeState = shared.owned.pointee.makeState
@@ -107,7 +113,9 @@ public struct ModuleExport: @unchecked Sendable {
         let owned = UnsafeMutablePointer<ModuleState>.allocate(capacity: 1)
         owned.initialize(to: ModuleState(makeState: makeState, state: made))
         let instance = UnsafeMutablePointer<ModuleInstance>.allocate(capacity: 1)
-        instance.initialize(to: ModuleInstance(rules: shared.rules, parameterHashes: shared.parameterHashes, owned: owned))
+        instance.initialize(
+            to: ModuleInstance(rules: shared.rules, parameterHashes: shared.parameterHashes, owned: owned)
+        )
         state.pointee = UnsafeMutableRawPointer(instance)
         return MW_INIT_OK
     }
@@ -128,7 +136,9 @@ public struct ModuleExport: @unchecked Sendable {
         let instance = state.assumingMemoryBound(to: ModuleInstance.self).pointee
         let index = Int(call.pointee.rule_index)
         guard index < instance.rules.count else { return }
-        instance.rules[index].judge(RuleCall(call, parameterHashes: instance.parameterHashes[index], owned: instance.owned))
+        instance.rules[index].judge(
+            RuleCall(call, parameterHashes: instance.parameterHashes[index], owned: instance.owned)
+        )
     }
 
     private static func describe(_ rule: any Rule.Type) -> mw_rule {

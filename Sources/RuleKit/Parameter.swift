@@ -42,11 +42,22 @@ public struct Parameter<Value: ParameterValue>: ParameterDeclaration {
 extension Parameter where Value: BinaryInteger {
     /// A whole-number parameter (`MW_PARAM_INT`): configs write `limit: 5`.
     public static func int(
-        _ name: String, default value: Value, min: Value = 0, max: Value = 1_000_000, _ meaning: String
+        _ name: String,
+        default value: Value,
+        min: Value = 0,
+        max: Value = 1_000_000,
+        _ meaning: String
     ) -> Parameter {
-        Parameter(ParameterDescription(
-            name: name, kind: .int, defaultValue: Int64(value), minValue: Int64(min), maxValue: Int64(max),
-            meaning: meaning))
+        Parameter(
+            ParameterDescription(
+                name: name,
+                kind: .int,
+                defaultValue: Int64(value),
+                minValue: Int64(min),
+                maxValue: Int64(max),
+                meaning: meaning
+            )
+        )
     }
 }
 
@@ -54,9 +65,21 @@ extension Parameter {
     /// A duration parameter (`MW_PARAM_DURATION_MS`), in ms; configs write `600s`, `15m`, `1000ms`.
     /// An integer `Value` reads milliseconds; `Duration` reads a Swift duration.
     public static func duration(
-        _ name: String, defaultMs value: Int64, minMs: Int64 = 1, maxMs: Int64 = 86_400_000, _ meaning: String
+        _ name: String,
+        defaultMs value: Int64,
+        minMs: Int64 = 1,
+        maxMs: Int64 = 86_400_000,
+        _ meaning: String
     ) -> Parameter {
-        Parameter(ParameterDescription(
-            name: name, kind: .durationMs, defaultValue: value, minValue: minMs, maxValue: maxMs, meaning: meaning))
+        Parameter(
+            ParameterDescription(
+                name: name,
+                kind: .durationMs,
+                defaultValue: value,
+                minValue: minMs,
+                maxValue: maxMs,
+                meaning: meaning
+            )
+        )
     }
 }

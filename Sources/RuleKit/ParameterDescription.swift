@@ -15,7 +15,14 @@ public struct ParameterDescription: Sendable, Equatable {
     public var meaning: String
 
     /// Describes a parameter.
-    public init(name: String, kind: ParameterKind, defaultValue: Int64, minValue: Int64, maxValue: Int64, meaning: String) {
+    public init(
+        name: String,
+        kind: ParameterKind,
+        defaultValue: Int64,
+        minValue: Int64,
+        maxValue: Int64,
+        meaning: String
+    ) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue

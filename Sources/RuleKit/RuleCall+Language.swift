@@ -16,7 +16,8 @@ extension RuleCall {
     /// what the host decided once for the event (`mw_call.texts_language`, ABI 1.5), else decided here.
     @inlinable
     public var isEnglish: Bool {
-        if let host = raw.pointee.host, host.pointee.abi_minor >= 5, raw.pointee.texts_language & MW_TEXTS_DECIDED != 0 {
+        if let host = raw.pointee.host, host.pointee.abi_minor >= 5, raw.pointee.texts_language & MW_TEXTS_DECIDED != 0
+        {
             return raw.pointee.texts_language & MW_TEXTS_ENGLISH != 0
         }
         return EventLanguage.isJudgedAsEnglish(locale.raw, raw.pointee.event)
@@ -49,7 +50,9 @@ extension RuleCall {
     /// Says the rule cannot judge the event's texts in their language (it lacks the data): the
     /// host counts the skipped judgement by rule and language (ABI 1.5; nothing under an older host).
     public func skipLanguage() {
-        guard let host = raw.pointee.host, host.pointee.abi_minor >= 5, let skip = host.pointee.skip_language else { return }
+        guard let host = raw.pointee.host, host.pointee.abi_minor >= 5, let skip = host.pointee.skip_language else {
+            return
+        }
         skip(raw.pointee.ctx)
     }
 }

@@ -18,7 +18,11 @@ public struct RuleCall {
     }
 
     /// Wraps the C record of a call `ModuleExport` dispatched.
-    init(_ raw: UnsafePointer<mw_call>, parameterHashes: UnsafeBufferPointer<UInt64>, owned: UnsafeMutablePointer<ModuleState>) {
+    init(
+        _ raw: UnsafePointer<mw_call>,
+        parameterHashes: UnsafeBufferPointer<UInt64>,
+        owned: UnsafeMutablePointer<ModuleState>
+    ) {
         self.raw = raw
         self.parameterHashes = parameterHashes
         self.owned = owned
@@ -46,7 +50,8 @@ public struct RuleCall {
     @inlinable @inline(__always)
     public func words(of text: Text) -> mw_words? {
         guard let pointer = text.raw.ptr, text.raw.len > 0, let host = raw.pointee.host, host.pointee.abi_minor >= 3,
-              let texts = raw.pointee.texts else { return nil }
+            let texts = raw.pointee.texts
+        else { return nil }
         if texts.pointee.ready == 0 {
             // The first request of the event: the host fills the whole table.
             guard let fill = host.pointee.words else { return nil }
@@ -100,7 +105,8 @@ public struct RuleCall {
     @usableFromInline
     func valueByName(_ declaration: ParameterDescription) -> Int64 {
         guard parameterHashes.isEmpty, let host = raw.pointee.host, host.pointee.abi_minor >= 2,
-              let declarations = raw.pointee.param_decls, let params = raw.pointee.params else { return declaration.defaultValue }
+            let declarations = raw.pointee.param_decls, let params = raw.pointee.params
+        else { return declaration.defaultValue }
         for index in 0..<Int(raw.pointee.param_count) {
             if let name = declarations[index].name, String(cString: name) == declaration.name { return params[index] }
         }
@@ -170,8 +176,15 @@ public struct RuleCall {
     ) {
         // Ask first (ABI 1.1): a report the host would hold back costs no formatting.
         guard shouldReport(subject: subject, key: key) else { return }
-        report(subject: subject, message: Message(message()), evidence: evidence(), key: key, quietMs: quietMs,
-               events: events, suggestion: suggestion())
+        report(
+            subject: subject,
+            message: Message(message()),
+            evidence: evidence(),
+            key: key,
+            quietMs: quietMs,
+            events: events,
+            suggestion: suggestion()
+        )
     }
 
     /// Reports a violation whose message is a `Message` (UTF-8 written straight from the
@@ -196,21 +209,43 @@ public struct RuleCall {
         let suggestion = suggestion()
         message.withUTF8 { messageBytes in
             guard let suggestion else {
-                send(subject: subject, message: messageBytes, suggestion: nil, evidence: evidence(), key: key,
-                     quietMs: quietMs, events: events, event: event)
+                send(
+                    subject: subject,
+                    message: messageBytes,
+                    suggestion: nil,
+                    evidence: evidence(),
+                    key: key,
+                    quietMs: quietMs,
+                    events: events,
+                    event: event
+                )
                 return
             }
             suggestion.withUTF8 { suggestionBytes in
-                send(subject: subject, message: messageBytes, suggestion: suggestionBytes, evidence: evidence(),
-                     key: key, quietMs: quietMs, events: events, event: event)
+                send(
+                    subject: subject,
+                    message: messageBytes,
+                    suggestion: suggestionBytes,
+                    evidence: evidence(),
+                    key: key,
+                    quietMs: quietMs,
+                    events: events,
+                    event: event
+                )
             }
         }
     }
 
     /// Hands one report to the host.
     private func send(
-        subject: Text, message: UnsafeBufferPointer<UInt8>, suggestion: UnsafeBufferPointer<UInt8>?,
-        evidence: Evidence, key: String?, quietMs: Int64, events: [EventRef], event: EventRef? = nil
+        subject: Text,
+        message: UnsafeBufferPointer<UInt8>,
+        suggestion: UnsafeBufferPointer<UInt8>?,
+        evidence: Evidence,
+        key: String?,
+        quietMs: Int64,
+        events: [EventRef],
+        event: EventRef? = nil
     ) {
         var keyText = key ?? ""
         let hasKey = key != nil
@@ -245,8 +280,9 @@ public struct RuleCall {
     /// expensive message or evidence. A host older than 1.1 cannot tell: then it is true.
     public func shouldReport(subject: Text, key: String? = nil) -> Bool {
         guard let host = raw.pointee.host,
-              host.pointee.struct_size >= UInt32(MemoryLayout<mw_host>.offset(of: \mw_host.log)!),
-              let ask = host.pointee.should_report else { return true }
+            host.pointee.struct_size >= UInt32(MemoryLayout<mw_host>.offset(of: \mw_host.log)!),
+            let ask = host.pointee.should_report
+        else { return true }
         guard var key else { return ask(raw.pointee.ctx, subject.raw, Text.absent.raw) != 0 }
         return key.withUTF8 { ask(raw.pointee.ctx, subject.raw, RuleCall.present($0)) != 0 }
     }

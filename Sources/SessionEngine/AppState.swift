@@ -59,7 +59,9 @@ final class AppState {
         self.name = name
         self.bytes = StableBytes(Array(name.utf8))
         var json = JSONBuffer(capacity: 64)
-        json.key("app"); json.string(name); json.byte(0x2C)
+        json.key("app")
+        json.string(name)
+        json.byte(0x2C)
         let fieldEnd = json.count
         json.text("violation/\(name)/")
         fragments = StableBytes(json.bytes)

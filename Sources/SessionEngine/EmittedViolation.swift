@@ -58,30 +58,75 @@ public struct EmittedViolation {
 
     /// A violation of the engine's: names read from `template` and `app` when asked for.
     init(
-        topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer, template: ViolationTemplate, app: AppState,
-        session: UnsafeRawBufferPointer, ts: Int64, observed: Int64, idHigh: UInt64, idLow: UInt64, fingerprint: UInt64
+        topic: UnsafeRawBufferPointer,
+        json: UnsafeRawBufferPointer,
+        template: ViolationTemplate,
+        app: AppState,
+        session: UnsafeRawBufferPointer,
+        ts: Int64,
+        observed: Int64,
+        idHigh: UInt64,
+        idLow: UInt64,
+        fingerprint: UInt64
     ) {
         self.init(
-            topic: topic, json: json, names: .engine(Unmanaged.passUnretained(template), Unmanaged.passUnretained(app)),
-            ruleSeed: template.seed, severity: template.severity, session: session, ts: ts, observed: observed,
-            idHigh: idHigh, idLow: idLow, fingerprint: fingerprint)
+            topic: topic,
+            json: json,
+            names: .engine(Unmanaged.passUnretained(template), Unmanaged.passUnretained(app)),
+            ruleSeed: template.seed,
+            severity: template.severity,
+            session: session,
+            ts: ts,
+            observed: observed,
+            idHigh: idHigh,
+            idLow: idLow,
+            fingerprint: fingerprint
+        )
     }
 
     /// A violation with its names given (tests, and outputs that make one themselves).
     init(
-        topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer, rule: String, ruleSeed: UInt64, module: String,
-        severity: Severity, app: String, session: UnsafeRawBufferPointer, ts: Int64, observed: Int64,
-        idHigh: UInt64, idLow: UInt64, fingerprint: UInt64
+        topic: UnsafeRawBufferPointer,
+        json: UnsafeRawBufferPointer,
+        rule: String,
+        ruleSeed: UInt64,
+        module: String,
+        severity: Severity,
+        app: String,
+        session: UnsafeRawBufferPointer,
+        ts: Int64,
+        observed: Int64,
+        idHigh: UInt64,
+        idLow: UInt64,
+        fingerprint: UInt64
     ) {
         self.init(
-            topic: topic, json: json, names: .given(rule: rule, module: module, app: app), ruleSeed: ruleSeed,
-            severity: severity, session: session, ts: ts, observed: observed, idHigh: idHigh, idLow: idLow,
-            fingerprint: fingerprint)
+            topic: topic,
+            json: json,
+            names: .given(rule: rule, module: module, app: app),
+            ruleSeed: ruleSeed,
+            severity: severity,
+            session: session,
+            ts: ts,
+            observed: observed,
+            idHigh: idHigh,
+            idLow: idLow,
+            fingerprint: fingerprint
+        )
     }
 
     private init(
-        topic: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer, names: Names, ruleSeed: UInt64, severity: Severity,
-        session: UnsafeRawBufferPointer, ts: Int64, observed: Int64, idHigh: UInt64, idLow: UInt64, fingerprint: UInt64
+        topic: UnsafeRawBufferPointer,
+        json: UnsafeRawBufferPointer,
+        names: Names,
+        ruleSeed: UInt64,
+        severity: Severity,
+        session: UnsafeRawBufferPointer,
+        ts: Int64,
+        observed: Int64,
+        idHigh: UInt64,
+        idLow: UInt64,
+        fingerprint: UInt64
     ) {
         self.topic = topic
         self.json = json

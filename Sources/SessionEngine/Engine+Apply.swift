@@ -12,7 +12,8 @@ extension Engine {
             if event.pointee.size_class != MW_ABSENT {
                 session.sizeClass = event.pointee.size_class
             } else {
-                session.sizeClass = session.device == MW_DEVICE_PHONE.rawValue
+                session.sizeClass =
+                    session.device == MW_DEVICE_PHONE.rawValue
                     ? Int32(MW_SIZE_COMPACT.rawValue) : Int32(MW_SIZE_REGULAR.rawValue)
             }
         case MW_EVENT_APP_BACKGROUND.rawValue:
@@ -22,10 +23,10 @@ extension Engine {
         case MW_EVENT_TASK_PROGRESS.rawValue:
             applyTask(event, to: session)
         case MW_EVENT_ALERT_PRESENTED.rawValue, MW_EVENT_SHEET_PRESENTED.rawValue,
-             MW_EVENT_MODAL_PRESENTED.rawValue, MW_EVENT_POPOVER_PRESENTED.rawValue:
+            MW_EVENT_MODAL_PRESENTED.rawValue, MW_EVENT_POPOVER_PRESENTED.rawValue:
             present(event, in: session)
         case MW_EVENT_ALERT_DISMISSED.rawValue, MW_EVENT_SHEET_DISMISSED.rawValue,
-             MW_EVENT_MODAL_DISMISSED.rawValue, MW_EVENT_POPOVER_DISMISSED.rawValue:
+            MW_EVENT_MODAL_DISMISSED.rawValue, MW_EVENT_POPOVER_DISMISSED.rawValue:
             return dismiss(event, in: session)
         case MW_EVENT_NAV_PUSH.rawValue:
             if !session.stack.isEmpty { session.stack[session.stack.count - 1].navDepth += 1 }
@@ -110,8 +111,17 @@ extension Engine {
     private func dismiss(_ event: UnsafePointer<mw_event>, in session: Session) -> Bool {
         guard let index = session.indexOf(id: event.pointee.id) else {
             statistics.unknownDismissals += 1
-            let id = String(decoding: UnsafeRawBufferPointer(start: event.pointee.id.ptr, count: event.pointee.id.len), as: UTF8.self)
-            let type = String(decoding: UnsafeRawBufferPointer(start: event.pointee.type_name.ptr, count: event.pointee.type_name.len), as: UTF8.self)
+            let id = String(
+                decoding: UnsafeRawBufferPointer(start: event.pointee.id.ptr, count: event.pointee.id.len),
+                as: UTF8.self
+            )
+            let type = String(
+                decoding: UnsafeRawBufferPointer(
+                    start: event.pointee.type_name.ptr,
+                    count: event.pointee.type_name.len
+                ),
+                as: UTF8.self
+            )
             output.emitDiagnostic(.unknownDismiss, app: session.app.name, session: session.id.string) {
                 "\(type) of id '\(id)', which is not on the session's stack; ignored"
             }
@@ -129,7 +139,10 @@ extension Engine {
         let titleBytes = entry.titleBytes
         dismissedTitleLength = titleBytes.count
         if titleBytes.count > 0 {
-            UnsafeMutableRawPointer(dismissedTitle).copyMemory(from: titleBytes.baseAddress!, byteCount: titleBytes.count)
+            UnsafeMutableRawPointer(dismissedTitle).copyMemory(
+                from: titleBytes.baseAddress!,
+                byteCount: titleBytes.count
+            )
         }
         session.pop(downTo: index)
         dismissedView.pointee = copy

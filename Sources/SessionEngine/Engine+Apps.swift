@@ -7,9 +7,11 @@ extension Engine {
     public var appsKnown: Int { apps.count }
 
     func appState(named app: mw_str) -> AppState {
-        appState(named: app.ptr == nil
-            ? AppState.unnamed
-            : String(decoding: UnsafeRawBufferPointer(start: app.ptr, count: app.len), as: UTF8.self))
+        appState(
+            named: app.ptr == nil
+                ? AppState.unnamed
+                : String(decoding: UnsafeRawBufferPointer(start: app.ptr, count: app.len), as: UTF8.self)
+        )
     }
 
     /// The app named `name`, made (forgetting the least recently seen past `max_apps`) if
@@ -17,7 +19,8 @@ extension Engine {
     func appState(named name: String) -> AppState {
         if let state = apps[name] { return state }
         forgetAppsPastBound(reserving: 1)
-        let profile = configuration.apps[name] == nil
+        let profile =
+            configuration.apps[name] == nil
             ? defaultProfile
             : RuleProfile(catalog: catalog, configuration: configuration, app: name)
         let state = AppState(name: name, profile: profile)

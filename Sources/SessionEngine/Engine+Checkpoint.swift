@@ -35,7 +35,11 @@ extension Engine {
         }
         walk.sessions += sessions.count
         if walk.nextSlot >= table.slotCount { walk.finished = true }
-        return EngineSnapshot(version: EngineSnapshot.currentVersion, apps: walk.finished ? savedApps() : [], sessions: sessions)
+        return EngineSnapshot(
+            version: EngineSnapshot.currentVersion,
+            apps: walk.finished ? savedApps() : [],
+            sessions: sessions
+        )
     }
 }
 

@@ -45,7 +45,8 @@ extension Engine {
             reserved_writers: (nil, nil),
             skip_language: { context in
                 Engine.with(context, ()) { $0.skipLanguage($1) }
-            })
+            }
+        )
     }
 
     /// The host's writer behind a module's `mw_writer` (ABI 1.4).
@@ -58,7 +59,9 @@ extension Engine {
     /// the engine unretained: it is judging, so it is alive), or returns `fallback` without one.
     @inline(__always)
     private static func with<Result>(
-        _ context: OpaquePointer?, _ fallback: Result, _ body: (Engine, RuleCallFrame) -> Result
+        _ context: OpaquePointer?,
+        _ fallback: Result,
+        _ body: (Engine, RuleCallFrame) -> Result
     ) -> Result {
         guard let context else { return fallback }
         let frame = UnsafePointer<RuleCallFrame>(context).pointee
@@ -86,8 +89,11 @@ extension Engine {
 
     /// `mw_host.report`, and with `written` `mw_host.report_written` (ABI 1.4: the module writes
     /// the message, evidence and suggestion through a writer); returns whether it went out.
-    func report(_ frame: RuleCallFrame, _ reportPointer: UnsafePointer<mw_report>, written: WrittenParts? = nil) -> Bool {
-        guard let current = frame.session, let dispatch = frame.dispatch?.pointee, let eventPointer = frame.event else { return false }
+    func report(_ frame: RuleCallFrame, _ reportPointer: UnsafePointer<mw_report>, written: WrittenParts? = nil) -> Bool
+    {
+        guard let current = frame.session, let dispatch = frame.dispatch?.pointee, let eventPointer = frame.event else {
+            return false
+        }
         let session = current
         let report = Self.read(reportPointer, withSuggestion: written != nil || dispatch.template.reportsSuggestion)
         let event = eventPointer.pointee
@@ -97,8 +103,15 @@ extension Engine {
         // limit before the discipline records the firing, and a report the discipline holds back
         // (which formatted nothing) is not counted in `reports_suppressed`.
         let asked = written != nil
-        let allowed = discipline(dispatch, session: session, ts: event.ts, subject: subject, key: key,
-                                 record: !asked, quietMs: report.quiet_ms)
+        let allowed = discipline(
+            dispatch,
+            session: session,
+            ts: event.ts,
+            subject: subject,
+            key: key,
+            record: !asked,
+            quietMs: report.quiet_ms
+        )
         guard allowed else {
             if !asked { statistics.reportsSuppressed += 1 }
             return false
@@ -113,8 +126,15 @@ extension Engine {
             return false
         }
         if asked {
-            _ = discipline(dispatch, session: session, ts: event.ts, subject: subject, key: key,
-                           record: true, quietMs: report.quiet_ms)
+            _ = discipline(
+                dispatch,
+                session: session,
+                ts: event.ts,
+                subject: subject,
+                key: key,
+                record: true,
+                quietMs: report.quiet_ms
+            )
         }
         let template = dispatch.template
         let ids = violationIDs(report, event: event, session: session, template: template, subject: subject, key: key)
@@ -126,24 +146,47 @@ extension Engine {
             func violation(json: UnsafeRawBufferPointer) -> EmittedViolation {
                 session.withApp { app in
                     EmittedViolation(
-                        topic: topicBytes, json: json, template: template, app: app, session: session.id.buffer,
-                        ts: event.ts, observed: observed, idHigh: ids.idHigh, idLow: ids.idLow, fingerprint: ids.fingerprint)
+                        topic: topicBytes,
+                        json: json,
+                        template: template,
+                        app: app,
+                        session: session.id.buffer,
+                        ts: event.ts,
+                        observed: observed,
+                        idHigh: ids.idHigh,
+                        idLow: ids.idLow,
+                        fingerprint: ids.fingerprint
+                    )
                 }
             }
             if let writingOutput {
                 // Written once, straight into the output's buffer (the daemon's hand-over batch).
                 writingOutput.emit(violation(json: UnsafeRawBufferPointer(start: nil, count: 0))) { buffer in
                     badEvidence = Self.writeObject(
-                        into: &buffer, report: report, event: event, session: session, template: template,
-                        subject: subject, observed: observed, ids: (ids.idHigh, ids.idLow, ids.fingerprint),
-                        written: written)
+                        into: &buffer,
+                        report: report,
+                        event: event,
+                        session: session,
+                        template: template,
+                        subject: subject,
+                        observed: observed,
+                        ids: (ids.idHigh, ids.idLow, ids.fingerprint),
+                        written: written
+                    )
                 }
             } else {
                 json.reset()
                 badEvidence = Self.writeObject(
-                    into: &json, report: report, event: event, session: session, template: template,
-                    subject: subject, observed: observed, ids: (ids.idHigh, ids.idLow, ids.fingerprint),
-                    written: written)
+                    into: &json,
+                    report: report,
+                    event: event,
+                    session: session,
+                    template: template,
+                    subject: subject,
+                    observed: observed,
+                    ids: (ids.idHigh, ids.idLow, ids.fingerprint),
+                    written: written
+                )
                 json.withBytes { output.emit(violation(json: $0)) }
             }
         }
@@ -169,8 +212,13 @@ extension Engine {
     /// Whether the rule's firing discipline lets a report with this subject and key through
     /// now; with `record`, it also marks it as fired (or starts the quiet window).
     private func discipline(
-        _ dispatch: RuleProfile.Dispatch, session: Session, ts: Int64,
-        subject: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, record: Bool, quietMs: Int64
+        _ dispatch: RuleProfile.Dispatch,
+        session: Session,
+        ts: Int64,
+        subject: UnsafeRawBufferPointer,
+        key: UnsafeRawBufferPointer,
+        record: Bool,
+        quietMs: Int64
     ) -> Bool {
         func once(_ value: UInt64) -> Bool {
             record ? session.fire(value) : !session.hasFired(value)
@@ -195,16 +243,26 @@ extension Engine {
 
     /// `mw_host.should_report`: would a report pass the discipline and the rate limit now?
     func shouldReport(_ frame: RuleCallFrame, subject: mw_str, key: mw_str) -> Bool {
-        guard let current = frame.session, let dispatch = frame.dispatch?.pointee, let event = frame.event else { return false }
+        guard let current = frame.session, let dispatch = frame.dispatch?.pointee, let event = frame.event else {
+            return false
+        }
         let subjectBytes = Self.bytes(subject)
         let keyBytes = key.ptr != nil ? Self.bytes(key) : subjectBytes
-        let allowed = discipline(dispatch, session: current, ts: event.pointee.ts, subject: subjectBytes, key: keyBytes,
-                                 record: false, quietMs: 0)
+        let allowed = discipline(
+            dispatch,
+            session: current,
+            ts: event.pointee.ts,
+            subject: subjectBytes,
+            key: keyBytes,
+            record: false,
+            quietMs: 0
+        )
         guard allowed else { return false }
         let rule = Int(dispatch.catalogIndex)
-        let full = current.withApp { app in
-            rateCount(app, rule: rule, second: Self.eventSecond(event.pointee.ts))
-        } >= configuration.maxViolationsPerRulePerSecond
+        let full =
+            current.withApp { app in
+                rateCount(app, rule: rule, second: Self.eventSecond(event.pointee.ts))
+            } >= configuration.maxViolationsPerRulePerSecond
         guard full else { return true }
         // A report the rate limit holds back: counted here, since a rule that asks first never reports it.
         let refusal = (call: ruleCallSerial, report: Self.reportHash(subject: subjectBytes, key: keyBytes))

@@ -25,19 +25,30 @@ extension Engine {
 
     func snapshot(_ session: Session) -> SessionSnapshot {
         SessionSnapshot(
-            id: session.id.string, app: session.app.name, device: Self.deviceName(session.device),
+            id: session.id.string,
+            app: session.app.name,
+            device: Self.deviceName(session.device),
             edition: session.app.profile.edition.name,
-            startedTs: session.startedTs, lastTs: session.lastTs, lastObserved: session.lastObserved,
-            events: session.events, alerts: session.alertsPresented, presentations: session.presentations,
-            modalDepth: Int(session.modalDepth), maxModalDepth: Int(session.maxModalDepth),
-            violations: session.violations, foreground: session.foreground,
+            startedTs: session.startedTs,
+            lastTs: session.lastTs,
+            lastObserved: session.lastObserved,
+            events: session.events,
+            alerts: session.alertsPresented,
+            presentations: session.presentations,
+            modalDepth: Int(session.modalDepth),
+            maxModalDepth: Int(session.maxModalDepth),
+            violations: session.violations,
+            foreground: session.foreground,
             tasksRunning: session.runningTaskCount,
             stack: session.stack.map { entry in
                 SessionSnapshot.Presentation(
                     kind: (PresentationKind(rawValue: entry.kind) ?? .popover).name,
                     id: String(decoding: session.idBytes(of: entry), as: UTF8.self),
-                    ts: entry.ts, navDepth: Int(entry.navDepth))
-            })
+                    ts: entry.ts,
+                    navDepth: Int(entry.navDepth)
+                )
+            }
+        )
     }
 
     static func deviceName(_ device: Int32) -> String {

@@ -56,7 +56,8 @@ extension Engine {
         /// entry), oldest first, and whether they are all of that launch.
         public func excerpt() -> JournalExcerpt {
             let records = pieces.joined().reversed().map(SessionJournal.record(of:))
-            let complete = records.first?.type == WireEventType.sessionStart.string
+            let complete =
+                records.first?.type == WireEventType.sessionStart.string
                 || (liveEvents.map { UInt64(records.count) >= $0 } ?? false)
             return JournalExcerpt(records: records, complete: complete)
         }
@@ -92,7 +93,12 @@ extension Engine {
             let hash = Hashing.fnv1a(bytes)
             let live = table.find(bytes)
             return JournalCopying(
-                id: Array(utf8), hash: hash, launch: live?.startedTs, liveEvents: live?.events, walk: startJournalWalk())
+                id: Array(utf8),
+                hash: hash,
+                launch: live?.startedTs,
+                liveEvents: live?.events,
+                walk: startJournalWalk()
+            )
         }
     }
 

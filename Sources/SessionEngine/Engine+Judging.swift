@@ -7,9 +7,15 @@ extension Engine {
     /// Runs every rule that wants this event, with the session as it now stands: its
     /// `mw_session`, kept up to date in the session's record, gets only the parts that
     /// belong to this event (the stack's place, the previous time, a dismissal's copy).
-    func judge(_ event: UnsafePointer<mw_event>, session: Session, previousTs: Int64, dispatches: UnsafeBufferPointer<RuleProfile.Dispatch>) {
+    func judge(
+        _ event: UnsafePointer<mw_event>,
+        session: Session,
+        previousTs: Int64,
+        dispatches: UnsafeBufferPointer<RuleProfile.Dispatch>
+    ) {
         let type = event.pointee.type
-        let isDismissal = type == MW_EVENT_ALERT_DISMISSED.rawValue
+        let isDismissal =
+            type == MW_EVENT_ALERT_DISMISSED.rawValue
             || type == MW_EVENT_SHEET_DISMISSED.rawValue
             || type == MW_EVENT_MODAL_DISMISSED.rawValue
             || type == MW_EVENT_POPOVER_DISMISSED.rawValue
@@ -18,8 +24,12 @@ extension Engine {
         record.pointee.view.previous_ts = previousTs
         if isDismissal {
             record.pointee.view.dismissed = UnsafePointer(dismissedView)
-            record.pointee.view.dismissed_title = dismissedTitleLength > 0
-                ? mw_str(ptr: UnsafeRawPointer(dismissedTitle).assumingMemoryBound(to: CChar.self), len: dismissedTitleLength)
+            record.pointee.view.dismissed_title =
+                dismissedTitleLength > 0
+                ? mw_str(
+                    ptr: UnsafeRawPointer(dismissedTitle).assumingMemoryBound(to: CChar.self),
+                    len: dismissedTitleLength
+                )
                 : mw_str(ptr: nil, len: 0)
         } else {
             record.pointee.view.dismissed = nil
@@ -38,22 +48,34 @@ extension Engine {
             guard let first = dispatches.baseAddress else { return }
             // What every call of this event shares, written once; each rule's part per call.
             var call = mw_call(
-                host: UnsafePointer(host), ctx: context, event: event, session: UnsafePointer(view),
-                params: nil, rule_index: 0, edition: edition, module_state: nil, param_decls: nil,
-                param_count: 0, texts_language: 0, texts: UnsafePointer(texts))
+                host: UnsafePointer(host),
+                ctx: context,
+                event: event,
+                session: UnsafePointer(view),
+                params: nil,
+                rule_index: 0,
+                edition: edition,
+                module_state: nil,
+                param_decls: nil,
+                param_count: 0,
+                texts_language: 0,
+                texts: UnsafePointer(texts)
+            )
             for index in 0..<dispatches.count {
                 let dispatch = first + index
                 if dispatch.pointee.judgesLanguage {
                     // The event's language, decided at the first rule that asks, once for all.
                     if call.texts_language == 0 {
-                        let english = event.pointee.locale.ptr == nil && textsAreASCII
+                        let english =
+                            event.pointee.locale.ptr == nil && textsAreASCII
                             || EventLanguage.isJudgedAsEnglish(event.pointee.locale, event)
                         call.texts_language = MW_TEXTS_DECIDED | (english ? MW_TEXTS_ENGLISH : 0)
                     }
                     if dispatch.pointee.englishOnly, call.texts_language & MW_TEXTS_ENGLISH == 0 {
                         languageSkips.add(
                             rule: Int(dispatch.pointee.catalogIndex),
-                            language: EventLanguage.subtagKey(of: event.pointee.locale))
+                            language: EventLanguage.subtagKey(of: event.pointee.locale)
+                        )
                         continue
                     }
                 }

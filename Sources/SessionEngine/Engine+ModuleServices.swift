@@ -14,9 +14,13 @@ extension Engine {
     /// `mw_host.log`: one line into the module's log (rate-limited per module), with the rule and session.
     func moduleLog(_ frame: RuleCallFrame, level: UInt32, message: mw_str) {
         guard let rule = rule(of: frame), let runtime = rule.runtime else { return }
-        runtime.log(level: level, message: ModuleRuntime.text(message), context: [
-            "rule": rule.id, "session": frame.session?.id.string ?? "-",
-        ])
+        runtime.log(
+            level: level,
+            message: ModuleRuntime.text(message),
+            context: [
+                "rule": rule.id, "session": frame.session?.id.string ?? "-",
+            ]
+        )
     }
 
     /// `mw_host.module_error`: counted per module (`status`), logged, and published as
@@ -35,6 +39,9 @@ extension Engine {
     /// language; counted by rule and language, as the English rules the host does not call.
     func skipLanguage(_ frame: RuleCallFrame) {
         guard let dispatch = frame.dispatch, let event = frame.event else { return }
-        languageSkips.add(rule: Int(dispatch.pointee.catalogIndex), language: EventLanguage.subtagKey(of: event.pointee.locale))
+        languageSkips.add(
+            rule: Int(dispatch.pointee.catalogIndex),
+            language: EventLanguage.subtagKey(of: event.pointee.locale)
+        )
     }
 }

@@ -88,7 +88,8 @@ extension Engine {
                     let since = session.lastTs.addingSaturated(-windowMs)
                     var inWindow = 0
                     var seen: UInt64 = 0
-                    for entry in entries where entry.sessionStartedTs == session.startedTs && entry.session.matches(bytes) {
+                    for entry in entries
+                    where entry.sessionStartedTs == session.startedTs && entry.session.matches(bytes) {
                         seen += 1
                         if entry.ts > since { inWindow += 1 }
                     }

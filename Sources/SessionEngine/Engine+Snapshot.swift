@@ -6,8 +6,10 @@ extension Engine {
     /// The state of every live session and app.
     public func snapshot() -> EngineSnapshot {
         EngineSnapshot(
-            version: EngineSnapshot.currentVersion, apps: savedApps(),
-            sessions: table.allSessions().reversed().map(saved))
+            version: EngineSnapshot.currentVersion,
+            apps: savedApps(),
+            sessions: table.allSessions().reversed().map(saved)
+        )
     }
 
     /// The rule state of the apps worth keeping: apps least recently seen first, then those with
@@ -25,24 +27,47 @@ extension Engine {
     /// One live session's state, as a value that may cross to another thread.
     func saved(_ session: Session) -> EngineSnapshot.SessionState {
         EngineSnapshot.SessionState(
-            id: Array(session.id.buffer), app: session.app.name, device: session.device,
-            sizeClass: session.sizeClass, foreground: session.foreground,
+            id: Array(session.id.buffer),
+            app: session.app.name,
+            device: session.device,
+            sizeClass: session.sizeClass,
+            foreground: session.foreground,
             stack: session.stack.map { entry in
                 EngineSnapshot.Entry(
-                    kind: entry.kind, id: Array(session.idBytes(of: entry)), ts: entry.ts, style: entry.style,
-                    transition: entry.transition, sizeClass: entry.sizeClass, navDepth: entry.navDepth,
-                    buttonCount: entry.buttonCount, cancelIndex: entry.cancelIndex,
-                    destructiveIndex: entry.destructiveIndex, inPopover: entry.inPopover,
-                    title: entry.titleLength == 0 ? nil : Array(session.titleBytes(of: entry)))
+                    kind: entry.kind,
+                    id: Array(session.idBytes(of: entry)),
+                    ts: entry.ts,
+                    style: entry.style,
+                    transition: entry.transition,
+                    sizeClass: entry.sizeClass,
+                    navDepth: entry.navDepth,
+                    buttonCount: entry.buttonCount,
+                    cancelIndex: entry.cancelIndex,
+                    destructiveIndex: entry.destructiveIndex,
+                    inPopover: entry.inPopover,
+                    title: entry.titleLength == 0 ? nil : Array(session.titleBytes(of: entry))
+                )
             },
-            maxModalDepth: session.maxModalDepth, startedTs: session.startedTs, lastTs: session.lastTs,
-            lastSeq: session.lastSeq, lastUserActionTs: session.lastUserActionTs,
-            lastUserActionControl: session.lastUserActionControl, runningTasks: session.runningTasks,
-            lastTaskFinishedTs: session.lastTaskFinishedTs, lastTaskFailedTs: session.lastTaskFailedTs,
-            events: session.events, alertsPresented: session.alertsPresented,
-            presentations: session.presentations, violations: session.violations,
-            lastObserved: session.lastObserved, counters: session.counters, windows: session.windows,
-            fired: Array(session.fired), quietUntil: session.quietUntil, locale: localeBytes(session.locale))
+            maxModalDepth: session.maxModalDepth,
+            startedTs: session.startedTs,
+            lastTs: session.lastTs,
+            lastSeq: session.lastSeq,
+            lastUserActionTs: session.lastUserActionTs,
+            lastUserActionControl: session.lastUserActionControl,
+            runningTasks: session.runningTasks,
+            lastTaskFinishedTs: session.lastTaskFinishedTs,
+            lastTaskFailedTs: session.lastTaskFailedTs,
+            events: session.events,
+            alertsPresented: session.alertsPresented,
+            presentations: session.presentations,
+            violations: session.violations,
+            lastObserved: session.lastObserved,
+            counters: session.counters,
+            windows: session.windows,
+            fired: Array(session.fired),
+            quietUntil: session.quietUntil,
+            locale: localeBytes(session.locale)
+        )
     }
 
     /// The bytes of the tag numbered `number` in `locales`, nil for none.
@@ -80,7 +105,9 @@ extension Engine {
             session.device = saved.device
             if let tag = saved.locale {
                 session.locale = tag.withUnsafeBytes { bytes in
-                    locales.number(of: mw_str(ptr: bytes.baseAddress?.assumingMemoryBound(to: CChar.self), len: bytes.count))
+                    locales.number(
+                        of: mw_str(ptr: bytes.baseAddress?.assumingMemoryBound(to: CChar.self), len: bytes.count)
+                    )
                 }
             }
             session.sizeClass = saved.sizeClass
@@ -99,8 +126,13 @@ extension Engine {
                 entry.id.withUnsafeBytes { bytes in
                     title.withUnsafeBytes { titleBytes in
                         session.push(
-                            stackEntry, id: mw_str(ptr: bytes.baseAddress?.assumingMemoryBound(to: CChar.self), len: bytes.count),
-                            title: mw_str(ptr: titleBytes.baseAddress?.assumingMemoryBound(to: CChar.self), len: titleBytes.count))
+                            stackEntry,
+                            id: mw_str(ptr: bytes.baseAddress?.assumingMemoryBound(to: CChar.self), len: bytes.count),
+                            title: mw_str(
+                                ptr: titleBytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                len: titleBytes.count
+                            )
+                        )
                     }
                 }
             }

@@ -1,14 +1,18 @@
 import ByteBasics
+import EventDecoding
 import ModalwatchABI
 import RuleHost
-import EventDecoding
 
 /// Writing a violation object (violations.md, "A violation") and its topic.
 extension Engine {
     /// The violation's `id` (two halves) and `fingerprint`; writes its topic into `topic`.
     func violationIDs(
-        _ report: mw_report, event: mw_event, session: Session, template: ViolationTemplate,
-        subject: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer
+        _ report: mw_report,
+        event: mw_event,
+        session: Session,
+        template: ViolationTemplate,
+        subject: UnsafeRawBufferPointer,
+        key: UnsafeRawBufferPointer
     ) -> (idHigh: UInt64, idLow: UInt64, fingerprint: UInt64) {
         // fingerprint: stable for the same rule, app, session and subject (and key, where the rule keys by value).
         var h = template.seed  // Hashing.fnv1a(rule id)
@@ -33,30 +37,59 @@ extension Engine {
     /// the whole object, not one per field); returns whether the rule's evidence was not a JSON
     /// object (and `{}` went out instead).
     static func writeObject(
-        into json: inout JSONBuffer, report: mw_report, event: mw_event, session: Session,
-        template: ViolationTemplate, subject: UnsafeRawBufferPointer, observed: Int64,
-        ids: (high: UInt64, low: UInt64, fingerprint: UInt64), written: WrittenParts? = nil
+        into json: inout JSONBuffer,
+        report: mw_report,
+        event: mw_event,
+        session: Session,
+        template: ViolationTemplate,
+        subject: UnsafeRawBufferPointer,
+        observed: Int64,
+        ids: (high: UInt64, low: UInt64, fingerprint: UInt64),
+        written: WrittenParts? = nil
     ) -> Bool {
         if let written {
             return withUnsafeMutablePointer(to: &json) { buffer in
                 var writer = ViolationWriter(json: buffer)
                 return withUnsafeMutablePointer(to: &writer) { writer in
-                    writeObject(into: buffer, report: report, event: event, session: session, template: template,
-                                subject: subject, observed: observed, ids: ids, written: (written, writer))
+                    writeObject(
+                        into: buffer,
+                        report: report,
+                        event: event,
+                        session: session,
+                        template: template,
+                        subject: subject,
+                        observed: observed,
+                        ids: ids,
+                        written: (written, writer)
+                    )
                 }
             }
         }
         return withUnsafeMutablePointer(to: &json) { buffer in
-            writeObject(into: buffer, report: report, event: event, session: session, template: template,
-                        subject: subject, observed: observed, ids: ids, written: nil)
+            writeObject(
+                into: buffer,
+                report: report,
+                event: event,
+                session: session,
+                template: template,
+                subject: subject,
+                observed: observed,
+                ids: ids,
+                written: nil
+            )
         }
     }
 
     /// `writeObject`, with the module's parts written through `written`'s writer when given
     /// (ABI 1.4), else taken from the report.
     private static func writeObject(
-        into buffer: UnsafeMutablePointer<JSONBuffer>, report: mw_report, event: mw_event, session: Session,
-        template: ViolationTemplate, subject: UnsafeRawBufferPointer, observed: Int64,
+        into buffer: UnsafeMutablePointer<JSONBuffer>,
+        report: mw_report,
+        event: mw_event,
+        session: Session,
+        template: ViolationTemplate,
+        subject: UnsafeRawBufferPointer,
+        observed: Int64,
         ids: (high: UInt64, low: UInt64, fingerprint: UInt64),
         written: (parts: WrittenParts, writer: UnsafeMutablePointer<ViolationWriter>)?
     ) -> Bool {
@@ -155,7 +188,13 @@ extension Engine {
         let state: UnsafeMutableRawPointer?
     }
 
-    private static func writeEventRef(into json: inout JSONBuffer, type: UnsafeRawBufferPointer, ts: Int64, id: mw_str, seq: Int64) {
+    private static func writeEventRef(
+        into json: inout JSONBuffer,
+        type: UnsafeRawBufferPointer,
+        ts: Int64,
+        id: mw_str,
+        seq: Int64
+    ) {
         json.raw("{\"type\":")
         json.string(type)
         json.raw(",\"ts\":")

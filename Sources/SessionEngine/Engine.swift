@@ -142,9 +142,10 @@ public final class Engine {
     /// The profile in force for `app` (its edition, rules and parameters).
     public func profile(forApp app: String?) -> RuleProfile {
         guard let app else { return defaultProfile }
-        return apps[app]?.profile ?? (configuration.apps[app] == nil
-            ? defaultProfile
-            : RuleProfile(catalog: catalog, configuration: configuration, app: app))
+        return apps[app]?.profile
+            ?? (configuration.apps[app] == nil
+                ? defaultProfile
+                : RuleProfile(catalog: catalog, configuration: configuration, app: app))
     }
 
     /// Puts a new configuration in force; sessions keep their state.
@@ -152,7 +153,8 @@ public final class Engine {
         self.configuration = configuration
         defaultProfile = RuleProfile(catalog: catalog, configuration: configuration, app: nil)
         for (name, app) in apps {
-            app.profile = configuration.apps[name] == nil
+            app.profile =
+                configuration.apps[name] == nil
                 ? defaultProfile
                 : RuleProfile(catalog: catalog, configuration: configuration, app: name)
         }
@@ -193,7 +195,10 @@ public final class Engine {
         if !checkApp(event, session) { return false }
         if !checkSequence(event, session) { return false }
         let isStart = event.pointee.type == MW_EVENT_SESSION_START.rawValue
-        if isStart || (session.lastTs != .min && event.pointee.ts > session.lastTs.addingSaturated(configuration.sessionIdleTimeoutMs)) {
+        if isStart
+            || (session.lastTs != .min
+                && event.pointee.ts > session.lastTs.addingSaturated(configuration.sessionIdleTimeoutMs))
+        {
             restart(event, session, isStart: isStart)
         }
         table.touch(session)
@@ -281,7 +286,8 @@ public final class Engine {
     public func releaseIdleSessions(now: Int64, limit: Int = 1000) -> Int {
         var released = 0
         while released < limit, let oldest = table.leastRecentlyActive,
-              now > oldest.lastObserved.addingSaturated(configuration.sessionIdleTimeoutMs) {
+            now > oldest.lastObserved.addingSaturated(configuration.sessionIdleTimeoutMs)
+        {
             release(oldest)
             statistics.sessionsExpired += 1
             released += 1

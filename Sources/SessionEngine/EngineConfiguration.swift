@@ -23,7 +23,8 @@ public struct EngineConfiguration: Sendable {
             RuleOverride(
                 enabled: other.enabled ?? enabled,
                 severity: other.severity ?? severity,
-                parameters: parameters.merging(other.parameters) { _, new in new })
+                parameters: parameters.merging(other.parameters) { _, new in new }
+            )
         }
     }
 

@@ -64,7 +64,8 @@ extension EngineSnapshot {
         // By reference, not by copy (a copy retains and releases each of the session's
         // arrays and maps); the app's index is looked up only when the app changes.
         sessions.withUnsafeBufferPointer { all in
-            var lastApp = "", lastIndex = 0
+            var lastApp = ""
+            var lastIndex = 0
             for i in all.indices {
                 if i == 0 || all[i].app != lastApp {
                     lastApp = all[i].app
@@ -75,7 +76,9 @@ extension EngineSnapshot {
         }
 
         let bodyLength = out.bytes.count - Self.binaryHeaderSize
-        let checksum = out.bytes.withUnsafeBytes { FNV1a64.hash(UnsafeRawBufferPointer(rebasing: $0[Self.binaryHeaderSize...])) }
+        let checksum = out.bytes.withUnsafeBytes {
+            FNV1a64.hash(UnsafeRawBufferPointer(rebasing: $0[Self.binaryHeaderSize...]))
+        }
         out.patch(UInt64(bodyLength), at: 16)
         out.patch(checksum, at: 24)
         return out.bytes
@@ -86,17 +89,22 @@ extension EngineSnapshot {
         guard looksBinary(bytes) else { throw .notASnapshot }
         guard bytes.count >= binaryHeaderSize else { throw .truncated(offset: bytes.count) }
         let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-        guard version >= oldestBinaryFormatVersion, version <= binaryFormatVersion else { throw .unsupportedVersion(version) }
+        guard version >= oldestBinaryFormatVersion, version <= binaryFormatVersion else {
+            throw .unsupportedVersion(version)
+        }
         let sessionCount = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         let bodyLength = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
         let expected = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
         guard bodyLength == UInt64(bytes.count - binaryHeaderSize) else {
             throw bodyLength > UInt64(bytes.count - binaryHeaderSize)
-                ? .truncated(offset: bytes.count) : .malformed("bytes after the body", offset: binaryHeaderSize + Int(bodyLength))
+                ? .truncated(offset: bytes.count)
+                : .malformed("bytes after the body", offset: binaryHeaderSize + Int(bodyLength))
         }
         let found = FNV1a64.hash(UnsafeRawBufferPointer(rebasing: bytes[binaryHeaderSize...]))
         guard found == expected else { throw .checksumMismatch(expected: expected, found: found) }
-        guard sessionCount <= bodyLength / 8 else { throw .malformed("a session count larger than the body allows", offset: 8) }
+        guard sessionCount <= bodyLength / 8 else {
+            throw .malformed("a session count larger than the body allows", offset: 8)
+        }
 
         var reader = SnapshotReader(bytes, offset: binaryHeaderSize)
         let appCount = try reader.count(minimumSize: 3)
@@ -194,7 +202,9 @@ extension EngineSnapshot {
     // MARK: reading
 
     private static func readSession(
-        _ reader: inout SnapshotReader, apps: [AppStateSnapshot], titles: Bool
+        _ reader: inout SnapshotReader,
+        apps: [AppStateSnapshot],
+        titles: Bool
     ) throws(SnapshotFormatError) -> SessionState {
         let id = try reader.data()
         // An index, not a count: bounded by the apps read, not by the bytes left.
@@ -227,13 +237,25 @@ extension EngineSnapshot {
         if stackCount > 0 { stack.reserveCapacity(stackCount) }
         for _ in 0..<stackCount {
             let rawKind = try reader.unsigned()
-            guard let kind = UInt32(exactly: rawKind) else { throw .malformed("a stack entry kind out of range", offset: reader.offset) }
-            stack.append(Entry(
-                kind: kind, id: try reader.data(), ts: (try reader.signed()) &+ base, style: try reader.signed32(),
-                transition: try reader.signed32(), sizeClass: try reader.signed32(), navDepth: try reader.signed32(),
-                buttonCount: try reader.signed32(), cancelIndex: try reader.signed32(),
-                destructiveIndex: try reader.signed32(), inPopover: try reader.signed32(),
-                title: try titles ? reader.data().nonEmpty : nil))
+            guard let kind = UInt32(exactly: rawKind) else {
+                throw .malformed("a stack entry kind out of range", offset: reader.offset)
+            }
+            stack.append(
+                Entry(
+                    kind: kind,
+                    id: try reader.data(),
+                    ts: (try reader.signed()) &+ base,
+                    style: try reader.signed32(),
+                    transition: try reader.signed32(),
+                    sizeClass: try reader.signed32(),
+                    navDepth: try reader.signed32(),
+                    buttonCount: try reader.signed32(),
+                    cancelIndex: try reader.signed32(),
+                    destructiveIndex: try reader.signed32(),
+                    inPopover: try reader.signed32(),
+                    title: try titles ? reader.data().nonEmpty : nil
+                )
+            )
         }
         let taskCount = try reader.count(minimumSize: 8)
         var runningTasks: [UInt64] = []
@@ -258,18 +280,39 @@ extension EngineSnapshot {
             throw .malformed("a locale that is not a tag's length", offset: reader.offset)
         }
         var state = SessionState(
-            id: id, app: apps[appIndex].name, device: device, sizeClass: sizeClass,
-            foreground: flags & Flag.foreground != 0, stack: stack, maxModalDepth: maxModalDepth,
-            startedTs: startedTs, lastTs: lastTs, lastSeq: lastSeq, lastUserActionTs: lastUserActionTs,
-            lastUserActionControl: lastUserActionControl, runningTasks: runningTasks,
-            lastTaskFinishedTs: lastTaskFinishedTs, lastTaskFailedTs: lastTaskFailedTs, events: events,
-            alertsPresented: alertsPresented, presentations: presentations, violations: violations,
-            lastObserved: lastObserved, counters: counters, windows: windows, fired: fired, quietUntil: quietUntil)
+            id: id,
+            app: apps[appIndex].name,
+            device: device,
+            sizeClass: sizeClass,
+            foreground: flags & Flag.foreground != 0,
+            stack: stack,
+            maxModalDepth: maxModalDepth,
+            startedTs: startedTs,
+            lastTs: lastTs,
+            lastSeq: lastSeq,
+            lastUserActionTs: lastUserActionTs,
+            lastUserActionControl: lastUserActionControl,
+            runningTasks: runningTasks,
+            lastTaskFinishedTs: lastTaskFinishedTs,
+            lastTaskFailedTs: lastTaskFailedTs,
+            events: events,
+            alertsPresented: alertsPresented,
+            presentations: presentations,
+            violations: violations,
+            lastObserved: lastObserved,
+            counters: counters,
+            windows: windows,
+            fired: fired,
+            quietUntil: quietUntil
+        )
         state.locale = tag
         return state
     }
 
-    private static func readCounters(_ reader: inout SnapshotReader, base: Int64) throws(SnapshotFormatError) -> [UInt64: Int64] {
+    private static func readCounters(
+        _ reader: inout SnapshotReader,
+        base: Int64
+    ) throws(SnapshotFormatError) -> [UInt64: Int64] {
         let count = try reader.count(minimumSize: 9)
         // Most sessions have none: an empty map must stay the shared empty one (even
         // `reserveCapacity(0)` allocates storage, two allocations a session on restore).

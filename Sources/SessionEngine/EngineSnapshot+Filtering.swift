@@ -4,7 +4,8 @@ extension EngineSnapshot {
     /// The snapshot with only the sessions `keepSession(app, sessionID)` accepts and the
     /// apps `keepApp(app)` accepts, and how many sessions were left out.
     public func filtered(
-        keepSession: (_ app: String, _ session: [UInt8]) -> Bool, keepApp: (_ app: String) -> Bool
+        keepSession: (_ app: String, _ session: [UInt8]) -> Bool,
+        keepApp: (_ app: String) -> Bool
     ) -> (snapshot: EngineSnapshot, droppedSessions: Int) {
         var copy = self
         copy.sessions = sessions.filter { keepSession($0.app, $0.id) }

@@ -23,7 +23,11 @@ extension EngineSnapshot {
         // Sorted by (last active, order taken): stable for sessions last active in the same millisecond.
         var order = sessions.indices.map { (lastObserved: sessions[$0].lastObserved, index: $0) }
         order.sort { $0.lastObserved != $1.lastObserved ? $0.lastObserved < $1.lastObserved : $0.index < $1.index }
-        return EngineSnapshot(version: currentVersion, apps: parts.last?.apps ?? [], sessions: order.map { sessions[$0.index] })
+        return EngineSnapshot(
+            version: currentVersion,
+            apps: parts.last?.apps ?? [],
+            sessions: order.map { sessions[$0.index] }
+        )
     }
 
     /// A session id as a dictionary key hashed in one call over its bytes (an array of bytes

@@ -14,7 +14,9 @@ public final class EventPipeline {
 
     /// A pipeline into a new engine.
     public init(
-        catalog: RuleCatalog, configuration: EngineConfiguration, output: any EngineOutput,
+        catalog: RuleCatalog,
+        configuration: EngineConfiguration,
+        output: any EngineOutput,
         limits: EventLimits = .init()
     ) {
         self.engine = Engine(catalog: catalog, configuration: configuration, output: output)
@@ -55,7 +57,9 @@ public final class EventPipeline {
     /// `bad_field`; an event of an unknown session without `app`: `unknown_session`).
     public var rejectedByReason: [String: UInt64] {
         var rejected = statistics.rejectedByReason
-        if engine.statistics.eventsRejected > 0 { rejected["bad_field", default: 0] += engine.statistics.eventsRejected }
+        if engine.statistics.eventsRejected > 0 {
+            rejected["bad_field", default: 0] += engine.statistics.eventsRejected
+        }
         if engine.statistics.eventsOfUnknownSessions > 0 {
             rejected[DiagnosticReason.unknownSession.rawValue, default: 0] += engine.statistics.eventsOfUnknownSessions
         }

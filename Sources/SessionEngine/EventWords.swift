@@ -74,16 +74,29 @@ struct EventWords {
     /// Fills `out` with the words of `text` when it is one of `event`'s texts, as the event
     /// gave it (same pointer and length), from the event's table (`mw_call.texts`), filling
     /// the table first when this event has not yet; false for any other text.
-    mutating func tableWords(of text: mw_str, in event: UnsafePointer<mw_event>, eventSerial: UInt64,
-                             into out: UnsafeMutablePointer<mw_words>) -> Bool {
+    mutating func tableWords(
+        of text: mw_str,
+        in event: UnsafePointer<mw_event>,
+        eventSerial: UInt64,
+        into out: UnsafeMutablePointer<mw_words>
+    ) -> Bool {
         guard let pointer = text.ptr, text.len > 0 else { return false }
         if table.pointee.ready == 0 { fill(event, eventSerial: eventSerial) }
         let fields = event.pointee
         @inline(__always) func same(_ field: mw_str) -> Bool { field.ptr == pointer && field.len == text.len }
         let lists = table.pointee
-        if same(fields.title) { out.pointee = lists.title; return true }
-        if same(fields.message) { out.pointee = lists.message; return true }
-        if same(fields.label) { out.pointee = lists.label; return true }
+        if same(fields.title) {
+            out.pointee = lists.title
+            return true
+        }
+        if same(fields.message) {
+            out.pointee = lists.message
+            return true
+        }
+        if same(fields.label) {
+            out.pointee = lists.label
+            return true
+        }
         if let buttons = fields.buttons {
             for index in 0..<Int(fields.button_count) where same(buttons[index].title) {
                 out.pointee = buttonLists[index]
@@ -114,7 +127,9 @@ struct EventWords {
         table.pointee.message = list(fields.message, eventSerial)
         table.pointee.label = list(fields.label, eventSerial)
         for index in 0..<buttonCount { buttonLists[index] = list(fields.buttons[index].title, eventSerial) }
-        for index in 0..<modalCount { buttonLists[buttonCount + index] = list(fields.modal_buttons[index].title, eventSerial) }
+        for index in 0..<modalCount {
+            buttonLists[buttonCount + index] = list(fields.modal_buttons[index].title, eventSerial)
+        }
         table.pointee.buttons = UnsafePointer(buttonLists)
         table.pointee.modal_buttons = UnsafePointer(buttonLists + buttonCount)
         table.pointee.ready = 1
@@ -124,16 +139,26 @@ struct EventWords {
     private mutating func list(_ text: mw_str, _ eventSerial: UInt64) -> mw_words {
         guard let pointer = text.ptr, text.len > 0 else { return mw_words(words: nil, count: 0, flags: 0) }
         let entry = find(pointer, text.len, eventSerial: eventSerial)
-        return mw_words(words: UnsafePointer(entry.pointee.words), count: UInt32(entry.pointee.count), flags: entry.pointee.flags)
+        return mw_words(
+            words: UnsafePointer(entry.pointee.words),
+            count: UInt32(entry.pointee.count),
+            flags: entry.pointee.flags
+        )
     }
 
     /// The entry of the text at `pointer`: handed out for it in this event, else holding its
     /// bytes, else a free entry it is read into now.
-    private mutating func find(_ pointer: UnsafePointer<CChar>, _ length: Int, eventSerial: UInt64) -> UnsafeMutablePointer<Entry> {
+    private mutating func find(
+        _ pointer: UnsafePointer<CChar>,
+        _ length: Int,
+        eventSerial: UInt64
+    ) -> UnsafeMutablePointer<Entry> {
         let bytes = UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self)
         let hint = (length &* 7 &+ Int(bytes[0]) &* 3 &+ Int(bytes[length - 1])) & (Self.hintCount - 1)
         let hinted = entries + hints[hint]
-        if hinted.pointee.event == eventSerial && hinted.pointee.source == pointer && hinted.pointee.sourceLength == length {
+        if hinted.pointee.event == eventSerial && hinted.pointee.source == pointer
+            && hinted.pointee.sourceLength == length
+        {
             return hinted
         }
         if Self.holds(hinted, bytes, length) {
@@ -142,8 +167,10 @@ struct EventWords {
         }
         for index in 0..<entryCount {
             let entry = entries + index
-            if (entry.pointee.event == eventSerial && entry.pointee.source == pointer && entry.pointee.sourceLength == length)
-                || Self.holds(entry, bytes, length) {
+            if (entry.pointee.event == eventSerial && entry.pointee.source == pointer
+                && entry.pointee.sourceLength == length)
+                || Self.holds(entry, bytes, length)
+            {
                 handOut(entry, pointer, length, eventSerial)
                 hints[hint] = index
                 return entry
@@ -160,12 +187,21 @@ struct EventWords {
 
     /// True when `entry` keeps exactly the `length` bytes at `bytes`.
     @inline(__always)
-    private static func holds(_ entry: UnsafeMutablePointer<Entry>, _ bytes: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    private static func holds(
+        _ entry: UnsafeMutablePointer<Entry>,
+        _ bytes: UnsafePointer<UInt8>,
+        _ length: Int
+    ) -> Bool {
         guard entry.pointee.textLength == length, let kept = entry.pointee.text else { return false }
         return memcmp(kept, bytes, length) == 0
     }
 
-    private func handOut(_ entry: UnsafeMutablePointer<Entry>, _ pointer: UnsafePointer<CChar>, _ length: Int, _ eventSerial: UInt64) {
+    private func handOut(
+        _ entry: UnsafeMutablePointer<Entry>,
+        _ pointer: UnsafePointer<CChar>,
+        _ length: Int,
+        _ eventSerial: UInt64
+    ) {
         entry.pointee.event = eventSerial
         entry.pointee.source = pointer
         entry.pointee.sourceLength = length

@@ -25,9 +25,9 @@ enum Hashing {
     /// A strong 64-bit mix (splitmix64's finalizer).
     @inline(__always)
     static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E3779B97F4A7C15
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
 

@@ -31,8 +31,16 @@ struct IdleApps {
     /// Takes `app` out of the list (nothing when it is not in it).
     mutating func remove(_ app: AppState) {
         guard app.isIdleListed else { return }
-        if let older = app.idleOlder { older.takeUnretainedValue().idleNewer = app.idleNewer } else { oldest = app.idleNewer }
-        if let newer = app.idleNewer { newer.takeUnretainedValue().idleOlder = app.idleOlder } else { newest = app.idleOlder }
+        if let older = app.idleOlder {
+            older.takeUnretainedValue().idleNewer = app.idleNewer
+        } else {
+            oldest = app.idleNewer
+        }
+        if let newer = app.idleNewer {
+            newer.takeUnretainedValue().idleOlder = app.idleOlder
+        } else {
+            newest = app.idleOlder
+        }
         app.idleOlder = nil
         app.idleNewer = nil
         app.isIdleListed = false

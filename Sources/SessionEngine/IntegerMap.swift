@@ -186,7 +186,11 @@ struct IntegerMap: ~Copyable {
     /// Forgets every key, keeping the room.
     mutating func removeAll() {
         if let entries, count > (hasZero ? 1 : 0) {
-            UnsafeMutableRawPointer(entries).initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<Entry>.stride)
+            UnsafeMutableRawPointer(entries).initializeMemory(
+                as: UInt8.self,
+                repeating: 0,
+                count: capacity * MemoryLayout<Entry>.stride
+            )
         }
         inline0 = Entry(key: 0, value: 0)
         inline1 = Entry(key: 0, value: 0)
@@ -259,9 +263,14 @@ struct IntegerMap: ~Copyable {
         let larger = max(8, oldCapacity * 2)
         capacity32 = Int32(larger)
         shift = UInt8(64 - larger.trailingZeroBitCount)
-        let fresh = pool?.pointee.allocate(Entry.self, count: larger) ?? UnsafeMutablePointer<Entry>.allocate(capacity: larger)
+        let fresh =
+            pool?.pointee.allocate(Entry.self, count: larger) ?? UnsafeMutablePointer<Entry>.allocate(capacity: larger)
         pooled = pool != nil
-        UnsafeMutableRawPointer(fresh).initializeMemory(as: UInt8.self, repeating: 0, count: larger * MemoryLayout<Entry>.stride)
+        UnsafeMutableRawPointer(fresh).initializeMemory(
+            as: UInt8.self,
+            repeating: 0,
+            count: larger * MemoryLayout<Entry>.stride
+        )
         entries = fresh
         let mask = larger - 1
         let secret = Self.secret

@@ -153,7 +153,11 @@ public struct JSONBuffer: ~Copyable {
         reserve(16)
         let out = UnsafeMutableRawPointer(base + count)
         out.storeBytes(of: Self.hexDigits(UInt32(truncatingIfNeeded: value >> 32)).bigEndian, as: UInt64.self)
-        out.storeBytes(of: Self.hexDigits(UInt32(truncatingIfNeeded: value)).bigEndian, toByteOffset: 8, as: UInt64.self)
+        out.storeBytes(
+            of: Self.hexDigits(UInt32(truncatingIfNeeded: value)).bigEndian,
+            toByteOffset: 8,
+            as: UInt64.self
+        )
         count += 16
     }
 

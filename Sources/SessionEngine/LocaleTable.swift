@@ -81,7 +81,9 @@ final class LocaleTable {
             var read = 1
             while slots[slot] != 0 {
                 let index = Int(slots[slot]) - 1
-                if Int(lengths[index]) == bytes.count, memcmp(storage + index * Self.stride, bytes.baseAddress!, bytes.count) == 0 {
+                if Int(lengths[index]) == bytes.count,
+                    memcmp(storage + index * Self.stride, bytes.baseAddress!, bytes.count) == 0
+                {
                     break
                 }
                 slot = (slot + 1) & (Self.slotCount - 1)
@@ -97,6 +99,7 @@ final class LocaleTable {
         let index = Int(number) - 1
         return mw_str(
             ptr: UnsafeRawPointer(storage + index * Self.stride).assumingMemoryBound(to: CChar.self),
-            len: Int(lengths[index]))
+            len: Int(lengths[index])
+        )
     }
 }

@@ -70,8 +70,14 @@ public struct RuleExampleRunner: Sendable {
             }
         }
         return Outcome(
-            rule: rule.id, example: example.name, edition: edition, expected: example.expected,
-            found: counter.count, rejected: Int(pipeline.eventsRejected), firstMessage: counter.firstMessage)
+            rule: rule.id,
+            example: example.name,
+            edition: edition,
+            expected: example.expected,
+            found: counter.count,
+            rejected: Int(pipeline.eventsRejected),
+            firstMessage: counter.firstMessage
+        )
     }
 
     private final class Counter: EngineOutput {

@@ -47,7 +47,10 @@ public final class RuleProfile: @unchecked Sendable {
     /// The rules that want events of `type` (an `mw_event_type` below `MW_EVENT_TYPE_COUNT`), in catalog order.
     @inline(__always)
     func dispatches(forType type: Int) -> UnsafeBufferPointer<Dispatch> {
-        UnsafeBufferPointer(start: dispatchList + dispatchStart[type], count: dispatchStart[type + 1] - dispatchStart[type])
+        UnsafeBufferPointer(
+            start: dispatchList + dispatchStart[type],
+            count: dispatchStart[type + 1] - dispatchStart[type]
+        )
     }
 
     /// Resolves the profile for `app` (nil: the default profile).
@@ -63,7 +66,9 @@ public final class RuleProfile: @unchecked Sendable {
         var offset = 0
         var active: [ActiveRule] = []
         var catalogIndex: [String: UInt32] = [:]
-        for (index, rule) in all.enumerated() where catalogIndex[rule.id] == nil { catalogIndex[rule.id] = UInt32(index) }
+        for (index, rule) in all.enumerated() where catalogIndex[rule.id] == nil {
+            catalogIndex[rule.id] = UInt32(index)
+        }
         for rule in all {
             var override = configuration.rules[rule.id] ?? .init()
             if let perApp = appOverride?.rules[rule.id] { override = override.merged(with: perApp) }
@@ -72,27 +77,41 @@ public final class RuleProfile: @unchecked Sendable {
                 base[i] = override.parameters[parameter.name] ?? parameter.defaultValue
             }
             offset += rule.parameters.count
-            guard rule.applies(in: edition), override.enabled ?? true, configuration.quarantined[rule.id] == nil else { continue }
+            guard rule.applies(in: edition), override.enabled ?? true, configuration.quarantined[rule.id] == nil else {
+                continue
+            }
             let seed = Hashing.fnv1a(rule.id)
             let severity = override.severity ?? rule.severity
-            active.append(ActiveRule(
-                descriptor: rule, seed: seed, severity: severity,
-                parameters: UnsafePointer(base), parameterCount: rule.parameters.count,
-                template: ViolationTemplate(descriptor: rule, seed: seed, severity: severity, edition: edition)))
+            active.append(
+                ActiveRule(
+                    descriptor: rule,
+                    seed: seed,
+                    severity: severity,
+                    parameters: UnsafePointer(base),
+                    parameterCount: rule.parameters.count,
+                    template: ViolationTemplate(descriptor: rule, seed: seed, severity: severity, edition: edition)
+                )
+            )
         }
         rules = active
         dispatchByType = (0..<Int(MW_EVENT_TYPE_COUNT.rawValue)).map { type in
             active.enumerated().compactMap { ordinal, rule in
                 guard rule.descriptor.wants(eventType: UInt32(type)) else { return nil }
                 return Dispatch(
-                    entry: rule.descriptor.entry, moduleState: rule.descriptor.moduleState,
-                    parameters: rule.parameters, parameterDeclarations: rule.descriptor.parameterDeclarations,
-                    parameterCount: UInt32(rule.parameterCount), ruleIndex: rule.descriptor.index,
+                    entry: rule.descriptor.entry,
+                    moduleState: rule.descriptor.moduleState,
+                    parameters: rule.parameters,
+                    parameterDeclarations: rule.descriptor.parameterDeclarations,
+                    parameterCount: UInt32(rule.parameterCount),
+                    ruleIndex: rule.descriptor.index,
                     catalogIndex: catalogIndex[rule.descriptor.id] ?? 0,
-                    seed: rule.seed, ordinal: ordinal, fire: rule.descriptor.fire,
+                    seed: rule.seed,
+                    ordinal: ordinal,
+                    fire: rule.descriptor.fire,
                     englishOnly: rule.descriptor.languages == .english,
                     judgesLanguage: rule.descriptor.languages == .english || rule.descriptor.languages == .localized,
-                    template: rule.template)
+                    template: rule.template
+                )
             }
         }
         let flat = dispatchByType.flatMap { $0 }

@@ -232,9 +232,13 @@ struct Session: Equatable {
         if let tasks = record.pointee.tasks { pool.pointee.deallocate(tasks, count: Int(record.pointee.taskCapacity)) }
         record.pointee.tasks = nil
         record.pointee.taskCapacity = 0
-        if let stack = record.pointee.stackHeap { pool.pointee.deallocate(stack, count: Int(record.pointee.stackCapacity)) }
+        if let stack = record.pointee.stackHeap {
+            pool.pointee.deallocate(stack, count: Int(record.pointee.stackCapacity))
+        }
         record.pointee.stackHeap = nil
-        if let arena = record.pointee.arenaHeap { pool.pointee.deallocate(arena, count: Int(record.pointee.idArenaCapacity)) }
+        if let arena = record.pointee.arenaHeap {
+            pool.pointee.deallocate(arena, count: Int(record.pointee.idArenaCapacity))
+        }
         record.pointee.arenaHeap = nil
     }
 
@@ -266,7 +270,9 @@ struct Session: Equatable {
     }
 
     /// The id bytes.
-    var idBuffer: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: record.pointee.view.id.ptr, count: record.pointee.view.id.len) }
+    var idBuffer: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: record.pointee.view.id.ptr, count: record.pointee.view.id.len)
+    }
 
     /// The id bytes as an `mw_str`.
     var idStr: mw_str { record.pointee.view.id }
@@ -275,7 +281,8 @@ struct Session: Equatable {
     @inline(__always)
     func idEquals(_ other: UnsafeRawBufferPointer) -> Bool {
         let count = record.pointee.view.id.len
-        return other.count == count && (count == 0 || memcmp(record.pointee.view.id.ptr!, other.baseAddress!, count) == 0)
+        return other.count == count
+            && (count == 0 || memcmp(record.pointee.view.id.ptr!, other.baseAddress!, count) == 0)
     }
 
     /// Forgets everything but the id: a new launch under the same id, or an idle restart.
@@ -294,7 +301,9 @@ struct Session: Equatable {
         var titleLength = title.ptr == nil ? 0 : min(title.len, Self.maxTitleBytes)
         if titleLength < title.len, let bytes = UnsafeRawPointer(title.ptr) {
             // Cut before a continuation byte: never inside a character.
-            while titleLength > 0, bytes.load(fromByteOffset: titleLength, as: UInt8.self) & 0xC0 == 0x80 { titleLength -= 1 }
+            while titleLength > 0, bytes.load(fromByteOffset: titleLength, as: UInt8.self) & 0xC0 == 0x80 {
+                titleLength -= 1
+            }
         }
         let used = Int(record.pointee.idArenaUsed)
         let prefix = StackEntry.titleLengthBytes
@@ -312,7 +321,10 @@ struct Session: Equatable {
         append(entry)
         if entry.kind == MW_KIND_MODAL.rawValue {
             record.pointee.view.modal_depth += 1
-            record.pointee.view.max_modal_depth = max(record.pointee.view.max_modal_depth, record.pointee.view.modal_depth)
+            record.pointee.view.max_modal_depth = max(
+                record.pointee.view.max_modal_depth,
+                record.pointee.view.modal_depth
+            )
         }
     }
 
@@ -333,7 +345,8 @@ struct Session: Equatable {
     /// Where an entry's bytes in the arena end.
     @inline(__always)
     private func arenaEnd(of entry: StackEntry) -> Int32 {
-        Int32(UnsafeRawPointer(entry.view.id.ptr!) - UnsafeRawPointer(idArena!)) + Int32(entry.view.id.len + entry.titleLength)
+        Int32(UnsafeRawPointer(entry.view.id.ptr!) - UnsafeRawPointer(idArena!))
+            + Int32(entry.view.id.len + entry.titleLength)
     }
 
     /// Removes the entry at `index` and everything presented above it.
@@ -364,7 +377,9 @@ struct Session: Equatable {
         guard delta != 0 else { return }
         for i in stack.indices {
             let id = stack[i].view.id
-            stack[i].view.id.ptr = id.ptr.map { UnsafePointer((UnsafeRawPointer($0) + delta).assumingMemoryBound(to: CChar.self)) }
+            stack[i].view.id.ptr = id.ptr.map {
+                UnsafePointer((UnsafeRawPointer($0) + delta).assumingMemoryBound(to: CChar.self))
+            }
         }
     }
 
@@ -390,7 +405,9 @@ struct Session: Equatable {
         let grown = pool.pointee.allocate(UInt8.self, count: capacity)
         let old = idArena!
         grown.update(from: old, count: Int(record.pointee.idArenaUsed))
-        if let heap = record.pointee.arenaHeap { pool.pointee.deallocate(heap, count: Int(record.pointee.idArenaCapacity)) }
+        if let heap = record.pointee.arenaHeap {
+            pool.pointee.deallocate(heap, count: Int(record.pointee.idArenaCapacity))
+        }
         record.pointee.arenaHeap = grown
         record.pointee.idArenaCapacity = Int32(capacity)
         moveIDs(by: UnsafeRawPointer(grown) - UnsafeRawPointer(old))

@@ -73,7 +73,9 @@ public final class SessionJournal {
         /// The kept text, and whether it was cut; nil when absent.
         var value: (text: String, truncated: Bool)? {
             guard present else { return nil }
-            let text = withUnsafeBytes(of: storage) { String(decoding: UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)]), as: UTF8.self) }
+            let text = withUnsafeBytes(of: storage) {
+                String(decoding: UnsafeRawBufferPointer(rebasing: $0[0..<Int(count)]), as: UTF8.self)
+            }
             return (text, Int(count) < Int(fullLength))
         }
     }
@@ -197,11 +199,11 @@ public final class SessionJournal {
             detail = event.pointee.task_state
             subject = event.pointee.task
         case MW_EVENT_ALERT_PRESENTED.rawValue, MW_EVENT_SHEET_PRESENTED.rawValue,
-             MW_EVENT_MODAL_PRESENTED.rawValue, MW_EVENT_POPOVER_PRESENTED.rawValue:
+            MW_EVENT_MODAL_PRESENTED.rawValue, MW_EVENT_POPOVER_PRESENTED.rawValue:
             subject = event.pointee.id
             text = event.pointee.title
         case MW_EVENT_ALERT_DISMISSED.rawValue, MW_EVENT_SHEET_DISMISSED.rawValue,
-             MW_EVENT_MODAL_DISMISSED.rawValue, MW_EVENT_POPOVER_DISMISSED.rawValue:
+            MW_EVENT_MODAL_DISMISSED.rawValue, MW_EVENT_POPOVER_DISMISSED.rawValue:
             subject = event.pointee.id
             detail = event.pointee.button
             via = event.pointee.via
@@ -241,11 +243,24 @@ public final class SessionJournal {
         let subject = entry.subject.value
         let text = entry.text.value
         var record = Record(
-            type: type, ts: entry.ts, seq: entry.seq, observed: entry.observed,
-            id: subject?.text, title: text?.text, truncated: subject?.truncated == true || text?.truncated == true,
-            button: nil, via: nil, state: nil, control: nil, device: nil, app: nil,
-            modalDepth: Int(entry.modalDepth), stackDepth: Int(entry.stackDepth),
-            violations: UInt64(entry.violations), sessionStartedTs: entry.sessionStartedTs)
+            type: type,
+            ts: entry.ts,
+            seq: entry.seq,
+            observed: entry.observed,
+            id: subject?.text,
+            title: text?.text,
+            truncated: subject?.truncated == true || text?.truncated == true,
+            button: nil,
+            via: nil,
+            state: nil,
+            control: nil,
+            device: nil,
+            app: nil,
+            modalDepth: Int(entry.modalDepth),
+            stackDepth: Int(entry.stackDepth),
+            violations: UInt64(entry.violations),
+            sessionStartedTs: entry.sessionStartedTs
+        )
         switch UInt32(entry.type) {
         case MW_EVENT_SESSION_START.rawValue:
             record.device = name(entry.detail, in: deviceNames)
@@ -256,7 +271,7 @@ public final class SessionJournal {
         case MW_EVENT_TASK_PROGRESS.rawValue:
             record.state = name(entry.detail, in: taskStateNames)
         case MW_EVENT_ALERT_DISMISSED.rawValue, MW_EVENT_SHEET_DISMISSED.rawValue,
-             MW_EVENT_MODAL_DISMISSED.rawValue, MW_EVENT_POPOVER_DISMISSED.rawValue:
+            MW_EVENT_MODAL_DISMISSED.rawValue, MW_EVENT_POPOVER_DISMISSED.rawValue:
             record.button = entry.detail == MW_ABSENT ? nil : Int(entry.detail)
             record.via = name(entry.via, in: viaNames)
         default:

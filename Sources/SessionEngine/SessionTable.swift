@@ -66,22 +66,27 @@ final class SessionTable {
             if count >= 12, let base = id.baseAddress {
                 prefix0 = base.loadUnaligned(as: UInt32.self)
                 prefix1 = base.loadUnaligned(fromByteOffset: 4, as: UInt64.self)
-                prefix2 = count >= Self.prefixBytes
+                prefix2 =
+                    count >= Self.prefixBytes
                     ? base.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
                     // Bytes 12 ..< count: the last 8, shifted down past those before 12.
-                    : base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64((Self.prefixBytes - count) * 8)
+                    : base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                        >> UInt64((Self.prefixBytes - count) * 8)
             } else {
                 var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
                 (prefix0, prefix1, prefix2) = withUnsafeMutableBytes(of: &scratch) { buffer in
                     if let source = id.baseAddress, count > 0 {
                         for i in 0..<count { buffer[i] = source.load(fromByteOffset: i, as: UInt8.self) }
                     }
-                    return (buffer.loadUnaligned(as: UInt32.self),
-                            buffer.loadUnaligned(fromByteOffset: 4, as: UInt64.self),
-                            buffer.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+                    return (
+                        buffer.loadUnaligned(as: UInt32.self),
+                        buffer.loadUnaligned(fromByteOffset: 4, as: UInt64.self),
+                        buffer.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+                    )
                 }
             }
-            var hash = (Hashing.mix(prefix1 ^ seed.s1) &+ Hashing.mix(prefix2 ^ seed.s2))
+            var hash =
+                (Hashing.mix(prefix1 ^ seed.s1) &+ Hashing.mix(prefix2 ^ seed.s2))
                 ^ (UInt64(prefix0) << 32 | UInt64(count)) ^ seed.s0
             if count > Self.prefixBytes {
                 var hasher = Hasher()
@@ -207,7 +212,9 @@ final class SessionTable {
         } else {
             if slotCount == slotCapacity { growSlots() }
             slot = Int32(slotCount)
-            (slots + slotCount * Self.slotStride).bindMemory(to: SessionRecord.self, capacity: 1).initialize(to: SessionRecord())
+            (slots + slotCount * Self.slotStride).bindMemory(to: SessionRecord.self, capacity: 1).initialize(
+                to: SessionRecord()
+            )
             slotCount += 1
         }
         record(Int(slot)).pointee.start(id: id, hash: hash, app: app)
@@ -271,14 +278,22 @@ final class SessionTable {
     }
 
     @inline(__always)
-    private func slot(of session: Session) -> Int { (UnsafeMutableRawPointer(session.record) - slots) / Self.slotStride }
+    private func slot(of session: Session) -> Int {
+        (UnsafeMutableRawPointer(session.record) - slots) / Self.slotStride
+    }
 
     private func place(_ slot: Int32) {
         let key = Key(handle(slot).idBuffer, seed)
         var position = Int(truncatingIfNeeded: key.mixed) & mask
         while entries[position].slot >= 0 { position = (position + 1) & mask }
         if entries[position].meta != 0 { tombstones -= 1 }
-        entries[position] = Entry(slot: slot, meta: key.meta, prefix0: key.prefix0, prefix1: key.prefix1, prefix2: key.prefix2)
+        entries[position] = Entry(
+            slot: slot,
+            meta: key.meta,
+            prefix0: key.prefix0,
+            prefix1: key.prefix1,
+            prefix2: key.prefix2
+        )
     }
 
     private func rehash(growing: Bool) {

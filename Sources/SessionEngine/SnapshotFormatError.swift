@@ -16,7 +16,8 @@ public enum SnapshotFormatError: Error, Sendable, Equatable, CustomStringConvert
         switch self {
         case .notASnapshot: "not a session snapshot (wrong magic bytes)"
         case .unsupportedVersion(let version): "session snapshot format version \(version) is not supported"
-        case .checksumMismatch(let expected, let found): "session snapshot checksum mismatch (header \(expected), body \(found))"
+        case .checksumMismatch(let expected, let found):
+            "session snapshot checksum mismatch (header \(expected), body \(found))"
         case .truncated(let offset): "session snapshot truncated at byte \(offset)"
         case .malformed(let what, let offset): "session snapshot malformed at byte \(offset): \(what)"
         }

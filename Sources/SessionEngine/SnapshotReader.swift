@@ -26,7 +26,9 @@ struct SnapshotReader {
         var shift: UInt64 = 0
         while true {
             let b = try byte()
-            guard shift < 64, !(shift == 63 && b > 1) else { throw .malformed("a varint longer than 64 bits", offset: offset) }
+            guard shift < 64, !(shift == 63 && b > 1) else {
+                throw .malformed("a varint longer than 64 bits", offset: offset)
+            }
             value |= UInt64(b & 0x7F) << shift
             if b & 0x80 == 0 { return value }
             shift += 7
@@ -40,14 +42,18 @@ struct SnapshotReader {
 
     mutating func signed32() throws(SnapshotFormatError) -> Int32 {
         let value = try signed()
-        guard let narrow = Int32(exactly: value) else { throw .malformed("a 32-bit field out of range", offset: offset) }
+        guard let narrow = Int32(exactly: value) else {
+            throw .malformed("a 32-bit field out of range", offset: offset)
+        }
         return narrow
     }
 
     /// A count of items that each take at least `minimumSize` bytes; checked against what is left.
     mutating func count(minimumSize: Int = 1) throws(SnapshotFormatError) -> Int {
         let value = try unsigned()
-        guard value <= UInt64(remaining / max(1, minimumSize)) else { throw .malformed("a count larger than the bytes left", offset: offset) }
+        guard value <= UInt64(remaining / max(1, minimumSize)) else {
+            throw .malformed("a count larger than the bytes left", offset: offset)
+        }
         return Int(value)
     }
 
@@ -65,7 +71,9 @@ struct SnapshotReader {
 
     mutating func string() throws(SnapshotFormatError) -> String {
         let bytes = try data()
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformed("a name that is not UTF-8", offset: offset) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw .malformed("a name that is not UTF-8", offset: offset)
+        }
         return text
     }
 }

@@ -11,9 +11,19 @@ struct StackEntry {
     /// An entry of `kind` presented at `ts`, its id not placed yet.
     init(kind: UInt32, ts: Int64) {
         view = mw_presentation(
-            kind: kind, reserved: 0, id: mw_str(ptr: nil, len: 0), ts: ts,
-            style: MW_ABSENT, transition: MW_ABSENT, size_class: MW_ABSENT, nav_depth: 0,
-            button_count: 0, cancel_index: MW_ABSENT, destructive_index: MW_ABSENT, in_popover: MW_ABSENT)
+            kind: kind,
+            reserved: 0,
+            id: mw_str(ptr: nil, len: 0),
+            ts: ts,
+            style: MW_ABSENT,
+            transition: MW_ABSENT,
+            size_class: MW_ABSENT,
+            nav_depth: 0,
+            button_count: 0,
+            cancel_index: MW_ABSENT,
+            destructive_index: MW_ABSENT,
+            in_popover: MW_ABSENT
+        )
     }
 
     var kind: UInt32 { view.kind }

@@ -32,13 +32,25 @@ final class ViolationTemplate {
         module = descriptor.module
         self.severity = severity
         var json = JSONBuffer(capacity: 256)
-        json.key("rule"); json.string(descriptor.id); json.byte(0x2C)
-        json.key("rev"); json.integer(Int64(descriptor.rev)); json.byte(0x2C)
-        json.key("module"); json.string(descriptor.module); json.byte(0x2C)
-        json.key("severity"); json.string(severity.name); json.byte(0x2C)
-        json.key("edition"); json.string(edition.name); json.byte(0x2C)
+        json.key("rule")
+        json.string(descriptor.id)
+        json.byte(0x2C)
+        json.key("rev")
+        json.integer(Int64(descriptor.rev))
+        json.byte(0x2C)
+        json.key("module")
+        json.string(descriptor.module)
+        json.byte(0x2C)
+        json.key("severity")
+        json.string(severity.name)
+        json.byte(0x2C)
+        json.key("edition")
+        json.string(edition.name)
+        json.byte(0x2C)
         let headEnd = json.count
-        json.key("guideline"); json.string(descriptor.guideline); json.byte(0x2C)
+        json.key("guideline")
+        json.string(descriptor.guideline)
+        json.byte(0x2C)
         let guidelineEnd = json.count
         json.string(descriptor.summary)
         let summaryEnd = json.count

@@ -112,7 +112,9 @@ struct ViolationWriter {
     /// out of order was written; returns whether it was bad.
     mutating func endEvidence() -> Bool {
         if wroteJSON && !bad {
-            let valid = json.pointee.withBytes { JSONSyntax.isValidObject(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+            let valid = json.pointee.withBytes {
+                JSONSyntax.isValidObject(UnsafeRawBufferPointer(rebasing: $0[start...]))
+            }
             if valid { return false }
             bad = true
         }

@@ -81,7 +81,9 @@ struct WindowRings: ~Copyable {
     @inline(__always)
     private func time(_ offset: Int32, _ position: Int) -> Int64 {
         if offset < 0 {
-            return withUnsafeBytes(of: inlineTimes) { $0.load(fromByteOffset: (Int(offset) + Self.inlineCount + position) * 8, as: Int64.self) }
+            return withUnsafeBytes(of: inlineTimes) {
+                $0.load(fromByteOffset: (Int(offset) + Self.inlineCount + position) * 8, as: Int64.self)
+            }
         }
         return times![Int(offset) + position]
     }
@@ -100,7 +102,13 @@ struct WindowRings: ~Copyable {
     /// Adds `ts` to `key`'s window after dropping the times older than `window` ms before it,
     /// and the oldest beyond `limit` (at least 1); returns how many times the window holds.
     /// Times are pushed in order (the engine never judges a session earlier than its latest).
-    mutating func push(_ ts: Int64, key: UInt64, window: Int64, limit: Int, pool: UnsafeMutablePointer<SpillPool>? = nil) -> Int {
+    mutating func push(
+        _ ts: Int64,
+        key: UInt64,
+        window: Int64,
+        limit: Int,
+        pool: UnsafeMutablePointer<SpillPool>? = nil
+    ) -> Int {
         let number: Int
         if let found = index.value(key) {
             number = Int(found)
@@ -186,7 +194,11 @@ struct WindowRings: ~Copyable {
     }
 
     /// Memory for `count` values of `T`: from `pool` when given (the rings are then pooled).
-    private mutating func take<T>(_: T.Type, _ count: Int, _ pool: UnsafeMutablePointer<SpillPool>?) -> UnsafeMutablePointer<T> {
+    private mutating func take<T>(
+        _: T.Type,
+        _ count: Int,
+        _ pool: UnsafeMutablePointer<SpillPool>?
+    ) -> UnsafeMutablePointer<T> {
         if rings == nil && times == nil { pooled = pool != nil }
         if pooled, let pool { return pool.pointee.allocate(T.self, count: count) }
         return .allocate(capacity: count)

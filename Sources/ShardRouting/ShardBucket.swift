@@ -44,9 +44,11 @@ public struct ShardBucket: Hashable, Sendable, Comparable, CustomStringConvertib
     /// The bucket a topic frame names (`ui/<bb>/...`), or nil when it is not a shard topic.
     public init?(topic: some Collection<UInt8>) {
         var iterator = topic.makeIterator()
-        guard iterator.next() == UInt8(ascii: "u"), iterator.next() == UInt8(ascii: "i"), iterator.next() == UInt8(ascii: "/"),
-              let high = iterator.next().flatMap(Self.nibble), let low = iterator.next().flatMap(Self.nibble),
-              iterator.next() == UInt8(ascii: "/") else { return nil }
+        guard iterator.next() == UInt8(ascii: "u"), iterator.next() == UInt8(ascii: "i"),
+            iterator.next() == UInt8(ascii: "/"),
+            let high = iterator.next().flatMap(Self.nibble), let low = iterator.next().flatMap(Self.nibble),
+            iterator.next() == UInt8(ascii: "/")
+        else { return nil }
         value = high << 4 | low
     }
 

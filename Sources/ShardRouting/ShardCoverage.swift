@@ -44,7 +44,9 @@ public struct ShardCoverage: Sendable, Equatable {
         for i in members.indices {
             for j in members.indices where j > i {
                 let shared = owned[i].intersection(owned[j]).count
-                if shared > 0 { overlaps.append(Overlap(daemons: [members[i].name, members[j].name], buckets: shared)) }
+                if shared > 0 {
+                    overlaps.append(Overlap(daemons: [members[i].name, members[j].name], buckets: shared))
+                }
             }
         }
         self.overlaps = overlaps
@@ -62,7 +64,10 @@ public struct ShardCoverage: Sendable, Equatable {
 
     /// The problems as sentences for people, one an element; empty when exact.
     public var warnings: [String] {
-        overlaps.map { "\($0.daemons.joined(separator: " and ")) both own \($0.buckets) bucket(s): their events are judged twice" }
-            + (uncovered > 0 ? ["\(uncovered) of 256 buckets are owned by no daemon: their events are judged by none"] : [])
+        overlaps.map {
+            "\($0.daemons.joined(separator: " and ")) both own \($0.buckets) bucket(s): their events are judged twice"
+        }
+            + (uncovered > 0
+                ? ["\(uncovered) of 256 buckets are owned by no daemon: their events are judged by none"] : [])
     }
 }

@@ -18,7 +18,8 @@ public enum SocketThread: Sendable {
     /// - Returns: `report`'s answer, and a semaphore signalled once when the thread has ended.
     /// - Throws: `open`'s error, once the thread has ended.
     public static func start<Worker, Report: Sendable, Failure: Error>(
-        name: String, kernelName: String? = nil,
+        name: String,
+        kernelName: String? = nil,
         open: @escaping @Sendable () throws(Failure) -> Worker,
         report: @escaping @Sendable (Worker) -> Report,
         run: @escaping @Sendable (Worker) -> Void
@@ -66,4 +67,3 @@ private final class StartReport<Report: Sendable, Failure: Error>: Sendable {
         return result.withLock { $0 }!
     }
 }
-

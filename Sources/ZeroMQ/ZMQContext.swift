@@ -35,7 +35,11 @@ public final class ZMQContext: Sendable {
     /// - Throws: ``ZMQError`` when libzmq cannot create the context or refuses the option.
     public init(ioThreads: Int = 1) throws(ZMQError) {
         guard ioThreads >= 0, ioThreads <= Int(Int32.max) else {
-            throw ZMQError(code: .invalidArgument, errno: EINVAL, operation: "zmq_ctx_set(ZMQ_IO_THREADS, \(ioThreads))")
+            throw ZMQError(
+                code: .invalidArgument,
+                errno: EINVAL,
+                operation: "zmq_ctx_set(ZMQ_IO_THREADS, \(ioThreads))"
+            )
         }
         guard let raw = zmq_ctx_new() else {
             throw LibZMQ.lastError("zmq_ctx_new")

@@ -40,7 +40,9 @@ private func readRaw<T>(
     let result: Result<T, ZMQError> = withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { buffer in
         var size = buffer.count
         let outcome = Result { () throws(ZMQError) in
-            try LibZMQ.callOnce("zmq_getsockopt(\(option))") { zmq_getsockopt(socket, option, buffer.baseAddress, &size) }
+            try LibZMQ.callOnce("zmq_getsockopt(\(option))") {
+                zmq_getsockopt(socket, option, buffer.baseAddress, &size)
+            }
         }
         return outcome.map { _ in body(UnsafeRawBufferPointer(rebasing: buffer[..<size])) }
     }

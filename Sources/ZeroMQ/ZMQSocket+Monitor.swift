@@ -28,11 +28,19 @@ extension ZMQSocket {
     public func receiveMonitorEvent(dontWait: Bool = true) throws(ZMQError) -> MonitorEvent? {
         guard let message = try receiveMultipart(maxFrames: 2, dontWait: dontWait) else { return nil }
         guard message.frames.count == 2, message.frames[0].count == 6 else {
-            throw ZMQError(code: .protocolViolation, errno: EPROTO, operation: "receiveMonitorEvent: not a monitor event")
+            throw ZMQError(
+                code: .protocolViolation,
+                errno: EPROTO,
+                operation: "receiveMonitorEvent: not a monitor event"
+            )
         }
         let head = message.frames[0]
         let event = UInt16(head[0]) | UInt16(head[1]) << 8
         let value = UInt32(head[2]) | UInt32(head[3]) << 8 | UInt32(head[4]) << 16 | UInt32(head[5]) << 24
-        return MonitorEvent(event: event, value: Int32(bitPattern: value), endpoint: String(decoding: message.frames[1], as: UTF8.self))
+        return MonitorEvent(
+            event: event,
+            value: Int32(bitPattern: value),
+            endpoint: String(decoding: message.frames[1], as: UTF8.self)
+        )
     }
 }

@@ -49,7 +49,11 @@ extension ZMQSocket {
     /// - Returns: the message, or `nil` with `dontWait` when nothing is waiting.
     public func receiveMultipart(maxFrames: Int = .max, dontWait: Bool = false) throws(ZMQError) -> ZMQMultipart? {
         guard maxFrames >= 0 else {
-            throw ZMQError(code: .invalidArgument, errno: EINVAL, operation: "receiveMultipart(maxFrames: \(maxFrames))")
+            throw ZMQError(
+                code: .invalidArgument,
+                errno: EINVAL,
+                operation: "receiveMultipart(maxFrames: \(maxFrames))"
+            )
         }
         var message = ZMQMessage()
         guard try self.receive(into: &message, dontWait: dontWait) else { return nil }

@@ -94,9 +94,15 @@ final class CheckCollector: ViolationWritingOutput {
             return
         }
         let found = Found(
-            store: store, jsonRange: store.append(write), rule: violation.rule, severity: violation.severity,
-            app: violation.app, sessionRange: store.appendSession(violation.session), ts: violation.ts,
-            location: location)
+            store: store,
+            jsonRange: store.append(write),
+            rule: violation.rule,
+            severity: violation.severity,
+            app: violation.app,
+            sessionRange: store.appendSession(violation.session),
+            ts: violation.ts,
+            location: location
+        )
         violations.append(found)
         if let onViolation { found.withJSON { onViolation(violation, $0) } }
     }

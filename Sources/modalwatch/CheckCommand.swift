@@ -16,7 +16,8 @@ struct CheckCommand: ParsableCommand {
             SARIF 2.1.0 log for code-scanning tools. Exit status: 0 nothing at or above --fail-on, 1 violations \
             found, 2 bad usage or unreadable input (a file that cannot be read, or one whose every event is rejected). \
             Rejected events among accepted ones are counted in the summary and the rest is judged.
-            """)
+            """
+    )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json, sarif
@@ -27,19 +28,27 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var rules: RuleSelectionOptions
 
-    @Option(name: .long, help: "text (for people), json (one violation per line, as the daemon publishes it) or sarif (SARIF 2.1.0).")
+    @Option(
+        name: .long,
+        help: "text (for people), json (one violation per line, as the daemon publishes it) or sarif (SARIF 2.1.0)."
+    )
     var format: Format = .text
 
     @Flag(name: .long, help: "The same as --format json.")
     var json = false
 
-    @Option(name: .customLong("fail-on"), help: "Exit 1 when a violation at or above this severity is found: info, warning or error.")
+    @Option(
+        name: .customLong("fail-on"),
+        help: "Exit 1 when a violation at or above this severity is found: info, warning or error."
+    )
     var failOn: String = "warning"
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("name at least one NDJSON file, or - for stdin") }
         if Severity(name: failOn) == nil { throw ValidationError("--fail-on must be info, warning or error") }
-        if json && format != .text && format != .json { throw ValidationError("--json and --format \(format.rawValue) disagree; pick one") }
+        if json && format != .text && format != .json {
+            throw ValidationError("--json and --format \(format.rawValue) disagree; pick one")
+        }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("stdin (-) can be read once") }
     }
 
@@ -60,7 +69,8 @@ struct CheckCommand: ParsableCommand {
                 let time = ReportTime.format(found.ts, seconds: true)
                 let object = CheckCollector.object(json)
                 let session = String(decoding: found.session, as: UTF8.self)
-                let text = "\(place)\(severity) \(found.rule)  \(found.app) \(session) \(time): \(CheckCollector.message(in: object))"
+                let text =
+                    "\(place)\(severity) \(found.rule)  \(found.app) \(session) \(time): \(CheckCollector.message(in: object))"
                 out.write(Array((Terminal.visible(text) + "\n").utf8))
                 if let suggestion = CheckCollector.suggestion(in: object) {
                     out.write(Array(("    suggestion: " + Terminal.visible(suggestion) + "\n").utf8))
@@ -97,8 +107,13 @@ struct CheckCommand: ParsableCommand {
         if format == .sarif {
             let found = collector.violations
             let log = SarifLog(
-                catalog: catalog, profile: RuleProfile(catalog: catalog, configuration: configuration.engine, app: nil),
-                files: files, found: found, notifications: collector.diagnosticLines, version: Modalwatch.configuration.version)
+                catalog: catalog,
+                profile: RuleProfile(catalog: catalog, configuration: configuration.engine, app: nil),
+                files: files,
+                found: found,
+                notifications: collector.diagnosticLines,
+                version: Modalwatch.configuration.version
+            )
             out.write(JSONOutput.escaped(log.bytes))
             out.write([0x0A])
         }
@@ -106,7 +121,8 @@ struct CheckCommand: ParsableCommand {
         let threshold = Severity(name: failOn)!
         let bySeverity = collector.severities
         let summary = Severity.allCases.reversed().map { "\(bySeverity[$0]) \($0.name)" }.joined(separator: ", ")
-        var line = "\(bySeverity.total) violation(s) (\(summary)) in \(pipeline.statistics.eventsReceived) event(s), edition \(configuration.engine.defaultEdition.name)"
+        var line =
+            "\(bySeverity.total) violation(s) (\(summary)) in \(pipeline.statistics.eventsReceived) event(s), edition \(configuration.engine.defaultEdition.name)"
         let rejected = pipeline.eventsRejected
         if rejected > 0 { line += "; \(rejected) rejected" }
         let anomalies = collector.diagnostics.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
@@ -114,13 +130,19 @@ struct CheckCommand: ParsableCommand {
         let received = pipeline.statistics.eventsReceived
         if received > 0 && rejected >= received {
             // Nothing judged: the input is not an event stream, which is unreadable input (exit 2), not a clean result.
-            let reasons = pipeline.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            Terminal.error("every event was rejected (\(rejected) of \(received): \(reasons)), nothing was judged; "
-                + "is it NDJSON of events (docs/spec/events.md)? The first rejection: \(collector.diagnosticLines.first ?? "-")")
+            let reasons = pipeline.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                separator: ", "
+            )
+            Terminal.error(
+                "every event was rejected (\(rejected) of \(received): \(reasons)), nothing was judged; "
+                    + "is it NDJSON of events (docs/spec/events.md)? The first rejection: \(collector.diagnosticLines.first ?? "-")"
+            )
             throw ExitCode(2)
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
-        for diagnostic in collector.diagnosticLines { FileHandle.standardError.write(Data((Terminal.visible("  \(diagnostic)") + "\n").utf8)) }
+        for diagnostic in collector.diagnosticLines {
+            FileHandle.standardError.write(Data((Terminal.visible("  \(diagnostic)") + "\n").utf8))
+        }
         if Severity.allCases.contains(where: { $0 >= threshold && bySeverity[$0] > 0 }) { throw ExitCode(1) }
     }
 

@@ -4,10 +4,18 @@ import ModalwatchConfig
 
 /// Options of every command that talks to the daemon's control socket.
 struct ControlOptions: ParsableArguments {
-    @Option(name: .long, help: "A daemon's control endpoint (default: $MODALWATCH_CONTROL, else control: of the daemon's config file, else \(DefaultEndpoints.control)); repeat it for sharded daemons, which then answer as one.")
+    @Option(
+        name: .long,
+        help:
+            "A daemon's control endpoint (default: $MODALWATCH_CONTROL, else control: of the daemon's config file, else \(DefaultEndpoints.control)); repeat it for sharded daemons, which then answer as one."
+    )
     var control: [String] = []
 
-    @Option(name: .long, help: "The daemon's config file, read for its control: endpoint (default: $MODALWATCH_CONFIG, else \(ConfigLoader.defaultPath) when readable).")
+    @Option(
+        name: .long,
+        help:
+            "The daemon's config file, read for its control: endpoint (default: $MODALWATCH_CONFIG, else \(ConfigLoader.defaultPath) when readable)."
+    )
     var config: String?
 
     @Option(name: .long, help: "Milliseconds to wait for the daemon before giving up (exit 3).")

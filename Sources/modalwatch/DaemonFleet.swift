@@ -27,7 +27,9 @@ final class DaemonFleet {
     var isSingle: Bool { clients.count == 1 }
 
     /// Every daemon's answer, and the failures by endpoint, without printing.
-    func gather<Command: ControlCommand>(_ command: Command) -> (answers: [Answer<Command.Reply>], failures: [(endpoint: String, failure: ControlClient.Failure)]) {
+    func gather<Command: ControlCommand>(
+        _ command: Command
+    ) -> (answers: [Answer<Command.Reply>], failures: [(endpoint: String, failure: ControlClient.Failure)]) {
         var answers: [Answer<Command.Reply>] = []
         var failures: [(String, ControlClient.Failure)] = []
         for client in clients {

@@ -54,7 +54,8 @@ final class ExportOutput {
     /// Writes the buffer out.
     func flush() throws(PosixError) {
         guard !buffer.isEmpty else { return }
-        try buffer.withUnsafeBytes { bytes in Result { () throws(PosixError) in try Posix.writeAll(descriptor, bytes) } }.get()
+        try buffer.withUnsafeBytes { bytes in Result { () throws(PosixError) in try Posix.writeAll(descriptor, bytes) }
+        }.get()
         buffer.removeAll(keepingCapacity: true)
     }
 

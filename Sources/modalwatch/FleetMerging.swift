@@ -13,8 +13,10 @@ enum FleetMerging {
         case .events: sessions.sort { $0.events > $1.events }
         }
         return SessionsReply(
-            total: replies.reduce(0) { $0 + $1.total }, now: replies.map(\.now).max() ?? 0,
-            sessions: Array(sessions.prefix(max(0, limit))))
+            total: replies.reduce(0) { $0 + $1.total },
+            now: replies.map(\.now).max() ?? 0,
+            sessions: Array(sessions.prefix(max(0, limit)))
+        )
     }
 
     /// The violations of every daemon, newest first (as the history orders them), at most `limit`.

@@ -38,7 +38,9 @@ final class ForwarderAuthentication: Sendable {
         let (_, finished) = try SocketThread.start(
             name: "modalwatch-zap",
             open: { [self] () throws(ForwardingThread.Failure) in try open() },
-            report: { _ in () }, run: { [self] in run($0) })
+            report: { _ in () },
+            run: { [self] in run($0) }
+        )
         self.finished.withLock { $0 = finished }
     }
 
@@ -56,24 +58,33 @@ final class ForwarderAuthentication: Sendable {
         let logger = Logger(label: "modalwatch-forward", factory: { StreamLogHandler.standardError(label: $0) })
         let handler: ZapHandler
         do throws(ZapHandler.Failure) {
-            handler = try ZapHandler(context: context, allowedClients: allowedClients, what: allowListPath, logger: logger)
+            handler = try ZapHandler(
+                context: context,
+                allowedClients: allowedClients,
+                what: allowListPath,
+                logger: logger
+            )
         } catch {
             throw ForwardingThread.Failure(description: error.description, isEndpoint: false)
         }
         let poller = ZMQPoller()
         guard let index = try? poller.add(handler.socket) else {
             handler.close()
-            throw ForwardingThread.Failure(description: "cannot poll the CURVE authentication handler", isEndpoint: false)
+            throw ForwardingThread.Failure(
+                description: "cannot poll the CURVE authentication handler",
+                isEndpoint: false
+            )
         }
         return Serving(handler: handler, poller: poller, index: index)
     }
 
     /// Answers requests until `stop()`; closes the handler.
     private func run(_ serving: Serving) {
-        let handler = serving.handler, poller = serving.poller
+        let handler = serving.handler
+        let poller = serving.poller
         defer { handler.close() }
         while !state.withLock({ $0.stop }) {
-            do { _ = try poller.poll(timeout: 100) } catch where error.isInterrupted { continue } catch { break }
+            do { _ = try poller.poll(timeout: 100) } catch  where error.isInterrupted { continue } catch { break }
             if poller.isReadable(serving.index) {
                 handler.serve()
                 let counts = Counts(accepted: handler.accepted, refused: handler.refused)

@@ -18,12 +18,20 @@ final class ForwarderConnectionGuards {
     init(context: ZMQContext, bound: (frontend: String, backend: String), logger: Logger) throws(ZMQError) {
         let descriptors = Posix.descriptorLimit()
         frontend = try ConnectionGuard(
-            name: ForwardingThread.frontendGuardName, context: context, boundEndpoints: [bound.frontend],
-            limit: ConnectionGuard.limit(configured: nil, descriptorLimit: descriptors), logger: logger)
+            name: ForwardingThread.frontendGuardName,
+            context: context,
+            boundEndpoints: [bound.frontend],
+            limit: ConnectionGuard.limit(configured: nil, descriptorLimit: descriptors),
+            logger: logger
+        )
         do {
             backend = try ConnectionGuard(
-                name: ForwardingThread.backendGuardName, context: context, boundEndpoints: [bound.backend],
-                limit: ConnectionGuard.sideLimit(descriptorLimit: descriptors), logger: logger)
+                name: ForwardingThread.backendGuardName,
+                context: context,
+                boundEndpoints: [bound.backend],
+                limit: ConnectionGuard.sideLimit(descriptorLimit: descriptors),
+                logger: logger
+            )
         } catch {
             frontend.close()
             throw error

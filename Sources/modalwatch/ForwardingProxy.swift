@@ -51,17 +51,23 @@ final class ForwardingProxy {
 
         /// The reply to ``Command/statistics``: nine frames of eight bytes, in the order of the fields.
         var frames: [[UInt8]] {
-            [frontendMessagesIn, frontendBytesIn, frontendMessagesOut, frontendBytesOut,
-             backendMessagesIn, backendBytesIn, backendMessagesOut, backendBytesOut, subscriptionsRefused]
-                .map { value in withUnsafeBytes(of: value) { Array($0) } }
+            [
+                frontendMessagesIn, frontendBytesIn, frontendMessagesOut, frontendBytesOut,
+                backendMessagesIn, backendBytesIn, backendMessagesOut, backendBytesOut, subscriptionsRefused,
+            ]
+            .map { value in withUnsafeBytes(of: value) { Array($0) } }
         }
 
         /// The counters from a ``Command/statistics`` reply, or nil.
         init?(frames: [[UInt8]]) {
             guard frames.count == 9, frames.allSatisfy({ $0.count == 8 }) else { return nil }
             let values = frames.map { frame in frame.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
-            (frontendMessagesIn, frontendBytesIn, frontendMessagesOut, frontendBytesOut) = (values[0], values[1], values[2], values[3])
-            (backendMessagesIn, backendBytesIn, backendMessagesOut, backendBytesOut) = (values[4], values[5], values[6], values[7])
+            (frontendMessagesIn, frontendBytesIn, frontendMessagesOut, frontendBytesOut) = (
+                values[0], values[1], values[2], values[3]
+            )
+            (backendMessagesIn, backendBytesIn, backendMessagesOut, backendBytesOut) = (
+                values[4], values[5], values[6], values[7]
+            )
             subscriptionsRefused = values[8]
         }
     }
@@ -82,13 +88,23 @@ final class ForwardingProxy {
 
     /// The loop over the three sockets, all of the calling thread's; `backendEndpoint` is the
     /// endpoint the backend bound (the guard checks a connection's socket is on its port).
-    init(front: ZMQSocket, back: ZMQSocket, steer: ZMQSocket, backendEndpoint: String,
-         limits: SubscriptionGuard.Limits = .defaults, logger: Logger) {
+    init(
+        front: ZMQSocket,
+        back: ZMQSocket,
+        steer: ZMQSocket,
+        backendEndpoint: String,
+        limits: SubscriptionGuard.Limits = .defaults,
+        logger: Logger
+    ) {
         self.front = front
         self.back = back
         self.steer = steer
         subscriptions = SubscriptionGuard(
-            limits: limits, name: ForwardingThread.backendGuardName, boundEndpoint: backendEndpoint, logger: logger)
+            limits: limits,
+            name: ForwardingThread.backendGuardName,
+            boundEndpoint: backendEndpoint,
+            logger: logger
+        )
     }
 
     /// Moves messages and subscriptions until ``Command/terminate`` arrives.
@@ -121,7 +137,8 @@ final class ForwardingProxy {
     /// ignored, as `zmq_proxy_steerable` does.
     private func command() throws(ZMQError) -> Bool {
         guard let message = try steer.receiveMultipart(maxFrames: 1, dontWait: true),
-              let first = message.frames.first else { return true }
+            let first = message.frames.first
+        else { return true }
         switch Command(rawValue: String(decoding: first, as: UTF8.self)) {
         case .pause: paused = true
         case .resume: paused = false

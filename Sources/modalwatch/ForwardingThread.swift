@@ -57,7 +57,9 @@ final class ForwardingThread: Sendable {
         let (bound, finished) = try SocketThread.start(
             name: "modalwatch-forward",
             open: { [self] () throws(Failure) in try open() },
-            report: { $0.bound }, run: { [self] in run($0) })
+            report: { $0.bound },
+            run: { [self] in run($0) }
+        )
         self.finished.withLock { $0 = finished }
         return bound
     }
@@ -74,7 +76,9 @@ final class ForwardingThread: Sendable {
     /// Makes the sockets and binds them; closes what it made when it throws.
     private func open() throws(Failure) -> Sockets {
         var sockets: [ZMQSocket] = []
-        let front: ZMQSocket, back: ZMQSocket, steer: ZMQSocket
+        let front: ZMQSocket
+        let back: ZMQSocket
+        let steer: ZMQSocket
         do {
             front = try ZMQSocket(context, type: .xsub, linger: 0)
             sockets.append(front)
@@ -112,8 +116,11 @@ final class ForwardingThread: Sendable {
                 if role == "frontend" { bound.0 = actual } else { bound.1 = actual }
             } catch {
                 for socket in sockets { socket.close() }
-                throw Failure(description: "cannot bind the \(role) to \(endpoint): \(error.reason); is another forwarder running? choose another with --\(role)",
-                              isEndpoint: true)
+                throw Failure(
+                    description:
+                        "cannot bind the \(role) to \(endpoint): \(error.reason); is another forwarder running? choose another with --\(role)",
+                    isEndpoint: true
+                )
             }
         }
         do {
@@ -140,8 +147,12 @@ final class ForwardingThread: Sendable {
         }
         do {
             let proxy = ForwardingProxy(
-                front: sockets.front, back: sockets.back, steer: sockets.steer, backendEndpoint: sockets.bound.1,
-                logger: Logger(label: "modalwatch forward"))
+                front: sockets.front,
+                back: sockets.back,
+                steer: sockets.steer,
+                backendEndpoint: sockets.bound.1,
+                logger: Logger(label: "modalwatch forward")
+            )
             try proxy.run()
         } catch {
             if !error.isTerminated {

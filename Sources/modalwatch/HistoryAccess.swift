@@ -49,7 +49,8 @@ enum HistoryAccess {
         }
         if access(path, R_OK) != 0 {
             let code = errno
-            return code == EACCES ? permissionDenied(path, stateDir: stateDir)
+            return code == EACCES
+                ? permissionDenied(path, stateDir: stateDir)
                 : "cannot read \(path): \(String(cString: strerror(code))) (errno \(code))"
         }
         return nil
@@ -70,11 +71,17 @@ enum HistoryAccess {
     /// The shared history in PostgreSQL at `conninfo`: a reader, or a writer (which creates or
     /// migrates the schema, as the daemon does). When it cannot be opened, prints one line with
     /// the server's error and a hint (`hint(for:)`), and exits 2.
-    static func postgresql(_ conninfo: String, writer: Bool, applicationName: String = "modalwatch") throws -> PostgresHistory {
+    static func postgresql(
+        _ conninfo: String,
+        writer: Bool,
+        applicationName: String = "modalwatch"
+    ) throws -> PostgresHistory {
         do {
             return try PostgresHistory(conninfo: conninfo, writer: writer, applicationName: applicationName)
         } catch {
-            Terminal.error("cannot \(writer ? "open" : "read") the history in PostgreSQL (\(PostgresConninfo.redacted(conninfo))): \(error); \(hint(for: error, writing: writer))")
+            Terminal.error(
+                "cannot \(writer ? "open" : "read") the history in PostgreSQL (\(PostgresConninfo.redacted(conninfo))): \(error); \(hint(for: error, writing: writer))"
+            )
             throw ExitCode(2)
         }
     }
@@ -88,14 +95,20 @@ enum HistoryAccess {
         let state = (error as? PostgresError)?.sqlState
         if text.contains("role \"") && text.contains("does not exist") {
             if writing { return "name the role the daemons write with, user= in --postgresql (docs/postgresql.md)" }
-            return "a person reads the history through a PostgreSQL role of their own: see \"Read-only roles\" in docs/postgresql.md (CREATE ROLE … LOGIN, GRANT SELECT), or name another role with user= in --postgresql"
+            return
+                "a person reads the history through a PostgreSQL role of their own: see \"Read-only roles\" in docs/postgresql.md (CREATE ROLE … LOGIN, GRANT SELECT), or name another role with user= in --postgresql"
         }
         if state == "42501" || text.contains("permission denied") {
-            if writing { return "the role may not create or write the history's tables: use the role the daemons write with (docs/postgresql.md)" }
-            return "the role may not read the history: grant it the reader's privileges in \"Read-only roles\" in docs/postgresql.md"
+            if writing {
+                return
+                    "the role may not create or write the history's tables: use the role the daemons write with (docs/postgresql.md)"
+            }
+            return
+                "the role may not read the history: grant it the reader's privileges in \"Read-only roles\" in docs/postgresql.md"
         }
         if text.contains("Peer authentication failed") {
-            return "the server's pg_hba.conf maps this user to no such role: see \"Read-only roles\" in docs/postgresql.md"
+            return
+                "the server's pg_hba.conf maps this user to no such role: see \"Read-only roles\" in docs/postgresql.md"
         }
         return "check --postgresql"
     }

@@ -45,7 +45,8 @@ enum HistoryCSV {
     /// `field`, quoted when RFC 4180 asks it to be.
     private static func append(_ field: String, to out: inout [UInt8]) {
         let bytes = field.utf8
-        guard bytes.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }) else {
+        guard bytes.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A })
+        else {
             out.append(contentsOf: bytes)
             return
         }

@@ -6,5 +6,6 @@ struct HistoryCommand: ParsableCommand {
         commandName: "history",
         abstract: "Export the whole violation history, or import an SQLite history into PostgreSQL.",
         discussion: "Reads the stores directly, as `violations --state-dir` and `--postgresql` do: no daemon needed.",
-        subcommands: [HistoryExportCommand.self, HistoryImportCommand.self])
+        subcommands: [HistoryExportCommand.self, HistoryImportCommand.self]
+    )
 }

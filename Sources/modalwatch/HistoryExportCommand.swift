@@ -19,17 +19,24 @@ struct HistoryExportCommand: ParsableCommand {
             CSV: a header, then one record a violation with the columns of the history's view (docs/spec/history.md), \
             RFC 4180 quoting, CRLF line ends. Progress goes to stderr (in place on a terminal, else a line every \
             100000 rows), then one summary line.
-            """)
+            """
+    )
 
     /// What `--format` names.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case ndjson, csv
     }
 
-    @Option(name: .customLong("state-dir"), help: "Export the history file in this folder (the daemon's state directory).")
+    @Option(
+        name: .customLong("state-dir"),
+        help: "Export the history file in this folder (the daemon's state directory)."
+    )
     var stateDir: String?
 
-    @Option(name: .customLong("postgresql"), help: "Export the shared history in this PostgreSQL database (a libpq connection string or URI).")
+    @Option(
+        name: .customLong("postgresql"),
+        help: "Export the shared history in this PostgreSQL database (a libpq connection string or URI)."
+    )
     var postgresql: String?
 
     @Option(name: .long, help: "ndjson (each violation as published) or csv (the columns of docs/spec/history.md).")
@@ -48,7 +55,9 @@ struct HistoryExportCommand: ParsableCommand {
 
     func validate() throws {
         if stateDir != nil && postgresql != nil { throw ValidationError("give --state-dir or --postgresql, not both") }
-        if stateDir == nil && postgresql == nil { throw ValidationError("name the history: --state-dir DIR or --postgresql CONNINFO") }
+        if stateDir == nil && postgresql == nil {
+            throw ValidationError("name the history: --state-dir DIR or --postgresql CONNINFO")
+        }
         if let since, DurationParser.milliseconds(since) == nil {
             throw ValidationError("--since must be a duration such as 15m, 2h or 7d")
         }
@@ -72,7 +81,9 @@ struct HistoryExportCommand: ParsableCommand {
             Terminal.error("cannot write to '\(output ?? "-")': \(error)")
             throw ExitCode(2)
         }
-        let sinceObserved = since.flatMap(DurationParser.milliseconds).map { Int64(Date().timeIntervalSince1970 * 1000) - $0 }
+        let sinceObserved = since.flatMap(DurationParser.milliseconds).map {
+            Int64(Date().timeIntervalSince1970 * 1000) - $0
+        }
         let query = HistoryQuery(sinceObserved: sinceObserved, limit: Self.pageRows)
         let progress = HistoryProgress(outputOnTerminal: out.isTerminal)
         // A reader of the pipe that stops (`| head`) is seen as EPIPE, not a signal: the export ends, exit 0.

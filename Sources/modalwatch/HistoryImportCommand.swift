@@ -16,12 +16,16 @@ struct HistoryImportCommand: ParsableCommand {
             --batch violations, one transaction each, creating the schema in an empty database. A violation \
             whose id is there already is skipped: running it again inserts 0. Progress (read, inserted, \
             already there) goes to stderr (in place on a terminal, else a line every 100000 rows), then one summary line.
-            """)
+            """
+    )
 
     @Option(name: .customLong("state-dir"), help: "The state directory whose history.sqlite is read.")
     var stateDir: String
 
-    @Option(name: .customLong("postgresql"), help: "The PostgreSQL database to store into (a libpq connection string or URI).")
+    @Option(
+        name: .customLong("postgresql"),
+        help: "The PostgreSQL database to store into (a libpq connection string or URI)."
+    )
     var postgresql: String
 
     @Option(name: .long, help: "Violations a transaction, 1 to 10000.")
@@ -34,10 +38,16 @@ struct HistoryImportCommand: ParsableCommand {
     func run() throws {
         let source = try HistoryAccess.stateDirectory(stateDir)
         let path = HistoryAccess.path(inStateDirectory: stateDir)
-        let target = try HistoryAccess.postgresql(postgresql, writer: true, applicationName: "modalwatch history import")
+        let target = try HistoryAccess.postgresql(
+            postgresql,
+            writer: true,
+            applicationName: "modalwatch history import"
+        )
         let name = "PostgreSQL (\(PostgresConninfo.redacted(postgresql)))"
         let progress = HistoryProgress()
-        var read = 0, inserted = 0, already = 0
+        var read = 0
+        var inserted = 0
+        var already = 0
         var after: Int64 = 0
         func counts() -> String { "\(read) read, \(inserted) inserted, \(already) already there" }
         while true {
@@ -46,7 +56,9 @@ struct HistoryImportCommand: ParsableCommand {
                 rows = try source.oldestFirst(after: after, limit: batch)
             } catch {
                 progress.clear()
-                Terminal.error("cannot read the history at \(path) after \(read) rows: \(error) (\(counts()); run it again to go on)")
+                Terminal.error(
+                    "cannot read the history at \(path) after \(read) rows: \(error) (\(counts()); run it again to go on)"
+                )
                 throw ExitCode(2)
             }
             guard let last = rows.last else { break }
@@ -58,7 +70,9 @@ struct HistoryImportCommand: ParsableCommand {
                 already += stored.handed - stored.inserted
             } catch {
                 progress.clear()
-                Terminal.error("cannot store into \(name): \(error) (\(counts()); run it again to go on); \(HistoryAccess.hint(for: error, writing: true))")
+                Terminal.error(
+                    "cannot store into \(name): \(error) (\(counts()); run it again to go on); \(HistoryAccess.hint(for: error, writing: true))"
+                )
                 throw ExitCode(2)
             }
             read += rows.count

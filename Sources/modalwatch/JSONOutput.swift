@@ -67,7 +67,8 @@ enum JSONOutput {
 
     /// Calls `body` with the offset, length and scalar of each character of `bytes` that
     /// ``escaped(_:)`` writes as `\uXXXX`, in order.
-    private static func forEachEscape(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Unicode.Scalar) -> Void) {
+    private static func forEachEscape(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Unicode.Scalar) -> Void)
+    {
         var index = 0
         let count = bytes.count
         guard let base = bytes.baseAddress else { return }
@@ -79,9 +80,12 @@ enum JSONOutput {
             // U+2000–U+207F (curly quotes, dashes, the ellipsis): only U+200E/F, U+2028–202E and
             // U+2066–2069 are escaped, told from the two bytes after the lead.
             if byte == 0xE2 && index + 2 < count {
-                let second = bytes[index + 1], third = bytes[index + 2]
-                if (second == 0x80 && !(third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third)) && third & 0xC0 == 0x80)
-                    || (second == 0x81 && !(0xA6...0xA9).contains(third) && third & 0xC0 == 0x80) {
+                let second = bytes[index + 1]
+                let third = bytes[index + 2]
+                if (second == 0x80 && !(third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third))
+                    && third & 0xC0 == 0x80)
+                    || (second == 0x81 && !(0xA6...0xA9).contains(third) && third & 0xC0 == 0x80)
+                {
                     index += 3
                     continue
                 }

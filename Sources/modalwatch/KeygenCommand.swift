@@ -14,7 +14,8 @@ struct KeygenCommand: ParsableCommand {
             Writes the pair in ZeroMQ's certificate format (czmq and pyzmq's zmq.auth read it) to --output with \
             mode 0600, and prints the public key. For the daemon, name the file in the config's curve.key_file; \
             for a client, add its public key to curve.allowed_clients.
-            """)
+            """
+    )
 
     @Option(name: .long, help: "Where to write the key pair (mode 0600). Without it, the pair is printed.")
     var output: String?

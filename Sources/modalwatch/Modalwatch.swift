@@ -11,9 +11,11 @@ struct Modalwatch: ParsableCommand {
         version: ModalwatchVersion.string,
         subcommands: [
             StatusCommand.self, SessionsCommand.self, SessionCommand.self, TopCommand.self, TailCommand.self,
-            ViolationsCommand.self, RulesCommand.self, CheckCommand.self, SendCommand.self, ForwardCommand.self, KeygenCommand.self,
+            ViolationsCommand.self, RulesCommand.self, CheckCommand.self, SendCommand.self, ForwardCommand.self,
+            KeygenCommand.self,
             ReportCommand.self, ReloadCommand.self, HistoryCommand.self,
-        ])
+        ]
+    )
 
     /// Runs the command; bad usage exits 2 (interfaces.md), not ArgumentParser's 64.
     /// Started as a module probe child (`--probe-module`, hidden), it does only that.

@@ -25,7 +25,8 @@ struct RecordedStream {
         var appOfSession: [String: String] = [:]
         items.reserveCapacity(lines.count)
         for line in lines {
-            var app = "", session = ""
+            var app = ""
+            var session = ""
             decoder.decode(line) { item in
                 guard case .event(let event) = item else { return }
                 session = Self.string(event.pointee.session)

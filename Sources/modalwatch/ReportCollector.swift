@@ -16,12 +16,21 @@ final class ReportCollector: EngineOutput {
     func emit(_ violation: EmittedViolation) {
         found += 1
         let (suggestion, corrected, subjectKind) = ReportViolation.details(of: violation.json)
-        model.add(ReportViolation(
-            rule: violation.rule, severity: violation.severity, app: violation.app,
-            session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts,
-            subject: ViolationJSON.string("subject", in: violation.json),
-            message: ViolationJSON.string("message", in: violation.json), suggestion: suggestion, corrected: corrected,
-            locale: ViolationJSON.string("locale", in: violation.json), subjectKind: subjectKind))
+        model.add(
+            ReportViolation(
+                rule: violation.rule,
+                severity: violation.severity,
+                app: violation.app,
+                session: String(decoding: violation.session, as: UTF8.self),
+                ts: violation.ts,
+                subject: ViolationJSON.string("subject", in: violation.json),
+                message: ViolationJSON.string("message", in: violation.json),
+                suggestion: suggestion,
+                corrected: corrected,
+                locale: ViolationJSON.string("locale", in: violation.json),
+                subjectKind: subjectKind
+            )
+        )
     }
 
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {

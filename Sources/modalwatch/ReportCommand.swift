@@ -22,7 +22,8 @@ struct ReportCommand: ParsableCommand {
             a duration before now (15m, 2h, 7d), a date (2024-11-22) or a UTC time (2024-11-22T15:00:00Z), \
             and filter by event time. Exit status: 0 written, 2 bad usage, unreadable input or unwritable \
             output, 3 a daemon unreachable. docs/report.md says what each source can show.
-            """)
+            """
+    )
 
     @Argument(help: "NDJSON files of events to judge offline (- for stdin).")
     var files: [String] = []
@@ -33,7 +34,10 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .long, help: "Only this app (bundle id).")
     var app: String?
 
-    @Option(name: .long, help: "Only event times at or after this: 15m, 2h, 7d (before now), 2024-11-22 or 2024-11-22T15:00:00Z.")
+    @Option(
+        name: .long,
+        help: "Only event times at or after this: 15m, 2h, 7d (before now), 2024-11-22 or 2024-11-22T15:00:00Z."
+    )
     var since: String?
 
     @Option(name: .long, help: "Only event times before this (same forms as --since).")
@@ -42,7 +46,11 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Read the history file in this folder (no daemon needed).")
     var stateDir: String?
 
-    @Option(name: .customLong("postgresql"), help: "Read the shared history in this PostgreSQL database (a libpq connection string or URI; no daemon needed).")
+    @Option(
+        name: .customLong("postgresql"),
+        help:
+            "Read the shared history in this PostgreSQL database (a libpq connection string or URI; no daemon needed)."
+    )
     var postgresql: String?
 
     @Option(name: .long, help: "A running daemon's control endpoint (repeatable: sharded daemons are merged).")
@@ -57,18 +65,28 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var rules: RuleSelectionOptions
 
     func validate() throws {
-        let sources = (files.isEmpty ? 0 : 1) + (stateDir == nil ? 0 : 1) + (postgresql == nil ? 0 : 1) + (control.isEmpty ? 0 : 1)
-        if sources > 1 { throw ValidationError("use one source at a time: FILEs, --state-dir, --postgresql or --control") }
+        let sources =
+            (files.isEmpty ? 0 : 1) + (stateDir == nil ? 0 : 1) + (postgresql == nil ? 0 : 1)
+            + (control.isEmpty ? 0 : 1)
+        if sources > 1 {
+            throw ValidationError("use one source at a time: FILEs, --state-dir, --postgresql or --control")
+        }
         if files.isEmpty && rules.edition != nil {
-            throw ValidationError("--edition applies to recorded streams only (the history keeps each violation's edition)")
+            throw ValidationError(
+                "--edition applies to recorded streams only (the history keeps each violation's edition)"
+            )
         }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("stdin (-) can be read once") }
         if output.isEmpty { throw ValidationError("--output needs a file name") }
         if let since, ReportCommand.time(since) == nil {
-            throw ValidationError("--since must be a duration (15m, 2h, 7d), a date (2024-11-22) or a UTC time (2024-11-22T15:00:00Z), not '\(since)'")
+            throw ValidationError(
+                "--since must be a duration (15m, 2h, 7d), a date (2024-11-22) or a UTC time (2024-11-22T15:00:00Z), not '\(since)'"
+            )
         }
         if let until, ReportCommand.time(until) == nil {
-            throw ValidationError("--until must be a duration (15m, 2h, 7d), a date (2024-11-22) or a UTC time (2024-11-22T15:00:00Z), not '\(until)'")
+            throw ValidationError(
+                "--until must be a duration (15m, 2h, 7d), a date (2024-11-22) or a UTC time (2024-11-22T15:00:00Z), not '\(until)'"
+            )
         }
         if worst < 0 || worst > 50 { throw ValidationError("--worst must be 0 to 50") }
         if timeout < 1 || timeout > 600_000 { throw ValidationError("--timeout must be 1 to 600000 ms") }
@@ -82,16 +100,25 @@ struct ReportCommand: ParsableCommand {
             report = try fromStreams(filter: filter, generated: generated)
         } else if let stateDir {
             let path = HistoryAccess.path(inStateDirectory: stateDir)
-            report = try fromHistory(name: path, filter: filter, generated: generated) { try HistoryAccess.stateDirectory(stateDir) }
+            report = try fromHistory(name: path, filter: filter, generated: generated) {
+                try HistoryAccess.stateDirectory(stateDir)
+            }
         } else if let postgresql {
-            report = try fromHistory(name: "postgresql: " + PostgresConninfo.redacted(postgresql), filter: filter, generated: generated) {
+            report = try fromHistory(
+                name: "postgresql: " + PostgresConninfo.redacted(postgresql),
+                filter: filter,
+                generated: generated
+            ) {
                 try HistoryAccess.postgresql(postgresql, writer: false)
             }
         } else {
             // No source named: the daemon `violations` and `status` find ($MODALWATCH_CONTROL, the
             // config file's control:, else the default endpoint).
             let endpoints = DaemonLocation(configFlag: rules.config).control(control)
-            report = try ReportFromDaemons(endpoints: endpoints, timeoutMs: timeout, worst: worst).report(filter: filter, generated: generated)
+            report = try ReportFromDaemons(endpoints: endpoints, timeoutMs: timeout, worst: worst).report(
+                filter: filter,
+                generated: generated
+            )
         }
         let html = report.render()
         do {
@@ -107,7 +134,8 @@ struct ReportCommand: ParsableCommand {
         case .streams: events = Self.count(model.events, "event") + ", "
         case .daemons: events = report.source.daemonEvents.map { Self.count($0, "event") + " received, " } ?? ""
         }
-        let line = "report: \(Self.count(model.violations, "violation")), \(events)\(Self.count(model.sessions, "session")) → \(output)\n"
+        let line =
+            "report: \(Self.count(model.violations, "violation")), \(events)\(Self.count(model.sessions, "session")) → \(output)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 
@@ -124,7 +152,10 @@ struct ReportCommand: ParsableCommand {
         let decoder = EventDecoder()
         let observed = generated
         for file in files {
-            guard let data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file) else {
+            guard
+                let data = file == "-"
+                    ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: file)
+            else {
                 Terminal.error("cannot read '\(file)'; check the path and permissions")
                 throw ExitCode(2)
             }
@@ -150,30 +181,57 @@ struct ReportCommand: ParsableCommand {
         var notes: [String] = []
         let rejected = pipeline.eventsRejected
         if rejected > 0 {
-            let reasons = pipeline.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            notes.append("\(rejected) event(s) rejected and not judged (\(reasons)); `modalwatch check` names their lines.")
+            let reasons = pipeline.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                separator: ", "
+            )
+            notes.append(
+                "\(rejected) event(s) rejected and not judged (\(reasons)); `modalwatch check` names their lines."
+            )
         }
         for failure in catalog.failures { notes.append("Rule module not loaded: \(failure.description)") }
-        let source = ReportSource(kind: .streams, names: files.map { ($0 as NSString).lastPathComponent }, edition: configuration.engine.defaultEdition.name,
-                                  generated: generated, notes: notes)
+        let source = ReportSource(
+            kind: .streams,
+            names: files.map { ($0 as NSString).lastPathComponent },
+            edition: configuration.engine.defaultEdition.name,
+            generated: generated,
+            notes: notes
+        )
         return HTMLReport(model: model, source: source)
     }
 
     /// The report of the history `open` opens (`name`: its file, or its database for PostgreSQL).
-    private func fromHistory(name: String, filter: ReportFilter, generated: Int64,
-                             open: () throws -> any HistoryReading) throws -> HTMLReport {
+    private func fromHistory(
+        name: String,
+        filter: ReportFilter,
+        generated: Int64,
+        open: () throws -> any HistoryReading
+    ) throws -> HTMLReport {
         let (catalog, _) = try rules.load()
         let model = ReportModel(rules: catalog.rules.map(ReportRule.init), filter: filter, worstSessionCount: worst)
         var skipped = 0
         do {
             let history = try open()
             try history.scan(app: filter.app, sinceTs: filter.since, untilTs: filter.until) { row, json in
-                guard let severity = Severity(name: row.severity) else { skipped += 1; return }
+                guard let severity = Severity(name: row.severity) else {
+                    skipped += 1
+                    return
+                }
                 let (suggestion, corrected, subjectKind) = ReportViolation.details(of: json)
-                model.add(ReportViolation(rule: row.rule, severity: severity, app: row.app, session: row.session, ts: row.ts,
-                                          subject: ViolationJSON.string("subject", in: json), message: ViolationJSON.string("message", in: json),
-                                          suggestion: suggestion, corrected: corrected, locale: ViolationJSON.string("locale", in: json),
-                                          subjectKind: subjectKind))
+                model.add(
+                    ReportViolation(
+                        rule: row.rule,
+                        severity: severity,
+                        app: row.app,
+                        session: row.session,
+                        ts: row.ts,
+                        subject: ViolationJSON.string("subject", in: json),
+                        message: ViolationJSON.string("message", in: json),
+                        suggestion: suggestion,
+                        corrected: corrected,
+                        locale: ViolationJSON.string("locale", in: json),
+                        subjectKind: subjectKind
+                    )
+                )
             }
         } catch let exit as ExitCode {
             throw exit  // said already (`HistoryAccess`)
@@ -184,7 +242,10 @@ struct ReportCommand: ParsableCommand {
         }
         var notes: [String] = []
         if skipped > 0 { notes.append("\(skipped) stored violation(s) with an unknown severity were left out.") }
-        return HTMLReport(model: model, source: ReportSource(kind: .history, names: [name], generated: generated, notes: notes))
+        return HTMLReport(
+            model: model,
+            source: ReportSource(kind: .history, names: [name], generated: generated, notes: notes)
+        )
     }
 
     /// A time for --since / --until, ms since the epoch: a duration before now, a date, or a UTC time.
@@ -192,7 +253,9 @@ struct ReportCommand: ParsableCommand {
         if let ms = DurationParser.milliseconds(text) { return Int64(Date().timeIntervalSince1970 * 1000) - ms }
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate]] {
+        for options: ISO8601DateFormatter.Options in [
+            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
+        ] {
             formatter.formatOptions = options
             if let date = formatter.date(from: text) { return Int64(date.timeIntervalSince1970 * 1000) }
         }

@@ -21,8 +21,15 @@ struct ReportFromDaemons {
             events += status[.eventsReceived]
             live += status[.sessionsLive]
             for rule in try client.ask(RulesRequest()).rules where seenRules.insert(rule.id).inserted {
-                rules.append(ReportRule(id: rule.id, module: rule.module, severity: Severity(name: rule.severity) ?? .warning,
-                                        guideline: rule.guideline, summary: rule.summary))
+                rules.append(
+                    ReportRule(
+                        id: rule.id,
+                        module: rule.module,
+                        severity: Severity(name: rule.severity) ?? .warning,
+                        guideline: rule.guideline,
+                        summary: rule.summary
+                    )
+                )
             }
         }
         let model = ReportModel(rules: rules, filter: filter, worstSessionCount: worst)
@@ -38,22 +45,40 @@ struct ReportFromDaemons {
                 request.cursor = next
             }
         }
-        let notes = unreadable > 0 ? ["\(unreadable) violation(s) in the replies lacked a field the report counts and were left out."] : []
-        let source = ReportSource(kind: .daemons, names: endpoints, generated: generated,
-                                  daemonEvents: events, daemonLiveSessions: live, notes: notes)
+        let notes =
+            unreadable > 0
+            ? ["\(unreadable) violation(s) in the replies lacked a field the report counts and were left out."] : []
+        let source = ReportSource(
+            kind: .daemons,
+            names: endpoints,
+            generated: generated,
+            daemonEvents: events,
+            daemonLiveSessions: live,
+            notes: notes
+        )
         return HTMLReport(model: model, source: source)
     }
 
     /// A violation object from a `violations` reply; nil for one without the fields a report counts.
     static func violation(_ object: JSONValue) -> ReportViolation? {
         guard let rule = object["rule"]?.stringValue, let app = object["app"]?.stringValue,
-              let session = object["session"]?.stringValue,
-              let severity = object["severity"]?.stringValue.flatMap(Severity.init(name:)),
-              let ts = object["ts"]?.wholeNumber else { return nil }
+            let session = object["session"]?.stringValue,
+            let severity = object["severity"]?.stringValue.flatMap(Severity.init(name:)),
+            let ts = object["ts"]?.wholeNumber
+        else { return nil }
         let (suggestion, corrected) = ReportViolation.suggestion(of: object)
-        return ReportViolation(rule: rule, severity: severity, app: app, session: session, ts: Int64(ts),
-                               subject: object["subject"]?.stringValue, message: object["message"]?.stringValue,
-                               suggestion: suggestion, corrected: corrected, locale: object["locale"]?.stringValue,
-                               subjectKind: ReportViolation.subjectKind(of: object))
+        return ReportViolation(
+            rule: rule,
+            severity: severity,
+            app: app,
+            session: session,
+            ts: Int64(ts),
+            subject: object["subject"]?.stringValue,
+            message: object["message"]?.stringValue,
+            suggestion: suggestion,
+            corrected: corrected,
+            locale: object["locale"]?.stringValue,
+            subjectKind: ReportViolation.subjectKind(of: object)
+        )
     }
 }

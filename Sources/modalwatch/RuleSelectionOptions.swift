@@ -25,7 +25,8 @@ struct RuleSelectionOptions: ParsableArguments {
     /// The loader of the daemon: each module tried in a probe child first, within the
     /// configuration's `module_load_timeout`.
     func moduleLoader(logger: Logger) -> ModuleLoader {
-        let timeout = config.flatMap(ConfigLoader.peekModuleLoadTimeout(path:)) ?? DaemonConfiguration().moduleLoadTimeoutMs
+        let timeout =
+            config.flatMap(ConfigLoader.peekModuleLoadTimeout(path:)) ?? DaemonConfiguration().moduleLoadTimeoutMs
         return ModuleLoader(logger: logger, probe: ModuleProbe.ofThisExecutable(timeoutMs: timeout))
     }
 
@@ -33,7 +34,8 @@ struct RuleSelectionOptions: ParsableArguments {
     func load() throws -> (RuleCatalog, DaemonConfiguration) {
         for directory in rulesDir {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
                 Terminal.error("--rules-dir \(directory): no such folder; name a folder of rule modules (.so files)")
                 throw ExitCode(2)
             }

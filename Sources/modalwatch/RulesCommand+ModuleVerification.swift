@@ -20,15 +20,23 @@ extension RulesCommand {
         selection.moduleLoader(logger: logger).load(path: path, into: &catalog, settings: settings)
         guard let module = catalog.modules.first else {
             if json {
-                JSONOutput.line(.object(["path": .string(path), "loaded": .bool(false),
-                                         "problems": .array(catalog.failures.map { .string($0.description) })]))
+                JSONOutput.line(
+                    .object([
+                        "path": .string(path), "loaded": .bool(false),
+                        "problems": .array(catalog.failures.map { .string($0.description) }),
+                    ])
+                )
                 throw ExitCode(1)
             }
             for failure in catalog.failures { Terminal.print("FAILED  module: \(failure.description)") }
             throw ExitCode(1)
         }
         var verdicts: [JSONValue] = []
-        if !json { Terminal.print("module \(module.name) \(module.version), ABI \(module.abiMajor).\(module.abiMinor), \(module.rules.count) rules: \(path)") }
+        if !json {
+            Terminal.print(
+                "module \(module.name) \(module.version), ABI \(module.abiMajor).\(module.abiMinor), \(module.rules.count) rules: \(path)"
+            )
+        }
         let runner = RuleExampleRunner(catalog: catalog)
         let width = module.rules.map(\.id.count).max() ?? 0
         var failedRules = 0
@@ -39,12 +47,18 @@ extension RulesCommand {
                     + ($0.rejected > 0 ? " (\($0.rejected) event(s) rejected)" : "")
             }
             if !rule.examples.contains(where: { $0.expected > 0 }) { problems.append("no example that triggers it") }
-            if !rule.examples.contains(where: { $0.expected == 0 }) { problems.append("no example that does not trigger it") }
+            if !rule.examples.contains(where: { $0.expected == 0 }) {
+                problems.append("no example that does not trigger it")
+            }
             let name = rule.id.padding(toLength: width, withPad: " ", startingAt: 0)
             if !problems.isEmpty { failedRules += 1 }
             if json {
-                verdicts.append(.object(["rule": .string(rule.id), "ok": .bool(problems.isEmpty), "example_runs": .int(outcomes.count),
-                                         "problems": .array(problems.map(JSONValue.string))]))
+                verdicts.append(
+                    .object([
+                        "rule": .string(rule.id), "ok": .bool(problems.isEmpty), "example_runs": .int(outcomes.count),
+                        "problems": .array(problems.map(JSONValue.string)),
+                    ])
+                )
             } else if problems.isEmpty {
                 Terminal.print("ok      \(name)  \(outcomes.count) example runs")
             } else {
@@ -52,12 +66,15 @@ extension RulesCommand {
             }
         }
         if json {
-            JSONOutput.line(.object([
-                "path": .string(path), "loaded": .bool(true), "module": .string(module.name), "version": .string(module.version),
-                "abi": .string("\(module.abiMajor).\(module.abiMinor)"), "rules": .array(verdicts),
-                "passed": .int(module.rules.count - failedRules), "failed": .int(failedRules),
-                "problems": .array(module.rules.isEmpty ? [.string("module declares no rule")] : []),
-            ]))
+            JSONOutput.line(
+                .object([
+                    "path": .string(path), "loaded": .bool(true), "module": .string(module.name),
+                    "version": .string(module.version),
+                    "abi": .string("\(module.abiMajor).\(module.abiMinor)"), "rules": .array(verdicts),
+                    "passed": .int(module.rules.count - failedRules), "failed": .int(failedRules),
+                    "problems": .array(module.rules.isEmpty ? [.string("module declares no rule")] : []),
+                ])
+            )
             if failedRules > 0 || module.rules.isEmpty { throw ExitCode(1) }
             return
         }

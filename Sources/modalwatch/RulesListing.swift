@@ -40,14 +40,19 @@ struct RulesListing {
         ].reduce(0) { $0 + $1 + 2 }
         let parameterRoom = width.map { $0 - fixed }
         let parametersBelow = parameterRoom.map { $0 < Self.minimumParameterColumn } ?? false
-        var table = TextTable(["RULE", "MODULE", "SEVERITY", "EDITIONS", "LANGUAGES"] + (parametersBelow ? [] : ["PARAMETERS"]))
+        var table = TextTable(
+            ["RULE", "MODULE", "SEVERITY", "EDITIONS", "LANGUAGES"] + (parametersBelow ? [] : ["PARAMETERS"])
+        )
         var below: [Int: [String]] = [:]
         let room = width.map { max(Self.minimumParameterColumn, $0 - Self.indent) }
-        func wrap(_ text: String, _ columns: Int?) -> [String] { columns.map { WordWrap.lines(text, width: $0) } ?? [text] }
+        func wrap(_ text: String, _ columns: Int?) -> [String] {
+            columns.map { WordWrap.lines(text, width: $0) } ?? [text]
+        }
         for (row, name) in zip(rows, names) {
             let parameters = row.parameters.joined(separator: " ")
             var cells = [
-                row.active ? row.id : Terminal.paint(name, "2"), row.module, Terminal.severity(row.severity, row.severity),
+                row.active ? row.id : Terminal.paint(name, "2"), row.module,
+                Terminal.severity(row.severity, row.severity),
                 row.editions.joined(separator: ","), row.languages,
             ]
             var under: [String] = []
@@ -60,7 +65,8 @@ struct RulesListing {
                 for more in wrapped.dropFirst() { table.add(["", "", "", "", "", more]) }
             }
             if parametersBelow { table.add(cells) }
-            below[table.rows.count - 1] = under + wrap(row.guideline, room) + (row.firesWhen.map { wrap("fires when: " + $0, room) } ?? [])
+            below[table.rows.count - 1] =
+                under + wrap(row.guideline, room) + (row.firesWhen.map { wrap("fires when: " + $0, room) } ?? [])
         }
         let tableLines = table.lines(width: width)
         var out = [tableLines[0]]

@@ -39,27 +39,35 @@ struct SarifLog {
         var artifactIndex: [String: Int] = [:]
         for (i, file) in artifacts.enumerated() { artifactIndex[file] = i }
         var run: [String: JSONValue] = [
-            "tool": .object(["driver": .object([
-                "name": .string("modalwatch"),
-                "version": .string(version),
-                "semanticVersion": .string(version),
-                "informationUri": .string("https://developer.apple.com/design/human-interface-guidelines/"),
-                "rules": .array(rules.map(descriptor)),
-            ])]),
+            "tool": .object([
+                "driver": .object([
+                    "name": .string("modalwatch"),
+                    "version": .string(version),
+                    "semanticVersion": .string(version),
+                    "informationUri": .string("https://developer.apple.com/design/human-interface-guidelines/"),
+                    "rules": .array(rules.map(descriptor)),
+                ])
+            ]),
             "results": .array(found.map { result($0, ruleIndex: ruleIndex, artifactIndex: artifactIndex) }),
             "properties": .object(["edition": .string(profile.edition.name)]),
         ]
         if !artifacts.isEmpty {
-            run["artifacts"] = .array(artifacts.map { .object(["location": .object(["uri": .string(Self.uri(for: $0))])]) })
+            run["artifacts"] = .array(
+                artifacts.map { .object(["location": .object(["uri": .string(Self.uri(for: $0))])]) }
+            )
         }
         var invocation: [String: JSONValue] = ["executionSuccessful": .bool(true)]
         if !notifications.isEmpty {
-            invocation["toolExecutionNotifications"] = .array(notifications.map {
-                .object(["level": .string("warning"), "message": .object(["text": .string($0)])])
-            })
+            invocation["toolExecutionNotifications"] = .array(
+                notifications.map {
+                    .object(["level": .string("warning"), "message": .object(["text": .string($0)])])
+                }
+            )
         }
         run["invocations"] = .array([.object(invocation)])
-        return .object(["$schema": .string(Self.schema), "version": .string(Self.sarifVersion), "runs": .array([.object(run)])])
+        return .object([
+            "$schema": .string(Self.schema), "version": .string(Self.sarifVersion), "runs": .array([.object(run)]),
+        ])
     }
 
     /// The log as `check --format sarif` writes it: indented, keys sorted, slashes as they are.
@@ -71,7 +79,9 @@ struct SarifLog {
         let active = profile.rules.first { $0.descriptor.id == rule.id }
         var help = "\(rule.guideline). Human Interface Guidelines: \(rule.source)."
         if !rule.parameters.isEmpty {
-            let values = rule.parameters.map { "\($0.name) = \($0.format(active?.value(of: $0.name) ?? $0.defaultValue))" }
+            let values = rule.parameters.map {
+                "\($0.name) = \($0.format(active?.value(of: $0.name) ?? $0.defaultValue))"
+            }
             help += " Parameters: \(values.joined(separator: ", "))."
         }
         return .object([
@@ -84,24 +94,35 @@ struct SarifLog {
                 "level": .string(Self.level(active?.severity ?? rule.severity)), "enabled": .bool(active != nil),
             ]),
             "properties": .object([
-                "module": .string(rule.module), "rev": .int(rule.rev), "editions": .array(rule.editions.map { .string($0.name) }),
+                "module": .string(rule.module), "rev": .int(rule.rev),
+                "editions": .array(rule.editions.map { .string($0.name) }),
                 "guideline": .string(rule.guideline), "source": .string(rule.source),
                 "tags": .array([.string("hig"), .string(rule.module)]),
             ]),
         ])
     }
 
-    private func result(_ found: CheckCollector.Found, ruleIndex: [String: Int], artifactIndex: [String: Int]) -> JSONValue {
+    private func result(
+        _ found: CheckCollector.Found,
+        ruleIndex: [String: Int],
+        artifactIndex: [String: Int]
+    ) -> JSONValue {
         let violation = found.object
         let subject = violation["subject"]?.stringValue
         var logical: [JSONValue] = [
             .object(["name": .string(found.app), "fullyQualifiedName": .string(found.app), "kind": .string("module")]),
-            .object(["name": .string(found.session), "fullyQualifiedName": .string("\(found.app)/\(found.session)"), "kind": .string("namespace")]),
+            .object([
+                "name": .string(found.session), "fullyQualifiedName": .string("\(found.app)/\(found.session)"),
+                "kind": .string("namespace"),
+            ]),
         ]
         if let subject {
-            logical.append(.object([
-                "name": .string(subject), "fullyQualifiedName": .string("\(found.app)/\(found.session)/\(subject)"), "kind": .string("object"),
-            ]))
+            logical.append(
+                .object([
+                    "name": .string(subject), "fullyQualifiedName": .string("\(found.app)/\(found.session)/\(subject)"),
+                    "kind": .string("object"),
+                ])
+            )
         }
         var location: [String: JSONValue] = ["logicalLocations": .array(logical)]
         if let place = found.location, let index = artifactIndex[place.file] {

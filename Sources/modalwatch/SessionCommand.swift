@@ -7,12 +7,14 @@ import Foundation
 struct SessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "session",
-        abstract: "Show one session: its presentation stack now, alert timeline, counters, recent events, its violations.",
+        abstract:
+            "Show one session: its presentation stack now, alert timeline, counters, recent events, its violations.",
         discussion: """
             The timeline and recent events come from the daemon's journal, a fixed ring of the latest events of \
             all sessions: it shows what is still in the ring. A session that ended is shown from the journal while \
             its events are still there. Exit status: 0 shown, 1 no such session, 3 daemon unreachable.
-            """)
+            """
+    )
 
     @OptionGroup var options: ControlOptions
 
@@ -23,7 +25,9 @@ struct SessionCommand: ParsableCommand {
     var events: Int = 20
 
     func validate() throws {
-        if events < 0 || events > SessionRequest.maximumEvents { throw ValidationError("--events must be 0 to \(SessionRequest.maximumEvents)") }
+        if events < 0 || events > SessionRequest.maximumEvents {
+            throw ValidationError("--events must be 0 to \(SessionRequest.maximumEvents)")
+        }
     }
 
     func run() throws {
@@ -40,7 +44,8 @@ struct SessionCommand: ParsableCommand {
                 Terminal.error("\(endpoint): \(failure.description)")
             }
             guard let found = answers.first else {
-                let refusal = failures.lazy.compactMap { if case .refused(let text) = $0.failure { text } else { nil } }.first
+                let refusal = failures.lazy.compactMap { if case .refused(let text) = $0.failure { text } else { nil } }
+                    .first
                 Terminal.error(refusal ?? "no daemon answered")
                 throw refusal == nil ? ExitCode(3) : ExitCode(1)
             }

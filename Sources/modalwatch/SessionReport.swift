@@ -37,7 +37,9 @@ struct SessionReport {
         let violations = session.violations
         counters.append(violations > 0 ? Terminal.paint("violations \(violations)", "33") : "violations 0")
         if let tasks = session.tasksRunning { counters.append("tasks running \(tasks)") }
-        if let foreground = session.foreground { counters.append(foreground ? "in the foreground" : "in the background") }
+        if let foreground = session.foreground {
+            counters.append(foreground ? "in the foreground" : "in the background")
+        }
         lines.append("  " + counters.joined(separator: "   "))
         lines.append("  \(RelativeTime.duration(ms: latestTs - started)) of event time since it started")
         return lines
@@ -83,8 +85,10 @@ struct SessionReport {
     }
 
     private func eventTable(_ records: [JournalRecord], timeline: Bool) -> [String] {
-        var table = TextTable(["EVENT TIME", "RECEIVED", timeline ? "ALERT" : "EVENT", "ID", "DETAIL", "STACK", "NEW VIOLATIONS"],
-                              rightAligned: [0, 5, 6])
+        var table = TextTable(
+            ["EVENT TIME", "RECEIVED", timeline ? "ALERT" : "EVENT", "ID", "DETAIL", "STACK", "NEW VIOLATIONS"],
+            rightAligned: [0, 5, 6]
+        )
         for record in records {
             table.add([
                 RelativeTime.offset(ms: Double(record.ts) - latestTs),
@@ -109,7 +113,8 @@ struct SessionReport {
     private func recentEvents() -> [String] {
         let events = reply.events
         guard !events.isEmpty else { return [title("Recent events"), "  (none in the journal)"] }
-        return [title("Recent events") + " (last \(events.count) of \(reply.journal.events) in the journal)"] + eventTable(events, timeline: false)
+        return [title("Recent events") + " (last \(events.count) of \(reply.journal.events) in the journal)"]
+            + eventTable(events, timeline: false)
     }
 
     private func violations() -> [String] {
@@ -136,7 +141,14 @@ struct SessionReport {
 
     private func journal() -> [String] {
         let journal = reply.journal
-        let note = journal.complete ? "every event of this session is still there" : "older events of this session have left the ring"
-        return [Terminal.paint("The timeline and events show what is still in the daemon's journal (\(journal.held) of \(journal.capacity) entries, all sessions): \(note).", "2")]
+        let note =
+            journal.complete
+            ? "every event of this session is still there" : "older events of this session have left the ring"
+        return [
+            Terminal.paint(
+                "The timeline and events show what is still in the daemon's journal (\(journal.held) of \(journal.capacity) entries, all sessions): \(note).",
+                "2"
+            )
+        ]
     }
 }

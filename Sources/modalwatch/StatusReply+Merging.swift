@@ -18,8 +18,12 @@ extension StatusReply {
             if merged.edition != s.edition { merged.edition = "mixed" }
             if merged.version != s.version { merged.version = "mixed" }
             for module in s.modules where !merged.modules.contains(module) { merged.modules.append(module) }
-            for failure in s.moduleFailures where !merged.moduleFailures.contains(failure) { merged.moduleFailures.append(failure) }
-            for change in s.moduleFilesChanged where !merged.moduleFilesChanged.contains(change) { merged.moduleFilesChanged.append(change) }
+            for failure in s.moduleFailures where !merged.moduleFailures.contains(failure) {
+                merged.moduleFailures.append(failure)
+            }
+            for change in s.moduleFilesChanged where !merged.moduleFilesChanged.contains(change) {
+                merged.moduleFilesChanged.append(change)
+            }
             for (role, list) in s.endpoints { merged.endpoints[role, default: []] += list }
             merged.counters.merge(s.counters)
             merged.shardBuckets += s.shardBuckets
@@ -44,17 +48,25 @@ extension StatusReply {
     /// of them is sharded (several unsharded daemons are several deployments).
     static func coverage(_ daemons: [(endpoint: String, reply: StatusReply)]) -> ShardCoverage? {
         guard daemons.contains(where: { $0.reply.shard != nil }) else { return nil }
-        return ShardCoverage(daemons.map { daemon in
-            ShardCoverage.Member(name: daemon.endpoint, shard: daemon.reply.shard.flatMap {
-                ShardAssignment(index: $0.index, count: $0.count, key: ShardKey(rawValue: $0.key) ?? .app)
-            })
-        })
+        return ShardCoverage(
+            daemons.map { daemon in
+                ShardCoverage.Member(
+                    name: daemon.endpoint,
+                    shard: daemon.reply.shard.flatMap {
+                        ShardAssignment(index: $0.index, count: $0.count, key: ShardKey(rawValue: $0.key) ?? .app)
+                    }
+                )
+            }
+        )
     }
 
     /// What this reply says of the shards' coverage (`shard_conflicts`, `buckets_uncovered`), or nil.
     var reportedCoverage: ShardCoverage? {
         guard let uncovered = bucketsUncovered else { return nil }
-        return ShardCoverage(overlaps: shardConflicts.map { .init(daemons: $0.daemons, buckets: $0.buckets) }, uncovered: uncovered)
+        return ShardCoverage(
+            overlaps: shardConflicts.map { .init(daemons: $0.daemons, buckets: $0.buckets) },
+            uncovered: uncovered
+        )
     }
 
     /// `coverage` put in the merged reply's `shard_conflicts` and `buckets_uncovered`.
@@ -67,8 +79,10 @@ extension StatusReply {
     /// One daemon's own line: what may differ between daemons.
     func daemonLine(endpoint: String) -> String {
         let modules = self.modules.map { "\($0.name) \($0.version)" }.joined(separator: ", ")
-        let shard = self.shard.map { "shard \($0.index)/\($0.count) by \($0.key), \(shardBuckets) buckets" } ?? "unsharded"
-        return "\(endpoint): \(version), edition \(edition), up \(RelativeTime.duration(ms: uptimeSeconds * 1000)), \(shard), "
+        let shard =
+            self.shard.map { "shard \($0.index)/\($0.count) by \($0.key), \(shardBuckets) buckets" } ?? "unsharded"
+        return
+            "\(endpoint): \(version), edition \(edition), up \(RelativeTime.duration(ms: uptimeSeconds * 1000)), \(shard), "
             + "\(self[.eventsReceived]) events, modules \(modules.isEmpty ? "none" : modules)"
     }
 }

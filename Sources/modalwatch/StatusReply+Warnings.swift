@@ -9,8 +9,10 @@ extension StatusReply {
     func warnings(coverage: ShardCoverage?) -> [String] {
         var lines: [String] = []
         if faults.historyState == "failing" {
-            lines.append("history failing: " + (faults.historyError ?? "no error reported")
-                + (self[.violationsSpooled] > 0 ? " (\(self[.violationsSpooled]) violations spooled)" : ""))
+            lines.append(
+                "history failing: " + (faults.historyError ?? "no error reported")
+                    + (self[.violationsSpooled] > 0 ? " (\(self[.violationsSpooled]) violations spooled)" : "")
+            )
         }
         for rule in faults.rulesQuarantined {
             lines.append("rule \(rule.rule) (module \(rule.module)) quarantined: \(rule.fault) on \(rule.event)")

@@ -12,7 +12,9 @@ enum Suggestion {
             if distance < (best?.distance ?? Int.max) { best = (name, distance) }
         }
         if let best, best.distance <= max(1, max(typed.count, best.name.count) / 3) { return best.name }
-        if lowered.count >= 3, let containing = known.first(where: { $0.lowercased().contains(lowered) }) { return containing }
+        if lowered.count >= 3, let containing = known.first(where: { $0.lowercased().contains(lowered) }) {
+            return containing
+        }
         return nil
     }
 

@@ -1,9 +1,9 @@
 import ArgumentParser
 import ControlProtocol
 import Foundation
-import Posix
 import Glibc
 import ModalwatchConfig
+import Posix
 import RuleHost
 import ZeroMQ
 
@@ -17,15 +17,28 @@ struct TailCommand: ParsableCommand {
             then by the violation's own fields. --severity S keeps S and above (info < warning < error). With --json \
             each violation is printed exactly as published, one per line. --rule must name a rule the daemon runs \
             (asked at --control; not checked when no daemon answers there). Ctrl-C (SIGINT) or SIGTERM stops it, exit 0.
-            """)
+            """
+    )
 
-    @Option(name: .long, help: "A daemon's publish endpoint (default: $MODALWATCH_PUBLISH, else publish: of the daemon's config file, else \(DefaultEndpoints.publish)); repeat it for sharded daemons: their violations come as one stream.")
+    @Option(
+        name: .long,
+        help:
+            "A daemon's publish endpoint (default: $MODALWATCH_PUBLISH, else publish: of the daemon's config file, else \(DefaultEndpoints.publish)); repeat it for sharded daemons: their violations come as one stream."
+    )
     var publish: [String] = []
 
-    @Option(name: .long, help: "A daemon's control endpoint, asked for its rules to check --rule (default: $MODALWATCH_CONTROL, else control: of the daemon's config file, else \(DefaultEndpoints.control)).")
+    @Option(
+        name: .long,
+        help:
+            "A daemon's control endpoint, asked for its rules to check --rule (default: $MODALWATCH_CONTROL, else control: of the daemon's config file, else \(DefaultEndpoints.control))."
+    )
     var control: [String] = []
 
-    @Option(name: .long, help: "The daemon's config file, read for its publish: and control: endpoints (default: $MODALWATCH_CONFIG, else \(ConfigLoader.defaultPath) when readable).")
+    @Option(
+        name: .long,
+        help:
+            "The daemon's config file, read for its publish: and control: endpoints (default: $MODALWATCH_CONFIG, else \(ConfigLoader.defaultPath) when readable)."
+    )
     var config: String?
 
     /// Where the daemon is looked for: flags, environment, config file (interfaces.md).
@@ -43,7 +56,11 @@ struct TailCommand: ParsableCommand {
     @Option(name: .long, help: "Only this severity and above: info, warning or error.")
     var severity: String?
 
-    @Option(name: .long, help: "Only violations in this language: a BCP 47 tag (de-DE) and the tags that extend it (de: de, de-DE, de-AT).")
+    @Option(
+        name: .long,
+        help:
+            "Only violations in this language: a BCP 47 tag (de-DE) and the tags that extend it (de: de, de-DE, de-AT)."
+    )
     var locale: String?
 
     @Flag(name: .long, help: "Also show diagnostics about the streams (diag/ topics); --app filters them too.")
@@ -85,7 +102,9 @@ struct TailCommand: ParsableCommand {
         if let rule, body["rule"]?.stringValue != rule { return false }
         if let wanted = locale, !LocaleOption.matches(body["locale"]?.stringValue, wanted) { return false }
         if let minimum = severity.flatMap(Severity.init(name:)) {
-            guard let found = body["severity"]?.stringValue.flatMap(Severity.init(name:)), found >= minimum else { return false }
+            guard let found = body["severity"]?.stringValue.flatMap(Severity.init(name:)), found >= minimum else {
+                return false
+            }
         }
         return true
     }
@@ -94,9 +113,10 @@ struct TailCommand: ParsableCommand {
         var signals = BlockedSignals([SIGINT, SIGTERM, SIGHUP])
         var ruleIds: [String]?
         if rule != nil || !json {
-            ruleIds = location.control(control).lazy.compactMap {
-                RuleIdCheck.daemonRules(ControlClient(endpoint: $0, timeoutMs: Self.rulesTimeoutMs))
-            }.first
+            ruleIds =
+                location.control(control).lazy.compactMap {
+                    RuleIdCheck.daemonRules(ControlClient(endpoint: $0, timeoutMs: Self.rulesTimeoutMs))
+                }.first
         }
         if let rule, let ruleIds { try RuleIdCheck.require(rule, known: ruleIds) }
         var columns = Columns(rule: ruleIds?.map(\.count).max() ?? Columns.minimumRule)
@@ -109,7 +129,12 @@ struct TailCommand: ParsableCommand {
             for prefix in prefixes { try socket.subscribe(prefix) }
             for endpoint in publishEndpoints { try socket.connect(endpoint) }
             if Terminal.isTerminal(STDERR_FILENO) {
-                FileHandle.standardError.write(Data("modalwatch: waiting for violations from \(publishEndpoints.joined(separator: ", ")); Ctrl-C stops\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "modalwatch: waiting for violations from \(publishEndpoints.joined(separator: ", ")); Ctrl-C stops\n"
+                            .utf8
+                    )
+                )
             }
             let poller = ZMQPoller()
             let index = try poller.add(socket)
@@ -118,7 +143,7 @@ struct TailCommand: ParsableCommand {
                 if !signals.take().isEmpty { return }
                 do {
                     _ = try poller.poll(timeout: 200)
-                } catch where error.isInterrupted {
+                } catch  where error.isInterrupted {
                     continue
                 }
                 guard poller.isReadable(index) else { continue }
@@ -126,7 +151,8 @@ struct TailCommand: ParsableCommand {
                     guard message.frames.count == 2 else { continue }
                     let topic = String(decoding: message.frames[0], as: UTF8.self)
                     guard let body = try? JSONParser.parse(message.frames[1]), body.objectValue != nil,
-                          passes(topic: topic, body: body, locale: wanted) else { continue }
+                        passes(topic: topic, body: body, locale: wanted)
+                    else { continue }
                     if json {
                         JSONOutput.raw(message.frames[1])
                     } else {
@@ -141,7 +167,9 @@ struct TailCommand: ParsableCommand {
                 }
             }
         } catch {
-            Terminal.error("cannot subscribe at \(publishEndpoints.joined(separator: ", ")): \(error); check the endpoint (e.g. \(DefaultEndpoints.publish))")
+            Terminal.error(
+                "cannot subscribe at \(publishEndpoints.joined(separator: ", ")): \(error); check the endpoint (e.g. \(DefaultEndpoints.publish))"
+            )
             throw ExitCode(3)
         }
     }
@@ -164,19 +192,23 @@ struct TailCommand: ParsableCommand {
     private func line(topic: String, body: JSONValue, columns: inout Columns) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
-        let time = formatter.string(from: Date(timeIntervalSince1970: (body["observed"]?.doubleValue ?? RelativeTime.nowMs) / 1000))
+        let time = formatter.string(
+            from: Date(timeIntervalSince1970: (body["observed"]?.doubleValue ?? RelativeTime.nowMs) / 1000)
+        )
         if topic.hasPrefix("diag/") {
             let reason = body["reason"]?.stringValue ?? "?"
             let app = Columns.fit(body["app"]?.stringValue ?? "-", &columns.app)
             let session = Columns.fit(body["session"]?.stringValue ?? "-", &columns.session)
-            return "\(time)  \(Terminal.paint(Terminal.pad("diag", 7), "2"))  \(Columns.fit(reason, &columns.rule))  \(app)  \(session)  \(body["detail"]?.stringValue ?? "")"
+            return
+                "\(time)  \(Terminal.paint(Terminal.pad("diag", 7), "2"))  \(Columns.fit(reason, &columns.rule))  \(app)  \(session)  \(body["detail"]?.stringValue ?? "")"
         }
         let severity = body["severity"]?.stringValue ?? "?"
         let subject = body["subject"]?.stringValue.map { " (\($0))" } ?? ""
         let rule = Columns.fit(body["rule"]?.stringValue ?? "?", &columns.rule)
         let app = Columns.fit(Self.text(body["app"], "?"), &columns.app)
         let session = Columns.fit(Self.text(body["session"], "?"), &columns.session)
-        return "\(time)  \(Terminal.severity(Terminal.pad(severity, 7), severity))  \(rule)  \(app)  \(session)  \(Self.text(body["message"], ""))\(subject)"
+        return
+            "\(time)  \(Terminal.severity(Terminal.pad(severity, 7), severity))  \(rule)  \(app)  \(session)  \(Self.text(body["message"], ""))\(subject)"
     }
 
     /// A field for a line: a string as it is, any other value as JSON, `fallback` when absent.

@@ -1,6 +1,6 @@
 import Foundation
-import Posix
 import Glibc
+import Posix
 
 /// Writing for people: stdout and stderr lines, colour only on a terminal without NO_COLOR, the
 /// window's size. Every line for people goes through ``visible(_:)`` on its way out: what the

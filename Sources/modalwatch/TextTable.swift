@@ -29,7 +29,10 @@ struct TextTable {
             for (i, cell) in cells.enumerated() where i < widths.count {
                 let last = i == widths.count - 1
                 let text = header ? Terminal.paint(cell, "1") : cell
-                parts.append(last && !rightAligned.contains(i) ? text : Terminal.pad(text, widths[i], right: rightAligned.contains(i)))
+                parts.append(
+                    last && !rightAligned.contains(i)
+                        ? text : Terminal.pad(text, widths[i], right: rightAligned.contains(i))
+                )
             }
             let joined = parts.joined(separator: spacer)
             return width.map { Terminal.clip(joined, to: $0) } ?? joined

@@ -1,8 +1,8 @@
 import ArgumentParser
 import ControlProtocol
 import Foundation
-import Posix
 import Glibc
+import Posix
 
 /// `modalwatch top`: a live, full-screen view of the busiest sessions and the violation rate.
 struct TopCommand: ParsableCommand {
@@ -14,7 +14,8 @@ struct TopCommand: ParsableCommand {
             second between two looks. Full screen on a terminal: q (or Ctrl-C) quits and restores the terminal; a \
             resize redraws at once. When stdin or stdout is not a terminal, or with --once, it prints one \
             snapshot and exits 0; --json prints one snapshot of two looks --interval apart, with every rate measured between them. Exit status: 0, or 3 when the daemon does not answer the first look within --timeout.
-            """)
+            """
+    )
 
     @OptionGroup var options: ControlOptions
 
@@ -53,11 +54,16 @@ struct TopCommand: ParsableCommand {
             return
         }
         guard !once, Terminal.isTerminal(STDOUT_FILENO), Terminal.isTerminal(STDIN_FILENO) else {
-            for line in screen.lines(first, width: nil, height: nil, problem: nil, interactive: false) { Terminal.print(line) }
+            for line in screen.lines(first, width: nil, height: nil, problem: nil, interactive: false) {
+                Terminal.print(line)
+            }
             return
         }
         // Each refresh waits for the daemon at most about one interval, so q is never held up long.
-        let refreshFleet = DaemonFleet(endpoints: options.endpoints, timeoutMs: min(options.timeout, max(200, Int(interval * 1000))))
+        let refreshFleet = DaemonFleet(
+            endpoints: options.endpoints,
+            timeoutMs: min(options.timeout, max(200, Int(interval * 1000)))
+        )
         let terminal = RawTerminal()
         terminal.enter()
         defer { terminal.leave() }
@@ -67,8 +73,17 @@ struct TopCommand: ParsableCommand {
         var clear = false
         while true {
             let size = Terminal.size() ?? (24, 80)
-            let frame = screen.lines(sample, width: size.columns, height: size.rows, problem: problem, interactive: true)
-            RawTerminal.write((clear ? "\u{1B}[2J" : "") + "\u{1B}[H" + frame.map(Terminal.visible).joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J")
+            let frame = screen.lines(
+                sample,
+                width: size.columns,
+                height: size.rows,
+                problem: problem,
+                interactive: true
+            )
+            RawTerminal.write(
+                (clear ? "\u{1B}[2J" : "") + "\u{1B}[H" + frame.map(Terminal.visible).joined(separator: "\u{1B}[K\r\n")
+                    + "\u{1B}[K\u{1B}[J"
+            )
             clear = false
             var redraw = false
             while !redraw {
@@ -79,7 +94,9 @@ struct TopCommand: ParsableCommand {
                         var bytes = [UInt8](repeating: 0, count: 64)
                         let count = read(STDIN_FILENO, &bytes, bytes.count)
                         if count == 0 { return }
-                        if count > 0, bytes[0..<count].contains(where: { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") }) {
+                        if count > 0,
+                            bytes[0..<count].contains(where: { $0 == UInt8(ascii: "q") || $0 == UInt8(ascii: "Q") })
+                        {
                             return
                         }
                     } else if key.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
@@ -104,7 +121,9 @@ struct TopCommand: ParsableCommand {
                 if TopSample.monotonic() >= nextLook {
                     do {
                         sample = try TopSample.take(refreshFleet, after: sample)
-                        problem = sample.failures.isEmpty ? nil : "no answer from \(sample.failures.map(\.endpoint).joined(separator: ", "))"
+                        problem =
+                            sample.failures.isEmpty
+                            ? nil : "no answer from \(sample.failures.map(\.endpoint).joined(separator: ", "))"
                     } catch {
                         problem = "no answer: \(error.description); showing the last look, retrying"
                     }

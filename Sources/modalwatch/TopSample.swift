@@ -33,8 +33,13 @@ struct TopSample {
         let status = try client.send(StatusRequest())
         let listing = try client.send(SessionsRequest(sort: .recent, limit: window))
         var sample = TopSample(
-            status: status, sessions: listing.sessions, total: listing.total, now: Double(listing.now),
-            taken: Self.monotonic(), violationsPerSecond: nil)
+            status: status,
+            sessions: listing.sessions,
+            total: listing.total,
+            now: Double(listing.now),
+            taken: Self.monotonic(),
+            violationsPerSecond: nil
+        )
         sample.rank(after: previous)
         return sample
     }
@@ -45,12 +50,18 @@ struct TopSample {
         let statuses = fleet.gather(StatusRequest())
         let listings = fleet.gather(SessionsRequest(sort: .recent, limit: window))
         guard !statuses.answers.isEmpty, !listings.answers.isEmpty else {
-            throw statuses.failures.first?.failure ?? listings.failures.first?.failure ?? .unreachable("no daemon answered")
+            throw statuses.failures.first?.failure ?? listings.failures.first?.failure
+                ?? .unreachable("no daemon answered")
         }
         let listing = FleetMerging.sessions(listings.answers.map(\.reply), sort: .recent, limit: window)
         var sample = TopSample(
-            status: StatusReply.merged(statuses.answers.map(\.reply)), sessions: listing.sessions, total: listing.total,
-            now: Double(listing.now), taken: Self.monotonic(), violationsPerSecond: nil)
+            status: StatusReply.merged(statuses.answers.map(\.reply)),
+            sessions: listing.sessions,
+            total: listing.total,
+            now: Double(listing.now),
+            taken: Self.monotonic(),
+            violationsPerSecond: nil
+        )
         sample.failures = statuses.failures
         sample.rank(after: previous)
         return sample
@@ -70,8 +81,10 @@ struct TopSample {
                 // A session not seen before started within the interval: all its events are new.
                 eventsPerSecond[s.id] = Double(max(0, s.events - (before[s.id] ?? 0))) / seconds
             }
-            violationsPerSecond = Double(max(0, status[.violationsPublished] - previous.status[.violationsPublished])) / seconds
-            measuredEventsPerSecond = Double(max(0, status[.eventsReceived] - previous.status[.eventsReceived])) / seconds
+            violationsPerSecond =
+                Double(max(0, status[.violationsPublished] - previous.status[.violationsPublished])) / seconds
+            measuredEventsPerSecond =
+                Double(max(0, status[.eventsReceived] - previous.status[.eventsReceived])) / seconds
         }
         let rates = eventsPerSecond
         func key(_ s: SessionInfo) -> (Double, Int) { (rates[s.id] ?? 0, s.events) }
@@ -91,7 +104,8 @@ struct TopSample {
             return .object(object)
         }
         return .object([
-            "now": .number(now), "status": .object(statusObject), "sessions": .array(sessionObjects), "total": .int(total),
+            "now": .number(now), "status": .object(statusObject), "sessions": .array(sessionObjects),
+            "total": .int(total),
             "violations_per_second": violationsPerSecond.map(JSONValue.number) ?? .null,
             "events_per_second": measuredEventsPerSecond.map(JSONValue.number) ?? .null,
         ])

@@ -14,22 +14,35 @@ struct TopScreen {
         let clock = formatter.string(from: Date(timeIntervalSince1970: sample.now / 1000))
         let uptime = RelativeTime.duration(ms: s.uptimeSeconds * 1000)
         var lines: [String] = []
-        lines += Self.flow([Terminal.paint("modalwatch top", "1"), endpoint, "modalwatchd \(s.version), up \(uptime), edition \(s.edition)", clock],
-                           width: width, gap: 2)
+        lines += Self.flow(
+            [
+                Terminal.paint("modalwatch top", "1"), endpoint,
+                "modalwatchd \(s.version), up \(uptime), edition \(s.edition)", clock,
+            ],
+            width: width,
+            gap: 2
+        )
         let eventRate = String(format: "%.1f", s.eventsPerSecond)
         let violationRate = sample.violationsPerSecond.map { String(format: "%.1f/s", $0) } ?? "-/s"
         let rate = sample.violationsPerSecond ?? 0
-        lines += Self.flow([
-            "events \(s[.eventsReceived]) in, \(eventRate)/s",
-            "rejected \(s[.eventsRejected])",
-            "sessions \(s[.sessionsLive]) live",
-            (rate > 0 ? Terminal.paint("violations \(s[.violationsPublished]) out, \(violationRate)", "33")
-                : "violations \(s[.violationsPublished]) out, \(violationRate)"),
-            "dropped \(s[.messagesDropped])",
-        ], width: width, gap: 3)
+        lines += Self.flow(
+            [
+                "events \(s[.eventsReceived]) in, \(eventRate)/s",
+                "rejected \(s[.eventsRejected])",
+                "sessions \(s[.sessionsLive]) live",
+                (rate > 0
+                    ? Terminal.paint("violations \(s[.violationsPublished]) out, \(violationRate)", "33")
+                    : "violations \(s[.violationsPublished]) out, \(violationRate)"),
+                "dropped \(s[.messagesDropped])",
+            ],
+            width: width,
+            gap: 3
+        )
         lines.append("")
-        var table = TextTable(["SESSION", "APP", "EVENTS/S", "EVENTS", "ALERTS", "DEPTH", "MAX", "VIOLATIONS", "LAST EVENT"],
-                              rightAligned: [2, 3, 4, 5, 6, 7])
+        var table = TextTable(
+            ["SESSION", "APP", "EVENTS/S", "EVENTS", "ALERTS", "DEPTH", "MAX", "VIOLATIONS", "LAST EVENT"],
+            rightAligned: [2, 3, 4, 5, 6, 7]
+        )
         let room = height.map { max(0, $0 - lines.count - 2) } ?? sample.sessions.count
         let shownSessions = sample.sessions.prefix(room)
         let numbers = shownSessions.map { session -> [String] in
@@ -47,7 +60,11 @@ struct TopScreen {
             numbers.reduce(Terminal.visibleWidth(header)) { max($0, Terminal.visibleWidth($1[column])) } + 2
         }.reduce(0, +)
         let (idWidth, appWidth) = Self.nameWidths(
-            ids: shownSessions.map(\.id), apps: shownSessions.map { $0.app ?? "?" }, width: width, numbers: numberColumns)
+            ids: shownSessions.map(\.id),
+            apps: shownSessions.map { $0.app ?? "?" },
+            width: width,
+            numbers: numberColumns
+        )
         for (session, cells) in zip(shownSessions, numbers) {
             table.add([Self.cut(session.id, idWidth), Self.cut(session.app ?? "?", appWidth)] + cells)
         }
@@ -64,7 +81,9 @@ struct TopScreen {
             lines += Array(repeating: "", count: height - lines.count - 1)
         }
         lines.append(problem.map { Terminal.paint($0, "31") } ?? Terminal.paint(footer, "2"))
-        if let height, height > 0, lines.count > height { lines = Array(lines.prefix(height - 1)) + [lines[lines.count - 1]] }
+        if let height, height > 0, lines.count > height {
+            lines = Array(lines.prefix(height - 1)) + [lines[lines.count - 1]]
+        }
         return width.map { w in lines.map { Terminal.clip($0, to: w) } } ?? lines
     }
 

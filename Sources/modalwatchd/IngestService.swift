@@ -18,11 +18,14 @@ struct IngestService: Service {
                 let thread = Thread {
                     do {
                         try Daemon.run(settings) { endpoints in
-                            logger.notice("modalwatchd ready", metadata: [
-                                "events": "\(endpoints["events"] ?? [])",
-                                "publish": "\(endpoints["publish"] ?? [])",
-                                "control": "\(endpoints["control"] ?? [])",
-                            ])
+                            logger.notice(
+                                "modalwatchd ready",
+                                metadata: [
+                                    "events": "\(endpoints["events"] ?? [])",
+                                    "publish": "\(endpoints["publish"] ?? [])",
+                                    "control": "\(endpoints["control"] ?? [])",
+                                ]
+                            )
                         }
                         continuation.resume()
                     } catch {

@@ -8,9 +8,9 @@ import Posix
 import RuleHost
 import ServiceLifecycle
 import SessionEngine
+import ShardRouting
 import UnixSignals
 import ZeroMQ
-import ShardRouting
 
 /// `modalwatchd`: subscribes to UI-event streams, judges them by the loaded rule
 /// modules, and publishes violations (interfaces.md, "modalwatchd").
@@ -18,7 +18,8 @@ struct Modalwatchd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "modalwatchd",
         abstract: "Watch UI-event streams over ZeroMQ and publish Human Interface Guidelines violations.",
-        version: ModalwatchVersion.string)
+        version: ModalwatchVersion.string
+    )
 
     @Option(name: .long, help: "Configuration file (default: \(ConfigLoader.defaultPath) if it exists).")
     var config: String?
@@ -35,7 +36,11 @@ struct Modalwatchd: AsyncParsableCommand {
     @Option(name: .long, help: "Bind the control REP socket here (default \(DefaultEndpoints.control)).")
     var control: String?
 
-    @Option(name: .long, help: "Serve Prometheus /metrics and /healthz on HOST:PORT (overrides metrics:; one port for each instance of modalwatchd@).")
+    @Option(
+        name: .long,
+        help:
+            "Serve Prometheus /metrics and /healthz on HOST:PORT (overrides metrics:; one port for each instance of modalwatchd@)."
+    )
     var metrics: String?
 
     @Option(name: .long, help: "Guideline edition for apps the config does not name: 2009, ios7 or current.")
@@ -44,7 +49,10 @@ struct Modalwatchd: AsyncParsableCommand {
     @Option(name: .customLong("rules-dir"), help: "Load rule modules from this folder too (repeatable).")
     var rulesDir: [String] = []
 
-    @Option(name: .customLong("state-dir"), help: "History store and session snapshots (default $STATE_DIRECTORY, else ~/.local/state/modalwatch).")
+    @Option(
+        name: .customLong("state-dir"),
+        help: "History store and session snapshots (default $STATE_DIRECTORY, else ~/.local/state/modalwatch)."
+    )
     var stateDir: String?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
@@ -56,7 +64,10 @@ struct Modalwatchd: AsyncParsableCommand {
     @Option(name: .customLong("shard-key"), help: "What buckets are computed from: app (default) or session.")
     var shardKey: String?
 
-    @Flag(name: .customLong("check-config"), help: "Load the configuration and every rule module, print what is wrong, exit 0 or 1.")
+    @Flag(
+        name: .customLong("check-config"),
+        help: "Load the configuration and every rule module, print what is wrong, exit 0 or 1."
+    )
     var checkConfig = false
 
     /// Runs the daemon; bad usage exits 2 (interfaces.md), not ArgumentParser's 64.
@@ -88,10 +99,14 @@ struct Modalwatchd: AsyncParsableCommand {
             throw ValidationError("--edition must be 2009, ios7 or current, not '\(edition)'")
         }
         if let shard, shard.hasSuffix("/") {
-            throw ValidationError("--shard '\(shard)' has no shard count: modalwatchd@.service reads it as MODALWATCH_SHARD_COUNT from /etc/modalwatch/shards.env (docs/SCALING.md)")
+            throw ValidationError(
+                "--shard '\(shard)' has no shard count: modalwatchd@.service reads it as MODALWATCH_SHARD_COUNT from /etc/modalwatch/shards.env (docs/SCALING.md)"
+            )
         }
         if let shardKey, shardKey.isEmpty {
-            throw ValidationError("--shard-key is empty: modalwatchd@.service reads it as MODALWATCH_SHARD_KEY from /etc/modalwatch/shards.env (docs/SCALING.md)")
+            throw ValidationError(
+                "--shard-key is empty: modalwatchd@.service reads it as MODALWATCH_SHARD_KEY from /etc/modalwatch/shards.env (docs/SCALING.md)"
+            )
         }
         if let shard, ShardAssignment(parsing: shard) == nil {
             throw ValidationError("--shard must be I/N with N 1 to 256 and I 0 to N-1 (e.g. 0/3), not '\(shard)'")
@@ -126,12 +141,16 @@ struct Modalwatchd: AsyncParsableCommand {
         do {
             loaded = try loadConfiguration(file: configFile, catalog: catalog)
         } catch {
-            for line in error.errors { FileHandle.standardError.write(Data("\(errorPrefix)modalwatchd: \(line)\n".utf8)) }
+            for line in error.errors {
+                FileHandle.standardError.write(Data("\(errorPrefix)modalwatchd: \(line)\n".utf8))
+            }
             throw ExitCode(1)
         }
         // Every endpoint checked by the same parser, for --check-config and for a start alike.
         let endpointProblems = EndpointCheck.problems(in: loaded)
-        for problem in endpointProblems { FileHandle.standardError.write(Data("\(errorPrefix)modalwatchd: \(problem)\n".utf8)) }
+        for problem in endpointProblems {
+            FileHandle.standardError.write(Data("\(errorPrefix)modalwatchd: \(problem)\n".utf8))
+        }
         if !endpointProblems.isEmpty { throw ExitCode(1) }
         let endpoints = loaded.events + loaded.eventsConnect + [loaded.publish, loaded.control]
         if let refusal = ZMQTransportCheck.refusal(endpoints: endpoints) {
@@ -148,7 +167,8 @@ struct Modalwatchd: AsyncParsableCommand {
             throw ExitCode(catalog.failures.isEmpty && !catalog.modules.isEmpty ? 0 : 1)
         }
         var logger = bootstrapLogger
-        logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:))
+        logger.logLevel =
+            logLevel.flatMap(Logger.Level.init(rawValue:))
             ?? Logger.Level(rawValue: loaded.logLevel) ?? .info
         if catalog.modules.isEmpty {
             logger.warning("no rule module loaded; events are received and counted but nothing is judged")
@@ -160,12 +180,22 @@ struct Modalwatchd: AsyncParsableCommand {
             try self.loadConfiguration(file: configPath.map(ConfigFile.init(path:)), catalog: catalog)
         }
         let settings = IngestLoop.Settings(
-            configuration: loaded, catalog: catalog, wakeup: wakeup, logger: logger,
+            configuration: loaded,
+            catalog: catalog,
+            wakeup: wakeup,
+            logger: logger,
             notifier: SystemdNotifier(environment: ProcessInfo.processInfo.environment),
-            configurationSource: configurationSource)
+            configurationSource: configurationSource
+        )
         let group = ServiceGroup(
-            services: [ReloadService(wakeup: wakeup, configurationSource: configurationSource), IngestService(settings: settings)],
-            gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger)
+            services: [
+                ReloadService(wakeup: wakeup, configurationSource: configurationSource),
+                IngestService(settings: settings),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            cancellationSignals: [],
+            logger: logger
+        )
         do {
             try await group.run()
         } catch let error as DaemonError {
@@ -190,7 +220,8 @@ struct Modalwatchd: AsyncParsableCommand {
     }
 
     /// The file's configuration (or the defaults) with the flags laid over it.
-    private func loadConfiguration(file: ConfigFile?, catalog: RuleCatalog) throws(ConfigErrors) -> DaemonConfiguration {
+    private func loadConfiguration(file: ConfigFile?, catalog: RuleCatalog) throws(ConfigErrors) -> DaemonConfiguration
+    {
         var configuration = DaemonConfiguration()
         if let file { configuration = try ConfigLoader(catalog: catalog).load(file) }
         if !events.isEmpty { configuration.events = events }
@@ -201,11 +232,20 @@ struct Modalwatchd: AsyncParsableCommand {
         if let edition = edition.flatMap(Edition.init(name:)) { configuration.engine.defaultEdition = edition }
         configuration.rulesDirs = rulesDir + configuration.rulesDirs
         let key = shardKey.flatMap(ShardKey.init(rawValue:))
-        if let assignment = shard.flatMap({ ShardAssignment(parsing: $0, key: key ?? configuration.shard?.key ?? .app) }) {
+        if let assignment = shard.flatMap({ ShardAssignment(parsing: $0, key: key ?? configuration.shard?.key ?? .app) }
+        ) {
             configuration.shard = assignment
         } else if let key {
             guard let current = configuration.shard else {
-                throw ConfigErrors([ConfigError(file: "--shard-key", line: 0, key: "shard.key", message: "--shard-key needs a shard: pass --shard I/N or set shard: { index, count } in the configuration")])
+                throw ConfigErrors([
+                    ConfigError(
+                        file: "--shard-key",
+                        line: 0,
+                        key: "shard.key",
+                        message:
+                            "--shard-key needs a shard: pass --shard I/N or set shard: { index, count } in the configuration"
+                    )
+                ])
             }
             configuration.shard = ShardAssignment(index: current.index, count: current.count, key: key)
         }

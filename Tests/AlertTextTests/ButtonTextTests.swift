@@ -66,9 +66,12 @@ final class ButtonTextTests: XCTestCase {
         XCTAssertNil(instruction("Tap Delete", ""))
         XCTAssertNil(instruction("Tap 🎉", "🎉"))
         XCTAssertNil(instruction("", "Delete"))
-        XCTAssertEqual(TextSlice.with("Tap one two three four Delete") { text in
-            TextSlice.with("Delete") { text.instruction(naming: $0, within: 5)?.string }
-        }, "Tap")
+        XCTAssertEqual(
+            TextSlice.with("Tap one two three four Delete") { text in
+                TextSlice.with("Delete") { text.instruction(naming: $0, within: 5)?.string }
+            },
+            "Tap"
+        )
     }
 
     func testVerbList() {

@@ -38,11 +38,20 @@ struct CheckRun {
     }
 
     /// Runs `modalwatch check FILE --edition EDITION --format json` on `stream`.
-    static func run(_ stream: String, edition: String, file: StaticString = #filePath, line: UInt = #line) throws -> CheckRun {
+    static func run(
+        _ stream: String,
+        edition: String,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> CheckRun {
         guard let directory = buildDirectory() else { throw XCTSkip("cannot resolve /proc/self/exe") }
         let tool = directory.appendingPathComponent("modalwatch")
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
-            XCTFail("\(tool.path) is missing: build the package (swift build) before running these tests", file: file, line: line)
+            XCTFail(
+                "\(tool.path) is missing: build the package (swift build) before running these tests",
+                file: file,
+                line: line
+            )
             throw CocoaError(.fileNoSuchFile)
         }
         let input = FileManager.default.temporaryDirectory
@@ -62,20 +71,27 @@ struct CheckRun {
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let summary = String(decoding: err, as: UTF8.self)
-        XCTAssertTrue([0, 1].contains(process.terminationStatus), "check exited \(process.terminationStatus): \(summary)", file: file, line: line)
+        XCTAssertTrue(
+            [0, 1].contains(process.terminationStatus),
+            "check exited \(process.terminationStatus): \(summary)",
+            file: file,
+            line: line
+        )
         XCTAssertFalse(summary.contains("rejected"), "events rejected: \(summary)", file: file, line: line)
         XCTAssertFalse(summary.contains("not loaded"), summary, file: file, line: line)
 
         var violations: [Violation] = []
         for text in String(decoding: out, as: UTF8.self).split(separator: "\n") where !text.isEmpty {
             let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
-            violations.append(Violation(
-                rule: object["rule"] as? String ?? "",
-                module: object["module"] as? String ?? "",
-                edition: object["edition"] as? String ?? "",
-                subject: object["subject"] as? String,
-                message: object["message"] as? String ?? ""
-            ))
+            violations.append(
+                Violation(
+                    rule: object["rule"] as? String ?? "",
+                    module: object["module"] as? String ?? "",
+                    edition: object["edition"] as? String ?? "",
+                    subject: object["subject"] as? String,
+                    message: object["message"] as? String ?? ""
+                )
+            )
         }
         return CheckRun(violations: violations, summary: summary)
     }

@@ -3,7 +3,8 @@ import XCTest
 /// The two modules judged end to end: streams written here, run through the
 /// real `modalwatch check` (loader, engine, modules), in each edition.
 final class EditionCheckRunTests: XCTestCase {
-    private static let start = #"{"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.contacts","device":"phone"}"#
+    private static let start =
+        #"{"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.contacts","device":"phone"}"#
 
     /// A stream: a session start, then `lines`.
     private func stream(_ lines: String...) -> String {
@@ -11,7 +12,12 @@ final class EditionCheckRunTests: XCTestCase {
     }
 
     /// The rules of the two modules that fire on `events` in `edition`, sorted.
-    private func rules(_ events: String, _ edition: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+    private func rules(
+        _ events: String,
+        _ edition: String,
+        file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws -> [String] {
         try CheckRun.run(events, edition: edition, file: file, line: line).contentViolations.map(\.rule).sorted()
     }
 
@@ -98,9 +104,13 @@ final class EditionCheckRunTests: XCTestCase {
             {"v":1,"type":"sheet.presented","session":"P1","ts":1732290003100,"id":"sh2","in_popover":false,"background":"blue","buttons":[{"title":"Mail"},{"title":"Cancel","style":"cancel"}]}
             """#
         XCTAssertEqual(
-            try rules(events, "2009"), ["sheet-background-inconsistent", "sheet-destructive-not-first", "sheet-has-message"])
+            try rules(events, "2009"),
+            ["sheet-background-inconsistent", "sheet-destructive-not-first", "sheet-has-message"]
+        )
         XCTAssertEqual(
-            try rules(events, "ios7"), ["sheet-cancel-in-popover", "sheet-destructive-not-first", "sheet-has-message"])
+            try rules(events, "ios7"),
+            ["sheet-cancel-in-popover", "sheet-destructive-not-first", "sheet-has-message"]
+        )
         XCTAssertEqual(try rules(events, "current"), [])
     }
 
@@ -116,7 +126,8 @@ final class EditionCheckRunTests: XCTestCase {
             [
                 "alert-button-instructions", "alert-button-title-format", "alert-button-yes-no",
                 "alert-message-style", "alert-title-single-word", "alert-too-many-buttons",
-            ])
+            ]
+        )
         XCTAssertTrue(run.contentViolations.allSatisfy { $0.subject == "a1" })
     }
 }

@@ -1,6 +1,7 @@
-@testable import AlertText
 import ModalwatchABI
 import XCTest
+
+@testable import AlertText
 
 /// What the language rules read of a text: other scripts' ending marks, scripts, widths, the
 /// standard titles (rules.md, "Languages").
@@ -67,7 +68,9 @@ final class LanguageTextTests: XCTestCase {
     func testLanguageSubtagsAndEnglish() {
         func with<R>(_ tag: String?, _ body: (mw_str) -> R) -> R {
             guard var tag else { return body(mw_str(ptr: nil, len: 0)) }
-            return tag.withUTF8 { body(mw_str(ptr: UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), len: $0.count)) }
+            return tag.withUTF8 {
+                body(mw_str(ptr: UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), len: $0.count))
+            }
         }
         XCTAssertEqual(with("de-AT") { EventLanguage.subtag(of: $0) }, "de")
         XCTAssertEqual(with(nil) { EventLanguage.subtag(of: $0) }, "und")
@@ -82,10 +85,18 @@ final class LanguageTextTests: XCTestCase {
     }
 
     func testTheTitlesOfATagAreForLanguages() {
-        let tags = StandardTitles.languages + ["de-AT", "fr-CA", "zh-TW", "zh-CN", "zh", "pt", "pt-AO", "sr-Latn-RS", "sr", "iw", "nb-NO", "tlh", "en-GB"]
+        let tags =
+            StandardTitles.languages + [
+                "de-AT", "fr-CA", "zh-TW", "zh-CN", "zh", "pt", "pt-AO", "sr-Latn-RS", "sr", "iw", "nb-NO", "tlh",
+                "en-GB",
+            ]
         for tag in tags {
             var bytes = tag
-            let found = bytes.withUTF8 { EventLanguage.titles(mw_str(ptr: UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), len: $0.count)) }
+            let found = bytes.withUTF8 {
+                EventLanguage.titles(
+                    mw_str(ptr: UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), len: $0.count)
+                )
+            }
             let expected = tag.lowercased().hasPrefix("en") ? nil : StandardTitles.forLanguage(tag)
             XCTAssertEqual(found?.language, expected?.language, tag)
         }
@@ -109,8 +120,12 @@ final class LanguageTextTests: XCTestCase {
             ("", [], true),
         ]
         for (title, buttons, english) in cases {
-            let judged = withEvent(title: title, buttons: buttons) { EventLanguage.isJudgedAsEnglish(mw_str(ptr: nil, len: 0), $0) }
-            let classified = withEvent(title: title, buttons: buttons) { !EventLanguage.letterScripts(of: $0).isMostlyNonLatin }
+            let judged = withEvent(title: title, buttons: buttons) {
+                EventLanguage.isJudgedAsEnglish(mw_str(ptr: nil, len: 0), $0)
+            }
+            let classified = withEvent(title: title, buttons: buttons) {
+                !EventLanguage.letterScripts(of: $0).isMostlyNonLatin
+            }
             XCTAssertEqual(judged, english, title)
             XCTAssertEqual(judged, classified, title)
         }

@@ -28,6 +28,9 @@ final class PronounTests: XCTestCase {
     }
 
     func testPronounList() {
-        XCTAssertEqual(Pronouns.all.map { "\($0)" }, ["you", "your", "yours", "you're", "you'll", "you've", "you'd", "me", "my"])
+        XCTAssertEqual(
+            Pronouns.all.map { "\($0)" },
+            ["you", "your", "yours", "you're", "you'll", "you've", "you'd", "me", "my"]
+        )
     }
 }

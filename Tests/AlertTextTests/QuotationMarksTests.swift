@@ -34,7 +34,10 @@ final class QuotationMarksTests: XCTestCase {
         XCTAssertTrue(try quotes("Tippen Sie auf „löschen.“", "Löschen", in: "de"), "case and punctuation ignored")
         XCTAssertFalse(try quotes("Tippen Sie auf „Alle löschen“.", "Löschen", in: "de"))
         XCTAssertTrue(try quotes("「削除」をタップすると消去されます。", "削除", in: "ja"))
-        XCTAssertTrue(try quotes("Tryck på ”Radera” för att ta bort den.", "Radera", in: "sv"), "one mark opens and closes")
+        XCTAssertTrue(
+            try quotes("Tryck på ”Radera” för att ta bort den.", "Radera", in: "sv"),
+            "one mark opens and closes"
+        )
         XCTAssertTrue(try quotes("”Spara” eller ”Radera”?", "Radera", in: "sv"), "the second quotation")
         XCTAssertFalse(try quotes("Tryck på ”Radera för att ta bort den.", "Radera", in: "sv"), "never closed")
         XCTAssertFalse(try quotes("Tippen Sie auf Löschen.", "Löschen", in: "de"))

@@ -86,7 +86,10 @@ final class RobustnessTests: XCTestCase {
     func testATapInstructionAtTheEndOfFourKiB() {
         let text = String(repeating: "word ", count: 812) + "tap the OK"
         XCTAssertLessThanOrEqual(text.utf8.count, 4096)
-        XCTAssertEqual(TextSlice.with(text) { text in TextSlice.with("OK") { text.instruction(naming: $0)?.index } }, 812)
+        XCTAssertEqual(
+            TextSlice.with(text) { text in TextSlice.with("OK") { text.instruction(naming: $0)?.index } },
+            812
+        )
     }
 
     func testRandomScalars() {
@@ -108,7 +111,9 @@ final class RobustnessTests: XCTestCase {
     func testRandomBytes() {
         var random = SplitMix(state: 7)
         for _ in 0..<400 {
-            let bytes = (0..<Int.random(in: 0...512, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let bytes = (0..<Int.random(in: 0...512, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             bytes.withUnsafeBufferPointer { exercise(TextSlice($0)) }
         }
     }

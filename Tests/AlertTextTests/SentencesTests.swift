@@ -1,5 +1,6 @@
-@testable import AlertText
 import XCTest
+
+@testable import AlertText
 
 final class SentencesTests: XCTestCase {
     private func mark(_ text: String) -> EndingMark? { TextSlice.with(text) { $0.endingMark } }
@@ -85,8 +86,10 @@ final class SentencesTests: XCTestCase {
     /// The ASCII fast path of `trimmed` and the walk over every scalar agree, edges of every kind
     /// (ASCII and Unicode whitespace, letters, a curly quote, a byte that is not UTF-8).
     func testTrimmedAgreesWithTheScalarWalk() {
-        let edges: [[UInt8]] = [[], [0x20], [0x09], [0x0A, 0x0D], [0x0B, 0x0C], [0xC2, 0xA0], [0xE2, 0x80, 0x83],
-                                [0xE3, 0x80, 0x80], [0xC2, 0x85], [0x41], [0x2E], [0xE2, 0x80, 0x9C], [0xFF], [0xC3]]
+        let edges: [[UInt8]] = [
+            [], [0x20], [0x09], [0x0A, 0x0D], [0x0B, 0x0C], [0xC2, 0xA0], [0xE2, 0x80, 0x83],
+            [0xE3, 0x80, 0x80], [0xC2, 0x85], [0x41], [0x2E], [0xE2, 0x80, 0x9C], [0xFF], [0xC3],
+        ]
         let middles: [[UInt8]] = [[], Array("Hi there".utf8), [0x20], Array("é".utf8), [0xC2, 0xA0]]
         for lead in edges {
             for middle in middles {

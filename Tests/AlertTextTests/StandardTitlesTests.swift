@@ -72,7 +72,8 @@ final class StandardTitlesTests: XCTestCase {
         XCTAssertEqual(Set(languages).count, languages.count)
         for tag in [
             "en", "de", "fr", "es", "it", "pt-BR", "pt-PT", "nl", "sv", "da", "nb", "fi", "ru", "pl", "tr", "ar", "he",
-            "ja", "ko", "zh-Hans", "zh-Hant", "th", "id", "vi", "uk", "cs", "hu", "el", "ro", "hi", "ms", "ca", "hr", "sk",
+            "ja", "ko", "zh-Hans", "zh-Hant", "th", "id", "vi", "uk", "cs", "hu", "el", "ro", "hi", "ms", "ca", "hr",
+            "sk",
         ] {
             let entry = try titles(tag)
             XCTAssertEqual(entry.language, tag)
@@ -86,7 +87,10 @@ final class StandardTitlesTests: XCTestCase {
                 XCTAssertFalse(title.isEmpty, language)
                 XCTAssertEqual(title, title.trimmingWhitespace, language)
                 XCTAssertFalse(title.contains("_") || title.contains("&"), "\(language): mnemonic left in \(title)")
-                XCTAssertFalse(title.hasSuffix("…") || title.hasSuffix("...") || title.hasSuffix(":"), "\(language): \(title)")
+                XCTAssertFalse(
+                    title.hasSuffix("…") || title.hasSuffix("...") || title.hasSuffix(":"),
+                    "\(language): \(title)"
+                )
             }
         }
     }
@@ -164,8 +168,14 @@ final class StandardTitlesTests: XCTestCase {
             for list in [entry.cancel, entry.ok, entry.yes, entry.no, entry.error] {
                 for title in list {
                     XCTAssertTrue(StandardTitles.matches(title, list), "\(language): \(title)")
-                    XCTAssertTrue(StandardTitles.matches(title.uppercased(), list), "\(language): \(title.uppercased())")
-                    XCTAssertTrue(StandardTitles.matches(title.lowercased(), list), "\(language): \(title.lowercased())")
+                    XCTAssertTrue(
+                        StandardTitles.matches(title.uppercased(), list),
+                        "\(language): \(title.uppercased())"
+                    )
+                    XCTAssertTrue(
+                        StandardTitles.matches(title.lowercased(), list),
+                        "\(language): \(title.lowercased())"
+                    )
                 }
             }
         }

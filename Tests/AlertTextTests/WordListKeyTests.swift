@@ -1,6 +1,7 @@
-@testable import AlertText
 import Foundation
 import XCTest
+
+@testable import AlertText
 
 /// The short word lists (`Pronouns`, `InstructionVerbs`, `MinorWords`) match by an integer
 /// `switch` on `Word.asciiKey`: they must say exactly what comparing with every listed word
@@ -19,7 +20,13 @@ final class WordListKeyTests: XCTestCase {
             for word in slice.words {
                 for list in lists {
                     let expected = list.all.contains { word.equals($0) }
-                    XCTAssertEqual(list.contains(word), expected, "\(list.name) of “\(word.string)”", file: file, line: line)
+                    XCTAssertEqual(
+                        list.contains(word),
+                        expected,
+                        "\(list.name) of “\(word.string)”",
+                        file: file,
+                        line: line
+                    )
                 }
             }
         }

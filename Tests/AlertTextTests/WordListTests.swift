@@ -1,6 +1,7 @@
-@testable import AlertText
 import ModalwatchABI
 import XCTest
+
+@testable import AlertText
 
 /// A text walked from its word list (`WordList`: the host's tokens, `mw_host.words`, as
 /// `scanWords` makes them) and the word walk's ASCII fast path must yield exactly what a
@@ -25,8 +26,12 @@ final class WordListTests: XCTestCase {
         while let word = walk.next() {
             result.append(
                 Step(
-                    offset: word.offset, length: word.text.count, index: word.index, shape: word.shape,
-                    quotation: word.quotation, startsSentence: word.startsSentence,
+                    offset: word.offset,
+                    length: word.text.count,
+                    index: word.index,
+                    shape: word.shape,
+                    quotation: word.quotation,
+                    startsSentence: word.startsSentence,
                     insideQuotation: walk.isInsideQuotation
                 )
             )
@@ -70,7 +75,12 @@ final class WordListTests: XCTestCase {
         var words: [mw_word] = []
         let flags = TextSlice(buffer).scanWords { words.append($0) }
         return words.withUnsafeBufferPointer { list in
-            body(TextSlice(buffer, words: WordList(mw_words(words: list.baseAddress, count: UInt32(list.count), flags: flags))))
+            body(
+                TextSlice(
+                    buffer,
+                    words: WordList(mw_words(words: list.baseAddress, count: UInt32(list.count), flags: flags))
+                )
+            )
         }
     }
 
@@ -120,7 +130,11 @@ final class WordListTests: XCTestCase {
             bytes.withUnsafeBufferPointer { buffer in
                 var walk = Words.Iterator(scanning: TextSlice(buffer))
                 while let word = walk.next() {
-                    XCTAssertEqual(word.shape, Words.Iterator.shape(of: word.text), "shape of \(word.string) in \(bytes)")
+                    XCTAssertEqual(
+                        word.shape,
+                        Words.Iterator.shape(of: word.text),
+                        "shape of \(word.string) in \(bytes)"
+                    )
                 }
             }
         }

@@ -56,8 +56,13 @@ final class ByteBasicsTests: XCTestCase {
         let text = Array("a\u{2028}b\u{2029}\"".utf8)
         func escaped(_ lineSeparators: Bool) -> String {
             text.withUnsafeBytes { bytes in
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONStringEscaper.maxEscapedLength(bytes.count)) { room in
-                    let written = JSONStringEscaper.writeEscaped(bytes, to: room.baseAddress!, escapingLineSeparators: lineSeparators)
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONStringEscaper.maxEscapedLength(bytes.count))
+                { room in
+                    let written = JSONStringEscaper.writeEscaped(
+                        bytes,
+                        to: room.baseAddress!,
+                        escapingLineSeparators: lineSeparators
+                    )
                     return String(decoding: UnsafeBufferPointer(rebasing: room[0..<written]), as: UTF8.self)
                 }
             }

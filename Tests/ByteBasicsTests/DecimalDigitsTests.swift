@@ -4,7 +4,9 @@ import XCTest
 /// The one decimal writer, against Swift's own `description` at the edges and in between.
 final class DecimalDigitsTests: XCTestCase {
     func testSignedNumbersAreWrittenAsSwiftWritesThem() {
-        var values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_732_290_000_000, -1_732_290_000_000, .max, .min, .max - 1, .min + 1]
+        var values: [Int64] = [
+            0, 1, -1, 9, 10, -10, 99, 100, 1_732_290_000_000, -1_732_290_000_000, .max, .min, .max - 1, .min + 1,
+        ]
         var power: Int64 = 1
         for _ in 0..<18 {
             power *= 10
@@ -14,7 +16,10 @@ final class DecimalDigitsTests: XCTestCase {
             var out: [UInt8] = [0x2A]
             DecimalDigits.append(value, to: &out)
             XCTAssertEqual(String(decoding: out, as: UTF8.self), "*" + value.description, "\(value)")
-            XCTAssertEqual(DecimalDigits.withDigits(of: value) { String(decoding: $0, as: UTF8.self) }, value.description)
+            XCTAssertEqual(
+                DecimalDigits.withDigits(of: value) { String(decoding: $0, as: UTF8.self) },
+                value.description
+            )
         }
     }
 

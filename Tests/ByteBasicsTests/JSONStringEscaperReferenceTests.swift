@@ -15,7 +15,9 @@ final class JSONStringEscaperReferenceTests: XCTestCase {
                 let b = bytes[i]
                 if b >= 0x80 {
                     let length = UTF8Decoding.validSequenceLength(p, at: i, count: bytes.count)
-                    if length == 3, lineSeparators, b == 0xE2, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                    if length == 3, lineSeparators, b == 0xE2, bytes[i + 1] == 0x80,
+                        bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9
+                    {
                         out += Array((bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8)
                         i += 3
                     } else if length > 0 {
@@ -63,8 +65,10 @@ final class JSONStringEscaperReferenceTests: XCTestCase {
     private func check(_ bytes: [UInt8], _ label: @autoclosure () -> String) {
         for lineSeparators in [false, true] {
             XCTAssertEqual(
-                escaped(bytes, lineSeparators: lineSeparators), reference(bytes, lineSeparators: lineSeparators),
-                "\(label()), line separators \(lineSeparators)")
+                escaped(bytes, lineSeparators: lineSeparators),
+                reference(bytes, lineSeparators: lineSeparators),
+                "\(label()), line separators \(lineSeparators)"
+            )
         }
     }
 
@@ -88,11 +92,15 @@ final class JSONStringEscaperReferenceTests: XCTestCase {
 
     func testRandomBytes() {
         var generator = SystemRandomNumberGenerator()
-        let alphabet: [UInt8] = Array("abc \"\\\n\t".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC2, 0xE2, 0x80, 0xA8, 0xED, 0xF0, 0xF4, 0x9F, 0xFF]
+        let alphabet: [UInt8] =
+            Array("abc \"\\\n\t".utf8) + [
+                0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC2, 0xE2, 0x80, 0xA8, 0xED, 0xF0, 0xF4, 0x9F, 0xFF,
+            ]
         for round in 0..<3_000 {
             let length = Int.random(in: 0...80, using: &generator)
             let bytes = (0..<length).map { _ in
-                Bool.random(using: &generator) ? alphabet.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
+                Bool.random(using: &generator)
+                    ? alphabet.randomElement(using: &generator)! : UInt8.random(in: 0...255, using: &generator)
             }
             check(bytes, "round \(round): \(bytes)")
         }
@@ -113,7 +121,9 @@ final class JSONStringEscaperReferenceTests: XCTestCase {
                             guard let base = buffer.baseAddress else { return 0 }
                             return StringBytes.firstAtLeast7F(base, from: from, count: length)
                         }
-                        if found != position { XCTFail("\(byte) at \(position) of \(length), from \(from): found \(found)") }
+                        if found != position {
+                            XCTFail("\(byte) at \(position) of \(length), from \(from): found \(found)")
+                        }
                     }
                 }
             }

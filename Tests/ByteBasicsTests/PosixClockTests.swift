@@ -1,5 +1,5 @@
-import Foundation
 import ByteBasics
+import Foundation
 import XCTest
 
 /// The clocks read through `PosixClock`: each in its own unit and against the others.
@@ -24,8 +24,11 @@ final class PosixClockTests: XCTestCase {
             last = now
             lastBoot = boot
         }
-        XCTAssertGreaterThanOrEqual(PosixClock.boottime.milliseconds(), PosixClock.monotonic.milliseconds(),
-                                    "boot time counts suspend on top of the monotonic clock")
+        XCTAssertGreaterThanOrEqual(
+            PosixClock.boottime.milliseconds(),
+            PosixClock.monotonic.milliseconds(),
+            "boot time counts suspend on top of the monotonic clock"
+        )
         XCTAssertEqual(PosixClock.monotonic.microseconds() / 1000, PosixClock.monotonic.milliseconds(), accuracy: 1000)
         XCTAssertEqual(PosixClock.monotonic.milliseconds() / 1000, PosixClock.monotonic.seconds(), accuracy: 1)
     }
@@ -33,7 +36,7 @@ final class PosixClockTests: XCTestCase {
     func testTheThreadCPUClockCountsThisThreadsWork() {
         let before = PosixClock.threadCPU.microseconds()
         var x: UInt64 = 1
-        for i in 0..<5_000_000 { x = x &* 6364136223846793005 &+ UInt64(i) }
+        for i in 0..<5_000_000 { x = x &* 6_364_136_223_846_793_005 &+ UInt64(i) }
         XCTAssertNotEqual(x, 0)
         XCTAssertGreaterThan(PosixClock.threadCPU.microseconds(), before)
         XCTAssertGreaterThanOrEqual(PosixClock.threadCPU.fractionalSeconds(), Double(before) / 1e6)

@@ -16,7 +16,10 @@ final class WireVocabularyTests: XCTestCase {
         ("size_class", WireSizeClass.allCases.map(\.string), { WireSizeClass.match($0).map { Int($0.rawValue) } }),
         ("control", WireControl.allCases.map(\.string), { WireControl.match($0).map { Int($0.rawValue) } }),
         ("state", WireTaskState.allCases.map(\.string), { WireTaskState.match($0).map { Int($0.rawValue) } }),
-        ("buttons[].style", WireButtonStyle.allCases.map(\.string), { WireButtonStyle.match($0).map { Int($0.rawValue) } }),
+        (
+            "buttons[].style", WireButtonStyle.allCases.map(\.string),
+            { WireButtonStyle.match($0).map { Int($0.rawValue) } }
+        ),
         ("buttons[].role", WireModalRole.allCases.map(\.string), { WireModalRole.match($0).map { Int($0.rawValue) } }),
         ("via", WireVia.allCases.map(\.string), { WireVia.match($0).map { Int($0.rawValue) } }),
         ("modal style", WireModalStyle.allCases.map(\.string), { WireModalStyle.match($0).map { Int($0.rawValue) } }),

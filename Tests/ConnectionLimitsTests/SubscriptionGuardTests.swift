@@ -8,7 +8,12 @@ import ZeroMQ
 /// An `XPUB`'s subscription bounds with real sockets: per connection, in all, a connection on a
 /// descriptor an earlier one had starts with nothing of it, and what is kept and released is told.
 final class SubscriptionGuardTests: XCTestCase {
-    private let limits = SubscriptionGuard.Limits(perPeerCount: 4, perPeerBytes: 1_000, totalCount: 6, totalBytes: 10_000)
+    private let limits = SubscriptionGuard.Limits(
+        perPeerCount: 4,
+        perPeerBytes: 1_000,
+        totalCount: 6,
+        totalBytes: 10_000
+    )
 
     /// An `XPUB` as the publishing thread makes it, its guard and what the guard told.
     private final class Publish {
@@ -62,8 +67,11 @@ final class SubscriptionGuardTests: XCTestCase {
         var limits = self.limits
         if let totalCount { limits.totalCount = totalCount }
         let guardian = SubscriptionGuard(
-            limits: limits, name: "publish", boundEndpoint: endpoint,
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            limits: limits,
+            name: "publish",
+            boundEndpoint: endpoint,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
         return Publish(socket: socket, guardian: guardian, endpoint: endpoint)
     }
 
@@ -85,7 +93,10 @@ final class SubscriptionGuardTests: XCTestCase {
         defer { hostile.close() }
         XCTAssertTrue(publish.serve { publish.refused == 2 }, "the fifth and sixth are refused")
         // Its connection was shut down: libzmq dropped what it held, and so does the guard.
-        XCTAssertTrue(publish.serve { publish.guardian.totalCount == 0 && publish.guardian.peerCount == 0 }, "\(publish.guardian.totalCount)")
+        XCTAssertTrue(
+            publish.serve { publish.guardian.totalCount == 0 && publish.guardian.peerCount == 0 },
+            "\(publish.guardian.totalCount)"
+        )
         XCTAssertEqual(publish.refused, 2)
     }
 
@@ -100,7 +111,10 @@ final class SubscriptionGuardTests: XCTestCase {
         // The next connection most likely takes the descriptor the first one had.
         let second = try subscriber(context, publish.endpoint, (0..<4).map { "violation/b\($0)/" })
         defer { second.close() }
-        XCTAssertTrue(publish.serve { publish.guardian.totalCount == 4 && publish.guardian.peerCount == 1 }, "\(publish.guardian.totalCount)")
+        XCTAssertTrue(
+            publish.serve { publish.guardian.totalCount == 4 && publish.guardian.peerCount == 1 },
+            "\(publish.guardian.totalCount)"
+        )
         XCTAssertEqual(publish.refused, 0, "the second connection's four are its own")
     }
 
@@ -116,7 +130,10 @@ final class SubscriptionGuardTests: XCTestCase {
         defer { two.close() }
         XCTAssertTrue(publish.serve { publish.refused == 1 }, "the seventh in all is refused")
         // The second connection was shut down; the first keeps its four.
-        XCTAssertTrue(publish.serve { publish.guardian.totalCount == 4 && publish.guardian.peerCount == 1 }, "\(publish.guardian.totalCount)")
+        XCTAssertTrue(
+            publish.serve { publish.guardian.totalCount == 4 && publish.guardian.peerCount == 1 },
+            "\(publish.guardian.totalCount)"
+        )
     }
 
     func testAnUnsubscriptionFreesItsPlaceAndADuplicateCountsOnce() throws {
@@ -136,7 +153,10 @@ final class SubscriptionGuardTests: XCTestCase {
         publish.serveOnce()
         XCTAssertEqual(publish.refused, 0)
         XCTAssertEqual(publish.guardian.totalCount, 4)
-        XCTAssertEqual(Set(publish.upstream.keys), Set((1..<4).map { Array("violation/a\($0)/".utf8) } + [Array("violation/a9/".utf8)]))
+        XCTAssertEqual(
+            Set(publish.upstream.keys),
+            Set((1..<4).map { Array("violation/a\($0)/".utf8) } + [Array("violation/a9/".utf8)])
+        )
         XCTAssertEqual(publish.upstream.values.max(), 1, "each kept once")
     }
 
@@ -157,7 +177,10 @@ final class SubscriptionGuardTests: XCTestCase {
         XCTAssertTrue(publish.serve { publish.refused >= 1 }, "past the bound")
         XCTAssertEqual(publish.refusedEvents, publish.refused)
         // Shut down: what it kept is released, the good connection's topic stays kept once.
-        XCTAssertTrue(publish.serve { publish.guardian.peerCount == 1 && publish.upstream == [Array(shared.utf8): 1] }, "\(publish.upstream)")
+        XCTAssertTrue(
+            publish.serve { publish.guardian.peerCount == 1 && publish.upstream == [Array(shared.utf8): 1] },
+            "\(publish.upstream)"
+        )
         XCTAssertEqual(publish.guardian.totalCount, 1)
     }
 }

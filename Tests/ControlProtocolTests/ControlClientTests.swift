@@ -18,7 +18,11 @@ final class ControlClientTests: XCTestCase {
     }
 
     /// A server that answers `count` requests with `answer` on its own thread, then closes.
-    private func serve(_ endpoint: String, count: Int, answer: @escaping @Sendable ([UInt8]) -> [UInt8]) throws -> DispatchSemaphore {
+    private func serve(
+        _ endpoint: String,
+        count: Int,
+        answer: @escaping @Sendable ([UInt8]) -> [UInt8]
+    ) throws -> DispatchSemaphore {
         let bound = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
@@ -28,7 +32,8 @@ final class ControlClientTests: XCTestCase {
                 return
             }
             defer { context.terminate() }
-            guard let socket = try? ZMQSocket(context, type: .rep, linger: 0), (try? socket.bind(endpoint)) != nil else {
+            guard let socket = try? ZMQSocket(context, type: .rep, linger: 0), (try? socket.bind(endpoint)) != nil
+            else {
                 bound.signal()
                 return
             }
@@ -93,7 +98,9 @@ final class ControlClientTests: XCTestCase {
         }
         XCTAssertLessThan(Date().timeIntervalSince(start), 1, "not after the 5 s timeout")
         XCTAssertTrue(FileManager.default.createFile(atPath: "\(folder)/plain", contents: Data()))
-        XCTAssertThrowsError(try ControlClient(endpoint: "ipc://\(folder)/plain", timeoutMs: 5000).send(StatusRequest())) { error in
+        XCTAssertThrowsError(
+            try ControlClient(endpoint: "ipc://\(folder)/plain", timeoutMs: 5000).send(StatusRequest())
+        ) { error in
             XCTAssertTrue("\(error)".contains("is not a socket"), "\(error)")
         }
     }
@@ -108,7 +115,9 @@ final class ControlClientTests: XCTestCase {
             for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         XCTAssertEqual(bound, 0)
         close(stale)

@@ -25,10 +25,13 @@ final class ControlRequestMutationTests: XCTestCase {
         let seeds = try seeds()
         XCTAssertGreaterThan(seeds.count, 30)
         var generator = SplitMix64(seed: 16)
-        let dictionary = [#"{"#, #"}"#, #"["#, #"]"#, #"""#, ",", ":", "null", "true", "-1", "1.0", "1e999", #"\u0000"#,
-                          #""cmd""#, #""status""#, #""sessions""#, #""session""#, #""violations""#, #""limit""#, #""since""#,
-                          #""id""#, #""ended""#, #""v""#, "18446744073709551616", "\u{FF}"].map { Array($0.utf8) }
-        var read = 0, refused = 0
+        let dictionary = [
+            #"{"#, #"}"#, #"["#, #"]"#, #"""#, ",", ":", "null", "true", "-1", "1.0", "1e999", #"\u0000"#,
+            #""cmd""#, #""status""#, #""sessions""#, #""session""#, #""violations""#, #""limit""#, #""since""#,
+            #""id""#, #""ended""#, #""v""#, "18446744073709551616", "\u{FF}",
+        ].map { Array($0.utf8) }
+        var read = 0
+        var refused = 0
         for round in 0..<20_000 {
             var input = seeds[round % seeds.count]
             for _ in 0...(Int(generator.next() % 4)) {
@@ -36,13 +39,21 @@ final class ControlRequestMutationTests: XCTestCase {
                 switch generator.next() % 4 {
                 case 0 where !input.isEmpty: input.remove(at: min(position, input.count - 1))
                 case 1: input.insert(UInt8(truncatingIfNeeded: generator.next()), at: position)
-                case 2: input.insert(contentsOf: dictionary[Int(generator.next() % UInt64(dictionary.count))], at: position)
-                default: if !input.isEmpty { input[min(position, input.count - 1)] = UInt8(truncatingIfNeeded: generator.next()) }
+                case 2:
+                    input.insert(contentsOf: dictionary[Int(generator.next() % UInt64(dictionary.count))], at: position)
+                default:
+                    if !input.isEmpty {
+                        input[min(position, input.count - 1)] = UInt8(truncatingIfNeeded: generator.next())
+                    }
                 }
             }
             do {
                 let request = try ControlRequest(parsing: input)
-                XCTAssertEqual(try ControlRequest(parsing: request.encoded()), request, String(decoding: input, as: UTF8.self))
+                XCTAssertEqual(
+                    try ControlRequest(parsing: request.encoded()),
+                    request,
+                    String(decoding: input, as: UTF8.self)
+                )
                 read += 1
             } catch {
                 XCTAssertFalse(error.message.isEmpty)

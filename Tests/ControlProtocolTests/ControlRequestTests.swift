@@ -22,7 +22,15 @@ final class ControlRequestTests: XCTestCase {
             .rules(RulesRequest()),
             .reload(ReloadRequest()),
             .violations(ViolationsRequest()),
-            .violations(ViolationsRequest(app: "a", rule: "alert-frequency", session: "s", since: .duration("15m"), limit: 10_000)),
+            .violations(
+                ViolationsRequest(
+                    app: "a",
+                    rule: "alert-frequency",
+                    session: "s",
+                    since: .duration("15m"),
+                    limit: 10_000
+                )
+            ),
             .violations(ViolationsRequest(since: .wallClock(1_700_000_000_000))),
         ]
         for request in requests {
@@ -32,16 +40,25 @@ final class ControlRequestTests: XCTestCase {
 
     func testRequestsCarryTheProtocolVersionAndSortedKeys() {
         XCTAssertEqual(String(decoding: StatusRequest().encoded(), as: UTF8.self), #"{"cmd":"status","v":1}"#)
-        XCTAssertEqual(String(decoding: SessionsRequest(app: "x").encoded(), as: UTF8.self),
-                       #"{"app":"x","cmd":"sessions","limit":50,"sort":"recent","v":1}"#)
+        XCTAssertEqual(
+            String(decoding: SessionsRequest(app: "x").encoded(), as: UTF8.self),
+            #"{"app":"x","cmd":"sessions","limit":50,"sort":"recent","v":1}"#
+        )
     }
 
     func testDefaultsAndIgnoredFields() throws {
-        XCTAssertEqual(try ControlRequest(parsing: Array(#"{"cmd":"sessions","app":null,"future":[1]}"#.utf8)),
-                       .sessions(SessionsRequest(app: nil, sort: .recent, limit: 50)))
-        XCTAssertEqual(try ControlRequest(parsing: Array(#"{"cmd":"session","id":"x"}"#.utf8)),
-                       .session(SessionRequest(id: "x", events: 20, violations: 50, ended: false)))
-        XCTAssertEqual(try ControlRequest(parsing: Array(#"{"cmd":"violations"}"#.utf8)), .violations(ViolationsRequest(limit: 100)))
+        XCTAssertEqual(
+            try ControlRequest(parsing: Array(#"{"cmd":"sessions","app":null,"future":[1]}"#.utf8)),
+            .sessions(SessionsRequest(app: nil, sort: .recent, limit: 50))
+        )
+        XCTAssertEqual(
+            try ControlRequest(parsing: Array(#"{"cmd":"session","id":"x"}"#.utf8)),
+            .session(SessionRequest(id: "x", events: 20, violations: 50, ended: false))
+        )
+        XCTAssertEqual(
+            try ControlRequest(parsing: Array(#"{"cmd":"violations"}"#.utf8)),
+            .violations(ViolationsRequest(limit: 100))
+        )
         XCTAssertEqual(try ControlRequest(parsing: Array(#"{"v":1,"cmd":"status"}"#.utf8)), .status(StatusRequest()))
     }
 
@@ -62,15 +79,24 @@ final class ControlRequestTests: XCTestCase {
             (#"{"cmd":"session","id":7}"#, "id must be a string"),
             (#"{"cmd":"session","id":"x","ended":1}"#, "ended must be true or false"),
             (#"{"cmd":"session","id":"x","events":16385}"#, "events must be 0 to 16384"),
-            (#"{"cmd":"sessions","sort":"sideways"}"#, "unknown sort 'sideways'; use alerts, depth, violations, events or recent"),
+            (
+                #"{"cmd":"sessions","sort":"sideways"}"#,
+                "unknown sort 'sideways'; use alerts, depth, violations, events or recent"
+            ),
             (#"{"cmd":"sessions","limit":-1}"#, "limit must be 0 or more"),
             (#"{"cmd":"sessions","limit":1.0}"#, "limit must be a whole number"),
             (#"{"cmd":"sessions","limit":true}"#, "limit must be a whole number"),
             (#"{"cmd":"sessions","limit":"5"}"#, "limit must be a whole number"),
             (#"{"cmd":"sessions","limit":18446744073709551615}"#, "limit must be 0 to 1000000"),
             (#"{"cmd":"violations","limit":10001}"#, "limit must be 0 to 10000"),
-            (#"{"cmd":"violations","since":1.5}"#, #"since must be a duration such as "15m" or "2h", or a wall-clock time in ms"#),
-            (#"{"cmd":"violations","since":true}"#, #"since must be a duration such as "15m" or "2h", or a wall-clock time in ms"#),
+            (
+                #"{"cmd":"violations","since":1.5}"#,
+                #"since must be a duration such as "15m" or "2h", or a wall-clock time in ms"#
+            ),
+            (
+                #"{"cmd":"violations","since":true}"#,
+                #"since must be a duration such as "15m" or "2h", or a wall-clock time in ms"#
+            ),
         ]
         for (request, sentence) in cases {
             XCTAssertEqual(refusal(request), sentence, request)
@@ -78,7 +104,9 @@ final class ControlRequestTests: XCTestCase {
     }
 
     func testTheRefusalReplyIsByteExact() {
-        XCTAssertEqual(String(decoding: ControlReply.refusal(ControlRefusal("limit must be 0 or more")), as: UTF8.self),
-                       #"{"error":"limit must be 0 or more","ok":false,"v":1}"#)
+        XCTAssertEqual(
+            String(decoding: ControlReply.refusal(ControlRefusal("limit must be 0 or more")), as: UTF8.self),
+            #"{"error":"limit must be 0 or more","ok":false,"v":1}"#
+        )
     }
 }

@@ -14,7 +14,7 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(try parse("9223372036854775807"), .integer(Int64.max))
         XCTAssertEqual(try parse("-9223372036854775808"), .integer(Int64.min))
         XCTAssertEqual(try parse("9223372036854775808"), .unsigned(1 << 63))
-        XCTAssertEqual(try parse("18446744073709551616"), .number(18446744073709551616))
+        XCTAssertEqual(try parse("18446744073709551616"), .number(18_446_744_073_709_551_616))
         XCTAssertEqual(try parse("true"), .bool(true))
         XCTAssertEqual(try parse("1").wholeNumber, 1)
         XCTAssertNil(try parse("1.0").wholeNumber)
@@ -24,7 +24,10 @@ final class JSONParserTests: XCTestCase {
 
     func testStringsAndEscapes() throws {
         XCTAssertEqual(try parse(#""a\/b\"\\\n\u00e9\ud83d\ude42""#), .string("a/b\"\\\né🙂"))
-        XCTAssertEqual(try parse(#" { "k" : [ 1 , "v" , null ] } "#), .object(["k": .array([.integer(1), .string("v"), .null])]))
+        XCTAssertEqual(
+            try parse(#" { "k" : [ 1 , "v" , null ] } "#),
+            .object(["k": .array([.integer(1), .string("v"), .null])])
+        )
         XCTAssertEqual(try parse(#"{"k":1,"k":2}"#), .object(["k": .integer(2)]), "the last of a repeated key counts")
     }
 

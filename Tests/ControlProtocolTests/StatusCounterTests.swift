@@ -21,7 +21,9 @@ final class StatusCounterTests: XCTestCase {
         for counter in StatusCounter.allCases {
             var fields = reply.fields
             fields[counter.rawValue] = nil
-            let read = Result { () throws(JSONFields.Mismatch) in try StatusReply(fields: JSONFields(fields: fields, context: "status")) }
+            let read = Result { () throws(JSONFields.Mismatch) in
+                try StatusReply(fields: JSONFields(fields: fields, context: "status"))
+            }
             switch read {
             case .success(let back):
                 XCTAssertTrue(counter.mayBeAbsent, "\(counter.rawValue) read without it")
@@ -34,9 +36,12 @@ final class StatusCounterTests: XCTestCase {
     }
 
     func testCountersMergeAsEachSays() {
-        var a = StatusCounters<Int>(), b = StatusCounters<Int>()
-        a[.eventsReceived] = 10; b[.eventsReceived] = 32
-        a[.checkpointWalkMs] = 40; b[.checkpointWalkMs] = 25
+        var a = StatusCounters<Int>()
+        var b = StatusCounters<Int>()
+        a[.eventsReceived] = 10
+        b[.eventsReceived] = 32
+        a[.checkpointWalkMs] = 40
+        b[.checkpointWalkMs] = 25
         b[.appsEvicted] = 2
         a.merge(b)
         XCTAssertEqual(a[.eventsReceived], 42)

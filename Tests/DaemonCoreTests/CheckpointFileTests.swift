@@ -1,9 +1,10 @@
-@testable import DaemonCore
 import Foundation
 import Logging
 import ModalwatchTesting
-@testable import SessionEngine
 import XCTest
+
+@testable import DaemonCore
+@testable import SessionEngine
 
 /// The checkpoint file in a real folder: written whole by the stop, or part by part by the
 /// writer's thread and renamed into place at the end; read back at every start (not once); a
@@ -21,18 +22,41 @@ final class CheckpointFileTests: XCTestCase {
 
     private static func session(_ i: Int, lastObserved: Int64 = 0) -> EngineSnapshot.SessionState {
         EngineSnapshot.SessionState(
-            id: Array("s\(i)".utf8), app: "com.example.app", device: 0, sizeClass: 0, foreground: true, stack: [],
-            maxModalDepth: 0, startedTs: 1_700_000_000_000, lastTs: 1_700_000_000_000 + Int64(i), lastSeq: Int64(i),
-            lastUserActionTs: .min, lastUserActionControl: -1, runningTasks: [], lastTaskFinishedTs: .min,
-            lastTaskFailedTs: .min, events: 1, alertsPresented: 0, presentations: 0, violations: 0,
-            lastObserved: lastObserved == 0 ? Int64(i) : lastObserved, counters: [UInt64(i): 1], windows: [:], fired: [],
-            quietUntil: [:])
+            id: Array("s\(i)".utf8),
+            app: "com.example.app",
+            device: 0,
+            sizeClass: 0,
+            foreground: true,
+            stack: [],
+            maxModalDepth: 0,
+            startedTs: 1_700_000_000_000,
+            lastTs: 1_700_000_000_000 + Int64(i),
+            lastSeq: Int64(i),
+            lastUserActionTs: .min,
+            lastUserActionControl: -1,
+            runningTasks: [],
+            lastTaskFinishedTs: .min,
+            lastTaskFailedTs: .min,
+            events: 1,
+            alertsPresented: 0,
+            presentations: 0,
+            violations: 0,
+            lastObserved: lastObserved == 0 ? Int64(i) : lastObserved,
+            counters: [UInt64(i): 1],
+            windows: [:],
+            fired: [],
+            quietUntil: [:]
+        )
     }
 
     private static let apps = [EngineSnapshot.AppStateSnapshot(name: "com.example.app", counters: [3: 2], fired: [8])]
 
     private func sample() -> EngineSnapshot {
-        EngineSnapshot(version: EngineSnapshot.currentVersion, apps: Self.apps, sessions: (0..<20).map { Self.session($0) })
+        EngineSnapshot(
+            version: EngineSnapshot.currentVersion,
+            apps: Self.apps,
+            sessions: (0..<20).map { Self.session($0) }
+        )
     }
 
     func testAWholeCheckpointRoundTripsAndIsReadAtEveryStart() throws {
@@ -44,7 +68,11 @@ final class CheckpointFileTests: XCTestCase {
         let first = try XCTUnwrap(try file.read())
         XCTAssertEqual(first.snapshot, sample())
         XCTAssertEqual(first.writtenAtMs, 1_234)
-        XCTAssertEqual(try file.read()?.snapshot, sample(), "a checkpoint stays: a crash after this start restores it again")
+        XCTAssertEqual(
+            try file.read()?.snapshot,
+            sample(),
+            "a checkpoint stays: a crash after this start restores it again"
+        )
     }
 
     func testTheWritersPartsMakeOneCheckpointRenamedIntoPlaceAtTheEnd() throws {
@@ -56,7 +84,15 @@ final class CheckpointFileTests: XCTestCase {
         writer.submit(.begin(writtenAtMs: 99))
         // Session 3 is captured twice (it ended and came back in another slot): its later state counts.
         writer.submit(.part(EngineSnapshot(version: 1, apps: [], sessions: (0..<10).map { Self.session($0) })))
-        writer.submit(.part(EngineSnapshot(version: 1, apps: Self.apps, sessions: [Self.session(3, lastObserved: 500)] + (10..<30).map { Self.session($0) })))
+        writer.submit(
+            .part(
+                EngineSnapshot(
+                    version: 1,
+                    apps: Self.apps,
+                    sessions: [Self.session(3, lastObserved: 500)] + (10..<30).map { Self.session($0) }
+                )
+            )
+        )
         try waitUntil { writer.pendingSessions == 0 }
         XCTAssertEqual(try file.read()?.writtenAtMs, 1, "until the end frame, the previous checkpoint stays in force")
         XCTAssertTrue(FileManager.default.fileExists(atPath: file.partialPath))
@@ -101,7 +137,10 @@ final class CheckpointFileTests: XCTestCase {
     func testACheckpointCutShortOrWithAWrongCountIsRefused() throws {
         let whole = CheckpointFile.encoded(sample(), writtenAtMs: 1)
         for cut in [whole.count - 1, whole.count - 9, CheckpointFile.headerSize + 3, 5] {
-            XCTAssertThrowsError(try whole.prefix(cut).withUnsafeBytes { try CheckpointFile.decode($0) }, "cut at \(cut)")
+            XCTAssertThrowsError(
+                try whole.prefix(cut).withUnsafeBytes { try CheckpointFile.decode($0) },
+                "cut at \(cut)"
+            )
         }
         var wrongCount = whole
         wrongCount[wrongCount.count - 8] ^= 1

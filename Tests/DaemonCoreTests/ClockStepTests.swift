@@ -21,7 +21,11 @@ final class ClockStepTests: XCTestCase {
         let clock = DaemonClock(source: source)
         let before = clock.milliseconds()
         source.step(wall: 31 * Self.day)
-        XCTAssertLessThan(clock.milliseconds() - before, Self.day, "a forward step of the wall clock is not time passing")
+        XCTAssertLessThan(
+            clock.milliseconds() - before,
+            Self.day,
+            "a forward step of the wall clock is not time passing"
+        )
         source.pass(2 * Self.day)
         XCTAssertGreaterThanOrEqual(clock.milliseconds() - before, 2 * Self.day)
         XCTAssertLessThan(clock.milliseconds() - before, 3 * Self.day)
@@ -62,8 +66,13 @@ final class ClockStepTests: XCTestCase {
         let source = SteppedClock()
         let fixed = configuration
         var settings = IngestLoop.Settings(
-            configuration: configuration, catalog: catalog, wakeup: wakeup, logger: quiet,
-            notifier: SystemdNotifier(environment: [:]), configurationSource: { fixed })
+            configuration: configuration,
+            catalog: catalog,
+            wakeup: wakeup,
+            logger: quiet,
+            notifier: SystemdNotifier(environment: [:]),
+            configurationSource: { fixed }
+        )
         settings.clock = source
         let loopSettings = settings
         let ready = DispatchSemaphore(value: 0)
@@ -134,13 +143,16 @@ final class ClockStepTests: XCTestCase {
         waitForTheNextRetention()
         status = try violate("S3", untilStored: status[.violationsStored] + 1)
         let deadline = Date().addingTimeInterval(5)
-        while (status[.historyPruned] < rows || status[.sessionsExpired] < 2), Date() < deadline {
+        while status[.historyPruned] < rows || status[.sessionsExpired] < 2, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)
             status = try client.send(StatusRequest())
         }
         XCTAssertEqual(status[.sessionsExpired], 2, "S1 and S2, idle 31 days")
         XCTAssertGreaterThanOrEqual(status[.historyPruned], rows, "rows older than 30 days")
         let left = try client.send(ViolationsRequest(limit: 1000))
-        XCTAssertTrue(left.violations.allSatisfy { $0["session"]?.stringValue == "S3" }, "only S3's rows are young enough")
+        XCTAssertTrue(
+            left.violations.allSatisfy { $0["session"]?.stringValue == "S3" },
+            "only S3's rows are young enough"
+        )
     }
 }

@@ -41,8 +41,13 @@ final class ControlSocketTests: XCTestCase {
         let fixed = configuration
         let handler = logs
         let settings = IngestLoop.Settings(
-            configuration: configuration, catalog: catalog, wakeup: wakeup, logger: Logger(label: "test") { _ in handler },
-            notifier: SystemdNotifier(environment: [:]), configurationSource: { fixed })
+            configuration: configuration,
+            catalog: catalog,
+            wakeup: wakeup,
+            logger: Logger(label: "test") { _ in handler },
+            notifier: SystemdNotifier(environment: [:]),
+            configurationSource: { fixed }
+        )
         let ready = DispatchSemaphore(value: 0)
         let stopped = DispatchSemaphore(value: 0)
         self.stopped = stopped
@@ -134,9 +139,13 @@ final class ControlSocketTests: XCTestCase {
         var lines: [String] = []
         for n in 0..<count {
             let ts = 1_732_290_000_000 + Int64(n)
-            lines.append(#"{"v":1,"type":"session.start","session":"s\#(n)","ts":\#(ts),"app":"com.example.notes","app_version":"1","os":"iOS 18.1","device":"pad"}"#)
+            lines.append(
+                #"{"v":1,"type":"session.start","session":"s\#(n)","ts":\#(ts),"app":"com.example.notes","app_version":"1","os":"iOS 18.1","device":"pad"}"#
+            )
             for k in 0..<(n % 5) {
-                lines.append(#"{"v":1,"type":"user.action","session":"s\#(n)","ts":\#(ts + 1 + Int64(k)),"control":"button","label":"Edit"}"#)
+                lines.append(
+                    #"{"v":1,"type":"user.action","session":"s\#(n)","ts":\#(ts + 1 + Int64(k)),"control":"button","label":"Edit"}"#
+                )
             }
         }
         for first in stride(from: 0, to: lines.count, by: 500) {
@@ -149,7 +158,9 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertEqual(status[.sessionsLive], count + 1)
 
         // Paged: each reply at most 256 KiB of sessions, `next` sent back as `cursor` until none follows.
-        var all = try client.send(SessionsRequest(app: "com.example.notes", sort: .events, limit: SessionsRequest.maximumLimit))
+        var all = try client.send(
+            SessionsRequest(app: "com.example.notes", sort: .events, limit: SessionsRequest.maximumLimit)
+        )
         var pages = 1
         func checkBound(_ page: SessionsReply) {
             let bytes = page.sessions.reduce(0) { $0 + JSONWriter.encode($1.json).count + 1 }
@@ -160,8 +171,14 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertLessThan(all.sessions.count, count)
         var cursor = all.next
         while let next = cursor {
-            let page = try client.send(SessionsRequest(
-                app: "com.example.notes", sort: .events, limit: SessionsRequest.maximumLimit - all.sessions.count, cursor: next))
+            let page = try client.send(
+                SessionsRequest(
+                    app: "com.example.notes",
+                    sort: .events,
+                    limit: SessionsRequest.maximumLimit - all.sessions.count,
+                    cursor: next
+                )
+            )
             checkBound(page)
             XCTAssertFalse(page.sessions.isEmpty)
             XCTAssertEqual(page.total, count)
@@ -179,15 +196,33 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertEqual(all.sessions.first?.device, "pad")
         let top = try client.send(SessionsRequest(app: "com.example.notes", sort: .events, limit: 25))
         XCTAssertEqual(top.total, count)
-        XCTAssertEqual(top.sessions.map(\.id), Array(all.sessions.prefix(25).map(\.id)), "the same order, cut to the limit")
+        XCTAssertEqual(
+            top.sessions.map(\.id),
+            Array(all.sessions.prefix(25).map(\.id)),
+            "the same order, cut to the limit"
+        )
         XCTAssertNotNil(top.next, "more follow the first 25")
-        let second = try client.send(SessionsRequest(app: "com.example.notes", sort: .events, limit: 25, cursor: top.next))
-        XCTAssertEqual(second.sessions.map(\.id), Array(all.sessions[25..<50].map(\.id)), "the next page goes on in the same order")
-        XCTAssertThrowsError(try client.send(SessionsRequest(app: "com.example.notes", sort: .recent, limit: 25, cursor: top.next)),
-                             "a cursor of another order is refused")
+        let second = try client.send(
+            SessionsRequest(app: "com.example.notes", sort: .events, limit: 25, cursor: top.next)
+        )
+        XCTAssertEqual(
+            second.sessions.map(\.id),
+            Array(all.sessions[25..<50].map(\.id)),
+            "the next page goes on in the same order"
+        )
+        XCTAssertThrowsError(
+            try client.send(SessionsRequest(app: "com.example.notes", sort: .recent, limit: 25, cursor: top.next)),
+            "a cursor of another order is refused"
+        )
         XCTAssertThrowsError(try client.send(SessionsRequest(sort: .events, limit: 25, cursor: "nonsense")))
-        let last = try client.send(SessionsRequest(
-            app: "com.example.notes", sort: .events, limit: 25, cursor: "events:0:0:0:~"))
+        let last = try client.send(
+            SessionsRequest(
+                app: "com.example.notes",
+                sort: .events,
+                limit: 25,
+                cursor: "events:0:0:0:~"
+            )
+        )
         XCTAssertTrue(last.sessions.isEmpty, "nothing after the end of the order")
         XCTAssertNil(last.next)
         let everyApp = try client.send(SessionsRequest(sort: .recent, limit: SessionsRequest.maximumLimit))
@@ -209,7 +244,10 @@ final class ControlSocketTests: XCTestCase {
     func testAMalformedRequestGetsItsSentenceAndTheSocketGoesOn() throws {
         let client = client()
         let reply = try client.request(Array(#"{"cmd":"sessions","limit":1.5}"#.utf8))
-        XCTAssertEqual(String(decoding: reply, as: UTF8.self), #"{"error":"limit must be a whole number","ok":false,"v":1}"#)
+        XCTAssertEqual(
+            String(decoding: reply, as: UTF8.self),
+            #"{"error":"limit must be a whole number","ok":false,"v":1}"#
+        )
         XCTAssertThrowsError(try client.send(SessionRequest(id: "nobody"))) { error in
             guard case .refused(let text)? = error as? ControlClient.Failure else { return XCTFail("\(error)") }
             XCTAssertTrue(text.hasPrefix("no live session 'nobody'"), text)

@@ -1,12 +1,13 @@
 import ByteBasics
 import ControlProtocol
-@testable import DaemonCore
 import Foundation
 import Logging
 import ModalwatchConfig
 import ModalwatchTesting
 import XCTest
 import ZeroMQ
+
+@testable import DaemonCore
 
 /// The control thread against a real `inproc` PAIR and a real `REP` socket, with this test as
 /// the ingest side: a request sent the moment the control socket is bound reaches the ingest
@@ -36,8 +37,16 @@ final class ControlThreadTests: XCTestCase {
         var quiet = Logger(label: "test")
         quiet.logLevel = .critical
         let settings = ControlThread.Settings(
-            context: context, control: "ipc://\(folder)/control", configurationSource: { DaemonConfiguration() },
-            reloadRefused: false, pair: endpoint, history: nil, shard: nil, shardPeers: [], logger: quiet)
+            context: context,
+            control: "ipc://\(folder)/control",
+            configurationSource: { DaemonConfiguration() },
+            reloadRefused: false,
+            pair: endpoint,
+            history: nil,
+            shard: nil,
+            shardPeers: [],
+            logger: quiet
+        )
         let thread = try ControlThread.start(settings)
         let client = try ZMQSocket(context, type: .req, linger: 0)
         try client.connect(thread.boundEndpoint)
@@ -48,7 +57,9 @@ final class ControlThreadTests: XCTestCase {
     private func reply(_ client: ZMQSocket, timeoutMs: Int) throws -> String? {
         let replies = ZMQPoller()
         _ = try replies.add(client)
-        guard try replies.poll(timeout: timeoutMs) == 1, let answer = try client.receiveFrame(dontWait: true) else { return nil }
+        guard try replies.poll(timeout: timeoutMs) == 1, let answer = try client.receiveFrame(dontWait: true) else {
+            return nil
+        }
         return String(decoding: answer, as: UTF8.self)
     }
 
@@ -84,12 +95,21 @@ final class ControlThreadTests: XCTestCase {
         published[.controlRequests] = 999
         published.edition = "ed-test"
         let started = PosixClock.monotonic.milliseconds() - 5000
-        sides.thread.exchange.counters.publish(CounterSnapshot.Published(
-            reply: published, startedMonotonicMs: started, publishedMonotonicMs: started + 4000, checkpointAtMs: nil))
+        sides.thread.exchange.counters.publish(
+            CounterSnapshot.Published(
+                reply: published,
+                startedMonotonicMs: started,
+                publishedMonotonicMs: started + 4000,
+                checkpointAtMs: nil
+            )
+        )
 
         for asked in 0..<3 {
             XCTAssertTrue(try sides.client.send(Array(#"{"cmd":"status"}"#.utf8)))
-            let text = try XCTUnwrap(try reply(sides.client, timeoutMs: 5000), "no status reply while the ingest side is away")
+            let text = try XCTUnwrap(
+                try reply(sides.client, timeoutMs: 5000),
+                "no status reply while the ingest side is away"
+            )
             let status = try ControlReply.decode(Array(text.utf8), as: StatusReply.self)
             XCTAssertEqual(status[.eventsReceived], 7, text)
             XCTAssertEqual(status.edition, "ed-test", text)
@@ -112,9 +132,14 @@ final class ControlThreadTests: XCTestCase {
         XCTAssertNil(try reply(sides.client, timeoutMs: 200), "status answered before any counters were published")
         var published = StatusReply()
         published[.eventsReceived] = 3
-        sides.thread.exchange.counters.publish(CounterSnapshot.Published(
-            reply: published, startedMonotonicMs: PosixClock.monotonic.milliseconds(),
-            publishedMonotonicMs: PosixClock.monotonic.milliseconds(), checkpointAtMs: nil))
+        sides.thread.exchange.counters.publish(
+            CounterSnapshot.Published(
+                reply: published,
+                startedMonotonicMs: PosixClock.monotonic.milliseconds(),
+                publishedMonotonicMs: PosixClock.monotonic.milliseconds(),
+                checkpointAtMs: nil
+            )
+        )
         let text = try XCTUnwrap(try reply(sides.client, timeoutMs: 5000), "no status reply after the publication")
         XCTAssertTrue(text.contains(#""events_received":3"#), text)
     }

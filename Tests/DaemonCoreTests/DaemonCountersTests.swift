@@ -1,6 +1,7 @@
 import ControlProtocol
-@testable import DaemonCore
 import XCTest
+
+@testable import DaemonCore
 
 /// The counters `status` and the metrics share: every exported status counter has one Prometheus
 /// name and carries its own value there.
@@ -13,7 +14,11 @@ final class DaemonCountersTests: XCTestCase {
         XCTAssertEqual(Set(totals.map(\.name)).count, totals.count)
         XCTAssertEqual(totals.count, exported.count)
         for (index, counter) in exported.enumerated() {
-            XCTAssertEqual(totals.first { $0.name == counter.metricName }?.value, UInt64(index + 1) * 7, counter.rawValue)
+            XCTAssertEqual(
+                totals.first { $0.name == counter.metricName }?.value,
+                UInt64(index + 1) * 7,
+                counter.rawValue
+            )
         }
     }
 
@@ -41,8 +46,12 @@ final class DaemonCountersTests: XCTestCase {
     }
 
     func testEveryCounterHasItsHelpSentence() {
-        let names = StatusCounter.allCases.compactMap(\.metricName)
-            + ["modalwatch_violations_total", "modalwatch_violations_rate_limited_total", "modalwatch_events_rejected_total"]
+        let names =
+            StatusCounter.allCases.compactMap(\.metricName)
+            + [
+                "modalwatch_violations_total", "modalwatch_violations_rate_limited_total",
+                "modalwatch_events_rejected_total",
+            ]
         for name in names {
             let help = MetricFamilies.help[name]
             XCTAssertNotNil(help, name)

@@ -1,9 +1,10 @@
-@testable import DaemonCore
 import Foundation
 import ModalwatchTesting
 import Posix
 import XCTest
 import ZeroMQ
+
+@testable import DaemonCore
 
 /// A `DaemonError` keeps its code, its one-line message and the error it comes from, with its errno.
 final class DaemonErrorTests: XCTestCase {
@@ -26,7 +27,8 @@ final class DaemonErrorTests: XCTestCase {
         defer { holder.close() }
         try holder.bind("tcp://127.0.0.1:*")
         let endpoint = try holder.lastEndpoint
-        XCTAssertThrowsError(try PublishingThread.start(.forTest(context, historyPath: nil, publish: endpoint))) { error in
+        XCTAssertThrowsError(try PublishingThread.start(.forTest(context, historyPath: nil, publish: endpoint))) {
+            error in
             guard let error = error as? DaemonError else { return XCTFail("\(error) is not a DaemonError") }
             XCTAssertEqual(error.code, .endpoint)
             XCTAssertEqual(error.errno, EADDRINUSE)

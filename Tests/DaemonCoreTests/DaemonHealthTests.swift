@@ -1,5 +1,6 @@
-@testable import DaemonCore
 import XCTest
+
+@testable import DaemonCore
 
 /// What `/healthz` says of the history: healthy while it takes writes or none is kept, the
 /// store's last error while it fails.

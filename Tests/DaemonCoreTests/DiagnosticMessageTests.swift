@@ -1,17 +1,31 @@
-@testable import DaemonCore
 import Foundation
 import SessionEngine
 import XCTest
 
+@testable import DaemonCore
+
 /// The one writer of diagnostics: topic `diag/APP/REASON`, the object of violations.md, escaped.
 final class DiagnosticMessageTests: XCTestCase {
-    private func written(_ reason: DiagnosticReason, app: String?, session: String?, detail: String) -> (String, [String: Any]) {
+    private func written(
+        _ reason: DiagnosticReason,
+        app: String?,
+        session: String?,
+        detail: String
+    ) -> (String, [String: Any]) {
         var message = DiagnosticMessage()
-        message.write(.malformedJSON, app: "first", session: "S0", detail: "an earlier message, longer than the next", observed: 1)
+        message.write(
+            .malformedJSON,
+            app: "first",
+            session: "S0",
+            detail: "an earlier message, longer than the next",
+            observed: 1
+        )
         message.write(reason, app: app, session: session, detail: detail, observed: 1_732_290_000_123)
         return message.withBytes { topic, payload in
-            (String(decoding: topic, as: UTF8.self),
-             (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] ?? [:])
+            (
+                String(decoding: topic, as: UTF8.self),
+                (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] ?? [:]
+            )
         }
     }
 
@@ -27,7 +41,12 @@ final class DiagnosticMessageTests: XCTestCase {
     }
 
     func testTheHistoryNoticeHasNoAppNorSession() {
-        let (topic, object) = written(.historyUnavailable, app: nil, session: nil, detail: "3 violations were not stored")
+        let (topic, object) = written(
+            .historyUnavailable,
+            app: nil,
+            session: nil,
+            detail: "3 violations were not stored"
+        )
         XCTAssertEqual(topic, "diag/-/history_unavailable")
         XCTAssertEqual(object["reason"] as? String, "history_unavailable")
         XCTAssertTrue(object["app"] is NSNull)

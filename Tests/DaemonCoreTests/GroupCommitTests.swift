@@ -1,14 +1,15 @@
 import ByteBasics
-@testable import DaemonCore
 import Foundation
 import HistoryStore
 import Logging
 import ModalwatchTesting
 import RuleHost
-@testable import SessionEngine
 import Synchronization
 import XCTest
 import ZeroMQ
+
+@testable import DaemonCore
+@testable import SessionEngine
 
 /// The publishing thread's group commit, with real sockets and a real history file: a
 /// burst of hand-overs goes into few transactions, every violation is stored before it is
@@ -27,7 +28,9 @@ final class GroupCommitTests: XCTestCase {
     func testABurstOfHandOversIsCommittedInFewTransactionsAndEveryViolationStoredThenPublished() throws {
         let context = try ZMQContext()
         defer { context.terminate() }
-        let publishing = try PublishingThread.start(.forTest(context, historyPath: folder + "/" + ViolationHistory.fileName))
+        let publishing = try PublishingThread.start(
+            .forTest(context, historyPath: folder + "/" + ViolationHistory.fileName)
+        )
         let subscriber = try ZMQSocket.testSubscriber(context, to: publishing.boundEndpoint, prefix: "violation/")
         defer { subscriber.close() }
         Thread.sleep(forTimeInterval: 0.3)  // the subscription reaches the PUB socket
@@ -40,8 +43,11 @@ final class GroupCommitTests: XCTestCase {
         XCTAssertEqual(publishing.statistics.historyCommits.load(ordering: .relaxed), 1)
 
         // A burst: 400 hand-overs of 5 violations each, sent faster than one commit takes.
-        let batches = 400, perBatch = 5
-        for batch in 0..<batches { try handOver(violations: (1 + batch * perBatch)..<(1 + (batch + 1) * perBatch), on: publishing.handOver) }
+        let batches = 400
+        let perBatch = 5
+        for batch in 0..<batches {
+            try handOver(violations: (1 + batch * perBatch)..<(1 + (batch + 1) * perBatch), on: publishing.handOver)
+        }
         var received = 0
         while received < batches * perBatch, try subscriber.receiveMultipart() != nil { received += 1 }
         XCTAssertEqual(received, batches * perBatch)
@@ -52,7 +58,11 @@ final class GroupCommitTests: XCTestCase {
         let commits = publishing.statistics.historyCommits.load(ordering: .relaxed)
         XCTAssertEqual(stored, UInt64(1 + batches * perBatch))
         XCTAssertEqual(try history.count(), 1 + batches * perBatch)
-        XCTAssertLessThan(commits, UInt64(batches / 4), "a burst's hand-overs share commits (\(commits) commits for \(batches) hand-overs)")
+        XCTAssertLessThan(
+            commits,
+            UInt64(batches / 4),
+            "a burst's hand-overs share commits (\(commits) commits for \(batches) hand-overs)"
+        )
     }
 
     /// Hand-overs paced faster than the commit spacing (one violation every 50 µs, as the
@@ -90,8 +100,11 @@ final class GroupCommitTests: XCTestCase {
         XCTAssertEqual(publishing.statistics.violationsStored.load(ordering: .relaxed), UInt64(count))
         let commits = publishing.statistics.historyCommits.load(ordering: .relaxed)
         // Without the spacing, an idle publisher commits each hand-over on its own (~400).
-        XCTAssertLessThanOrEqual(commits, UInt64(elapsedUs / 1_000 + 2),
-                                 "\(commits) commits in \(elapsedUs) µs")
+        XCTAssertLessThanOrEqual(
+            commits,
+            UInt64(elapsedUs / 1_000 + 2),
+            "\(commits) commits in \(elapsedUs) µs"
+        )
         XCTAssertLessThan(commits, UInt64(count), "\(commits) commits for \(count) hand-overs")
     }
 
@@ -105,10 +118,23 @@ final class GroupCommitTests: XCTestCase {
             topic.withUnsafeBytes { topic in
                 json.withUnsafeBytes { json in
                     session.withUnsafeBytes { session in
-                        batch.appendViolation(EmittedViolation(
-                            topic: topic, json: json, rule: "test-rule", ruleSeed: 0, module: "test", severity: .warning,
-                            app: "com.example.app", session: session, ts: Int64(number), observed: Int64(number),
-                            idHigh: UInt64(number), idLow: 0x5eed, fingerprint: UInt64(number)))
+                        batch.appendViolation(
+                            EmittedViolation(
+                                topic: topic,
+                                json: json,
+                                rule: "test-rule",
+                                ruleSeed: 0,
+                                module: "test",
+                                severity: .warning,
+                                app: "com.example.app",
+                                session: session,
+                                ts: Int64(number),
+                                observed: Int64(number),
+                                idHigh: UInt64(number),
+                                idLow: 0x5eed,
+                                fingerprint: UInt64(number)
+                            )
+                        )
                     }
                 }
             }

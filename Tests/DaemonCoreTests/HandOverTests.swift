@@ -1,7 +1,8 @@
-@testable import DaemonCore
 import Foundation
 import Synchronization
 import XCTest
+
+@testable import DaemonCore
 
 /// The hand-over between the ingest and the publishing thread, with real threads: records
 /// arrive whole and in order, the bound refuses without losing, a sleeping taker wakes for
@@ -32,7 +33,10 @@ final class HandOverTests: XCTestCase {
         XCTAssertFalse(offer(Array(repeating: 3, count: 6), to: handOver))
         records.removeAll()
         XCTAssertEqual(handOver.take(into: &records), .records)
-        XCTAssertTrue(offer(Array(repeating: 4, count: 20), to: handOver), "an empty hand-over takes a batch of any size")
+        XCTAssertTrue(
+            offer(Array(repeating: 4, count: 20), to: handOver),
+            "an empty hand-over takes a batch of any size"
+        )
     }
 
     func testFinishEndsTheTakerOnlyOnceEverythingIsTakenAndRefusesMore() {
@@ -52,16 +56,26 @@ final class HandOverTests: XCTestCase {
         var records: [UInt8] = []
         let started = DispatchTime.now().uptimeNanoseconds
         XCTAssertEqual(handOver.take(into: &records, waitingMs: 50), .nothing)
-        XCTAssertGreaterThanOrEqual(DispatchTime.now().uptimeNanoseconds - started, 45_000_000, "slept until the timeout")
+        XCTAssertGreaterThanOrEqual(
+            DispatchTime.now().uptimeNanoseconds - started,
+            45_000_000,
+            "slept until the timeout"
+        )
 
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { _ = [UInt8(42)].withUnsafeBytes { handOver.offer($0) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) {
+            _ = [UInt8(42)].withUnsafeBytes { handOver.offer($0) }
+        }
         XCTAssertEqual(handOver.take(into: &records, waitingMs: 10_000), .records)
         XCTAssertEqual(records, [42])
 
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { handOver.finish() }
         let before = DispatchTime.now().uptimeNanoseconds
         XCTAssertEqual(handOver.take(into: &records, waitingMs: 10_000), .finished)
-        XCTAssertLessThan(DispatchTime.now().uptimeNanoseconds - before, 5_000_000_000, "woken by finish, not by the timeout")
+        XCTAssertLessThan(
+            DispatchTime.now().uptimeNanoseconds - before,
+            5_000_000_000,
+            "woken by finish, not by the timeout"
+        )
     }
 
     /// One producer offers numbered records (retrying when refused), one consumer takes with
@@ -75,7 +89,9 @@ final class HandOverTests: XCTestCase {
                 let size = min(count - next, Int.random(in: 1...300))
                 var batch: [UInt8] = []
                 batch.reserveCapacity(size * 4)
-                for n in next..<(next + size) { withUnsafeBytes(of: UInt32(n).littleEndian) { batch.append(contentsOf: $0) } }
+                for n in next..<(next + size) {
+                    withUnsafeBytes(of: UInt32(n).littleEndian) { batch.append(contentsOf: $0) }
+                }
                 while !batch.withUnsafeBytes({ handOver.offer($0) }) { sched_yield() }
                 next += size
             }
@@ -94,7 +110,10 @@ final class HandOverTests: XCTestCase {
         received.withUnsafeBytes { bytes in
             for offset in stride(from: 0, to: bytes.count, by: 4) {
                 let value = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-                if value != expected { XCTFail("record \(expected) missing: \(value) came instead"); return }
+                if value != expected {
+                    XCTFail("record \(expected) missing: \(value) came instead")
+                    return
+                }
                 expected += 1
             }
         }

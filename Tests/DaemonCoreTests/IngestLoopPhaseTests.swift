@@ -1,4 +1,3 @@
-@testable import DaemonCore
 import Foundation
 import Logging
 import ModalwatchConfig
@@ -7,6 +6,8 @@ import RuleHost
 import Synchronization
 import XCTest
 import ZeroMQ
+
+@testable import DaemonCore
 
 /// The ingest loop's phases with real sockets, a real state directory and a real thread:
 /// it opens, runs, drains on a stop, writes its last checkpoint and closes; a failed start
@@ -34,9 +35,13 @@ final class IngestLoopPhaseTests: XCTestCase {
 
     private func settings(_ configuration: DaemonConfiguration, _ wakeup: Wakeup) -> IngestLoop.Settings {
         IngestLoop.Settings(
-            configuration: configuration, catalog: RuleCatalog(), wakeup: wakeup,
+            configuration: configuration,
+            catalog: RuleCatalog(),
+            wakeup: wakeup,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-            notifier: SystemdNotifier(environment: [:]), configurationSource: { configuration })
+            notifier: SystemdNotifier(environment: [:]),
+            configurationSource: { configuration }
+        )
     }
 
     /// How `run` returned.
@@ -62,7 +67,8 @@ final class IngestLoopPhaseTests: XCTestCase {
     func testRunsUntilAStopThenDrainsWritesTheLastCheckpointAndCloses() throws {
         let configuration = configuration()
         let wakeup = try Wakeup()
-        let ready = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
+        let ready = DispatchSemaphore(value: 0)
+        let ended = DispatchSemaphore(value: 0)
         let outcome = start(settings(configuration, wakeup), ready: ready, ended: ended)
         XCTAssertEqual(ready.wait(timeout: .now() + 30), .success, "the loop opened its sockets")
 
@@ -80,7 +86,10 @@ final class IngestLoopPhaseTests: XCTestCase {
         wakeup.request(.stop)
         XCTAssertEqual(ended.wait(timeout: .now() + 30), .success, "the loop stopped and closed")
         XCTAssertNil(outcome.error.withLock { $0 })
-        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/state/" + CheckpointFile.fileName), "stopping wrote the last checkpoint")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: folder + "/state/" + CheckpointFile.fileName),
+            "stopping wrote the last checkpoint"
+        )
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/state/" + CheckpointFile.fileName + ".tmp"))
     }
 
@@ -93,7 +102,8 @@ final class IngestLoopPhaseTests: XCTestCase {
         try taken.bind("tcp://127.0.0.1:*")
         configuration.control = try taken.lastEndpoint  // taken: the start fails after the publishing thread began
 
-        let ready = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
+        let ready = DispatchSemaphore(value: 0)
+        let ended = DispatchSemaphore(value: 0)
         let outcome = start(settings(configuration, try Wakeup()), ready: ready, ended: ended)
         XCTAssertEqual(ended.wait(timeout: .now() + 30), .success, "a failed start returns instead of hanging")
         XCTAssertEqual(ready.wait(timeout: .now()), .timedOut, "never ready")

@@ -18,22 +18,29 @@ final class JournalLogHandlerTests: XCTestCase {
 
     func testTheMessageComesFirstThenSortedLogfmtFields() {
         let line = JournalLogHandler.line(
-            level: .error, message: "cannot bind",
-            fields: ["endpoint": "tcp://127.0.0.1:7450", "reason": "Address already in use", "errno": "98"])
+            level: .error,
+            message: "cannot bind",
+            fields: ["endpoint": "tcp://127.0.0.1:7450", "reason": "Address already in use", "errno": "98"]
+        )
         XCTAssertEqual(line, #"<3>cannot bind endpoint=tcp://127.0.0.1:7450 errno=98 reason="Address already in use""#)
     }
 
     func testValuesWithQuotesBackslashesEqualsAndControlsAreQuotedAndEscaped() {
         let line = JournalLogHandler.line(
-            level: .warning, message: "two\nlines",
-            fields: ["quote": "say \"hi\"", "path": #"C:\x"#, "eq": "a=b", "empty": "", "tab": "a\tb"])
+            level: .warning,
+            message: "two\nlines",
+            fields: ["quote": "say \"hi\"", "path": #"C:\x"#, "eq": "a=b", "empty": "", "tab": "a\tb"]
+        )
         XCTAssertEqual(line, #"<4>two\nlines empty="" eq="a=b" path="C:\\x" quote="say \"hi\"" tab="a\tb""#)
         XCTAssertFalse(line.contains("\n"), "one entry, one line")
     }
 
     func testListsAreJoinedByCommas() {
-        let line = JournalLogHandler.line(level: .notice, message: "modalwatchd ready",
-                                          fields: ["events": .array(["tcp://a:1", "tcp://b:2"]), "control": .array(["ipc:///run/c.sock"])])
+        let line = JournalLogHandler.line(
+            level: .notice,
+            message: "modalwatchd ready",
+            fields: ["events": .array(["tcp://a:1", "tcp://b:2"]), "control": .array(["ipc:///run/c.sock"])]
+        )
         XCTAssertEqual(line, "<5>modalwatchd ready control=ipc:///run/c.sock events=tcp://a:1,tcp://b:2")
     }
 

@@ -1,17 +1,34 @@
-@testable import DaemonCore
 import RuleHost
-@testable import SessionEngine
 import XCTest
+
+@testable import DaemonCore
+@testable import SessionEngine
 
 /// A violation the engine writes straight into the batch (`appendViolation(_:writingJSON:)`)
 /// is the same record, byte for byte, as one whose JSON was written first and copied in,
 /// and reads back whole, between records of either kind.
 final class OutboundBatchTests: XCTestCase {
-    private func violation(_ json: UnsafeRawBufferPointer, topic: UnsafeRawBufferPointer, session: UnsafeRawBufferPointer, n: Int) -> EmittedViolation {
+    private func violation(
+        _ json: UnsafeRawBufferPointer,
+        topic: UnsafeRawBufferPointer,
+        session: UnsafeRawBufferPointer,
+        n: Int
+    ) -> EmittedViolation {
         EmittedViolation(
-            topic: topic, json: json, rule: "test-rule", ruleSeed: 0, module: "test", severity: .warning,
-            app: "com.example.app", session: session, ts: Int64(n), observed: 1_000 + Int64(n),
-            idHigh: UInt64(n), idLow: 0x5eed, fingerprint: UInt64(n) &* 31)
+            topic: topic,
+            json: json,
+            rule: "test-rule",
+            ruleSeed: 0,
+            module: "test",
+            severity: .warning,
+            app: "com.example.app",
+            session: session,
+            ts: Int64(n),
+            observed: 1_000 + Int64(n),
+            idHigh: UInt64(n),
+            idLow: 0x5eed,
+            fingerprint: UInt64(n) &* 31
+        )
     }
 
     func testAViolationWrittenIntoTheBatchIsTheRecordOfOneCopiedIn() throws {
@@ -28,7 +45,9 @@ final class OutboundBatchTests: XCTestCase {
                 session.withUnsafeBytes { s in
                     json.withUnsafeBytes { j in
                         copied.appendViolation(violation(j, topic: t, session: s, n: n))
-                        written.appendViolation(violation(UnsafeRawBufferPointer(start: nil, count: 0), topic: t, session: s, n: n)) { buffer in
+                        written.appendViolation(
+                            violation(UnsafeRawBufferPointer(start: nil, count: 0), topic: t, session: s, n: n)
+                        ) { buffer in
                             buffer.raw(#"{"v":1,"n":"#)
                             buffer.integer(Int64(n))
                             buffer.raw(#","message":"#)

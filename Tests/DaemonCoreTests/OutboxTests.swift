@@ -1,9 +1,10 @@
-@testable import DaemonCore
 import Foundation
 import Logging
 import RuleHost
-@testable import SessionEngine
 import XCTest
+
+@testable import DaemonCore
+@testable import SessionEngine
 
 /// The ingest thread's side of the hand-over: a flush never waits, a batch the hand-over
 /// refuses stays and grows and goes over whole later, and `finish` hands over the last
@@ -85,10 +86,23 @@ final class OutboxTests: XCTestCase {
         topic.withUnsafeBytes { topic in
             json.withUnsafeBytes { json in
                 session.withUnsafeBytes { session in
-                    outbox.emit(EmittedViolation(
-                        topic: topic, json: json, rule: "test-rule", ruleSeed: 1, module: "test", severity: .warning,
-                        app: "com.example.app", session: session, ts: Int64(n), observed: 0,
-                        idHigh: UInt64(n), idLow: 1, fingerprint: 2))
+                    outbox.emit(
+                        EmittedViolation(
+                            topic: topic,
+                            json: json,
+                            rule: "test-rule",
+                            ruleSeed: 1,
+                            module: "test",
+                            severity: .warning,
+                            app: "com.example.app",
+                            session: session,
+                            ts: Int64(n),
+                            observed: 0,
+                            idHigh: UInt64(n),
+                            idLow: 1,
+                            fingerprint: 2
+                        )
+                    )
                 }
             }
         }

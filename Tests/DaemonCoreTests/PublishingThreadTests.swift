@@ -1,10 +1,11 @@
-@testable import DaemonCore
 import Foundation
 import Logging
 import ModalwatchTesting
+import Synchronization
 import XCTest
 import ZeroMQ
-import Synchronization
+
+@testable import DaemonCore
 
 /// The publishing thread's phases with real sockets and a real history file: it binds,
 /// publishes what is handed over, and ends on `finish`.
@@ -27,12 +28,19 @@ final class PublishingThreadTests: XCTestCase {
         let context = try ZMQContext()
         defer { context.terminate() }
         let publishing = try PublishingThread.start(settings(context))
-        let subscriber = try ZMQSocket.testSubscriber(context, to: publishing.boundEndpoint, prefix: "diag/", timeoutMs: 5000, unbounded: false)
+        let subscriber = try ZMQSocket.testSubscriber(
+            context,
+            to: publishing.boundEndpoint,
+            prefix: "diag/",
+            timeoutMs: 5000,
+            unbounded: false
+        )
         defer { subscriber.close() }
         Thread.sleep(forTimeInterval: 0.3)  // the subscription reaches the PUB socket
 
         var batch = OutboundBatch()
-        let topic = Array("diag/app/test".utf8), payload = Array(#"{"v":1}"#.utf8)
+        let topic = Array("diag/app/test".utf8)
+        let payload = Array(#"{"v":1}"#.utf8)
         topic.withUnsafeBytes { t in payload.withUnsafeBytes { p in batch.appendDiagnostic(topic: t, payload: p) } }
         XCTAssertTrue(publishing.handOver.offer(batch))
 

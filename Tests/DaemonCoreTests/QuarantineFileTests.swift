@@ -1,9 +1,10 @@
-@testable import DaemonCore
 import ByteBasics
 import Foundation
 import ModalwatchTesting
 import RuleHost
 import XCTest
+
+@testable import DaemonCore
 
 /// The quarantine an earlier run left (`quarantine.json`, `QuarantineFile`) read back at the
 /// start with its integers bounded: an entry whose `since` is outside `EventTime` is refused by
@@ -30,12 +31,20 @@ final class QuarantineFileTests: XCTestCase {
 
     /// The fault guard of a start in the test's folder, logging into `log`.
     private func guardian(_ log: RecordedLog) -> RuleFaultGuard {
-        RuleFaultGuard(directory: folder, catalog: catalog, quarantineEnabled: true, clock: DaemonClock(), logger: log.logger)
+        RuleFaultGuard(
+            directory: folder,
+            catalog: catalog,
+            quarantineEnabled: true,
+            clock: DaemonClock(),
+            logger: log.logger
+        )
     }
 
     /// The names of the quarantine files set aside in the folder.
     private var setAside: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("quarantine.json.refused-") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasPrefix("quarantine.json.refused-")
+        }
     }
 
     /// `since` at every edge, through the reader: inside `EventTime` kept, outside refused by itself.
@@ -43,7 +52,11 @@ final class QuarantineFileTests: XCTestCase {
         let inside: [Int64] = [0, 1 << 31, 1 << 32, EventTime.maxMs]
         let outside: [Int64] = [-1, .min, EventTime.maxMs + 1, 1 << 53, .max]
         let values = inside + outside
-        let text = "[" + values.enumerated().map { entry(rule: "r\($0.offset)", module: "m", since: "\($0.element)") }.joined(separator: ",") + "]"
+        let text =
+            "["
+            + values.enumerated().map { entry(rule: "r\($0.offset)", module: "m", since: "\($0.element)") }.joined(
+                separator: ","
+            ) + "]"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let contents = try XCTUnwrap(try QuarantineFile.read(path))
         XCTAssertEqual(contents.entries.map(\.since), inside)
@@ -60,7 +73,11 @@ final class QuarantineFileTests: XCTestCase {
         let rules = Array(catalog.rules.prefix(6))
         let sinces: [Int64] = [1_700_000_000_000, .min, .max, -1, EventTime.maxMs + 1, EventTime.maxMs]
         let kept = Set(rules.indices.filter { [0, 5].contains($0) }.map { rules[$0].id })
-        let text = "[" + rules.enumerated().map { entry(rule: $0.element.id, module: $0.element.module, since: "\(sinces[$0.offset])") }.joined(separator: ",") + "]"
+        let text =
+            "["
+            + rules.enumerated().map {
+                entry(rule: $0.element.id, module: $0.element.module, since: "\(sinces[$0.offset])")
+            }.joined(separator: ",") + "]"
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let log = RecordedLog()
         let quarantined = guardian(log).quarantined
@@ -78,12 +95,17 @@ final class QuarantineFileTests: XCTestCase {
     func testASinceNoInt64HoldsRefusesTheFileAndSetsItAside() throws {
         let rule = catalog.rules[0]
         for since in ["18446744073709551615", "9223372036854775808", "-9223372036854775809", "1e300", "1.5"] {
-            try Data(("[" + entry(rule: rule.id, module: rule.module, since: since) + "]").utf8).write(to: URL(fileURLWithPath: path))
+            try Data(("[" + entry(rule: rule.id, module: rule.module, since: since) + "]").utf8).write(
+                to: URL(fileURLWithPath: path)
+            )
             let log = RecordedLog()
             XCTAssertEqual(guardian(log).quarantined, [:], since)
             let lines = log.errors.filter { $0.contains("the quarantine file was refused") }
             XCTAssertEqual(lines.count, 1, "\(since): \(log.all)")
-            XCTAssertTrue(lines.first?.contains("field=json ") == true && lines.first?.contains("path=\(path)") == true, "\(lines)")
+            XCTAssertTrue(
+                lines.first?.contains("field=json ") == true && lines.first?.contains("path=\(path)") == true,
+                "\(lines)"
+            )
             XCTAssertEqual(setAside.count, 1, since)
             for name in setAside { try FileManager.default.removeItem(atPath: folder + "/" + name) }
         }
@@ -93,7 +115,8 @@ final class QuarantineFileTests: XCTestCase {
     /// after reading the bound and a byte, set aside, and quarantines nothing.
     func testAFileOverItsBoundIsRefusedBySize() throws {
         let rule = catalog.rules[0]
-        let text = "[" + entry(rule: rule.id, module: rule.module, since: "1700000000000") + "]"
+        let text =
+            "[" + entry(rule: rule.id, module: rule.module, since: "1700000000000") + "]"
             + String(repeating: " ", count: QuarantineFile.maxBytes)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         let log = RecordedLog()

@@ -1,9 +1,10 @@
-@testable import DaemonCore
 import Foundation
 import Glibc
 import ModalwatchTesting
 import RuleHost
 import XCTest
+
+@testable import DaemonCore
 
 /// The rule-call marker an earlier run left (`rule-call.marker`, `RuleCallMarkerFile`) read back
 /// at the start with each integer bounded: a marker outside what the daemon writes is refused in
@@ -73,7 +74,13 @@ final class RuleCallMarkerFileTests: XCTestCase {
 
     /// The fault guard of a start in `directory`, logging into `log`.
     private func guardian(_ directory: String, _ log: RecordedLog) -> RuleFaultGuard {
-        RuleFaultGuard(directory: directory, catalog: catalog, quarantineEnabled: true, clock: DaemonClock(), logger: log.logger)
+        RuleFaultGuard(
+            directory: directory,
+            catalog: catalog,
+            quarantineEnabled: true,
+            clock: DaemonClock(),
+            logger: log.logger
+        )
     }
 
     /// The names in `directory` that start with `prefix`.
@@ -87,7 +94,11 @@ final class RuleCallMarkerFileTests: XCTestCase {
         let quarantined = guardian(directory, log).quarantined
         XCTAssertEqual(Array(quarantined.keys), [catalog.rules[0].id], "\(log.all)")
         XCTAssertEqual(quarantined.first?.value.fault, "crashed (SIGSEGV)")
-        XCTAssertEqual(quarantined.first?.value.event.hasSuffix("at ts 1700000000000 of session S-1"), true, "\(quarantined)")
+        XCTAssertEqual(
+            quarantined.first?.value.event.hasSuffix("at ts 1700000000000 of session S-1"),
+            true,
+            "\(quarantined)"
+        )
     }
 
     /// Every field of the record at its edges: each marker is refused in one line naming the
@@ -110,12 +121,24 @@ final class RuleCallMarkerFileTests: XCTestCase {
         for value: UInt32 in [4, 1 << 31, 1 << 31 + 1, .max] { add("state\(value)", "state") { $0.state = value } }
         for value: Int32 in [0, -1, 65, .min, .max] { add("signal\(value)", "signal") { $0.signal = value } }
         add("rule-count", "rule") { $0.rule = count }
-        add("rule-max", "rule") { $0.rule = .max; $0.ruleCount = .max }
-        add("rule-2^31", "rule") { $0.rule = 1 << 31; $0.ruleCount = .max }
-        add("rule-past-end", "rule") { $0.rule = count; $0.ruleCount = count + 1 }
+        add("rule-max", "rule") {
+            $0.rule = .max
+            $0.ruleCount = .max
+        }
+        add("rule-2^31", "rule") {
+            $0.rule = 1 << 31
+            $0.ruleCount = .max
+        }
+        add("rule-past-end", "rule") {
+            $0.rule = count
+            $0.ruleCount = count + 1
+        }
         add("count-zero", "rule") { $0.ruleCount = 0 }
         for value: UInt32 in [129, 1 << 31, .max] { add("session\(value)", "session_len") { $0.sessionLength = value } }
-        add("hung-rule-max", "rule") { $0.state = 3; $0.rule = .max }
+        add("hung-rule-max", "rule") {
+            $0.state = 3
+            $0.rule = .max
+        }
         for (label, bytes, field) in cases {
             let directory = try directory(label, marker: bytes)
             let log = RecordedLog()
@@ -128,7 +151,11 @@ final class RuleCallMarkerFileTests: XCTestCase {
             let aside = names(in: directory, prefix: "rule-call.marker.refused-")
             XCTAssertEqual(aside.count, 1, "\(label): set aside")
             if let name = aside.first {
-                XCTAssertEqual(FileManager.default.contents(atPath: directory + "/" + name).map { [UInt8]($0) }, bytes, "\(label): kept as it was")
+                XCTAssertEqual(
+                    FileManager.default.contents(atPath: directory + "/" + name).map { [UInt8]($0) },
+                    bytes,
+                    "\(label): kept as it was"
+                )
             }
             var info = stat()
             XCTAssertEqual(stat(directory + "/rule-call.marker", &info), 0, "\(label): the new run's marker")

@@ -1,9 +1,10 @@
-@testable import DaemonCore
 import ByteBasics
 import Foundation
 import HistoryStore
 import ModalwatchTesting
 import XCTest
+
+@testable import DaemonCore
 
 /// The integers of the spool's spill file (`SpoolFileFormat`) bounded where the file is read
 /// back: a frame's length, a record's lengths, a record's `ts` and `observed`. Each value at an
@@ -107,7 +108,11 @@ final class SpoolFileBoundsTests: XCTestCase {
         let lines = log.errors.filter { $0.contains("a damaged record") }
         XCTAssertEqual(lines.count, 5, "\(log.all)")
         XCTAssertTrue(lines.allSatisfy { $0.contains("field=ts") && $0.contains("path=\(spill)") }, "\(lines)")
-        XCTAssertEqual(log.errors.filter { $0.contains("more damaged records") && $0.contains("not_logged_one_by_one=5") }.count, 1, "\(log.all)")
+        XCTAssertEqual(
+            log.errors.filter { $0.contains("more damaged records") && $0.contains("not_logged_one_by_one=5") }.count,
+            1,
+            "\(log.all)"
+        )
         XCTAssertTrue(lines.contains { $0.contains("ts 9223372036854775807 is outside") }, "\(lines)")
         XCTAssertEqual(try writtenBack(spool), expected)
         XCTAssertEqual(spool.damagedRecords, 2 * outside.count, "counted once")
@@ -117,7 +122,9 @@ final class SpoolFileBoundsTests: XCTestCase {
     /// and `maxRecordBytes` itself running past the file's end): each frame is counted and
     /// skipped, reading resynchronises on the next frame, and the records around are kept.
     func testFrameLengthsAtEveryEdgeCostOnlyTheirFrame() throws {
-        let lengths: [UInt32] = [0, 1, 1 << 31, .max, UInt32(SpoolFileFormat.maxRecordBytes) + 1, UInt32(SpoolFileFormat.maxRecordBytes)]
+        let lengths: [UInt32] = [
+            0, 1, 1 << 31, .max, UInt32(SpoolFileFormat.maxRecordBytes) + 1, UInt32(SpoolFileFormat.maxRecordBytes),
+        ]
         var frames: [[UInt8]] = [frame(record(0))]
         for (index, length) in lengths.enumerated() {
             frames.append(frame(length: length, record: record(100 + index)))
@@ -140,10 +147,10 @@ final class SpoolFileBoundsTests: XCTestCase {
         var n = 1
         for length: UInt32 in [1 << 31, 1 << 31 - 1, .max, .max - 3] {
             var bad = record(100 + n)
-            withUnsafeBytes(of: length) { bad.replaceSubrange(1..<5, with: $0) }           // the topic's length
+            withUnsafeBytes(of: length) { bad.replaceSubrange(1..<5, with: $0) }  // the topic's length
             frames.append(frame(bad))
             var last = record(200 + n)
-            let at = last.count - 4 - Array("alert-frequency".utf8).count                  // the rule's length
+            let at = last.count - 4 - Array("alert-frequency".utf8).count  // the rule's length
             withUnsafeBytes(of: length) { last.replaceSubrange(at..<at + 4, with: $0) }
             frames.append(frame(last))
             frames.append(frame(record(n)))
@@ -160,7 +167,8 @@ final class SpoolFileBoundsTests: XCTestCase {
     /// is counted and skipped, in a line naming the field; the records after it are converted.
     func testAnUnframedFilesRecordWithTimesOutOfBoundsIsCountedAndSkipped() throws {
         let records = [
-            record(0), record(1), record(2, ts: .max), record(3), record(4, observed: -1), record(5, ts: .min), record(6),
+            record(0), record(1), record(2, ts: .max), record(3), record(4, observed: -1), record(5, ts: .min),
+            record(6),
         ]
         try Data(records.flatMap { $0 }).write(to: URL(fileURLWithPath: spill))
         let log = RecordedLog()

@@ -1,5 +1,4 @@
 import ControlProtocol
-@testable import DaemonCore
 import Foundation
 import Logging
 import ModalwatchTesting
@@ -7,13 +6,21 @@ import RuleHost
 import SessionEngine
 import XCTest
 
+@testable import DaemonCore
+
 /// The readers of times that a snapshot or a journal written before the decoder's range held may
 /// feed any value: the `session` reply is built, without a trap, whatever the times and `now`.
 final class TimeReadersTests: XCTestCase {
-    private static let extremes: [Int64] = [.min, .min + 1, -1, 0, 1_732_290_000_000, 253_402_300_799_999, .max - 1, .max]
+    private static let extremes: [Int64] = [
+        .min, .min + 1, -1, 0, 1_732_290_000_000, 253_402_300_799_999, .max - 1, .max,
+    ]
 
     private func pipeline() -> EventPipeline {
-        EventPipeline(catalog: BuiltinCatalog.load(), configuration: .init(), output: CollectingOutput(keepsEverything: false))
+        EventPipeline(
+            catalog: BuiltinCatalog.load(),
+            configuration: .init(),
+            output: CollectingOutput(keepsEverything: false)
+        )
     }
 
     func testTheSessionReplyIsBuiltWhateverTheTimesAndNow() throws {
@@ -44,7 +51,12 @@ final class TimeReadersTests: XCTestCase {
                     for now in Self.extremes {
                         for alive in [true, false] {
                             let parts = SessionReplyParts(
-                                snapshot: alive ? snapshot : nil, journalCopy: copy, capacity: 16_384, recorded: 3, held: 3)
+                                snapshot: alive ? snapshot : nil,
+                                journalCopy: copy,
+                                capacity: 16_384,
+                                recorded: 3,
+                                held: 3
+                            )
                             let reply = try parts.reply(SessionRequest(id: "X"), now: now)
                             XCTAssertTrue(reply.events.allSatisfy { $0.ageMs >= 0 })
                             XCTAssertTrue((reply.session.stack ?? []).allSatisfy { $0.ageMs >= 0 })
@@ -54,19 +66,26 @@ final class TimeReadersTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(replies, Self.extremes.count * Self.extremes.count * Self.extremes.count * Self.extremes.count * 2)
+        XCTAssertEqual(
+            replies,
+            Self.extremes.count * Self.extremes.count * Self.extremes.count * Self.extremes.count * 2
+        )
     }
 
     func testAStackEntrysAgeSaturatesInsteadOfWrapping() throws {
         let pipeline = pipeline()
-        for line in [#"{"v":1,"type":"session.start","session":"Y","ts":1000,"app":"a"}"#,
-                     #"{"v":1,"type":"popover.presented","session":"Y","ts":2000,"id":"p"}"#] {
+        for line in [
+            #"{"v":1,"type":"session.start","session":"Y","ts":1000,"app":"a"}"#,
+            #"{"v":1,"type":"popover.presented","session":"Y","ts":2000,"id":"p"}"#,
+        ] {
             var bytes = Array(line.utf8)
             bytes.withUnsafeMutableBytes { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 5_000) }
         }
         var snapshot = try XCTUnwrap(pipeline.engine.sessionSnapshot(id: "Y"))
         func reply(_ snapshot: SessionSnapshot) throws -> SessionReply {
-            let copy = try XCTUnwrap(pipeline.engine.continueJournalCopy(pipeline.engine.startJournalCopy(session: "Y")) { false })
+            let copy = try XCTUnwrap(
+                pipeline.engine.continueJournalCopy(pipeline.engine.startJournalCopy(session: "Y")) { false }
+            )
             let parts = SessionReplyParts(snapshot: snapshot, journalCopy: copy, capacity: 16_384, recorded: 2, held: 2)
             return try parts.reply(SessionRequest(id: "Y"), now: 10_000)
         }

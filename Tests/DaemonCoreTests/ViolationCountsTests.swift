@@ -1,5 +1,6 @@
-@testable import DaemonCore
 import XCTest
+
+@testable import DaemonCore
 
 /// The ingest thread's counts by rule and severity: every violation counted under its key,
 /// names asked for once a key, the table growing without losing a count.
@@ -21,7 +22,10 @@ final class ViolationCountsTests: XCTestCase {
         let byRule = counts.byRule
         XCTAssertEqual(byRule.count, 500)
         for k in 0..<500 {
-            XCTAssertEqual(byRule[ViolationCounts.RuleSeverity(rule: "rule-\(k)", severity: "warning")], UInt64(k % 7 + 1))
+            XCTAssertEqual(
+                byRule[ViolationCounts.RuleSeverity(rule: "rule-\(k)", severity: "warning")],
+                UInt64(k % 7 + 1)
+            )
         }
     }
 

@@ -1,8 +1,9 @@
-@testable import DaemonCore
 import Foundation
 import HistoryStore
 import ModalwatchTesting
 import XCTest
+
+@testable import DaemonCore
 
 /// The store-failure spool (violations.md): memory, then a spill file, written back in order;
 /// refused past both bounds; a spill file left by a stopped run taken over. A real SQLite file.
@@ -96,7 +97,7 @@ final class ViolationSpoolTests: XCTestCase {
         }
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: spill))
         handle.seekToEndOfFile()
-        handle.write(Data(record(99).prefix(size / 2)))   // a record cut short by the end of the process
+        handle.write(Data(record(99).prefix(size / 2)))  // a record cut short by the end of the process
         handle.closeFile()
         let again = ViolationSpool(memoryLimit: 0, fileLimit: 100 * size, spillPath: spill)
         XCTAssertEqual(again.count, 4)
@@ -118,8 +119,8 @@ final class ViolationSpoolTests: XCTestCase {
         }
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: spill)))
         let frame = SpoolFileFormat.frameHeaderBytes + size
-        bytes[SpoolFileFormat.headerBytes + 2 * frame + 5] ^= 0x40          // record 2's length
-        bytes[SpoolFileFormat.headerBytes + 6 * frame + 12 + size / 2] ^= 1   // inside record 6
+        bytes[SpoolFileFormat.headerBytes + 2 * frame + 5] ^= 0x40  // record 2's length
+        bytes[SpoolFileFormat.headerBytes + 6 * frame + 12 + size / 2] ^= 1  // inside record 6
         try Data(bytes).write(to: URL(fileURLWithPath: spill))
         let again = ViolationSpool(memoryLimit: 0, fileLimit: 100 * size, spillPath: spill)
         XCTAssertEqual(again.count, 8)

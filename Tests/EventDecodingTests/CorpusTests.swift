@@ -32,11 +32,18 @@ final class CorpusTests: XCTestCase {
         var files: [CorpusFile] = []
         for folder in Self.folders {
             let dir = root.appendingPathComponent(folder)
-            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }.sorted()
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".json") }
+                .sorted()
             for name in names {
                 let url = dir.appendingPathComponent(name)
-                files.append(CorpusFile(
-                    folder: folder, name: String(name.dropLast(5)), url: url, bytes: [UInt8](try Data(contentsOf: url))))
+                files.append(
+                    CorpusFile(
+                        folder: folder,
+                        name: String(name.dropLast(5)),
+                        url: url,
+                        bytes: [UInt8](try Data(contentsOf: url))
+                    )
+                )
             }
         }
         return files
@@ -50,7 +57,10 @@ final class CorpusTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(count("limits"), 5)
         XCTAssertGreaterThanOrEqual(count("invalid-json"), 30)
         for file in files where file.folder != "valid" {
-            XCTAssertNotNil(file.expectedReason ?? (file.folder == "invalid-json" ? .malformedJSON : nil), "name of \(file.name)")
+            XCTAssertNotNil(
+                file.expectedReason ?? (file.folder == "invalid-json" ? .malformedJSON : nil),
+                "name of \(file.name)"
+            )
         }
     }
 
@@ -64,13 +74,20 @@ final class CorpusTests: XCTestCase {
             guard let item = items.first else { continue }
             switch file.folder {
             case "valid":
-                XCTAssertNotNil(item.event, "\(file.folder)/\(file.name): \(item.rejection.map(String.init(describing:)) ?? "")")
+                XCTAssertNotNil(
+                    item.event,
+                    "\(file.folder)/\(file.name): \(item.rejection.map(String.init(describing:)) ?? "")"
+                )
             case "invalid-json":
                 XCTAssertEqual(item.rejection?.reason, .malformedJSON, "\(file.folder)/\(file.name)")
             default:
                 let name = file.name.components(separatedBy: "--")
                 XCTAssertEqual(name.count, 3, "\(file.folder)/\(file.name): REASON--FIELD--what")
-                XCTAssertEqual(item.rejection?.reason.rawValue, name.first, "\(file.folder)/\(file.name): \(item.rejection?.detail ?? "accepted")")
+                XCTAssertEqual(
+                    item.rejection?.reason.rawValue,
+                    name.first,
+                    "\(file.folder)/\(file.name): \(item.rejection?.detail ?? "accepted")"
+                )
                 XCTAssertEqual(item.rejection?.field, file.expectedField, "\(file.folder)/\(file.name): field")
             }
         }
@@ -80,7 +97,9 @@ final class CorpusTests: XCTestCase {
     func testSchemaAgreesWithDecoder() throws {
         let files = try corpus()
         XCTAssertTrue(FileManager.default.fileExists(atPath: Self.schema.path), "schema at \(Self.schema.path)")
-        let script = try XCTUnwrap(Bundle.module.url(forResource: "Corpus", withExtension: nil)).appendingPathComponent("verdicts.py")
+        let script = try XCTUnwrap(Bundle.module.url(forResource: "Corpus", withExtension: nil)).appendingPathComponent(
+            "verdicts.py"
+        )
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, Self.schema.path] + files.map(\.url.path)
@@ -93,7 +112,9 @@ final class CorpusTests: XCTestCase {
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, String(decoding: errors, as: UTF8.self))
-        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map { $0.components(separatedBy: "\t") }
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map {
+            $0.components(separatedBy: "\t")
+        }
         XCTAssertEqual(lines.count, files.count, "one verdict per file")
 
         let decoder = EventDecoder()
@@ -102,15 +123,24 @@ final class CorpusTests: XCTestCase {
             let schemaVerdict = line[0]
             let why = line.count > 2 ? line[2] : ""
             let decoderAccepts = decoder.outcomes(file.bytes).first?.event != nil
-            let expected: String = switch file.folder {
-            case "valid": "valid"
-            case "invalid": "invalid"
-            case "limits": "valid"  // the schema cannot express these limits: only the decoder rejects
-            default: "not-json"
-            }
-            XCTAssertEqual(schemaVerdict, expected, "\(file.folder)/\(file.name): schema says \(schemaVerdict) (\(why))")
+            let expected: String =
+                switch file.folder {
+                case "valid": "valid"
+                case "invalid": "invalid"
+                case "limits": "valid"  // the schema cannot express these limits: only the decoder rejects
+                default: "not-json"
+                }
+            XCTAssertEqual(
+                schemaVerdict,
+                expected,
+                "\(file.folder)/\(file.name): schema says \(schemaVerdict) (\(why))"
+            )
             if file.folder == "valid" || file.folder == "invalid" {
-                XCTAssertEqual(decoderAccepts, schemaVerdict == "valid", "\(file.folder)/\(file.name): decoder and schema disagree (\(why))")
+                XCTAssertEqual(
+                    decoderAccepts,
+                    schemaVerdict == "valid",
+                    "\(file.folder)/\(file.name): decoder and schema disagree (\(why))"
+                )
             } else {
                 XCTAssertFalse(decoderAccepts, "\(file.folder)/\(file.name): the decoder must reject it")
             }

@@ -64,7 +64,9 @@ struct EventSnapshot: Equatable {
         title = Self.string(e.title)
         message = Self.string(e.message)
         buttons = e.buttons.map { p in
-            (0..<Int(e.button_count)).map { Button(title: Self.string(p[$0].title), style: p[$0].style, preferred: p[$0].preferred) }
+            (0..<Int(e.button_count)).map {
+                Button(title: Self.string(p[$0].title), style: p[$0].style, preferred: p[$0].preferred)
+            }
         }
         hasButtons = e.has_buttons
         modalButtons = e.modal_buttons.map { p in
@@ -146,7 +148,9 @@ extension EventDecoder {
         let items = outcomes(payload)
         XCTAssertEqual(items.count, 1, "items of \(payload)", file: file, line: line)
         guard let first = items.first else { return nil }
-        if case .event(let e) = first { XCTFail("accepted as \(e.typeName ?? "?"): \(payload)", file: file, line: line) }
+        if case .event(let e) = first {
+            XCTFail("accepted as \(e.typeName ?? "?"): \(payload)", file: file, line: line)
+        }
         return first.rejection
     }
 }

@@ -31,7 +31,10 @@ final class EventDecoderArrayTests: XCTestCase {
 
     func testTheItemPastTheLimitIsRejectedAtItsStartWhateverItHolds() throws {
         let d = EventDecoder(limits: EventLimits(maxButtons: 2, maxTextFields: 1))
-        let payload = event("alert.presented", #""id":"a","buttons":[{"title":"a"},{"title":"b"}, 7, {"nothing":[1,{}]}]"#)
+        let payload = event(
+            "alert.presented",
+            #""id":"a","buttons":[{"title":"a"},{"title":"b"}, 7, {"nothing":[1,{}]}]"#
+        )
         let r = try XCTUnwrap(d.rejection(payload))
         XCTAssertEqual(r.reason, .tooLarge)
         XCTAssertEqual(r.field, "buttons")
@@ -44,7 +47,9 @@ final class EventDecoderArrayTests: XCTestCase {
 
     func testMalformedJSONPastTheLimitIsStillMalformed() throws {
         let d = EventDecoder(limits: EventLimits(maxButtons: 1))
-        let r = try XCTUnwrap(d.rejection(event("alert.presented", #""id":"a","buttons":[{"title":"a"},{"title":"b"},{"title":01}]"#)))
+        let r = try XCTUnwrap(
+            d.rejection(event("alert.presented", #""id":"a","buttons":[{"title":"a"},{"title":"b"},{"title":01}]"#))
+        )
         XCTAssertEqual(r.reason, .malformedJSON)
         let payload = event("alert.presented", #""id":"a","buttons":[{"title":"a"},{"title":"b"} "c"]"#)
         let s = try XCTUnwrap(d.rejection(payload))
@@ -53,15 +58,33 @@ final class EventDecoderArrayTests: XCTestCase {
     }
 
     func testTheLastOfDuplicateArraysWins() throws {
-        let e = try XCTUnwrap(decoder.event(event(
-            "alert.presented", #""id":"a","buttons":[{"title":"a"},{"title":"b"},{"title":"c"}],"buttons":[{"title":"d","style":"cancel"}]"#)))
+        let e = try XCTUnwrap(
+            decoder.event(
+                event(
+                    "alert.presented",
+                    #""id":"a","buttons":[{"title":"a"},{"title":"b"},{"title":"c"}],"buttons":[{"title":"d","style":"cancel"}]"#
+                )
+            )
+        )
         XCTAssertEqual(e.buttons?.map(\.title), ["d"])
         XCTAssertEqual(e.buttons?.first?.style, Int32(MW_BUTTON_CANCEL.rawValue))
-        let r = try XCTUnwrap(decoder.rejection(event(
-            "alert.presented", #""id":"a","buttons":[{"title":"a"}],"buttons":"b""#)))
+        let r = try XCTUnwrap(
+            decoder.rejection(
+                event(
+                    "alert.presented",
+                    #""id":"a","buttons":[{"title":"a"}],"buttons":"b""#
+                )
+            )
+        )
         XCTAssertEqual(r.detail, "field 'buttons' must be an array")
-        let f = try XCTUnwrap(decoder.event(event(
-            "alert.presented", #""id":"a","text_fields":[{"secure":true},{}],"text_fields":[{},{},{"secure":true}]"#)))
+        let f = try XCTUnwrap(
+            decoder.event(
+                event(
+                    "alert.presented",
+                    #""id":"a","text_fields":[{"secure":true},{}],"text_fields":[{},{},{"secure":true}]"#
+                )
+            )
+        )
         XCTAssertEqual(f.textFieldCount, 3)
         XCTAssertEqual(f.secureTextFieldCount, 1)
     }
@@ -75,13 +98,19 @@ final class EventDecoderArrayTests: XCTestCase {
         let d = EventDecoder(limits: EventLimits(maxDepth: 3))
         XCTAssertNotNil(d.event(event("alert.presented", #""id":"a","buttons":[{"title":"x","y":1}]"#)))
         let deep = event("alert.presented", #""id":"a","buttons":[{"title":"x","y":[]}]"#)
-        XCTAssertEqual(d.rejection(deep)?.detail, "invalid JSON: nested too deep at byte \(offset(of: "[]", in: deep)!)")
+        XCTAssertEqual(
+            d.rejection(deep)?.detail,
+            "invalid JSON: nested too deep at byte \(offset(of: "[]", in: deep)!)"
+        )
         let two = EventDecoder(limits: EventLimits(maxDepth: 2))
         for items in [#"[{"title":"x"}]"#, "[[]]"] {
             let payload = event("alert.presented", #""id":"a","buttons":\#(items)"#)
             let at = offset(of: items, in: payload)! + 1
             XCTAssertEqual(two.rejection(payload)?.detail, "invalid JSON: nested too deep at byte \(at)", items)
         }
-        XCTAssertEqual(two.rejection(event("alert.presented", #""id":"a","buttons":["x"]"#))?.detail, "field 'buttons[0]' must be an object")
+        XCTAssertEqual(
+            two.rejection(event("alert.presented", #""id":"a","buttons":["x"]"#))?.detail,
+            "field 'buttons[0]' must be an object"
+        )
     }
 }

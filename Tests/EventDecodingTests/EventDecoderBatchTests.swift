@@ -12,7 +12,9 @@ final class EventDecoderBatchTests: XCTestCase {
     }
 
     func testGoodBadGoodKeepsBothGoodEvents() throws {
-        let payload = [event("nav.push", #""screen":"A""#), event("nav.push", #""screen":5"#), event("nav.push", #""screen":"C""#)].joined(separator: "\n")
+        let payload = [
+            event("nav.push", #""screen":"A""#), event("nav.push", #""screen":5"#), event("nav.push", #""screen":"C""#),
+        ].joined(separator: "\n")
         let items = decoder.outcomes(payload)
         XCTAssertEqual(items.count, 3)
         XCTAssertEqual(items[0].event?.screen, "A")
@@ -23,16 +25,26 @@ final class EventDecoderBatchTests: XCTestCase {
 
     func testMalformedLinesRejectOnlyThemselves() {
         let good = event("session.end")
-        let lines = [good, #"{"v":1,"type":"#, good, #"{"v":1,"type":"x","session":"S1","ts":1,"x":"a\qb"}"#, good,
-                     good + " trailing", good, #"{"v":1,"type":"x","session":"S1","ts":1,"x":[1,2"#, good, "{{{", good]
-        XCTAssertEqual(verdicts(lines.joined(separator: "\n")),
-                       ["event", "malformed_json", "event", "malformed_json", "event", "malformed_json", "event", "malformed_json", "event", "malformed_json", "event"])
+        let lines = [
+            good, #"{"v":1,"type":"#, good, #"{"v":1,"type":"x","session":"S1","ts":1,"x":"a\qb"}"#, good,
+            good + " trailing", good, #"{"v":1,"type":"x","session":"S1","ts":1,"x":[1,2"#, good, "{{{", good,
+        ]
+        XCTAssertEqual(
+            verdicts(lines.joined(separator: "\n")),
+            [
+                "event", "malformed_json", "event", "malformed_json", "event", "malformed_json", "event",
+                "malformed_json", "event", "malformed_json", "event",
+            ]
+        )
     }
 
     /// Lines that do not start with `{` after a bad line belong to it: one rejection, not one per line.
     func testGarbageLinesAreOneRejection() {
         let good = event("session.end")
-        XCTAssertEqual(verdicts([good, "hello", "world", "]", good].joined(separator: "\n")), ["event", "malformed_json", "event"])
+        XCTAssertEqual(
+            verdicts([good, "hello", "world", "]", good].joined(separator: "\n")),
+            ["event", "malformed_json", "event"]
+        )
         XCTAssertEqual(verdicts(["hello", good].joined(separator: "\n")), ["malformed_json", "event"])
         XCTAssertEqual(verdicts("[1,2]"), ["malformed_json"])
     }
@@ -62,8 +74,10 @@ final class EventDecoderBatchTests: XCTestCase {
             """
         let e = try XCTUnwrap(decoder.event(pretty))
         XCTAssertEqual(e.buttons?.first?.title, "OK")
-        XCTAssertEqual(verdicts(pretty + "\n" + pretty.replacingOccurrences(of: "\n", with: "\r\n") + "\n" + event("session.end")),
-                       ["event", "event", "event"])
+        XCTAssertEqual(
+            verdicts(pretty + "\n" + pretty.replacingOccurrences(of: "\n", with: "\r\n") + "\n" + event("session.end")),
+            ["event", "event", "event"]
+        )
     }
 
     /// A broken pretty-printed object is one rejection; the next event is kept.
@@ -78,7 +92,10 @@ final class EventDecoderBatchTests: XCTestCase {
             """
         XCTAssertEqual(verdicts(broken + "\n" + event("session.end")), ["malformed_json", "event"])
         // A semantic error in a pretty-printed object: framing was fine, so the decoder goes on after it.
-        let bad = broken.replacingOccurrences(of: #""S1" "ts""#, with: #""S1", "ts""#).replacingOccurrences(of: #""id": "a1""#, with: #""id": 5"#)
+        let bad = broken.replacingOccurrences(of: #""S1" "ts""#, with: #""S1", "ts""#).replacingOccurrences(
+            of: #""id": "a1""#,
+            with: #""id": 5"#
+        )
         XCTAssertEqual(verdicts(bad + "\n" + bad + "\n" + event("session.end")), ["bad_field", "bad_field", "event"])
     }
 
@@ -109,8 +126,10 @@ final class EventDecoderBatchTests: XCTestCase {
     func testEveryEventPastTheBatchLimitIsTooLarge() {
         let small = EventDecoder(limits: EventLimits(maxBatchEvents: 2))
         let good = event("session.end")
-        XCTAssertEqual(verdicts([good, #"{"v":"#, good, good, "{bad", "junk"].joined(separator: "\n"), small),
-                       ["event", "malformed_json", "too_large", "too_large", "too_large"])
+        XCTAssertEqual(
+            verdicts([good, #"{"v":"#, good, good, "{bad", "junk"].joined(separator: "\n"), small),
+            ["event", "malformed_json", "too_large", "too_large", "too_large"]
+        )
     }
 
     func testIndexesCountEveryItem() {

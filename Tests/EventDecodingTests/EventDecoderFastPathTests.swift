@@ -28,41 +28,65 @@ final class EventDecoderFastPathTests: XCTestCase {
                     "modal.dismissed", "popover.presented", "popover.dismissed", "nav.push", "nav.pop",
                 ],
                 payload: { event($0, #""app":"a","id":"x","task":"t","state":"started""#) },
-                decoded: { Int32($0.type) - 1 }),
+                decoded: { Int32($0.type) - 1 }
+            ),
             Enumeration(
-                field: "device", values: ["phone", "pad", "mac", "tv", "vision"],
-                payload: { event("session.start", #""app":"a","device":"\#($0)""#) }, decoded: { $0.device }),
+                field: "device",
+                values: ["phone", "pad", "mac", "tv", "vision"],
+                payload: { event("session.start", #""app":"a","device":"\#($0)""#) },
+                decoded: { $0.device }
+            ),
             Enumeration(
-                field: "size_class", values: ["compact", "regular"],
-                payload: { event("session.start", #""app":"a","size_class":"\#($0)""#) }, decoded: { $0.sizeClass }),
+                field: "size_class",
+                values: ["compact", "regular"],
+                payload: { event("session.start", #""app":"a","size_class":"\#($0)""#) },
+                decoded: { $0.sizeClass }
+            ),
             Enumeration(
-                field: "control", values: ["button", "bar_button", "toolbar_button", "cell", "gesture", "key", "other"],
-                payload: { event("user.action", #""control":"\#($0)""#) }, decoded: { $0.control }),
+                field: "control",
+                values: ["button", "bar_button", "toolbar_button", "cell", "gesture", "key", "other"],
+                payload: { event("user.action", #""control":"\#($0)""#) },
+                decoded: { $0.control }
+            ),
             Enumeration(
-                field: "state", values: ["started", "progress", "finished", "failed", "cancelled"],
-                payload: { event("task.progress", #""task":"t","state":"\#($0)""#) }, decoded: { $0.taskState }),
+                field: "state",
+                values: ["started", "progress", "finished", "failed", "cancelled"],
+                payload: { event("task.progress", #""task":"t","state":"\#($0)""#) },
+                decoded: { $0.taskState }
+            ),
             Enumeration(
-                field: "buttons[0].style", values: ["default", "cancel", "destructive"],
+                field: "buttons[0].style",
+                values: ["default", "cancel", "destructive"],
                 payload: { event("alert.presented", #""id":"a","buttons":[{"title":"OK","style":"\#($0)"}]"#) },
-                decoded: { $0.buttons?.first?.style ?? -2 }),
+                decoded: { $0.buttons?.first?.style ?? -2 }
+            ),
             Enumeration(
-                field: "buttons[0].role", values: ["done", "cancel", "confirm", "other"],
+                field: "buttons[0].role",
+                values: ["done", "cancel", "confirm", "other"],
                 payload: { event("modal.presented", #""id":"m","buttons":[{"title":"OK","role":"\#($0)"}]"#) },
-                decoded: { $0.modalButtons?.first?.role ?? -2 }),
+                decoded: { $0.modalButtons?.first?.role ?? -2 }
+            ),
             Enumeration(
-                field: "via", values: ["button", "background", "programmatic", "gesture"],
-                payload: { event("alert.dismissed", #""id":"a","via":"\#($0)""#) }, decoded: { $0.via }),
+                field: "via",
+                values: ["button", "background", "programmatic", "gesture"],
+                payload: { event("alert.dismissed", #""id":"a","via":"\#($0)""#) },
+                decoded: { $0.via }
+            ),
             Enumeration(
                 field: "style",
                 values: [
                     "automatic", "full_screen", "page_sheet", "form_sheet", "current_context", "over_full_screen",
                     "over_current_context", "custom",
                 ],
-                payload: { event("modal.presented", #""id":"m","style":"\#($0)""#) }, decoded: { $0.style }),
+                payload: { event("modal.presented", #""id":"m","style":"\#($0)""#) },
+                decoded: { $0.style }
+            ),
             Enumeration(
                 field: "transition",
                 values: ["cover_vertical", "flip_horizontal", "cross_dissolve", "partial_curl", "custom"],
-                payload: { event("modal.presented", #""id":"m","transition":"\#($0)""#) }, decoded: { $0.transition }),
+                payload: { event("modal.presented", #""id":"m","transition":"\#($0)""#) },
+                decoded: { $0.transition }
+            ),
         ]
     }
 
@@ -90,7 +114,9 @@ final class EventDecoderFastPathTests: XCTestCase {
                     changed[i] ^= 0x01
                     misses.append(String(decoding: changed, as: UTF8.self))
                 }
-                misses.append(String(decoding: bytes + [0], as: UTF8.self).replacingOccurrences(of: "\0", with: #"\u0000"#))
+                misses.append(
+                    String(decoding: bytes + [0], as: UTF8.self).replacingOccurrences(of: "\0", with: #"\u0000"#)
+                )
                 for miss in misses where !known.contains(miss) && !miss.contains("\"") && !miss.contains("\\\\") {
                     if enumeration.field == "type" {
                         if miss.isEmpty { continue }  // an empty type is "must not be empty", checked elsewhere
@@ -144,29 +170,47 @@ final class EventDecoderFastPathTests: XCTestCase {
             try assertTs(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + "e0"), digits + "e0")
             try assertSeq(event("session.end", #""seq":\#(digits).0"#), digits + ".0")
             try assertSeq(event("session.end", #""seq":\#(digits)e0"#), digits + "e0")
-            let r = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + ".5")))
+            let r = try XCTUnwrap(
+                decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + ".5"))
+            )
             XCTAssertEqual(r.reason, .badField)
             XCTAssertEqual(r.field, "ts")
             // Negative: ts must be >= 0; seq must be >= 1.
-            let negative = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "-" + digits)))
+            let negative = try XCTUnwrap(
+                decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "-" + digits))
+            )
             XCTAssertEqual(negative.field, "ts")
             // A letter or a second number glued to the digits is malformed JSON.
             for glued in ["x", "-", "\"", "true"] {
-                let m = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + glued)))
+                let m = try XCTUnwrap(
+                    decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: digits + glued))
+                )
                 XCTAssertEqual(m.reason, .malformedJSON, digits + glued)
             }
         }
-        let over = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "9223372036854775808")))
+        let over = try XCTUnwrap(
+            decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "9223372036854775808"))
+        )
         XCTAssertEqual(over.reason, .badField)
-        XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", #""seq":9007199254740991"#))).seq, 9_007_199_254_740_991)
-        for past in ["9007199254740992", "9223372036854775807", "9223372036854775808", "0", "-1", "-9223372036854775808"] {
+        XCTAssertEqual(
+            try XCTUnwrap(decoder.event(event("session.end", #""seq":9007199254740991"#))).seq,
+            9_007_199_254_740_991
+        )
+        for past in [
+            "9007199254740992", "9223372036854775807", "9223372036854775808", "0", "-1", "-9223372036854775808",
+        ] {
             let r = try XCTUnwrap(decoder.rejection(event("session.end", #""seq":\#(past)"#)), past)
             XCTAssertEqual(r.reason, .badField, past)
             XCTAssertEqual(r.field, "seq", past)
         }
-        XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", ts: "253402300799999"))).ts, 253_402_300_799_999)
+        XCTAssertEqual(
+            try XCTUnwrap(decoder.event(event("session.end", ts: "253402300799999"))).ts,
+            253_402_300_799_999
+        )
         XCTAssertEqual(try XCTUnwrap(decoder.event(event("session.end", ts: "0"))).ts, 0)
-        let leadingZero = try XCTUnwrap(decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "0123")))
+        let leadingZero = try XCTUnwrap(
+            decoder.rejection(event("session.end", #""app":"abcdefghijklmnopqrstuvwxyz""#, ts: "0123"))
+        )
         XCTAssertEqual(leadingZero.reason, .malformedJSON)
     }
 
@@ -184,7 +228,10 @@ final class EventDecoderFastPathTests: XCTestCase {
                 let f = try XCTUnwrap(decoder.event(event("user.action", #""label":"\#(escapedText)""#)), escapedText)
                 XCTAssertEqual(f.label, String(chars[..<at]) + "\"\\\u{e9}\n" + String(chars[at...]))
                 // A raw control character there is malformed JSON, at its offset.
-                let bad = event("user.action", #""label":"\#(String(chars[..<at]))"# + "\u{01}" + #"\#(String(chars[at...]))""#)
+                let bad = event(
+                    "user.action",
+                    #""label":"\#(String(chars[..<at]))"# + "\u{01}" + #"\#(String(chars[at...]))""#
+                )
                 let r = try XCTUnwrap(decoder.rejection(bad), bad)
                 XCTAssertEqual(r.reason, .malformedJSON)
                 XCTAssertTrue(r.detail.contains("control character in string"), r.detail)
@@ -194,11 +241,18 @@ final class EventDecoderFastPathTests: XCTestCase {
             for cut in (bytes.count - length - 12)..<bytes.count {
                 let items = decoder.outcomes(Array(bytes[..<cut]))
                 XCTAssertEqual(items.count, 1)
-                XCTAssertEqual(items.first?.rejection?.reason, .malformedJSON, String(decoding: bytes[..<cut], as: UTF8.self))
+                XCTAssertEqual(
+                    items.first?.rejection?.reason,
+                    .malformedJSON,
+                    String(decoding: bytes[..<cut], as: UTF8.self)
+                )
             }
         }
         // Keys of every known length as the last member, and an unknown key there.
-        for member in [#""seq":3"#, #""app":"a""#, #""label":"b""#, #""control":"key""#, #""destructive":true"#, #""unknown_key":1"#] {
+        for member in [
+            #""seq":3"#, #""app":"a""#, #""label":"b""#, #""control":"key""#, #""destructive":true"#,
+            #""unknown_key":1"#,
+        ] {
             XCTAssertNotNil(decoder.event(event("user.action", member)), member)
         }
     }
@@ -209,18 +263,38 @@ final class EventDecoderFastPathTests: XCTestCase {
     /// must decode alike, and a literal glued to what follows must be rejected alike.
     func testCompactAndSpacedMembersDecodeAlike() throws {
         let events: [(String, [String])] = [
-            ("session.start", [#""app":"com.example.photos""#, #""app_version":"4.2.1""#, #""os":"iOS 18.1""#, #""device":"pad""#]),
-            ("user.action", [#""seq":12"#, #""app":"a""#, #""control":"button""#, #""label":"Sh\u0061re""#, #""destructive":true"#]),
+            (
+                "session.start",
+                [#""app":"com.example.photos""#, #""app_version":"4.2.1""#, #""os":"iOS 18.1""#, #""device":"pad""#]
+            ),
+            (
+                "user.action",
+                [#""seq":12"#, #""app":"a""#, #""control":"button""#, #""label":"Sh\u0061re""#, #""destructive":true"#]
+            ),
             ("user.action", [#""seq":7"#, #""label":null"#, #""destructive":false"#, #""unknown":[1,{"k":null}]"#]),
-            ("alert.presented", [#""id":"a1""#, #""title":"Delete?""#, #""message":null"#,
-                #""buttons":[{"title":"Cancel","style":"cancel","preferred":false},{"title":"Delete","style":"destructive","preferred":true}]"#,
-                #""text_fields":[{"secure":true},{"secure":false},{}]"#]),
-            ("modal.dismissed", [#""id":"m3""#, #""via":"gesture""#, #""button":null"#, #""unsaved_changes":false"#, #""confirmed":true"#]),
+            (
+                "alert.presented",
+                [
+                    #""id":"a1""#, #""title":"Delete?""#, #""message":null"#,
+                    #""buttons":[{"title":"Cancel","style":"cancel","preferred":false},{"title":"Delete","style":"destructive","preferred":true}]"#,
+                    #""text_fields":[{"secure":true},{"secure":false},{}]"#,
+                ]
+            ),
+            (
+                "modal.dismissed",
+                [
+                    #""id":"m3""#, #""via":"gesture""#, #""button":null"#, #""unsaved_changes":false"#,
+                    #""confirmed":true"#,
+                ]
+            ),
             ("alert.dismissed", [#""id":"a3""#, #""via":"button""#, #""button":1.0"#]),
         ]
         for (type, members) in events {
             let compact = event(type, members.joined(separator: ","))
-            let spaced = event(type, members.map { $0.replacingOccurrences(of: "\":", with: "\" : ") }.joined(separator: " , "))
+            let spaced = event(
+                type,
+                members.map { $0.replacingOccurrences(of: "\":", with: "\" : ") }.joined(separator: " , ")
+            )
             let fast = try XCTUnwrap(decoder.event(compact), compact)
             let general = try XCTUnwrap(decoder.event(spaced), spaced)
             XCTAssertEqual(fast, general, compact)
@@ -233,8 +307,16 @@ final class EventDecoderFastPathTests: XCTestCase {
             XCTAssertEqual(fast.reason, .malformedJSON, compact)
             XCTAssertEqual(fast.reason, general.reason, compact)
             // The same sentence; the byte offsets differ by the spaces.
-            XCTAssertEqual(fast.detail.components(separatedBy: " at byte ").first, general.detail.components(separatedBy: " at byte ").first, compact)
-            XCTAssertEqual(fast.detail, fast.detail.components(separatedBy: " at byte ").first! + " at byte \(fast.offset)", compact)
+            XCTAssertEqual(
+                fast.detail.components(separatedBy: " at byte ").first,
+                general.detail.components(separatedBy: " at byte ").first,
+                compact
+            )
+            XCTAssertEqual(
+                fast.detail,
+                fast.detail.components(separatedBy: " at byte ").first! + " at byte \(fast.offset)",
+                compact
+            )
             // An invalid literal is reported at its start; a valid one glued to more, after it.
             let valueAt = compact.utf8.count - #"\#(glued),"label":"a"}"#.utf8.count
             let literalLength = ["true", "null", "false"].first { glued.hasPrefix($0) }?.utf8.count
@@ -254,7 +336,10 @@ final class EventDecoderFastPathTests: XCTestCase {
         for length in stride(from: 1_990, through: 2_100, by: 3) {
             let long = String(repeating: "w", count: length)
             let memberSets: [[String]] = [
-                [#""title":"\#(long)""#, #""message":"after the limit""#, #""buttons":[{"title":"OK","style":"default"}]"#],
+                [
+                    #""title":"\#(long)""#, #""message":"after the limit""#,
+                    #""buttons":[{"title":"OK","style":"default"}]"#,
+                ],
                 [#""message":"\#(long)""#, #""title":"caf\u00e9""#, #""buttons":[{"title":"Ça","style":"cancel"}]"#],
                 [#""title":"é\#(long)""#, #""message":"plain again""#],
             ]
@@ -272,7 +357,11 @@ final class EventDecoderFastPathTests: XCTestCase {
             for last in [#""seq":12"#, #""label":"\#(text)""#, #""destructive":false"#, #""control":"key""#] {
                 let compact = event("user.action", #""app":"a\#(text)","# + last)
                 let spaced = event("user.action", spacedOut([#""app":"a\#(text)""#, last]).joined(separator: " , "))
-                XCTAssertEqual(try XCTUnwrap(decoder.event(compact), compact), try XCTUnwrap(decoder.event(spaced), spaced), compact)
+                XCTAssertEqual(
+                    try XCTUnwrap(decoder.event(compact), compact),
+                    try XCTUnwrap(decoder.event(spaced), spaced),
+                    compact
+                )
             }
         }
     }
@@ -285,9 +374,21 @@ final class EventDecoderFastPathTests: XCTestCase {
         let events: [(String, [String])] = [
             ("alert.dismissed", [#""id":"a1""#, #""via":"button""#, #""button":1"#]),
             ("alert.dismissed", [#""id":"a1""#, #""button":0"#, #""via":"gesture""#]),
-            ("alert.dismissed", [#""idx":"z""#, #""id":"a2""#, #""buttons":[]"#, #""button":null"#, #""via":"button""#]),
-            ("alert.presented", [#""id":"a3""#, #""buttons":[{"style":"cancel","title":"No"},{"title":"Yes","preferred":true,"style":"default"}]"#]),
-            ("alert.presented", [#""id":"a3""#, #""buttons":[{"title":"No","style":"cancel"},{"preferred":false,"title":"Yes"}]"#]),
+            (
+                "alert.dismissed",
+                [#""idx":"z""#, #""id":"a2""#, #""buttons":[]"#, #""button":null"#, #""via":"button""#]
+            ),
+            (
+                "alert.presented",
+                [
+                    #""id":"a3""#,
+                    #""buttons":[{"style":"cancel","title":"No"},{"title":"Yes","preferred":true,"style":"default"}]"#,
+                ]
+            ),
+            (
+                "alert.presented",
+                [#""id":"a3""#, #""buttons":[{"title":"No","style":"cancel"},{"preferred":false,"title":"Yes"}]"#]
+            ),
             ("user.action", [#""label":"Edit""#, #""control":"button""#]),
             ("user.action", [#""control":"button""#, #""label":"Edit""#]),
             ("user.action", [#""control":"button""#, #""labels":"x""#, #""label":"E""#]),
@@ -295,7 +396,10 @@ final class EventDecoderFastPathTests: XCTestCase {
         for _ in 0..<3 {
             for (type, members) in events {
                 let compact = event(type, members.joined(separator: ","))
-                let spaced = event(type, members.map { $0.replacingOccurrences(of: "\":", with: "\" : ") }.joined(separator: " , "))
+                let spaced = event(
+                    type,
+                    members.map { $0.replacingOccurrences(of: "\":", with: "\" : ") }.joined(separator: " , ")
+                )
                 let fast = try XCTUnwrap(decoder.event(compact), compact)
                 let general = try XCTUnwrap(decoder.event(spaced), spaced)
                 XCTAssertEqual(fast, general, compact)
@@ -332,7 +436,10 @@ final class EventDecoderPlainStringsTests: XCTestCase {
         XCTAssertEqual(plain(event("alert.presented", #""id":"a","title":"Offline",\#(buttons)"#)), [true])
         XCTAssertEqual(plain(event("alert.presented", #""id":"a","title":"You’re offline",\#(buttons)"#)), [false])
         XCTAssertEqual(plain(event("alert.presented", #""id":"a","title":"Line\nbreak",\#(buttons)"#)), [false])
-        XCTAssertEqual(plain(event("alert.presented", #""id":"a","title":"T","buttons":[{"title":"キャンセル","style":"cancel"}]"#)), [false])
+        XCTAssertEqual(
+            plain(event("alert.presented", #""id":"a","title":"T","buttons":[{"title":"キャンセル","style":"cancel"}]"#)),
+            [false]
+        )
         XCTAssertEqual(plain(event("alert.presented", #""id":"a", "title" : "Spaced", "message":"Ünïcode""#)), [false])
         let batch = [
             event("alert.presented", #""id":"a","title":"Offline""#),

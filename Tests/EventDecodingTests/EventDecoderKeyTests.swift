@@ -40,7 +40,9 @@ final class EventDecoderKeyTests: XCTestCase {
                     event(type, extras + #""\#(spelling)":{}"#),
                 ]
                 if !["v", "type", "session", "ts"].contains(key) {  // first in the object (the last duplicate wins)
-                    payloads.append(#"{"\#(spelling)":{},"v":1,"type":"\#(type)","session":"S1","ts":1\#(extra.isEmpty ? "" : "," + extra)}"#)
+                    payloads.append(
+                        #"{"\#(spelling)":{},"v":1,"type":"\#(type)","session":"S1","ts":1\#(extra.isEmpty ? "" : "," + extra)}"#
+                    )
                 }
                 for payload in payloads {
                     let r = decoder.rejection(payload)
@@ -96,38 +98,55 @@ final class EventDecoderKeyTests: XCTestCase {
         let accepted: [(String, Int64)] = [
             ("0", 0), ("-0", 0), ("7", 7), ("1732290000000", 1_732_290_000_000),
             ("999999999999999999", 999_999_999_999_999_999), ("1000000000000000000", 1_000_000_000_000_000_000),
-            ("9007199254740991", 9_007_199_254_740_991), ("9223372036854775807", .max), ("1e3", 1000), ("1000.0", 1000), ("10E-1", 1), ("0.0", 0),
+            ("9007199254740991", 9_007_199_254_740_991), ("9223372036854775807", .max), ("1e3", 1000), ("1000.0", 1000),
+            ("10E-1", 1), ("0.0", 0),
             ("-0.0e5", 0), ("12.50e1", 125),
         ]
         for (text, value) in accepted {
             if value > 253_402_300_799_999 {
-                for payload in [event("session.end", #""seq":\#(text)"#), event("session.end", #""seq":\#(text),"a":"0123456789abcdef""#)] {
+                for payload in [
+                    event("session.end", #""seq":\#(text)"#),
+                    event("session.end", #""seq":\#(text),"a":"0123456789abcdef""#),
+                ] {
                     if value <= 9_007_199_254_740_991 {
                         XCTAssertEqual(decoder.event(payload)?.seq, value, payload)
                     } else {
-                        XCTAssertEqual(decoder.rejection(payload)?.field, "seq", "read, then refused past 2^53 - 1: \(payload)")
+                        XCTAssertEqual(
+                            decoder.rejection(payload)?.field,
+                            "seq",
+                            "read, then refused past 2^53 - 1: \(payload)"
+                        )
                     }
                 }
                 continue
             }
-            for payload in [event("session.end", ts: text), event("session.end", #""a":"0123456789abcdef""#, ts: text)] {
+            for payload in [event("session.end", ts: text), event("session.end", #""a":"0123456789abcdef""#, ts: text)]
+            {
                 XCTAssertEqual(decoder.event(payload)?.ts, value, payload)
             }
         }
-        let rejected = ["-1", "9223372036854775808", "1.5", "1e-1", "-9223372036854775809", "1e19",
-                        "253402300800000", "999999999999999999", "9223372036854775807", "2.534023008e14"]
+        let rejected = [
+            "-1", "9223372036854775808", "1.5", "1e-1", "-9223372036854775809", "1e19",
+            "253402300800000", "999999999999999999", "9223372036854775807", "2.534023008e14",
+        ]
         for text in rejected {
             let r = decoder.rejection(event("session.end", ts: text))
             XCTAssertEqual(r?.field, "ts", text)
             XCTAssertEqual(r?.reason, .badField, text)
         }
         // Where the error is, from the number's first byte.
-        let malformed: [(String, Int)] = [("01", 1), ("-", 1), ("1.", 2), ("-a", 1), ("1e", 2), ("1.e1", 2), ("1e+", 3)]
+        let malformed: [(String, Int)] = [
+            ("01", 1), ("-", 1), ("1.", 2), ("-a", 1), ("1e", 2), ("1.e1", 2), ("1e+", 3),
+        ]
         for (text, delta) in malformed {
             let payload = event("session.end", ts: text)
             let r = decoder.rejection(payload)
             XCTAssertEqual(r?.reason, .malformedJSON, payload)
-            XCTAssertEqual(r?.offset, payload.utf8.count - 1 - text.utf8.count + delta, "\(payload): \(r?.detail ?? "nil")")
+            XCTAssertEqual(
+                r?.offset,
+                payload.utf8.count - 1 - text.utf8.count + delta,
+                "\(payload): \(r?.detail ?? "nil")"
+            )
         }
         // v and the button index go through the same reading.
         XCTAssertNotNil(decoder.event(#"{"v":1.0,"type":"session.end","session":"S1","ts":1}"#))

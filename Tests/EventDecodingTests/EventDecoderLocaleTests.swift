@@ -42,8 +42,11 @@ final class EventDecoderLocaleTests: XCTestCase {
     }
 
     func testMalformedTagsAreBadField() {
-        for tag in ["", "e", "d3", "x-foo", "de-", "-de", "de--DE", "de DE", "toolongtag", "de-DE-u", "de-x",
-                    "de-ABCDEFGHI", "ja-JP-", "en-US-US", "de-Latn-Latn", "für", String(repeating: "a", count: 3) + String(repeating: "-abcde", count: 6)] {
+        for tag in [
+            "", "e", "d3", "x-foo", "de-", "-de", "de--DE", "de DE", "toolongtag", "de-DE-u", "de-x",
+            "de-ABCDEFGHI", "ja-JP-", "en-US-US", "de-Latn-Latn", "für",
+            String(repeating: "a", count: 3) + String(repeating: "-abcde", count: 6),
+        ] {
             let r = decoder.rejection(event("session.start", #""app":"a","locale":"\#(tag)""#))
             XCTAssertEqual(r?.reason, .badField, "'\(tag)': \(r?.detail ?? "accepted")")
             XCTAssertEqual(r?.field, "locale", tag)
@@ -56,7 +59,9 @@ final class EventDecoderLocaleTests: XCTestCase {
     func testTheNormalizationIsOnePass() {
         let tag = Array("zh-Hant_tw".utf8)
         var out = [UInt8](repeating: 0, count: LocaleTag.maxBytes)
-        let n = tag.withUnsafeBufferPointer { t in out.withUnsafeMutableBufferPointer { LocaleTag.normalize(t.baseAddress!, t.count, into: $0.baseAddress!) } }
+        let n = tag.withUnsafeBufferPointer { t in
+            out.withUnsafeMutableBufferPointer { LocaleTag.normalize(t.baseAddress!, t.count, into: $0.baseAddress!) }
+        }
         XCTAssertEqual(n, tag.count)
         XCTAssertEqual(String(decoding: out.prefix(n ?? 0), as: UTF8.self), "zh-Hant-TW")
     }

@@ -9,17 +9,29 @@ final class EventDecoderReuseTests: XCTestCase {
     /// One event of each type with every field its type has, and events rejected at different
     /// points of filling (after their type's first fields were written).
     private let lines: [String] = [
-        event("session.start", #""seq":3,"app":"com.example.a","app_version":"1.0","os":"iOS 18","device":"pad","size_class":"regular""#),
+        event(
+            "session.start",
+            #""seq":3,"app":"com.example.a","app_version":"1.0","os":"iOS 18","device":"pad","size_class":"regular""#
+        ),
         event("session.end"),
         event("app.background", #""app":"com.example.b""#),
         event("app.foreground"),
         event("user.action", #""control":"button","label":"Delete","destructive":true"#),
         event("task.progress", #""task":"t1","state":"failed""#),
-        event("alert.presented", #""id":"a1","title":"T","message":"M","buttons":[{"title":"OK","style":"cancel","preferred":true},{"title":"Go"}],"text_fields":[{"secure":true},{}]"#),
+        event(
+            "alert.presented",
+            #""id":"a1","title":"T","message":"M","buttons":[{"title":"OK","style":"cancel","preferred":true},{"title":"Go"}],"text_fields":[{"secure":true},{}]"#
+        ),
         event("alert.dismissed", #""id":"a1","button":1,"via":"button""#),
-        event("sheet.presented", #""id":"s1","title":"T","message":"M","buttons":[{"title":"Share","style":"destructive"}],"in_popover":true,"from_popover":false,"background":"dim""#),
+        event(
+            "sheet.presented",
+            #""id":"s1","title":"T","message":"M","buttons":[{"title":"Share","style":"destructive"}],"in_popover":true,"from_popover":false,"background":"dim""#
+        ),
         event("sheet.dismissed", #""id":"s1","button":0,"via":"programmatic""#),
-        event("modal.presented", #""id":"m1","style":"page_sheet","transition":"cover_vertical","title":"Edit","buttons":[{"title":"Done","role":"confirm"}],"size_class":"compact""#),
+        event(
+            "modal.presented",
+            #""id":"m1","style":"page_sheet","transition":"cover_vertical","title":"Edit","buttons":[{"title":"Done","role":"confirm"}],"size_class":"compact""#
+        ),
         event("modal.dismissed", #""id":"m1","via":"gesture","button":null,"unsaved_changes":true,"confirmed":false"#),
         event("popover.presented", #""id":"p1""#),
         event("popover.dismissed", #""id":"p1""#),

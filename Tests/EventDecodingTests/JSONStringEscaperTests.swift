@@ -29,10 +29,15 @@ final class JSONStringEscaperTests: XCTestCase {
         let bytes: [UInt8] = [0x61, 0xFF, 0x62, 0xC3, 0x28, 0xED, 0xA0, 0x80, 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x98]
         var out: [UInt8] = []
         bytes.withUnsafeBytes { JSONStringEscaper.appendQuoted($0, to: &out) }
-        XCTAssertEqual(String(decoding: out, as: UTF8.self), "\"a\u{FFFD}b\u{FFFD}(\u{FFFD}\u{FFFD}\u{FFFD}€\u{FFFD}\u{FFFD}\u{FFFD}\"")
-        XCTAssertTrue(("{\"k\":" + String(decoding: out, as: UTF8.self) + "}").utf8.withContiguousStorageIfAvailable {
-            JSONSyntax.isValidObject(UnsafeRawBufferPointer($0))
-        } ?? false)
+        XCTAssertEqual(
+            String(decoding: out, as: UTF8.self),
+            "\"a\u{FFFD}b\u{FFFD}(\u{FFFD}\u{FFFD}\u{FFFD}€\u{FFFD}\u{FFFD}\u{FFFD}\""
+        )
+        XCTAssertTrue(
+            ("{\"k\":" + String(decoding: out, as: UTF8.self) + "}").utf8.withContiguousStorageIfAvailable {
+                JSONSyntax.isValidObject(UnsafeRawBufferPointer($0))
+            } ?? false
+        )
     }
 
     /// Whatever is escaped decodes back to the same bytes.

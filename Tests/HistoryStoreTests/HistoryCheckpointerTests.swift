@@ -1,6 +1,6 @@
 import Foundation
-import ModalwatchTesting
 import HistoryStore
+import ModalwatchTesting
 import XCTest
 
 /// WAL checkpoints on their own thread, on a real SQLite file: the writer never
@@ -19,9 +19,16 @@ final class HistoryCheckpointerTests: XCTestCase {
     private func rows(_ range: Range<Int>) -> [StoredViolation] {
         range.map { n in
             StoredViolation(
-                id: String(format: "%032x", n), fingerprint: String(format: "%016x", n), rule: "alert-frequency",
-                app: "com.a", session: "S\(n % 7)", severity: "warning", ts: 1000 + Int64(n), observed: Int64(n),
-                json: #"{"v":1,"id":"\#(String(format: "%032x", n))","pad":"\#(String(repeating: "x", count: 600))"}"#)
+                id: String(format: "%032x", n),
+                fingerprint: String(format: "%016x", n),
+                rule: "alert-frequency",
+                app: "com.a",
+                session: "S\(n % 7)",
+                severity: "warning",
+                ts: 1000 + Int64(n),
+                observed: Int64(n),
+                json: #"{"v":1,"id":"\#(String(format: "%032x", n))","pad":"\#(String(repeating: "x", count: 600))"}"#
+            )
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import ModalwatchTesting
 import GRDB
 import HistoryStore
+import ModalwatchTesting
 import XCTest
 
 /// The start-up check of a history file (docs/RELIABILITY.md, "A damaged history"), and paging.
@@ -21,9 +21,16 @@ final class HistoryInspectionTests: XCTestCase {
     private func rows(_ range: Range<Int>, pad: Int = 600) -> [StoredViolation] {
         range.map { n in
             StoredViolation(
-                id: String(format: "%032x", n), fingerprint: String(format: "%016x", n), rule: "alert-frequency",
-                app: "com.a", session: "S", severity: "warning", ts: 1000 + Int64(n), observed: Int64(n / 3),
-                json: #"{"v":1,"id":"\#(String(format: "%032x", n))","pad":"\#(String(repeating: "x", count: pad))"}"#)
+                id: String(format: "%032x", n),
+                fingerprint: String(format: "%016x", n),
+                rule: "alert-frequency",
+                app: "com.a",
+                session: "S",
+                severity: "warning",
+                ts: 1000 + Int64(n),
+                observed: Int64(n / 3),
+                json: #"{"v":1,"id":"\#(String(format: "%032x", n))","pad":"\#(String(repeating: "x", count: pad))"}"#
+            )
         }
     }
 
@@ -37,7 +44,9 @@ final class HistoryInspectionTests: XCTestCase {
     }
 
     func testGarbageAndCorruptedPagesAreDamagedInOneLine() throws {
-        XCTAssertTrue(FileManager.default.createFile(atPath: path("text.sqlite"), contents: Data(repeating: 0x41, count: 8192)))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: path("text.sqlite"), contents: Data(repeating: 0x41, count: 8192))
+        )
         guard case .damaged(let why) = HistoryInspection.inspect(path: path("text.sqlite")) else {
             return XCTFail("a text file is damaged")
         }
@@ -62,7 +71,9 @@ final class HistoryInspectionTests: XCTestCase {
 
     func testAForeignSchemaIsNamedWithoutSQL() throws {
         let queue = try DatabaseQueue(path: path("foreign.sqlite"))
-        try queue.write { db in try db.execute(sql: "CREATE TABLE violations (x INTEGER); CREATE TABLE notes (body TEXT)") }
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE violations (x INTEGER); CREATE TABLE notes (body TEXT)")
+        }
         try queue.close()
         guard case .foreign(let what) = HistoryInspection.inspect(path: path("foreign.sqlite")) else {
             return XCTFail("a foreign schema is foreign")
@@ -86,7 +97,11 @@ final class HistoryInspectionTests: XCTestCase {
         } while cursor != nil && pages < 100
         XCTAssertEqual(seen.count, 500)
         XCTAssertEqual(Set(seen).count, 500)
-        XCTAssertEqual(seen, try history.find(HistoryQuery(limit: 500)).map(\.id), "the same order as one unpaged query")
+        XCTAssertEqual(
+            seen,
+            try history.find(HistoryQuery(limit: 500)).map(\.id),
+            "the same order as one unpaged query"
+        )
         XCTAssertGreaterThan(pages, 5)
         XCTAssertEqual(HistoryPage.Cursor(text: "12.34"), HistoryPage.Cursor(observed: 12, rowid: 34))
         XCTAssertNil(HistoryPage.Cursor(text: "yesterday"))

@@ -1,7 +1,8 @@
 import Foundation
 import ModalwatchTesting
-@testable import HistoryStore
 import XCTest
+
+@testable import HistoryStore
 
 /// `ViolationHistory.oldestFirst`: the whole history in storing order, page by page (what
 /// `modalwatch history import` reads), and the `seq` each read row carries.
@@ -18,9 +19,16 @@ final class ViolationHistoryOldestFirstTests: XCTestCase {
 
     private func row(_ n: Int) -> StoredViolation {
         StoredViolation(
-            id: String(format: "%032x", n), fingerprint: String(format: "%016x", n), rule: "alert-frequency", app: "com.a",
-            session: "S\(n % 3)", severity: "warning", ts: 1000 + Int64(n), observed: 100 + Int64(n),
-            json: #"{"v":1,"id":"\#(String(format: "%032x", n))"}"#)
+            id: String(format: "%032x", n),
+            fingerprint: String(format: "%016x", n),
+            rule: "alert-frequency",
+            app: "com.a",
+            session: "S\(n % 3)",
+            severity: "warning",
+            ts: 1000 + Int64(n),
+            observed: 100 + Int64(n),
+            json: #"{"v":1,"id":"\#(String(format: "%032x", n))"}"#
+        )
     }
 
     func testPagesGiveEveryRowOnceInStoringOrder() throws {

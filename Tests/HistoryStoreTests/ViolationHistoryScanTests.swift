@@ -1,6 +1,6 @@
 import Foundation
-import ModalwatchTesting
 import HistoryStore
+import ModalwatchTesting
 import XCTest
 
 /// `scan`, the cursor `modalwatch report` reads a history with, on a real SQLite file.
@@ -18,9 +18,16 @@ final class ViolationHistoryScanTests: XCTestCase {
     private func row(_ n: Int, app: String) -> StoredViolation {
         let id = String(format: "%032x", n)
         return StoredViolation(
-            id: id, fingerprint: String(format: "%016x", n), rule: "r\(n % 2)", app: app, session: "S\(n % 3)",
-            severity: n % 3 == 0 ? "error" : "info", ts: 1000 + Int64(n) * 10, observed: 5000 + Int64(n),
-            json: #"{"v":1,"id":"\#(id)","rule":"r\#(n % 2)","subject":"a\#(n)","message":"m \"\#(n)\""}"#)
+            id: id,
+            fingerprint: String(format: "%016x", n),
+            rule: "r\(n % 2)",
+            app: app,
+            session: "S\(n % 3)",
+            severity: n % 3 == 0 ? "error" : "info",
+            ts: 1000 + Int64(n) * 10,
+            observed: 5000 + Int64(n),
+            json: #"{"v":1,"id":"\#(id)","rule":"r\#(n % 2)","subject":"a\#(n)","message":"m \"\#(n)\""}"#
+        )
     }
 
     func testScanGivesEveryRowWithItsJSONAndFiltersByAppAndEventTime() throws {

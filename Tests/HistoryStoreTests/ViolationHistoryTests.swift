@@ -1,8 +1,9 @@
 import Foundation
-import ModalwatchTesting
 import GRDB
-@testable import HistoryStore
+import ModalwatchTesting
 import XCTest
+
+@testable import HistoryStore
 
 /// The history store on a real SQLite file: write, find, retention, read-only readers.
 final class ViolationHistoryTests: XCTestCase {
@@ -16,16 +17,37 @@ final class ViolationHistoryTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private func row(_ n: Int, app: String = "com.a", rule: String = "alert-frequency", observed: Int64) -> StoredViolation {
+    private func row(
+        _ n: Int,
+        app: String = "com.a",
+        rule: String = "alert-frequency",
+        observed: Int64
+    ) -> StoredViolation {
         StoredViolation(
-            id: String(format: "%032x", n), fingerprint: String(format: "%016x", n), rule: rule, app: app,
-            session: "S\(n % 3)", severity: "warning", ts: 1000 + Int64(n), observed: observed,
-            json: #"{"v":1,"id":"\#(String(format: "%032x", n))","rule":"\#(rule)"}"#)
+            id: String(format: "%032x", n),
+            fingerprint: String(format: "%016x", n),
+            rule: rule,
+            app: app,
+            session: "S\(n % 3)",
+            severity: "warning",
+            ts: 1000 + Int64(n),
+            observed: observed,
+            json: #"{"v":1,"id":"\#(String(format: "%032x", n))","rule":"\#(rule)"}"#
+        )
     }
 
     func testWritesFindsAndFilters() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
-        try history.insert((0..<10).map { row($0, app: $0 < 5 ? "com.a" : "com.b", rule: $0 % 2 == 0 ? "r-even" : "r-odd", observed: 100 + Int64($0)) })
+        try history.insert(
+            (0..<10).map {
+                row(
+                    $0,
+                    app: $0 < 5 ? "com.a" : "com.b",
+                    rule: $0 % 2 == 0 ? "r-even" : "r-odd",
+                    observed: 100 + Int64($0)
+                )
+            }
+        )
         XCTAssertEqual(try history.count(), 10)
         XCTAssertEqual(try history.find(HistoryQuery(limit: 3)).map(\.observed), [109, 108, 107], "newest first")
         XCTAssertEqual(try history.find(HistoryQuery(app: "com.b", limit: 100)).count, 5)
@@ -37,12 +59,16 @@ final class ViolationHistoryTests: XCTestCase {
     func testALocaleFindsItsTagAndTheTagsThatExtendItOnly() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
         let locales: [String?] = ["de", "de-DE", "de-CH", "dev", "en-US", nil, "zh-Hans-CN"]
-        try history.insert(locales.enumerated().map { n, locale in
-            var stored = row(n, observed: Int64(n))
-            stored.json = #"{"v":1,"id":"\#(stored.id)","rule":"r"\#(locale.map { #","locale":"\#($0)""# } ?? "")}"#
-            return stored
-        })
-        func found(_ locale: String) throws -> [Int64] { try history.find(HistoryQuery(locale: locale, limit: 100)).map(\.observed).sorted() }
+        try history.insert(
+            locales.enumerated().map { n, locale in
+                var stored = row(n, observed: Int64(n))
+                stored.json = #"{"v":1,"id":"\#(stored.id)","rule":"r"\#(locale.map { #","locale":"\#($0)""# } ?? "")}"#
+                return stored
+            }
+        )
+        func found(_ locale: String) throws -> [Int64] {
+            try history.find(HistoryQuery(locale: locale, limit: 100)).map(\.observed).sorted()
+        }
         XCTAssertEqual(try found("de"), [0, 1, 2], "de, de-DE and de-CH; not dev")
         XCTAssertEqual(try found("de-CH"), [2])
         XCTAssertEqual(try found("zh-Hans"), [6])
@@ -90,7 +116,9 @@ final class ViolationHistoryTests: XCTestCase {
 
     func testRetentionByAgeAndByRows() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
-        for commit in 0..<10 { try history.insert((commit * 10..<commit * 10 + 10).map { row($0, observed: Int64($0) * 1000) }) }
+        for commit in 0..<10 {
+            try history.insert((commit * 10..<commit * 10 + 10).map { row($0, observed: Int64($0) * 1000) })
+        }
         XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: 50_000, maxRows: nil), 50)
         XCTAssertEqual(try history.find(HistoryQuery(limit: 1000)).map(\.observed).min(), 50_000)
         XCTAssertEqual(try history.prune(now: 100_000, maxAgeMs: nil, maxRows: 20), 30)
@@ -107,7 +135,11 @@ final class ViolationHistoryTests: XCTestCase {
         let total = history.pruneSlice * 2 + 500
         try history.insert((0..<total).map { row($0, observed: Int64($0)) })
         XCTAssertEqual(try history.prune(now: Int64(total), maxAgeMs: 5, maxRows: nil), history.pruneSlice)
-        XCTAssertEqual(try history.find(HistoryQuery(limit: 1_000_000)).map(\.observed).min(), Int64(history.pruneSlice), "the oldest went first")
+        XCTAssertEqual(
+            try history.find(HistoryQuery(limit: 1_000_000)).map(\.observed).min(),
+            Int64(history.pruneSlice),
+            "the oldest went first"
+        )
         XCTAssertEqual(try history.prune(now: Int64(total), maxAgeMs: 5, maxRows: nil), history.pruneSlice)
         XCTAssertEqual(try history.prune(now: Int64(total), maxAgeMs: 5, maxRows: nil), 500 - 5)
         XCTAssertEqual(try history.count(), 5)
@@ -148,14 +180,28 @@ final class ViolationHistoryTests: XCTestCase {
         try history.write { writer in
             for v in violations {
                 var (rule, app, session, severity, json) = (v.rule, v.app, v.session, v.severity, v.json)
-                try rule.withUTF8 { rule in try app.withUTF8 { app in try session.withUTF8 { session in
-                    try severity.withUTF8 { severity in try json.withUTF8 { json in
-                        try writer.insert(
-                            idHigh: v.idHigh, idLow: v.idLow, fingerprint: v.fingerprint, rule: UnsafeRawBufferPointer(rule),
-                            app: UnsafeRawBufferPointer(app), session: UnsafeRawBufferPointer(session),
-                            severity: UnsafeRawBufferPointer(severity), ts: v.ts, observed: v.observed, json: UnsafeRawBufferPointer(json))
-                    } }
-                } } }
+                try rule.withUTF8 { rule in
+                    try app.withUTF8 { app in
+                        try session.withUTF8 { session in
+                            try severity.withUTF8 { severity in
+                                try json.withUTF8 { json in
+                                    try writer.insert(
+                                        idHigh: v.idHigh,
+                                        idLow: v.idLow,
+                                        fingerprint: v.fingerprint,
+                                        rule: UnsafeRawBufferPointer(rule),
+                                        app: UnsafeRawBufferPointer(app),
+                                        session: UnsafeRawBufferPointer(session),
+                                        severity: UnsafeRawBufferPointer(severity),
+                                        ts: v.ts,
+                                        observed: v.observed,
+                                        json: UnsafeRawBufferPointer(json)
+                                    )
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -165,28 +211,70 @@ final class ViolationHistoryTests: XCTestCase {
         let history = try ViolationHistory(path: path)
         let violations = [
             // Leading zero nibbles and bytes: the hex keeps every digit.
-            Published(idHigh: 0x0000_00ab_cdef_0001, idLow: 0x0f00_0000_0000_0000, fingerprint: 0x0000_0000_0000_0001,
-                      rule: "alert-frequency", app: "com.a", session: "S1", severity: "warning", ts: 1000, observed: 10),
-            Published(idHigh: .max, idLow: .max, fingerprint: .max,
-                      rule: "modal-depth", app: "com.b", session: "", severity: "error", ts: 2000, observed: 11),
-            Published(idHigh: 0x8000_0000_0000_0000, idLow: 1, fingerprint: 0x1234_5678_9abc_def0,
-                      rule: "alert-pronoun", app: "com.a", session: "Séance “1”", severity: "info", ts: -5, observed: 12),
+            Published(
+                idHigh: 0x0000_00ab_cdef_0001,
+                idLow: 0x0f00_0000_0000_0000,
+                fingerprint: 0x0000_0000_0000_0001,
+                rule: "alert-frequency",
+                app: "com.a",
+                session: "S1",
+                severity: "warning",
+                ts: 1000,
+                observed: 10
+            ),
+            Published(
+                idHigh: .max,
+                idLow: .max,
+                fingerprint: .max,
+                rule: "modal-depth",
+                app: "com.b",
+                session: "",
+                severity: "error",
+                ts: 2000,
+                observed: 11
+            ),
+            Published(
+                idHigh: 0x8000_0000_0000_0000,
+                idLow: 1,
+                fingerprint: 0x1234_5678_9abc_def0,
+                rule: "alert-pronoun",
+                app: "com.a",
+                session: "Séance “1”",
+                severity: "info",
+                ts: -5,
+                observed: 12
+            ),
         ]
         XCTAssertEqual(try write(history, violations), 3)
         let found = try history.find(HistoryQuery(limit: 10))
         XCTAssertEqual(found.map(\.id), violations.reversed().map(\.id), "newest first, the published hex")
         XCTAssertEqual(found.map(\.fingerprint), violations.reversed().map { $0.hex($0.fingerprint) })
         XCTAssertEqual(found.map(\.json), violations.reversed().map(\.json), "the JSON exactly as published")
-        XCTAssertEqual(found.map(\.session), ["Séance “1”", "", "S1"], "an empty session is the empty string, not NULL")
+        XCTAssertEqual(
+            found.map(\.session),
+            ["Séance “1”", "", "S1"],
+            "an empty session is the empty string, not NULL"
+        )
         XCTAssertEqual(found.map(\.ts), [-5, 2000, 1000])
         XCTAssertEqual(found.map(\.severity), ["info", "error", "warning"])
         XCTAssertEqual(try history.find(HistoryQuery(session: "S1", limit: 10)).map(\.id), [violations[0].id])
         XCTAssertEqual(try history.find(HistoryQuery(session: "", limit: 10)).map(\.id), [violations[1].id])
 
         // On disk: plain rows (docs/spec/history.md), the published hex, the generated columns from the JSON.
-        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let raw = try DatabaseQueue(
+            path: path,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }()
+        )
         let rows = try raw.read { db in
-            try Row.fetchAll(db, sql: "SELECT seq, id, fingerprint, session, typeof(id), typeof(fingerprint) FROM violations ORDER BY seq")
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT seq, id, fingerprint, session, typeof(id), typeof(fingerprint) FROM violations ORDER BY seq"
+            )
         }
         XCTAssertEqual(rows.map { $0[0] as Int64 }, [1, 2, 3])
         XCTAssertEqual(rows.map { $0[1] as String }, violations.map(\.id))
@@ -199,13 +287,18 @@ final class ViolationHistoryTests: XCTestCase {
         let path = directory.appendingPathComponent("h.sqlite").path
         var history = try ViolationHistory(path: path)
         var written: [Published] = []
-        let apps = ["com.a", "com.b", "com.c"], rules = ["r1", "r2", "r3", "r4", "r5"]
+        let apps = ["com.a", "com.b", "com.c"]
+        let rules = ["r1", "r2", "r3", "r4", "r5"]
         // Commits of one to three violations, the writer opened again after each round.
         var n = 0
         func check(_ when: String) throws {
             for app in apps {
                 let expected = written.filter { $0.app == app }.reversed().map(\.id)
-                XCTAssertEqual(try history.find(HistoryQuery(app: app, limit: 10_000)).map(\.id), expected, "app \(app), \(when)")
+                XCTAssertEqual(
+                    try history.find(HistoryQuery(app: app, limit: 10_000)).map(\.id),
+                    expected,
+                    "app \(app), \(when)"
+                )
                 var scanned = 0
                 try history.scan(app: app) { violation, _ in
                     XCTAssertEqual(violation.app, app)
@@ -215,19 +308,36 @@ final class ViolationHistoryTests: XCTestCase {
             }
             for rule in rules {
                 let expected = written.filter { $0.rule == rule }.reversed().map(\.id)
-                XCTAssertEqual(try history.find(HistoryQuery(rule: rule, limit: 10_000)).map(\.id), expected, "rule \(rule), \(when)")
+                XCTAssertEqual(
+                    try history.find(HistoryQuery(rule: rule, limit: 10_000)).map(\.id),
+                    expected,
+                    "rule \(rule), \(when)"
+                )
             }
             for session in ["S0", "S7", "S12"] {
                 let expected = written.filter { $0.session == session }.reversed().map(\.id)
-                XCTAssertEqual(try history.find(HistoryQuery(session: session, limit: 10_000)).map(\.id), expected, "session \(session), \(when)")
+                XCTAssertEqual(
+                    try history.find(HistoryQuery(session: session, limit: 10_000)).map(\.id),
+                    expected,
+                    "session \(session), \(when)"
+                )
             }
         }
         for round in 0..<3 {
             for _ in 0..<130 {
                 let commit = (0..<(1 + n % 3)).map { _ -> Published in
                     n += 1
-                    return Published(idHigh: 5, idLow: UInt64(n), fingerprint: UInt64(n), rule: rules[n % 5], app: apps[n % 3],
-                                     session: "S\(n % 13)", severity: "info", ts: Int64(n), observed: Int64(n))
+                    return Published(
+                        idHigh: 5,
+                        idLow: UInt64(n),
+                        fingerprint: UInt64(n),
+                        rule: rules[n % 5],
+                        app: apps[n % 3],
+                        session: "S\(n % 13)",
+                        severity: "info",
+                        ts: Int64(n),
+                        observed: Int64(n)
+                    )
                 }
                 XCTAssertEqual(try write(history, commit), commit.count)
                 written += commit
@@ -238,13 +348,26 @@ final class ViolationHistoryTests: XCTestCase {
         }
         let raw = try ViolationHistory(path: path, readOnly: true)
         XCTAssertEqual(try raw.count(), written.count)
-        XCTAssertEqual(try raw.find(HistoryQuery(app: "com.b", limit: 10_000)).count, written.filter { $0.app == "com.b" }.count,
-                       "a reader finds the tail too")
+        XCTAssertEqual(
+            try raw.find(HistoryQuery(app: "com.b", limit: 10_000)).count,
+            written.filter { $0.app == "com.b" }.count,
+            "a reader finds the tail too"
+        )
     }
 
     func testTheWriterKeepsAReplayedIdOnce() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
-        let v = Published(idHigh: 7, idLow: 9, fingerprint: 3, rule: "r", app: "a", session: "s", severity: "info", ts: 1, observed: 1)
+        let v = Published(
+            idHigh: 7,
+            idLow: 9,
+            fingerprint: 3,
+            rule: "r",
+            app: "a",
+            session: "s",
+            severity: "info",
+            ts: 1,
+            observed: 1
+        )
         XCTAssertEqual(try write(history, [v, v]), 2, "both handed over")
         XCTAssertEqual(try write(history, [v]), 1)
         XCTAssertEqual(try history.count(), 1)
@@ -259,12 +382,27 @@ final class ViolationHistoryTests: XCTestCase {
     func testACommitLeavesOutItsReplaysAndKeepsTheRest() throws {
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
         func violation(_ low: UInt64, session: String, observed: Int64) -> Published {
-            Published(idHigh: 5, idLow: low, fingerprint: low, rule: "r", app: "a", session: session, severity: "info", ts: Int64(low), observed: observed)
+            Published(
+                idHigh: 5,
+                idLow: low,
+                fingerprint: low,
+                rule: "r",
+                app: "a",
+                session: session,
+                severity: "info",
+                ts: Int64(low),
+                observed: observed
+            )
         }
-        XCTAssertEqual(try write(history, [violation(1, session: "s1", observed: 1), violation(2, session: "s2", observed: 2)]), 2)
-        let mixed = [violation(3, session: "s2", observed: 3), violation(1, session: "s1", observed: 1),
-                     violation(4, session: "s1", observed: 5), violation(2, session: "s2", observed: 2),
-                     violation(3, session: "s2", observed: 3)]
+        XCTAssertEqual(
+            try write(history, [violation(1, session: "s1", observed: 1), violation(2, session: "s2", observed: 2)]),
+            2
+        )
+        let mixed = [
+            violation(3, session: "s2", observed: 3), violation(1, session: "s1", observed: 1),
+            violation(4, session: "s1", observed: 5), violation(2, session: "s2", observed: 2),
+            violation(3, session: "s2", observed: 3),
+        ]
         XCTAssertEqual(try write(history, mixed), 5, "all five handed over")
         XCTAssertEqual(try history.count(), 4, "two replays and a repeat left out")
         XCTAssertEqual(try history.find(HistoryQuery(limit: 10)).map(\.observed).sorted(), [1, 2, 3, 5])
@@ -293,8 +431,19 @@ final class ViolationHistoryTests: XCTestCase {
                     commit.append(storedHere.randomElement(using: &generator)!)  // a replay
                 } else {
                     next += 1
-                    commit.append(Published(idHigh: 9, idLow: next, fingerprint: next, rule: "r\(next % 3)", app: "a\(next % 2)",
-                                            session: "S\(next % 7)", severity: "info", ts: Int64(next), observed: Int64(next)))
+                    commit.append(
+                        Published(
+                            idHigh: 9,
+                            idLow: next,
+                            fingerprint: next,
+                            rule: "r\(next % 3)",
+                            app: "a\(next % 2)",
+                            session: "S\(next % 7)",
+                            severity: "info",
+                            ts: Int64(next),
+                            observed: Int64(next)
+                        )
+                    )
                 }
             }
             switch Int.random(in: 0..<12, using: &generator) {
@@ -319,28 +468,64 @@ final class ViolationHistoryTests: XCTestCase {
             }
             XCTAssertEqual(try history.count(), stored.count, "step \(step): each violation once")
             if step % 25 == 24 {
-                XCTAssertEqual(Set(try history.find(HistoryQuery(limit: 100_000)).map(\.id)), Set(stored.values.map(\.id)), "step \(step)")
+                XCTAssertEqual(
+                    Set(try history.find(HistoryQuery(limit: 100_000)).map(\.id)),
+                    Set(stored.values.map(\.id)),
+                    "step \(step)"
+                )
             }
         }
         for session in (0..<7).map({ "S\($0)" }) {
-            XCTAssertEqual(Set(try history.find(HistoryQuery(session: session, limit: 100_000)).map(\.id)),
-                           Set(stored.values.filter { $0.session == session }.map(\.id)), "session \(session)")
+            XCTAssertEqual(
+                Set(try history.find(HistoryQuery(session: session, limit: 100_000)).map(\.id)),
+                Set(stored.values.filter { $0.session == session }.map(\.id)),
+                "session \(session)"
+            )
         }
     }
 
     func testAWriteThatThrowsStoresNothing() throws {
         struct Stop: Error {}
         let history = try ViolationHistory(path: directory.appendingPathComponent("h.sqlite").path)
-        let v = Published(idHigh: 1, idLow: 1, fingerprint: 1, rule: "r", app: "a", session: "s", severity: "info", ts: 1, observed: 1)
-        XCTAssertThrowsError(try history.write { writer in
-            var (r, a, s, sev, j) = (v.rule, v.app, v.session, v.severity, v.json)
-            try r.withUTF8 { r in try a.withUTF8 { a in try s.withUTF8 { s in try sev.withUTF8 { sev in try j.withUTF8 { j in
-                try writer.insert(idHigh: 1, idLow: 1, fingerprint: 1, rule: UnsafeRawBufferPointer(r), app: UnsafeRawBufferPointer(a),
-                                  session: UnsafeRawBufferPointer(s), severity: UnsafeRawBufferPointer(sev), ts: 1, observed: 1,
-                                  json: UnsafeRawBufferPointer(j))
-            } } } } }
-            throw Stop()
-        }) { XCTAssertTrue($0 is Stop) }
+        let v = Published(
+            idHigh: 1,
+            idLow: 1,
+            fingerprint: 1,
+            rule: "r",
+            app: "a",
+            session: "s",
+            severity: "info",
+            ts: 1,
+            observed: 1
+        )
+        XCTAssertThrowsError(
+            try history.write { writer in
+                var (r, a, s, sev, j) = (v.rule, v.app, v.session, v.severity, v.json)
+                try r.withUTF8 { r in
+                    try a.withUTF8 { a in
+                        try s.withUTF8 { s in
+                            try sev.withUTF8 { sev in
+                                try j.withUTF8 { j in
+                                    try writer.insert(
+                                        idHigh: 1,
+                                        idLow: 1,
+                                        fingerprint: 1,
+                                        rule: UnsafeRawBufferPointer(r),
+                                        app: UnsafeRawBufferPointer(a),
+                                        session: UnsafeRawBufferPointer(s),
+                                        severity: UnsafeRawBufferPointer(sev),
+                                        ts: 1,
+                                        observed: 1,
+                                        json: UnsafeRawBufferPointer(j)
+                                    )
+                                }
+                            }
+                        }
+                    }
+                }
+                throw Stop()
+            }
+        ) { XCTAssertTrue($0 is Stop) }
         XCTAssertEqual(try history.count(), 0, "the transaction rolled back")
         XCTAssertEqual(try write(history, [v]), 1, "the store still writes afterwards")
     }
@@ -379,13 +564,15 @@ final class ViolationHistoryTests: XCTestCase {
         let kept = Array(rows[100...])
         let queries = [
             HistoryQuery(limit: 10_000), HistoryQuery(limit: 7), HistoryQuery(app: "com.1", limit: 10_000),
-            HistoryQuery(rule: "r3", limit: 50), HistoryQuery(session: "S2", limit: 10_000), HistoryQuery(sinceObserved: 1_200, limit: 10_000),
+            HistoryQuery(rule: "r3", limit: 50), HistoryQuery(session: "S2", limit: 10_000),
+            HistoryQuery(sinceObserved: 1_200, limit: 10_000),
             HistoryQuery(app: "com.2", session: "S1", limit: 30),
         ]
         func expected(_ query: HistoryQuery) -> [StoredViolation] {
             let found = kept.reversed().filter { v in
                 (query.app.map { $0 == v.app } ?? true) && (query.rule.map { $0 == v.rule } ?? true)
-                    && (query.session.map { $0 == v.session } ?? true) && (query.sinceObserved.map { v.observed >= $0 } ?? true)
+                    && (query.session.map { $0 == v.session } ?? true)
+                    && (query.sinceObserved.map { v.observed >= $0 } ?? true)
             }
             return Array(found.prefix(query.limit))
         }
@@ -393,13 +580,23 @@ final class ViolationHistoryTests: XCTestCase {
         // Stopped after two slices: the next open goes on.
         struct Stop: Error {}
         var seen: [ViolationHistory.ConversionProgress] = []
-        XCTAssertThrowsError(try ViolationHistory(path: path, conversionSlice: 1_000, progress: {
-            seen.append($0)
-            if seen.count == 2 { throw Stop() }
-        }))
+        XCTAssertThrowsError(
+            try ViolationHistory(
+                path: path,
+                conversionSlice: 1_000,
+                progress: {
+                    seen.append($0)
+                    if seen.count == 2 { throw Stop() }
+                }
+            )
+        )
         XCTAssertEqual(seen.map(\.remaining), [1_400, 400])
         let midway = try ViolationHistory(path: path, readOnly: true)
-        XCTAssertEqual(try midway.find(HistoryQuery(limit: 1)).first?.id, rows.last?.id, "the newest are converted first")
+        XCTAssertEqual(
+            try midway.find(HistoryQuery(limit: 1)).first?.id,
+            rows.last?.id,
+            "the newest are converted first"
+        )
         var rest: [ViolationHistory.ConversionProgress] = []
         let history = try ViolationHistory(path: path, conversionSlice: 1_000, progress: { rest.append($0) })
         XCTAssertEqual(rest, [ViolationHistory.ConversionProgress(converted: 400, remaining: 0)])
@@ -407,26 +604,50 @@ final class ViolationHistoryTests: XCTestCase {
         for query in queries {
             XCTAssertEqual(try history.find(query), expected(query), "\(query) after the conversion")
         }
-        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        let tables = try raw.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        let raw = try DatabaseQueue(
+            path: path,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }()
+        )
+        let tables = try raw.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
         XCTAssertEqual(tables, ["sqlite_sequence", "violation_rows"], "the old rows and GRDB's migrations are gone")
         XCTAssertEqual(try history.schemaVersion(), HistorySchema.version)
-        XCTAssertEqual(try raw.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violations") }, 101, "sequence numbers kept")
+        XCTAssertEqual(
+            try raw.read { db in try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM violations") },
+            101,
+            "sequence numbers kept"
+        )
         // New violations follow the converted ones, and a replay of a converted one is kept once.
         try history.insert([rows[2_499], row(9_000, observed: 5_000)])
         XCTAssertEqual(try history.count(), 2_401)
-        XCTAssertEqual(try history.find(HistoryQuery(limit: 2)).map(\.id), [String(format: "%032x", 9_000), rows[2_499].id])
-        XCTAssertGreaterThan(try raw.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM violations") } ?? 0, 2_500,
-                             "numbered after the converted ones")
+        XCTAssertEqual(
+            try history.find(HistoryQuery(limit: 2)).map(\.id),
+            [String(format: "%032x", 9_000), rows[2_499].id]
+        )
+        XCTAssertGreaterThan(
+            try raw.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM violations") } ?? 0,
+            2_500,
+            "numbered after the converted ones"
+        )
     }
 
     /// Any version but the current one and 0.1.0's is refused in one line that names it, and the
     /// file is left as it is.
     func testOtherVersionsAreRefusedByName() throws {
         let cases: [(String, String)] = [
-            ("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5'), ('v6'); CREATE TABLE segments (first_seq INTEGER PRIMARY KEY);",
-             "the schema migrations v1, v2, v3, v4, v5, v6 (an unreleased build's segments)"),
-            ("CREATE TABLE violations (seq INTEGER PRIMARY KEY); PRAGMA user_version = 9;", "is schema version 9, newer than this release's"),
+            (
+                "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5'), ('v6'); CREATE TABLE segments (first_seq INTEGER PRIMARY KEY);",
+                "the schema migrations v1, v2, v3, v4, v5, v6 (an unreleased build's segments)"
+            ),
+            (
+                "CREATE TABLE violations (seq INTEGER PRIMARY KEY); PRAGMA user_version = 9;",
+                "is schema version 9, newer than this release's"
+            ),
         ]
         for (index, (sql, words)) in cases.enumerated() {
             let path = directory.appendingPathComponent("other-\(index).sqlite").path
@@ -451,10 +672,21 @@ final class ViolationHistoryTests: XCTestCase {
         let path = directory.appendingPathComponent("h.sqlite").path
         let history = try ViolationHistory(path: path)
         XCTAssertEqual(try history.schemaVersion(), HistorySchema.version)
-        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        let columns = try raw.read { db in try Row.fetchAll(db, sql: "PRAGMA table_xinfo(violations)").map { $0["name"] as String } }
+        let raw = try DatabaseQueue(
+            path: path,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }()
+        )
+        let columns = try raw.read { db in
+            try Row.fetchAll(db, sql: "PRAGMA table_xinfo(violations)").map { $0["name"] as String }
+        }
         XCTAssertEqual(columns, HistorySchema.columns)
-        let tables = try raw.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        let tables = try raw.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
         XCTAssertEqual(tables, ["sqlite_sequence", "violation_rows"])
     }
 
@@ -462,17 +694,36 @@ final class ViolationHistoryTests: XCTestCase {
         let path = directory.appendingPathComponent("h.sqlite").path
         let history = try ViolationHistory(path: path)
         try history.insert((0..<10).map { row($0, observed: Int64($0)) })
-        let raw = try DatabaseQueue(path: path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let raw = try DatabaseQueue(
+            path: path,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }()
+        )
         // The statements of `HistorySQL` the CLI, the control socket and the retention run, and the
         // key each must be served by: without it, the query reads the whole table.
         let sql = HistorySQL.sqlite
         let shapes: [(HistorySQL.Statement, String)] = [
             (sql.page(HistoryQuery(limit: 100), after: nil), "SCAN violation_rows"),
-            (sql.page(HistoryQuery(app: "a", limit: 100), after: HistoryPage.Cursor(observed: 0, rowid: 5)), "USING INDEX violations_app"),
+            (
+                sql.page(HistoryQuery(app: "a", limit: 100), after: HistoryPage.Cursor(observed: 0, rowid: 5)),
+                "USING INDEX violations_app"
+            ),
             (sql.page(HistoryQuery(rule: "r", limit: 100), after: nil), "USING INDEX violations_rule"),
-            (sql.page(HistoryQuery(session: "s", limit: 100), after: nil, sessionBucket: 0), "USING INDEX violations_session"),
-            (sql.page(HistoryQuery(app: "a", session: "s", limit: 100), after: nil, sessionBucket: 0), "USING INDEX violations_session"),
-            (sql.page(HistoryQuery(sinceObserved: 5, limit: 100), after: nil, seqFloor: 3), "USING INTEGER PRIMARY KEY"),
+            (
+                sql.page(HistoryQuery(session: "s", limit: 100), after: nil, sessionBucket: 0),
+                "USING INDEX violations_session"
+            ),
+            (
+                sql.page(HistoryQuery(app: "a", session: "s", limit: 100), after: nil, sessionBucket: 0),
+                "USING INDEX violations_session"
+            ),
+            (
+                sql.page(HistoryQuery(sinceObserved: 5, limit: 100), after: nil, seqFloor: 3),
+                "USING INTEGER PRIMARY KEY"
+            ),
             // A language alone reads the rows newest first until the page is full.
             (sql.page(HistoryQuery(locale: "de", limit: 100), after: nil), "SCAN violation_rows"),
             (sql.page(HistoryQuery(app: "a", locale: "de", limit: 100), after: nil), "USING INDEX violations_app"),
@@ -482,7 +733,11 @@ final class ViolationHistoryTests: XCTestCase {
         ]
         for (statement, index) in shapes {
             let plan = try raw.read { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: ViolationHistory.arguments(statement)).map { $0["detail"] as String }
+                try Row.fetchAll(
+                    db,
+                    sql: "EXPLAIN QUERY PLAN " + statement.sql,
+                    arguments: ViolationHistory.arguments(statement)
+                ).map { $0["detail"] as String }
             }
             XCTAssertTrue(plan.contains { $0.contains(index) }, "\(statement.sql): \(plan)")
             XCTAssertFalse(plan.contains { $0.contains("TEMP B-TREE") }, "\(statement.sql) sorts: \(plan)")

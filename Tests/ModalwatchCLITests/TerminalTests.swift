@@ -8,7 +8,10 @@ final class TerminalTests: XCTestCase {
     func testControlCharactersAreShownAsTheirCodePoints() {
         XCTAssertEqual(Terminal.visible("a\u{1B}]0;PWNED\u{07}\u{1B}[2Jb"), "a\\u{1B}]0;PWNED\\u{7}\\u{1B}[2Jb")
         XCTAssertEqual(Terminal.visible("tab\tnew\nline\r\u{7F}\u{9B}"), "tab\\u{9}new\\u{A}line\\u{D}\\u{7F}\\u{9B}")
-        XCTAssertEqual(Terminal.visible("\u{202E}evil\u{2066}\u{061C}\u{2028}"), "\\u{202E}evil\\u{2066}\\u{61C}\\u{2028}")
+        XCTAssertEqual(
+            Terminal.visible("\u{202E}evil\u{2066}\u{061C}\u{2028}"),
+            "\\u{202E}evil\\u{2066}\\u{61C}\\u{2028}"
+        )
     }
 
     func testPlainTextAndOtherUnicodeAreLeftAsTheyAre() {
@@ -53,17 +56,27 @@ final class JSONOutputTests: XCTestCase {
     func testEveryLengthIsScannedToItsEnd() {
         for length in 8...80 {
             let plain = "{\"m\":\"" + String(repeating: "x", count: length - 8) + "\"}"
-            XCTAssertEqual(String(decoding: JSONOutput.escaped(Array(plain.utf8)), as: UTF8.self), plain, "length \(length)")
+            XCTAssertEqual(
+                String(decoding: JSONOutput.escaped(Array(plain.utf8)), as: UTF8.self),
+                plain,
+                "length \(length)"
+            )
             let marked = "{\"m\":\"" + String(repeating: "x", count: length - 8) + "\u{85}\"}"
             let written = "{\"m\":\"" + String(repeating: "x", count: length - 8) + "\\u0085\"}"
-            XCTAssertEqual(String(decoding: JSONOutput.escaped(Array(marked.utf8)), as: UTF8.self), written, "length \(length)")
+            XCTAssertEqual(
+                String(decoding: JSONOutput.escaped(Array(marked.utf8)), as: UTF8.self),
+                written,
+                "length \(length)"
+            )
         }
     }
 
     func testEveryEscapeIsFoundWhereverItFallsInAWord() {
         let fillers = ["", "a", "ab", "abcdefg", "é", "“", "😀", "日本", "¢", "ض"]
-        let marks: [(String, String)] = [("\u{7F}", "\\u007f"), ("\u{85}", "\\u0085"), ("\u{61C}", "\\u061c"),
-                                         ("\u{200F}", "\\u200f"), ("\u{2029}", "\\u2029"), ("\u{2066}", "\\u2066")]
+        let marks: [(String, String)] = [
+            ("\u{7F}", "\\u007f"), ("\u{85}", "\\u0085"), ("\u{61C}", "\\u061c"),
+            ("\u{200F}", "\\u200f"), ("\u{2029}", "\\u2029"), ("\u{2066}", "\\u2066"),
+        ]
         for lead in 0..<9 {
             for filler in fillers {
                 for (mark, written) in marks {
@@ -71,7 +84,11 @@ final class JSONOutputTests: XCTestCase {
                     let value = padding + filler + mark + filler + "“q”" + mark
                     let json = Array("{\"m\":\"\(value)\"}".utf8)
                     let expected = "{\"m\":\"" + padding + filler + written + filler + "“q”" + written + "\"}"
-                    XCTAssertEqual(String(decoding: JSONOutput.escaped(json), as: UTF8.self), expected, "lead \(lead), filler \(filler)")
+                    XCTAssertEqual(
+                        String(decoding: JSONOutput.escaped(json), as: UTF8.self),
+                        expected,
+                        "lead \(lead), filler \(filler)"
+                    )
                     var appended: [UInt8] = []
                     json.withUnsafeBytes { JSONOutput.appendEscaped($0, to: &appended) }
                     XCTAssertEqual(String(decoding: appended, as: UTF8.self), expected)

@@ -9,8 +9,19 @@ import ZeroMQ
 /// out the rates between them: the busiest session first.
 final class TopSampleTests: XCTestCase {
     private func session(_ id: String, events: Int) -> SessionInfo {
-        var info = SessionInfo(id: id, app: "app", device: "phone", startedTs: 0, lastTs: 1, lastObserved: 1,
-                               events: events, alerts: 0, modalDepth: 0, maxDepth: 0, violations: 0)
+        var info = SessionInfo(
+            id: id,
+            app: "app",
+            device: "phone",
+            startedTs: 0,
+            lastTs: 1,
+            lastObserved: 1,
+            events: events,
+            alerts: 0,
+            modalDepth: 0,
+            maxDepth: 0,
+            violations: 0
+        )
         info.alertsWindow = 0
         info.windowMs = 600_000
         return info
@@ -27,8 +38,18 @@ final class TopSampleTests: XCTestCase {
         second[.violationsPublished] = 30
         // Look 1: "quiet" has more events in all; look 2: "busy" gained 1000, "quiet" none.
         let replies = [
-            ControlReply.encode(first), ControlReply.encode(SessionsReply(total: 2, now: 1, sessions: [session("quiet", events: 500), session("busy", events: 10)])),
-            ControlReply.encode(second), ControlReply.encode(SessionsReply(total: 2, now: 2, sessions: [session("quiet", events: 500), session("busy", events: 1010)])),
+            ControlReply.encode(first),
+            ControlReply.encode(
+                SessionsReply(total: 2, now: 1, sessions: [session("quiet", events: 500), session("busy", events: 10)])
+            ),
+            ControlReply.encode(second),
+            ControlReply.encode(
+                SessionsReply(
+                    total: 2,
+                    now: 2,
+                    sessions: [session("quiet", events: 500), session("busy", events: 1010)]
+                )
+            ),
         ]
         let bound = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
@@ -39,7 +60,8 @@ final class TopSampleTests: XCTestCase {
                 return
             }
             defer { context.terminate() }
-            guard let socket = try? ZMQSocket(context, type: .rep, linger: 0), (try? socket.bind(endpoint)) != nil else {
+            guard let socket = try? ZMQSocket(context, type: .rep, linger: 0), (try? socket.bind(endpoint)) != nil
+            else {
                 bound.signal()
                 return
             }

@@ -51,7 +51,10 @@ final class ClientBatchingTests: XCTestCase {
 
     func testBatchesBySizeWithTheShardTopicAndSeq() throws {
         try subscriber.subscribe("ui/67/")
-        let client = try client { $0.maxBatchEvents = 4; $0.maxBatchDelayMs = 1000 }
+        let client = try client {
+            $0.maxBatchEvents = 4
+            $0.maxBatchDelayMs = 1000
+        }
         defer { client.close() }
         waitForSubscription(client, ShardBucket(0x67))
         let session = client.startSession(app: "com.example.mail", id: "S1", at: 1000)
@@ -75,7 +78,10 @@ final class ClientBatchingTests: XCTestCase {
 
     func testBatchesByTime() throws {
         try subscriber.subscribe("")
-        let client = try client { $0.maxBatchEvents = 64; $0.maxBatchDelayMs = 40 }
+        let client = try client {
+            $0.maxBatchEvents = 64
+            $0.maxBatchDelayMs = 40
+        }
         defer { client.close() }
         waitForSubscription(client, ShardBucket(0x67))
         let started = Date()
@@ -104,7 +110,10 @@ final class ClientBatchingTests: XCTestCase {
             topics[message.topic] = message.lines
         }
         XCTAssertEqual(Set(topics.keys), ["ui/67/com.example.mail/M", "ui/f5/com.example.photos/P"])
-        XCTAssertTrue(topics["ui/67/com.example.mail/M"]![1].contains(#""ts":2000"#), "an earlier ts is raised to the session's latest")
+        XCTAssertTrue(
+            topics["ui/67/com.example.mail/M"]![1].contains(#""ts":2000"#),
+            "an earlier ts is raised to the session's latest"
+        )
     }
 
     func testEventsOfBucketsNobodySubscribesAreCountedNotSent() throws {
@@ -139,7 +148,10 @@ final class ClientBatchingTests: XCTestCase {
 
     func testABoundedQueueNeverBlocksTheCaller() throws {
         // Nobody subscribes, the queue holds 100: a burst of 10,000 returns at once, and counts.
-        let client = try client { $0.queueCapacity = 100; $0.maxBatchDelayMs = 1000 }
+        let client = try client {
+            $0.queueCapacity = 100
+            $0.maxBatchDelayMs = 1000
+        }
         defer { client.close() }
         let session = client.startSession(app: "a", id: "burst")
         var refused = 0

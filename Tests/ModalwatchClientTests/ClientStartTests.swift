@@ -24,7 +24,10 @@ final class ClientStartTests: XCTestCase {
         var configuration = ClientConfiguration(endpoints: ["tcp://127.0.0.1:7450"])
         configuration.curve = ClientCurveKeys(serverKey: "not a key", publicKey: "not a key", secretKey: "not a key")
         let error = start(configuration)
-        XCTAssertTrue(error?.description.hasPrefix("cannot set up the client's socket") == true, "\(String(describing: error))")
+        XCTAssertTrue(
+            error?.description.hasPrefix("cannot set up the client's socket") == true,
+            "\(String(describing: error))"
+        )
     }
 
     func testAGoodEndpointStarts() {

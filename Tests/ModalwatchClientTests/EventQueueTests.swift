@@ -1,6 +1,7 @@
-@testable import ModalwatchClient
 import ShardRouting
 import XCTest
+
+@testable import ModalwatchClient
 
 final class EventQueueTests: XCTestCase {
     private static func event(_ n: Int) -> PendingEvent {

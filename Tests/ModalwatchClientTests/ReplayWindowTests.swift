@@ -116,7 +116,11 @@ final class ReplayWindowTests: XCTestCase {
         wait("the events sent while nobody listened are counted") { client.statistics.eventsDroppedNoSubscriber == 5 }
 
         try restartSubscriber(client)
-        XCTAssertEqual(seqs(try receiveEvents(10)), Array(1...10), "the window, oldest first, those nobody got included")
+        XCTAssertEqual(
+            seqs(try receiveEvents(10)),
+            Array(1...10),
+            "the window, oldest first, those nobody got included"
+        )
         session.send(.appBackground, at: 2000)
         XCTAssertEqual(seqs(try receiveEvents(1)), [11], "then the new event")
         XCTAssertTrue(try nothingMore(within: 200))
@@ -148,14 +152,18 @@ final class ReplayWindowTests: XCTestCase {
     func testTheWindowKeepsItsBoundInBytesAndCountsWhatLeft() throws {
         // Events of 100 bytes (seq in the first digits) and a window of 350 bytes: 3 fit.
         func event(_ seq: Int, size: Int = 100) -> [UInt8] {
-            let head = #"{"v":1,"type":"app.background","session":"S3","app":"com.example.mail","seq":\#(seq),"ts":1,"pad":""#
+            let head =
+                #"{"v":1,"type":"app.background","session":"S3","app":"com.example.mail","seq":\#(seq),"ts":1,"pad":""#
             return Array((head + String(repeating: "x", count: size - head.utf8.count - 2) + #""}"#).utf8)
         }
         let client = try client { $0.replayWindowBytes = 350 }
         defer { client.close() }
         wait("the subscription reached the client") { client.hasSubscriber(for: Self.bucket) }
         for seq in 1...8 { XCTAssertTrue(client.publish(encoded: event(seq), app: Self.app, session: "S3")) }
-        XCTAssertTrue(client.publish(encoded: event(9, size: 351), app: Self.app, session: "S3"), "larger than the window")
+        XCTAssertTrue(
+            client.publish(encoded: event(9, size: 351), app: Self.app, session: "S3"),
+            "larger than the window"
+        )
         XCTAssertEqual(try receiveEvents(9).count, 9)
         wait("every event went through the window") { client.statistics.replayWindowOverflows == 6 }
         XCTAssertEqual(client.statistics.replayWindowEvents, 3)
@@ -163,7 +171,11 @@ final class ReplayWindowTests: XCTestCase {
 
         killSubscriber(client)
         try restartSubscriber(client)
-        XCTAssertEqual(seqs(try receiveEvents(3)), [6, 7, 8], "the newest that fit, not the one larger than the window")
+        XCTAssertEqual(
+            seqs(try receiveEvents(3)),
+            [6, 7, 8],
+            "the newest that fit, not the one larger than the window"
+        )
         XCTAssertTrue(try nothingMore(within: 200))
         XCTAssertEqual(client.statistics.eventsReplayed, 3)
         XCTAssertEqual(client.statistics.bytesReplayed, 302, "3 lines of 100 bytes, 2 newlines")

@@ -30,10 +30,14 @@ final class ShardBucketTests: XCTestCase {
 
     func testTopicsCarryBucketAppAndSession() {
         let bucket = ShardTopic.bucket(app: "com.example.mail", session: "S1", key: .app)
-        XCTAssertEqual(String(decoding: ShardTopic.topic(bucket: bucket, app: "com.example.mail", session: "S1"), as: UTF8.self),
-                       "ui/67/com.example.mail/S1")
-        XCTAssertEqual(String(decoding: ShardTopic.topic(bucket: bucket, app: "com.example.mail", session: nil), as: UTF8.self),
-                       "ui/67/com.example.mail/")
+        XCTAssertEqual(
+            String(decoding: ShardTopic.topic(bucket: bucket, app: "com.example.mail", session: "S1"), as: UTF8.self),
+            "ui/67/com.example.mail/S1"
+        )
+        XCTAssertEqual(
+            String(decoding: ShardTopic.topic(bucket: bucket, app: "com.example.mail", session: nil), as: UTF8.self),
+            "ui/67/com.example.mail/"
+        )
         XCTAssertEqual(ShardTopic.bucket(app: "com.example.mail", session: "a", key: .session).hex, "8c")
         let long = String(repeating: "s", count: 2000)
         XCTAssertEqual(ShardTopic.topic(bucket: bucket, app: "x", session: long).count, ShardTopic.maximumLength)
@@ -59,7 +63,10 @@ final class ShardBucketTests: XCTestCase {
         XCTAssertNil(ShardAssignment(index: 3, count: 3))
         XCTAssertNil(ShardAssignment(index: 0, count: 0))
         XCTAssertNil(ShardAssignment(index: 0, count: 257))
-        XCTAssertEqual(ShardAssignment(parsing: "2/5", key: .session), ShardAssignment(index: 2, count: 5, key: .session))
+        XCTAssertEqual(
+            ShardAssignment(parsing: "2/5", key: .session),
+            ShardAssignment(index: 2, count: 5, key: .session)
+        )
         for bad in ["", "1", "1/", "/3", "a/3", "3/3", "-1/3", "1/3/4", "1 /3"] {
             XCTAssertNil(ShardAssignment(parsing: bad), bad)
         }

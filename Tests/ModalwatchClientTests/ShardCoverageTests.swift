@@ -29,11 +29,14 @@ final class ShardCoverageTests: XCTestCase {
     func testDifferentCountsAndUnshardedDaemonsAreComparedByBucket() {
         // 0/2 owns the even buckets, 0/4 every fourth: 64 shared; an unsharded daemon owns all.
         let coverage = ShardCoverage([member("a", "0/2"), member("b", "0/4"), member("c", nil)])
-        XCTAssertEqual(coverage.overlaps, [
-            ShardCoverage.Overlap(daemons: ["a", "b"], buckets: 64),
-            ShardCoverage.Overlap(daemons: ["a", "c"], buckets: 128),
-            ShardCoverage.Overlap(daemons: ["b", "c"], buckets: 64),
-        ])
+        XCTAssertEqual(
+            coverage.overlaps,
+            [
+                ShardCoverage.Overlap(daemons: ["a", "b"], buckets: 64),
+                ShardCoverage.Overlap(daemons: ["a", "c"], buckets: 128),
+                ShardCoverage.Overlap(daemons: ["b", "c"], buckets: 64),
+            ]
+        )
         XCTAssertEqual(coverage.uncovered, 0)
     }
 }

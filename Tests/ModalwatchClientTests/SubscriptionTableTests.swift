@@ -27,8 +27,12 @@ final class SubscriptionTableTests: XCTestCase {
         table.apply(message(true, "ui/67/com.example.mail/"))
         let mail = ShardBucket(0x67)
         XCTAssertFalse(table.covers(mail))
-        XCTAssertTrue(table.matches(topic: ShardTopic.topic(bucket: mail, app: "com.example.mail", session: "S"), bucket: mail))
-        XCTAssertFalse(table.matches(topic: ShardTopic.topic(bucket: mail, app: "com.other", session: "S"), bucket: mail))
+        XCTAssertTrue(
+            table.matches(topic: ShardTopic.topic(bucket: mail, app: "com.example.mail", session: "S"), bucket: mail)
+        )
+        XCTAssertFalse(
+            table.matches(topic: ShardTopic.topic(bucket: mail, app: "com.other", session: "S"), bucket: mail)
+        )
         XCTAssertFalse(table.apply([7, 1, 2]), "not a subscription message")
     }
 

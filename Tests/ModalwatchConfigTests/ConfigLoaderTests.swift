@@ -43,21 +43,37 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertEqual(found.first?.line, 2)
         XCTAssertTrue(found.first?.message.contains("alias") ?? false, "\(found)")
         // An anchor alone, and a `*` inside a scalar, are no alias.
-        XCTAssertTrue(errors("edition: &e current\nlog_level: \"*info\"\n").allSatisfy { !$0.message.contains("alias") })
+        XCTAssertTrue(
+            errors("edition: &e current\nlog_level: \"*info\"\n").allSatisfy { !$0.message.contains("alias") }
+        )
     }
 
     func testDropInsMergeOverTheMainFileInNameOrderAndErrorsNameTheirFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mw-dropins-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "mw-dropins-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let main = folder + "/modalwatchd.yaml"
         try FileManager.default.createDirectory(atPath: main + ".d", withIntermediateDirectories: true)
-        try "edition: ios7\nevents: [tcp://127.0.0.1:7450]\nhistory:\n  max_rows: 100\n  max_age: 1d\n".write(toFile: main, atomically: true, encoding: .utf8)
-        try "events: [tcp://127.0.0.1:7460, tcp://127.0.0.1:7461]\nhistory:\n  max_rows: 200\n".write(toFile: main + ".d/10-local.yaml", atomically: true, encoding: .utf8)
+        try "edition: ios7\nevents: [tcp://127.0.0.1:7450]\nhistory:\n  max_rows: 100\n  max_age: 1d\n".write(
+            toFile: main,
+            atomically: true,
+            encoding: .utf8
+        )
+        try "events: [tcp://127.0.0.1:7460, tcp://127.0.0.1:7461]\nhistory:\n  max_rows: 200\n".write(
+            toFile: main + ".d/10-local.yaml",
+            atomically: true,
+            encoding: .utf8
+        )
         try "history:\n  max_rows: 300\n".write(toFile: main + ".d/20-later.yaml", atomically: true, encoding: .utf8)
         try "history: { max_rows: 999 }\n".write(toFile: main + ".d/notes.txt", atomically: true, encoding: .utf8)
         let configuration = try loader.load(path: main)
         XCTAssertEqual(configuration.engine.defaultEdition.name, "ios7", "kept from the main file")
-        XCTAssertEqual(configuration.events, ["tcp://127.0.0.1:7460", "tcp://127.0.0.1:7461"], "a list is replaced whole")
+        XCTAssertEqual(
+            configuration.events,
+            ["tcp://127.0.0.1:7460", "tcp://127.0.0.1:7461"],
+            "a list is replaced whole"
+        )
         XCTAssertEqual(configuration.historyMaxRows, 300, "the later drop-in wins; only *.yaml is read")
         XCTAssertEqual(configuration.historyMaxAgeMs, 86_400_000, "mappings merge key by key")
         XCTAssertEqual(ConfigLoader.files(path: main), [main, main + ".d/10-local.yaml", main + ".d/20-later.yaml"])
@@ -111,24 +127,35 @@ final class ConfigLoaderTests: XCTestCase {
 
     func testThePostgreSQLStoreNeedsItsConnectionStringAndTheOtherWayRound() throws {
         let configuration = try loader.parse(
-            "history: { store: postgresql, postgresql: 'host=/run/postgresql dbname=modalwatch' }\n", file: "pg.yaml")
+            "history: { store: postgresql, postgresql: 'host=/run/postgresql dbname=modalwatch' }\n",
+            file: "pg.yaml"
+        )
         XCTAssertEqual(configuration.historyPostgreSQL, "host=/run/postgresql dbname=modalwatch")
         XCTAssertNil(try loader.parse("history: { store: sqlite }\n", file: "s.yaml").historyPostgreSQL)
         XCTAssertNil(DaemonConfiguration().historyPostgreSQL, "SQLite in the state directory by default")
         XCTAssertEqual(errors("history: { store: postgresql }\n").map(\.key), ["history.store"])
         XCTAssertEqual(errors("history: { postgresql: 'dbname=x' }\n").map(\.key), ["history.postgresql"])
-        XCTAssertEqual(errors("history: { store: sqlite, postgresql: 'dbname=x' }\n").map(\.key), ["history.postgresql"])
+        XCTAssertEqual(
+            errors("history: { store: sqlite, postgresql: 'dbname=x' }\n").map(\.key),
+            ["history.postgresql"]
+        )
         XCTAssertEqual(errors("history: { store: mysql }\n").map(\.key), ["history.store"])
-        XCTAssertEqual(errors("history: { store: postgresql, postgresql: '  ' }\n").map(\.key), ["history.postgresql", "history.store"])
+        XCTAssertEqual(
+            errors("history: { store: postgresql, postgresql: '  ' }\n").map(\.key),
+            ["history.postgresql", "history.store"]
+        )
     }
 
     func testValuesAreRead() throws {
-        let configuration = try loader.parse("""
+        let configuration = try loader.parse(
+            """
             events: [ipc:///tmp/a, tcp://0.0.0.0:9000]
             control: ipc:///run/modalwatch/control
             control_allow_reload_over_tcp: true
             max_sessions: 10
-            """, file: "ok.yaml")
+            """,
+            file: "ok.yaml"
+        )
         XCTAssertEqual(configuration.events, ["ipc:///tmp/a", "tcp://0.0.0.0:9000"])
         XCTAssertEqual(configuration.control, "ipc:///run/modalwatch/control")
         XCTAssertTrue(configuration.controlAllowReloadOverTCP)
@@ -136,14 +163,18 @@ final class ConfigLoaderTests: XCTestCase {
     }
 
     func testEveryErrorNamesTheFileTheLineAndTheKey() {
-        let found = errors("""
+        let found = errors(
+            """
             edition: current
             log_level: loud
             max_sessions: -1
             unknown_key: 1
             session_idle_timeout: 10 parsecs
-            """)
-        let expected: [(line: Int, key: String)] = [(2, "log_level"), (3, "max_sessions"), (4, "unknown_key"), (5, "session_idle_timeout")]
+            """
+        )
+        let expected: [(line: Int, key: String)] = [
+            (2, "log_level"), (3, "max_sessions"), (4, "unknown_key"), (5, "session_idle_timeout"),
+        ]
         XCTAssertEqual(found.count, expected.count, found.map(\.description).joined(separator: "\n"))
         for (line, key) in expected {
             let error = found.first { $0.key == key }
@@ -166,7 +197,10 @@ final class ConfigLoaderTests: XCTestCase {
         XCTAssertThrowsError(try loader.load(path: "/nonexistent/modalwatchd.yaml")) { error in
             let errors = (error as? ConfigErrors)?.errors ?? []
             XCTAssertEqual(errors.first?.file, "/nonexistent/modalwatchd.yaml")
-            XCTAssertEqual(errors.first?.description.hasPrefix("/nonexistent/modalwatchd.yaml: cannot read the file"), true)
+            XCTAssertEqual(
+                errors.first?.description.hasPrefix("/nonexistent/modalwatchd.yaml: cannot read the file"),
+                true
+            )
         }
     }
 
@@ -184,7 +218,10 @@ final class ConfigLoaderTests: XCTestCase {
         for file in [path, "/dev/zero"] {
             XCTAssertThrowsError(try loader.load(path: file)) { error in
                 let errors = (error as? ConfigErrors)?.errors ?? []
-                XCTAssertEqual(errors.map(\.description), ["\(file): the file holds more than 1048576 bytes; a configuration is far smaller"])
+                XCTAssertEqual(
+                    errors.map(\.description),
+                    ["\(file): the file holds more than 1048576 bytes; a configuration is far smaller"]
+                )
             }
         }
         try Data(repeating: UInt8(ascii: "#"), count: 1 << 20).write(to: URL(fileURLWithPath: path))

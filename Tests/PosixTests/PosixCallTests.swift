@@ -32,13 +32,28 @@ final class PosixCallTests: XCTestCase {
     func testANonBlockingCallThatWouldBlockIsNil() throws {
         var ends: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&ends), 0)
-        defer { try? Posix.close(ends[0]); try? Posix.close(ends[1]) }
+        defer {
+            try? Posix.close(ends[0])
+            try? Posix.close(ends[1])
+        }
         XCTAssertEqual(fcntl(ends[0], F_SETFL, O_NONBLOCK), 0)
         var value: UInt64 = 0
-        XCTAssertNil(try withUnsafeMutableBytes(of: &value) { (buffer) throws(PosixError) in try Posix.read(ends[0], into: buffer) })
+        XCTAssertNil(
+            try withUnsafeMutableBytes(of: &value) { (buffer) throws(PosixError) in
+                try Posix.read(ends[0], into: buffer)
+            }
+        )
         var one: UInt64 = 1
-        XCTAssertEqual(try withUnsafeBytes(of: &one) { (buffer) throws(PosixError) in try Posix.write(ends[1], buffer) }, 8)
-        XCTAssertEqual(try withUnsafeMutableBytes(of: &value) { (buffer) throws(PosixError) in try Posix.read(ends[0], into: buffer) }, 8)
+        XCTAssertEqual(
+            try withUnsafeBytes(of: &one) { (buffer) throws(PosixError) in try Posix.write(ends[1], buffer) },
+            8
+        )
+        XCTAssertEqual(
+            try withUnsafeMutableBytes(of: &value) { (buffer) throws(PosixError) in
+                try Posix.read(ends[0], into: buffer)
+            },
+            8
+        )
         XCTAssertEqual(value, 1)
     }
 
@@ -56,7 +71,10 @@ final class PosixCallTests: XCTestCase {
 
         var ends: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&ends), 0)
-        defer { close(ends[0]); close(ends[1]) }
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
         let state = ReaderState()
         let reader = ends[0]
         let thread = Thread {
@@ -78,7 +96,11 @@ final class PosixCallTests: XCTestCase {
             if id != 0 { pthread_kill(pthread_t(id), SIGUSR2) }
             usleep(5000)
         }
-        XCTAssertGreaterThanOrEqual(state.attempts.load(ordering: .sequentiallyConsistent), 3, "interrupted and retried")
+        XCTAssertGreaterThanOrEqual(
+            state.attempts.load(ordering: .sequentiallyConsistent),
+            3,
+            "interrupted and retried"
+        )
         var byte: UInt8 = 42
         XCTAssertEqual(write(ends[1], &byte, 1), 1)
         XCTAssertEqual(state.done.wait(timeout: .now() + 10), .success)

@@ -19,17 +19,27 @@ final class PosixFileCallTests: XCTestCase {
     func testWritesAtOffsetsReadBackTruncateAndSize() throws {
         let descriptor = try Posix.open(path, O_RDWR | O_CREAT, mode: 0o600)
         defer { try? Posix.close(descriptor) }
-        let first = Array("hello, ".utf8), second = Array("world".utf8)
+        let first = Array("hello, ".utf8)
+        let second = Array("world".utf8)
         try second.withUnsafeBytes { try Posix.writeAll(descriptor, $0, at: first.count) }
         try first.withUnsafeBytes { try Posix.writeAll(descriptor, $0, at: 0) }
         XCTAssertEqual(try Posix.fileSize(descriptor), 12)
         var buffer = [UInt8](repeating: 0, count: 32)
-        let n = try buffer.withUnsafeMutableBytes { (bytes) throws(PosixError) in try Posix.read(descriptor, into: bytes, at: 0) }
+        let n = try buffer.withUnsafeMutableBytes { (bytes) throws(PosixError) in
+            try Posix.read(descriptor, into: bytes, at: 0)
+        }
         XCTAssertEqual(String(decoding: buffer.prefix(n), as: UTF8.self), "hello, world")
-        let tail = try buffer.withUnsafeMutableBytes { (bytes) throws(PosixError) in try Posix.read(descriptor, into: bytes, at: 7) }
+        let tail = try buffer.withUnsafeMutableBytes { (bytes) throws(PosixError) in
+            try Posix.read(descriptor, into: bytes, at: 7)
+        }
         XCTAssertEqual(String(decoding: buffer.prefix(tail), as: UTF8.self), "world")
-        XCTAssertEqual(try buffer.withUnsafeMutableBytes { (bytes) throws(PosixError) in try Posix.read(descriptor, into: bytes, at: 12) }, 0,
-                       "0 at the end")
+        XCTAssertEqual(
+            try buffer.withUnsafeMutableBytes { (bytes) throws(PosixError) in
+                try Posix.read(descriptor, into: bytes, at: 12)
+            },
+            0,
+            "0 at the end"
+        )
         try Posix.truncate(descriptor, to: 5)
         XCTAssertEqual(try Posix.fileSize(descriptor), 5)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "hello")
@@ -56,7 +66,9 @@ final class PosixFileCallTests: XCTestCase {
         let reader = try Posix.open(path, O_RDONLY)
         defer { try? Posix.close(reader) }
         var value: UInt64 = 0
-        let n = try withUnsafeMutableBytes(of: &value) { (bytes) throws(PosixError) in try Posix.read(reader, into: bytes, at: 512) }
+        let n = try withUnsafeMutableBytes(of: &value) { (bytes) throws(PosixError) in
+            try Posix.read(reader, into: bytes, at: 512)
+        }
         XCTAssertEqual(n, 8)
         XCTAssertEqual(UInt64(littleEndian: value), 0x1122_3344_5566_7788)
     }

@@ -11,25 +11,41 @@ final class PostgresHistoryTests {
 
     init() throws { server = try ThrowawayPostgres.shared() }
 
-    private func row(_ n: Int, app: String = "com.example.a", rule: String = "alert-frequency", session: String? = nil,
-                     ts: Int64? = nil, observed: Int64? = nil) -> StoredViolation {
+    private func row(
+        _ n: Int,
+        app: String = "com.example.a",
+        rule: String = "alert-frequency",
+        session: String? = nil,
+        ts: Int64? = nil,
+        observed: Int64? = nil
+    ) -> StoredViolation {
         let id = String(format: "%016llx%016llx", UInt64(n) &* 0x9E37_79B9_7F4A_7C15, UInt64(n))
         return StoredViolation(
-            id: id, fingerprint: String(format: "%016llx", UInt64(n) * 7), rule: rule, app: app,
-            session: session ?? "s\(n % 3)", severity: "warning", ts: ts ?? Int64(1_000 + n),
+            id: id,
+            fingerprint: String(format: "%016llx", UInt64(n) * 7),
+            rule: rule,
+            app: app,
+            session: session ?? "s\(n % 3)",
+            severity: "warning",
+            ts: ts ?? Int64(1_000 + n),
             observed: observed ?? Int64(2_000 + n),
-            json: "{\"id\":\"\(id)\",\"n\":\(n),\"text\":\"tab\\there \\\\ \\\"quoted\\\"\"}")
+            json: "{\"id\":\"\(id)\",\"n\":\(n),\"text\":\"tab\\there \\\\ \\\"quoted\\\"\"}"
+        )
     }
 
     @Test func aLocaleFindsItsTagAndTheTagsThatExtendItOnly() throws {
         let history = try PostgresHistory(conninfo: try server.makeDatabase(), writer: true)
         let locales: [String?] = ["de", "de-DE", "de-CH", "dev", "en-US", nil, "zh-Hans-CN"]
-        try history.insert(locales.enumerated().map { n, locale in
-            var stored = row(n)
-            stored.json = "{\"id\":\"\(stored.id)\"" + (locale.map { ",\"locale\":\"\($0)\"" } ?? "") + "}"
-            return stored
-        })
-        func found(_ locale: String) throws -> [String] { try history.find(HistoryQuery(locale: locale, limit: 100)).map(\.id).sorted() }
+        try history.insert(
+            locales.enumerated().map { n, locale in
+                var stored = row(n)
+                stored.json = "{\"id\":\"\(stored.id)\"" + (locale.map { ",\"locale\":\"\($0)\"" } ?? "") + "}"
+                return stored
+            }
+        )
+        func found(_ locale: String) throws -> [String] {
+            try history.find(HistoryQuery(locale: locale, limit: 100)).map(\.id).sorted()
+        }
         #expect(try found("de") == [0, 1, 2].map { row($0).id }.sorted())
         #expect(try found("de-CH") == [row(2).id])
         #expect(try found("zh-Hans") == [row(6).id])
@@ -93,16 +109,25 @@ final class PostgresHistoryTests {
     @Test func theTableHasTheSchemasColumnsAndGeneratesTheFields() throws {
         let conninfo = try server.makeDatabase()
         let history = try PostgresHistory(conninfo: conninfo, writer: true)
-        let columns = try server.sql(conninfo, """
+        let columns = try server.sql(
+            conninfo,
+            """
             SELECT string_agg(column_name, ',' ORDER BY ordinal_position) FROM information_schema.columns
             WHERE table_name = 'modalwatch_violations'
-            """)
+            """
+        )
         #expect(columns.split(separator: ",").map(String.init) == HistorySchema.columns)
         var violation = row(1)
-        violation.json = #"{"id":"\#(violation.id)","module":"overuse","edition":"ios7","subject":null,"locale":"ja-JP","message":"m","suggestion":"s"}"#
+        violation.json =
+            #"{"id":"\#(violation.id)","module":"overuse","edition":"ios7","subject":null,"locale":"ja-JP","message":"m","suggestion":"s"}"#
         try history.insert([violation])
-        #expect(try server.sql(conninfo, "SELECT concat_ws('|', module, edition, coalesce(subject, '-'), locale, message, suggestion) FROM modalwatch_violations")
-                == "overuse|ios7|-|ja-JP|m|s")
+        #expect(
+            try server.sql(
+                conninfo,
+                "SELECT concat_ws('|', module, edition, coalesce(subject, '-'), locale, message, suggestion) FROM modalwatch_violations"
+            )
+                == "overuse|ios7|-|ja-JP|m|s"
+        )
     }
 
     @Test func textWithCopysSpecialBytesComesBackAsItWent() throws {
@@ -152,7 +177,10 @@ final class PostgresHistoryTests {
         // Another daemon holds the retention lock: this one deletes nothing.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        holder.arguments = [conninfo, "-qAtc", "BEGIN; SELECT pg_advisory_xact_lock(\(0x6D77_6869_7374_0002)); SELECT pg_sleep(3); COMMIT"]
+        holder.arguments = [
+            conninfo, "-qAtc",
+            "BEGIN; SELECT pg_advisory_xact_lock(\(0x6D77_6869_7374_0002)); SELECT pg_sleep(3); COMMIT",
+        ]
         holder.standardOutput = FileHandle.nullDevice
         try holder.run()
         var held = false
@@ -189,8 +217,12 @@ final class PostgresHistoryTests {
     }
 
     @Test func aConfiguredPasswordIsRefusedAndNeverShown() throws {
-        #expect(throws: PostgresError.self) { try PostgresConninfo.check("host=/run/postgresql password=secret", passwordAllowed: false) }
-        #expect(throws: PostgresError.self) { try PostgresConninfo.check("postgresql://u:secret@db/modalwatch", passwordAllowed: false) }
+        #expect(throws: PostgresError.self) {
+            try PostgresConninfo.check("host=/run/postgresql password=secret", passwordAllowed: false)
+        }
+        #expect(throws: PostgresError.self) {
+            try PostgresConninfo.check("postgresql://u:secret@db/modalwatch", passwordAllowed: false)
+        }
         #expect(throws: PostgresError.self) { try PostgresConninfo.check("host=/run nonsense", passwordAllowed: true) }
         try PostgresConninfo.check("host=/run/postgresql dbname=modalwatch", passwordAllowed: false)
         #expect(!PostgresConninfo.redacted("postgresql://u:secret@db/modalwatch").contains("secret"))

@@ -45,7 +45,8 @@ final class ThrowawayPostgres: @unchecked Sendable {
     func destroy() { _ = try? Self.script("destroy", directory) }
 
     private static func script(_ command: String, _ directory: String) throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return try run(["/bin/sh", root.path + "/scripts/postgres-throwaway.sh", command, directory])
     }
 
@@ -69,8 +70,13 @@ final class ThrowawayPostgres: @unchecked Sendable {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         guard status == 0 else {
-            throw NSError(domain: "ThrowawayPostgres", code: Int(status), userInfo: [
-                NSLocalizedDescriptionKey: "\(arguments.joined(separator: " ")): \(text)"])
+            throw NSError(
+                domain: "ThrowawayPostgres",
+                code: Int(status),
+                userInfo: [
+                    NSLocalizedDescriptionKey: "\(arguments.joined(separator: " ")): \(text)"
+                ]
+            )
         }
         return text
     }

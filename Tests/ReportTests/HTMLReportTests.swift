@@ -15,8 +15,19 @@ final class HTMLReportTests: XCTestCase {
     }
 
     func testEveryChartIsAnAccessibleImageAndTextIsEscaped() {
-        let model = ReportModel(rules: [ReportRule(id: "r-1", module: "m", severity: .error, guideline: "G <b>", summary: "S")])
-        model.add(ReportViolation(rule: "r-1", severity: .error, app: "<script>alert(1)</script>", session: "s", ts: 1_732_290_000_000, subject: nil))
+        let model = ReportModel(rules: [
+            ReportRule(id: "r-1", module: "m", severity: .error, guideline: "G <b>", summary: "S")
+        ])
+        model.add(
+            ReportViolation(
+                rule: "r-1",
+                severity: .error,
+                app: "<script>alert(1)</script>",
+                session: "s",
+                ts: 1_732_290_000_000,
+                subject: nil
+            )
+        )
         let html = HTMLReport(model: model, source: source(.history)).render()
         XCTAssertFalse(html.contains("<script>"), "no script, and no text taken as markup")
         XCTAssertTrue(html.contains("&lt;script&gt;"))

@@ -7,8 +7,20 @@ import XCTest
 /// The aggregation, fed real decoded events (the project's decoder) and violations.
 final class ReportModelTests: XCTestCase {
     private let rules = [
-        ReportRule(id: "alert-single-button", module: "alert-content", severity: .warning, guideline: "Two buttons", summary: "An alert with one button."),
-        ReportRule(id: "modal-depth", module: "modality", severity: .error, guideline: "Keep modal tasks simple", summary: "Modal views nested too deep."),
+        ReportRule(
+            id: "alert-single-button",
+            module: "alert-content",
+            severity: .warning,
+            guideline: "Two buttons",
+            summary: "An alert with one button."
+        ),
+        ReportRule(
+            id: "modal-depth",
+            module: "modality",
+            severity: .error,
+            guideline: "Keep modal tasks simple",
+            summary: "Modal views nested too deep."
+        ),
     ]
 
     /// Feeds each NDJSON line through the decoder into the model, then the violations that
@@ -40,17 +52,36 @@ final class ReportModelTests: XCTestCase {
         #"{"v":1,"type":"session.start","session":"S3","ts":1600,"app":"com.b"}"#,
     ]
 
-    private func violation(_ rule: String, _ severity: Severity, _ session: String, _ ts: Int64, _ subject: String?, app: String = "com.a") -> ReportViolation {
-        ReportViolation(rule: rule, severity: severity, app: app, session: session, ts: ts, subject: subject, message: "\(rule) fired")
+    private func violation(
+        _ rule: String,
+        _ severity: Severity,
+        _ session: String,
+        _ ts: Int64,
+        _ subject: String?,
+        app: String = "com.a"
+    ) -> ReportViolation {
+        ReportViolation(
+            rule: rule,
+            severity: severity,
+            app: app,
+            session: session,
+            ts: ts,
+            subject: subject,
+            message: "\(rule) fired"
+        )
     }
 
     func testEventsGiveSessionsDistributionsVersionsAndTimelines() {
         let model = ReportModel(rules: rules, worstSessionCount: 2)
-        feed(model, stream, violations: [
-            1: [violation("alert-single-button", .warning, "S1", 2000, "a1")],
-            4: [violation("modal-depth", .error, "S1", 5000, "m2")],
-            8: [violation("alert-single-button", .warning, "S2", 2500, "x")],
-        ])
+        feed(
+            model,
+            stream,
+            violations: [
+                1: [violation("alert-single-button", .warning, "S1", 2000, "a1")],
+                4: [violation("modal-depth", .error, "S1", 5000, "m2")],
+                8: [violation("alert-single-button", .warning, "S2", 2500, "x")],
+            ]
+        )
         XCTAssertTrue(model.hasEvents)
         XCTAssertEqual(model.events, stream.count)
         XCTAssertEqual(model.sessions, 3)
@@ -92,10 +123,14 @@ final class ReportModelTests: XCTestCase {
 
     func testFilterByAppAndTime() {
         let model = ReportModel(rules: rules, filter: ReportFilter(app: "com.a", since: 1500, until: 5000))
-        feed(model, stream, violations: [
-            1: [violation("alert-single-button", .warning, "S1", 2000, "a1")],
-            4: [violation("modal-depth", .error, "S1", 5000, "m2")],
-        ])
+        feed(
+            model,
+            stream,
+            violations: [
+                1: [violation("alert-single-button", .warning, "S1", 2000, "a1")],
+                4: [violation("modal-depth", .error, "S1", 5000, "m2")],
+            ]
+        )
         XCTAssertEqual(model.violations, 1, "ts 5000 is outside [1500, 5000)")
         XCTAssertEqual(model.sessions, 2, "S3 is another app's")
         // S1: 2000, 3000, 4000 inside; S2: all four inside.
@@ -120,7 +155,14 @@ final class ReportModelTests: XCTestCase {
 
     func testAPresentationsKindComesFromTheViolationElseItsRulesMetadata() {
         let rules = [
-            ReportRule(id: "alert-single-button", module: "alert-content", severity: .warning, kind: .alert, guideline: "g", summary: "s"),
+            ReportRule(
+                id: "alert-single-button",
+                module: "alert-content",
+                severity: .warning,
+                kind: .alert,
+                guideline: "g",
+                summary: "s"
+            ),
             ReportRule(id: "modal-frequency", module: "overuse", severity: .warning, guideline: "g", summary: "s"),
         ]
         let model = ReportModel(rules: rules)
@@ -130,7 +172,10 @@ final class ReportModelTests: XCTestCase {
         var told = violation("modal-frequency", .warning, "S1", 40, "f3")
         told.subjectKind = .sheet
         model.add(told)
-        let kinds = Dictionary(model.presentations.all.map { ($0.value.id, $0.value.kind) }, uniquingKeysWith: { a, _ in a })
+        let kinds = Dictionary(
+            model.presentations.all.map { ($0.value.id, $0.value.kind) },
+            uniquingKeysWith: { a, _ in a }
+        )
         XCTAssertEqual(kinds["f1"], .some(nil), "a rule of several kinds says none")
         XCTAssertEqual(kinds["f2"], .alert, "a later rule of one kind says it")
         XCTAssertEqual(kinds["f3"], .sheet, "the violation's own events say it")
@@ -163,7 +208,8 @@ final class ReportModelTests: XCTestCase {
     }
 
     func testViolationJSONFields() {
-        let json = #"{"v":1,"rule":"r","message":"say \"hi\" \u00e9\ud83d\ude00, \"subject\":\"no\"","subject":"a\/1","evidence":{"subject":"x"}}"#
+        let json =
+            #"{"v":1,"rule":"r","message":"say \"hi\" \u00e9\ud83d\ude00, \"subject\":\"no\"","subject":"a\/1","evidence":{"subject":"x"}}"#
         Array(json.utf8).withUnsafeBytes { bytes in
             XCTAssertEqual(ViolationJSON.string("subject", in: bytes), "a/1")
             XCTAssertEqual(ViolationJSON.string("message", in: bytes), "say \"hi\" é😀, \"subject\":\"no\"")
@@ -174,8 +220,10 @@ final class ReportModelTests: XCTestCase {
 
     // MARK: times from any history
 
-    private static let extremes: [Int64] = [.min, .min + 1, -86_400_001, -1, 0, 1, 1_732_290_000_000,
-                                            1_000_000_000_000_000, 253_402_300_799_999, 253_402_300_800_000, .max - 1, .max]
+    private static let extremes: [Int64] = [
+        .min, .min + 1, -86_400_001, -1, 0, 1, 1_732_290_000_000,
+        1_000_000_000_000_000, 253_402_300_799_999, 253_402_300_800_000, .max - 1, .max,
+    ]
 
     /// A history may hold any time an older daemon stored: every pair of them gives a bounded
     /// series (at most `maxSeriesBuckets` buckets, every violation in one), a page, no trap.

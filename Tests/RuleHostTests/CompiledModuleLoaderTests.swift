@@ -13,11 +13,17 @@ final class CompiledModuleLoaderTests: XCTestCase {
     ]
     private static let modules: Result<String, ModuleCompiler.Failure> = {
         let compiled = ModuleCompiler.compileOnce(
-            label: "loader", fixtures: ["probe", "dup_across_a"] + broken)
+            label: "loader",
+            fixtures: ["probe", "dup_across_a"] + broken
+        )
         guard case .success(let directory) = compiled else { return compiled }
         do {
-            try Data("this is not a shared library\n".utf8).write(to: URL(fileURLWithPath: directory + "/not_a_library.so"))
-            try Data("not a module either, and not named .so\n".utf8).write(to: URL(fileURLWithPath: directory + "/README.txt"))
+            try Data("this is not a shared library\n".utf8).write(
+                to: URL(fileURLWithPath: directory + "/not_a_library.so")
+            )
+            try Data("not a module either, and not named .so\n".utf8).write(
+                to: URL(fileURLWithPath: directory + "/README.txt")
+            )
         } catch {
             return .failure(.fileSystem("cannot write fixtures: \(error)"))
         }
@@ -32,7 +38,8 @@ final class CompiledModuleLoaderTests: XCTestCase {
             "bad_editions.so": "bad metadata: rule 'nowhere-rule': editions 0 must be a non-empty set",
             "bad_id.so": "bad metadata: rule id 'Bad Id!' must be 1-64 of a-z, 0-9, '-', '_'",
             "bad_major.so": "built for rule ABI 2.0, this daemon speaks 1.\(ModuleLoader.hostABI.minor)",
-            "bad_minor.so": "built for rule ABI 1.\(ModuleLoader.hostABI.minor + 1), this daemon speaks 1.\(ModuleLoader.hostABI.minor)",
+            "bad_minor.so":
+                "built for rule ABI 1.\(ModuleLoader.hostABI.minor + 1), this daemon speaks 1.\(ModuleLoader.hostABI.minor)",
             "bad_null_on_event.so": "bad metadata: rule 'no-handler': on_event is NULL",
             "bad_severity.so": "bad metadata: rule 'severe-rule': unknown severity 9",
             "dup_across_b.so": "rule id 'shared-rule' is already declared by \(dir)/dup_across_a.so",
@@ -55,7 +62,11 @@ final class CompiledModuleLoaderTests: XCTestCase {
         let catalog = ModuleLoader(logger: Logger(label: "modalwatch.tests") { _ in logs })
             .load(directories: [dir], includeBuiltins: false)
         let expected = expectations(dir)
-        XCTAssertEqual(catalog.failures.count, expected.count, catalog.failures.map(\.description).joined(separator: "\n"))
+        XCTAssertEqual(
+            catalog.failures.count,
+            expected.count,
+            catalog.failures.map(\.description).joined(separator: "\n")
+        )
         for (file, reason) in expected {
             let path = dir + "/" + file
             let failures = catalog.failures.filter { $0.path == path }
@@ -66,8 +77,11 @@ final class CompiledModuleLoaderTests: XCTestCase {
             XCTAssertFalse(failure.description.contains("\n"), "one line")
         }
         // The message is constant; the file and the reason go in the metadata (path, error).
-        XCTAssertEqual(messages(at: .error), Array(repeating: "rule module not loaded", count: catalog.failures.count),
-                       "each failure is logged once")
+        XCTAssertEqual(
+            messages(at: .error),
+            Array(repeating: "rule module not loaded", count: catalog.failures.count),
+            "each failure is logged once"
+        )
 
         XCTAssertEqual(catalog.modules.map(\.name), ["across_a", "probe"], "the good modules still load")
         XCTAssertEqual(messages(at: .info).count, 2)
@@ -82,14 +96,32 @@ final class CompiledModuleLoaderTests: XCTestCase {
         func reason(_ file: String) -> ModuleLoadError.Reason? {
             catalog.failures.first { $0.path == dir + "/" + file }?.reason
         }
-        XCTAssertEqual(reason("bad_major.so"), .incompatibleABI(major: 2, minor: 0, hostMajor: 1, hostMinor: ModuleLoader.hostABI.minor))
-        XCTAssertEqual(reason("bad_minor.so"), .incompatibleABI(major: 1, minor: ModuleLoader.hostABI.minor + 1, hostMajor: 1, hostMinor: ModuleLoader.hostABI.minor))
+        XCTAssertEqual(
+            reason("bad_major.so"),
+            .incompatibleABI(major: 2, minor: 0, hostMajor: 1, hostMinor: ModuleLoader.hostABI.minor)
+        )
+        XCTAssertEqual(
+            reason("bad_minor.so"),
+            .incompatibleABI(
+                major: 1,
+                minor: ModuleLoader.hostABI.minor + 1,
+                hostMajor: 1,
+                hostMinor: ModuleLoader.hostABI.minor
+            )
+        )
         XCTAssertEqual(reason("no_entry.so"), .missingEntrySymbol)
         XCTAssertEqual(reason("null_entry.so"), .nullDescription)
         XCTAssertEqual(reason("dup_across_b.so"), .duplicateRuleID("shared-rule", firstIn: dir + "/dup_across_a.so"))
-        XCTAssertEqual(reason("dup_module_name.so"), .duplicateModuleName("across_a", firstIn: dir + "/dup_across_a.so"))
-        XCTAssertEqual(reason("dup_rule_inside.so"), .duplicateRuleID("twice-rule", firstIn: dir + "/dup_rule_inside.so"))
-        if case .notASharedLibrary = reason("not_a_library.so") {} else {
+        XCTAssertEqual(
+            reason("dup_module_name.so"),
+            .duplicateModuleName("across_a", firstIn: dir + "/dup_across_a.so")
+        )
+        XCTAssertEqual(
+            reason("dup_rule_inside.so"),
+            .duplicateRuleID("twice-rule", firstIn: dir + "/dup_rule_inside.so")
+        )
+        if case .notASharedLibrary = reason("not_a_library.so") {
+        } else {
             XCTFail("not_a_library.so: \(String(describing: reason("not_a_library.so")))")
         }
         for file in ["bad_default.so", "bad_editions.so", "bad_id.so", "bad_null_on_event.so", "bad_severity.so"] {
@@ -104,7 +136,10 @@ final class CompiledModuleLoaderTests: XCTestCase {
         var catalog = RuleCatalog()
         ModuleLoader(logger: silentLogger).load(path: dir + "/bad_major.so", into: &catalog)
         XCTAssertEqual(catalog.modules.count, 0)
-        XCTAssertEqual(catalog.failures.map(\.reason), [.incompatibleABI(major: 2, minor: 0, hostMajor: 1, hostMinor: ModuleLoader.hostABI.minor)])
+        XCTAssertEqual(
+            catalog.failures.map(\.reason),
+            [.incompatibleABI(major: 2, minor: 0, hostMajor: 1, hostMinor: ModuleLoader.hostABI.minor)]
+        )
         XCTAssertTrue(catalog.failures.first?.description.contains("rebuild the module") ?? false)
     }
 
@@ -114,21 +149,38 @@ final class CompiledModuleLoaderTests: XCTestCase {
         XCTAssertEqual(probe.version, "0.1.0")
         XCTAssertEqual(probe.abiMajor, 1)
         XCTAssertEqual(probe.abiMinor, ModuleLoader.hostABI.minor, "built against this header")
-        XCTAssertEqual(probe.rules.map(\.id), [
-            "probe-view", "probe-subject", "probe-window", "probe-session", "probe-key", "probe-app-value",
-            "probe-every", "probe-counter", "probe-counter-twin", "probe-window-push", "probe-edition", "probe-threshold",
-        ])
+        XCTAssertEqual(
+            probe.rules.map(\.id),
+            [
+                "probe-view", "probe-subject", "probe-window", "probe-session", "probe-key", "probe-app-value",
+                "probe-every", "probe-counter", "probe-counter-twin", "probe-window-push", "probe-edition",
+                "probe-threshold",
+            ]
+        )
         XCTAssertEqual(probe.rules.map(\.index), Array(0..<12))
-        XCTAssertEqual(probe.rules.map(\.fire), [
-            .everyTime, .oncePerSubject, .oncePerWindow, .oncePerSession, .oncePerKey, .oncePerAppValue,
-            .everyTime, .everyTime, .everyTime, .everyTime, .everyTime, .everyTime,
-        ])
+        XCTAssertEqual(
+            probe.rules.map(\.fire),
+            [
+                .everyTime, .oncePerSubject, .oncePerWindow, .oncePerSession, .oncePerKey, .oncePerAppValue,
+                .everyTime, .everyTime, .everyTime, .everyTime, .everyTime, .everyTime,
+            ]
+        )
         XCTAssertTrue(probe.rules.allSatisfy { $0.module == "probe" })
 
         let window = try XCTUnwrap(catalog.rule(id: "probe-window"))
-        XCTAssertEqual(window.parameters, [RuleParameter(
-            name: "quiet", kind: .durationMs, defaultValue: 1000, minimum: 0, maximum: 3_600_000,
-            meaning: "how long to stay quiet after firing")])
+        XCTAssertEqual(
+            window.parameters,
+            [
+                RuleParameter(
+                    name: "quiet",
+                    kind: .durationMs,
+                    defaultValue: 1000,
+                    minimum: 0,
+                    maximum: 3_600_000,
+                    meaning: "how long to stay quiet after firing"
+                )
+            ]
+        )
         XCTAssertEqual(window.severity, .warning)
         XCTAssertEqual(window.editions, [.edition2009, .ios7, .current])
         XCTAssertEqual(window.summary, "reports every alert, then stays quiet")

@@ -1,8 +1,9 @@
 import CRuleGuard
 import Foundation
 import Glibc
-@testable import RuleHost
 import XCTest
+
+@testable import RuleHost
 
 /// The private copy a module is loaded from holds the file's bytes, is made every time, and
 /// refuses every change afterwards.
@@ -64,9 +65,14 @@ final class ModuleFileTests: XCTestCase {
         XCTAssertEqual(pwrite(copy, &page, page.count, 0), page.count)
         var pipeEnds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&pipeEnds), 0)
-        defer { close(pipeEnds[0]); close(pipeEnds[1]) }
+        defer {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+        }
         // splice(2) is a GNU extension Glibc does not export to Swift.
-        typealias Splice = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
+        typealias Splice =
+            @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) ->
+            Int
         let splice = unsafeBitCast(try XCTUnwrap(dlsym(nil, "splice")), to: Splice.self)
         var from: Int64 = 0
         XCTAssertEqual(splice(copy, &from, pipeEnds[1], nil, 4096, 0), 4096, String(cString: strerror(errno)))

@@ -33,7 +33,11 @@ final class ModuleLoaderTests: XCTestCase {
         XCTAssertFalse(failure.description.contains("\n"), "one line")
 
         let errors = logs.entries.filter { $0.level == .error }
-        XCTAssertEqual(errors.map(\.message.description), ["rule module not loaded"], "logged once, with a constant message")
+        XCTAssertEqual(
+            errors.map(\.message.description),
+            ["rule module not loaded"],
+            "logged once, with a constant message"
+        )
         XCTAssertEqual(errors.first?.metadata["path"]?.description, junk)
         XCTAssertEqual(errors.first?.metadata["error"]?.description, failure.description, "the reason as its one line")
 

@@ -18,7 +18,10 @@ final class EvidenceTests: XCTestCase {
         evidence.add("words", ["Delete", "\"file\""])
         evidence.add("depths", [1, 2, 3])
         evidence.addNull("button")
-        XCTAssertEqual(evidence.json, #"{"count":4,"limit":-3,"modal":true,"title":null,"words":["Delete","\"file\""],"depths":[1,2,3],"button":null}"#)
+        XCTAssertEqual(
+            evidence.json,
+            #"{"count":4,"limit":-3,"modal":true,"title":null,"words":["Delete","\"file\""],"depths":[1,2,3],"button":null}"#
+        )
     }
 
     /// Texts from the host are written from their bytes as the same strings made `String`s
@@ -26,7 +29,8 @@ final class EvidenceTests: XCTestCase {
     func testTextsAreWrittenAsTheirStringsWouldBe() {
         let titles = ["Delete", "\"file\" \u{2028} é 🙂", ""]
         let bytes = titles.map { Array($0.utf8) }
-        var fromTexts = Evidence(), fromStrings = Evidence()
+        var fromTexts = Evidence()
+        var fromStrings = Evidence()
         bytes[0].withUnsafeBufferPointer { first in
             bytes[1].withUnsafeBufferPointer { second in
                 let texts = [Text(first), Text(second), Text.absent]

@@ -1,5 +1,6 @@
-@testable import RuleKit
 import XCTest
+
+@testable import RuleKit
 
 /// `SmallBytes`, the inline bytes of a message or evidence: appends of every length (the short
 /// inline copies, `memcpy`, single bytes) give exactly the bytes appended, inline and past the
@@ -17,7 +18,9 @@ final class SmallBytesTests: XCTestCase {
                     small.append(byte)
                     reference.append(byte)
                 } else {
-                    let part = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                    let part = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    }
                     part.withUnsafeBufferPointer { small.append(contentsOf: $0) }
                     reference += part
                 }

@@ -6,7 +6,10 @@ import XCTest
 /// the same numbers, the same spellings.
 final class WireSpellingTests: XCTestCase {
     private func check<R: CaseIterable & RawRepresentable, W: WireValue & RawRepresentable>(
-        _: R.Type, _: W.Type, name: (R) -> String, _ line: UInt = #line
+        _: R.Type,
+        _: W.Type,
+        name: (R) -> String,
+        _ line: UInt = #line
     ) where R.RawValue == W.RawValue {
         XCTAssertEqual(R.allCases.count, W.allCases.count, "\(R.self)", line: line)
         for value in R.allCases {

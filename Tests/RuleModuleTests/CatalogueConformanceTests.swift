@@ -18,11 +18,18 @@ final class CatalogueConformanceTests: XCTestCase {
         XCTAssertEqual(spec.entries.count, 44, "rules.md has 6 + 9 + 21 + 8 rules")
         XCTAssertEqual(spec.entries.first { $0.id == "alert-pronoun" }?.languages, "en")
         XCTAssertEqual(spec.entries.first { $0.id == "alert-frequency" }?.parameters, ["limit": 3, "window": 600_000])
-        XCTAssertEqual(spec.entries.first { $0.id == "alert-dismissed-unread" }?.parameters, ["min_read": 1000, "count": 3])
+        XCTAssertEqual(
+            spec.entries.first { $0.id == "alert-dismissed-unread" }?.parameters,
+            ["min_read": 1000, "count": 3]
+        )
     }
 
     func testAllFourShippedModulesLoadWithEveryRule() {
-        XCTAssertEqual(Set(catalog.modules.map(\.name)), Set(BuiltinCatalog.shippedModules), "failures: \(catalog.failures)")
+        XCTAssertEqual(
+            Set(catalog.modules.map(\.name)),
+            Set(BuiltinCatalog.shippedModules),
+            "failures: \(catalog.failures)"
+        )
         XCTAssertTrue(catalog.failures.isEmpty, "\(catalog.failures)")
         XCTAssertEqual(catalog.rules.count, spec.entries.count)
     }
@@ -62,7 +69,9 @@ final class CatalogueConformanceTests: XCTestCase {
             XCTAssertFalse(rule.guideline.isEmpty, rule.id)
             XCTAssertFalse(rule.source.isEmpty, rule.id)
             XCTAssertEqual(rule.languages.name, entry.languages, rule.id)
-            let revisions = [Self.revisedInV11, Self.revisedInV12, Self.revisedInV13, Self.revisedInV14].filter { $0.contains(rule.id) }.count
+            let revisions = [Self.revisedInV11, Self.revisedInV12, Self.revisedInV13, Self.revisedInV14].filter {
+                $0.contains(rule.id)
+            }.count
             XCTAssertEqual(rule.rev, 1 + revisions, rule.id)
         }
     }
@@ -75,7 +84,8 @@ final class CatalogueConformanceTests: XCTestCase {
     private static let revisedInV14: Set<String> = ["alert-button-instructions"]
 
     private static let revisedInV12: Set<String> = [
-        "alert-cancel-label", "alert-cancel-position", "alert-destructive-without-cancel", "alert-destructive-preferred",
+        "alert-cancel-label", "alert-cancel-position", "alert-destructive-without-cancel",
+        "alert-destructive-preferred",
         "alert-background-action", "alert-confirms-user-action", "sheet-missing-cancel", "sheet-cancel-in-popover",
         "sheet-cancel-not-last", "alert-button-yes-no", "alert-error-word", "alert-title-single-word",
         "alert-title-too-long", "alert-message-too-long", "alert-message-style", "alert-button-title-format",
@@ -95,8 +105,10 @@ final class CatalogueConformanceTests: XCTestCase {
             XCTAssertTrue(rule.examples.contains { $0.expected > 0 }, "\(rule.id) has no triggering example")
             XCTAssertTrue(rule.examples.contains { $0.expected == 0 }, "\(rule.id) has no non-triggering example")
             for edition in rule.editions {
-                XCTAssertTrue(rule.examples.contains { $0.expected > 0 && $0.editions.contains(edition) },
-                              "\(rule.id) has no triggering example in \(edition.name)")
+                XCTAssertTrue(
+                    rule.examples.contains { $0.expected > 0 && $0.editions.contains(edition) },
+                    "\(rule.id) has no triggering example in \(edition.name)"
+                )
             }
         }
     }

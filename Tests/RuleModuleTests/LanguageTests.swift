@@ -13,7 +13,8 @@ final class LanguageTests: XCTestCase {
         let output: CollectingOutput
 
         func rules(_ subject: String? = nil) -> [String] {
-            output.violations.filter { subject == nil || $0.object["subject"] as? String == subject }.map(\.rule).sorted()
+            output.violations.filter { subject == nil || $0.object["subject"] as? String == subject }.map(\.rule)
+                .sorted()
         }
 
         func violation(_ rule: String) -> [String: Any]? { output.violations(of: rule).first?.object }
@@ -22,7 +23,10 @@ final class LanguageTests: XCTestCase {
     private func run(_ lines: [String], edition: Edition = .current) -> Run {
         let output = CollectingOutput()
         let pipeline = EventPipeline(
-            catalog: BuiltinCatalog.load(), configuration: EngineConfiguration(defaultEdition: edition), output: output)
+            catalog: BuiltinCatalog.load(),
+            configuration: EngineConfiguration(defaultEdition: edition),
+            output: output
+        )
         for line in lines {
             var text = line
             text.withUTF8 { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 0) }
@@ -43,27 +47,45 @@ final class LanguageTests: XCTestCase {
     func testAGermanAbbrechenIsTheCancelButton() {
         let german = run([
             Self.start("de_DE"),
-            Self.alert("a1", 1000, #""title":"Foto löschen?","message":"Es wird von allen Geräten entfernt.","buttons":[{"title":"Abbrechen"},{"title":"Löschen","style":"destructive"}]"#),
+            Self.alert(
+                "a1",
+                1000,
+                #""title":"Foto löschen?","message":"Es wird von allen Geräten entfernt.","buttons":[{"title":"Abbrechen"},{"title":"Löschen","style":"destructive"}]"#
+            ),
         ])
         XCTAssertEqual(german.rules(), [], "Abbrechen cancels: no destructive-without-cancel, no cancel-label")
         let english = run([
             Self.start(),
-            Self.alert("a1", 1000, #""title":"Foto löschen?","message":"Es wird von allen Geräten entfernt.","buttons":[{"title":"Abbrechen"},{"title":"Löschen","style":"destructive"}]"#),
+            Self.alert(
+                "a1",
+                1000,
+                #""title":"Foto löschen?","message":"Es wird von allen Geräten entfernt.","buttons":[{"title":"Abbrechen"},{"title":"Löschen","style":"destructive"}]"#
+            ),
         ])
-        XCTAssertTrue(english.rules().contains("alert-destructive-without-cancel"), "without a locale, only Cancel cancels")
+        XCTAssertTrue(
+            english.rules().contains("alert-destructive-without-cancel"),
+            "without a locale, only Cancel cancels"
+        )
     }
 
     func testAnEnglishRuleIsSkippedOnAGermanAlertAndCounted() {
         let lines = [
             Self.start("de-DE"),
-            Self.alert("a1", 1000, #""title":"Ihr Konto Wurde Gesperrt","message":"Bitte melden Sie sich erneut an.","buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Anmelden"}]"#),
+            Self.alert(
+                "a1",
+                1000,
+                #""title":"Ihr Konto Wurde Gesperrt","message":"Bitte melden Sie sich erneut an.","buttons":[{"title":"Abbrechen","style":"cancel"},{"title":"Anmelden"}]"#
+            ),
         ]
         let german = run(lines)
         XCTAssertFalse(german.rules().contains("alert-title-style"), "\(german.rules())")
         XCTAssertEqual(german.pipeline.engine.languagesSkipped["alert-title-style"]?["de"], 1)
         XCTAssertEqual(german.pipeline.engine.languagesSkipped["alert-pronoun"]?["de"], 1)
         XCTAssertNil(german.pipeline.engine.languagesSkipped["alert-cancel-label"], "localized: judged")
-        XCTAssertNil(german.pipeline.engine.languagesSkipped["alert-button-instructions"], "localized: its quotations judged")
+        XCTAssertNil(
+            german.pipeline.engine.languagesSkipped["alert-button-instructions"],
+            "localized: its quotations judged"
+        )
         let english = run(lines.map { $0.replacingOccurrences(of: #","locale":"de-DE""#, with: "") })
         XCTAssertTrue(english.rules().contains("alert-title-style"), "no locale, Latin script: judged as English")
     }
@@ -71,12 +93,20 @@ final class LanguageTests: XCTestCase {
     func testUndeterminedNonLatinTextIsNotJudgedByEnglishRules() {
         let found = run([
             Self.start(),
-            Self.alert("a1", 1000, #""title":"写真を削除しますか？","message":"この操作は取り消せません","buttons":[{"title":"キャンセル","style":"cancel"},{"title":"削除","style":"destructive"}]"#),
+            Self.alert(
+                "a1",
+                1000,
+                #""title":"写真を削除しますか？","message":"この操作は取り消せません","buttons":[{"title":"キャンセル","style":"cancel"},{"title":"削除","style":"destructive"}]"#
+            ),
         ])
         XCTAssertEqual(found.pipeline.engine.languagesSkipped["alert-title-style"]?["und"], 1)
         XCTAssertFalse(found.rules().contains("alert-title-style"))
         XCTAssertTrue(found.rules().contains("alert-message-style"), "no ending mark: localized, judged by its script")
-        XCTAssertEqual(found.violation("alert-message-style")?["locale"] as? String, nil, "undetermined: no locale field")
+        XCTAssertEqual(
+            found.violation("alert-message-style")?["locale"] as? String,
+            nil,
+            "undetermined: no locale field"
+        )
     }
 
     func testAJapaneseTitleIsNotASingleWordAndItsPeriodIsWhole() {
@@ -95,7 +125,11 @@ final class LanguageTests: XCTestCase {
     func testTheArabicQuestionMarkEndsAMessage() {
         let found = run([
             Self.start("ar-SA"),
-            Self.alert("a1", 1000, #""title":"حذف الصورة","message":"هل تريد حذف هذه الصورة؟","buttons":[{"title":"إلغاء","style":"cancel"},{"title":"حذف","style":"destructive"}]"#),
+            Self.alert(
+                "a1",
+                1000,
+                #""title":"حذف الصورة","message":"هل تريد حذف هذه الصورة؟","buttons":[{"title":"إلغاء","style":"cancel"},{"title":"حذف","style":"destructive"}]"#
+            ),
         ])
         XCTAssertFalse(found.rules().contains("alert-message-style"), "\(found.rules())")
         XCTAssertEqual(found.rules(), [])
@@ -105,42 +139,93 @@ final class LanguageTests: XCTestCase {
         // Leading to trailing: the Arabic alert's Cancel leads (it shows on the right), as the
         // English original's leads on the left.
         for edition in [Edition.edition2009, .ios7, .current] {
-            let english = run([
-                Self.start("en-US"),
-                Self.alert("a1", 1000, #""title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete"}]"#),
-            ], edition: edition)
-            let arabic = run([
-                Self.start("ar-SA"),
-                Self.alert("a1", 1000, #""title":"حذف هذه الصورة؟","message":"ستتم إزالتها من جميع الأجهزة.","buttons":[{"title":"إلغاء","style":"cancel"},{"title":"حذف"}]"#),
-            ], edition: edition)
-            XCTAssertEqual(english.rules().contains("alert-cancel-position"), arabic.rules().contains("alert-cancel-position"), edition.name)
-            let swapped = run([
-                Self.start("ar-SA"),
-                Self.alert("a1", 1000, #""title":"حذف هذه الصورة؟","message":"ستتم إزالتها من جميع الأجهزة.","buttons":[{"title":"حذف"},{"title":"ألغِ"}]"#),
-            ], edition: .current)
-            XCTAssertTrue(swapped.rules().contains("alert-cancel-position"), "the default-style ألغِ (the table's Arabic Cancel) trails: on the wrong side")
+            let english = run(
+                [
+                    Self.start("en-US"),
+                    Self.alert(
+                        "a1",
+                        1000,
+                        #""title":"Delete this photo?","message":"It is removed from all devices.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Delete"}]"#
+                    ),
+                ],
+                edition: edition
+            )
+            let arabic = run(
+                [
+                    Self.start("ar-SA"),
+                    Self.alert(
+                        "a1",
+                        1000,
+                        #""title":"حذف هذه الصورة؟","message":"ستتم إزالتها من جميع الأجهزة.","buttons":[{"title":"إلغاء","style":"cancel"},{"title":"حذف"}]"#
+                    ),
+                ],
+                edition: edition
+            )
+            XCTAssertEqual(
+                english.rules().contains("alert-cancel-position"),
+                arabic.rules().contains("alert-cancel-position"),
+                edition.name
+            )
+            let swapped = run(
+                [
+                    Self.start("ar-SA"),
+                    Self.alert(
+                        "a1",
+                        1000,
+                        #""title":"حذف هذه الصورة؟","message":"ستتم إزالتها من جميع الأجهزة.","buttons":[{"title":"حذف"},{"title":"ألغِ"}]"#
+                    ),
+                ],
+                edition: .current
+            )
+            XCTAssertTrue(
+                swapped.rules().contains("alert-cancel-position"),
+                "the default-style ألغِ (the table's Arabic Cancel) trails: on the wrong side"
+            )
         }
     }
 
     func testThePresentationsLocaleOverridesTheSessions() {
         let found = run([
             Self.start("de-DE"),
-            Self.alert("a1", 1000, #""locale":"fr-FR","title":"Supprimer la photo ?","message":"Elle sera supprimée.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Supprimer","style":"destructive"}]"#),
-            Self.alert("a2", 2000, #""title":"Foto löschen?","message":"Es wird entfernt.","buttons":[{"title":"Abbrechen"},{"title":"Löschen","style":"destructive"}]"#),
-            Self.alert("a3", 3000, #""locale":"fr-FR","title":"Supprimer la photo ?","message":"Elle sera supprimée.","buttons":[{"title":"Abbrechen"},{"title":"Supprimer","style":"destructive"}]"#),
+            Self.alert(
+                "a1",
+                1000,
+                #""locale":"fr-FR","title":"Supprimer la photo ?","message":"Elle sera supprimée.","buttons":[{"title":"Cancel","style":"cancel"},{"title":"Supprimer","style":"destructive"}]"#
+            ),
+            Self.alert(
+                "a2",
+                2000,
+                #""title":"Foto löschen?","message":"Es wird entfernt.","buttons":[{"title":"Abbrechen"},{"title":"Löschen","style":"destructive"}]"#
+            ),
+            Self.alert(
+                "a3",
+                3000,
+                #""locale":"fr-FR","title":"Supprimer la photo ?","message":"Elle sera supprimée.","buttons":[{"title":"Abbrechen"},{"title":"Supprimer","style":"destructive"}]"#
+            ),
         ])
         let label = found.violation("alert-cancel-label")
         XCTAssertEqual(label?["locale"] as? String, "fr-FR")
         XCTAssertEqual(label?["suggestion"] as? String, "Title the cancel button “Annuler” instead of “Cancel”")
         XCTAssertEqual(found.rules("a2"), [], "the session's German: Abbrechen cancels")
-        XCTAssertTrue(found.rules("a3").contains("alert-destructive-without-cancel"), "in French, Abbrechen does not cancel")
+        XCTAssertTrue(
+            found.rules("a3").contains("alert-destructive-without-cancel"),
+            "in French, Abbrechen does not cancel"
+        )
     }
 
     func testAnUnknownTranslationOfCancelIsSkippedAndCounted() {
         let found = run([
             Self.start("cs-CZ"),
-            Self.alert("a1", 1000, #""title":"Smazat fotku?","message":"Bude odstraněna ze všech zařízení.","buttons":[{"title":"Odvolat","style":"cancel"},{"title":"Smazat","style":"destructive"}]"#),
-            Self.alert("a2", 2000, #""title":"Smazat fotku?","message":"Bude odstraněna ze všech zařízení.","buttons":[{"title":"Ne","style":"cancel"},{"title":"Smazat","style":"destructive"}]"#),
+            Self.alert(
+                "a1",
+                1000,
+                #""title":"Smazat fotku?","message":"Bude odstraněna ze všech zařízení.","buttons":[{"title":"Odvolat","style":"cancel"},{"title":"Smazat","style":"destructive"}]"#
+            ),
+            Self.alert(
+                "a2",
+                2000,
+                #""title":"Smazat fotku?","message":"Bude odstraněna ze všech zařízení.","buttons":[{"title":"Ne","style":"cancel"},{"title":"Smazat","style":"destructive"}]"#
+            ),
         ])
         XCTAssertEqual(found.rules("a1"), [], "Odvolat: an app's own translation, not judged")
         XCTAssertEqual(found.pipeline.engine.languagesSkipped["alert-cancel-label"]?["cs"], 1)
@@ -151,7 +236,11 @@ final class LanguageTests: XCTestCase {
         // An English alert whose title ends with the ideographic full stop (three bytes).
         let found = run([
             Self.start("en-US"),
-            Self.alert("a1", 1000, #""title":"Unable to connect。","message":"Try again later.","buttons":[{"title":"OK"}]"#),
+            Self.alert(
+                "a1",
+                1000,
+                #""title":"Unable to connect。","message":"Try again later.","buttons":[{"title":"OK"}]"#
+            ),
         ])
         let style = found.violation("alert-title-style")
         XCTAssertEqual((style?["evidence"] as? [String: Any])?["suggested_title"] as? String, "Unable to connect")

@@ -15,7 +15,10 @@ final class LongReportTests: XCTestCase {
     private func run(_ events: [[String: Any]]) throws -> [[String: Any]] {
         let collector = CollectingOutput()
         let pipeline = EventPipeline(
-            catalog: BuiltinCatalog.load(), configuration: EngineConfiguration(defaultEdition: .current), output: collector)
+            catalog: BuiltinCatalog.load(),
+            configuration: EngineConfiguration(defaultEdition: .current),
+            output: collector
+        )
         for event in events {
             var text = try line(event)
             text.withUTF8 { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 0) }
@@ -30,7 +33,10 @@ final class LongReportTests: XCTestCase {
                 "v": 1, "type": "alert.presented", "session": "S1", "ts": ts, "id": id, "title": title,
                 "message": message ?? NSNull(), "buttons": [["title": "OK"]],
             ],
-            ["v": 1, "type": "alert.dismissed", "session": "S1", "ts": ts + 1000, "id": id, "button": 0, "via": "button"],
+            [
+                "v": 1, "type": "alert.dismissed", "session": "S1", "ts": ts + 1000, "id": id, "button": 0,
+                "via": "button",
+            ],
         ]
     }
 
@@ -53,7 +59,8 @@ final class LongReportTests: XCTestCase {
         XCTAssertEqual(evidence?["count"] as? Int, 3)
         XCTAssertEqual(
             repeated.first?["message"] as? String,
-            "The alert “\(String(title.unicodeScalars.prefix(80)))…” has appeared 3 times in this session; the limit is 2")
+            "The alert “\(String(title.unicodeScalars.prefix(80)))…” has appeared 3 times in this session; the limit is 2"
+        )
     }
 
     func testALongSingleWordTitle() throws {
@@ -67,6 +74,8 @@ final class LongReportTests: XCTestCase {
         XCTAssertEqual(evidence?["title"] as? String, title)
         XCTAssertEqual(evidence?["word"] as? String, title)
         XCTAssertEqual(
-            single.first?["message"] as? String, "The alert title “\(String(title.unicodeScalars.prefix(80)))…” is a single word")
+            single.first?["message"] as? String,
+            "The alert title “\(String(title.unicodeScalars.prefix(80)))…” is a single word"
+        )
     }
 }

@@ -37,7 +37,10 @@ final class RecordedStreamTests: XCTestCase {
             for edition in Edition.allCases {
                 let collector = CollectingOutput(keepsEverything: false)
                 let pipeline = EventPipeline(
-                    catalog: catalog, configuration: EngineConfiguration(defaultEdition: edition), output: collector)
+                    catalog: catalog,
+                    configuration: EngineConfiguration(defaultEdition: edition),
+                    output: collector
+                )
                 for line in text.split(separator: "\n") {
                     var line = String(line)
                     line.withUTF8 { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 0) }
@@ -45,8 +48,11 @@ final class RecordedStreamTests: XCTestCase {
                 XCTAssertEqual(pipeline.eventsRejected, 0, "\(stream.file) has rejected events")
                 for rule in judged {
                     let expected = stream.expect[rule]?[edition.name] ?? 0
-                    XCTAssertEqual(collector.countsByRule[rule] ?? 0, expected,
-                                   "\(stream.file) [\(edition.name)] \(rule): \(stream.note)")
+                    XCTAssertEqual(
+                        collector.countsByRule[rule] ?? 0,
+                        expected,
+                        "\(stream.file) [\(edition.name)] \(rule): \(stream.note)"
+                    )
                 }
             }
         }

@@ -30,13 +30,22 @@ struct RuleCatalogueSpec {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 7 else { continue }
             let id = cells[1].replacingOccurrences(of: "`", with: "")
-            let editions: [String] = cells[3] == "all"
+            let editions: [String] =
+                cells[3] == "all"
                 ? ["2009", "ios7", "current"]
-                : cells[3].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "") }
-            entries.append(Entry(
-                id: id, module: module, severity: cells[2], editions: editions,
-                languages: cells[4].replacingOccurrences(of: "`", with: ""),
-                parameters: Self.parameters(cells[5])))
+                : cells[3].split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "")
+                }
+            entries.append(
+                Entry(
+                    id: id,
+                    module: module,
+                    severity: cells[2],
+                    editions: editions,
+                    languages: cells[4].replacingOccurrences(of: "`", with: ""),
+                    parameters: Self.parameters(cells[5])
+                )
+            )
         }
     }
 

@@ -11,7 +11,11 @@ final class RuleReferenceTests: XCTestCase {
         let generated = RuleReference(catalog: catalog).markdown()
         let path = BuiltinCatalog.packageRoot.appendingPathComponent("docs/rules.md")
         let committed = try String(contentsOf: path, encoding: .utf8)
-        XCTAssertEqual(committed, generated, "docs/rules.md is stale: run `swift build && .build/debug/modalwatch rules --markdown > docs/rules.md`")
+        XCTAssertEqual(
+            committed,
+            generated,
+            "docs/rules.md is stale: run `swift build && .build/debug/modalwatch rules --markdown > docs/rules.md`"
+        )
     }
 
     func testEveryRuleHasAnExampleMessage() {

@@ -1,6 +1,7 @@
 import ModalwatchTesting
-@testable import SessionEngine
 import XCTest
+
+@testable import SessionEngine
 
 /// What the engine holds per app is bounded: at most `max_apps` apps without a live session
 /// (the least recently seen forgotten first, counted), at most `max_app_values` app-wide
@@ -16,15 +17,24 @@ final class AppBoundsTests: XCTestCase {
 
     func testOneAppsFloodHoldsBackNoneOfAnotherAppsViolations() throws {
         let h = try Harness(modules: Self.modules, configuration: EngineConfiguration(maxViolationsPerRulePerSecond: 5))
-        var lines = [Line.start("F", 10_000, app: "com.example.flood"), Line.start("Q", 10_000, app: "com.example.quiet")]
-        for i in 0..<20 { lines.append(Line.action("F", 10_000 + Int64(i) * 10)) }   // 20 in one event-second
-        for i in 0..<3 { lines.append(Line.action("Q", 10_500 + Int64(i))) }         // 3 in the same second
+        var lines = [
+            Line.start("F", 10_000, app: "com.example.flood"), Line.start("Q", 10_000, app: "com.example.quiet"),
+        ]
+        for i in 0..<20 { lines.append(Line.action("F", 10_000 + Int64(i) * 10)) }  // 20 in one event-second
+        for i in 0..<3 { lines.append(Line.action("Q", 10_500 + Int64(i))) }  // 3 in the same second
         h.send(lines)
         let every = h.violations(of: "probe-every")
-        XCTAssertEqual(every.filter { $0.app == "com.example.quiet" }.count, 3, "the quiet app's violations all go through")
+        XCTAssertEqual(
+            every.filter { $0.app == "com.example.quiet" }.count,
+            3,
+            "the quiet app's violations all go through"
+        )
         XCTAssertEqual(every.filter { $0.app == "com.example.flood" }.count, 5)
         XCTAssertEqual(h.engine.violationsRateLimitedByRule["probe-every"], 15)
-        XCTAssertEqual(h.engine.violationsRateLimitedByApp["com.example.flood"], h.engine.statistics.violationsRateLimited)
+        XCTAssertEqual(
+            h.engine.violationsRateLimitedByApp["com.example.flood"],
+            h.engine.statistics.violationsRateLimited
+        )
         XCTAssertNil(h.engine.violationsRateLimitedByApp["com.example.quiet"])
     }
 
@@ -48,17 +58,26 @@ final class AppBoundsTests: XCTestCase {
         // A live app, counted up before the churn.
         h.send(Line.start("L", 1000, app: "com.example.live"), Line.event("app.foreground", "L", 1001))
         // An idle app with state, seen before the churn: forgotten first.
-        h.send(Line.start("O", 1000, app: "com.example.old"), Line.event("app.foreground", "O", 1002), Line.end("O", 1003))
+        h.send(
+            Line.start("O", 1000, app: "com.example.old"),
+            Line.event("app.foreground", "O", 1002),
+            Line.end("O", 1003)
+        )
         for n in 0..<50 {
-            h.send(Line.start("C\(n)", 2000 + Int64(n), app: "com.example.churn\(n)"),
-                   Line.event("app.foreground", "C\(n)", 2000 + Int64(n)),
-                   Line.end("C\(n)", 2000 + Int64(n)))
+            h.send(
+                Line.start("C\(n)", 2000 + Int64(n), app: "com.example.churn\(n)"),
+                Line.event("app.foreground", "C\(n)", 2000 + Int64(n)),
+                Line.end("C\(n)", 2000 + Int64(n))
+            )
         }
         XCTAssertLessThanOrEqual(h.engine.appsKnown, 3)
         XCTAssertEqual(h.engine.statistics.appsEvicted, 52 - 3, "every app but the live one and the two most recent")
         // The live app's app-wide counter went on; the forgotten one starts again.
-        h.send(Line.event("app.foreground", "L", 3000),
-               Line.start("O2", 3001, app: "com.example.old"), Line.event("app.foreground", "O2", 3002))
+        h.send(
+            Line.event("app.foreground", "L", 3000),
+            Line.start("O2", 3001, app: "com.example.old"),
+            Line.event("app.foreground", "O2", 3002)
+        )
         XCTAssertEqual(counters(h, "probe-counter", app: "com.example.live"), [1, 2])
         XCTAssertEqual(counters(h, "probe-counter", app: "com.example.old"), [1, 1])
         // The snapshot never carries more apps than the bound, and a restore keeps to it too.
@@ -76,7 +95,11 @@ final class AppBoundsTests: XCTestCase {
         // Many apps, then one short session of the last: its app index exceeds the bytes left.
         let h = try Harness(modules: Self.modules)
         for n in 0..<200 {
-            h.send(Line.start("C\(n)", 1000, app: "a\(n)"), Line.event("app.foreground", "C\(n)", 1001), Line.end("C\(n)", 1002))
+            h.send(
+                Line.start("C\(n)", 1000, app: "a\(n)"),
+                Line.event("app.foreground", "C\(n)", 1001),
+                Line.end("C\(n)", 1002)
+            )
         }
         h.send(Line.start("L", 2000, app: "z"))
         let snapshot = h.engine.snapshot()
@@ -94,11 +117,18 @@ final class AppBoundsTests: XCTestCase {
             Line.present("modal", "S", 1300, "m3", #""transition":"cross_dissolve""#),
             Line.present("modal", "S", 1400, "m4", #""transition":"cover_vertical""#),
             Line.start("T", 2000, app: "com.example.notes"),
-            Line.present("modal", "T", 2100, "n1", #""transition":"cross_dissolve""#))
+            Line.present("modal", "T", 2100, "n1", #""transition":"cross_dissolve""#)
+        )
         let fired = h.violations(of: "probe-app-value")
-        XCTAssertEqual(fired.map { $0.evidence["transition"] as? String }, ["cover_vertical", "flip_horizontal", "cross_dissolve"])
-        XCTAssertEqual(fired.map(\.app), ["com.example.mail", "com.example.mail", "com.example.notes"],
-                       "the full app's third value is refused; another app is not affected")
+        XCTAssertEqual(
+            fired.map { $0.evidence["transition"] as? String },
+            ["cover_vertical", "flip_horizontal", "cross_dissolve"]
+        )
+        XCTAssertEqual(
+            fired.map(\.app),
+            ["com.example.mail", "com.example.mail", "com.example.notes"],
+            "the full app's third value is refused; another app is not affected"
+        )
         XCTAssertEqual(h.engine.statistics.appValuesRefused, 1)
         XCTAssertLessThanOrEqual(h.engine.snapshot().apps.map(\.fired.count).max() ?? 0, 2)
     }

@@ -21,15 +21,18 @@ final class ConfigurationTests: XCTestCase {
             Line.start("N", 1000, app: "com.example.new"),
             Line.event("app.background", "N", 1100),
             Line.start("L", 1000, app: legacy),
-            Line.event("app.background", "L", 1100))
+            Line.event("app.background", "L", 1100)
+        )
         let fired = h.violations(of: "probe-edition")
         XCTAssertEqual(fired.map(\.session), ["L"], "probe-edition applies in 2009 only")
         XCTAssertEqual(fired.first?.object["edition"] as? String, "2009")
         XCTAssertEqual(fired.first?.evidence["edition"] as? Int, 1, "mw_call.edition is MW_EDITION_2009")
         let editions = h.views.map { ($0.string("session") ?? "", $0.int("edition") ?? 0) }
         XCTAssertEqual(editions.map(\.1), [4, 4, 1, 1])
-        XCTAssertEqual(h.violations(of: "probe-view").map { $0.object["edition"] as? String },
-                       ["current", "current", "2009", "2009"])
+        XCTAssertEqual(
+            h.violations(of: "probe-view").map { $0.object["edition"] as? String },
+            ["current", "current", "2009", "2009"]
+        )
     }
 
     func testTheDefaultEditionAppliesToAppsTheConfigDoesNotName() throws {
@@ -38,7 +41,8 @@ final class ConfigurationTests: XCTestCase {
             Line.start("A", 1000, app: "com.example.unnamed"),
             Line.event("app.background", "A", 1100),
             Line.start("L", 1000, app: legacy),
-            Line.event("app.background", "L", 1100))
+            Line.event("app.background", "L", 1100)
+        )
         XCTAssertEqual(h.violations(of: "probe-edition").map(\.session), ["A"])
         XCTAssertEqual(h.engine.profile(forApp: nil).edition, .edition2009)
         XCTAssertEqual(h.engine.profile(forApp: legacy).edition, .current)
@@ -49,14 +53,18 @@ final class ConfigurationTests: XCTestCase {
         let h = try harness(EngineConfiguration(apps: [legacy: .init(edition: .edition2009)]))
         h.send(
             Line.event("app.background", "X", 1000),
-            Line.event("app.background", "X", 1100, #""app":"\#(legacy)""#))
+            Line.event("app.background", "X", 1100, #""app":"\#(legacy)""#)
+        )
         XCTAssertEqual(h.violations(of: "probe-edition").map(\.ts), [1100])
     }
 
     func testADisabledRuleIsNotCalledAndAnAppCanEnableItAgain() throws {
-        let h = try harness(EngineConfiguration(
-            rules: ["probe-view": .init(enabled: false)],
-            apps: [legacy: .init(rules: ["probe-view": .init(enabled: true)])]))
+        let h = try harness(
+            EngineConfiguration(
+                rules: ["probe-view": .init(enabled: false)],
+                apps: [legacy: .init(rules: ["probe-view": .init(enabled: true)])]
+            )
+        )
         h.send(Line.start("N", 1000, app: "com.example.new"), Line.start("L", 1000, app: legacy))
         XCTAssertEqual(h.violations(of: "probe-view").map(\.session), ["L"])
         XCTAssertNil(h.engine.profile(forApp: nil).rules.first { $0.descriptor.id == "probe-view" })
@@ -67,12 +75,19 @@ final class ConfigurationTests: XCTestCase {
         let defaults = try harness()
         defaults.send([Line.start("S", 1000)] + alerts("S"))
         XCTAssertEqual(defaults.violations(of: "probe-threshold").map(\.ts), [1004, 1005], "limit 3 by default")
-        XCTAssertEqual(defaults.violations(of: "probe-threshold").first?.object["message"] as? String,
-                       "4 alerts in the session; the limit is 3")
+        XCTAssertEqual(
+            defaults.violations(of: "probe-threshold").first?.object["message"] as? String,
+            "4 alerts in the session; the limit is 3"
+        )
 
-        let h = try harness(EngineConfiguration(
-            rules: ["probe-threshold": .init(parameters: ["limit": 4]), "probe-view": .init(parameters: ["echo": 9])],
-            apps: [legacy: .init(rules: ["probe-threshold": .init(parameters: ["limit": 1])])]))
+        let h = try harness(
+            EngineConfiguration(
+                rules: [
+                    "probe-threshold": .init(parameters: ["limit": 4]), "probe-view": .init(parameters: ["echo": 9]),
+                ],
+                apps: [legacy: .init(rules: ["probe-threshold": .init(parameters: ["limit": 1])])]
+            )
+        )
         h.send([Line.start("N", 1000, app: "com.example.new")] + alerts("N"))
         h.send([Line.start("L", 1000, app: legacy)] + alerts("L"))
         let fired = h.violations(of: "probe-threshold")
@@ -95,18 +110,23 @@ final class ConfigurationTests: XCTestCase {
             Line.alert("L", 1150, "a1"),
             Line.event("app.foreground", "L", 1200),
             Line.event("app.foreground", "L", 1300),
-            Line.event("app.background", "L", 1350))
+            Line.event("app.background", "L", 1350)
+        )
         XCTAssertEqual(h.violations(of: "probe-edition").count, 0)
         XCTAssertEqual(h.violations(of: "probe-counter").last?.evidence["session"] as? Int, 2)
 
-        h.engine.reconfigure(EngineConfiguration(
-            rules: ["probe-counter": .init(severity: .error)],
-            apps: [legacy: .init(edition: .edition2009)]))
+        h.engine.reconfigure(
+            EngineConfiguration(
+                rules: ["probe-counter": .init(severity: .error)],
+                apps: [legacy: .init(edition: .edition2009)]
+            )
+        )
         XCTAssertEqual(h.engine.configuration.apps[legacy]?.edition, .edition2009)
         h.send(
             Line.event("app.foreground", "L", 1400),
             Line.event("app.background", "L", 1500),
-            Line.alert("L", 1600, "a1"))
+            Line.alert("L", 1600, "a1")
+        )
 
         let counted = try XCTUnwrap(h.violations(of: "probe-counter").last)
         XCTAssertEqual(counted.evidence["session"] as? Int, 3, "the session's counters survive")

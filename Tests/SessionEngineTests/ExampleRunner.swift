@@ -24,7 +24,8 @@ struct ExampleRunner {
         var passed: Bool { fired == expected && rejected.isEmpty }
 
         var description: String {
-            var text = "\(module)/\(rule), example \"\(example)\" in edition \(edition.name): "
+            var text =
+                "\(module)/\(rule), example \"\(example)\" in edition \(edition.name): "
                 + "expected \(expected) violation(s), got \(fired)"
             if !rejected.isEmpty { text += "; rejected events: " + rejected.joined(separator: "; ") }
             return text
@@ -50,9 +51,16 @@ struct ExampleRunner {
         }
         let rejections: Set<DiagnosticReason> = [.malformedJSON, .missingField, .badField, .tooLarge]
         return Outcome(
-            module: rule.module, rule: rule.id, example: example.name, edition: edition,
-            expected: example.expected, fired: output.violations(of: rule.id).count,
-            rejected: output.diagnostics.filter { rejections.contains($0.reason) }.map { "\($0.reason.rawValue): \($0.detail)" })
+            module: rule.module,
+            rule: rule.id,
+            example: example.name,
+            edition: edition,
+            expected: example.expected,
+            fired: output.violations(of: rule.id).count,
+            rejected: output.diagnostics.filter { rejections.contains($0.reason) }.map {
+                "\($0.reason.rawValue): \($0.detail)"
+            }
+        )
     }
 
     /// Every example of every rule (of `modules`, when given), in every edition it declares.

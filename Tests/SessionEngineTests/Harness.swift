@@ -25,8 +25,10 @@ final class Harness {
     /// Loads every module in the compiled directory (no built-ins) and builds a pipeline over them.
     /// Fails the test if a module does not load.
     init(
-        modules: Result<String, ModuleCompiler.Failure>, configuration: EngineConfiguration = .init(),
-        file: StaticString = #filePath, line: UInt = #line
+        modules: Result<String, ModuleCompiler.Failure>,
+        configuration: EngineConfiguration = .init(),
+        file: StaticString = #filePath,
+        line: UInt = #line
     ) throws {
         catalog = Self.load(try modules.get())
         for failure in catalog.failures {

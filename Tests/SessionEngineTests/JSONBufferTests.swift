@@ -14,7 +14,9 @@ final class JSONBufferTests: XCTestCase {
     }
 
     func testIntegersAtEveryLengthAndBoundary() {
-        var values: [Int64] = [0, 1, 9, 10, 11, 19, 99, 100, 101, 999, 1000, .max, .min, .max - 1, .min + 1, 1_732_290_025_875]
+        var values: [Int64] = [
+            0, 1, 9, 10, 11, 19, 99, 100, 101, 999, 1000, .max, .min, .max - 1, .min + 1, 1_732_290_025_875,
+        ]
         var power: Int64 = 1
         for _ in 0..<18 {
             power *= 10
@@ -27,7 +29,9 @@ final class JSONBufferTests: XCTestCase {
     }
 
     func testIntegersWithZerosInsideAndAtRandom() {
-        var values: [Int64] = [100_000_001, 1_000_000_000_000, 10_203_040_506_070_809, 1_732_290_000_000, 1_700_000_000_007, 20_000_000]
+        var values: [Int64] = [
+            100_000_001, 1_000_000_000_000, 10_203_040_506_070_809, 1_732_290_000_000, 1_700_000_000_007, 20_000_000,
+        ]
         // Every digit count, with digits drawn at random (a fixed seed), many of them zero.
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<20_000 {
@@ -59,11 +63,22 @@ final class JSONBufferTests: XCTestCase {
     }
 
     func testIntegersInARow() {
-        XCTAssertEqual(written { b in b.integer(7); b.raw(","); b.integer(-42); b.raw(","); b.integer(1_000_000) }, "[7,-42,1000000]")
+        XCTAssertEqual(
+            written { b in
+                b.integer(7)
+                b.raw(",")
+                b.integer(-42)
+                b.raw(",")
+                b.integer(1_000_000)
+            },
+            "[7,-42,1000000]"
+        )
     }
 
     func testHexOfEveryDigitInEveryPlace() {
-        var values: [UInt64] = [0, 1, 0xF, 0x10, .max, 0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210, 0x8000_0000_0000_0000]
+        var values: [UInt64] = [
+            0, 1, 0xF, 0x10, .max, 0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210, 0x8000_0000_0000_0000,
+        ]
         for shift in stride(from: 0, to: 64, by: 4) {
             for digit in UInt64(0)...15 { values.append(digit << UInt64(shift)) }
         }
@@ -75,7 +90,10 @@ final class JSONBufferTests: XCTestCase {
 
     func testGrowsPastItsCapacity() {
         var buffer = JSONBuffer(capacity: 64)
-        for i in 0..<100 { buffer.integer(Int64(i) * 1_000_000_007); buffer.hex64(UInt64(i)) }
+        for i in 0..<100 {
+            buffer.integer(Int64(i) * 1_000_000_007)
+            buffer.hex64(UInt64(i))
+        }
         let expected = (0..<100).map { i in
             let hex = String(UInt64(i), radix: 16)
             return "\(Int64(i) * 1_000_000_007)" + String(repeating: "0", count: 16 - hex.count) + hex
@@ -86,7 +104,9 @@ final class JSONBufferTests: XCTestCase {
     /// The word-at-a-time copy of plain text hands over to the escaper at the first byte that
     /// needs a look, wherever it is: the result is the escaper's on the whole string.
     func testStringsWithAByteToEscapeAtEveryPosition() {
-        let specials: [[UInt8]] = [[0x22], [0x5C], [0x0A], [0x01], [0x7F], Array("é".utf8), Array("\u{2028}".utf8), [0xFF]]
+        let specials: [[UInt8]] = [
+            [0x22], [0x5C], [0x0A], [0x01], [0x7F], Array("é".utf8), Array("\u{2028}".utf8), [0xFF],
+        ]
         for length in 0..<26 {
             let plain = (0..<length).map { UInt8(0x61 + $0 % 26) }
             XCTAssertEqual(writtenString(plain), escaped(plain), "plain, \(length) bytes")

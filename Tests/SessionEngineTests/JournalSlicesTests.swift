@@ -27,7 +27,9 @@ final class JournalSlicesTests: XCTestCase {
     private func send(_ pipeline: EventPipeline, _ lines: [String]) {
         for line in lines {
             var bytes = Array(line.utf8)
-            bytes.withUnsafeMutableBytes { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 1_700_000_000_000) }
+            bytes.withUnsafeMutableBytes {
+                pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 1_700_000_000_000)
+            }
         }
     }
 
@@ -54,7 +56,11 @@ final class JournalSlicesTests: XCTestCase {
             XCTAssertLessThan(turns, 1000)
             sliced = engine.continueJournalCopy(copying) { true }
         }
-        XCTAssertEqual(turns, (602 + Engine.journalStep - 1) / Engine.journalStep, "one step of journalStep entries a turn")
+        XCTAssertEqual(
+            turns,
+            (602 + Engine.journalStep - 1) / Engine.journalStep,
+            "one step of journalStep entries a turn"
+        )
         let excerpt = try XCTUnwrap(sliced).excerpt()
         XCTAssertEqual(excerpt.records, whole.excerpt().records)
         XCTAssertEqual(excerpt.records.count, 301, "S's start and its 300 actions, in more than one piece")
@@ -70,9 +76,16 @@ final class JournalSlicesTests: XCTestCase {
         let copying = engine.startJournalCopy(session: "S")
         XCTAssertNil(engine.continueJournalCopy(copying) { true }, "one step, more to come")
         // Meanwhile ingest fills the whole ring with session U: S's older entries are gone.
-        send(pipeline, [Line.start("U", 2_000)] + (0..<engine.journal.capacity).map { Line.action("U", 2_001 + Int64($0)) })
+        send(
+            pipeline,
+            [Line.start("U", 2_000)] + (0..<engine.journal.capacity).map { Line.action("U", 2_001 + Int64($0)) }
+        )
         let excerpt = try XCTUnwrap(engine.continueJournalCopy(copying) { true }, "nothing left to walk").excerpt()
-        XCTAssertEqual(excerpt.records.count, Engine.journalStep / 2, "only what the first step copied: S's half of the newest entries")
+        XCTAssertEqual(
+            excerpt.records.count,
+            Engine.journalStep / 2,
+            "only what the first step copied: S's half of the newest entries"
+        )
         XCTAssertEqual(excerpt.records.last?.title, "s299")
         XCTAssertFalse(excerpt.complete, "S's start was not copied")
     }
@@ -84,8 +97,10 @@ final class JournalSlicesTests: XCTestCase {
         var lines: [String] = []
         for n in 0..<1_500 {
             let ts = 10_000 + Int64(n) * 10
-            lines += [Line.start("A\(n)", ts), Line.alert("A\(n)", ts + 1, "x"), Line.dismiss("alert", "A\(n)", ts + 2, "x"),
-                      Line.alert("A\(n)", ts + 3, "y"), Line.dismiss("alert", "A\(n)", ts + 4, "y")]
+            lines += [
+                Line.start("A\(n)", ts), Line.alert("A\(n)", ts + 1, "x"), Line.dismiss("alert", "A\(n)", ts + 2, "x"),
+                Line.alert("A\(n)", ts + 3, "y"), Line.dismiss("alert", "A\(n)", ts + 4, "y"),
+            ]
         }
         send(pipeline, lines)
         let scan = Engine.SessionScan(app: nil)
@@ -108,7 +123,13 @@ final class JournalSlicesTests: XCTestCase {
         XCTAssertEqual(pieces, (7_500 + Engine.journalStep - 1) / Engine.journalStep, "one step a turn")
         XCTAssertEqual(sessions.count, 1_500)
         let index = alerts.index()
-        XCTAssertEqual(sessions.map { index.count(for: $0.snapshot, windowMs: 1_000_000).inWindow }, Array(repeating: 2, count: 1_500))
-        XCTAssertTrue(sessions.allSatisfy { index.count(for: $0.snapshot, windowMs: 1_000_000).complete }, "the journal holds every alert")
+        XCTAssertEqual(
+            sessions.map { index.count(for: $0.snapshot, windowMs: 1_000_000).inWindow },
+            Array(repeating: 2, count: 1_500)
+        )
+        XCTAssertTrue(
+            sessions.allSatisfy { index.count(for: $0.snapshot, windowMs: 1_000_000).complete },
+            "the journal holds every alert"
+        )
     }
 }

@@ -1,7 +1,8 @@
 import EventDecoding
 import ModalwatchABI
-@testable import SessionEngine
 import XCTest
+
+@testable import SessionEngine
 
 /// `LocaleTable`: well-formed tags solved to share one probe run under the unkeyed hash (the
 /// low bits of FNV-1a) spread out under the keyed one.
@@ -35,7 +36,9 @@ final class LocaleTableTests: XCTestCase {
         for tag in tags.prefix(8) {
             XCTAssertEqual(tag.withUnsafeBytes { Hashing.fnv1a($0) } & 0x7FF, target)
             var normalized = [UInt8](repeating: 0, count: LocaleTag.maxBytes)
-            let length = tag.withUnsafeBufferPointer { LocaleTag.normalize($0.baseAddress!, $0.count, into: &normalized) }
+            let length = tag.withUnsafeBufferPointer {
+                LocaleTag.normalize($0.baseAddress!, $0.count, into: &normalized)
+            }
             XCTAssertEqual(length.map { Array(normalized.prefix($0)) }, tag, "a well-formed tag in its normalized form")
         }
         let table = LocaleTable()

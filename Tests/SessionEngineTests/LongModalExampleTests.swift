@@ -49,7 +49,8 @@ final class LongModalExampleTests: XCTestCase {
             Line.start("L", t0, app: "com.example.notes"),
             Line.present("modal", "L", t0 + 1000, "compose"),
             Line.action("L", t0 + 631_000, label: "Italic"),
-            Line.action("L", t0 + 721_000, label: "Underline"))
+            Line.action("L", t0 + 721_000, label: "Underline")
+        )
         let fired = h.violations(of: "modal-lingering")
         XCTAssertEqual(fired.count, 1)
         let violation = try XCTUnwrap(fired.first)
@@ -58,7 +59,10 @@ final class LongModalExampleTests: XCTestCase {
         XCTAssertEqual(violation.object["severity"] as? String, "info")
         XCTAssertEqual(violation.object["subject"] as? String, "compose")
         XCTAssertEqual(violation.object["ts"] as? Int, Int(t0 + 631_000))
-        XCTAssertEqual(violation.object["message"] as? String, "a modal view has been open for 630 s; the limit is 600 s")
+        XCTAssertEqual(
+            violation.object["message"] as? String,
+            "a modal view has been open for 630 s; the limit is 600 s"
+        )
         XCTAssertEqual(violation.evidence["modal"] as? String, "compose")
         XCTAssertEqual(violation.evidence["open_ms"] as? Int, 630_000)
         XCTAssertEqual(violation.evidence["max_duration_ms"] as? Int, 600_000)
@@ -75,8 +79,9 @@ final class LongModalExampleTests: XCTestCase {
             Line.start("L", t0),
             Line.present("modal", "L", t0 + 1000, "compose"),
             Line.alert("L", t0 + 2000, "a1"),
-            Line.action("L", t0 + 700_000),                                    // an alert is topmost
-            Line.dismiss("alert", "L", t0 + 710_000, "a1", #""button":0"#))    // the modal is topmost again
+            Line.action("L", t0 + 700_000),  // an alert is topmost
+            Line.dismiss("alert", "L", t0 + 710_000, "a1", #""button":0"#)
+        )  // the modal is topmost again
         XCTAssertEqual(h.violations(of: "modal-lingering").map(\.ts), [t0 + 710_000])
     }
 
@@ -91,7 +96,9 @@ final class LongModalExampleTests: XCTestCase {
         defaults.send(stream)
         XCTAssertEqual(defaults.violations(of: "modal-lingering").count, 0)
 
-        let strict = try harness(EngineConfiguration(rules: ["modal-lingering": .init(parameters: ["max_duration": 240_000])]))
+        let strict = try harness(
+            EngineConfiguration(rules: ["modal-lingering": .init(parameters: ["max_duration": 240_000])])
+        )
         strict.send(stream)
         XCTAssertEqual(strict.violations(of: "modal-lingering").map(\.ts), [t0 + 251_000])
     }

@@ -16,7 +16,8 @@ final class ModuleStateTests: XCTestCase {
     private let t0: Int64 = 1_700_000_000_000
 
     private func load(
-        settings: [String: [(key: String, value: String)]], logs: InMemoryLogHandler = InMemoryLogHandler()
+        settings: [String: [(key: String, value: String)]],
+        logs: InMemoryLogHandler = InMemoryLogHandler()
     ) throws -> RuleCatalog {
         var handler = logs
         handler.logLevel = .trace
@@ -50,8 +51,10 @@ final class ModuleStateTests: XCTestCase {
         XCTAssertEqual(messages(logs, at: .info).filter { $0 == "state_v12 ready" }.count, 1)
         let output = CollectingOutput()
         let pipeline = EventPipeline(catalog: catalog, configuration: .init(), output: output)
-        for line in [Line.start("S", t0), alert("a1", t0 + 1, title: "boom", buttons: 1),
-                     alert("a2", t0 + 2, title: "kaboom", buttons: 1), alert("a3", t0 + 3, title: "fine", buttons: 2)] {
+        for line in [
+            Line.start("S", t0), alert("a1", t0 + 1, title: "boom", buttons: 1),
+            alert("a2", t0 + 2, title: "kaboom", buttons: 1), alert("a3", t0 + 3, title: "fine", buttons: 2),
+        ] {
             var bytes = Array(line.utf8)
             bytes.withUnsafeMutableBytes { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 0) }
         }
@@ -60,12 +63,17 @@ final class ModuleStateTests: XCTestCase {
         XCTAssertEqual(output.diagnostics.map(\.reason), [.moduleError])
         XCTAssertEqual(output.diagnostics.first?.app, nil, "published on diag/-/module_error")
         XCTAssertEqual(output.diagnostics.first?.session, "S")
-        XCTAssertEqual(output.diagnostics.first?.detail,
-                       "module state_v12, rule v12-few-buttons: cannot judge an alert titled with the broken word")
+        XCTAssertEqual(
+            output.diagnostics.first?.detail,
+            "module state_v12, rule v12-few-buttons: cannot judge an alert titled with the broken word"
+        )
         XCTAssertEqual(pipeline.engine.statistics.moduleErrors, 1)
         XCTAssertEqual(catalog.modules.first { $0.name == "state_v12" }?.runtime.errors, 1)
         let errors = logs.entries.filter { $0.level == .error && $0.message.description == "rule module error" }
-        XCTAssertEqual(errors.map { $0.metadata["detail"]?.description }, ["cannot judge an alert titled with the broken word"])
+        XCTAssertEqual(
+            errors.map { $0.metadata["detail"]?.description },
+            ["cannot judge an alert titled with the broken word"]
+        )
         XCTAssertEqual(errors.first?.metadata["module"]?.description, "state_v12")
         XCTAssertEqual(errors.first?.metadata["rule"]?.description, "v12-few-buttons")
     }
@@ -76,7 +84,10 @@ final class ModuleStateTests: XCTestCase {
         configuration.rules["v12-few-buttons"] = .init(parameters: ["min_buttons": 3])
         let output = CollectingOutput()
         let pipeline = EventPipeline(catalog: catalog, configuration: configuration, output: output)
-        for line in [Line.start("S", t0), alert("a1", t0 + 1, title: "two", buttons: 2), alert("a2", t0 + 2, title: "three", buttons: 3)] {
+        for line in [
+            Line.start("S", t0), alert("a1", t0 + 1, title: "two", buttons: 2),
+            alert("a2", t0 + 2, title: "three", buttons: 3),
+        ] {
             var bytes = Array(line.utf8)
             bytes.withUnsafeMutableBytes { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 0) }
         }
@@ -87,8 +98,10 @@ final class ModuleStateTests: XCTestCase {
         let catalog = try load(settings: ["state_v12": [("broken_word", "")]])
         XCTAssertEqual(catalog.modules.map(\.name), ["older_minor"])
         XCTAssertEqual(catalog.failures.count, 1)
-        XCTAssertEqual(catalog.failures.first?.reason,
-                       .initFailed(module: "state_v12", reason: "broken_word must be 1 to 63 bytes"))
+        XCTAssertEqual(
+            catalog.failures.first?.reason,
+            .initFailed(module: "state_v12", reason: "broken_word must be 1 to 63 bytes")
+        )
     }
 
     func testTheStateIsDestroyedWhenTheLastCatalogGoes() throws {

@@ -16,7 +16,8 @@ final class OrderingTests: XCTestCase {
             Line.alert("S", 1100, "a1", #""seq":2"#),
             Line.alert("S", 1200, "a2", #""seq":2"#),
             Line.alert("S", 1300, "a3", #""seq":1"#),
-            Line.alert("S", 1400, "a4", #""seq":3"#))
+            Line.alert("S", 1400, "a4", #""seq":3"#)
+        )
         XCTAssertEqual(h.views.count, 3)
         XCTAssertEqual(try h.lastView().stackIDs, ["a1", "a4"])
         let duplicates = h.output.diagnostics(.duplicate)
@@ -35,7 +36,8 @@ final class OrderingTests: XCTestCase {
             Line.start("S", 1000, #""seq":1"#),
             Line.action("S", 1100, #""seq":5"#),
             Line.action("S", 1200, #""seq":6"#),
-            Line.action("S", 1300, #""seq":10"#))
+            Line.action("S", 1300, #""seq":10"#)
+        )
         XCTAssertEqual(h.views.count, 4, "events after a gap are judged")
         let gaps = h.output.diagnostics(.gap)
         XCTAssertEqual(gaps.count, 2)
@@ -50,7 +52,8 @@ final class OrderingTests: XCTestCase {
             Line.start("S", 1000, #""seq":1"#),
             Line.action("S", 1100, #""seq":9223372036854775807"#),
             Line.action("S", 1200, #""seq":9007199254740992"#),
-            Line.action("S", 1300, #""seq":9007199254740991"#))
+            Line.action("S", 1300, #""seq":9007199254740991"#)
+        )
         XCTAssertEqual(h.engine.statistics.eventsLost, 9_007_199_254_740_989)
         // Counts summed over many sessions hold at their maximum instead of trapping.
         for n in 0..<2100 {
@@ -92,7 +95,8 @@ final class OrderingTests: XCTestCase {
         h.send(
             Line.start("S", 1000, app: "com.example.mail"),
             Line.alert("S", 2000, "a1"),
-            Line.action("S", 1500, label: "late", #""seq":4"#))
+            Line.action("S", 1500, label: "late", #""seq":4"#)
+        )
         let late = try h.lastView()
         XCTAssertEqual(late.int("ts"), 2000, "judged at the latest ts")
         XCTAssertEqual(late.int("ts_sent"), 1500, "the time as sent")
@@ -131,7 +135,8 @@ final class OrderingTests: XCTestCase {
         h.send(
             Line.action("A", 5000, #""seq":5,"app":"com.example.app""#),
             Line.start("B", 1000, #""seq":1"#),
-            Line.action("B", 1100, #""seq":2"#))
+            Line.action("B", 1100, #""seq":2"#)
+        )
         XCTAssertEqual(h.views.count, 3)
         XCTAssertEqual(h.output.diagnostics.filter { $0.session == "B" }.count, 0, "B's seq and ts are its own")
         XCTAssertEqual(h.engine.statistics.eventsLost, 0)
@@ -140,9 +145,11 @@ final class OrderingTests: XCTestCase {
     func testASessionFirstSeenPastSeqOneWithoutItsStartCountsWhatWentBefore() throws {
         let h = try harness()
         h.send(
-            Line.action("A", 5000, #""seq":5,"app":"com.example.app""#),  // seq 1 to 4 (its start among them) never came
-            Line.start("B", 1000, #""seq":7"#),           // a start may open at any seq
-            Line.action("B", 1100, #""seq":8"#))
+            // seq 1 to 4 (its start among them) never came
+            Line.action("A", 5000, #""seq":5,"app":"com.example.app""#),
+            Line.start("B", 1000, #""seq":7"#),  // a start may open at any seq
+            Line.action("B", 1100, #""seq":8"#)
+        )
         XCTAssertEqual(h.engine.statistics.eventsMissingBeforeFirst, 4)
         XCTAssertEqual(h.engine.statistics.eventsLost, 0)
         XCTAssertEqual(h.output.diagnostics(.gap).map(\.session), ["A"])

@@ -20,7 +20,10 @@ final class PipelineTests: XCTestCase {
         XCTAssertEqual(try h.lastView().stackIDs, ["a1"])
         XCTAssertEqual(h.pipeline.statistics.messages, 1)
         XCTAssertEqual(h.pipeline.statistics.eventsReceived, 5)
-        XCTAssertEqual(h.pipeline.statistics.rejectedByReason, ["missing_field": 1, "bad_field": 1, "malformed_json": 1])
+        XCTAssertEqual(
+            h.pipeline.statistics.rejectedByReason,
+            ["missing_field": 1, "bad_field": 1, "malformed_json": 1]
+        )
         XCTAssertEqual(h.pipeline.eventsRejected, 3)
         let missing = try XCTUnwrap(h.output.diagnostics(.missingField).first)
         XCTAssertEqual(missing.session, "S", "a rejection names the session when it can")
@@ -31,7 +34,10 @@ final class PipelineTests: XCTestCase {
         let h = try Harness(modules: Self.modules)
         h.pipeline.rejectMessage(.malformedJSON, detail: "3 frames")
         XCTAssertEqual(h.pipeline.statistics.rejectedByReason, ["malformed_json": 1])
-        XCTAssertEqual(h.output.diagnostics, [.init(reason: .malformedJSON, app: nil, session: nil, detail: "3 frames")])
+        XCTAssertEqual(
+            h.output.diagnostics,
+            [.init(reason: .malformedJSON, app: nil, session: nil, detail: "3 frames")]
+        )
         XCTAssertEqual(h.output.violations.count, 0)
     }
 }

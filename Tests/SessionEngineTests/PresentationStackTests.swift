@@ -19,7 +19,8 @@ final class PresentationStackTests: XCTestCase {
             Line.present("modal", "S", 1200, "m1"),
             Line.present("sheet", "S", 1300, "s1"),
             Line.present("popover", "S", 1400, "p1"),
-            Line.present("modal", "S", 1500, "m2"))
+            Line.present("modal", "S", 1500, "m2")
+        )
         let views = h.views
         XCTAssertEqual(views.count, 6)
         XCTAssertEqual(views.map { $0.int("modal_depth") }, [0, 0, 1, 1, 1, 2])
@@ -43,7 +44,8 @@ final class PresentationStackTests: XCTestCase {
             Line.present("sheet", "S", 1300, "s1"),
             Line.present("popover", "S", 1400, "p1"),
             Line.present("modal", "S", 1500, "m2"),
-            Line.dismiss("modal", "S", 1600, "m1", #""via":"button""#))
+            Line.dismiss("modal", "S", 1600, "m1", #""via":"button""#)
+        )
         let dismissal = try h.lastView()
         XCTAssertEqual(dismissal.stackIDs, ["a1"], "the rule sees the stack after the dismissal")
         XCTAssertEqual(dismissal.int("modal_depth"), 0)
@@ -73,7 +75,8 @@ final class PresentationStackTests: XCTestCase {
         h.send(
             Line.start("S", 1000, app: "com.example.mail"),
             Line.alert("S", 1100, "a1"),
-            Line.dismiss("alert", "S", 1200, "zz", #""button":0,"via":"button""#))
+            Line.dismiss("alert", "S", 1200, "zz", #""button":0,"via":"button""#)
+        )
         XCTAssertEqual(h.views.count, 2, "rules are not called for an unknown dismissal")
         let diagnostics = h.output.diagnostics(.unknownDismiss)
         XCTAssertEqual(diagnostics.count, 1)
@@ -86,7 +89,8 @@ final class PresentationStackTests: XCTestCase {
         h.send(
             Line.dismiss("alert", "S", 1300, "a1", #""button":0,"via":"button""#),
             Line.dismiss("alert", "S", 1400, "a1", #""button":0,"via":"button""#),
-            Line.action("S", 1500))
+            Line.action("S", 1500)
+        )
         XCTAssertEqual(h.output.diagnostics(.unknownDismiss).count, 2)
         let last = try h.lastView()
         XCTAssertEqual(last.stackIDs, [])
@@ -103,12 +107,14 @@ final class PresentationStackTests: XCTestCase {
             Line.event("nav.push", "S", 1200, #""screen":"a""#),
             Line.event("nav.push", "S", 1300, #""screen":"b""#),
             Line.event("nav.push", "S", 1400, #""screen":"c""#),
-            Line.event("nav.pop", "S", 1500))
+            Line.event("nav.pop", "S", 1500)
+        )
         XCTAssertEqual(try h.lastView().stack.first?.int("nav_depth"), 2)
 
         h.send(
             Line.alert("S", 1600, "a1"),
-            Line.event("nav.push", "S", 1700))
+            Line.event("nav.push", "S", 1700)
+        )
         var view = try h.lastView()
         XCTAssertEqual(view.stack.map { $0.int("nav_depth") }, [2, 1], "navigation counts on the topmost entry only")
 
@@ -116,7 +122,8 @@ final class PresentationStackTests: XCTestCase {
             Line.dismiss("alert", "S", 1800, "a1", #""button":0,"via":"button""#),
             Line.event("nav.pop", "S", 1900),
             Line.event("nav.pop", "S", 2000),
-            Line.event("nav.pop", "S", 2100))
+            Line.event("nav.pop", "S", 2100)
+        )
         view = try h.lastView()
         XCTAssertEqual(view.stack.map { $0.int("nav_depth") }, [0], "never below 0")
         h.send(Line.event("nav.push", "S", 2200))
@@ -134,7 +141,8 @@ final class PresentationStackTests: XCTestCase {
             Line.start("S", 1000, #""device":"pad""#),
             Line.present("popover", "S", 1100, "p1"),
             Line.present("sheet", "S", 1200, "s1", #""in_popover":true,"from_popover":false"#),
-            Line.present("modal", "S", 1300, "m1"))
+            Line.present("modal", "S", 1300, "m1")
+        )
         var view = try h.lastView()
         XCTAssertEqual(view.stack.map(\.kind), [Kind.popover, Kind.sheet, Kind.modal])
         XCTAssertEqual(view.int("modal_depth"), 1)
@@ -153,14 +161,29 @@ final class PresentationStackTests: XCTestCase {
         let h = try harness()
         h.send(
             Line.start("S", 1000, #""device":"pad""#),
-            Line.alert("S", 1100, "a1", #""buttons":[{"title":"Keep"},{"title":"Erase","style":"destructive"},{"title":"Cancel","style":"cancel"},{"title":"Also","style":"cancel"}]"#),
+            Line.alert(
+                "S",
+                1100,
+                "a1",
+                #""buttons":[{"title":"Keep"},{"title":"Erase","style":"destructive"},{"title":"Cancel","style":"cancel"},{"title":"Also","style":"cancel"}]"#
+            ),
             Line.present("sheet", "S", 1200, "s1", #""buttons":[{"title":"Go","style":"default"}]"#),
-            Line.present("modal", "S", 1300, "m1", #""style":"form_sheet","transition":"flip_horizontal","buttons":[{"title":"Done","role":"done"},{"title":"Cancel","role":"cancel"}]"#),
-            Line.present("modal", "S", 1400, "m2", #""size_class":"compact""#))
+            Line.present(
+                "modal",
+                "S",
+                1300,
+                "m1",
+                #""style":"form_sheet","transition":"flip_horizontal","buttons":[{"title":"Done","role":"done"},{"title":"Cancel","role":"cancel"}]"#
+            ),
+            Line.present("modal", "S", 1400, "m2", #""size_class":"compact""#)
+        )
         let view = try h.lastView()
         XCTAssertEqual(view.int("device"), 1, "pad")
         XCTAssertEqual(view.int("size_class"), 1, "a pad without size_class is regular")
-        let alert = view.stack[0], sheet = view.stack[1], modal = view.stack[2], compact = view.stack[3]
+        let alert = view.stack[0]
+        let sheet = view.stack[1]
+        let modal = view.stack[2]
+        let compact = view.stack[3]
         XCTAssertEqual(alert.int("button_count"), 4)
         XCTAssertEqual(alert.int("cancel_index"), 2, "the first cancel button")
         XCTAssertEqual(alert.int("destructive_index"), 1)
@@ -180,7 +203,8 @@ final class PresentationStackTests: XCTestCase {
         h.send(
             Line.start("P", 1000),
             Line.start("M", 1000, #""device":"mac""#),
-            Line.start("X", 1000, #""device":"phone","size_class":"regular""#))
+            Line.start("X", 1000, #""device":"phone","size_class":"regular""#)
+        )
         let views = h.views
         XCTAssertEqual(views.map { $0.int("device") }, [0, 2, 0])
         XCTAssertEqual(views.map { $0.int("size_class") }, [0, 1, 1])
@@ -221,7 +245,8 @@ final class PresentationStackTests: XCTestCase {
             Line.start("S", 1000, app: "com.example.mail"),
             Line.present("modal", "S", 1100, "m1"),
             Line.event("nav.push", "S", 1200),
-            Line.alert("S", 1300, "a1"))
+            Line.alert("S", 1300, "a1")
+        )
         let snapshot = try XCTUnwrap(h.engine.sessionSnapshot(id: "S"))
         XCTAssertEqual(snapshot.app, "com.example.mail")
         XCTAssertEqual(snapshot.stack.map(\.kind), ["modal", "alert"])

@@ -26,15 +26,21 @@ final class ProbeExampleTests: XCTestCase {
         XCTAssertFalse(outcome.passed)
         XCTAssertEqual(outcome.fired, 2)
         XCTAssertTrue(outcome.description.contains("probe/probe-window"), outcome.description)
-        XCTAssertTrue(outcome.description.contains("in edition ios7: expected 3 violation(s), got 2"), outcome.description)
+        XCTAssertTrue(
+            outcome.description.contains("in edition ios7: expected 3 violation(s), got 2"),
+            outcome.description
+        )
     }
 
     func testTheRunnerReportsRejectedEventsOfABrokenExample() throws {
         let catalog = Harness.load(try Self.modules.get())
         let rule = try XCTUnwrap(catalog.rule(id: "probe-view"))
         let example = RuleExample(
-            name: "a typo", editions: [.current], expected: 1,
-            events: Line.start("E", 1000) + "\n\n" + #"{"v":1,"type":"alert.presented","session":"E","ts":1100}"# + "\n")
+            name: "a typo",
+            editions: [.current],
+            expected: 1,
+            events: Line.start("E", 1000) + "\n\n" + #"{"v":1,"type":"alert.presented","session":"E","ts":1100}"# + "\n"
+        )
         let outcome = ExampleRunner(catalog: catalog).run(rule, example, edition: .current)
         XCTAssertEqual(outcome.fired, 1)
         XCTAssertFalse(outcome.passed, "the count matches, but an event was rejected")
@@ -48,11 +54,14 @@ final class ProbeExampleTests: XCTestCase {
         trimmed.modules[0].rules[1].examples.removeAll { $0.expected == 0 }
         trimmed.modules[0].rules[2].examples.removeAll { $0.expected > 0 }
         trimmed.modules[0].rules[3].examples = []
-        XCTAssertEqual(ExampleRunner(catalog: trimmed).coverageProblems(), [
-            "probe/probe-subject has no example that does not trigger it",
-            "probe/probe-window has no example that triggers it",
-            "probe/probe-session has no examples",
-        ])
+        XCTAssertEqual(
+            ExampleRunner(catalog: trimmed).coverageProblems(),
+            [
+                "probe/probe-subject has no example that does not trigger it",
+                "probe/probe-window has no example that triggers it",
+                "probe/probe-session has no examples",
+            ]
+        )
         XCTAssertEqual(ExampleRunner(catalog: catalog).coverageProblems(), [])
     }
 }

@@ -11,11 +11,15 @@ final class RateLimitTests: XCTestCase {
     func testAnEveryEventRuleIsHeldToItsRatePerEventSecond() throws {
         let h = try Harness(modules: Self.modules, configuration: EngineConfiguration(maxViolationsPerRulePerSecond: 5))
         var lines = [Line.start("S", 10_000)]
-        for i in 0..<20 { lines.append(Line.action("S", 10_000 + Int64(i) * 10)) }   // 20 in one second
-        for i in 0..<3 { lines.append(Line.action("S", 11_000 + Int64(i))) }          // 3 in the next
+        for i in 0..<20 { lines.append(Line.action("S", 10_000 + Int64(i) * 10)) }  // 20 in one second
+        for i in 0..<3 { lines.append(Line.action("S", 11_000 + Int64(i))) }  // 3 in the next
         h.send(lines)
         XCTAssertEqual(h.violations(of: "probe-every").count, 5 + 3)
-        XCTAssertGreaterThanOrEqual(h.engine.statistics.violationsRateLimited, 15, "other every-event probe rules are held too")
+        XCTAssertGreaterThanOrEqual(
+            h.engine.statistics.violationsRateLimited,
+            15,
+            "other every-event probe rules are held too"
+        )
         XCTAssertEqual(h.engine.violationsRateLimitedByRule["probe-every"], 15)
     }
 

@@ -1,5 +1,6 @@
-@testable import SessionEngine
 import XCTest
+
+@testable import SessionEngine
 
 /// `IntegerMap` and `WindowRings` (the rules' per-session state) against plain
 /// dictionaries and arrays doing the same work, over seeded random operations.
@@ -138,8 +139,10 @@ final class RuleStateStorageTests: XCTestCase {
         // A restored window goes on as the one it was taken from.
         for key in keys {
             ts += 10
-            XCTAssertEqual(restored.push(ts, key: key, window: 600_000, limit: 300),
-                           rings.push(ts, key: key, window: 600_000, limit: 300))
+            XCTAssertEqual(
+                restored.push(ts, key: key, window: 600_000, limit: 300),
+                rings.push(ts, key: key, window: 600_000, limit: 300)
+            )
         }
         XCTAssertEqual(restored.dictionary, rings.dictionary)
     }
@@ -175,7 +178,11 @@ final class RuleStateStorageTests: XCTestCase {
                 ts += Int64(random.next(below: 300))
                 let key = ringKeys[random.next(below: ringKeys.count)]
                 let expected = Self.referencePush(ts, window: 2_000, limit: limit, into: &times[key, default: []])
-                XCTAssertEqual(rings.push(ts, key: key, window: 2_000, limit: limit), expected, "trial \(trial), round \(round)")
+                XCTAssertEqual(
+                    rings.push(ts, key: key, window: 2_000, limit: limit),
+                    expected,
+                    "trial \(trial), round \(round)"
+                )
             }
             XCTAssertEqual(rings.dictionary, times, "trial \(trial)")
         }

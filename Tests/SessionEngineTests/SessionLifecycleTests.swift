@@ -1,6 +1,7 @@
 import ModalwatchTesting
-@testable import SessionEngine
 import XCTest
+
+@testable import SessionEngine
 
 /// Sessions: explicit and implicit starts, the app a session belongs to, its end, the idle timeout
 /// (by event time), and the bound on live sessions.
@@ -26,7 +27,10 @@ final class SessionLifecycleTests: XCTestCase {
         XCTAssertEqual(views[1].int("previous_ts"), 5000)
         XCTAssertEqual(views.map { $0.int("foreground") }, [1, 1])
         XCTAssertEqual(h.engine.liveSessions, 1)
-        XCTAssertEqual(h.violations(of: "probe-view").map(\.topic), Array(repeating: "violation/com.example.mail/probe-view", count: 2))
+        XCTAssertEqual(
+            h.violations(of: "probe-view").map(\.topic),
+            Array(repeating: "violation/com.example.mail/probe-view", count: 2)
+        )
     }
 
     func testAnEventOfAnUnknownSessionWithoutAppIsRefusedAsUnknownSession() throws {
@@ -49,7 +53,8 @@ final class SessionLifecycleTests: XCTestCase {
         let h = try harness()
         h.send(
             Line.action("X", 1000, #""app":"com.example.late""#),
-            Line.alert("X", 1100, "a1"))
+            Line.alert("X", 1100, "a1")
+        )
         let views = h.views
         XCTAssertEqual(views.map { $0.string("app") }, ["com.example.late", "com.example.late"])
         XCTAssertEqual(views.map { $0.string("event_app") }, ["com.example.late", nil])
@@ -82,7 +87,8 @@ final class SessionLifecycleTests: XCTestCase {
         h.send(
             Line.start("S", 1000, app: "com.example.mail"),
             Line.alert("S", 1100, "a1", #""app":"com.example.other","seq":7"#),
-            Line.alert("S", 1200, "a2", #""app":"com.example.mail""#))
+            Line.alert("S", 1200, "a2", #""app":"com.example.mail""#)
+        )
         XCTAssertEqual(h.views.count, 2, "the mismatched event is not judged")
         XCTAssertEqual(try h.lastView().stackIDs, ["a2"], "nor applied to the stack")
         let diagnostics = h.output.diagnostics(.badField)
@@ -103,7 +109,8 @@ final class SessionLifecycleTests: XCTestCase {
         h.send(
             Line.start("S", 1000, app: "com.example.mail"),
             Line.present("modal", "S", 1100, "m1"),
-            Line.end("S", 1200))
+            Line.end("S", 1200)
+        )
         let end = try h.lastView()
         XCTAssertEqual(end.string("type"), "session.end", "rules see the session.end itself")
         XCTAssertEqual(end.stackIDs, ["m1"])
@@ -127,7 +134,8 @@ final class SessionLifecycleTests: XCTestCase {
             Line.start("S", 1000, app: "com.example.mail"),
             Line.present("sheet", "S", 1100, "s1"),
             Line.start("S", 2000, app: "com.example.mail"),
-            Line.present("sheet", "S", 2100, "s2"))
+            Line.present("sheet", "S", 2100, "s2")
+        )
         let last = try h.lastView()
         XCTAssertEqual(last.stackIDs, ["s2"])
         XCTAssertEqual(last.string("app"), "com.example.mail")
@@ -144,7 +152,8 @@ final class SessionLifecycleTests: XCTestCase {
             Line.start("S", 1000, app: "com.example.mail"),
             Line.present("sheet", "S", 1100, "s1"),
             Line.start("S", 2000, app: "com.example.notes"),
-            Line.present("sheet", "S", 2100, "s2", #""app":"com.example.mail""#))
+            Line.present("sheet", "S", 2100, "s2", #""app":"com.example.mail""#)
+        )
         let last = try h.lastView()
         XCTAssertEqual(last.stackIDs, ["s1", "s2"], "the first app's session goes on")
         XCTAssertEqual(last.string("app"), "com.example.mail")
@@ -161,8 +170,9 @@ final class SessionLifecycleTests: XCTestCase {
             Line.start("S", 1000, app: "com.example.mail"),
             Line.present("modal", "S", 2000, "m1"),
             Line.present("sheet", "S", 3000, "s1"),
-            Line.action("S", 63_000),            // exactly the timeout after the last event: same session
-            Line.action("S", 123_001))           // past it: afresh
+            Line.action("S", 63_000),  // exactly the timeout after the last event: same session
+            Line.action("S", 123_001)
+        )  // past it: afresh
         let views = h.views
         XCTAssertEqual(views[3].stackIDs, ["m1", "s1"])
         XCTAssertEqual(views[3].int("events"), 4)
@@ -214,8 +224,9 @@ final class SessionLifecycleTests: XCTestCase {
         h.send(
             Line.start("A", 1000, app: "com.example.a"),
             Line.start("B", 1100, app: "com.example.b"),
-            Line.action("A", 1200),                      // A is now more recent than B
-            Line.start("C", 1300, app: "com.example.c"))
+            Line.action("A", 1200),  // A is now more recent than B
+            Line.start("C", 1300, app: "com.example.c")
+        )
         XCTAssertEqual(h.engine.liveSessions, 2)
         let evicted = h.output.diagnostics(.sessionEvicted)
         XCTAssertEqual(evicted.count, 1)
@@ -241,14 +252,17 @@ final class SessionLifecycleTests: XCTestCase {
         for i in 0..<4000 {
             let id = "S\(i)"
             h.send(Line.start(id, Int64(1000 + i)))
-            if model.count >= limit { model.removeFirst(); evicted += 1 }
+            if model.count >= limit {
+                model.removeFirst()
+                evicted += 1
+            }
             model.append(id)
             if i % 3 == 0 {
                 h.send(Line.end(id, Int64(1000 + i)))
                 model.removeLast()
             }
             if i % 7 == 0, let old = model.dropLast(20).last {
-                h.send(Line.action(old, Int64(1000 + i)))        // an older session becomes recent
+                h.send(Line.action(old, Int64(1000 + i)))  // an older session becomes recent
                 model.removeAll { $0 == old }
                 model.append(old)
             }
@@ -271,7 +285,8 @@ final class SessionLifecycleTests: XCTestCase {
             Line.start("S", 1000),
             Line.event("user.action", "S", 1100, #""control":"toolbar_button""#),
             Line.event("user.action", "S", 1200, #""control":"gesture""#),
-            Line.alert("S", 1300, "a1"))
+            Line.alert("S", 1300, "a1")
+        )
         let views = h.views
         XCTAssertTrue(views[0].isNull("last_user_action_ts"))
         XCTAssertTrue(views[1].isNull("last_user_action_ts"), "the current action is excluded")
@@ -291,7 +306,8 @@ final class SessionLifecycleTests: XCTestCase {
             Line.task("S", 1200, "sync", "finished"),
             Line.event("app.background", "S", 1300),
             Line.task("S", 1400, "upload", "failed"),
-            Line.event("app.foreground", "S", 1500))
+            Line.event("app.foreground", "S", 1500)
+        )
         let views = h.views
         XCTAssertEqual(views.map { $0.int("tasks_running") }, [0, 1, 2, 1, 1, 0, 0])
         XCTAssertEqual(views.map { $0.int("foreground") }, [1, 1, 1, 1, 0, 0, 1])

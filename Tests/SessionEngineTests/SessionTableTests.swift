@@ -1,14 +1,17 @@
-@testable import SessionEngine
 import ModalwatchABI
 import RuleHost
 import XCTest
+
+@testable import SessionEngine
 
 /// `SessionTable`: ids found by the bytes in the probe entry (short ids entirely there, long
 /// ones by their first 20 bytes and then the rest), through growth, removal and reuse; and the
 /// arena's records, reused by the next session with their memory and none of their state.
 final class SessionTableTests: XCTestCase {
     private let app = AppState(
-        name: "com.example.table", profile: RuleProfile(catalog: RuleCatalog(), configuration: .init(), app: nil))
+        name: "com.example.table",
+        profile: RuleProfile(catalog: RuleCatalog(), configuration: .init(), app: nil)
+    )
 
     private func add(_ table: SessionTable, _ id: [UInt8]) -> Session {
         id.withUnsafeBytes { table.add(id: $0, hash: Hashing.fnv1a($0), app: app) }
@@ -22,11 +25,13 @@ final class SessionTableTests: XCTestCase {
     /// by fixed odd constants and combined by XOR, which is invertible) spread out under the keyed
     /// one: a lookup reads a few entries, not one per earlier id.
     func testIdsSolvedToCollideWithoutTheSecretDoNotCollide() {
-        let k1: UInt64 = 0x9E37_79B9_7F4A_7C15, k2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+        let k1: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let k2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
         var inverse: UInt64 = k2  // Newton's iteration for k2's inverse mod 2^64
         for _ in 0..<6 { inverse = inverse &* (2 &- k2 &* inverse) }
         XCTAssertEqual(k2 &* inverse, 1)
-        let prefix0: UInt32 = 0x4141_4141, target: UInt64 = 0x0123_4567_89AB_CDEF
+        let prefix0: UInt32 = 0x4141_4141
+        let target: UInt64 = 0x0123_4567_89AB_CDEF
         func word(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.littleEndian) { Array($0) } }
         let ids: [[UInt8]] = (0..<5000).map { n in
             let prefix1 = UInt64(n)
@@ -67,7 +72,11 @@ final class SessionTableTests: XCTestCase {
         for (i, id) in ids.enumerated() where i % 2 == 0 { table.remove(find(table, id)!) }
         XCTAssertEqual(table.count, ids.count - (ids.count + 1) / 2)
         for (i, id) in ids.enumerated() {
-            if i % 2 == 0 { XCTAssertNil(find(table, id)) } else { XCTAssertEqual(find(table, id).map { Array($0.idBuffer) }, id) }
+            if i % 2 == 0 {
+                XCTAssertNil(find(table, id))
+            } else {
+                XCTAssertEqual(find(table, id).map { Array($0.idBuffer) }, id)
+            }
         }
         for (i, id) in ids.enumerated() where i % 2 == 0 { _ = add(table, id) }
         XCTAssertEqual(table.slotCount, slots)
@@ -85,8 +94,11 @@ final class SessionTableTests: XCTestCase {
     func testAReusedRecordHoldsNothingOfTheSessionBefore() {
         let table = SessionTable()
         let old = add(table, Array("a-session-id-longer-than-twenty-bytes".utf8))
-        old.push(StackEntry(kind: MW_KIND_MODAL.rawValue, ts: 5),
-                 id: Self.str("m1"), title: Self.str("Title"))
+        old.push(
+            StackEntry(kind: MW_KIND_MODAL.rawValue, ts: 5),
+            id: Self.str("m1"),
+            title: Self.str("Title")
+        )
         old.addRunningTask(7)
         _ = old.counterAdd(11, 3)
         _ = old.windowPush(100, key: 12, window: 1000, limit: 4)
@@ -126,7 +138,9 @@ final class SessionTableTests: XCTestCase {
 /// they are kept): they must follow the arena wherever it moves.
 final class SessionStackPlacementTests: XCTestCase {
     private let app = AppState(
-        name: "com.example.stack", profile: RuleProfile(catalog: RuleCatalog(), configuration: .init(), app: nil))
+        name: "com.example.stack",
+        profile: RuleProfile(catalog: RuleCatalog(), configuration: .init(), app: nil)
+    )
 
     private static func str(_ bytes: [UInt8], _ body: (mw_str) -> Void) {
         bytes.withUnsafeBytes { body(mw_str(ptr: $0.baseAddress?.assumingMemoryBound(to: CChar.self), len: $0.count)) }

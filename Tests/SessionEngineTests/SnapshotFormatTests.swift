@@ -1,8 +1,9 @@
 import ByteBasics
 import ModalwatchTesting
 import RuleHost
-@testable import SessionEngine
 import XCTest
+
+@testable import SessionEngine
 
 /// The binary session snapshot: every field survives a round trip, an engine restores what
 /// it wrote, and a truncated, bit-flipped or garbled file is refused with an error, never a crash.
@@ -10,21 +11,47 @@ final class SnapshotFormatTests: XCTestCase {
     /// A snapshot using every field, absent times (`Int64.min`) and extremes included.
     static func richSnapshot(sessions count: Int = 3) -> EngineSnapshot {
         let apps = [
-            EngineSnapshot.AppStateSnapshot(name: "com.example.shop", counters: [7: 3, 0xFFFF_FFFF_FFFF_FFFF: -2], fired: [11, 12]),
+            EngineSnapshot.AppStateSnapshot(
+                name: "com.example.shop",
+                counters: [7: 3, 0xFFFF_FFFF_FFFF_FFFF: -2],
+                fired: [11, 12]
+            ),
             EngineSnapshot.AppStateSnapshot(name: "com.example.mäil", counters: [:], fired: []),
         ]
-        let sessions: [EngineSnapshot.SessionState] = (0..<count).map { (i: Int) -> EngineSnapshot.SessionState in richSession(i, app: apps[i % 2].name) }
+        let sessions: [EngineSnapshot.SessionState] = (0..<count).map { (i: Int) -> EngineSnapshot.SessionState in
+            richSession(i, app: apps[i % 2].name)
+        }
         return EngineSnapshot(version: EngineSnapshot.currentVersion, apps: apps, sessions: sessions)
     }
 
     private static func richSession(_ i: Int, app: String) -> EngineSnapshot.SessionState {
         let sheet = EngineSnapshot.Entry(
-            kind: 2, id: Array("sheet-\(i)".utf8), ts: 1_700_000_000_000 + Int64(i), style: 1, transition: -1,
-            sizeClass: 0, navDepth: 3, buttonCount: 2, cancelIndex: -1, destructiveIndex: 1, inPopover: 0,
-            title: Array("Delete “sheet \(i)”?".utf8))
+            kind: 2,
+            id: Array("sheet-\(i)".utf8),
+            ts: 1_700_000_000_000 + Int64(i),
+            style: 1,
+            transition: -1,
+            sizeClass: 0,
+            navDepth: 3,
+            buttonCount: 2,
+            cancelIndex: -1,
+            destructiveIndex: 1,
+            inPopover: 0,
+            title: Array("Delete “sheet \(i)”?".utf8)
+        )
         let odd = EngineSnapshot.Entry(
-            kind: 1, id: [], ts: .min, style: .max, transition: .min, sizeClass: 1, navDepth: 0,
-            buttonCount: 0, cancelIndex: 0, destructiveIndex: -1, inPopover: 1)
+            kind: 1,
+            id: [],
+            ts: .min,
+            style: .max,
+            transition: .min,
+            sizeClass: 1,
+            navDepth: 0,
+            buttonCount: 0,
+            cancelIndex: 0,
+            destructiveIndex: -1,
+            inPopover: 1
+        )
         let stack: [EngineSnapshot.Entry] = i % 3 == 0 ? [] : [sheet, odd]
         let startedTs: Int64 = i == 1 ? .min : 1_699_999_999_000
         let lastTs: Int64 = i == 2 ? .min : 1_700_000_000_500
@@ -33,16 +60,38 @@ final class SnapshotFormatTests: XCTestCase {
         let windows: [UInt64: [Int64]] = [9: [1_700_000_000_000, 1_700_000_000_400], 10: []]
         let quiet: [UInt64: Int64] = [4: 1_700_000_010_000]
         return EngineSnapshot.SessionState(
-            id: Array("session-\(i)".utf8), app: app, device: Int32(i % 3), sizeClass: 1, foreground: i % 2 == 0,
-            stack: stack, maxModalDepth: 2, startedTs: startedTs, lastTs: lastTs, lastSeq: Int64(i) * 1000,
-            lastUserActionTs: 1_700_000_000_100, lastUserActionControl: -1, runningTasks: tasks,
-            lastTaskFinishedTs: .min, lastTaskFailedTs: .max, events: UInt64(i) + 40, alertsPresented: 3,
-            presentations: 5, violations: .max, lastObserved: 1_700_000_000_600, counters: counters,
-            windows: windows, fired: [5, 1, 3], quietUntil: quiet, locale: i % 2 == 1 ? Array("zh-Hans-CN".utf8) : nil)
+            id: Array("session-\(i)".utf8),
+            app: app,
+            device: Int32(i % 3),
+            sizeClass: 1,
+            foreground: i % 2 == 0,
+            stack: stack,
+            maxModalDepth: 2,
+            startedTs: startedTs,
+            lastTs: lastTs,
+            lastSeq: Int64(i) * 1000,
+            lastUserActionTs: 1_700_000_000_100,
+            lastUserActionControl: -1,
+            runningTasks: tasks,
+            lastTaskFinishedTs: .min,
+            lastTaskFailedTs: .max,
+            events: UInt64(i) + 40,
+            alertsPresented: 3,
+            presentations: 5,
+            violations: .max,
+            lastObserved: 1_700_000_000_600,
+            counters: counters,
+            windows: windows,
+            fired: [5, 1, 3],
+            quietUntil: quiet,
+            locale: i % 2 == 1 ? Array("zh-Hans-CN".utf8) : nil
+        )
     }
 
     private func decode(_ bytes: [UInt8]) throws(SnapshotFormatError) -> EngineSnapshot {
-        try bytes.withUnsafeBytes { buffer in Result { () throws(SnapshotFormatError) in try EngineSnapshot.decodeBinary(buffer) } }.get()
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(SnapshotFormatError) in try EngineSnapshot.decodeBinary(buffer) }
+        }.get()
     }
 
     func testRoundTripKeepsEveryField() throws {
@@ -58,7 +107,10 @@ final class SnapshotFormatTests: XCTestCase {
     /// give back exactly what went in.
     func testRoundTripWithEmptyMapsAndRunsOfOneApp() throws {
         var snapshot = Self.richSnapshot(sessions: 4)
-        let apps = ["com.example.shop", "com.example.shop", "com.example.other", "com.example.other", "com.example.shop", "com.example.mäil"]
+        let apps = [
+            "com.example.shop", "com.example.shop", "com.example.other", "com.example.other", "com.example.shop",
+            "com.example.mäil",
+        ]
         for (i, app) in apps.enumerated() {
             var session = snapshot.sessions[i % snapshot.sessions.count]
             session.id = Array("bare-\(i)".utf8)
@@ -80,17 +132,49 @@ final class SnapshotFormatTests: XCTestCase {
 
     func testATypicalSessionTakesUnder150Bytes() throws {
         let one = EngineSnapshot.SessionState(
-            id: Array("9f1c2a7e-5b1d-4c3e-8a6f-0d2b4e6a8c10".utf8), app: "com.example.shop", device: 0, sizeClass: 0,
+            id: Array("9f1c2a7e-5b1d-4c3e-8a6f-0d2b4e6a8c10".utf8),
+            app: "com.example.shop",
+            device: 0,
+            sizeClass: 0,
             foreground: true,
-            stack: [.init(kind: 2, id: Array("checkout-sheet".utf8), ts: 1_700_000_000_000, style: 1, transition: 0,
-                          sizeClass: 0, navDepth: 1, buttonCount: 2, cancelIndex: 1, destructiveIndex: -1, inPopover: 0)],
-            maxModalDepth: 1, startedTs: 1_699_999_000_000, lastTs: 1_700_000_000_900, lastSeq: 412,
-            lastUserActionTs: 1_700_000_000_800, lastUserActionControl: 3, runningTasks: [], lastTaskFinishedTs: .min,
-            lastTaskFailedTs: .min, events: 412, alertsPresented: 2, presentations: 9, violations: 1,
-            lastObserved: 1_700_000_000_950, counters: [0x1234_5678_9ABC_DEF0: 2], windows: [:], fired: [], quietUntil: [:])
+            stack: [
+                .init(
+                    kind: 2,
+                    id: Array("checkout-sheet".utf8),
+                    ts: 1_700_000_000_000,
+                    style: 1,
+                    transition: 0,
+                    sizeClass: 0,
+                    navDepth: 1,
+                    buttonCount: 2,
+                    cancelIndex: 1,
+                    destructiveIndex: -1,
+                    inPopover: 0
+                )
+            ],
+            maxModalDepth: 1,
+            startedTs: 1_699_999_000_000,
+            lastTs: 1_700_000_000_900,
+            lastSeq: 412,
+            lastUserActionTs: 1_700_000_000_800,
+            lastUserActionControl: 3,
+            runningTasks: [],
+            lastTaskFinishedTs: .min,
+            lastTaskFailedTs: .min,
+            events: 412,
+            alertsPresented: 2,
+            presentations: 9,
+            violations: 1,
+            lastObserved: 1_700_000_000_950,
+            counters: [0x1234_5678_9ABC_DEF0: 2],
+            windows: [:],
+            fired: [],
+            quietUntil: [:]
+        )
         let apps = [EngineSnapshot.AppStateSnapshot(name: "com.example.shop", counters: [:], fired: [])]
         let empty = EngineSnapshot(version: 1, apps: apps, sessions: []).binaryEncoded().count
-        let thousand = EngineSnapshot(version: 1, apps: apps, sessions: Array(repeating: one, count: 1000)).binaryEncoded().count
+        let thousand = EngineSnapshot(version: 1, apps: apps, sessions: Array(repeating: one, count: 1000))
+            .binaryEncoded().count
         let perSession = Double(thousand - empty) / 1000
         XCTAssertLessThan(perSession, 150, "bytes per session")
     }
@@ -113,7 +197,8 @@ final class SnapshotFormatTests: XCTestCase {
     func testASessionsLocaleSurvivesARestart() throws {
         let output = CollectingOutput()
         let pipeline = EventPipeline(catalog: RuleCatalog(), configuration: .init(), output: output)
-        var start = #"{"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de_DE"}"#
+        var start =
+            #"{"v":1,"type":"session.start","session":"S1","ts":1732290000000,"app":"com.example.mail","locale":"de_DE"}"#
         start.withUTF8 { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 0) }
         var plain = #"{"v":1,"type":"session.start","session":"S2","ts":1732290000000,"app":"com.example.mail"}"#
         plain.withUTF8 { pipeline.process(payload: UnsafeRawBufferPointer($0), observed: 0) }
@@ -157,7 +242,9 @@ final class SnapshotFormatTests: XCTestCase {
         XCTAssertThrowsError(try decode(bytes)) { XCTAssertEqual($0 as? SnapshotFormatError, .unsupportedVersion(4)) }
         bytes[4] = 1
         XCTAssertThrowsError(try decode(bytes)) { XCTAssertEqual($0 as? SnapshotFormatError, .unsupportedVersion(1)) }
-        XCTAssertThrowsError(try decode(Array("{\"version\":1}".utf8))) { XCTAssertEqual($0 as? SnapshotFormatError, .notASnapshot) }
+        XCTAssertThrowsError(try decode(Array("{\"version\":1}".utf8))) {
+            XCTAssertEqual($0 as? SnapshotFormatError, .notASnapshot)
+        }
     }
 
     /// Random bodies under a valid header and checksum: the bounds checks, not the checksum, must hold.
@@ -169,9 +256,18 @@ final class SnapshotFormatTests: XCTestCase {
             var bytes = template
             let header = EngineSnapshot.binaryHeaderSize
             if round % 2 == 0 {
-                for _ in 0..<4 { bytes[Int.random(in: header..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+                for _ in 0..<4 {
+                    bytes[Int.random(in: header..<bytes.count, using: &generator)] = UInt8.random(
+                        in: 0...255,
+                        using: &generator
+                    )
+                }
             } else {
-                bytes = Array(bytes.prefix(header)) + (0..<Int.random(in: 0...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                bytes =
+                    Array(bytes.prefix(header))
+                    + (0..<Int.random(in: 0...200, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    }
                 bytes.withUnsafeMutableBytes { raw in
                     raw.storeBytes(of: UInt64(raw.count - header).littleEndian, toByteOffset: 16, as: UInt64.self)
                 }

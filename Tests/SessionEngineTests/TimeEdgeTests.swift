@@ -14,7 +14,8 @@ final class TimeEdgeTests: XCTestCase {
         h.sendPastTheDecoder(Line.start("S", 1, app: "com.example.mail", #""seq":1"#), ts: .max)
         h.send(
             Line.action("S", 1_732_290_000_000, #""seq":2"#),
-            Line.alert("S", 1_732_290_001_000, "a1", #""seq":3"#))
+            Line.alert("S", 1_732_290_001_000, "a1", #""seq":3"#)
+        )
         XCTAssertEqual(h.engine.statistics.sessionsStarted, 1, "a wrapped latest + idle timeout restarted the session")
         XCTAssertEqual(h.engine.statistics.outOfOrder, 2)
         XCTAssertEqual(h.output.diagnostics(.outOfOrder).count, 2)

@@ -20,7 +20,8 @@ final class ViolationJSONTests: XCTestCase {
 
     private func isHex(_ text: String?, count: Int) -> Bool {
         guard let text else { return false }
-        return text.utf8.count == count && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        return text.utf8.count == count
+            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     func testEveryFieldOfAViolation() throws {
@@ -28,7 +29,8 @@ final class ViolationJSONTests: XCTestCase {
         h.observed = 1_732_290_009_999
         h.send(
             Line.start("S-1", 1_732_290_000_000, app: "com.example.mail", #""seq":1"#),
-            Line.alert("S-1", 1_732_290_009_000, "a1", #""seq":2,"title":"Error""#))
+            Line.alert("S-1", 1_732_290_009_000, "a1", #""seq":2,"title":"Error""#)
+        )
         XCTAssertEqual(h.output.problems, [])
         let violation = try XCTUnwrap(h.violations(of: "probe-subject").first)
         let object = violation.object
@@ -72,7 +74,9 @@ final class ViolationJSONTests: XCTestCase {
         let h = try harness(EngineConfiguration(defaultEdition: .edition2009))
         h.send(
             Line.start("S", 1000),
-            Line.alert("S", 1100, "a1"), Line.alert("S", 1200, "a2"), Line.alert("S", 1300, "a3"),
+            Line.alert("S", 1100, "a1"),
+            Line.alert("S", 1200, "a2"),
+            Line.alert("S", 1300, "a3"),
             Line.alert("S", 1400, "a4"),
             Line.present("sheet", "S", 1500, "s1"),
             Line.task("S", 1600, "t", "started"),
@@ -80,7 +84,8 @@ final class ViolationJSONTests: XCTestCase {
             Line.action("S", 1800, label: "x"),
             Line.event("app.background", "S", 1900),
             Line.event("app.foreground", "S", 2000),
-            Line.present("popover", "S", 2100, "p1"))
+            Line.present("popover", "S", 2100, "p1")
+        )
         XCTAssertEqual(h.output.problems, [])
         let rules = Set(h.output.violations.map(\.rule))
         XCTAssertEqual(rules, Set(h.catalog.rules.map(\.id)), "every probe rule fired")
@@ -99,7 +104,8 @@ final class ViolationJSONTests: XCTestCase {
         let h = try harness()
         h.send(
             Line.start(#"q\"\\x"#, 1000, app: "com.example.\u{00FC}mlaut"),
-            Line.alert(#"q\"\\x"#, 1100, #"a\"1"#))
+            Line.alert(#"q\"\\x"#, 1100, #"a\"1"#)
+        )
         XCTAssertEqual(h.output.problems, [])
         let violation = try XCTUnwrap(h.violations(of: "probe-subject").first)
         XCTAssertEqual(violation.object["session"] as? String, #"q"\x"#)
@@ -127,7 +133,8 @@ final class ViolationJSONTests: XCTestCase {
             Line.action("S", 1000, label: "escapes"),
             Line.action("S", 1100, label: "bad-evidence"),
             Line.action("S", 1200, label: "array-evidence"),
-            Line.action("S", 1300, label: "no-evidence"))
+            Line.action("S", 1300, label: "no-evidence")
+        )
         let violations = h.violations(of: "probe-every")
         XCTAssertEqual(violations.count, 4, "a bad evidence does not stop the violation")
         let nested = violations[0].evidence["nested"] as? [String: Any]
@@ -148,7 +155,8 @@ final class ViolationJSONTests: XCTestCase {
             Line.start("S", 900),
             Line.action("S", 1000, label: "empty-message"),
             Line.action("S", 1100, label: "null-message"),
-            Line.action("S", 1200, label: "escapes"))
+            Line.action("S", 1200, label: "escapes")
+        )
         let violations = h.violations(of: "probe-every")
         XCTAssertEqual(violations[0].object["message"] as? String, "reports every action as its label says")
         XCTAssertEqual(violations[1].object["message"] as? String, "reports every action as its label says")
@@ -185,7 +193,8 @@ final class ViolationJSONTests: XCTestCase {
             Line.start("T", 1000, app: "com.example.mail"),
             Line.action("T", 1400, label: "subject:a1"),
             Line.start("U", 1000, app: "com.example.notes"),
-            Line.action("U", 1500, label: "subject:a1"))
+            Line.action("U", 1500, label: "subject:a1")
+        )
         let prints = h.violations(of: "probe-every").map { $0.object["fingerprint"] as? String }
         let ids = h.violations(of: "probe-every").map { $0.object["id"] as? String }
         XCTAssertEqual(prints.count, 5)
@@ -219,13 +228,17 @@ final class ViolationJSONTests: XCTestCase {
             Line.dismiss("modal", "S", 1_732_290_001_100, "m1", #""unsaved_changes":true"#),
             Line.action("T", 1_732_290_001_200, label: "subject:x", #""app":"com.example.mail""#),
         ]
-        let first = try harness(), second = try harness()
+        let first = try harness()
+        let second = try harness()
         first.observed = 1
         second.observed = 987_654_321
         first.send(stream)
         second.sendBatch(stream)
         XCTAssertGreaterThan(first.output.violations.count, 20)
-        XCTAssertEqual(first.output.violations.map(\.jsonWithoutObserved), second.output.violations.map(\.jsonWithoutObserved))
+        XCTAssertEqual(
+            first.output.violations.map(\.jsonWithoutObserved),
+            second.output.violations.map(\.jsonWithoutObserved)
+        )
         XCTAssertEqual(first.output.violations.map(\.topic), second.output.violations.map(\.topic))
         XCTAssertNotEqual(first.output.violations.first?.json, second.output.violations.first?.json, "observed differs")
     }
@@ -233,19 +246,24 @@ final class ViolationJSONTests: XCTestCase {
     func testSeverityOverridesApplyGloballyAndPerApp() throws {
         let configuration = EngineConfiguration(
             rules: ["probe-every": .init(severity: .error)],
-            apps: ["com.example.quiet": .init(rules: ["probe-every": .init(severity: .info)])])
+            apps: ["com.example.quiet": .init(rules: ["probe-every": .init(severity: .info)])]
+        )
         let h = try harness(configuration)
         h.send(
             Line.start("S", 1000, app: "com.example.mail"),
             Line.action("S", 1100, label: "x"),
             Line.alert("S", 1200, "a1"),
             Line.start("Q", 1000, app: "com.example.quiet"),
-            Line.action("Q", 1300, label: "x"))
+            Line.action("Q", 1300, label: "x")
+        )
         let every = h.violations(of: "probe-every")
         XCTAssertEqual(every.map { $0.object["severity"] as? String }, ["error", "info"])
         XCTAssertEqual(every.map(\.severity), [.error, .info])
-        XCTAssertEqual(h.violations(of: "probe-subject").first?.object["severity"] as? String, "warning",
-                       "other rules keep their own")
+        XCTAssertEqual(
+            h.violations(of: "probe-subject").first?.object["severity"] as? String,
+            "warning",
+            "other rules keep their own"
+        )
     }
 
     /// violations.md: `id` is the unique id of this violation. Two firings of an every-time rule on
@@ -256,7 +274,8 @@ final class ViolationJSONTests: XCTestCase {
             Line.start("S", 1000),
             Line.action("S", 1100, label: "same"),
             Line.action("S", 1100, label: "same"),
-            Line.action("S", 1200, label: "twice"))
+            Line.action("S", 1200, label: "twice")
+        )
         let ids = h.violations(of: "probe-every").map { $0.object["id"] as? String }
         XCTAssertEqual(ids.count, 4)
         XCTAssertEqual(Set(ids).count, 4, "violation ids must be unique: \(ids)")

@@ -14,7 +14,10 @@ final class ErrorTests: XCTestCase {
             XCTAssertEqual(error?.errno, EADDRINUSE)
             XCTAssertEqual(error?.operation, "zmq_bind(\(endpoint))")
             XCTAssertEqual(error?.reason, String(cString: strerror(EADDRINUSE)))
-            XCTAssertEqual(error?.description, "zmq_bind(\(endpoint)): \(String(cString: strerror(EADDRINUSE))) (errno \(EADDRINUSE))")
+            XCTAssertEqual(
+                error?.description,
+                "zmq_bind(\(endpoint)): \(String(cString: strerror(EADDRINUSE))) (errno \(EADDRINUSE))"
+            )
             XCTAssertEqual(error?.isAgain, false)
             XCTAssertEqual(error?.isTerminated, false)
         }

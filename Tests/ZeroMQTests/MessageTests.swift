@@ -5,8 +5,10 @@ final class MessageTests: XCTestCase {
     func testAFrameMovesToAnotherSocketWholeWithItsMoreFlagAndLeavesTheMessageEmpty() throws {
         let context = try ZMQContext()
         defer { context.terminate() }
-        let (a, b, c, d) = try (ZMQSocket(context, type: .pair), ZMQSocket(context, type: .pair),
-                                ZMQSocket(context, type: .pair), ZMQSocket(context, type: .pair))
+        let (a, b, c, d) = try (
+            ZMQSocket(context, type: .pair), ZMQSocket(context, type: .pair),
+            ZMQSocket(context, type: .pair), ZMQSocket(context, type: .pair)
+        )
         defer { for socket in [a, b, c, d] { socket.close() } }
         try b.bind("inproc://move-in")
         try a.connect("inproc://move-in")

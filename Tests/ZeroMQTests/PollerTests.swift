@@ -1,5 +1,5 @@
-import Foundation
 import CZeroMQ
+import Foundation
 import Glibc
 import XCTest
 import ZeroMQ

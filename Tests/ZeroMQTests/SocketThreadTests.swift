@@ -32,7 +32,8 @@ final class SocketThreadTests: XCTestCase {
                 guard (try? socket.receive(into: &message)) == true else { return }
                 echoed.value = String(decoding: message.bytes, as: UTF8.self)
                 _ = try? socket.send(Array("done".utf8))
-            })
+            }
+        )
         XCTAssertTrue(endpoint.hasPrefix("tcp://127.0.0.1:"), endpoint)
         let client = try ZMQSocket(context, type: .req, linger: 0)
         defer { client.close() }
@@ -54,7 +55,8 @@ final class SocketThreadTests: XCTestCase {
                 name: "test-socket-thread",
                 open: { () throws(Refused) -> Int in throw Refused(endpoint: "tcp://nowhere:1") },
                 report: { $0 },
-                run: { _ in ran.value = true })
+                run: { _ in ran.value = true }
+            )
             XCTFail("start returned")
         } catch {
             XCTAssertEqual(error, Refused(endpoint: "tcp://nowhere:1"))

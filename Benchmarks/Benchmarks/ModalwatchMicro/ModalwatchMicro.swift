@@ -21,7 +21,9 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 3,
         maxDuration: .seconds(2),
         maxIterations: 200,
-        thresholds: Dictionary(uniqueKeysWithValues: checked.map { ($0, BenchmarkThresholds(absolute: [.p90: allocationTolerance])) })
+        thresholds: Dictionary(
+            uniqueKeysWithValues: checked.map { ($0, BenchmarkThresholds(absolute: [.p90: allocationTolerance])) }
+        )
     )
 
     // The decoder: 1,000 events of about 180 bytes, one per payload, then as one NDJSON batch.
@@ -43,8 +45,10 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Decoder.Batch1000") { benchmark in
         let decoder = EventDecoder()
-        let batch = Array((0..<1000).map { MicroEvents.decoderEvents[$0 % MicroEvents.decoderEvents.count] }
-            .joined(separator: "\n").utf8)
+        let batch = Array(
+            (0..<1000).map { MicroEvents.decoderEvents[$0 % MicroEvents.decoderEvents.count] }
+                .joined(separator: "\n").utf8
+        )
         var decoded = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -65,12 +69,17 @@ let benchmarks: @Sendable () -> Void = {
         var observed: Int64 = 1_732_290_000_000
         func feed(_ count: Int, from start: Int) {
             for i in 0..<count {
-                payloads[(start + i) % payloads.count].withUnsafeBytes { pipeline.process(payload: $0, observed: observed) }
+                payloads[(start + i) % payloads.count].withUnsafeBytes {
+                    pipeline.process(payload: $0, observed: observed)
+                }
                 observed += 1
             }
         }
         feed(payloads.count, from: 0)
-        precondition(output.diagnosticCount == 0, "the engine benchmark's stream has events the decoder or engine refuse")
+        precondition(
+            output.diagnosticCount == 0,
+            "the engine benchmark's stream has events the decoder or engine refuse"
+        )
         var next = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -90,8 +99,10 @@ let benchmarks: @Sendable () -> Void = {
         defer { directory.remove() }
         let history = try ViolationHistory(path: directory.file(ViolationHistory.fileName), checkpointsElsewhere: true)
         let json = Array(MicroEvents.violationJSON.utf8)
-        let rule = Array("alert-frequency".utf8), app = Array("com.example.mail".utf8)
-        let session = Array("4F2C9A7E-1B3D".utf8), severity = Array("warning".utf8)
+        let rule = Array("alert-frequency".utf8)
+        let app = Array("com.example.mail".utf8)
+        let session = Array("4F2C9A7E-1B3D".utf8)
+        let severity = Array("warning".utf8)
         var id: UInt64 = 0
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -104,9 +115,17 @@ let benchmarks: @Sendable () -> Void = {
                                     for _ in 0..<1000 {
                                         id &+= 1
                                         try writer.insert(
-                                            idHigh: 0x5EED, idLow: id, fingerprint: id % 97, rule: rule, app: app, session: session,
-                                            severity: severity, ts: 1_732_290_000_000 + Int64(id), observed: 1_732_290_000_000 + Int64(id),
-                                            json: json)
+                                            idHigh: 0x5EED,
+                                            idLow: id,
+                                            fingerprint: id % 97,
+                                            rule: rule,
+                                            app: app,
+                                            session: session,
+                                            severity: severity,
+                                            ts: 1_732_290_000_000 + Int64(id),
+                                            observed: 1_732_290_000_000 + Int64(id),
+                                            json: json
+                                        )
                                     }
                                 }
                             }

@@ -31,7 +31,9 @@ enum BenchEvents {
         out.raw(",\"seq\":1,\"app\":")
         out.string(app)
         out.raw(",\"id\":\"probe\",\"title\":\"Error\",\"message\":\"The file could not be saved.\",")
-        out.raw("\"buttons\":[{\"title\":\"Cancel\",\"style\":\"cancel\"},{\"title\":\"Retry\",\"style\":\"default\"}]}")
+        out.raw(
+            "\"buttons\":[{\"title\":\"Cancel\",\"style\":\"cancel\"},{\"title\":\"Retry\",\"style\":\"default\"}]}"
+        )
     }
 
     /// `count` warm-up probes, one a message.
@@ -69,7 +71,9 @@ enum BenchEvents {
     /// stream's (ids `sNNNNNNNN-xxxxxxxx`, the stream's apps and fields), the same for a given
     /// `seed`.
     static func idleSessions(_ count: Int, seed: UInt32) -> EventStream {
-        let apps = ["com.example.mail", "com.example.photos", "com.example.notes", "com.example.shop", "com.example.maps"]
+        let apps = [
+            "com.example.mail", "com.example.photos", "com.example.notes", "com.example.shop", "com.example.maps",
+        ]
         let devices = ["phone", "phone", "pad"]
         var out = ByteWriter(capacity: count * 170)
         var offsets = [0]

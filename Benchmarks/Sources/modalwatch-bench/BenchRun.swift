@@ -47,8 +47,17 @@ final class BenchRun {
 
     private var streams: [StreamGenerator.Profile: EventStream] = [:]
 
-    init(options: ModalwatchBench, generated: EventStream, measured: EventStream, executable: String, folder: String,
-         registry: ChildRegistry, eventCount: Int, runs: Int, latencySeconds: Double) {
+    init(
+        options: ModalwatchBench,
+        generated: EventStream,
+        measured: EventStream,
+        executable: String,
+        folder: String,
+        registry: ChildRegistry,
+        eventCount: Int,
+        runs: Int,
+        latencySeconds: Double
+    ) {
         self.options = options
         self.generated = generated
         self.measured = measured
@@ -64,7 +73,9 @@ final class BenchRun {
     /// The rates of the latency runs: `--latency-rate`, then `--latency-low-rate` unless 0 or the same.
     var latencyRates: [Double] {
         let options = options
-        return [options.latencyRate] + (options.latencyLowRate > 0 && options.latencyLowRate != options.latencyRate ? [options.latencyLowRate] : [])
+        return [options.latencyRate]
+            + (options.latencyLowRate > 0 && options.latencyLowRate != options.latencyRate
+                ? [options.latencyLowRate] : [])
     }
 
     /// The repository (for the helper scripts).
@@ -75,15 +86,28 @@ final class BenchRun {
 
     /// The generator of `events` events over `sessions` sessions of `profile`, with `--seed`.
     func generator(events: Int, sessions: Int, profile: StreamGenerator.Profile = .stress) throws -> StreamGenerator {
-        StreamGenerator(root: try repositoryRoot(), events: events, sessions: sessions, seed: options.seed, profile: profile)
+        StreamGenerator(
+            root: try repositoryRoot(),
+            events: events,
+            sessions: sessions,
+            seed: options.seed,
+            profile: profile
+        )
     }
 
     /// The measured stream of `profile`, generated once.
     func stream(_ profile: StreamGenerator.Profile) throws -> EventStream {
         if let found = streams[profile] { return found }
         let made = try generator(events: eventCount, sessions: options.sessions, profile: profile).generate()
-        ModalwatchBench.say("stream \(profile.rawValue): \(made.count) events, \(Figure.format(made.averageEventBytes, 1)) bytes per event on average")
-        table.context.append(("stream \(profile.rawValue)", "\(made.count) events, \(options.sessions) concurrent sessions, seed \(options.seed), \(Figure.format(made.averageEventBytes, 1)) bytes per event"))
+        ModalwatchBench.say(
+            "stream \(profile.rawValue): \(made.count) events, \(Figure.format(made.averageEventBytes, 1)) bytes per event on average"
+        )
+        table.context.append(
+            (
+                "stream \(profile.rawValue)",
+                "\(made.count) events, \(options.sessions) concurrent sessions, seed \(options.seed), \(Figure.format(made.averageEventBytes, 1)) bytes per event"
+            )
+        )
         streams[profile] = made
         return made
     }
@@ -93,8 +117,17 @@ final class BenchRun {
         do { try body() } catch {
             failures.append("\(what): \(error)")
             ModalwatchBench.say("FAILED \(what): \(error)")
-            table.add(Figure(key: what.replacingOccurrences(of: " ", with: "_") + "_failed", name: what, value: nil, unit: "",
-                             display: "failed (see below)", target: "", met: false))
+            table.add(
+                Figure(
+                    key: what.replacingOccurrences(of: " ", with: "_") + "_failed",
+                    name: what,
+                    value: nil,
+                    unit: "",
+                    display: "failed (see below)",
+                    target: "",
+                    met: false
+                )
+            )
         }
     }
 
@@ -110,7 +143,9 @@ final class BenchRun {
         var samples: [ThroughputSample] = []
         for i in 0..<runs {
             let sample = try body(i + 1)
-            ModalwatchBench.say("  \(what) run \(i + 1)/\(runs): \(Figure.rate(sample.eventsPerSecond)) (\(Figure.format(sample.seconds, 3)) s)")
+            ModalwatchBench.say(
+                "  \(what) run \(i + 1)/\(runs): \(Figure.rate(sample.eventsPerSecond)) (\(Figure.format(sample.seconds, 3)) s)"
+            )
             samples.append(sample)
         }
         let median = ThroughputSample.median(samples)!

@@ -15,7 +15,11 @@ struct CPUTimes {
 
     /// Now, for `daemon` (a pid) if given.
     static func now(daemon: pid_t? = nil) -> CPUTimes {
-        CPUTimes(machineBusy: machineBusySeconds(), bench: processSeconds("self"), daemon: daemon.map { processSeconds("\($0)") } ?? 0)
+        CPUTimes(
+            machineBusy: machineBusySeconds(),
+            bench: processSeconds("self"),
+            daemon: daemon.map { processSeconds("\($0)") } ?? 0
+        )
     }
 
     /// What was used between `self` and `later`: (daemon, bench, others) seconds.
@@ -30,7 +34,8 @@ struct CPUTimes {
 
     private static func machineBusySeconds() -> Double {
         guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
-              let line = text.split(separator: "\n").first, line.hasPrefix("cpu ") else { return 0 }
+            let line = text.split(separator: "\n").first, line.hasPrefix("cpu ")
+        else { return 0 }
         let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
         guard values.count >= 5 else { return 0 }
         // user nice system idle iowait irq softirq steal ...; guest time is already in user.
@@ -40,7 +45,8 @@ struct CPUTimes {
 
     private static func processSeconds(_ pid: String) -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return 0 }
+            let close = text.lastIndex(of: ")")
+        else { return 0 }
         // After "(comm)": state is field 3; utime and stime are fields 14 and 15.
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }

@@ -20,11 +20,20 @@ extension CeilingBenchmark: Measurement {
             let kind = batched ? "batch" : "single"
             let messages = input.messages(batch: batched ? run.options.batch : 1)
             run.attempt("ceiling \(kind) \(name)") {
-                let sample = try run.repeated("\(prefix)ceiling \(kind)") { _ in try CeilingBenchmark(messages: messages, warmup: run.warmup).run() }
+                let sample = try run.repeated("\(prefix)ceiling \(kind)") { _ in
+                    try CeilingBenchmark(messages: messages, warmup: run.warmup).run()
+                }
                 if batched { found.batch = sample } else { found.single = sample }
-                run.table.add(Figure(key: "\(prefix)ceiling_\(kind)_events_per_second",
-                                     name: "\(name): ceiling, " + (batched ? "\(run.options.batch)-event batches" : "single-event messages"),
-                                     value: sample.eventsPerSecond, unit: "events/s", display: Figure.rate(sample.eventsPerSecond)))
+                run.table.add(
+                    Figure(
+                        key: "\(prefix)ceiling_\(kind)_events_per_second",
+                        name: "\(name): ceiling, "
+                            + (batched ? "\(run.options.batch)-event batches" : "single-event messages"),
+                        value: sample.eventsPerSecond,
+                        unit: "events/s",
+                        display: Figure.rate(sample.eventsPerSecond)
+                    )
+                )
             }
         }
         run.ceilings[profile] = found

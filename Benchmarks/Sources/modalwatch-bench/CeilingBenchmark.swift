@@ -36,11 +36,16 @@ struct CeilingBenchmark {
         let sent = sender.currentReport
         if let failure = received.failure ?? sent.failure { throw BenchError("ceiling run: \(failure)") }
         guard received.last > 0 else {
-            throw BenchError("ceiling run: \(received.messages - warmupMessages) of \(messages.count) messages arrived within 120 s")
+            throw BenchError(
+                "ceiling run: \(received.messages - warmupMessages) of \(messages.count) messages arrived within 120 s"
+            )
         }
         return ThroughputSample(
-            events: messages.events, messages: messages.count, bytes: messages.bytes.count,
+            events: messages.events,
+            messages: messages.count,
+            bytes: messages.bytes.count,
             seconds: MonotonicClock.seconds(from: sent.firstSend, to: received.last),
-            details: [("bench_cpu_ms", Int(cpu.bench * 1000)), ("others_cpu_ms", Int(cpu.others * 1000))])
+            details: [("bench_cpu_ms", Int(cpu.bench * 1000)), ("others_cpu_ms", Int(cpu.others * 1000))]
+        )
     }
 }

@@ -99,7 +99,8 @@ struct CheckpointBenchmark {
         static func median(_ values: [Double]) -> Double? {
             guard !values.isEmpty else { return nil }
             let sorted = values.sorted()
-            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+            return sorted.count % 2 == 1
+                ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         }
     }
 
@@ -127,7 +128,8 @@ struct CheckpointBenchmark {
         /// The median p99 at 1s less the median p99 at 1h, ns.
         var p99Added: Double? {
             guard let frequent = loadedFrequent.flatMap({ Loaded.median($0.p99) }),
-                  let rare = loadedRare.flatMap({ Loaded.median($0.p99) }) else { return nil }
+                let rare = loadedRare.flatMap({ Loaded.median($0.p99) })
+            else { return nil }
             return frequent - rare
         }
 
@@ -135,15 +137,18 @@ struct CheckpointBenchmark {
         /// CPU per second at 1s less that at 1h, over that at 1s.
         var ingestShare: Double? {
             guard let frequent = loadedFrequent.flatMap({ Loaded.median($0.ingestCPUPerSecond) }),
-                  let rare = loadedRare.flatMap({ Loaded.median($0.ingestCPUPerSecond) }), frequent > 0 else { return nil }
+                let rare = loadedRare.flatMap({ Loaded.median($0.ingestCPUPerSecond) }), frequent > 0
+            else { return nil }
             return (frequent - rare) / frequent
         }
 
         /// The slices' CPU per second at their idle pace over `mw-ingest`'s median CPU per second under
         /// the stream at 1s: the share if the walks went on under the stream as fast as when idle.
         var idleSlicesShare: Double? {
-            guard let slices = slicesCPUPerSecond, let loaded = loadedFrequent.flatMap({ Loaded.median($0.ingestCPUPerSecond) }),
-                  loaded > 0 else { return nil }
+            guard let slices = slicesCPUPerSecond,
+                let loaded = loadedFrequent.flatMap({ Loaded.median($0.ingestCPUPerSecond) }),
+                loaded > 0
+            else { return nil }
             return slices / loaded
         }
     }
@@ -169,7 +174,8 @@ struct CheckpointBenchmark {
     /// A configuration file in `folder` that sets `checkpoint_interval` to `interval` (`1s`, `1h`).
     static func configFile(in folder: String, interval: String) throws(BenchError) -> String {
         let path = folder + "/checkpoint-\(interval).yaml"
-        guard FileManager.default.createFile(atPath: path, contents: Data("checkpoint_interval: \(interval)\n".utf8)) else {
+        guard FileManager.default.createFile(atPath: path, contents: Data("checkpoint_interval: \(interval)\n".utf8))
+        else {
             throw BenchError("cannot write \(path)")
         }
         return path
@@ -177,7 +183,13 @@ struct CheckpointBenchmark {
 
     /// The `frequent` run on a daemon with `config` (a `checkpoint_interval: 1s`), then its restore.
     func frequent(config: String) throws(BenchError) -> (Idle, Restore) {
-        let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry, config: config, logLevel: "debug")
+        let daemon = try DaemonProcess(
+            executable: executable,
+            folder: folder,
+            registry: registry,
+            config: config,
+            logLevel: "debug"
+        )
         defer { daemon.stopNow() }
         let (filled, fillSeconds) = try RestartBenchmark.fill(daemon, sessions: sessions, seed: seed)
         let live = filled[.sessionsLive]
@@ -187,7 +199,9 @@ struct CheckpointBenchmark {
         let waitMs = 60_000 + sessions / 20
         var opening: Walk?
         while opening == nil {
-            opening = try watch.next(timeoutMs: waitMs, what: "a checkpoint of \(live) sessions").flatMap { $0.sessions >= live ? $0 : nil }
+            opening = try watch.next(timeoutMs: waitMs, what: "a checkpoint of \(live) sessions").flatMap {
+                $0.sessions >= live ? $0 : nil
+            }
         }
         let cpuBefore = CPUTimes.now(daemon: daemon.pid)
         let before = threadSeconds(daemon.pid)
@@ -205,21 +219,37 @@ struct CheckpointBenchmark {
         let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
         let window = MonotonicClock.seconds(from: opened, to: closed)
         let logged = Self.walksTookMs(daemon.logLines(containing: Self.writtenLine), sessions: live)
-        let idle = Idle(sessions: live, fillSeconds: fillSeconds, walks: walks, windowSeconds: window,
-                        ingestCPUPerSecond: perSecond(before.ingest, after.ingest, window),
-                        checkpointCPUPerSecond: perSecond(before.checkpoint, after.checkpoint, window),
-                        loggedTookMs: logged, cpu: cpu)
+        let idle = Idle(
+            sessions: live,
+            fillSeconds: fillSeconds,
+            walks: walks,
+            windowSeconds: window,
+            ingestCPUPerSecond: perSecond(before.ingest, after.ingest, window),
+            checkpointCPUPerSecond: perSecond(before.checkpoint, after.checkpoint, window),
+            loggedTookMs: logged,
+            cpu: cpu
+        )
 
         let newest = FileWatch.read(path)?.sessions ?? 0
         daemon.stopNow()
-        let second = try DaemonProcess(executable: executable, folder: folder, registry: registry, readyTimeoutMs: 120_000,
-                                       stateDirectory: daemon.stateDirectory, config: config)
+        let second = try DaemonProcess(
+            executable: executable,
+            folder: folder,
+            registry: registry,
+            readyTimeoutMs: 120_000,
+            stateDirectory: daemon.stateDirectory,
+            config: config
+        )
         defer { second.stopNow() }
         let restoredLive = try StatusPoller(endpoint: second.control).status()[.sessionsLive]
         let line = second.logLines(containing: Self.restoredLine).last
-        let restore = Restore(checkpointSessions: newest, readySeconds: Double(second.readyNanoseconds) / 1e9,
-                              tookMs: line.flatMap { Self.field("took_ms", in: $0) },
-                              loggedSessions: line.flatMap { Self.field("sessions", in: $0) }, sessionsLive: restoredLive)
+        let restore = Restore(
+            checkpointSessions: newest,
+            readySeconds: Double(second.readyNanoseconds) / 1e9,
+            tookMs: line.flatMap { Self.field("took_ms", in: $0) },
+            loggedSessions: line.flatMap { Self.field("sessions", in: $0) },
+            sessionsLive: restoredLive
+        )
         return (idle, restore)
     }
 
@@ -236,10 +266,16 @@ struct CheckpointBenchmark {
         let after = threadSeconds(daemon.pid)
         let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
         let window = MonotonicClock.seconds(from: opened, to: closed)
-        return Idle(sessions: filled[.sessionsLive], fillSeconds: fillSeconds, walks: [], windowSeconds: window,
-                    ingestCPUPerSecond: perSecond(before.ingest, after.ingest, window),
-                    checkpointCPUPerSecond: perSecond(before.checkpoint, after.checkpoint, window),
-                    loggedTookMs: [], cpu: cpu)
+        return Idle(
+            sessions: filled[.sessionsLive],
+            fillSeconds: fillSeconds,
+            walks: [],
+            windowSeconds: window,
+            ingestCPUPerSecond: perSecond(before.ingest, after.ingest, window),
+            checkpointCPUPerSecond: perSecond(before.checkpoint, after.checkpoint, window),
+            loggedTookMs: [],
+            cpu: cpu
+        )
     }
 
     private func threadSeconds(_ pid: pid_t) -> (ingest: Double?, checkpoint: Double?) {
@@ -294,8 +330,12 @@ struct CheckpointBenchmark {
                     guard let found = Self.read(path) else { return nil }
                     guard found.writtenAtMs != writtenAtMs else { continue }
                     writtenAtMs = found.writtenAtMs
-                    return Walk(writtenAtMs: found.writtenAtMs, endToEndMs: seenMs - Double(found.writtenAtMs),
-                                bytes: found.bytes, sessions: found.sessions)
+                    return Walk(
+                        writtenAtMs: found.writtenAtMs,
+                        endToEndMs: seenMs - Double(found.writtenAtMs),
+                        bytes: found.bytes,
+                        sessions: found.sessions
+                    )
                 }
                 MonotonicClock.sleep(milliseconds: 2)
             }
@@ -314,7 +354,8 @@ struct CheckpointBenchmark {
             var header = [UInt8](repeating: 0, count: 16)
             var end = [UInt8](repeating: 0, count: 17)
             guard pread(fd, &header, 16, 0) == 16, pread(fd, &end, 17, off_t(info.st_size) - 17) == 17,
-                  header.prefix(4).elementsEqual("MWCK".utf8), end[0] == 2, little(end, at: 1) == 8 else { return nil }
+                header.prefix(4).elementsEqual("MWCK".utf8), end[0] == 2, little(end, at: 1) == 8
+            else { return nil }
             return (Int64(bitPattern: little(header, at: 8)), Int(little(end, at: 9)), Int(info.st_size))
         }
 

@@ -19,7 +19,9 @@ final class ChildRegistry: @unchecked Sendable {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler { [self] in
-                FileHandle.standardError.write(Data("\nmodalwatch-bench: signal \(signalNumber); stopping the daemons and cleaning up\n".utf8))
+                FileHandle.standardError.write(
+                    Data("\nmodalwatch-bench: signal \(signalNumber); stopping the daemons and cleaning up\n".utf8)
+                )
                 cleanUp()
                 exit(128 + signalNumber)
             }

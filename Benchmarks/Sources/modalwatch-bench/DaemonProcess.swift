@@ -25,8 +25,15 @@ final class DaemonProcess {
     /// Launches `executable` in a new folder under `folder` and waits for READY=1; with
     /// `stateDirectory`, on that state folder (a restart) instead of a fresh one; with `config`,
     /// that configuration file (`--config`); logging at `logLevel` (`--log-level`).
-    init(executable: String, folder: String, registry: ChildRegistry, readyTimeoutMs: Int = 10_000,
-         stateDirectory: String? = nil, config: String? = nil, logLevel: String = "notice") throws(BenchError) {
+    init(
+        executable: String,
+        folder: String,
+        registry: ChildRegistry,
+        readyTimeoutMs: Int = 10_000,
+        stateDirectory: String? = nil,
+        config: String? = nil,
+        logLevel: String = "notice"
+    ) throws(BenchError) {
         self.registry = registry
         let directory = folder + "/daemon-\(UInt32.random(in: 0...UInt32.max))"
         self.stateDirectory = stateDirectory ?? directory + "/state"
@@ -44,8 +51,11 @@ final class DaemonProcess {
         let notify = try NotifySocket(path: directory + "/notify.sock")
         defer { notify.close() }
 
-        let arguments = [executable, "--events", events, "--publish", publish, "--control", control,
-                         "--state-dir", self.stateDirectory, "--log-level", logLevel] + (config.map { ["--config", $0] } ?? [])
+        let arguments =
+            [
+                executable, "--events", events, "--publish", publish, "--control", control,
+                "--state-dir", self.stateDirectory, "--log-level", logLevel,
+            ] + (config.map { ["--config", $0] } ?? [])
         var environment = ProcessInfo.processInfo.environment
         for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "STATE_DIRECTORY"] { environment[key] = nil }
         environment["NOTIFY_SOCKET"] = notify.path
@@ -82,9 +92,11 @@ final class DaemonProcess {
                 while waitpid(child, &status, 0) == -1 && errno == EINTR {}
             }
             registry.remove(child)
-            throw BenchError(exited
-                ? "modalwatchd exited before READY=1; its log:\n\(log)"
-                : "modalwatchd sent no READY=1 within \(readyTimeoutMs) ms; its log:\n\(log)")
+            throw BenchError(
+                exited
+                    ? "modalwatchd exited before READY=1; its log:\n\(log)"
+                    : "modalwatchd sent no READY=1 within \(readyTimeoutMs) ms; its log:\n\(log)"
+            )
         }
         readyNanoseconds = readyAt - launched
     }

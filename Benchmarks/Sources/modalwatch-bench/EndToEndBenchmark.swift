@@ -29,15 +29,29 @@ struct EndToEndBenchmark {
         defer { daemon.stop() }
         let client = StatusPoller(endpoint: daemon.control)
         try Self.checkModules(try client.status())
-        let sender = EventSender(endpoint: daemon.events, warmup: BenchEvents.warmupStart(), messages: messages, prefill: prefill)
+        let sender = EventSender(
+            endpoint: daemon.events,
+            warmup: BenchEvents.warmupStart(),
+            messages: messages,
+            prefill: prefill
+        )
         try sender.start()
         defer { sender.finish() }
         let prefilled = prefill?.events ?? 0
-        _ = try client.poll(intervalMs: prefilled > 0 ? 20 : 2, timeoutMs: 10_000 + prefilled / 20, what: "the warm-up event") {
+        _ = try client.poll(
+            intervalMs: prefilled > 0 ? 20 : 2,
+            timeoutMs: 10_000 + prefilled / 20,
+            what: "the warm-up event"
+        ) {
             $0[.eventsReceived] >= prefilled + 1
         }
         let profiler = try profile.map { profile throws(BenchError) in
-            try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
+            try ProfilerProcess(
+                target: daemon.pid,
+                output: profile.output,
+                arguments: profile.arguments,
+                registry: registry
+            )
         }
         let cpuBefore = CPUTimes.now(daemon: daemon.pid)
         let storedBefore = try client.status()[.violationsStored]
@@ -47,8 +61,13 @@ struct EndToEndBenchmark {
         let warmupEvents = sender.currentReport.warmupEvents
         let total = warmupEvents + messages.events
         let timeoutMs = max(60_000, messages.events / 20)
-        let (reply, end) = try client.pollAdaptively(total: total, maxIntervalMs: pollIntervalMs, timeoutMs: timeoutMs,
-                                                     what: "\(total) events received", counter: \.[.eventsReceived])
+        let (reply, end) = try client.pollAdaptively(
+            total: total,
+            maxIntervalMs: pollIntervalMs,
+            timeoutMs: timeoutMs,
+            what: "\(total) events received",
+            counter: \.[.eventsReceived]
+        )
         let cpu = cpuBefore.used(until: CPUTimes.now(daemon: daemon.pid))
         let ingestAfter = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.ingest)
         let publishingAtEnd = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
@@ -57,7 +76,11 @@ struct EndToEndBenchmark {
         if let failure = sent.failure { throw BenchError("end-to-end run: \(failure)") }
         let seconds = MonotonicClock.seconds(from: sent.firstSend, to: end)
         // Not timed: until every violation found is stored and published.
-        let (drained, drainEnd) = try client.poll(intervalMs: pollIntervalMs, timeoutMs: 120_000, what: "violations published") {
+        let (drained, drainEnd) = try client.poll(
+            intervalMs: pollIntervalMs,
+            timeoutMs: 120_000,
+            what: "violations published"
+        ) {
             $0[.violationsPublished] + $0[.messagesDropped] + $0[.historyFailures] >= $0[.violationsFound]
         }
         let publishingAfter = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
@@ -65,9 +88,18 @@ struct EndToEndBenchmark {
         var details: [(String, Int)] = [("warmup_events", warmupEvents)]
         details.append(("violations_stored_in_run", stored))
         if let publishingBefore, let publishingAfter {
-            details.append(("publishing_thread_ns_per_stored_violation", Int((publishingAfter - publishingBefore) * 1e9 / Double(max(1, stored)))))
+            details.append(
+                (
+                    "publishing_thread_ns_per_stored_violation",
+                    Int((publishingAfter - publishingBefore) * 1e9 / Double(max(1, stored)))
+                )
+            )
         }
-        details += ([.eventsReceived, .eventsJudged, .eventsRejected, .duplicates, .sessionsLive, .violationsFound, .reportsSuppressed] as [StatusCounter]).map { ($0.rawValue, reply[$0]) }
+        details +=
+            ([
+                .eventsReceived, .eventsJudged, .eventsRejected, .duplicates, .sessionsLive, .violationsFound,
+                .reportsSuppressed,
+            ] as [StatusCounter]).map { ($0.rawValue, reply[$0]) }
         details.append(("violations_published", drained[.violationsPublished]))
         details.append(("messages_dropped", drained[.messagesDropped]))
         details.append(("published_after_ms", Int(MonotonicClock.seconds(from: sent.firstSend, to: drainEnd) * 1000)))
@@ -84,11 +116,18 @@ struct EndToEndBenchmark {
             details.append(("ingest_thread_busy_permille", Int((ingestAfter - ingestBefore) / timed * 1000)))
         }
         if let publishingBefore, let publishingAtEnd {
-            details.append(("publishing_thread_busy_permille", Int((publishingAtEnd - publishingBefore) / timed * 1000)))
+            details.append(
+                ("publishing_thread_busy_permille", Int((publishingAtEnd - publishingBefore) / timed * 1000))
+            )
         }
-        return ThroughputSample(events: messages.events, messages: messages.count, bytes: messages.bytes.count,
-                                seconds: seconds, publishedSeconds: MonotonicClock.seconds(from: sent.firstSend, to: drainEnd),
-                                details: details)
+        return ThroughputSample(
+            events: messages.events,
+            messages: messages.count,
+            bytes: messages.bytes.count,
+            seconds: seconds,
+            publishedSeconds: MonotonicClock.seconds(from: sent.firstSend, to: drainEnd),
+            details: details
+        )
     }
 
     /// Throws unless the status reply names every built-in module.
@@ -96,7 +135,9 @@ struct EndToEndBenchmark {
         let loaded = Set(status.modules.map(\.name))
         let missing = modules.filter { !loaded.contains($0) }
         if !missing.isEmpty {
-            throw BenchError("modalwatchd did not load the modules \(missing.joined(separator: ", ")); build them with `swift build -c release` (loaded: \(loaded.sorted().joined(separator: ", ")); failures: \(status.moduleFailures.joined(separator: "; ")))")
+            throw BenchError(
+                "modalwatchd did not load the modules \(missing.joined(separator: ", ")); build them with `swift build -c release` (loaded: \(loaded.sorted().joined(separator: ", ")); failures: \(status.moduleFailures.joined(separator: "; ")))"
+            )
         }
     }
 }

@@ -28,18 +28,26 @@ struct EngineCostBenchmark {
         guard events > 20_000 else { throw BenchError("the cost run needs more than 20,000 events, not \(events)") }
         let out = folder + "/cost"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let command = HelperCommand(arguments: ["bash", "bench/engine_cost.sh", out, "\(events)"],
-                                    environment: ["BIN_DIR": binaries], directory: root)
+        let command = HelperCommand(
+            arguments: ["bash", "bench/engine_cost.sh", out, "\(events)"],
+            environment: ["BIN_DIR": binaries],
+            directory: root
+        )
         _ = try command.run(registry: registry, log: folder + "/cost.log")
         let data = try Data(contentsOf: URL(fileURLWithPath: out + "/summary.json"))
         guard let summary = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw BenchError("\(out)/summary.json is not a JSON object")
         }
         func counts(_ key: String) throws -> [String: Double] {
-            guard let object = summary[key] as? [String: Any] else { throw BenchError("\(out)/summary.json has no \(key)") }
+            guard let object = summary[key] as? [String: Any] else {
+                throw BenchError("\(out)/summary.json has no \(key)")
+            }
             return object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
         }
-        return Result(perCleanEvent: try counts("per_clean_event"), perStressEvent: try counts("per_stress_event"),
-                      perViolation: try counts("per_violation"))
+        return Result(
+            perCleanEvent: try counts("per_clean_event"),
+            perStressEvent: try counts("per_stress_event"),
+            perViolation: try counts("per_violation")
+        )
     }
 }

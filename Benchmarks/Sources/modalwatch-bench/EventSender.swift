@@ -52,8 +52,14 @@ final class EventSender: Sendable {
 
     /// A sender of `messages` to `endpoint`, warming up with `warmup` (cycled); `prefill`,
     /// if any, goes once before the warm-up (and counts as warm-up events).
-    init(endpoint: String, warmup: MessageSet, messages: MessageSet, pacing: Pacing? = nil, sendHighWaterMark: Int32 = 10_000,
-         prefill: MessageSet? = nil) {
+    init(
+        endpoint: String,
+        warmup: MessageSet,
+        messages: MessageSet,
+        pacing: Pacing? = nil,
+        sendHighWaterMark: Int32 = 10_000,
+        prefill: MessageSet? = nil
+    ) {
         self.endpoint = endpoint
         self.warmup = warmup
         self.prefill = prefill
@@ -69,7 +75,10 @@ final class EventSender: Sendable {
             finish()
             throw BenchError("no subscriber subscribed at \(endpoint) within \(timeoutMs) ms")
         }
-        if let failure = report.withLock({ $0.failure }) { finish(); throw BenchError(failure) }
+        if let failure = report.withLock({ $0.failure }) {
+            finish()
+            throw BenchError(failure)
+        }
     }
 
     /// Ends the warm-up: the measured messages go now. Returns once the first is sent.
@@ -97,14 +106,20 @@ final class EventSender: Sendable {
     }
 
     private func fail(_ message: String) {
-        report.withLock { $0.failure = message; if $0.lastSend == 0 { $0.lastSend = MonotonicClock.nanoseconds() } }
+        report.withLock {
+            $0.failure = message
+            if $0.lastSend == 0 { $0.lastSend = MonotonicClock.nanoseconds() }
+        }
         subscribed.signal()
         started.signal()
     }
 
     private func run() {
         let context: ZMQContext
-        do { context = try ZMQContext(ioThreads: 1) } catch { fail("cannot create a ZeroMQ context: \(error)"); return }
+        do { context = try ZMQContext(ioThreads: 1) } catch {
+            fail("cannot create a ZeroMQ context: \(error)")
+            return
+        }
         defer { context.terminate() }
         let socket: ZMQSocket
         do {
@@ -125,7 +140,10 @@ final class EventSender: Sendable {
             do {
                 if try socket.receive(into: &frame) { break }
             } catch {
-                if !error.isAgain { fail("waiting for the subscription failed: \(error)"); return }
+                if !error.isAgain {
+                    fail("waiting for the subscription failed: \(error)")
+                    return
+                }
             }
             if finishing.load(ordering: .sequentiallyConsistent) { return }
         }
@@ -160,31 +178,46 @@ final class EventSender: Sendable {
     }
 
     private func warmUp(_ socket: ZMQSocket) throws {
-        var sent = 0, events = 0
+        var sent = 0
+        var events = 0
         if let prefill {
             let done = try prefill.bytes.withUnsafeBytes { all in
                 for i in 0..<prefill.count {
-                    guard try send(socket, UnsafeRawBufferPointer(rebasing: all[prefill.offsets[i]..<prefill.offsets[i + 1]])) else { return false }
+                    guard
+                        try send(
+                            socket,
+                            UnsafeRawBufferPointer(rebasing: all[prefill.offsets[i]..<prefill.offsets[i + 1]])
+                        )
+                    else { return false }
                 }
                 return true
             }
             if !done { return }
             sent = prefill.count
             events = prefill.events
-            report.withLock { $0.warmupEvents = events; $0.warmupMessages = sent }
+            report.withLock {
+                $0.warmupEvents = events
+                $0.warmupMessages = sent
+            }
         }
         var cycled = 0
         while true {
             if warmup.count > 0 {
                 let index = cycled % warmup.count
                 let done = try warmup.bytes.withUnsafeBytes { all in
-                    try send(socket, UnsafeRawBufferPointer(rebasing: all[warmup.offsets[index]..<warmup.offsets[index + 1]]))
+                    try send(
+                        socket,
+                        UnsafeRawBufferPointer(rebasing: all[warmup.offsets[index]..<warmup.offsets[index + 1]])
+                    )
                 }
                 if !done { return }
                 cycled += 1
                 sent += 1
                 events += (warmup.events + warmup.count - 1) / warmup.count
-                report.withLock { $0.warmupEvents = events; $0.warmupMessages = sent }
+                report.withLock {
+                    $0.warmupEvents = events
+                    $0.warmupMessages = sent
+                }
             }
             if goSignal.wait(timeout: .now() + .milliseconds(20)) == .success { return }
         }
@@ -230,7 +263,9 @@ final class EventSender: Sendable {
                         stamps[slot] = MonotonicClock.nanoseconds()
                     }
                 }
-                guard try send(socket, UnsafeRawBufferPointer(rebasing: all[offsets[i]..<offsets[i + 1]])) else { return }
+                guard try send(socket, UnsafeRawBufferPointer(rebasing: all[offsets[i]..<offsets[i + 1]])) else {
+                    return
+                }
                 i += 1
             }
         }

@@ -16,7 +16,15 @@ struct Figure: Sendable {
     let met: Bool?
 
     /// A figure with a target.
-    init(key: String, name: String, value: Double?, unit: String, display: String, target: String = "", met: Bool? = nil) {
+    init(
+        key: String,
+        name: String,
+        value: Double?,
+        unit: String,
+        display: String,
+        target: String = "",
+        met: Bool? = nil
+    ) {
         self.key = key
         self.name = name
         self.value = value

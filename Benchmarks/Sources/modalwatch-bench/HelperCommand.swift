@@ -19,7 +19,8 @@ struct HelperCommand {
     func run(registry: ChildRegistry, log: String) throws -> String {
         let (text, status) = try runToEnd(registry: registry, log: log)
         guard successes.contains(status) else {
-            let tail = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(3).joined(separator: " | ")
+            let tail = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(3)
+                .joined(separator: " | ")
             throw BenchError("\(arguments.joined(separator: " ")) failed (status \(status)): \(tail)")
         }
         return text
@@ -39,15 +40,22 @@ struct HelperCommand {
         guard let out = FileHandle(forWritingAtPath: output), let err = FileHandle(forWritingAtPath: log) else {
             throw BenchError("cannot write \(output)")
         }
-        defer { try? out.close(); try? err.close() }
+        defer {
+            try? out.close()
+            try? err.close()
+        }
         process.standardOutput = out
         process.standardError = err
-        do { try process.run() } catch { throw BenchError("cannot start \(arguments.joined(separator: " ")): \(error.localizedDescription)") }
+        do { try process.run() } catch {
+            throw BenchError("cannot start \(arguments.joined(separator: " ")): \(error.localizedDescription)")
+        }
         registry.add(process.processIdentifier)
         process.waitUntilExit()
         registry.remove(process.processIdentifier)
         guard process.terminationReason == .exit else {
-            throw BenchError("\(arguments.joined(separator: " ")) was killed by signal \(process.terminationStatus) (see \(log))")
+            throw BenchError(
+                "\(arguments.joined(separator: " ")) was killed by signal \(process.terminationStatus) (see \(log))"
+            )
         }
         return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "", process.terminationStatus)
     }
@@ -62,14 +70,21 @@ struct HelperCommand {
     /// The repository the daemon was built in (`ROOT/.build/CONFIG/modalwatchd` → `ROOT`), or
     /// else the current folder or one above it, whichever has `bench/engine_cost.sh`.
     static func repositoryRoot(daemon: String) throws -> String {
-        var candidates = [URL(fileURLWithPath: daemon).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path]
+        var candidates = [
+            URL(fileURLWithPath: daemon).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().path
+        ]
         var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         while folder.path != "/" {
             candidates.append(folder.path)
             folder = folder.deletingLastPathComponent()
         }
-        guard let root = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/bench/engine_cost.sh") }) else {
-            throw BenchError("cannot find the repository (bench/engine_cost.sh) from \(daemon) or the current folder; run the bench from the repository")
+        guard
+            let root = candidates.first(where: { FileManager.default.fileExists(atPath: $0 + "/bench/engine_cost.sh") })
+        else {
+            throw BenchError(
+                "cannot find the repository (bench/engine_cost.sh) from \(daemon) or the current folder; run the bench from the repository"
+            )
         }
         return root
     }

@@ -67,7 +67,13 @@ struct LatencyBenchmark {
         let count = Int(rate * seconds)
         let messages = BenchEvents.latencyMessages(stream, count: count, probeEvery: probeEvery)
         let probes = count / probeEvery
-        let daemon = try DaemonProcess(executable: executable, folder: folder, registry: registry, config: config, logLevel: logLevel)
+        let daemon = try DaemonProcess(
+            executable: executable,
+            folder: folder,
+            registry: registry,
+            config: config,
+            logLevel: logLevel
+        )
         defer { daemon.stop() }
         let client = StatusPoller(endpoint: daemon.control)
         try EndToEndBenchmark.checkModules(try client.status())
@@ -76,8 +82,12 @@ struct LatencyBenchmark {
         var receiverFinished = false
         defer { if !receiverFinished { _ = receiver.finish() } }
         let sender = EventSender(
-            endpoint: daemon.events, warmup: BenchEvents.warmupProbes(500), messages: messages,
-            pacing: .init(messagesPerSecond: rate, stampEvery: probeEvery), prefill: prefill)
+            endpoint: daemon.events,
+            warmup: BenchEvents.warmupProbes(500),
+            messages: messages,
+            pacing: .init(messagesPerSecond: rate, stampEvery: probeEvery),
+            prefill: prefill
+        )
         try sender.start()
         defer { sender.finish() }
         // Both subscriptions are in place once a warm-up probe's violation comes back.
@@ -85,30 +95,47 @@ struct LatencyBenchmark {
         let deadline = MonotonicClock.nanoseconds() + UInt64(waitMs) * 1_000_000
         while receiver.warmupsReceived < 1 {
             if MonotonicClock.nanoseconds() > deadline {
-                throw BenchError("no warm-up violation came back within \(waitMs / 1000) s; status: \(StatusPoller.summary(try client.status()))")
+                throw BenchError(
+                    "no warm-up violation came back within \(waitMs / 1000) s; status: \(StatusPoller.summary(try client.status()))"
+                )
             }
             MonotonicClock.sleep(milliseconds: 2)
         }
         let profiler = try profile.map { profile throws(BenchError) in
-            try ProfilerProcess(target: daemon.pid, output: profile.output, arguments: profile.arguments, registry: registry)
+            try ProfilerProcess(
+                target: daemon.pid,
+                output: profile.output,
+                arguments: profile.arguments,
+                registry: registry
+            )
         }
         let cpuBefore = CPUTimes.now(daemon: daemon.pid)
         let storedBefore = try client.status()[.violationsStored]
         let publishingBefore = ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.publishing)
-        let threadsBefore = (ingest: ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.ingest),
-                             checkpoint: ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.checkpoint),
-                             at: MonotonicClock.nanoseconds())
+        let threadsBefore = (
+            ingest: ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.ingest),
+            checkpoint: ThreadCPU.seconds(pid: daemon.pid, name: ThreadCPU.checkpoint),
+            at: MonotonicClock.nanoseconds()
+        )
         sender.go()
         // While it runs: how far the ingest and the publishing fall behind (status every 100 ms).
-        var maxIngestBacklog = 0, maxPublishBacklog = 0, samples = 0
+        var maxIngestBacklog = 0
+        var maxPublishBacklog = 0
+        var samples = 0
         let warmupEvents = sender.currentReport.warmupEvents
         while true {
             let report = sender.currentReport
             if report.lastSend != 0 || report.failure != nil { break }
             let status = try client.status()
-            let due = min(count, Int(MonotonicClock.seconds(from: report.firstSend, to: MonotonicClock.nanoseconds()) * rate))
+            let due = min(
+                count,
+                Int(MonotonicClock.seconds(from: report.firstSend, to: MonotonicClock.nanoseconds()) * rate)
+            )
             maxIngestBacklog = max(maxIngestBacklog, warmupEvents + due - status[.eventsReceived])
-            maxPublishBacklog = max(maxPublishBacklog, status[.violationsFound] - status[.violationsPublished] - status[.messagesDropped])
+            maxPublishBacklog = max(
+                maxPublishBacklog,
+                status[.violationsFound] - status[.violationsPublished] - status[.messagesDropped]
+            )
             samples += 1
             MonotonicClock.sleep(milliseconds: 100)
         }
@@ -125,7 +152,11 @@ struct LatencyBenchmark {
         if let failure = sent.failure { throw BenchError("latency run: \(failure)") }
         // Every probe's violation; if the daemon fell behind, until it has published all it found.
         let total = warmupEvents + count
-        _ = try client.poll(intervalMs: 50, timeoutMs: 120_000, what: "every event judged and every violation published") {
+        _ = try client.poll(
+            intervalMs: 50,
+            timeoutMs: 120_000,
+            what: "every event judged and every violation published"
+        ) {
             $0[.eventsReceived] >= total
                 && $0[.violationsPublished] + $0[.messagesDropped] + $0[.historyFailures] >= $0[.violationsFound]
         }
@@ -144,7 +175,11 @@ struct LatencyBenchmark {
         if let failure = arrived.failure { throw BenchError("latency run: \(failure)") }
         let status = try client.status()
 
-        var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+        var latency = Histogram<UInt64>(
+            lowestDiscernibleValue: 1,
+            highestTrackableValue: 60_000_000_000,
+            numberOfSignificantValueDigits: .three
+        )
         var corrected = latency
         latency.autoResize = true
         corrected.autoResize = true
@@ -155,7 +190,11 @@ struct LatencyBenchmark {
         }
         if let tracePath { try writeTrace(to: tracePath, sent: sent, arrivals: arrived.arrivals, probes: probes) }
         var details: [(String, Int)] = []
-        details += ([.eventsReceived, .eventsJudged, .eventsRejected, .violationsFound, .violationsPublished, .messagesDropped] as [StatusCounter]).map { ($0.rawValue, status[$0]) }
+        details +=
+            ([
+                .eventsReceived, .eventsJudged, .eventsRejected, .violationsFound, .violationsPublished,
+                .messagesDropped,
+            ] as [StatusCounter]).map { ($0.rawValue, status[$0]) }
         details.append(("warmup_events", sent.warmupEvents))
         details.append(("max_ingest_backlog_events", maxIngestBacklog))
         details.append(("max_publish_backlog_violations", maxPublishBacklog))
@@ -169,15 +208,29 @@ struct LatencyBenchmark {
         details.append(("violations_stored_in_run", stored))
         if let publishing { details.append(("publishing_thread_ns_per_stored_violation", Int(publishing * 1000))) }
         return Result(
-            latency: latency, corrected: corrected, probes: probes, received: arrived.probes,
+            latency: latency,
+            corrected: corrected,
+            probes: probes,
+            received: arrived.probes,
             offeredRate: Double(count) / MonotonicClock.seconds(from: sent.firstSend, to: sent.lastSend),
-            maxSenderLag: sent.maxLag, details: details, publishingMicrosecondsPerViolation: publishing, violationsStored: stored,
-            ingestCPUPerSecond: ingestCPU, checkpointCPUPerSecond: checkpointCPU, daemonLog: daemon.logPath)
+            maxSenderLag: sent.maxLag,
+            details: details,
+            publishingMicrosecondsPerViolation: publishing,
+            violationsStored: stored,
+            ingestCPUPerSecond: ingestCPU,
+            checkpointCPUPerSecond: checkpointCPU,
+            daemonLog: daemon.logPath
+        )
     }
 
     /// One line a probe that came back: its intended send time (ms after the first send), how late
     /// the sender sent it, and its latency, both in ns. Stalls show as runs of high latencies.
-    private func writeTrace(to path: String, sent: EventSender.Report, arrivals: [UInt64], probes: Int) throws(BenchError) {
+    private func writeTrace(
+        to path: String,
+        sent: EventSender.Report,
+        arrivals: [UInt64],
+        probes: Int
+    ) throws(BenchError) {
         var text = "# intended_ms\tsend_lag_ns\tlatency_ns\n"
         for i in 0..<min(probes, sent.stamps.count) where arrivals[i] != 0 {
             let intended = Double(sent.intended[i] &- sent.firstSend) / 1e6

@@ -8,8 +8,10 @@ enum MachineInfo {
     static func describe() -> [(String, String)] {
         var lines: [(String, String)] = []
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
-            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+            ?? "unknown"
         lines.append(("cpu", "\(model), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) online cores"))
         let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
         if let total = meminfo.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }) {

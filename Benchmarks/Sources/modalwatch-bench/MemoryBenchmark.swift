@@ -47,8 +47,11 @@ struct MemoryBenchmark {
         let client = StatusPoller(endpoint: daemon.control)
         try EndToEndBenchmark.checkModules(try client.status())
         let sender = EventSender(
-            endpoint: daemon.events, warmup: warmup, messages: messages,
-            pacing: .init(messagesPerSecond: rate / Double(batch), stampEvery: Int.max))
+            endpoint: daemon.events,
+            warmup: warmup,
+            messages: messages,
+            pacing: .init(messagesPerSecond: rate / Double(batch), stampEvery: Int.max)
+        )
         try sender.start()
         defer { sender.finish() }
         _ = try client.poll(intervalMs: 2, timeoutMs: 10_000, what: "the first session") { $0[.sessionsLive] >= 1 }
@@ -66,10 +69,16 @@ struct MemoryBenchmark {
         let after = try daemon.residentBytes()
         let status = try client.status()
         var details: [(String, Int)] = []
-        details += ([.sessionsLive, .sessionsStarted, .sessionsEvicted, .duplicates, .eventsReceived, .eventsRejected] as [StatusCounter]).map { ($0.rawValue, status[$0]) }
+        details +=
+            ([.sessionsLive, .sessionsStarted, .sessionsEvicted, .duplicates, .eventsReceived, .eventsRejected]
+            as [StatusCounter]).map { ($0.rawValue, status[$0]) }
         return Result(
-            sessions: status[.sessionsLive], before: before, after: after,
+            sessions: status[.sessionsLive],
+            before: before,
+            after: after,
             perSession: Double(after - before) / Double(max(1, sessions - 1)),
-            seconds: MonotonicClock.seconds(from: first, to: end), details: details)
+            seconds: MonotonicClock.seconds(from: first, to: end),
+            details: details
+        )
     }
 }

@@ -21,7 +21,10 @@ enum MicroBenchmarks: Measurement {
     static func measure(in run: BenchRun) throws {
         let root = try run.repositoryRoot()
         ModalwatchBench.say("micro: bash Benchmarks/thresholds.sh check")
-        var folderCommand = HelperCommand(arguments: ["bash", "thresholds.sh", "folder"], directory: root + "/Benchmarks")
+        var folderCommand = HelperCommand(
+            arguments: ["bash", "thresholds.sh", "folder"],
+            directory: root + "/Benchmarks"
+        )
         folderCommand.successes = [0]
         let folder = try folderCommand.runToEnd(registry: run.registry, log: run.folder + "/micro-folder.log").output
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -33,7 +36,12 @@ enum MicroBenchmarks: Measurement {
         let lines = output.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
         let log = (try? String(contentsOfFile: run.folder + "/micro.log", encoding: .utf8)) ?? ""
         let tail = status == 0 ? Array(lines.suffix(3)) : Array(lines.suffix(12)) + log.split(separator: "\n").suffix(4)
-        let result = Result(met: status == 0 && checked > 0, status: status, checked: checked, report: tail.joined(separator: "\n"))
+        let result = Result(
+            met: status == 0 && checked > 0,
+            status: status,
+            checked: checked,
+            report: tail.joined(separator: "\n")
+        )
         run.micro = result
         // `swift package` ends a failed plugin with status 1 whatever the cause: the check's own words say which.
         let display: String
@@ -48,8 +56,19 @@ enum MicroBenchmarks: Measurement {
         } else {
             display = "the check did not run to its end, status \(status) (see details)"
         }
-        run.table.add(Figure(key: "micro_thresholds_met", name: "micro-benchmarks: allocation counts (Benchmarks/Thresholds)",
-                             value: result.met ? 1 : 0, unit: "", display: display, target: "= thresholds", met: result.met))
-        run.table.details.append(("micro", [("status", "\(status)"), ("checked", "\(checked)"), ("output", result.report)]))
+        run.table.add(
+            Figure(
+                key: "micro_thresholds_met",
+                name: "micro-benchmarks: allocation counts (Benchmarks/Thresholds)",
+                value: result.met ? 1 : 0,
+                unit: "",
+                display: display,
+                target: "= thresholds",
+                met: result.met
+            )
+        )
+        run.table.details.append(
+            ("micro", [("status", "\(status)"), ("checked", "\(checked)"), ("output", result.report)])
+        )
     }
 }

@@ -70,20 +70,36 @@ struct RestartBenchmark {
         defer { first.stopNow() }
         let (filled, fillSeconds) = try Self.fill(first, sessions: sessions, seed: seed)
         guard let (stopSeconds, exitStatus) = first.stopTimed(timeoutMs: 60_000) else {
-            throw BenchError("modalwatchd did not exit within 60 s of SIGTERM with \(filled[.sessionsLive]) sessions; its log:\n\(first.logTail)")
+            throw BenchError(
+                "modalwatchd did not exit within 60 s of SIGTERM with \(filled[.sessionsLive]) sessions; its log:\n\(first.logTail)"
+            )
         }
         let snapshotPath = first.stateDirectory + "/" + Self.snapshotFileName
         var info = stat()
         guard stat(snapshotPath, &info) == 0 else {
-            throw BenchError("no session checkpoint at \(snapshotPath) after the stop (exit status \(exitStatus)); its log:\n\(first.logTail)")
+            throw BenchError(
+                "no session checkpoint at \(snapshotPath) after the stop (exit status \(exitStatus)); its log:\n\(first.logTail)"
+            )
         }
-        let second = try DaemonProcess(executable: executable, folder: folder, registry: registry, readyTimeoutMs: 120_000,
-                                       stateDirectory: first.stateDirectory)
+        let second = try DaemonProcess(
+            executable: executable,
+            folder: folder,
+            registry: registry,
+            readyTimeoutMs: 120_000,
+            stateDirectory: first.stateDirectory
+        )
         // No graceful stop: it would write the snapshot again.
         defer { second.stopNow() }
         let restored = try StatusPoller(endpoint: second.control).status()[.sessionsLive]
-        return Result(requested: sessions, sessions: filled[.sessionsLive], stopSeconds: stopSeconds, exitStatus: exitStatus,
-                      snapshotBytes: Int(info.st_size), readySeconds: Double(second.readyNanoseconds) / 1e9,
-                      restored: restored, fillSeconds: fillSeconds)
+        return Result(
+            requested: sessions,
+            sessions: filled[.sessionsLive],
+            stopSeconds: stopSeconds,
+            exitStatus: exitStatus,
+            snapshotBytes: Int(info.st_size),
+            readySeconds: Double(second.readyNanoseconds) / 1e9,
+            restored: restored,
+            fillSeconds: fillSeconds
+        )
     }
 }

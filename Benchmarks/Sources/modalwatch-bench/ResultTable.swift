@@ -20,10 +20,17 @@ struct ResultTable {
 
     /// The aligned text table, then the targets table.
     func text() -> String {
-        var out = Self.aligned(["figure", "value", "target", "met?"], figures.map { [$0.name, $0.display, $0.target, $0.metText] })
+        var out = Self.aligned(
+            ["figure", "value", "target", "met?"],
+            figures.map { [$0.name, $0.display, $0.target, $0.metText] }
+        )
         if !targets.isEmpty {
-            out += "\n\nTargets\n" + Self.aligned(["target", "threshold", "figure", "met?"],
-                                                 targets.map { [$0.name, $0.target, $0.display, $0.metText] })
+            out +=
+                "\n\nTargets\n"
+                + Self.aligned(
+                    ["target", "threshold", "figure", "met?"],
+                    targets.map { [$0.name, $0.target, $0.display, $0.metText] }
+                )
         }
         return out
     }
@@ -44,10 +51,13 @@ struct ResultTable {
     /// The figures file (`bench/results/targets.md`): the Targets table, with the command, the
     /// toolchain and the machine of the run; the docs link to it rather than quote its figures.
     func targetsMarkdown() -> String {
-        let shown: Set = ["command", "toolchain", "cpu", "memory", "kernel", "libzmq", "stream", "runs per throughput figure",
-                          "load average at start", "load average at end"]
+        let shown: Set = [
+            "command", "toolchain", "cpu", "memory", "kernel", "libzmq", "stream", "runs per throughput figure",
+            "load average at start", "load average at end",
+        ]
         var out = "# modalwatch's figures\n\n"
-        out += "Written by `modalwatch-bench` (docs/PERFORMANCE.md says what each target is, how it is measured and what bounds it). "
+        out +=
+            "Written by `modalwatch-bench` (docs/PERFORMANCE.md says what each target is, how it is measured and what bounds it). "
         out += "A target its run did not measure says which `--only` does.\n\n"
         for (key, value) in context where shown.contains(key) { out += "- **\(key)**: \(value)\n" }
         out += "\n| target | threshold | figure | met? |\n|---|---|---|---|\n"
@@ -98,11 +108,13 @@ struct ResultTable {
         out += targets.map { t in
             "\n    {\"key\": \(Self.quote(t.key)), \"target\": \(Self.quote(t.name)), \"threshold\": \(Self.quote(t.target)), "
                 + "\"value\": " + (t.value.map(Self.number) ?? "null") + ", \"unit\": \(Self.quote(t.unit)), "
-                + "\"figure\": \(Self.quote(t.display)), \"met\": " + (t.met.map { $0 ? "true" : "false" } ?? "null") + "}"
+                + "\"figure\": \(Self.quote(t.display)), \"met\": " + (t.met.map { $0 ? "true" : "false" } ?? "null")
+                + "}"
         }.joined(separator: ",")
         out += "\n  ],\n  \"details\": {"
         out += details.map { section, pairs in
-            "\n    \(Self.quote(section)): {" + pairs.map { "\(Self.quote($0.0)): \(Self.jsonValue($0.1))" }.joined(separator: ", ") + "}"
+            "\n    \(Self.quote(section)): {"
+                + pairs.map { "\(Self.quote($0.0)): \(Self.jsonValue($0.1))" }.joined(separator: ", ") + "}"
         }.joined(separator: ",")
         out += "\n  }\n}\n"
         return out

@@ -48,8 +48,10 @@ final class SinkReceiver: Sendable {
     /// Waits until the expected messages arrived (or `timeoutMs` passed), stops, and reports.
     func finish(timeoutMs: Int) -> Report {
         let deadline = MonotonicClock.nanoseconds() + UInt64(timeoutMs) * 1_000_000
-        while report.withLock({ $0.failure == nil }), received.load(ordering: .acquiring) < target.load(ordering: .acquiring),
-              MonotonicClock.nanoseconds() < deadline {
+        while report.withLock({ $0.failure == nil }),
+            received.load(ordering: .acquiring) < target.load(ordering: .acquiring),
+            MonotonicClock.nanoseconds() < deadline
+        {
             MonotonicClock.sleep(milliseconds: 2)
         }
         finishing.store(true, ordering: .releasing)
@@ -64,7 +66,10 @@ final class SinkReceiver: Sendable {
 
     private func run() {
         let context: ZMQContext
-        do { context = try ZMQContext(ioThreads: 1) } catch { fail("cannot create a ZeroMQ context: \(error)"); return }
+        do { context = try ZMQContext(ioThreads: 1) } catch {
+            fail("cannot create a ZeroMQ context: \(error)")
+            return
+        }
         defer { context.terminate() }
         let socket: ZMQSocket
         do {
@@ -83,7 +88,8 @@ final class SinkReceiver: Sendable {
         defer { socket.close() }
         bound.signal()
         var message = ZMQMessage()
-        var count = 0, bytes = 0
+        var count = 0
+        var bytes = 0
         var last: UInt64 = 0
         while true {
             do {
@@ -99,7 +105,10 @@ final class SinkReceiver: Sendable {
                     continue
                 }
             } catch {
-                if !error.isAgain { report.withLock { $0.failure = "receive failed: \(error)" }; break }
+                if !error.isAgain {
+                    report.withLock { $0.failure = "receive failed: \(error)" }
+                    break
+                }
             }
             if finishing.load(ordering: .acquiring) { break }
         }

@@ -23,7 +23,12 @@ final class StatusPoller {
     }
 
     /// Polls `status` every `intervalMs` until `done` says so; returns that reply and when it arrived.
-    func poll(intervalMs: Int, timeoutMs: Int, what: String, until done: (StatusReply) -> Bool) throws(BenchError) -> (StatusReply, UInt64) {
+    func poll(
+        intervalMs: Int,
+        timeoutMs: Int,
+        what: String,
+        until done: (StatusReply) -> Bool
+    ) throws(BenchError) -> (StatusReply, UInt64) {
         let deadline = MonotonicClock.nanoseconds() + UInt64(timeoutMs) * 1_000_000
         var next = MonotonicClock.nanoseconds()
         while true {
@@ -31,7 +36,9 @@ final class StatusPoller {
             let now = MonotonicClock.nanoseconds()
             if done(reply) { return (reply, now) }
             if now > deadline {
-                throw BenchError("timed out after \(timeoutMs) ms waiting for \(what); last status: \(Self.summary(reply))")
+                throw BenchError(
+                    "timed out after \(timeoutMs) ms waiting for \(what); last status: \(Self.summary(reply))"
+                )
             }
             next += UInt64(intervalMs) * 1_000_000
             if next > now { MonotonicClock.sleep(until: next) } else { next = now }
@@ -42,7 +49,13 @@ final class StatusPoller {
     /// (every status reply costs the daemon's one thread some time): the next request goes
     /// when about half the remaining events should be done at the rate seen so far, at most
     /// every `maxIntervalMs` and at least every 5 ms. Returns that reply and when it arrived.
-    func pollAdaptively(total: Int, maxIntervalMs: Int, timeoutMs: Int, what: String, counter: KeyPath<StatusReply, Int>) throws(BenchError) -> (StatusReply, UInt64) {
+    func pollAdaptively(
+        total: Int,
+        maxIntervalMs: Int,
+        timeoutMs: Int,
+        what: String,
+        counter: KeyPath<StatusReply, Int>
+    ) throws(BenchError) -> (StatusReply, UInt64) {
         let start = MonotonicClock.nanoseconds()
         let deadline = start + UInt64(timeoutMs) * 1_000_000
         let first = try status()[keyPath: counter]
@@ -52,7 +65,9 @@ final class StatusPoller {
             let done = reply[keyPath: counter]
             if done >= total { return (reply, now) }
             if now > deadline {
-                throw BenchError("timed out after \(timeoutMs) ms waiting for \(what); last status: \(Self.summary(reply))")
+                throw BenchError(
+                    "timed out after \(timeoutMs) ms waiting for \(what); last status: \(Self.summary(reply))"
+                )
             }
             let elapsed = Double(now - start) / 1e9
             let rate = Double(done - first) / max(elapsed, 1e-3)
@@ -64,7 +79,11 @@ final class StatusPoller {
 
     /// The counters that matter, on one line.
     static func summary(_ reply: StatusReply) -> String {
-        let counters: [(String, Int)] = ([.eventsReceived, .eventsJudged, .eventsRejected, .duplicates, .sessionsLive, .violationsFound, .violationsPublished, .messagesDropped] as [StatusCounter]).map { ($0.rawValue, reply[$0]) }
+        let counters: [(String, Int)] =
+            ([
+                .eventsReceived, .eventsJudged, .eventsRejected, .duplicates, .sessionsLive, .violationsFound,
+                .violationsPublished, .messagesDropped,
+            ] as [StatusCounter]).map { ($0.rawValue, reply[$0]) }
         return counters.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
     }
 }

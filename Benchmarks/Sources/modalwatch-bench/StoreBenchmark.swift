@@ -45,7 +45,9 @@ struct StoreBenchmark {
         var rows: Int
 
         /// The name as a key of the results file: its letters and digits, words joined by `_`.
-        var key: String { name.filter { $0.isLetter || $0.isNumber || $0 == " " }.replacingOccurrences(of: " ", with: "_") }
+        var key: String {
+            name.filter { $0.isLetter || $0.isNumber || $0 == " " }.replacingOccurrences(of: " ", with: "_")
+        }
     }
 
     struct Result {
@@ -68,9 +70,15 @@ struct StoreBenchmark {
             output = try String(contentsOfFile: violationsFile, encoding: .utf8)
         } else {
             let streamPath = folder + "/store-stream.ndjson"
-            guard FileManager.default.createFile(atPath: streamPath, contents: Data(stream)) else { throw BenchError("cannot write \(streamPath)") }
-            output = try HelperCommand(arguments: [cli, "check", streamPath, "--format", "json"], directory: folder, successes: [0, 1])
-                .run(registry: registry, log: folder + "/store-check.log")
+            guard FileManager.default.createFile(atPath: streamPath, contents: Data(stream)) else {
+                throw BenchError("cannot write \(streamPath)")
+            }
+            output = try HelperCommand(
+                arguments: [cli, "check", streamPath, "--format", "json"],
+                directory: folder,
+                successes: [0, 1]
+            )
+            .run(registry: registry, log: folder + "/store-check.log")
             try? FileManager.default.removeItem(atPath: streamPath)
         }
         var bytes: [UInt8] = []
@@ -83,23 +91,40 @@ struct StoreBenchmark {
         var historyRows = 0
         for (index, group) in groupSizes.enumerated() {
             let path = folder + "/store-\(group)/" + ViolationHistory.fileName
-            try FileManager.default.createDirectory(atPath: folder + "/store-\(group)", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: folder + "/store-\(group)",
+                withIntermediateDirectories: true
+            )
             let history = try ViolationHistory(path: path, checkpointsElsewhere: true)
             let counter = try WALFrameCounter(path: path)
             let pageSize = try counter.pageSize()
             let count = group < 100 ? min(rows.count, smallCommitLimit) : rows.count
-            var frames = 0, cpu = 0.0, wall = 0.0
+            var frames = 0
+            var cpu = 0.0
+            var wall = 0.0
             try bytes.withUnsafeBytes { all in
-                func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: all[range]) }
+                func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+                    UnsafeRawBufferPointer(rebasing: all[range])
+                }
                 var next = 0
                 while next < count {
                     let end = min(next + group, count)
-                    let wallStart = MonotonicClock.nanoseconds(), cpuStart = Self.threadCPUSeconds()
+                    let wallStart = MonotonicClock.nanoseconds()
+                    let cpuStart = Self.threadCPUSeconds()
                     try history.write { writer in
                         for c in rows[next..<end] {
                             try writer.insert(
-                                idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: slice(c.rule), app: slice(c.app),
-                                session: slice(c.session), severity: slice(c.severity), ts: c.ts, observed: c.observed, json: slice(c.json))
+                                idHigh: c.idHigh,
+                                idLow: c.idLow,
+                                fingerprint: c.fingerprint,
+                                rule: slice(c.rule),
+                                app: slice(c.app),
+                                session: slice(c.session),
+                                severity: slice(c.severity),
+                                ts: c.ts,
+                                observed: c.observed,
+                                json: slice(c.json)
+                            )
                         }
                     }
                     cpu += Self.threadCPUSeconds() - cpuStart
@@ -109,9 +134,16 @@ struct StoreBenchmark {
                 }
             }
             let written = Double(count)
-            commits.append(Commits(groupSize: group, violations: count, cpuMicrosecondsPerViolation: cpu * 1e6 / written,
-                                   violationsPerSecond: written / max(wall, 1e-9), walPagesPerViolation: Double(frames) / written,
-                                   walBytesPerViolation: Double(frames * pageSize) / written))
+            commits.append(
+                Commits(
+                    groupSize: group,
+                    violations: count,
+                    cpuMicrosecondsPerViolation: cpu * 1e6 / written,
+                    violationsPerSecond: written / max(wall, 1e-9),
+                    walPagesPerViolation: Double(frames) / written,
+                    walBytesPerViolation: Double(frames * pageSize) / written
+                )
+            )
             if index == groupSizes.indices.last {
                 try Self.fill(history, to: queryRows, rows: rows, count: count, group: group, bytes: bytes)
                 // As in the daemon: its checkpointer keeps the WAL short, and queries go through a
@@ -128,10 +160,18 @@ struct StoreBenchmark {
 
     /// Writes `rows[..<count]` again, round after round (ids, `ts` and `observed` shifted so that
     /// each round follows the last), in commits of `group`, until `history` holds `target`.
-    private static func fill(_ history: ViolationHistory, to target: Int, rows: [Columns], count: Int, group: Int, bytes: [UInt8]) throws {
+    private static func fill(
+        _ history: ViolationHistory,
+        to target: Int,
+        rows: [Columns],
+        count: Int,
+        group: Int,
+        bytes: [UInt8]
+    ) throws {
         guard count > 0 else { return }
         let span = max(1, rows[..<count].map(\.observed).max()! - rows[..<count].map(\.observed).min()! + 1)
-        var stored = try history.count(), round: Int64 = 1
+        var stored = try history.count()
+        var round: Int64 = 1
         try bytes.withUnsafeBytes { all in
             func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: all[range]) }
             while stored < target {
@@ -141,9 +181,17 @@ struct StoreBenchmark {
                     stored += try history.write { writer in
                         for c in rows[next..<end] {
                             try writer.insert(
-                                idHigh: c.idHigh ^ UInt64(round), idLow: c.idLow, fingerprint: c.fingerprint, rule: slice(c.rule),
-                                app: slice(c.app), session: slice(c.session), severity: slice(c.severity),
-                                ts: c.ts + round * 1_000_000_000, observed: c.observed + round * span, json: slice(c.json))
+                                idHigh: c.idHigh ^ UInt64(round),
+                                idLow: c.idLow,
+                                fingerprint: c.fingerprint,
+                                rule: slice(c.rule),
+                                app: slice(c.app),
+                                session: slice(c.session),
+                                severity: slice(c.severity),
+                                ts: c.ts + round * 1_000_000_000,
+                                observed: c.observed + round * span,
+                                json: slice(c.json)
+                            )
                         }
                     }
                     next = end
@@ -162,7 +210,10 @@ struct StoreBenchmark {
             ("newest 100", HistoryQuery(limit: 100)),
             ("newest 100 of a rule", HistoryQuery(rule: text(sample.rule), limit: 100)),
             ("newest 100 of an app", HistoryQuery(app: text(sample.app), limit: 100)),
-            ("a session's (session ID), 50", HistoryQuery(app: text(sample.app), session: text(sample.session), limit: 50)),
+            (
+                "a session's (session ID), 50",
+                HistoryQuery(app: text(sample.app), session: text(sample.session), limit: 50)
+            ),
             ("newest 50 of a session", HistoryQuery(session: text(sample.session), limit: 50)),
             ("since a minute before the newest, 100", HistoryQuery(sinceObserved: newest - 60_000, limit: 100)),
             ("a rule with no rows", HistoryQuery(rule: "no-such-rule", limit: 100)),
@@ -183,7 +234,8 @@ struct StoreBenchmark {
     /// publishing thread runs it, the WAL checkpointed between calls: the longest call, the
     /// writer held for it (ms), and the rows deleted.
     private static func timeRetention(_ history: ViolationHistory, rows: Int) throws -> Retention {
-        var times: [Double] = [], deleted = 0
+        var times: [Double] = []
+        var deleted = 0
         while true {
             let start = MonotonicClock.nanoseconds()
             let slice = try history.prune(now: 0, maxAgeMs: nil, maxRows: rows / 2)
@@ -194,7 +246,12 @@ struct StoreBenchmark {
             try history.checkpointTruncating()
         }
         times.sort()
-        return Retention(longestMilliseconds: times.last ?? 0, medianMilliseconds: times[times.count / 2], slices: times.count, deleted: deleted)
+        return Retention(
+            longestMilliseconds: times.last ?? 0,
+            medianMilliseconds: times[times.count / 2],
+            slices: times.count,
+            deleted: deleted
+        )
     }
 
     /// The retention's slices: the longest and the median call (ms), how many, the rows deleted.
@@ -215,19 +272,32 @@ struct StoreBenchmark {
         var rows: [Columns] = []
         for line in output.split(separator: "\n") where line.hasPrefix("{") {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let id = object["id"] as? String, id.utf8.count == 32,
-                  let idHigh = UInt64(id.prefix(16), radix: 16), let idLow = UInt64(id.suffix(16), radix: 16),
-                  let fingerprintText = object["fingerprint"] as? String, let fingerprint = UInt64(fingerprintText, radix: 16),
-                  let ts = (object["ts"] as? NSNumber)?.int64Value, let observed = (object["observed"] as? NSNumber)?.int64Value,
-                  let rule = object["rule"] as? String, let app = object["app"] as? String,
-                  let session = object["session"] as? String, let severity = object["severity"] as? String
+                let id = object["id"] as? String, id.utf8.count == 32,
+                let idHigh = UInt64(id.prefix(16), radix: 16), let idLow = UInt64(id.suffix(16), radix: 16),
+                let fingerprintText = object["fingerprint"] as? String,
+                let fingerprint = UInt64(fingerprintText, radix: 16),
+                let ts = (object["ts"] as? NSNumber)?.int64Value,
+                let observed = (object["observed"] as? NSNumber)?.int64Value,
+                let rule = object["rule"] as? String, let app = object["app"] as? String,
+                let session = object["session"] as? String, let severity = object["severity"] as? String
             else { throw BenchError("modalwatch check printed a line that is not a violation: \(line.prefix(120))") }
             // `check` finds them all at one clock reading; the daemon stamps each when it finds it,
             // in arrival order: 25 violations a millisecond (the stress stream's rate at 100 k events/s).
             let found = observed + Int64(rows.count / Self.violationsPerMillisecond)
-            rows.append(Columns(idHigh: idHigh, idLow: idLow, fingerprint: fingerprint, ts: ts, observed: found,
-                                json: append(String(line)), rule: append(rule), app: append(app),
-                                session: append(session), severity: append(severity)))
+            rows.append(
+                Columns(
+                    idHigh: idHigh,
+                    idLow: idLow,
+                    fingerprint: fingerprint,
+                    ts: ts,
+                    observed: found,
+                    json: append(String(line)),
+                    rule: append(rule),
+                    app: append(app),
+                    session: append(session),
+                    severity: append(severity)
+                )
+            )
         }
         return rows
     }

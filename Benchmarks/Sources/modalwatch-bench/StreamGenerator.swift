@@ -37,13 +37,18 @@ struct StreamGenerator {
 
     /// Runs the script and reads its stream.
     func generate() throws -> EventStream {
-        let arguments = ["python3", script, "--events", "\(events)", "--sessions", "\(sessions)", "--seed", "\(seed)", "--profile", profile.rawValue]
+        let arguments = [
+            "python3", script, "--events", "\(events)", "--sessions", "\(sessions)", "--seed", "\(seed)", "--profile",
+            profile.rawValue,
+        ]
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
-        do { try process.run() } catch { throw BenchError("cannot start \(arguments.joined(separator: " ")): \(error.localizedDescription)") }
+        do { try process.run() } catch {
+            throw BenchError("cannot start \(arguments.joined(separator: " ")): \(error.localizedDescription)")
+        }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {

@@ -18,9 +18,10 @@ struct ThreadCPU {
         // The lowest id of that name: a thread the named one starts (the history's checkpointer) inherits its name.
         for id in ids.sorted(by: { (Int($0) ?? .max) < (Int($1) ?? .max) }) {
             guard let comm = try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8),
-                  comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
-                  let stat = try? String(contentsOfFile: "\(tasks)/\(id)/schedstat", encoding: .utf8),
-                  let first = stat.split(separator: " ").first, let nanoseconds = Double(first) else { continue }
+                comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
+                let stat = try? String(contentsOfFile: "\(tasks)/\(id)/schedstat", encoding: .utf8),
+                let first = stat.split(separator: " ").first, let nanoseconds = Double(first)
+            else { continue }
             return nanoseconds / 1e9
         }
         return nil

@@ -86,7 +86,9 @@ final class ViolationReceiver: Sendable {
         defer { socket.close() }
         connected.signal()
         var arrivals = [UInt64](repeating: 0, count: probeCount)
-        var probes = 0, warmups = 0, others = 0
+        var probes = 0
+        var warmups = 0
+        var others = 0
         var frame = ZMQMessage()
         let probeNeedle = Array("\"session\":\"\(Self.probePrefix)".utf8)
         let warmupNeedle = Array("\"session\":\"\(Self.warmupPrefix)".utf8)
@@ -95,9 +97,14 @@ final class ViolationReceiver: Sendable {
                 guard try socket.receive(into: &frame) else { continue }
                 let now = MonotonicClock.nanoseconds()
                 // Topic frame, then the violation.
-                guard frame.hasMore, try socket.receive(into: &frame) else { others += 1; continue }
+                guard frame.hasMore, try socket.receive(into: &frame) else {
+                    others += 1
+                    continue
+                }
                 let index: Int? = frame.withBytes { bytes in
-                    if let at = Self.find(probeNeedle, in: bytes) { return Self.digits(bytes, from: at + probeNeedle.count, count: 8) }
+                    if let at = Self.find(probeNeedle, in: bytes) {
+                        return Self.digits(bytes, from: at + probeNeedle.count, count: 8)
+                    }
                     if Self.find(warmupNeedle, in: bytes) != nil { return -1 }
                     return nil
                 }

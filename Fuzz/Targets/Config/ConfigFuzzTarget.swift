@@ -52,7 +52,10 @@ final class ConfigFuzzTarget {
         }
         for error in errors.errors {
             FuzzCheck.require(error.file == Self.file, "error names file '\(error.file)'")
-            FuzzCheck.require(error.line >= 0 && error.line <= lines + 1, "error line \(error.line) outside 0...\(lines + 1): \(error)")
+            FuzzCheck.require(
+                error.line >= 0 && error.line <= lines + 1,
+                "error line \(error.line) outside 0...\(lines + 1): \(error)"
+            )
             FuzzCheck.require(!error.message.isEmpty, "error without message")
             // Two known defects (docs/RELIABILITY.md, findings 1 and 2; regression tests in
             // Tests/e2e/test_fuzz_regressions.py) are checked only with MODALWATCH_FUZZ_CONFIG_STRICT=1,
@@ -60,15 +63,18 @@ final class ConfigFuzzTarget {
             // source excerpt; values are echoed raw, and a block scalar brings its newline), and a
             // top-level key that is not a plain string (`? [a]: 1`, `"": 1`) gets an empty key.
             if Self.strict {
-                FuzzCheck.require(!error.description.contains("\n") && !error.description.contains("\r"),
-                                  "error is not one line: \(error.description)")
+                FuzzCheck.require(
+                    !error.description.contains("\n") && !error.description.contains("\r"),
+                    "error is not one line: \(error.description)"
+                )
             }
             if error.key.isEmpty {
                 let unnamed = !Self.strict && error.message.hasPrefix("unknown key;")
                 FuzzCheck.require(
                     error.message.hasPrefix("not valid YAML") || error.message.hasPrefix("the top level must be")
                         || error.message.hasPrefix("a YAML alias") || unnamed,
-                    "error without key for a part of the file: \(error)")
+                    "error without key for a part of the file: \(error)"
+                )
             } else {
                 FuzzCheck.require(error.line >= 1, "error with key '\(error.key)' but no line")
             }
@@ -79,7 +85,10 @@ final class ConfigFuzzTarget {
         let engine = c.engine
         FuzzCheck.require(engine.sessionIdleTimeoutMs >= 1000, "idle timeout \(engine.sessionIdleTimeoutMs)")
         FuzzCheck.require((1...100_000_000).contains(engine.maxSessions), "max_sessions \(engine.maxSessions)")
-        FuzzCheck.require(["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(c.logLevel), "log level \(c.logLevel)")
+        FuzzCheck.require(
+            ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(c.logLevel),
+            "log level \(c.logLevel)"
+        )
         if let age = c.historyMaxAgeMs { FuzzCheck.require(age >= 1000, "history max_age \(age)") }
         if let rows = c.historyMaxRows { FuzzCheck.require(rows >= 1, "history max_rows \(rows)") }
         check(engine.rules)
@@ -93,7 +102,10 @@ final class ConfigFuzzTarget {
                 guard let parameter = rule.parameters.first(where: { $0.name == name }) else {
                     FuzzCheck.fail("rule \(id) has no parameter \(name)")
                 }
-                FuzzCheck.require(value >= parameter.minimum && value <= parameter.maximum, "\(id).\(name) = \(value) out of bounds")
+                FuzzCheck.require(
+                    value >= parameter.minimum && value <= parameter.maximum,
+                    "\(id).\(name) = \(value) out of bounds"
+                )
             }
         }
     }

@@ -46,8 +46,13 @@ final class ControlDaemon {
         let wakeup: Wakeup
         do { wakeup = try Wakeup() } catch { Self.fail("no wake-up descriptor: \(error)") }
         let settings = IngestLoop.Settings(
-            configuration: configuration, catalog: catalog, wakeup: wakeup, logger: logger,
-            notifier: SystemdNotifier(environment: [:]), configurationSource: { fixed })
+            configuration: configuration,
+            catalog: catalog,
+            wakeup: wakeup,
+            logger: logger,
+            notifier: SystemdNotifier(environment: [:]),
+            configurationSource: { fixed }
+        )
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread {
             do {
@@ -71,7 +76,10 @@ final class ControlDaemon {
             Self.fail("cannot connect to the control socket: \(error)")
         }
         // Without its session.end events, so that every session of the stream stays live.
-        feed(stream.filter { !String(decoding: $0, as: UTF8.self).contains(#""type":"session.end""#) }, to: configuration.events[0])
+        feed(
+            stream.filter { !String(decoding: $0, as: UTF8.self).contains(#""type":"session.end""#) },
+            to: configuration.events[0]
+        )
     }
 
     /// Sends one request frame and returns the reply; traps when none comes (a hang is a bug).

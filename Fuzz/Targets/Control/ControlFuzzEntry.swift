@@ -3,7 +3,10 @@
 
 /// libFuzzer calls this once before the first input: the daemon starts here.
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzControlInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+public func fuzzControlInitialize(
+    _ argc: UnsafeMutablePointer<CInt>?,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> CInt {
     _ = ControlFuzzTarget.shared
     return 0
 }

@@ -25,7 +25,9 @@ final class ControlFuzzTarget {
     func run(_ input: UnsafeRawBufferPointer) {
         let reply = daemon.request(input)
         if verbose {
-            FileHandle.standardError.write(Data("request: ".utf8) + Data(input) + Data("\nreply: ".utf8) + Data(reply) + Data("\n".utf8))
+            FileHandle.standardError.write(
+                Data("request: ".utf8) + Data(input) + Data("\nreply: ".utf8) + Data(reply) + Data("\n".utf8)
+            )
         }
         // Foundation's parser, independent of the daemon's, says whether the reply is JSON at all.
         do {
@@ -57,7 +59,9 @@ final class ControlFuzzTarget {
         do {
             parsed = try ControlRequest(parsing: request.assumingMemoryBound(to: UInt8.self))
         } catch {
-            FuzzCheck.fail("the daemon answered ok to a request ControlProtocol refuses (\(error)): \(String(decoding: reply, as: UTF8.self))")
+            FuzzCheck.fail(
+                "the daemon answered ok to a request ControlProtocol refuses (\(error)): \(String(decoding: reply, as: UTF8.self))"
+            )
         }
         do throws(ControlReply.Failure) {
             switch parsed {
@@ -78,17 +82,23 @@ final class ControlFuzzTarget {
     /// `since` only as a duration string or a whole number of ms.
     private func checkNumbers(request: UnsafeRawBufferPointer, ok: Bool, error: String) {
         guard let object = try? JSONParser.parse(request.assumingMemoryBound(to: UInt8.self)),
-              let command = object["cmd"]?.stringValue, command == "sessions" || command == "violations" else { return }
+            let command = object["cmd"]?.stringValue, command == "sessions" || command == "violations"
+        else { return }
         if let limit = object["limit"], !limit.isNull {
             guard let whole = Self.wholeNumberSign(limit) else {
                 FuzzCheck.require(!ok, "\(command) took a limit that is not a whole number: \(limit.text)")
                 return
             }
             if whole < 0 { FuzzCheck.require(!ok, "\(command) took a negative limit") }
-            if whole >= 0, !ok { FuzzCheck.require(!error.contains("0 or more"), "\(command) called the limit \(limit.text) negative") }
+            if whole >= 0, !ok {
+                FuzzCheck.require(!error.contains("0 or more"), "\(command) called the limit \(limit.text) negative")
+            }
         }
         if command == "violations", let since = object["since"], !since.isNull, since.stringValue == nil {
-            FuzzCheck.require(Self.wholeNumberSign(since) != nil || !ok, "violations took a since that is not a whole number: \(since.text)")
+            FuzzCheck.require(
+                Self.wholeNumberSign(since) != nil || !ok,
+                "violations took a since that is not a whole number: \(since.text)"
+            )
         }
     }
 

@@ -19,9 +19,19 @@ final class DecoderFuzzTarget {
 
     private init() {
         let tiny = EventLimits(
-            maxEventBytes: 512, maxStringBytes: 32, maxButtons: 3, maxTextFields: 3, maxBatchEvents: 4,
-            maxSessionBytes: 16, maxAppBytes: 24, maxIdBytes: 8, maxTaskBytes: 8, maxBackgroundBytes: 8,
-            maxPayloadBytes: 2048, maxDepth: 6)
+            maxEventBytes: 512,
+            maxStringBytes: 32,
+            maxButtons: 3,
+            maxTextFields: 3,
+            maxBatchEvents: 4,
+            maxSessionBytes: 16,
+            maxAppBytes: 24,
+            maxIdBytes: 8,
+            maxTaskBytes: 8,
+            maxBackgroundBytes: 8,
+            maxPayloadBytes: 2048,
+            maxDepth: 6
+        )
         let standard = EventInvariants(decoder: EventDecoder())
         checks = [standard, EventInvariants(decoder: EventDecoder(limits: tiny))]
         roundTrip = standard
@@ -73,7 +83,10 @@ final class DecoderFuzzTarget {
             let screen = event.pointee.screen
             let bytes = UnsafeRawBufferPointer(start: screen.ptr, count: screen.len)
             FuzzCheck.require(screen.ptr != nil, "escaped string decoded to NULL")
-            FuzzCheck.require(Self.collapsingReplacements(Array(bytes), valid) == expected, "escaped string did not round-trip")
+            FuzzCheck.require(
+                Self.collapsingReplacements(Array(bytes), valid) == expected,
+                "escaped string did not round-trip"
+            )
             seen = true
         }
         FuzzCheck.require(seen, "escaped string produced no item")

@@ -31,9 +31,9 @@ final class EventInvariants {
         }
         let storage = Mirror(reflecting: scratch)
         guard let arena = storage.descendant("arena") as? UnsafeMutablePointer<UInt8>,
-              let capacity = storage.descendant("arenaCapacity") as? Int,
-              let buttons = storage.descendant("buttons") as? UnsafeMutablePointer<mw_button>,
-              let modalButtons = storage.descendant("modalButtons") as? UnsafeMutablePointer<mw_modal_button>
+            let capacity = storage.descendant("arenaCapacity") as? Int,
+            let buttons = storage.descendant("buttons") as? UnsafeMutablePointer<mw_button>,
+            let modalButtons = storage.descendant("modalButtons") as? UnsafeMutablePointer<mw_modal_button>
         else {
             FuzzCheck.fail("EventScratch changed shape: update the fuzz target")
         }
@@ -67,13 +67,25 @@ final class EventInvariants {
 
     private func check(_ r: Rejection, index: Int, _ payload: UnsafeRawBufferPointer) {
         FuzzCheck.require(r.index == index, "rejection index \(r.index), expected \(index)")
-        FuzzCheck.require(r.offset >= 0 && r.offset <= payload.count, "rejection offset \(r.offset) outside the payload")
+        FuzzCheck.require(
+            r.offset >= 0 && r.offset <= payload.count,
+            "rejection offset \(r.offset) outside the payload"
+        )
         FuzzCheck.require(!r.detail.isEmpty, "rejection without detail")
-        FuzzCheck.require(!r.detail.contains("\n") && !r.detail.contains("\r"), "rejection detail is not one line: \(r.detail)")
+        FuzzCheck.require(
+            !r.detail.contains("\n") && !r.detail.contains("\r"),
+            "rejection detail is not one line: \(r.detail)"
+        )
         if r.reason == .malformedJSON { FuzzCheck.require(r.field == nil, "malformed_json with a field: \(r)") }
-        if index >= limits.maxBatchEvents { FuzzCheck.require(r.reason == .tooLarge, "item past the batch limit not too_large: \(r)") }
-        if let session = r.session { FuzzCheck.require((1...limits.maxSessionBytes).contains(session.utf8.count), "rejection session length") }
-        if let app = r.app { FuzzCheck.require((1...limits.maxAppBytes).contains(app.utf8.count), "rejection app length") }
+        if index >= limits.maxBatchEvents {
+            FuzzCheck.require(r.reason == .tooLarge, "item past the batch limit not too_large: \(r)")
+        }
+        if let session = r.session {
+            FuzzCheck.require((1...limits.maxSessionBytes).contains(session.utf8.count), "rejection session length")
+        }
+        if let app = r.app {
+            FuzzCheck.require((1...limits.maxAppBytes).contains(app.utf8.count), "rejection app length")
+        }
     }
 
     // MARK: events
@@ -94,7 +106,8 @@ final class EventInvariants {
         check(e.id, payload, max: limits.maxIdBytes, required: presentation, "id")
         if presentation { FuzzCheck.require(e.id.len >= 1, "empty id accepted") } else { absent(e.id, "id") }
 
-        let titled = [MW_EVENT_ALERT_PRESENTED, MW_EVENT_SHEET_PRESENTED, MW_EVENT_MODAL_PRESENTED].map(\.rawValue).contains(type)
+        let titled = [MW_EVENT_ALERT_PRESENTED, MW_EVENT_SHEET_PRESENTED, MW_EVENT_MODAL_PRESENTED].map(\.rawValue)
+            .contains(type)
         let messaged = type == MW_EVENT_ALERT_PRESENTED.rawValue || type == MW_EVENT_SHEET_PRESENTED.rawValue
         check(e.title, payload, max: limits.maxStringBytes, "title")
         check(e.message, payload, max: limits.maxStringBytes, "message")
@@ -111,7 +124,8 @@ final class EventInvariants {
 
         let sheet = type == MW_EVENT_SHEET_PRESENTED.rawValue
         let modal = type == MW_EVENT_MODAL_PRESENTED.rawValue
-        let dismissal = [MW_EVENT_ALERT_DISMISSED, MW_EVENT_SHEET_DISMISSED, MW_EVENT_MODAL_DISMISSED].map(\.rawValue).contains(type)
+        let dismissal = [MW_EVENT_ALERT_DISMISSED, MW_EVENT_SHEET_DISMISSED, MW_EVENT_MODAL_DISMISSED].map(\.rawValue)
+            .contains(type)
         enumeration(e.in_popover, 0...1, allowed: sheet, "in_popover")
         enumeration(e.from_popover, 0...1, allowed: sheet, "from_popover")
         check(e.background, payload, max: limits.maxBackgroundBytes, "background")
@@ -129,7 +143,10 @@ final class EventInvariants {
         enumeration(e.device, 0...4, allowed: start, "device")
         check(e.app_version, payload, max: limits.maxStringBytes, "app_version")
         check(e.os, payload, max: limits.maxStringBytes, "os")
-        if !start { absent(e.app_version, "app_version"); absent(e.os, "os") }
+        if !start {
+            absent(e.app_version, "app_version")
+            absent(e.os, "os")
+        }
 
         let action = type == MW_EVENT_USER_ACTION.rawValue
         enumeration(e.control, 0...6, allowed: action, "control")
@@ -139,8 +156,11 @@ final class EventInvariants {
 
         let task = type == MW_EVENT_TASK_PROGRESS.rawValue
         check(e.task, payload, max: limits.maxTaskBytes, required: task, "task")
-        if task { FuzzCheck.require(e.task.len >= 1 && e.task_state != MW_ABSENT, "task.progress without task or state") }
-        else { absent(e.task, "task") }
+        if task {
+            FuzzCheck.require(e.task.len >= 1 && e.task_state != MW_ABSENT, "task.progress without task or state")
+        } else {
+            absent(e.task, "task")
+        }
         enumeration(e.task_state, 0...4, allowed: task, "task_state")
 
         let nav = type == MW_EVENT_NAV_PUSH.rawValue || type == MW_EVENT_NAV_POP.rawValue
@@ -153,10 +173,15 @@ final class EventInvariants {
         let plain = type == MW_EVENT_ALERT_PRESENTED.rawValue || type == MW_EVENT_SHEET_PRESENTED.rawValue
         let modal = type == MW_EVENT_MODAL_PRESENTED.rawValue
         FuzzCheck.require(e.has_buttons == 0 || e.has_buttons == 1, "has_buttons \(e.has_buttons)")
-        FuzzCheck.require(e.button_count <= limits.maxButtons && e.modal_button_count <= limits.maxButtons, "too many buttons")
+        FuzzCheck.require(
+            e.button_count <= limits.maxButtons && e.modal_button_count <= limits.maxButtons,
+            "too many buttons"
+        )
         if e.has_buttons == 0 {
-            FuzzCheck.require(e.buttons == nil && e.button_count == 0 && e.modal_buttons == nil && e.modal_button_count == 0,
-                         "buttons without has_buttons")
+            FuzzCheck.require(
+                e.buttons == nil && e.button_count == 0 && e.modal_buttons == nil && e.modal_button_count == 0,
+                "buttons without has_buttons"
+            )
             return
         }
         FuzzCheck.require(plain || modal, "has_buttons on type \(type)")
@@ -168,7 +193,10 @@ final class EventInvariants {
                 let b = buttons[i]
                 check(b.title, payload, max: limits.maxStringBytes, required: true, "buttons[\(i)].title")
                 FuzzCheck.require(b.style == MW_ABSENT || (0...2).contains(b.style), "button style \(b.style)")
-                FuzzCheck.require(b.preferred == MW_ABSENT || (0...1).contains(b.preferred), "button preferred \(b.preferred)")
+                FuzzCheck.require(
+                    b.preferred == MW_ABSENT || (0...1).contains(b.preferred),
+                    "button preferred \(b.preferred)"
+                )
             }
         } else {
             FuzzCheck.require(e.buttons == nil && e.button_count == 0, "alert buttons on a modal")
@@ -187,7 +215,8 @@ final class EventInvariants {
 
     /// A string: NULL (length 0) unless `required`; else inside the payload or the arena, at most
     /// `max` bytes, valid UTF-8.
-    private func check(_ s: mw_str, _ payload: UnsafeRawBufferPointer, max: Int, required: Bool = false, _ name: String) {
+    private func check(_ s: mw_str, _ payload: UnsafeRawBufferPointer, max: Int, required: Bool = false, _ name: String)
+    {
         guard let raw = s.ptr else {
             FuzzCheck.require(s.len == 0, "\(name): NULL with length \(s.len)")
             FuzzCheck.require(!required, "\(name): required but NULL")
@@ -195,8 +224,10 @@ final class EventInvariants {
         }
         FuzzCheck.require(s.len <= max, "\(name): \(s.len) bytes, over the limit of \(max)")
         let start = UnsafeRawPointer(raw)
-        FuzzCheck.require(Self.contains(payload, start, s.len) || Self.contains(arena, start, s.len),
-                     "\(name): points outside the payload and the arena")
+        FuzzCheck.require(
+            Self.contains(payload, start, s.len) || Self.contains(arena, start, s.len),
+            "\(name): points outside the payload and the arena"
+        )
         let bytes = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: s.len)
         FuzzCheck.require(String(validating: bytes, as: UTF8.self) != nil, "\(name): not valid UTF-8")
     }

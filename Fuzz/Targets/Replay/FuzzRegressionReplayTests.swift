@@ -34,7 +34,9 @@ final class FuzzRegressionReplayTests: XCTestCase {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: products.path)) ?? []
         for name in names where name.hasPrefix("libmodalwatch-rules-") && name.hasSuffix(".so") {
             try? FileManager.default.createSymbolicLink(
-                at: folder.appendingPathComponent(name), withDestinationURL: products.appendingPathComponent(name))
+                at: folder.appendingPathComponent(name),
+                withDestinationURL: products.appendingPathComponent(name)
+            )
         }
         return folder
     }

@@ -4,8 +4,10 @@ enum FuzzCheck {
     /// Traps with `message` unless `condition` holds.
     @inline(__always)
     static func require(
-        _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-        file: StaticString = #fileID, line: UInt = #line
+        _ condition: @autoclosure () -> Bool,
+        _ message: @autoclosure () -> String,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
         if !condition() { fatalError(message(), file: file, line: line) }
     }

@@ -4,7 +4,10 @@
 /// libFuzzer calls this once before the first input: the modules load here, so their coverage
 /// counters are known from the start.
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzTimelineInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+public func fuzzTimelineInitialize(
+    _ argc: UnsafeMutablePointer<CInt>?,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> CInt {
     _ = TimelineFuzzTarget.shared
     return 0
 }

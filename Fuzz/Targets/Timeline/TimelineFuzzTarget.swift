@@ -1,6 +1,5 @@
 import ByteBasics
 import ControlProtocol
-@testable import DaemonCore
 import EventDecoding
 import Foundation
 import ModalwatchABI
@@ -8,6 +7,8 @@ import ModalwatchTesting
 import Report
 import RuleHost
 import SessionEngine
+
+@testable import DaemonCore
 
 /// Fuzzes every reader of event and arrival times with random event streams: the input is a
 /// program (`TimelineProgram`) of events of a few sessions and apps, at times that jump anywhere
@@ -54,10 +55,16 @@ final class TimelineFuzzTarget {
                 switch item {
                 case .event(let event):
                     accepted = true
-                    FuzzCheck.require(EventTime.minMs...EventTime.maxMs ~= event.pointee.ts, "accepted ts \(event.pointee.ts)")
+                    FuzzCheck.require(
+                        EventTime.minMs...EventTime.maxMs ~= event.pointee.ts,
+                        "accepted ts \(event.pointee.ts)"
+                    )
                     if let app = TimelineProgram.string(event.pointee.app) {
-                        FuzzCheck.require(!app.contains("/") && !app.contains(" ") && !app.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F) ~= $0.value },
-                                          "accepted app \(app)")
+                        FuzzCheck.require(
+                            !app.contains("/") && !app.contains(" ")
+                                && !app.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F) ~= $0.value },
+                            "accepted app \(app)"
+                        )
                     }
                     if let end = model.observe(event) { model.endSession(end) }
                 case .rejected(let rejection):
@@ -72,7 +79,16 @@ final class TimelineFuzzTarget {
         }
         // A history written before the decoder's range: violations at any time.
         for (n, ts) in times.enumerated() {
-            model.add(ReportViolation(rule: "fuzz-rule", severity: .warning, app: "com.fuzz", session: "H\(n % 3)", ts: ts, subject: nil))
+            model.add(
+                ReportViolation(
+                    rule: "fuzz-rule",
+                    severity: .warning,
+                    app: "com.fuzz",
+                    session: "H\(n % 3)",
+                    ts: ts,
+                    subject: nil
+                )
+            )
         }
         checkReport(model)
         checkReplies(pipeline.engine, sessions: sessions, program: &program, times: times)
@@ -82,7 +98,10 @@ final class TimelineFuzzTarget {
         let series = model.time.series()
         FuzzCheck.require(series.buckets.count <= model.time.maxSeriesBuckets, "\(series.buckets.count) time buckets")
         let counted = series.buckets.reduce(0) { $0 + $1.counts.total }
-        FuzzCheck.require(counted == model.violations, "time buckets count \(counted) of \(model.violations) violations")
+        FuzzCheck.require(
+            counted == model.violations,
+            "time buckets count \(counted) of \(model.violations) violations"
+        )
         let source = ReportSource(kind: .history, names: ["fuzz"], generated: Int64.max)
         let html = HTMLReport(model: model, source: source).render()
         FuzzCheck.require(html.hasPrefix("<!DOCTYPE html>"), "the report page")
@@ -103,8 +122,12 @@ final class TimelineFuzzTarget {
                 snapshot = changed
             }
             let parts = SessionReplyParts(
-                snapshot: snapshot, journalCopy: copy, capacity: engine.journal.capacity,
-                recorded: Int(clamping: engine.journal.recorded), held: engine.journal.count)
+                snapshot: snapshot,
+                journalCopy: copy,
+                capacity: engine.journal.capacity,
+                recorded: Int(clamping: engine.journal.recorded),
+                held: engine.journal.count
+            )
             let now = program.time()
             guard let reply = try? parts.reply(SessionRequest(id: id), now: now) else { continue }
             FuzzCheck.require(reply.events.allSatisfy { $0.ageMs >= 0 }, "a negative event age")
@@ -124,7 +147,9 @@ final class TimelineFuzzTarget {
                 }
             }
             let page = listing.finish()
-            _ = ControlReply.encode(SessionsReply(total: listing.total, now: program.time(), sessions: page.sessions, next: page.next?.text))
+            _ = ControlReply.encode(
+                SessionsReply(total: listing.total, now: program.time(), sessions: page.sessions, next: page.next?.text)
+            )
         }
     }
 }
@@ -139,10 +164,20 @@ final class TimelineOutput: EngineOutput {
         checking.emit(violation)
         FuzzCheck.require(checking.problems.isEmpty, checking.problems.first ?? "")
         let topic = String(decoding: violation.topic, as: UTF8.self)
-        FuzzCheck.require(topic.split(separator: "/", omittingEmptySubsequences: false).count == 3, "violation topic \(topic)")
-        found.append(ReportViolation(
-            rule: violation.rule, severity: violation.severity, app: violation.app,
-            session: String(decoding: violation.session, as: UTF8.self), ts: violation.ts, subject: nil))
+        FuzzCheck.require(
+            topic.split(separator: "/", omittingEmptySubsequences: false).count == 3,
+            "violation topic \(topic)"
+        )
+        found.append(
+            ReportViolation(
+                rule: violation.rule,
+                severity: violation.severity,
+                app: violation.app,
+                session: String(decoding: violation.session, as: UTF8.self),
+                ts: violation.ts,
+                subject: nil
+            )
+        )
     }
 
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {

@@ -24,8 +24,10 @@ struct TimelineProgram {
         "modal.dismissed", "popover.presented", "popover.dismissed", "nav.push", "nav.pop",
     ]
     /// Bundle ids, and ids that would break a topic (`/`, space, C0, DEL, C1).
-    private static let apps = ["com.example.mail", "com.victim", "com.victim/alert-title-single-word/x", "com.a b",
-                               "com.a\u{7}b", "com.a\u{7F}", "com.a\u{85}b", "/", "com.exämple"]
+    private static let apps = [
+        "com.example.mail", "com.victim", "com.victim/alert-title-single-word/x", "com.a b",
+        "com.a\u{7}b", "com.a\u{7F}", "com.a\u{85}b", "/", "com.exämple",
+    ]
     private static let titles: [String?] = [nil, "Error", "Unable to Save the Document", "Delete?", "", "ok"]
     private static let buttons = [
         #"[{"title":"OK"}]"#, #"[{"title":"Cancel","style":"cancel"},{"title":"Delete","style":"destructive"}]"#,
@@ -62,7 +64,9 @@ struct TimelineProgram {
         switch type {
         case "alert.presented", "sheet.presented":
             fields.append(#""id":"\#(id)""#)
-            if let title = Self.titles[Int(detail) % Self.titles.count] { fields.append(#""title":"# + Self.quoted(title)) }
+            if let title = Self.titles[Int(detail) % Self.titles.count] {
+                fields.append(#""title":"# + Self.quoted(title))
+            }
             fields.append(#""buttons":"# + Self.buttons[Int(detail >> 4) % Self.buttons.count])
         case "modal.presented":
             fields.append(#""id":"\#(id)""#)
@@ -77,13 +81,21 @@ struct TimelineProgram {
             fields.append(#""control":"button","label":"Delete""#)
             if detail & 1 != 0 { fields.append(#""destructive":true"#) }
         case "task.progress":
-            fields.append(#""task":"t\#(detail & 1)","state":"\#(["started", "progress", "finished", "failed", "cancelled"][Int(detail) % 5])""#)
+            fields.append(
+                #""task":"t\#(detail & 1)","state":"\#(["started", "progress", "finished", "failed", "cancelled"][Int(detail) % 5])""#
+            )
         case "nav.push", "nav.pop":
             fields.append(#""screen":"s\#(detail & 3)""#)
         default:
             break
         }
-        return Step(json: "{" + fields.joined(separator: ",") + "}", session: session, app: app, ts: ts, observed: observed)
+        return Step(
+            json: "{" + fields.joined(separator: ",") + "}",
+            session: session,
+            app: app,
+            ts: ts,
+            observed: observed
+        )
     }
 
     /// A time the program chooses (the `now` of a reply or of an idle release).
@@ -118,7 +130,8 @@ struct TimelineProgram {
 
     /// The next time after `current`: a step forward or back, or a jump to an extreme.
     private mutating func time(after current: Int64) -> Int64 {
-        let how = byte(), amount = Int64(byte())
+        let how = byte()
+        let amount = Int64(byte())
         switch how % 14 {
         case 0, 1: return current.addingSaturated(amount * 10)
         case 2: return current.addingSaturated(amount * 60_000)

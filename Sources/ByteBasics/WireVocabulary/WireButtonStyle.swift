@@ -2,7 +2,8 @@
 /// Raw values are the C enum's; `name` is the value's one spelling on the wire.
 @frozen
 public enum WireButtonStyle: Int32, Sendable, CaseIterable, WireValue {
-    case `default` = 0, cancel, destructive
+    case `default` = 0
+    case cancel, destructive
 
     /// The value on the wire, as a static string (its bytes live forever).
     @inlinable

@@ -2,7 +2,8 @@
 /// Raw values are the C enum's; `name` is the value's one spelling on the wire.
 @frozen
 public enum WireControl: Int32, Sendable, CaseIterable, WireValue {
-    case button = 0, barButton, toolbarButton, cell, gesture, key, other
+    case button = 0
+    case barButton, toolbarButton, cell, gesture, key, other
 
     /// The value on the wire, as a static string (its bytes live forever).
     @inlinable

@@ -2,7 +2,8 @@
 /// Raw values are the C enum's; `name` is the value's one spelling on the wire.
 @frozen
 public enum WireDevice: Int32, Sendable, CaseIterable, WireValue {
-    case phone = 0, pad, mac, tv, vision
+    case phone = 0
+    case pad, mac, tv, vision
 
     /// The value on the wire, as a static string (its bytes live forever).
     @inlinable

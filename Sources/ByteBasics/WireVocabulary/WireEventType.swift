@@ -3,7 +3,8 @@
 /// and the client's `ClientEvent` both spell from.
 @frozen
 public enum WireEventType: UInt32, Sendable, CaseIterable, WireValue {
-    case sessionStart = 1, sessionEnd, appBackground, appForeground, userAction, taskProgress
+    case sessionStart = 1
+    case sessionEnd, appBackground, appForeground, userAction, taskProgress
     case alertPresented, alertDismissed, sheetPresented, sheetDismissed, modalPresented, modalDismissed
     case popoverPresented, popoverDismissed, navPush, navPop
 

@@ -2,7 +2,8 @@
 /// Raw values are the C enum's; `name` is the value's one spelling on the wire.
 @frozen
 public enum WireModalRole: Int32, Sendable, CaseIterable, WireValue {
-    case done = 0, cancel, confirm, other
+    case done = 0
+    case cancel, confirm, other
 
     /// The value on the wire, as a static string (its bytes live forever).
     @inlinable

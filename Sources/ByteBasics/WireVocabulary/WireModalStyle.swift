@@ -2,7 +2,8 @@
 /// Raw values are the C enum's; `name` is the value's one spelling on the wire.
 @frozen
 public enum WireModalStyle: Int32, Sendable, CaseIterable, WireValue {
-    case automatic = 0, fullScreen, pageSheet, formSheet, currentContext, overFullScreen, overCurrentContext, custom
+    case automatic = 0
+    case fullScreen, pageSheet, formSheet, currentContext, overFullScreen, overCurrentContext, custom
 
     /// The value on the wire, as a static string (its bytes live forever).
     @inlinable

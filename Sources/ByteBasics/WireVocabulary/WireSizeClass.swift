@@ -2,7 +2,8 @@
 /// Raw values are the C enum's; `name` is the value's one spelling on the wire.
 @frozen
 public enum WireSizeClass: Int32, Sendable, CaseIterable, WireValue {
-    case compact = 0, regular
+    case compact = 0
+    case regular
 
     /// The value on the wire, as a static string (its bytes live forever).
     @inlinable

@@ -2,7 +2,8 @@
 /// Raw values are the C enum's; `name` is the value's one spelling on the wire.
 @frozen
 public enum WireTaskState: Int32, Sendable, CaseIterable, WireValue {
-    case started = 0, progress, finished, failed, cancelled
+    case started = 0
+    case progress, finished, failed, cancelled
 
     /// The value on the wire, as a static string (its bytes live forever).
     @inlinable

@@ -2,7 +2,8 @@
 /// Raw values are the C enum's; `name` is the value's one spelling on the wire.
 @frozen
 public enum WireTransition: Int32, Sendable, CaseIterable, WireValue {
-    case coverVertical = 0, flipHorizontal, crossDissolve, partialCurl, custom
+    case coverVertical = 0
+    case flipHorizontal, crossDissolve, partialCurl, custom
 
     /// The value on the wire, as a static string (its bytes live forever).
     @inlinable

@@ -2,7 +2,8 @@
 /// Raw values are the C enum's; `name` is the value's one spelling on the wire.
 @frozen
 public enum WireVia: Int32, Sendable, CaseIterable, WireValue {
-    case button = 0, background, programmatic, gesture
+    case button = 0
+    case background, programmatic, gesture
 
     /// The value on the wire, as a static string (its bytes live forever).
     @inlinable

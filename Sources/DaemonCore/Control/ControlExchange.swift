@@ -61,11 +61,21 @@ final class ControlExchange: Sendable {
     func post(_ job: Job) { jobs.withLock { $0.append(job) } }
 
     /// Takes every job posted, oldest first.
-    func takeJobs() -> [Job] { jobs.withLock { jobs in defer { jobs.removeAll() }; return jobs } }
+    func takeJobs() -> [Job] {
+        jobs.withLock { jobs in
+            defer { jobs.removeAll() }
+            return jobs
+        }
+    }
 
     /// Posts an answer for the control thread.
     func post(_ answer: Answer) { answers.withLock { $0.append(answer) } }
 
     /// Takes every answer posted, oldest first.
-    func takeAnswers() -> [Answer] { answers.withLock { answers in defer { answers.removeAll() }; return answers } }
+    func takeAnswers() -> [Answer] {
+        answers.withLock { answers in
+            defer { answers.removeAll() }
+            return answers
+        }
+    }
 }

@@ -97,7 +97,10 @@ final class ControlHandler {
         holds.begin()
         let began = PosixClock.monotonic.microseconds()
         let deadline = began + Self.turnMicros
-        var looked = began, longestStep: Int64 = 0, checks = 0, slowSteps = 0
+        var looked = began
+        var longestStep: Int64 = 0
+        var checks = 0
+        var slowSteps = 0
         let shouldStop = { () -> Bool in
             let now = PosixClock.monotonic.microseconds()
             checks += 1
@@ -123,9 +126,19 @@ final class ControlHandler {
             ring()
         case .session(let snapshot, let copying):
             if let copy = engine.continueJournalCopy(copying, shouldStop: shouldStop) {
-                answer(.session(.success(SessionReplyParts(
-                    snapshot: snapshot, journalCopy: copy,
-                    capacity: engine.journal.capacity, recorded: Int(clamping: engine.journal.recorded), held: engine.journal.count))))
+                answer(
+                    .session(
+                        .success(
+                            SessionReplyParts(
+                                snapshot: snapshot,
+                                journalCopy: copy,
+                                capacity: engine.journal.capacity,
+                                recorded: Int(clamping: engine.journal.recorded),
+                                held: engine.journal.count
+                            )
+                        )
+                    )
+                )
                 self.ongoing = nil
             }
         }
@@ -133,10 +146,14 @@ final class ControlHandler {
         let held = holds.end(command: ongoing.command)
         let faults = Self.minorFaults() - faultsBefore
         if holds.lastCPUMicros > 2 * Self.turnMicros {
-            answers.logger.debug("control turn over its slice", metadata: [
-                "cmd": "\(ongoing.command)", "turn": "\(tally.turns)", "cpu_us": "\(holds.lastCPUMicros)", "wall_us": "\(held)",
-                "longest_step_us": "\(longestStep)", "minor_faults": "\(faults)", "clock_checks": "\(checks)",
-            ])
+            answers.logger.debug(
+                "control turn over its slice",
+                metadata: [
+                    "cmd": "\(ongoing.command)", "turn": "\(tally.turns)", "cpu_us": "\(holds.lastCPUMicros)",
+                    "wall_us": "\(held)",
+                    "longest_step_us": "\(longestStep)", "minor_faults": "\(faults)", "clock_checks": "\(checks)",
+                ]
+            )
         }
         tally.turns += 1
         tally.steps += checks
@@ -147,11 +164,14 @@ final class ControlHandler {
         // meanwhile: counted from turns whose wall clock is their CPU time, within 20 µs.
         if held - holds.lastCPUMicros <= 20 { tally.longestStepMicros = max(tally.longestStepMicros, longestStep) }
         if self.ongoing == nil {
-            answers.logger.debug("control job done", metadata: [
-                "cmd": "\(ongoing.command)", "turns": "\(tally.turns)", "longest_turn_us": "\(tally.longestMicros)",
-                "longest_turn_cpu_us": "\(tally.longestCPUMicros)", "longest_step_us": "\(tally.longestStepMicros)",
-                "steps": "\(tally.steps)", "steps_over_100us": "\(tally.slowSteps)",
-            ])
+            answers.logger.debug(
+                "control job done",
+                metadata: [
+                    "cmd": "\(ongoing.command)", "turns": "\(tally.turns)", "longest_turn_us": "\(tally.longestMicros)",
+                    "longest_turn_cpu_us": "\(tally.longestCPUMicros)", "longest_step_us": "\(tally.longestStepMicros)",
+                    "steps": "\(tally.steps)", "steps_over_100us": "\(tally.slowSteps)",
+                ]
+            )
         }
     }
 
@@ -189,7 +209,10 @@ final class ControlHandler {
             answers.logger.notice("configuration reloaded", metadata: ["summary": "\(summary)", "asked": "control"])
             return ReloadReply(summary: summary)
         case .failure(let failure):
-            answers.logger.error("reload refused; the old configuration stays in force", metadata: ["error": "\(failure.message)", "asked": "control"])
+            answers.logger.error(
+                "reload refused; the old configuration stays in force",
+                metadata: ["error": "\(failure.message)", "asked": "control"]
+            )
             throw ControlRefusal("reload refused: \(failure.description); the old configuration stays in force")
         }
     }
@@ -201,8 +224,15 @@ final class ControlHandler {
         let engine = answers.engine
         let snapshot = engine.sessionSnapshot(id: request.id)
         guard snapshot != nil || request.ended else {
-            answer(.session(.failure(ControlRefusal(
-                "no live session '\(request.id)'; `modalwatch sessions` lists the live ones (add \"ended\": true for one that ended)"))))
+            answer(
+                .session(
+                    .failure(
+                        ControlRefusal(
+                            "no live session '\(request.id)'; `modalwatch sessions` lists the live ones (add \"ended\": true for one that ended)"
+                        )
+                    )
+                )
+            )
             return
         }
         start(.session(snapshot, engine.startJournalCopy(session: request.id)))

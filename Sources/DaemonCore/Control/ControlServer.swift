@@ -50,7 +50,8 @@ final class ControlServer {
         self.exchange = exchange
         logger = settings.logger
         clock = settings.clock
-        let control: ZMQSocket, pair: ZMQSocket
+        let control: ZMQSocket
+        let pair: ZMQSocket
         do {
             control = try ZMQSocket(settings.context, type: .rep, linger: 0)
         } catch {
@@ -71,7 +72,9 @@ final class ControlServer {
                 }
             }
             // The ingest side has bound it already: the first request's bell has a pipe to go through.
-            do { try pair.connect(settings.pair) } catch { throw DaemonError(.systemCall, "cannot connect the control PAIR: \(error)", underlying: error) }
+            do { try pair.connect(settings.pair) } catch {
+                throw DaemonError(.systemCall, "cannot connect the control PAIR: \(error)", underlying: error)
+            }
             do {
                 _ = try poller.add(control)
                 _ = try poller.add(pair)
@@ -91,8 +94,14 @@ final class ControlServer {
         configurationSource = settings.configurationSource
         reloadRefused = settings.reloadRefused
         history = try? settings.history?.openReader()
-        let watch = ShardPeerWatch(context: settings.context, own: settings.shard, ownEndpoint: boundEndpoint,
-                                   peers: settings.shardPeers, logger: logger, nowMs: PosixClock.monotonic.milliseconds())
+        let watch = ShardPeerWatch(
+            context: settings.context,
+            own: settings.shard,
+            ownEndpoint: boundEndpoint,
+            peers: settings.shardPeers,
+            logger: logger,
+            nowMs: PosixClock.monotonic.milliseconds()
+        )
         do { try watch.add(to: poller) } catch {
             logger.warning("shard peers not watched: cannot poll their sockets", metadata: ["error": "\(error)"])
         }
@@ -160,10 +169,14 @@ final class ControlServer {
                 return ControlReply.encode(reply)
             case .reload:
                 if reloadRefused {
-                    throw ControlRefusal("reload is refused on a tcp:// control endpoint; send SIGHUP, use an ipc:// control endpoint, or set control_allow_reload_over_tcp: true")
+                    throw ControlRefusal(
+                        "reload is refused on a tcp:// control endpoint; send SIGHUP, use an ipc:// control endpoint, or set control_allow_reload_over_tcp: true"
+                    )
                 }
                 // Read (a file, parsed) here; the ingest thread only puts it in force.
-                guard case .reload(let result)? = ask(.reload(IngestLoop.readConfiguration(configurationSource))) else { return nil }
+                guard case .reload(let result)? = ask(.reload(IngestLoop.readConfiguration(configurationSource))) else {
+                    return nil
+                }
                 return ControlReply.encode(try result.get())
             case .session(let request):
                 guard case .session(let result)? = ask(.session(request)) else { return nil }
@@ -186,8 +199,10 @@ final class ControlServer {
     private func currentStatus() -> StatusReply? {
         while true {
             if let reply = exchange.counters.reply(
-                nowMonotonicMs: PosixClock.monotonic.milliseconds(), nowMs: clock.milliseconds(),
-                controlRequests: exchange.requestsAnswered) {
+                nowMonotonicMs: PosixClock.monotonic.milliseconds(),
+                nowMs: clock.milliseconds(),
+                controlRequests: exchange.requestsAnswered
+            ) {
                 return reply
             }
             // The PAIR is read meanwhile for a `finish`.
@@ -224,7 +239,10 @@ final class ControlServer {
             bellOwed = try !pair.send([ControlExchange.Bell.posted.rawValue], flags: [.dontWait])
         } catch {
             bellOwed = true
-            logger.warning("control job not signalled to the ingest thread; trying again", metadata: ["error": "\(error)"])
+            logger.warning(
+                "control job not signalled to the ingest thread; trying again",
+                metadata: ["error": "\(error)"]
+            )
         }
     }
 
@@ -267,7 +285,12 @@ final class ControlServer {
                 case .sessionsSlice(.alerts(let more)): alerts.append(more)
                 case .sessionsEnd:
                     let page = listing.finish()
-                    return SessionsReply(total: listing.total, now: clock.milliseconds(), sessions: page.sessions, next: page.next?.text)
+                    return SessionsReply(
+                        total: listing.total,
+                        now: clock.milliseconds(),
+                        sessions: page.sessions,
+                        next: page.next?.text
+                    )
                 default: break
                 }
             }
@@ -278,13 +301,16 @@ final class ControlServer {
     /// The session's violations from the history, newest first, through its session index.
     private func addViolations(to reply: inout SessionReply, _ request: SessionRequest) {
         guard let history = reader() else {
-            reply.violationsError = keepsHistory
+            reply.violationsError =
+                keepsHistory
                 ? "the history store could not be opened for reading"
                 : "this daemon keeps no history (no state directory); start it with --state-dir"
             return
         }
         do {
-            let rows = try history.find(HistoryQuery(app: reply.session.app, session: request.id, limit: request.violations))
+            let rows = try history.find(
+                HistoryQuery(app: reply.session.app, session: request.id, limit: request.violations)
+            )
             reply.violations = rows.compactMap(Self.published)
         } catch {
             reply.violationsError = "the history store could not be read: \(HistoryStoreError.oneLine(error))"
@@ -305,11 +331,19 @@ final class ControlServer {
 
     private func violations(_ request: ViolationsRequest) throws(ControlRefusal) -> ViolationsReply {
         guard let history = reader() else {
-            throw ControlRefusal(keepsHistory
-                ? "the history store could not be opened for reading"
-                : "this daemon keeps no history (no state directory); start it with --state-dir")
+            throw ControlRefusal(
+                keepsHistory
+                    ? "the history store could not be opened for reading"
+                    : "this daemon keeps no history (no state directory); start it with --state-dir"
+            )
         }
-        var query = HistoryQuery(app: request.app, rule: request.rule, session: request.session, locale: request.locale, limit: request.limit)
+        var query = HistoryQuery(
+            app: request.app,
+            rule: request.rule,
+            session: request.session,
+            locale: request.locale,
+            limit: request.limit
+        )
         var cursor: HistoryPage.Cursor?
         if let text = request.cursor {
             guard let parsed = HistoryPage.Cursor(text: text) else {
@@ -365,7 +399,11 @@ final class ControlServer {
         do {
             try control.bind(endpoint)
         } catch {
-            throw DaemonError(.endpoint, "cannot bind control to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --control", underlying: error)
+            throw DaemonError(
+                .endpoint,
+                "cannot bind control to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --control",
+                underlying: error
+            )
         }
         if endpoint.hasPrefix("ipc://") {
             // Owner and group only: whoever may run `modalwatch` shares the daemon's group.
@@ -373,7 +411,10 @@ final class ControlServer {
             do {
                 try Posix.chmod(path, 0o660)
             } catch {
-                logger.warning("could not set mode 0660 on the control socket", metadata: ["path": "\(path)", "error": "\(error)"])
+                logger.warning(
+                    "could not set mode 0660 on the control socket",
+                    metadata: ["path": "\(path)", "error": "\(error)"]
+                )
             }
         }
         return (try? control.lastEndpoint) ?? endpoint

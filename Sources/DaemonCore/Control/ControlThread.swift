@@ -54,9 +54,12 @@ final class ControlThread: Sendable {
     static func start(_ settings: Settings) throws(DaemonError) -> ControlThread {
         let exchange = ControlExchange()
         let (endpoint, finished) = try SocketThread.start(
-            name: "modalwatch-control", kernelName: "mw-control",
+            name: "modalwatch-control",
+            kernelName: "mw-control",
             open: { () throws(DaemonError) in try ControlServer(settings, exchange: exchange) },
-            report: { $0.boundEndpoint }, run: { $0.run() })
+            report: { $0.boundEndpoint },
+            run: { $0.run() }
+        )
         return ControlThread(exchange: exchange, boundEndpoint: endpoint, finished: finished)
     }
 

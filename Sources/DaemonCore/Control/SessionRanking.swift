@@ -55,7 +55,8 @@ struct SessionRanking {
         init?(text: String) {
             let parts = text.split(separator: ":", maxSplits: 4, omittingEmptySubsequences: false)
             guard parts.count == 5, let sort = SessionsRequest.Sort(rawValue: String(parts[0])),
-                  let first = Int64(parts[1]), let second = Int64(parts[2]), let last = Int64(parts[3]) else { return nil }
+                let first = Int64(parts[1]), let second = Int64(parts[2]), let last = Int64(parts[3])
+            else { return nil }
             self.init(sort: sort, first: first, second: second, lastObserved: last, id: String(parts[4]))
         }
 
@@ -77,9 +78,14 @@ struct SessionRanking {
     /// Adds a slice.
     mutating func add(_ slice: [Engine.ScannedSession]) {
         total += slice.count
-        let order = order, cursor = cursor, alerts = alerts
+        let order = order
+        let cursor = cursor
+        let alerts = alerts
         for scanned in slice {
-            let counted = alerts?.count(for: scanned.snapshot, windowMs: scanned.windowMs) ?? (inWindow: 0, complete: scanned.snapshot.alerts == 0)
+            let counted =
+                alerts?.count(for: scanned.snapshot, windowMs: scanned.windowMs) ?? (
+                    inWindow: 0, complete: scanned.snapshot.alerts == 0
+                )
             let item = Ranked(scanned: scanned, recentAlerts: counted.inWindow, recentAlertsComplete: counted.complete)
             if let cursor, !cursor.precedes(Self.key(item, order)) { continue }
             following += 1
@@ -94,7 +100,9 @@ struct SessionRanking {
         // A session that ended and started again during the scan may have been seen twice: the later one stays.
         var latest: [String: Int] = [:]
         for (index, item) in kept.enumerated() {
-            if let seen = latest[item.snapshot.id], kept[seen].snapshot.lastObserved > item.snapshot.lastObserved { continue }
+            if let seen = latest[item.snapshot.id], kept[seen].snapshot.lastObserved > item.snapshot.lastObserved {
+                continue
+            }
             latest[item.snapshot.id] = index
         }
         if latest.count < kept.count {
@@ -133,7 +141,8 @@ struct SessionRanking {
     /// active, then by id (so that the order does not depend on where the table keeps them).
     private static func key(_ item: Ranked, _ order: SessionsRequest.Sort) -> Cursor {
         let s = item.snapshot
-        let first: Int64, second: Int64
+        let first: Int64
+        let second: Int64
         switch order {
         case .recent: (first, second) = (0, 0)
         case .alerts: (first, second) = (Int64(item.recentAlerts), Int64(clamping: s.alerts))

@@ -37,7 +37,14 @@ final class ShardPeerWatch {
 
     /// Connects a `DEALER` to each peer (in `context`, for this thread); a peer that cannot be
     /// connected is one log line and left out. `ownEndpoint` is this daemon's control endpoint.
-    init(context: ZMQContext, own: ShardAssignment?, ownEndpoint: String, peers endpoints: [String], logger: Logger, nowMs: Int64) {
+    init(
+        context: ZMQContext,
+        own: ShardAssignment?,
+        ownEndpoint: String,
+        peers endpoints: [String],
+        logger: Logger,
+        nowMs: Int64
+    ) {
         self.own = own
         self.ownEndpoint = ownEndpoint
         self.logger = logger
@@ -54,7 +61,10 @@ final class ShardPeerWatch {
                 }
                 peers.append(Peer(endpoint: endpoint, socket: socket))
             } catch {
-                logger.warning("shard peer left out: cannot connect", metadata: ["peer": "\(endpoint)", "error": "\(error)"])
+                logger.warning(
+                    "shard peer left out: cannot connect",
+                    metadata: ["peer": "\(endpoint)", "error": "\(error)"]
+                )
             }
         }
     }
@@ -71,7 +81,9 @@ final class ShardPeerWatch {
     func turn(_ poller: ZMQPoller, nowMs: Int64) {
         for i in peers.indices where peers[i].pollIndex >= 0 && poller.isReadable(peers[i].pollIndex) {
             while let reply = try? peers[i].socket.receiveMultipart(maxFrames: 2, dontWait: true) {
-                guard reply.frames.count == 2, let status = try? ControlReply.decode(reply.frames[1], as: StatusReply.self) else { continue }
+                guard reply.frames.count == 2,
+                    let status = try? ControlReply.decode(reply.frames[1], as: StatusReply.self)
+                else { continue }
                 peers[i].isSelf = status.endpoints["control"]?.contains(ownEndpoint) ?? false
                 peers[i].shard = status.shard.flatMap {
                     ShardAssignment(index: $0.index, count: $0.count, key: ShardKey(rawValue: $0.key) ?? .app)
@@ -101,22 +113,28 @@ final class ShardPeerWatch {
         }
         let coverage = ShardCoverage(members)
         self.coverage = coverage
-        let warnings = coverage.warnings + (silent.isEmpty ? [] : ["shard peers not answering: \(silent.joined(separator: ", "))"])
+        let warnings =
+            coverage.warnings + (silent.isEmpty ? [] : ["shard peers not answering: \(silent.joined(separator: ", "))"])
         guard warnings != lastWarnings else { return }
         lastWarnings = warnings
         if warnings.isEmpty {
             logger.notice("shard coverage: every bucket has one owner", metadata: ["peers": "\(members.count - 1)"])
         } else {
-            logger.warning("shard coverage: \(warnings.joined(separator: "; "))", metadata: [
-                "shard_conflicts": "\(coverage.overlaps.count)", "buckets_uncovered": "\(coverage.uncovered)",
-            ])
+            logger.warning(
+                "shard coverage: \(warnings.joined(separator: "; "))",
+                metadata: [
+                    "shard_conflicts": "\(coverage.overlaps.count)", "buckets_uncovered": "\(coverage.uncovered)",
+                ]
+            )
         }
     }
 
     /// Puts the comparison in `reply`.
     func fill(_ reply: inout StatusReply) {
         guard let coverage else { return }
-        reply.shardConflicts = coverage.overlaps.map { StatusReply.ShardConflict(daemons: $0.daemons, buckets: $0.buckets) }
+        reply.shardConflicts = coverage.overlaps.map {
+            StatusReply.ShardConflict(daemons: $0.daemons, buckets: $0.buckets)
+        }
         reply.bucketsUncovered = coverage.uncovered
     }
 

@@ -94,7 +94,9 @@ struct CheckpointFile {
 
     /// Reads a checkpoint, checking its header, every part (and its checksum), the end frame
     /// and its count.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws(SnapshotFormatError) -> (snapshot: EngineSnapshot, writtenAtMs: Int64) {
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer
+    ) throws(SnapshotFormatError) -> (snapshot: EngineSnapshot, writtenAtMs: Int64) {
         guard bytes.count >= 4, bytes.prefix(4).elementsEqual(magic) else { throw .notASnapshot }
         guard bytes.count >= headerSize else { throw .truncated(offset: bytes.count) }
         let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
@@ -172,7 +174,10 @@ struct CheckpointFile {
             try data.withUnsafeBytes { bytes throws -> EngineSnapshot in try EngineSnapshot.decodeBinary(bytes) }
         }
         return Restored(
-            snapshot: snapshot, writtenAtMs: modified.map { Int64($0.timeIntervalSince1970 * 1000) } ?? 0, path: legacyPath)
+            snapshot: snapshot,
+            writtenAtMs: modified.map { Int64($0.timeIntervalSince1970 * 1000) } ?? 0,
+            path: legacyPath
+        )
     }
 
     /// `decode()`, or the file moved aside (`FILE.damaged`) and the error thrown.

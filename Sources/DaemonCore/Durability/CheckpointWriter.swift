@@ -145,9 +145,12 @@ final class CheckpointWriter: Sendable {
                             $0.lastBytes = bytes
                             $0.lastDurationMs = duration
                         }
-                        logger.debug("wrote a session checkpoint", metadata: [
-                            "sessions": "\(sessions)", "bytes": "\(bytes)", "took_ms": "\(duration)",
-                        ])
+                        logger.debug(
+                            "wrote a session checkpoint",
+                            metadata: [
+                                "sessions": "\(sessions)", "bytes": "\(bytes)", "took_ms": "\(duration)",
+                            ]
+                        )
                     } catch {
                         fail(walk, error)
                     }
@@ -162,9 +165,12 @@ final class CheckpointWriter: Sendable {
             return try Walk(file: file, writtenAtMs: writtenAtMs)
         } catch {
             statisticsBox.withLock { $0.failed += 1 }
-            logger.error("could not start a session checkpoint; the previous one stays in force", metadata: [
-                "path": "\(file.partialPath)", "error": "\(error)",
-            ])
+            logger.error(
+                "could not start a session checkpoint; the previous one stays in force",
+                metadata: [
+                    "path": "\(file.partialPath)", "error": "\(error)",
+                ]
+            )
             return nil
         }
     }
@@ -172,9 +178,12 @@ final class CheckpointWriter: Sendable {
     private func fail(_ walk: Walk, _ error: any Error) {
         walk.abandon()
         statisticsBox.withLock { $0.failed += 1 }
-        logger.error("could not write a session checkpoint; the previous one stays in force", metadata: [
-            "path": "\(file.partialPath)", "error": "\(error)",
-        ])
+        logger.error(
+            "could not write a session checkpoint; the previous one stays in force",
+            metadata: [
+                "path": "\(file.partialPath)", "error": "\(error)",
+            ]
+        )
     }
 
     /// One walk's partial file, written on the writer's thread.

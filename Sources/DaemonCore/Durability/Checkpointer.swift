@@ -58,7 +58,9 @@ struct Checkpointer {
             return
         }
         let deadlineUs = nowUs + Self.sliceBudgetUs
-        let slice = engine.checkpointSlice(walk, limit: Self.sliceSessions) { PosixClock.monotonic.microseconds() >= deadlineUs }
+        let slice = engine.checkpointSlice(walk, limit: Self.sliceSessions) {
+            PosixClock.monotonic.microseconds() >= deadlineUs
+        }
         writer.submit(.part(slice))
         let endUs = PosixClock.monotonic.microseconds()
         nextSliceUs = endUs + (endUs - nowUs) * Self.idleShare

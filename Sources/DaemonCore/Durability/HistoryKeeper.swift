@@ -38,7 +38,8 @@ final class HistoryKeeper {
         func openReader() throws -> any HistoryReading {
             switch self {
             case .sqlite(let path): try ViolationHistory(path: path, readOnly: true)
-            case .postgresql(let conninfo, _): try PostgresHistory(conninfo: conninfo, writer: false, applicationName: "modalwatchd")
+            case .postgresql(let conninfo, _):
+                try PostgresHistory(conninfo: conninfo, writer: false, applicationName: "modalwatchd")
             }
         }
     }
@@ -119,8 +120,16 @@ final class HistoryKeeper {
 
     /// Opens the history (throws when an SQLite file cannot be opened; a PostgreSQL server that
     /// cannot be reached leaves the store failing, its violations spooled) with a spool of `bounds`.
-    init(target: Target, bounds: SpoolBounds, walLimitBytes: Int, retention: PublishingThread.Retention, clock: DaemonClock,
-         statistics: PublishingStatistics, health: StoreHealth, logger: Logger) throws {
+    init(
+        target: Target,
+        bounds: SpoolBounds,
+        walLimitBytes: Int,
+        retention: PublishingThread.Retention,
+        clock: DaemonClock,
+        statistics: PublishingStatistics,
+        health: StoreHealth,
+        logger: Logger
+    ) throws {
         self.target = target
         let directory: String?
         switch target {
@@ -143,23 +152,41 @@ final class HistoryKeeper {
         self.walLimitBytes = walLimitBytes
         self.directory = directory
         spool = ViolationSpool(
-            memoryLimit: bounds.memoryBytes, fileLimit: directory == nil ? 0 : bounds.fileBytes,
-            spillPath: directory.map { $0 + "/" + Self.spillFileName }, clock: clock, logger: logger)
+            memoryLimit: bounds.memoryBytes,
+            fileLimit: directory == nil ? 0 : bounds.fileBytes,
+            spillPath: directory.map { $0 + "/" + Self.spillFileName },
+            clock: clock,
+            logger: logger
+        )
         if let sqlitePath, let directory {
             let sqlite = try Self.open(sqlitePath, walLimitBytes: walLimitBytes, logger: logger)
             history = sqlite
             let loadStartedMs = PosixClock.monotonic.milliseconds()
-            storedRecently = Set(try sqlite.ids(observedSince: clock.milliseconds() - Self.repeatHorizonMs, limit: Self.maxStoredRecently))
+            storedRecently = Set(
+                try sqlite.ids(
+                    observedSince: clock.milliseconds() - Self.repeatHorizonMs,
+                    limit: Self.maxStoredRecently
+                )
+            )
             storedRecentlyUntilMs = PosixClock.monotonic.milliseconds() + Self.repeatHorizonMs
             if !storedRecently.isEmpty {
-                logger.info("violations stored in the last 10 minutes: judged again after this start (a client's replay), one is not stored twice", metadata: [
-                    "violations": "\(storedRecently.count)", "took_ms": "\(PosixClock.monotonic.milliseconds() - loadStartedMs)"])
+                logger.info(
+                    "violations stored in the last 10 minutes: judged again after this start (a client's replay), one is not stored twice",
+                    metadata: [
+                        "violations": "\(storedRecently.count)",
+                        "took_ms": "\(PosixClock.monotonic.milliseconds() - loadStartedMs)",
+                    ]
+                )
             }
             identity = StateDirectoryIdentity(historyPath: sqlitePath, directory: directory)
             var reserve = HistoryReserve(directory: directory)
             if !reserve.take() {
-                logger.warning("no room for the history's reserve; a disk the history fills by itself may stay full until space is freed", metadata: [
-                    "path": "\(directory)/\(HistoryReserve.fileName)", "bytes": "\(HistoryReserve.defaultBytes)"])
+                logger.warning(
+                    "no room for the history's reserve; a disk the history fills by itself may stay full until space is freed",
+                    metadata: [
+                        "path": "\(directory)/\(HistoryReserve.fileName)", "bytes": "\(HistoryReserve.defaultBytes)",
+                    ]
+                )
             }
             self.reserve = reserve
         } else {
@@ -174,8 +201,12 @@ final class HistoryKeeper {
         }
         publishSpoolFigures()
         if !spool.isEmpty {
-            logger.notice("found violations spooled by an earlier run; they go into the history first", metadata: [
-                "violations": "\(spool.count)", "path": "\(directory ?? "-")/\(Self.spillFileName)"])
+            logger.notice(
+                "found violations spooled by an earlier run; they go into the history first",
+                metadata: [
+                    "violations": "\(spool.count)", "path": "\(directory ?? "-")/\(Self.spillFileName)",
+                ]
+            )
             health.state = .failing
             publishSpoolFigures()
         }
@@ -189,8 +220,12 @@ final class HistoryKeeper {
         case .postgresql(let conninfo, _):
             let history = try PostgresHistory(conninfo: conninfo, writer: true, applicationName: "modalwatchd")
             if !history.migrationsApplied.isEmpty {
-                logger.notice("the PostgreSQL history's schema is created or migrated", metadata: [
-                    "versions": "\(history.migrationsApplied)", "database": "\(path)"])
+                logger.notice(
+                    "the PostgreSQL history's schema is created or migrated",
+                    metadata: [
+                        "versions": "\(history.migrationsApplied)", "database": "\(path)",
+                    ]
+                )
             }
             return history
         }
@@ -203,11 +238,19 @@ final class HistoryKeeper {
     /// starts over. 0.1.0's file is converted first, a slice a transaction, each slice logged.
     private static func open(_ path: String, walLimitBytes: Int, logger: Logger) throws -> ViolationHistory {
         try ViolationHistory(
-            path: path, checkpointsElsewhere: true, busyTimeout: busyTimeoutSeconds, walSizeLimit: walLimitBytes / 2,
+            path: path,
+            checkpointsElsewhere: true,
+            busyTimeout: busyTimeoutSeconds,
+            walSizeLimit: walLimitBytes / 2,
             progress: { step in
-                logger.notice(step.remaining == 0 ? "0.1.0's history is converted" : "converting 0.1.0's history", metadata: [
-                    "converted": "\(step.converted)", "remaining": "\(step.remaining)", "path": "\(path)"])
-            })
+                logger.notice(
+                    step.remaining == 0 ? "0.1.0's history is converted" : "converting 0.1.0's history",
+                    metadata: [
+                        "converted": "\(step.converted)", "remaining": "\(step.remaining)", "path": "\(path)",
+                    ]
+                )
+            }
+        )
     }
 
     /// The checks that do not wait for a write, once a second or so (the publishing thread calls
@@ -219,18 +262,25 @@ final class HistoryKeeper {
         guard let sqlitePath, let directory else { return }
         health.walBytes.store(UInt64(walBytes()), ordering: .relaxed)
         guard history != nil, identity != nil,
-              StateDirectoryIdentity(historyPath: sqlitePath, directory: directory) != identity else { return }
+            StateDirectoryIdentity(historyPath: sqlitePath, directory: directory) != identity
+        else { return }
         // Removed or replaced: whatever this connection writes now goes to unlinked files.
         history = nil
         identity = nil
         spool.detachSpillFile()
-        failed(HistoryStoreError("the state directory \(directory) or its history was removed or replaced under the daemon; violations are spooled in memory until a history can be opened there again"), now: now)
+        failed(
+            HistoryStoreError(
+                "the state directory \(directory) or its history was removed or replaced under the daemon; violations are spooled in memory until a history can be opened there again"
+            ),
+            now: now
+        )
     }
 
     /// PostgreSQL: a store failing with nothing spooled (a server away at start, before any
     /// violation) connects again about once a second, so that `status` says ok once the server is back.
     private func reconnectIfIdle(now: Int64) {
-        guard case .postgresql = target, spool.isEmpty, history == nil || health.state == .failing, now >= nextRetryMs else { return }
+        guard case .postgresql = target, spool.isEmpty, history == nil || health.state == .failing, now >= nextRetryMs
+        else { return }
         history = nil
         do { history = try openStore() } catch {
             failed(error, now: now)
@@ -238,8 +288,12 @@ final class HistoryKeeper {
         }
         health.state = .ok
         health.lastErrorText = nil
-        logger.notice("the history store accepts writes again", metadata: [
-            "database": "\(path)", "unstored_total": "\(health.unstored.load(ordering: .relaxed))"])
+        logger.notice(
+            "the history store accepts writes again",
+            metadata: [
+                "database": "\(path)", "unstored_total": "\(health.unstored.load(ordering: .relaxed))",
+            ]
+        )
     }
 
     /// The WAL's size in bytes (0 when there is none).
@@ -269,7 +323,9 @@ final class HistoryKeeper {
             health.walBytes.store(UInt64(size), ordering: .relaxed)
             guard size > walLimitBytes else { return }
         }
-        throw HistoryStoreError("the history's WAL is \(size) bytes, past history.wal_limit (\(walLimitBytes)): a reader holds a read transaction, so no checkpoint can start it over; violations are spooled until the reader ends")
+        throw HistoryStoreError(
+            "the history's WAL is \(size) bytes, past history.wal_limit (\(walLimitBytes)): a reader holds a read transaction, so no checkpoint can start it over; violations are spooled until the reader ends"
+        )
     }
 
     /// Stores the violations of one group of batch records, or spools them when the store
@@ -287,13 +343,23 @@ final class HistoryKeeper {
                     while let record = reader.next() {
                         guard case .violation(_, let payload, let c) = record else { continue }
                         if !storedRecently.isEmpty,
-                           storedRecently.remove(ViolationID(high: c.idHigh, low: c.idLow)) != nil {
+                            storedRecently.remove(ViolationID(high: c.idHigh, low: c.idLow)) != nil
+                        {
                             repeated += 1
                             continue
                         }
                         try writer.insert(
-                            idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: c.rule, app: c.app,
-                            session: c.session, severity: c.severity, ts: c.ts, observed: c.observed, json: payload)
+                            idHigh: c.idHigh,
+                            idLow: c.idLow,
+                            fingerprint: c.fingerprint,
+                            rule: c.rule,
+                            app: c.app,
+                            session: c.session,
+                            severity: c.severity,
+                            ts: c.ts,
+                            observed: c.observed,
+                            json: payload
+                        )
                     }
                 }
                 statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)
@@ -303,8 +369,12 @@ final class HistoryKeeper {
                     // Failing with nothing spooled (every violation went past a zero bound): healthy again.
                     health.state = .ok
                     health.lastErrorText = nil
-                    logger.notice("the history store accepts writes again", metadata: [
-                        "unstored_total": "\(health.unstored.load(ordering: .relaxed))"])
+                    logger.notice(
+                        "the history store accepts writes again",
+                        metadata: [
+                            "unstored_total": "\(health.unstored.load(ordering: .relaxed))"
+                        ]
+                    )
                 }
                 return
             } catch {
@@ -357,10 +427,14 @@ final class HistoryKeeper {
             spool.reattachSpillFileIfDrained()
             health.state = .ok
             health.lastErrorText = nil
-            logger.notice("the history store accepts writes again; every spooled violation is stored", metadata: [
-                "written_now": "\(written)", "recovered_total": "\(health.recovered.load(ordering: .relaxed))",
-                "unstored_total": "\(health.unstored.load(ordering: .relaxed))",
-                "outage_ms": "\(PosixClock.monotonic.milliseconds() - failedSince)"])
+            logger.notice(
+                "the history store accepts writes again; every spooled violation is stored",
+                metadata: [
+                    "written_now": "\(written)", "recovered_total": "\(health.recovered.load(ordering: .relaxed))",
+                    "unstored_total": "\(health.unstored.load(ordering: .relaxed))",
+                    "outage_ms": "\(PosixClock.monotonic.milliseconds() - failedSince)",
+                ]
+            )
         }
     }
 
@@ -377,9 +451,13 @@ final class HistoryKeeper {
         let lost = lostFromMemory + (spool.count - spool.fileRecordCount)
         health.unstored.add(UInt64(lost), ordering: .relaxed)
         publishSpoolFigures()
-        logger.error("stopping while the history store cannot write; the spooled violations wait in the spill file for the next start", metadata: [
-            "kept_in_spill_file": "\(spool.fileRecordCount)", "lost": "\(lost)",
-            "unstored_total": "\(health.unstored.load(ordering: .relaxed))"])
+        logger.error(
+            "stopping while the history store cannot write; the spooled violations wait in the spill file for the next start",
+            metadata: [
+                "kept_in_spill_file": "\(spool.fileRecordCount)", "lost": "\(lost)",
+                "unstored_total": "\(health.unstored.load(ordering: .relaxed))",
+            ]
+        )
     }
 
     /// When violations were lost since the last notice and a second has passed: the
@@ -400,7 +478,10 @@ final class HistoryKeeper {
     func prune() -> Int? {
         guard spool.isEmpty, let history else { return nil }
         if reserve?.isInPlace == false, reserve?.take() == true {
-            logger.notice("the history's reserve is in place again", metadata: ["bytes": "\(HistoryReserve.defaultBytes)"])
+            logger.notice(
+                "the history's reserve is in place again",
+                metadata: ["bytes": "\(HistoryReserve.defaultBytes)"]
+            )
         }
         return applyRetention(history)
     }
@@ -422,8 +503,12 @@ final class HistoryKeeper {
         guard health.state == .failing, now >= nextMakeRoomMs, let history = store as? ViolationHistory else { return }
         nextMakeRoomMs = now + Self.makeRoomIntervalMs
         if reserve?.giveBack() == true {
-            logger.notice("the history store fails: its reserve is given back to make room", metadata: [
-                "bytes": "\(HistoryReserve.defaultBytes)"])
+            logger.notice(
+                "the history store fails: its reserve is given back to make room",
+                metadata: [
+                    "bytes": "\(HistoryReserve.defaultBytes)"
+                ]
+            )
         }
         let truncated = (try? history.checkpointTruncating()) != nil
         var pruned = 0
@@ -432,8 +517,12 @@ final class HistoryKeeper {
             statistics.historyPruned.add(UInt64(deleted), ordering: .relaxed)
             if deleted > 0 { _ = try? history.checkpointTruncating() }
         }
-        logger.debug("made room in the history while it fails", metadata: [
-            "wal_truncated": "\(truncated)", "pruned": "\(pruned)"])
+        logger.debug(
+            "made room in the history while it fails",
+            metadata: [
+                "wal_truncated": "\(truncated)", "pruned": "\(pruned)",
+            ]
+        )
     }
 
     private func spoolViolations(_ bytes: UnsafeRawBufferPointer) {
@@ -452,9 +541,13 @@ final class HistoryKeeper {
         let now = PosixClock.monotonic.milliseconds()
         if now - lastSpoolFullLogMs >= 10_000 {
             lastSpoolFullLogMs = now
-            logger.error("the violation spool is full; violations are published but not stored (counted as violations_unstored)", metadata: [
-                "unstored_total": "\(health.unstored.load(ordering: .relaxed))",
-                "spool_memory_bytes": "\(spool.memoryLimit)", "spool_file_bytes": "\(spool.fileLimit)"])
+            logger.error(
+                "the violation spool is full; violations are published but not stored (counted as violations_unstored)",
+                metadata: [
+                    "unstored_total": "\(health.unstored.load(ordering: .relaxed))",
+                    "spool_memory_bytes": "\(spool.memoryLimit)", "spool_file_bytes": "\(spool.fileLimit)",
+                ]
+            )
         }
     }
 
@@ -467,8 +560,12 @@ final class HistoryKeeper {
             health.state = .failing
             health.outages.add(1, ordering: .relaxed)
             failedSince = now
-            logger.error("the history store cannot write; violations are published and spooled until it can", metadata: [
-                "error": "\(text)", "path": "\(path)"])
+            logger.error(
+                "the history store cannot write; violations are published and spooled until it can",
+                metadata: [
+                    "error": "\(text)", "path": "\(path)",
+                ]
+            )
         }
     }
 

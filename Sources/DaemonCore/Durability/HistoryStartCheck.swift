@@ -18,20 +18,31 @@ enum HistoryStartCheck {
         case .absent, .sound:
             return
         case .foreign(let what):
-            throw DaemonError(.configuration, "the history \(path) is not a modalwatch history: \(what); move it away or choose another --state-dir")
+            throw DaemonError(
+                .configuration,
+                "the history \(path) is not a modalwatch history: \(what); move it away or choose another --state-dir"
+            )
         case .unsupported(let what):
             throw DaemonError(.configuration, "the history \(path) \(what)")
         case .damaged(let why):
             let stamp = clock.utcStamp()
             let aside = "\(path).damaged-\(stamp)"
             do { try Posix.rename(path, aside) } catch {
-                throw DaemonError(.systemCall, "the history \(path) is damaged (\(why)) and could not be moved aside: \(error.reason)", underlying: error)
+                throw DaemonError(
+                    .systemCall,
+                    "the history \(path) is damaged (\(why)) and could not be moved aside: \(error.reason)",
+                    underlying: error
+                )
             }
             for suffix in ["-wal", "-shm"] where access(path + suffix, F_OK) == 0 {
                 do { try Posix.rename(path + suffix, aside + suffix) } catch { try? Posix.unlink(path + suffix) }
             }
-            logger.error("the history was damaged; moved aside and started afresh", metadata: [
-                "reason": "\(why)", "moved_to": "\(aside)"])
+            logger.error(
+                "the history was damaged; moved aside and started afresh",
+                metadata: [
+                    "reason": "\(why)", "moved_to": "\(aside)",
+                ]
+            )
         }
     }
 }

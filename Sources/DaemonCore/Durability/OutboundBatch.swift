@@ -118,12 +118,24 @@ struct OutboundBatchReader {
         guard let topic = blob(), let payload = blob() else { return nil }
         if kind == OutboundBatch.diagnosticKind { return .diagnostic(topic: topic, payload: payload) }
         guard let idHigh = integer(), let idLow = integer(), let fingerprint = integer(),
-              let ts = integer(), let observed = integer(),
-              let severity = blob(), let app = blob(), let session = blob(), let rule = blob() else { return nil }
-        return .violation(topic: topic, payload: payload, columns: ViolationColumns(
-            idHigh: idHigh, idLow: idLow, fingerprint: fingerprint,
-            ts: Int64(bitPattern: ts), observed: Int64(bitPattern: observed),
-            severity: severity, app: app, session: session, rule: rule))
+            let ts = integer(), let observed = integer(),
+            let severity = blob(), let app = blob(), let session = blob(), let rule = blob()
+        else { return nil }
+        return .violation(
+            topic: topic,
+            payload: payload,
+            columns: ViolationColumns(
+                idHigh: idHigh,
+                idLow: idLow,
+                fingerprint: fingerprint,
+                ts: Int64(bitPattern: ts),
+                observed: Int64(bitPattern: observed),
+                severity: severity,
+                app: app,
+                session: session,
+                rule: rule
+            )
+        )
     }
 
     private mutating func integer() -> UInt64? {

@@ -1,8 +1,8 @@
 import ByteBasics
 import ConnectionLimits
+import ControlProtocol
 import CurveAuthentication
 import EventDecoding
-import ControlProtocol
 import Foundation
 import HistoryStore
 import Logging
@@ -89,7 +89,11 @@ final class Publisher {
     private let commitSpacingUs: Int64
 
     /// Binds the publish socket and opens the history; on an error, closes what it opened.
-    init(_ settings: PublishingThread.Settings, statistics: PublishingStatistics, health: StoreHealth) throws(DaemonError) {
+    init(
+        _ settings: PublishingThread.Settings,
+        statistics: PublishingStatistics,
+        health: StoreHealth
+    ) throws(DaemonError) {
         let pub: ZMQSocket
         do {
             pub = try ZMQSocket(settings.context, type: .xpub, linger: 1000)
@@ -108,16 +112,26 @@ final class Publisher {
             if settings.monitorConnections { try ConnectionGuard.monitor(pub, name: "publish") }
             boundEndpoint = (try? pub.lastEndpoint) ?? settings.publish
         } catch {
-            throw DaemonError(.endpoint, "cannot bind publish to \(settings.publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish", underlying: error)
+            throw DaemonError(
+                .endpoint,
+                "cannot bind publish to \(settings.publish): \(error.reason); is another modalwatchd running? choose another endpoint with --publish",
+                underlying: error
+            )
         }
         var keeper: HistoryKeeper?
         var checkpointer: HistoryCheckpointer?
         if let target = settings.history {
             do {
                 keeper = try HistoryKeeper(
-                    target: target, bounds: settings.spool, walLimitBytes: settings.walLimitBytes,
-                    retention: settings.retention, clock: settings.clock, statistics: statistics,
-                    health: health, logger: settings.logger)
+                    target: target,
+                    bounds: settings.spool,
+                    walLimitBytes: settings.walLimitBytes,
+                    retention: settings.retention,
+                    clock: settings.clock,
+                    statistics: statistics,
+                    health: health,
+                    logger: settings.logger
+                )
                 // SQLite: WAL checkpoints on a thread of their own, so that a commit here (and so
                 // a publication) never waits for one.
                 if case .sqlite(let path) = target {
@@ -127,13 +141,21 @@ final class Publisher {
             } catch {
                 checkpointer?.stop()
                 pub.close()
-                throw DaemonError(.systemCall, "cannot open the history store \(target.description): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions", underlying: error)
+                throw DaemonError(
+                    .systemCall,
+                    "cannot open the history store \(target.description): \(HistoryStoreError.oneLine(error)); check --state-dir and its permissions",
+                    underlying: error
+                )
             }
         }
         self.handOver = settings.handOver
         self.pub = pub
         self.subscriptions = SubscriptionGuard(
-            limits: settings.subscriptionLimits, name: "publish", boundEndpoint: boundEndpoint, logger: settings.logger)
+            limits: settings.subscriptionLimits,
+            name: "publish",
+            boundEndpoint: boundEndpoint,
+            logger: settings.logger
+        )
         self.keeper = keeper
         self.checkpointer = checkpointer
         self.commitSpacingUs = settings.commitSpacingUs
@@ -204,7 +226,8 @@ final class Publisher {
                 keeper.store(bytes)
             }
             // One message a record (violations.md); the counters once a group.
-            var violations: UInt64 = 0, diagnostics: UInt64 = 0
+            var violations: UInt64 = 0
+            var diagnostics: UInt64 = 0
             var reader = OutboundBatchReader(bytes)
             var records = 0
             while let record = reader.next() {

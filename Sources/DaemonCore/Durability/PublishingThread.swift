@@ -58,7 +58,13 @@ final class PublishingThread: Sendable {
     let handOver: HandOver
     private let finished: DispatchSemaphore
 
-    private init(statistics: PublishingStatistics, health: StoreHealth, boundEndpoint: String, handOver: HandOver, finished: DispatchSemaphore) {
+    private init(
+        statistics: PublishingStatistics,
+        health: StoreHealth,
+        boundEndpoint: String,
+        handOver: HandOver,
+        finished: DispatchSemaphore
+    ) {
         self.statistics = statistics
         self.health = health
         self.boundEndpoint = boundEndpoint
@@ -75,10 +81,19 @@ final class PublishingThread: Sendable {
         let statistics = PublishingStatistics()
         let health = StoreHealth()
         let (endpoint, finished) = try SocketThread.start(
-            name: "modalwatch-publish", kernelName: Self.kernelThreadName,
+            name: "modalwatch-publish",
+            kernelName: Self.kernelThreadName,
             open: { () throws(DaemonError) in try Publisher(settings, statistics: statistics, health: health) },
-            report: { $0.boundEndpoint }, run: { $0.run() })
-        return PublishingThread(statistics: statistics, health: health, boundEndpoint: endpoint, handOver: settings.handOver, finished: finished)
+            report: { $0.boundEndpoint },
+            run: { $0.run() }
+        )
+        return PublishingThread(
+            statistics: statistics,
+            health: health,
+            boundEndpoint: endpoint,
+            handOver: settings.handOver,
+            finished: finished
+        )
     }
 
     /// Waits until the thread has published everything handed over before `HandOver.finish`

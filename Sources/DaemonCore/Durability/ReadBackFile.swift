@@ -28,7 +28,7 @@ final class ReadBackFile {
         let descriptor: Int32
         do {
             descriptor = try Posix.open(path, O_RDONLY | O_NONBLOCK)
-        } catch where error.errno == ENOENT {
+        } catch  where error.errno == ENOENT {
             return nil
         } catch {
             throw StateFileRefusal(path, field: "file", "it cannot be opened for reading", underlying: error)
@@ -41,7 +41,11 @@ final class ReadBackFile {
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             try? Posix.close(descriptor)
-            throw StateFileRefusal(path, field: "file", "it is not a regular file (mode \(String(info.st_mode, radix: 8)))")
+            throw StateFileRefusal(
+                path,
+                field: "file",
+                "it is not a regular file (mode \(String(info.st_mode, radix: 8)))"
+            )
         }
         return ReadBackFile(path: path, size: Int(info.st_size), descriptor: descriptor)
     }
@@ -55,13 +59,18 @@ final class ReadBackFile {
         while read < wanted {
             let result = bytes.withUnsafeMutableBytes { buffer in
                 Result { () throws(PosixError) in
-                    try Posix.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[read...]), at: offset + read)
+                    try Posix.read(
+                        descriptor,
+                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[read...]),
+                        at: offset + read
+                    )
                 }
             }
             let n: Int
             switch result {
             case .success(let count): n = count
-            case .failure(let error): throw StateFileRefusal(path, field: "file", "it cannot be read", underlying: error)
+            case .failure(let error):
+                throw StateFileRefusal(path, field: "file", "it cannot be read", underlying: error)
             }
             if n == 0 { break }
             read += n

@@ -157,7 +157,9 @@ enum SpoolFileFormat {
     private static func frame(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Frame {
         guard bytes.count - offset >= frameHeaderBytes else {
             // Too few bytes to tell; a wrong marker is unsound already.
-            if bytes.count - offset >= 4, bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self) != frameMarker.littleEndian {
+            if bytes.count - offset >= 4,
+                bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self) != frameMarker.littleEndian
+            {
                 return .unsound(.marker, end: nil)
             }
             return .incomplete

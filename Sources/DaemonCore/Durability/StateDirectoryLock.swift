@@ -25,7 +25,11 @@ final class StateDirectoryLock {
         do {
             descriptor = try Posix.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
         } catch {
-            throw DaemonError(.systemCall, "cannot open the state directory's lock \(path): \(error.reason); make \(directory) writable or choose another --state-dir", underlying: error)
+            throw DaemonError(
+                .systemCall,
+                "cannot open the state directory's lock \(path): \(error.reason); make \(directory) writable or choose another --state-dir",
+                underlying: error
+            )
         }
         do {
             try Posix.call("flock") { flock(descriptor, LOCK_EX | LOCK_NB) }
@@ -33,9 +37,17 @@ final class StateDirectoryLock {
             let holder = holderPID(descriptor).map { "modalwatchd pid \($0)" } ?? "another process"
             try? Posix.close(descriptor)
             if error.errno == EWOULDBLOCK {
-                throw DaemonError(.configuration, "the state directory \(directory) is in use by \(holder) (it holds \(path)); stop it or choose another --state-dir", underlying: error)
+                throw DaemonError(
+                    .configuration,
+                    "the state directory \(directory) is in use by \(holder) (it holds \(path)); stop it or choose another --state-dir",
+                    underlying: error
+                )
             }
-            throw DaemonError(.systemCall, "cannot lock the state directory \(directory): \(error.reason)", underlying: error)
+            throw DaemonError(
+                .systemCall,
+                "cannot lock the state directory \(directory): \(error.reason)",
+                underlying: error
+            )
         }
         var text = Array("\(getpid())\n".utf8)
         try? Posix.truncate(descriptor, to: 0)

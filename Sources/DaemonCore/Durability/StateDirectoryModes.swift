@@ -31,7 +31,10 @@ struct StateDirectoryModes {
         var buffer = [CChar](repeating: 0, count: 16_384)
         let code = getgrnam_r(groupName, &entry, &buffer, buffer.count, &result)
         guard code == 0, let found = result else {
-            throw DaemonError(.configuration, "history.group: there is no group '\(groupName)'; name an existing group or remove the key")
+            throw DaemonError(
+                .configuration,
+                "history.group: there is no group '\(groupName)'; name an existing group or remove the key"
+            )
         }
         directoryMode = 0o2750
         fileMode = 0o640
@@ -41,7 +44,8 @@ struct StateDirectoryModes {
     /// The names (and name prefixes) of the files the daemon keeps in the state directory; only
     /// these are brought to `fileMode` (a directory shared with other files keeps theirs).
     static let ownFilePrefixes = [
-        ViolationHistory.fileName, HistoryReserve.fileName, HistoryKeeper.spillFileName, CheckpointFile.fileName, CheckpointFile.legacyFileName,
+        ViolationHistory.fileName, HistoryReserve.fileName, HistoryKeeper.spillFileName, CheckpointFile.fileName,
+        CheckpointFile.legacyFileName,
         RuleFaultGuard.markerFileName, RuleFaultGuard.quarantineFileName, StateDirectoryLock.fileName,
     ]
 
@@ -53,13 +57,21 @@ struct StateDirectoryModes {
         var changed: [String] = []
         var info = stat()
         if stat(directory, &info) == 0, info.st_mode & (S_ISVTX | S_IWOTH) != 0 {
-            logger.warning("the state directory is shared (others may write to it), so its mode is left as it is; the history's files in it are kept to the daemon's user all the same; give the daemon a directory of its own with --state-dir", metadata: [
-                "directory": "\(directory)", "mode": "\(String(info.st_mode & 0o7777, radix: 8))"])
+            logger.warning(
+                "the state directory is shared (others may write to it), so its mode is left as it is; the history's files in it are kept to the daemon's user all the same; give the daemon a directory of its own with --state-dir",
+                metadata: [
+                    "directory": "\(directory)", "mode": "\(String(info.st_mode & 0o7777, radix: 8))",
+                ]
+            )
         } else {
             do {
                 if try bring(directory, mode: directoryMode, mask: 0o7777) { changed.append(directory) }
             } catch {
-                throw DaemonError(.systemCall, "cannot set the mode of the state directory \(directory): \(error.reason); fix its owner or choose another --state-dir", underlying: error)
+                throw DaemonError(
+                    .systemCall,
+                    "cannot set the mode of the state directory \(directory): \(error.reason); fix its owner or choose another --state-dir",
+                    underlying: error
+                )
             }
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -69,9 +81,14 @@ struct StateDirectoryModes {
             if (try? bring(path, mode: fileMode, mask: 0o777)) == true { changed.append(name) }
         }
         guard !changed.isEmpty else { return }
-        logger.notice("the state directory had other modes than it keeps; brought to them", metadata: [
-            "directory": "\(directory)", "directory_mode": "\(String(directoryMode, radix: 8))",
-            "file_mode": "\(String(fileMode, radix: 8))", "group": "\(group?.name ?? "-")", "changed": "\(changed.joined(separator: ","))"])
+        logger.notice(
+            "the state directory had other modes than it keeps; brought to them",
+            metadata: [
+                "directory": "\(directory)", "directory_mode": "\(String(directoryMode, radix: 8))",
+                "file_mode": "\(String(fileMode, radix: 8))", "group": "\(group?.name ?? "-")",
+                "changed": "\(changed.joined(separator: ","))",
+            ]
+        )
     }
 
     /// Sets the group (when one is named) and the mode of `path` if they differ; returns whether they did.

@@ -16,8 +16,14 @@ enum StateDirectoryProbe {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            let reason = (error as NSError).localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
-            throw DaemonError(.systemCall, "cannot create the state directory \(directory): \(reason); choose another with --state-dir", underlying: error)
+            let reason =
+                (error as NSError).localizedDescription.split(whereSeparator: \.isNewline).first.map(String.init)
+                ?? "\(error)"
+            throw DaemonError(
+                .systemCall,
+                "cannot create the state directory \(directory): \(reason); choose another with --state-dir",
+                underlying: error
+            )
         }
         let probe = directory + "/" + probeName
         do throws(PosixError) {
@@ -32,13 +38,21 @@ enum StateDirectoryProbe {
             try Posix.writeAll(fd, UnsafeRawBufferPointer(byte))
             try Posix.fsync(fd)
         } catch {
-            throw DaemonError(.systemCall, "the state directory \(directory) cannot be written: \(error.reason); make it writable or choose another with --state-dir", underlying: error)
+            throw DaemonError(
+                .systemCall,
+                "the state directory \(directory) cannot be written: \(error.reason); make it writable or choose another with --state-dir",
+                underlying: error
+            )
         }
         guard access(historyFile, F_OK) == 0 else { return }
         do {
             try Posix.close(try Posix.open(historyFile, O_RDWR | O_CLOEXEC))
         } catch {
-            throw DaemonError(.systemCall, "the history \(historyFile) cannot be opened for writing: \(error.reason); fix its permissions or choose another --state-dir", underlying: error)
+            throw DaemonError(
+                .systemCall,
+                "the history \(historyFile) cannot be opened for writing: \(error.reason); fix its permissions or choose another --state-dir",
+                underlying: error
+            )
         }
     }
 }

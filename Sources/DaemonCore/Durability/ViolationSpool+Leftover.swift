@@ -17,7 +17,10 @@ extension ViolationSpool {
             return
         }
         guard size <= fileLimit + SpoolFileFormat.headerBytes else {
-            setAside("oversize", why: "it is \(size) bytes, more than history.spool_file (\(fileLimit)); raise the bound to have it read")
+            setAside(
+                "oversize",
+                why: "it is \(size) bytes, more than history.spool_file (\(fileLimit)); raise the bound to have it read"
+            )
             return
         }
         guard let descriptor = try? Posix.open(spillPath, O_RDWR | O_CLOEXEC) else {
@@ -26,7 +29,9 @@ extension ViolationSpool {
         }
         spill = descriptor
         let head = (try? readSlice(at: 0, count: SpoolFileFormat.headerBytes)) ?? 0
-        let kind = readBuffer.withUnsafeBytes { SpoolFileFormat.kind(of: UnsafeRawBufferPointer(rebasing: $0[..<head])) }
+        let kind = readBuffer.withUnsafeBytes {
+            SpoolFileFormat.kind(of: UnsafeRawBufferPointer(rebasing: $0[..<head]))
+        }
         switch kind {
         case .framed:
             fileHead = SpoolFileFormat.headerBytes
@@ -34,7 +39,10 @@ extension ViolationSpool {
             countFrames()
         case .otherVersion(let version):
             closeSpill()
-            setAside("version\(version)", why: "it is of spool format version \(version); this release reads version \(SpoolFileFormat.version)")
+            setAside(
+                "version\(version)",
+                why: "it is of spool format version \(version); this release reads version \(SpoolFileFormat.version)"
+            )
         case .unframed:
             closeSpill()
             convertUnframed(size: size)
@@ -100,9 +108,12 @@ extension ViolationSpool {
     private func convertUnframed(size: Int) {
         guard let spillPath else { return }
         let aside = spillPath + ".unframed-" + clock.utcStamp()
-        guard (try? Posix.rename(spillPath, aside)) != nil, let old = try? Posix.open(aside, O_RDONLY | O_CLOEXEC) else {
-            logger.error("the spool's spill file is not in this release's format and could not be moved aside; it is left as it is and not read",
-                         metadata: ["path": "\(spillPath)"])
+        guard (try? Posix.rename(spillPath, aside)) != nil, let old = try? Posix.open(aside, O_RDONLY | O_CLOEXEC)
+        else {
+            logger.error(
+                "the spool's spill file is not in this release's format and could not be moved aside; it is left as it is and not read",
+                metadata: ["path": "\(spillPath)"]
+            )
             return
         }
         defer { try? Posix.close(old) }
@@ -114,7 +125,9 @@ extension ViolationSpool {
         reading: while position < size {
             let count = min(want, size - position)
             if slice.count < count { slice = [UInt8](repeating: 0, count: count) }
-            let read = slice.withUnsafeMutableBytes { (try? Posix.read(old, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<count]), at: position)) ?? 0 }
+            let read = slice.withUnsafeMutableBytes {
+                (try? Posix.read(old, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<count]), at: position)) ?? 0
+            }
             guard read > 0 else { break }
             var whole = 0
             var full = false
@@ -123,14 +136,18 @@ extension ViolationSpool {
                 var reader = OutboundBatchReader(bytes)
                 while case .violation(_, _, let columns)? = reader.next() {
                     let record = UnsafeRawBufferPointer(rebasing: bytes[whole..<reader.offset])
-                    let flaw: SpoolFileFormat.Flaw? = record.count > SpoolFileFormat.maxRecordBytes
+                    let flaw: SpoolFileFormat.Flaw? =
+                        record.count > SpoolFileFormat.maxRecordBytes
                         ? .length(UInt32(clamping: record.count)) : SpoolFileFormat.timeFlaw(columns)
                     if let flaw {
                         // A whole record whose bounds it breaks: counted and skipped, the next one read.
                         damage += 1
                         reportDamage(at: position + whole, bytes: record.count, index: damage, flaw: flaw)
                     } else {
-                        guard appendToFile(record) else { full = true; break }
+                        guard appendToFile(record) else {
+                            full = true
+                            break
+                        }
                         converted += 1
                     }
                     whole = reader.offset
@@ -149,13 +166,21 @@ extension ViolationSpool {
         reportDamageSummary(damage)
         if position >= size {
             try? Posix.unlink(aside)
-            logger.notice("converted the spool's spill file of an older release; its violations go into the history first", metadata: [
-                "violations": "\(converted)", "path": "\(spillPath)"])
+            logger.notice(
+                "converted the spool's spill file of an older release; its violations go into the history first",
+                metadata: [
+                    "violations": "\(converted)", "path": "\(spillPath)",
+                ]
+            )
             return
         }
         reportDamage(at: position, bytes: size - position, index: 1, flaw: .record)
-        logger.error("the spool's spill file of an older release does not read past this offset; the violations read are kept, the file is set aside", metadata: [
-            "violations_read": "\(converted)", "offset": "\(position)", "set_aside_as": "\(aside)"])
+        logger.error(
+            "the spool's spill file of an older release does not read past this offset; the violations read are kept, the file is set aside",
+            metadata: [
+                "violations_read": "\(converted)", "offset": "\(position)", "set_aside_as": "\(aside)",
+            ]
+        )
     }
 
     /// Renames the spill file to `spool.bin.<label>-<UTC time>` and says why in one line.
@@ -164,10 +189,17 @@ extension ViolationSpool {
         let aside = spillPath + "." + label + "-" + clock.utcStamp()
         do {
             try Posix.rename(spillPath, aside)
-            logger.error("the spool's spill file was set aside, not read: \(why)", metadata: ["path": "\(spillPath)", "set_aside_as": "\(aside)"])
+            logger.error(
+                "the spool's spill file was set aside, not read: \(why)",
+                metadata: ["path": "\(spillPath)", "set_aside_as": "\(aside)"]
+            )
         } catch {
-            logger.error("the spool's spill file is not read and could not be set aside: \(why)", metadata: [
-                "path": "\(spillPath)", "error": "\(error)"])
+            logger.error(
+                "the spool's spill file is not read and could not be set aside: \(why)",
+                metadata: [
+                    "path": "\(spillPath)", "error": "\(error)",
+                ]
+            )
         }
     }
 

@@ -65,8 +65,13 @@ final class ViolationSpool {
     /// An empty spool. A spill file left by a run that ended while the store was failing is
     /// taken over: its violations are written first, in their order, once the store accepts them.
     /// A spill file set aside is named with the time on `clock`.
-    init(memoryLimit: Int, fileLimit: Int, spillPath: String?, clock: DaemonClock = DaemonClock(),
-         logger: Logger = Logger(label: "modalwatch.spool")) {
+    init(
+        memoryLimit: Int,
+        fileLimit: Int,
+        spillPath: String?,
+        clock: DaemonClock = DaemonClock(),
+        logger: Logger = Logger(label: "modalwatch.spool")
+    ) {
         self.memoryLimit = memoryLimit
         self.fileLimit = fileLimit
         self.spillPath = spillPath
@@ -96,7 +101,8 @@ final class ViolationSpool {
     /// Appends one record's frame to the spill file. False when it is past the bound or cannot be written.
     func appendToFile(_ record: UnsafeRawBufferPointer) -> Bool {
         guard !spillDetached, fileBytes + SpoolFileFormat.frameHeaderBytes + record.count <= fileLimit,
-              openSpill(), startFileIfEmpty() else { return false }
+            openSpill(), startFileIfEmpty()
+        else { return false }
         frameBuffer.removeAll(keepingCapacity: true)
         SpoolFileFormat.appendFrame(of: record, to: &frameBuffer)
         do {
@@ -164,7 +170,9 @@ final class ViolationSpool {
                 var reader = OutboundBatchReader(UnsafeRawBufferPointer(rebasing: all[memoryHead...]))
                 var start = 0
                 while reader.next() != nil {
-                    let record = UnsafeRawBufferPointer(rebasing: all[(memoryHead + start)..<(memoryHead + reader.offset)])
+                    let record = UnsafeRawBufferPointer(
+                        rebasing: all[(memoryHead + start)..<(memoryHead + reader.offset)]
+                    )
                     start = reader.offset
                     guard used + SpoolFileFormat.frameHeaderBytes + record.count <= room else { break }
                     frameBuffer.removeAll(keepingCapacity: true)
@@ -182,7 +190,11 @@ final class ViolationSpool {
                 while position < fileEnd {
                     let want = min(slice.count, fileEnd - position)
                     let got = try slice.withUnsafeMutableBytes { buffer in
-                        try Posix.read(spill, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]), at: position)
+                        try Posix.read(
+                            spill,
+                            into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]),
+                            at: position
+                        )
                     }
                     guard got > 0 else { break }
                     try slice.withUnsafeBytes { bytes in
@@ -198,8 +210,12 @@ final class ViolationSpool {
             try Posix.rename(temporary, spillPath)
         } catch {
             try? Posix.unlink(temporary)
-            logger.error("could not move the spooled violations from memory to the spill file", metadata: [
-                "path": "\(spillPath)", "error": "\(error)"])
+            logger.error(
+                "could not move the spooled violations from memory to the spill file",
+                metadata: [
+                    "path": "\(spillPath)", "error": "\(error)",
+                ]
+            )
             return held
         }
         // The new file replaced the old: the descriptor still reads the old one, so reopen.
@@ -243,7 +259,8 @@ final class ViolationSpool {
             readBuffer.withUnsafeBytes { all in
                 let bytes = UnsafeRawBufferPointer(rebasing: all[..<read])
                 scanning: while taken < maxBytes || records.isEmpty,
-                    let step = SpoolFileFormat.scan(bytes, at: consumed, atFileEnd: atFileEnd) {
+                    let step = SpoolFileFormat.scan(bytes, at: consumed, atFileEnd: atFileEnd)
+                {
                     switch step {
                     case .record(let record, let end):
                         let start = record.baseAddress! - bytes.baseAddress!
@@ -262,7 +279,9 @@ final class ViolationSpool {
                 // One frame larger than the slice: read it whole (it is bounded by the format).
                 guard want < fileBytes else {
                     // Nothing reads as a frame up to the end: one damaged stretch, and the file is done.
-                    if !countedDamage.contains(fileHead) { reportDamage(at: fileHead, bytes: fileBytes, index: 1, flaw: .truncated) }
+                    if !countedDamage.contains(fileHead) {
+                        reportDamage(at: fileHead, bytes: fileBytes, index: 1, flaw: .truncated)
+                    }
                     fileRecords = 0
                     resetFile()
                     return 0
@@ -276,8 +295,17 @@ final class ViolationSpool {
                         var reader = OutboundBatchReader(UnsafeRawBufferPointer(rebasing: all[range]))
                         guard case .violation(_, let payload, let c)? = reader.next() else { continue }
                         try writer.insert(
-                            idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: c.rule, app: c.app,
-                            session: c.session, severity: c.severity, ts: c.ts, observed: c.observed, json: payload)
+                            idHigh: c.idHigh,
+                            idLow: c.idLow,
+                            fingerprint: c.fingerprint,
+                            rule: c.rule,
+                            app: c.app,
+                            session: c.session,
+                            severity: c.severity,
+                            ts: c.ts,
+                            observed: c.observed,
+                            json: payload
+                        )
                     }
                 }
             }
@@ -296,9 +324,15 @@ final class ViolationSpool {
     }
 
     /// Stores whole records from the start of `bytes`, at least one, until `maxBytes` are taken.
-    private static func write(_ bytes: UnsafeRawBufferPointer, to history: any HistoryWriting, maxBytes: Int)
-        throws -> (stored: Int, consumed: Int, records: Int) {
-        var consumed = 0, records = 0
+    private static func write(
+        _ bytes: UnsafeRawBufferPointer,
+        to history: any HistoryWriting,
+        maxBytes: Int
+    )
+        throws -> (stored: Int, consumed: Int, records: Int)
+    {
+        var consumed = 0
+        var records = 0
         let stored = try history.write { writer in
             var reader = OutboundBatchReader(bytes)
             while consumed < maxBytes || records == 0, let record = reader.next() {
@@ -306,8 +340,17 @@ final class ViolationSpool {
                 records += 1
                 guard case .violation(_, let payload, let c) = record else { continue }
                 try writer.insert(
-                    idHigh: c.idHigh, idLow: c.idLow, fingerprint: c.fingerprint, rule: c.rule, app: c.app,
-                    session: c.session, severity: c.severity, ts: c.ts, observed: c.observed, json: payload)
+                    idHigh: c.idHigh,
+                    idLow: c.idLow,
+                    fingerprint: c.fingerprint,
+                    rule: c.rule,
+                    app: c.app,
+                    session: c.session,
+                    severity: c.severity,
+                    ts: c.ts,
+                    observed: c.observed,
+                    json: payload
+                )
             }
         }
         return (stored, consumed, records)
@@ -321,7 +364,11 @@ final class ViolationSpool {
             let n: Int
             do {
                 n = try readBuffer.withUnsafeMutableBytes { buffer in
-                    try Posix.read(spill, into: UnsafeMutableRawBufferPointer(rebasing: buffer[read..<count]), at: offset + read)
+                    try Posix.read(
+                        spill,
+                        into: UnsafeMutableRawBufferPointer(rebasing: buffer[read..<count]),
+                        at: offset + read
+                    )
                 }
             } catch {
                 throw HistoryStoreError("the spool's spill file could not be read: \(error)")
@@ -348,7 +395,9 @@ final class ViolationSpool {
 
     func openSpill() -> Bool {
         if spill >= 0 { return true }
-        guard let spillPath, fileLimit > 0, let descriptor = try? Posix.open(spillPath, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600) else {
+        guard let spillPath, fileLimit > 0,
+            let descriptor = try? Posix.open(spillPath, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
+        else {
             return false
         }
         spill = descriptor
@@ -377,14 +426,24 @@ final class ViolationSpool {
     func reportDamage(at offset: Int, bytes: Int, index: Int, flaw: SpoolFileFormat.Flaw) {
         damagedRecords += 1
         guard index <= Self.damageLinesPerCall else { return }
-        logger.error("a damaged record in the spool's spill file was skipped; the violation it held is counted as unstored", metadata: [
-            "path": "\(spillPath ?? "-")", "offset": "\(offset)", "bytes": "\(bytes)", "field": "\(flaw.field)", "why": "\(flaw)"])
+        logger.error(
+            "a damaged record in the spool's spill file was skipped; the violation it held is counted as unstored",
+            metadata: [
+                "path": "\(spillPath ?? "-")", "offset": "\(offset)", "bytes": "\(bytes)", "field": "\(flaw.field)",
+                "why": "\(flaw)",
+            ]
+        )
     }
 
     /// Sums up in one line the damaged stretches of one call past `damageLinesPerCall`.
     func reportDamageSummary(_ count: Int) {
         guard count > Self.damageLinesPerCall else { return }
-        logger.error("more damaged records in the spool's spill file were skipped", metadata: [
-            "path": "\(spillPath ?? "-")", "not_logged_one_by_one": "\(count - Self.damageLinesPerCall)", "damaged_total": "\(damagedRecords)"])
+        logger.error(
+            "more damaged records in the spool's spill file were skipped",
+            metadata: [
+                "path": "\(spillPath ?? "-")", "not_logged_one_by_one": "\(count - Self.damageLinesPerCall)",
+                "damaged_total": "\(damagedRecords)",
+            ]
+        )
     }
 }

@@ -30,7 +30,9 @@ struct DiagnosticMessage: ~Copyable {
     }
 
     /// The topic and the object last written.
-    func withBytes<R>(_ body: (_ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    func withBytes<R>(
+        _ body: (_ topic: UnsafeRawBufferPointer, _ payload: UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
         try topic.withBytes { topic in try payload.withBytes { payload in try body(topic, payload) } }
     }
 }

@@ -3,12 +3,12 @@ import ConnectionLimits
 import ControlProtocol
 import CurveAuthentication
 import EventDecoding
-import Posix
 import ModalwatchConfig
+import Posix
 import RuleHost
 import SessionEngine
-import Synchronization
 import ShardRouting
+import Synchronization
 
 /// What the control socket reports about the loop.
 extension IngestLoop {
@@ -99,11 +99,19 @@ extension IngestLoop {
         reply.edition = pipeline.engine.configuration.defaultEdition.name
         reply.modules = catalog.modules.map {
             StatusReply.Module(
-                name: $0.name, version: $0.version, rules: $0.rules.count, path: $0.path, abi: "\($0.abiMajor).\($0.abiMinor)")
+                name: $0.name,
+                version: $0.version,
+                rules: $0.rules.count,
+                path: $0.path,
+                abi: "\($0.abiMajor).\($0.abiMinor)"
+            )
         }
         reply.moduleFailures = catalog.failures.map(\.description)
         reply.moduleFilesChanged = moduleWatch.changed
-        reply.moduleErrors = Dictionary(catalog.modules.map { ($0.name, Int(clamping: $0.runtime.errors)) }, uniquingKeysWith: +)
+        reply.moduleErrors = Dictionary(
+            catalog.modules.map { ($0.name, Int(clamping: $0.runtime.errors)) },
+            uniquingKeysWith: +
+        )
         reply.endpoints = endpoints
         reply.counters = StatusCounters(clamping: counters.plain)
         reply.rejectedByReason = counters.rejectedByReason.mapValues { Int(clamping: $0) }
@@ -115,7 +123,9 @@ extension IngestLoop {
             for (language, count) in languages { reply.languagesSkipped["\(rule)/\(language)"] = Int(clamping: count) }
         }
         reply.curve = configuration.curve != nil
-        reply.shard = configuration.shard.map { StatusReply.Shard(index: $0.index, count: $0.count, key: $0.key.rawValue) }
+        reply.shard = configuration.shard.map {
+            StatusReply.Shard(index: $0.index, count: $0.count, key: $0.key.rawValue)
+        }
         reply.shardBuckets = configuration.shard?.ownedBuckets.count ?? 256
         reply.faults = faultStatus(counters)
         return reply
@@ -123,9 +133,14 @@ extension IngestLoop {
 
     /// Publishes `counters` for `status` (`CounterSnapshot`).
     func publishStatus(_ counters: DaemonCounters) {
-        counterSnapshot.publish(CounterSnapshot.Published(
-            reply: statusReport(counters), startedMonotonicMs: startedMonotonicMs,
-            publishedMonotonicMs: PosixClock.monotonic.milliseconds(), checkpointAtMs: checkpointAtMs()))
+        counterSnapshot.publish(
+            CounterSnapshot.Published(
+                reply: statusReport(counters),
+                startedMonotonicMs: startedMonotonicMs,
+                publishedMonotonicMs: PosixClock.monotonic.milliseconds(),
+                checkpointAtMs: checkpointAtMs()
+            )
+        )
     }
 
     /// Brings the Prometheus metrics up to `counters`, the ones `status` reports.
@@ -145,9 +160,15 @@ extension IngestLoop {
     func declareMetricSeries(_ exporter: MetricsExporter) {
         let profile = pipeline.engine.profile(forApp: nil)
         let rules = catalog.rules.map { rule in
-            (rule: rule.id, severity: (profile.rules.first { $0.descriptor.id == rule.id }?.severity ?? rule.severity).name)
+            (
+                rule: rule.id,
+                severity: (profile.rules.first { $0.descriptor.id == rule.id }?.severity ?? rule.severity).name
+            )
         }
-        exporter.declare(rules: rules, rejectionReasons: RejectReason.allCases.map(\.rawValue) + [DiagnosticReason.unknownSession.rawValue])
+        exporter.declare(
+            rules: rules,
+            rejectionReasons: RejectReason.allCases.map(\.rawValue) + [DiagnosticReason.unknownSession.rawValue]
+        )
     }
 
     /// One line for systemd's STATUS=: rates and counts.
@@ -163,19 +184,29 @@ extension IngestLoop {
         let rules = catalog.rules.map { rule in
             let active = profile.rules.first { $0.descriptor.id == rule.id }
             var info = RuleInfo(
-                id: rule.id, rev: rule.rev, module: rule.module,
+                id: rule.id,
+                rev: rule.rev,
+                module: rule.module,
                 severity: (active?.severity ?? rule.severity).name,
                 editions: rule.editions.map(\.name),
                 active: active != nil,
                 fire: rule.fire.rawValue,
-                summary: rule.summary, guideline: rule.guideline, source: rule.source,
+                summary: rule.summary,
+                guideline: rule.guideline,
+                source: rule.source,
                 parameters: rule.parameters.map { p in
                     let value = active?.value(of: p.name) ?? p.defaultValue
                     return RuleInfo.Parameter(
-                        name: p.name, kind: p.kind.name, defaultValue: p.defaultValue, value: value,
-                        display: p.format(value), meaning: p.meaning)
+                        name: p.name,
+                        kind: p.kind.name,
+                        defaultValue: p.defaultValue,
+                        value: value,
+                        display: p.format(value),
+                        meaning: p.meaning
+                    )
                 },
-                examples: rule.examples.count)
+                examples: rule.examples.count
+            )
             info.quarantined = quarantineReason(of: rule.id)
             info.languages = rule.languages.declaredName
             return info

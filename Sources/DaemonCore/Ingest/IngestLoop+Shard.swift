@@ -17,11 +17,15 @@ extension IngestLoop {
                 let key = shard.key == .app ? Array(app.utf8) : session
                 return key.withUnsafeBytes { shard.owns(ShardBucket(keyBytes: $0)) }
             },
-            keepApp: { app in shard.key == .session || shard.owns(ShardBucket(key: app)) })
+            keepApp: { app in shard.key == .session || shard.owns(ShardBucket(key: app)) }
+        )
         if dropped > 0 {
-            logger.notice("dropped the snapshot's sessions of buckets this shard does not own; they start afresh on their new daemon", metadata: [
-                "dropped_sessions": "\(dropped)", "kept_sessions": "\(kept.sessionCount)", "shard": "\(shard)",
-            ])
+            logger.notice(
+                "dropped the snapshot's sessions of buckets this shard does not own; they start afresh on their new daemon",
+                metadata: [
+                    "dropped_sessions": "\(dropped)", "kept_sessions": "\(kept.sessionCount)", "shard": "\(shard)",
+                ]
+            )
         }
         return kept
     }

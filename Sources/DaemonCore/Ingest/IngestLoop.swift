@@ -1,15 +1,15 @@
-public import Logging
-public import ModalwatchConfig
-public import RuleHost
-import ConnectionLimits
 import ByteBasics
+import ConnectionLimits
 import CurveAuthentication
 import EventDecoding
 import Foundation
 import HistoryStore
+public import Logging
+public import ModalwatchConfig
+import Posix
+public import RuleHost
 import SessionEngine
 import ZeroMQ
-import Posix
 
 /// The daemon's one hot thread: receives event messages on the `SUB` socket,
 /// decodes and judges them, hands what it finds to the publishing thread, and
@@ -45,8 +45,12 @@ public final class IngestLoop {
 
         /// Settings for a loop.
         public init(
-            configuration: DaemonConfiguration, catalog: RuleCatalog, wakeup: Wakeup,
-            logger: Logger, notifier: SystemdNotifier, configurationSource: @escaping ConfigurationSource
+            configuration: DaemonConfiguration,
+            catalog: RuleCatalog,
+            wakeup: Wakeup,
+            logger: Logger,
+            notifier: SystemdNotifier,
+            configurationSource: @escaping ConfigurationSource
         ) {
             self.configuration = configuration
             self.catalog = catalog
@@ -122,7 +126,10 @@ public final class IngestLoop {
     private var frame = ZMQMessage()
     /// The control thread's engine jobs, done on this thread.
     private lazy var control = ControlHandler(
-        answers: makeControlAnswers(self), exchange: resources.controlThread.exchange, pair: resources.control)
+        answers: makeControlAnswers(self),
+        exchange: resources.controlThread.exchange,
+        pair: resources.control
+    )
     /// What the control handler answers with, given by `Daemon`.
     private let makeControlAnswers: (IngestLoop) -> ControlAnswers
     /// Control requests answered (by the control thread, or with this thread's help).
@@ -147,7 +154,9 @@ public final class IngestLoop {
     /// restores the newest checkpoint and starts the rule watchdog, the module file watch and
     /// the checkpoint writer. `controlAnswers` gives the control handler what it answers with.
     init(
-        _ settings: Settings, _ resources: IngestResources, clock: DaemonClock,
+        _ settings: Settings,
+        _ resources: IngestResources,
+        clock: DaemonClock,
         controlAnswers: @escaping (IngestLoop) -> ControlAnswers
     ) {
         self.clock = clock
@@ -162,8 +171,12 @@ public final class IngestLoop {
         self.resources = resources
         outbox = Outbox(handOver: resources.handOver, clock: clock, logger: logger)
         let faultGuard = RuleFaultGuard(
-            directory: settings.configuration.stateDirectory, catalog: settings.catalog,
-            quarantineEnabled: settings.configuration.quarantineEnabled, clock: clock, logger: settings.logger)
+            directory: settings.configuration.stateDirectory,
+            catalog: settings.catalog,
+            quarantineEnabled: settings.configuration.quarantineEnabled,
+            clock: clock,
+            logger: settings.logger
+        )
         self.faultGuard = faultGuard
         var engineConfiguration = settings.configuration.engine
         engineConfiguration.quarantined = faultGuard.engineQuarantine
@@ -183,12 +196,18 @@ public final class IngestLoop {
             do {
                 checkpointReservation = try checkpointFile.reserve()
             } catch {
-                logger.warning("could not open the session checkpoint's file ahead; it is opened at the stop", metadata: ["error": "\(error)"])
+                logger.warning(
+                    "could not open the session checkpoint's file ahead; it is opened at the stop",
+                    metadata: ["error": "\(error)"]
+                )
             }
             let writer = CheckpointWriter(file: checkpointFile, logger: logger)
             writer.start()
             checkpointer = Checkpointer(
-                intervalMs: configuration.checkpointIntervalMs, writer: writer, nowMs: PosixClock.monotonic.milliseconds())
+                intervalMs: configuration.checkpointIntervalMs,
+                writer: writer,
+                nowMs: PosixClock.monotonic.milliseconds()
+            )
         }
     }
 
@@ -221,7 +240,9 @@ public final class IngestLoop {
         do {
             // A control job under way goes on in the next turn: no waiting then. A batch waiting for
             // room in the hand-over is tried again soon.
-            _ = try resources.poller.poll(timeout: control.isBusy ? 0 : outbox.hasPending ? Self.pendingRetryMs : pollTimeoutMs())
+            _ = try resources.poller.poll(
+                timeout: control.isBusy ? 0 : outbox.hasPending ? Self.pendingRetryMs : pollTimeoutMs()
+            )
         } catch {
             if error.isTerminated { return .stopping }
             logger.error("poll failed", metadata: ["error": "\(error)"])
@@ -240,7 +261,9 @@ public final class IngestLoop {
         if resources.poller.isReadable(index.control) { control.serveJobs() }
         control.continueJob()
         if index.zap >= 0, resources.poller.isReadable(index.zap) { resources.zap?.serve() }
-        for (item, guarded) in zip(index.connections, resources.connections) where resources.poller.isReadable(item) { guarded.serve() }
+        for (item, guarded) in zip(index.connections, resources.connections) where resources.poller.isReadable(item) {
+            guarded.serve()
+        }
         // One clock read a turn, for the checkpoint's slice, the timers and the next poll's timeout.
         let nowUs = PosixClock.monotonic.microseconds()
         turnEndUs = nowUs
@@ -265,19 +288,32 @@ public final class IngestLoop {
             checkpointer = nil
             do {
                 let snapshot = pipeline.engine.snapshot()
-                let bytes = try checkpointFile.write(snapshot, writtenAtMs: clock.milliseconds(), into: checkpointReservation)
+                let bytes = try checkpointFile.write(
+                    snapshot,
+                    writtenAtMs: clock.milliseconds(),
+                    into: checkpointReservation
+                )
                 checkpointReservation = nil
-                logger.info("wrote the last session checkpoint", metadata: [
-                    "sessions": "\(snapshot.sessionCount)", "bytes": "\(bytes)", "path": "\(checkpointFile.path)",
-                ])
+                logger.info(
+                    "wrote the last session checkpoint",
+                    metadata: [
+                        "sessions": "\(snapshot.sessionCount)", "bytes": "\(bytes)", "path": "\(checkpointFile.path)",
+                    ]
+                )
             } catch {
-                logger.error("could not write the last session checkpoint; the next start restores the one before", metadata: ["error": "\(error)"])
+                logger.error(
+                    "could not write the last session checkpoint; the next start restores the one before",
+                    metadata: ["error": "\(error)"]
+                )
             }
         }
-        logger.info("stopping: every received event was judged and published", metadata: [
-            "events": "\(pipeline.statistics.eventsReceived)",
-            "violations": "\(outbox.violationsFound)",
-        ])
+        logger.info(
+            "stopping: every received event was judged and published",
+            metadata: [
+                "events": "\(pipeline.statistics.eventsReceived)",
+                "violations": "\(outbox.violationsFound)",
+            ]
+        )
         watchdog?.stop()
         moduleWatch.stop()
         outbox.finish()
@@ -292,14 +328,17 @@ public final class IngestLoop {
         var handled = 0
         var observed = clock.milliseconds()
         let startUs = PosixClock.monotonic.microseconds()
-        let deadline = startUs / 1000 + (stopping ? Self.stopDrainMs : control.isBusy ? Self.drainSliceBusyMs : Self.drainSliceMs)
+        let deadline =
+            startUs / 1000 + (stopping ? Self.stopDrainMs : control.isBusy ? Self.drainSliceBusyMs : Self.drainSliceMs)
         var handOverUs = startUs + Self.handOverEveryUs
         while true {
             if handled & 15 == 15 {
                 observed = clock.milliseconds()
                 let nowUs = PosixClock.monotonic.microseconds()
                 if nowUs / 1000 >= deadline {
-                    if stopping { logger.warning("stopped while events were still arriving; the sender goes on past the stop") }
+                    if stopping {
+                        logger.warning("stopped while events were still arriving; the sender goes on past the stop")
+                    }
                     return
                 }
                 // A long slice hands over what it found as it goes: the publishing thread
@@ -312,7 +351,9 @@ public final class IngestLoop {
             do {
                 guard try socket.receive(into: &message, dontWait: true) else { return }
             } catch {
-                if !error.isInterrupted && !error.isTerminated { logger.error("receive failed", metadata: ["error": "\(error)"]) }
+                if !error.isInterrupted && !error.isTerminated {
+                    logger.error("receive failed", metadata: ["error": "\(error)"])
+                }
                 return
             }
             handled += 1
@@ -331,12 +372,18 @@ public final class IngestLoop {
                 var extra = 2
                 while frame.hasMore, (try? socket.receive(into: &frame, dontWait: true)) == true { extra += 1 }
                 transport.messagesMalformed += 1
-                pipeline.rejectMessage(.malformedJSON, detail: "a message of \(extra) frames; send one frame (payload) or two (topic, payload)")
+                pipeline.rejectMessage(
+                    .malformedJSON,
+                    detail: "a message of \(extra) frames; send one frame (payload) or two (topic, payload)"
+                )
                 continue
             }
             if message.count > EventLimits.maxTopicBytes {
                 transport.topicsTooLarge += 1
-                pipeline.rejectMessage(.tooLarge, detail: "a topic frame of \(message.count) bytes; the limit is \(EventLimits.maxTopicBytes)")
+                pipeline.rejectMessage(
+                    .tooLarge,
+                    detail: "a topic frame of \(message.count) bytes; the limit is \(EventLimits.maxTopicBytes)"
+                )
                 continue
             }
             frame.withBytes { pipeline.process(payload: $0, observed: observed) }
@@ -407,11 +454,16 @@ public final class IngestLoop {
     private func logHeldBack() {
         let held = pipeline.engine.violationsRateLimitedByRule
         for (rule, count) in held.sorted(by: { $0.key < $1.key }) where count > timers.heldByRule[rule] ?? 0 {
-            logger.warning("rule fired past its rate limit in an app; violations held back (counted, not published)", metadata: [
-                "rule": "\(rule)", "held_last_10s": "\(count - (timers.heldByRule[rule] ?? 0))", "held_total": "\(count)",
-                "limit_per_s_per_app": "\(configuration.engine.maxViolationsPerRulePerSecond)",
-                "apps_most_held": "\(pipeline.engine.violationsRateLimitedByApp.sorted { $0.value > $1.value }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
-            ])
+            logger.warning(
+                "rule fired past its rate limit in an app; violations held back (counted, not published)",
+                metadata: [
+                    "rule": "\(rule)", "held_last_10s": "\(count - (timers.heldByRule[rule] ?? 0))",
+                    "held_total": "\(count)",
+                    "limit_per_s_per_app": "\(configuration.engine.maxViolationsPerRulePerSecond)",
+                    "apps_most_held":
+                        "\(pipeline.engine.violationsRateLimitedByApp.sorted { $0.value > $1.value }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
+                ]
+            )
         }
         timers.heldByRule = held
     }
@@ -425,23 +477,35 @@ public final class IngestLoop {
             let restored = pipeline.engine.restore(owned)
             restoredCheckpointAtMs = found.writtenAtMs
             let ageMs = max(0, clock.milliseconds() - found.writtenAtMs)
-            logger.notice("restored sessions from the newest checkpoint", metadata: [
-                "sessions": "\(restored)", "not_restored": "\(owned.sessionCount - restored)",
-                "checkpoint_age_s": "\(String(format: "%.1f", Double(ageMs) / 1000))", "path": "\(found.path)",
-                "took_ms": "\((PosixClock.monotonic.microseconds() - startedUs) / 1000)",
-            ])
+            logger.notice(
+                "restored sessions from the newest checkpoint",
+                metadata: [
+                    "sessions": "\(restored)", "not_restored": "\(owned.sessionCount - restored)",
+                    "checkpoint_age_s": "\(String(format: "%.1f", Double(ageMs) / 1000))", "path": "\(found.path)",
+                    "took_ms": "\((PosixClock.monotonic.microseconds() - startedUs) / 1000)",
+                ]
+            )
         } catch {
-            logger.error("the session checkpoint could not be read; it was moved aside and sessions start afresh", metadata: ["error": "\(error)"])
+            logger.error(
+                "the session checkpoint could not be read; it was moved aside and sessions start afresh",
+                metadata: ["error": "\(error)"]
+            )
         }
     }
 
     /// A reload asked through the wake-up (SIGHUP), with the configuration the asker read off this
     /// thread: systemd hears of it, the log says how it went.
     private func reloadOnRequest() {
-        do { try notifier.reloading() } catch { logger.warning("systemd notification not sent", metadata: ["state": "RELOADING=1", "error": "\(error)"]) }
+        do { try notifier.reloading() } catch {
+            logger.warning("systemd notification not sent", metadata: ["state": "RELOADING=1", "error": "\(error)"])
+        }
         switch reload(wakeup.takeReadForReload() ?? Self.readConfiguration(configurationSource)) {
         case .success(let summary): logger.notice("configuration reloaded", metadata: ["summary": "\(summary)"])
-        case .failure(let error): logger.error("reload refused; the old configuration stays in force", metadata: ["error": "\(error.message)"])
+        case .failure(let error):
+            logger.error(
+                "reload refused; the old configuration stays in force",
+                metadata: ["error": "\(error.message)"]
+            )
         }
         tell("READY=1")
     }
@@ -456,7 +520,9 @@ public final class IngestLoop {
         do {
             return .success(try source())
         } catch let error as ConfigErrors {
-            return .failure(DaemonError(.configuration, error.errors.map(\.description).joined(separator: "; "), underlying: error))
+            return .failure(
+                DaemonError(.configuration, error.errors.map(\.description).joined(separator: "; "), underlying: error)
+            )
         } catch {
             return .failure(DaemonError(.configuration, "\(error)", underlying: error))
         }
@@ -480,8 +546,12 @@ public final class IngestLoop {
             let waiting = configuration.restartOnlyChanges(to: fresh)
             if !waiting.isEmpty {
                 summary += "; these settings take effect after a restart: " + waiting.joined(separator: ", ")
-                logger.warning("a reload does not put every changed setting in force; restart the daemon for these", metadata: [
-                    "settings": "\(waiting.joined(separator: ", "))"])
+                logger.warning(
+                    "a reload does not put every changed setting in force; restart the daemon for these",
+                    metadata: [
+                        "settings": "\(waiting.joined(separator: ", "))"
+                    ]
+                )
             }
             return .success(summary)
         } catch {

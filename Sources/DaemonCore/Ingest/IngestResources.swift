@@ -41,10 +41,19 @@ final class IngestResources {
     let stateLock: StateDirectoryLock?
 
     init(
-        context: ZMQContext, zap: ZapHandler?, publishing: PublishingThread, ingest: ZMQSocket, handOver: HandOver,
-        control: ZMQSocket, controlThread: ControlThread, poller: ZMQPoller, index: PollIndex,
+        context: ZMQContext,
+        zap: ZapHandler?,
+        publishing: PublishingThread,
+        ingest: ZMQSocket,
+        handOver: HandOver,
+        control: ZMQSocket,
+        controlThread: ControlThread,
+        poller: ZMQPoller,
+        index: PollIndex,
         metrics: (exporter: MetricsExporter, server: MetricsHTTPServer)?,
-        connections: [ConnectionGuard], endpoints: [String: [String]], stateLock: StateDirectoryLock?
+        connections: [ConnectionGuard],
+        endpoints: [String: [String]],
+        stateLock: StateDirectoryLock?
     ) {
         self.connections = connections
         self.context = context

@@ -60,10 +60,12 @@ final class ModuleFileWatch: Sendable {
         for file in files {
             let now = ModuleFile.Identity.of(path: file.path)
             guard now != file.identity else { continue }
-            let running = file.copyProblem == nil
+            let running =
+                file.copyProblem == nil
                 ? "the daemon runs the copy it loaded"
                 : "the daemon maps the file itself (no private copy), so new bytes may crash it"
-            let line = now == nil
+            let line =
+                now == nil
                 ? "\(file.path): removed since it was loaded; \(running)"
                 : "\(file.path): changed on disk since it was loaded (replaced or overwritten); \(running); restart it to load the new file"
             let isNew = found.withLock { state in
@@ -72,8 +74,12 @@ final class ModuleFileWatch: Sendable {
                 return true
             }
             if isNew {
-                logger.warning("a loaded rule module file changed on disk; the daemon runs the copy it loaded until a restart", metadata: [
-                    "path": "\(file.path)", "now": "\(now == nil ? "removed" : "replaced or overwritten")"])
+                logger.warning(
+                    "a loaded rule module file changed on disk; the daemon runs the copy it loaded until a restart",
+                    metadata: [
+                        "path": "\(file.path)", "now": "\(now == nil ? "removed" : "replaced or overwritten")",
+                    ]
+                )
             }
         }
     }
@@ -81,7 +87,9 @@ final class ModuleFileWatch: Sendable {
     private func run() {
         while true {
             wake.lock()
-            if !found.withLock({ $0.stopping }) { _ = wake.wait(until: Date(timeIntervalSinceNow: Double(periodMs) / 1000)) }
+            if !found.withLock({ $0.stopping }) {
+                _ = wake.wait(until: Date(timeIntervalSinceNow: Double(periodMs) / 1000))
+            }
             wake.unlock()
             if found.withLock({ $0.stopping }) { return }
             check()

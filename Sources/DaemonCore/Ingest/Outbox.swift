@@ -69,8 +69,12 @@ final class Outbox: ViolationWritingOutput {
         let now = PosixClock.monotonic.milliseconds()
         guard now - lastDropLogMs >= Self.logIntervalMs else { return }
         lastDropLogMs = now
-        logger.error("the publishing thread is too far behind; violations and diagnostics are dropped (counted as handover_dropped)", metadata: [
-            "pending_bytes": "\(batch.count)", "dropped_total": "\(handoverDropped)"])
+        logger.error(
+            "the publishing thread is too far behind; violations and diagnostics are dropped (counted as handover_dropped)",
+            metadata: [
+                "pending_bytes": "\(batch.count)", "dropped_total": "\(handoverDropped)",
+            ]
+        )
     }
 
     func emitDiagnostic(_ reason: DiagnosticReason, app: String?, session: String?, detail: () -> String) {
@@ -94,7 +98,8 @@ final class Outbox: ViolationWritingOutput {
         let held = logged[reason]?.held ?? 0
         logged[reason] = (now, 0)
         var metadata: Logger.Metadata = [
-            "reason": "\(reason.rawValue)", "app": "\(app ?? "-")", "session": "\(session ?? "-")", "detail": "\(detail())",
+            "reason": "\(reason.rawValue)", "app": "\(app ?? "-")", "session": "\(session ?? "-")",
+            "detail": "\(detail())",
         ]
         if held > 0 { metadata["more_since_last_line"] = "\(held)" }
         logger.notice("stream problem", metadata: metadata)
@@ -128,9 +133,9 @@ final class Outbox: ViolationWritingOutput {
     }
 }
 
-private extension Severity {
+extension Severity {
     /// Mixed into a rule's seed to count by rule and severity under one integer key.
-    var hashSalt: UInt64 {
+    fileprivate var hashSalt: UInt64 {
         switch self {
         case .info: 0x1111_1111_0000_0001
         case .warning: 0x2222_2222_0000_0002

@@ -36,7 +36,11 @@ enum QuarantineFile {
         guard let file = try ReadBackFile.open(path) else { return nil }
         let bytes = try file.bytes(at: 0, count: maxBytes + 1)
         guard bytes.count <= maxBytes else {
-            throw StateFileRefusal(path, field: "size", "\(file.size) bytes, more than the \(maxBytes) a quarantine may hold")
+            throw StateFileRefusal(
+                path,
+                field: "size",
+                "\(file.size) bytes, more than the \(maxBytes) a quarantine may hold"
+            )
         }
         let decoded: [RuleFaultGuard.Quarantined]
         do {
@@ -50,8 +54,16 @@ enum QuarantineFile {
             if range.contains(entry.since) {
                 contents.entries.append(entry)
             } else {
-                contents.refused.append(Refused(entry: entry, refusal: StateFileRefusal(
-                    path, field: "since", "\(entry.since) (rule \(entry.rule)) is outside \(range.lowerBound)...\(range.upperBound) ms (1970 to year 9999)")))
+                contents.refused.append(
+                    Refused(
+                        entry: entry,
+                        refusal: StateFileRefusal(
+                            path,
+                            field: "since",
+                            "\(entry.since) (rule \(entry.rule)) is outside \(range.lowerBound)...\(range.upperBound) ms (1970 to year 9999)"
+                        )
+                    )
+                )
             }
         }
         return contents

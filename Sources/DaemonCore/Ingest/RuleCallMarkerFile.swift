@@ -31,7 +31,11 @@ enum RuleCallMarkerFile {
         guard let file = try ReadBackFile.open(path), file.size > 0 else { return .absent }
         let namesOffset = Int(MW_MARKER_NAMES_OFFSET)
         guard file.size >= namesOffset else {
-            throw StateFileRefusal(path, field: "size", "\(file.size) bytes, fewer than the \(namesOffset) before its names")
+            throw StateFileRefusal(
+                path,
+                field: "size",
+                "\(file.size) bytes, fewer than the \(namesOffset) before its names"
+            )
         }
         let head = try file.bytes(at: 0, count: MemoryLayout<mw_marker>.size)
         guard head.count == MemoryLayout<mw_marker>.size else {
@@ -40,33 +44,61 @@ enum RuleCallMarkerFile {
         var record = mw_marker()
         withUnsafeMutableBytes(of: &record) { $0.copyBytes(from: head) }
         guard record.magic == MW_MARKER_MAGIC else {
-            throw StateFileRefusal(path, field: "magic", "0x\(String(record.magic, radix: 16)), not 0x\(String(MW_MARKER_MAGIC, radix: 16)) (MWMK)")
+            throw StateFileRefusal(
+                path,
+                field: "magic",
+                "0x\(String(record.magic, radix: 16)), not 0x\(String(MW_MARKER_MAGIC, radix: 16)) (MWMK)"
+            )
         }
         guard record.version == MW_MARKER_VERSION else {
-            throw StateFileRefusal(path, field: "version", "\(record.version); this release reads version \(MW_MARKER_VERSION)")
+            throw StateFileRefusal(
+                path,
+                field: "version",
+                "\(record.version); this release reads version \(MW_MARKER_VERSION)"
+            )
         }
         let fault: String
         switch record.state {
         case MW_MARKER_IDLE, MW_MARKER_IN_CALL: return .noFault
         case MW_MARKER_CRASHED:
             guard (1...maxSignal).contains(record.signal) else {
-                throw StateFileRefusal(path, field: "signal", "\(record.signal), not a signal number (1 to \(maxSignal))")
+                throw StateFileRefusal(
+                    path,
+                    field: "signal",
+                    "\(record.signal), not a signal number (1 to \(maxSignal))"
+                )
             }
             fault = "crashed (\(Posix.signalName(record.signal)))"
         case MW_MARKER_HUNG: fault = "hung (the watchdog ended it)"
         default:
-            throw StateFileRefusal(path, field: "state", "\(record.state), not one of \(MW_MARKER_IDLE) to \(MW_MARKER_HUNG)")
+            throw StateFileRefusal(
+                path,
+                field: "state",
+                "\(record.state), not one of \(MW_MARKER_IDLE) to \(MW_MARKER_HUNG)"
+            )
         }
         guard record.rule < record.rule_count else {
-            throw StateFileRefusal(path, field: "rule", "index \(record.rule), not below rule_count \(record.rule_count)")
+            throw StateFileRefusal(
+                path,
+                field: "rule",
+                "index \(record.rule), not below rule_count \(record.rule_count)"
+            )
         }
         // At most 512 + (2^32 − 1) × 128 bytes: no overflow in Int.
         let slot = namesOffset + Int(record.rule) * Int(MW_MARKER_NAME_BYTES)
         guard file.size - slot >= Int(MW_MARKER_NAME_BYTES) else {
-            throw StateFileRefusal(path, field: "rule", "index \(record.rule): its name at byte \(slot) is past the file's end (\(file.size) bytes)")
+            throw StateFileRefusal(
+                path,
+                field: "rule",
+                "index \(record.rule): its name at byte \(slot) is past the file's end (\(file.size) bytes)"
+            )
         }
         guard record.session_len <= UInt32(MW_MARKER_SESSION_BYTES) else {
-            throw StateFileRefusal(path, field: "session_len", "\(record.session_len), past the \(MW_MARKER_SESSION_BYTES) bytes kept")
+            throw StateFileRefusal(
+                path,
+                field: "session_len",
+                "\(record.session_len), past the \(MW_MARKER_SESSION_BYTES) bytes kept"
+            )
         }
         let names = try file.bytes(at: slot, count: Int(MW_MARKER_NAME_BYTES))
         guard names.count == Int(MW_MARKER_NAME_BYTES) else {
@@ -74,8 +106,11 @@ enum RuleCallMarkerFile {
         }
         let moduleBytes = Int(MW_MARKER_MODULE_BYTES)
         return .fault(
-            module: text(names[..<moduleBytes]), rule: text(names[moduleBytes...]), fault: fault,
-            event: eventText(record))
+            module: text(names[..<moduleBytes]),
+            rule: text(names[moduleBytes...]),
+            fault: fault,
+            event: eventText(record)
+        )
     }
 
     /// The event of `record` in words: type, `ts` and session (its first `session_len` bytes, at

@@ -70,8 +70,12 @@ final class RuleFaultGuard: Sendable {
             do {
                 mapped = try Self.map(path: path, size: size)
             } catch {
-                logger.warning("could not map the rule-call marker; a module crash will not be traced to its rule", metadata: [
-                    "path": "\(path)", "error": "\(error)"])
+                logger.warning(
+                    "could not map the rule-call marker; a module crash will not be traced to its rule",
+                    metadata: [
+                        "path": "\(path)", "error": "\(error)",
+                    ]
+                )
             }
         }
         let base = mapped ?? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
@@ -84,12 +88,19 @@ final class RuleFaultGuard: Sendable {
         for (index, name) in names.enumerated() {
             let slot = base + Int(MW_MARKER_NAMES_OFFSET) + index * Int(MW_MARKER_NAME_BYTES)
             Self.put(name.module, at: slot, capacity: Int(MW_MARKER_MODULE_BYTES) - 1)
-            Self.put(name.rule, at: slot + Int(MW_MARKER_MODULE_BYTES), capacity: Int(MW_MARKER_NAME_BYTES - MW_MARKER_MODULE_BYTES) - 1)
+            Self.put(
+                name.rule,
+                at: slot + Int(MW_MARKER_MODULE_BYTES),
+                capacity: Int(MW_MARKER_NAME_BYTES - MW_MARKER_MODULE_BYTES) - 1
+            )
         }
         do {
             try Posix.call("sigaction") { [marker] in mw_fault_handlers_install(marker) }
         } catch {
-            logger.warning("could not install the fatal-signal handler; a module crash will not be traced to its rule", metadata: ["error": "\(error)"])
+            logger.warning(
+                "could not install the fatal-signal handler; a module crash will not be traced to its rule",
+                metadata: ["error": "\(error)"]
+            )
         }
         // A quarantine names a rule by module and id: a rule of that id in another module
         // (the module set changed since) is not the one that failed.
@@ -99,30 +110,52 @@ final class RuleFaultGuard: Sendable {
         if refusedSome { writeQuarantine() }
         for entry in quarantined.values.sorted(by: { $0.rule < $1.rule })
         where !loaded.contains(Self.key(module: entry.module, rule: entry.rule)) {
-            logger.notice("a quarantined rule is not loaded now; its quarantine ends", metadata: [
-                "module": "\(entry.module)", "rule": "\(entry.rule)", "fault": "\(entry.fault)"])
+            logger.notice(
+                "a quarantined rule is not loaded now; its quarantine ends",
+                metadata: [
+                    "module": "\(entry.module)", "rule": "\(entry.rule)", "fault": "\(entry.fault)",
+                ]
+            )
             quarantine.withLock { $0[entry.rule] = nil }
             writeQuarantine()
         }
         if let leftover, !loaded.contains(Self.key(module: leftover.module, rule: leftover.rule)) {
-            logger.error("the last run ended in a rule module fault; that module or rule is not loaded now, so nothing is quarantined", metadata: [
-                "module": "\(leftover.module)", "rule": "\(leftover.rule)", "fault": "\(leftover.fault)", "event": "\(leftover.event)"])
+            logger.error(
+                "the last run ended in a rule module fault; that module or rule is not loaded now, so nothing is quarantined",
+                metadata: [
+                    "module": "\(leftover.module)", "rule": "\(leftover.rule)", "fault": "\(leftover.fault)",
+                    "event": "\(leftover.event)",
+                ]
+            )
         } else if let leftover {
-            logger.error("the last run ended in a rule module fault; the rule is quarantined until a reload", metadata: [
-                "module": "\(leftover.module)", "rule": "\(leftover.rule)", "fault": "\(leftover.fault)", "event": "\(leftover.event)"])
+            logger.error(
+                "the last run ended in a rule module fault; the rule is quarantined until a reload",
+                metadata: [
+                    "module": "\(leftover.module)", "rule": "\(leftover.rule)", "fault": "\(leftover.fault)",
+                    "event": "\(leftover.event)",
+                ]
+            )
             if quarantineEnabled {
                 quarantine.withLock { $0[leftover.rule] = leftover }
                 writeQuarantine()
             }
         }
         if !quarantineEnabled && !quarantined.isEmpty {
-            logger.notice("quarantine: false in the configuration; quarantined rules run again", metadata: [
-                "rules": "\(quarantined.keys.sorted().joined(separator: ","))"])
+            logger.notice(
+                "quarantine: false in the configuration; quarantined rules run again",
+                metadata: [
+                    "rules": "\(quarantined.keys.sorted().joined(separator: ","))"
+                ]
+            )
             clearQuarantine()
         }
         for entry in quarantined.values.sorted(by: { $0.rule < $1.rule }) where entry != leftover {
-            logger.warning("rule in quarantine since an earlier fault; a reload (SIGHUP) lets it run again", metadata: [
-                "module": "\(entry.module)", "rule": "\(entry.rule)", "fault": "\(entry.fault)"])
+            logger.warning(
+                "rule in quarantine since an earlier fault; a reload (SIGHUP) lets it run again",
+                metadata: [
+                    "module": "\(entry.module)", "rule": "\(entry.rule)", "fault": "\(entry.fault)",
+                ]
+            )
         }
     }
 
@@ -146,9 +179,13 @@ final class RuleFaultGuard: Sendable {
         guard let quarantinePath else { return }
         do {
             try Posix.unlink(quarantinePath)
-        } catch where error.errno != ENOENT {
-            logger.error("could not remove the quarantine file; the next start would quarantine its rules again", metadata: [
-                "path": "\(quarantinePath)", "error": "\(error)"])
+        } catch  where error.errno != ENOENT {
+            logger.error(
+                "could not remove the quarantine file; the next start would quarantine its rules again",
+                metadata: [
+                    "path": "\(quarantinePath)", "error": "\(error)",
+                ]
+            )
         } catch {}
     }
 
@@ -180,10 +217,18 @@ final class RuleFaultGuard: Sendable {
     /// aside, and names no rule.
     private static func readLeftover(path: String, clock: DaemonClock, logger: Logger) -> Quarantined? {
         do {
-            guard case .fault(let module, let rule, let fault, let event) = try RuleCallMarkerFile.read(path) else { return nil }
+            guard case .fault(let module, let rule, let fault, let event) = try RuleCallMarkerFile.read(path) else {
+                return nil
+            }
             return Quarantined(rule: rule, module: module, fault: fault, event: event, since: clock.milliseconds())
         } catch {
-            setAside(error, what: "the rule-call marker", consequence: "no rule is quarantined for how the last run ended", clock: clock, logger: logger)
+            setAside(
+                error,
+                what: "the rule-call marker",
+                consequence: "no rule is quarantined for how the last run ended",
+                clock: clock,
+                logger: logger
+            )
             return nil
         }
     }
@@ -198,12 +243,23 @@ final class RuleFaultGuard: Sendable {
             guard let read = try QuarantineFile.read(quarantinePath) else { return ([:], false) }
             contents = read
         } catch {
-            Self.setAside(error, what: "the quarantine file", consequence: "no rule is in quarantine from it", clock: clock, logger: logger)
+            Self.setAside(
+                error,
+                what: "the quarantine file",
+                consequence: "no rule is in quarantine from it",
+                clock: clock,
+                logger: logger
+            )
             return ([:], false)
         }
         for refused in contents.refused {
-            logger.error("an entry of the quarantine file was refused: \(refused.refusal.field) \(refused.refusal.why); that rule is not in quarantine", metadata: [
-                "path": "\(quarantinePath)", "field": "\(refused.refusal.field)", "module": "\(refused.entry.module)", "rule": "\(refused.entry.rule)"])
+            logger.error(
+                "an entry of the quarantine file was refused: \(refused.refusal.field) \(refused.refusal.why); that rule is not in quarantine",
+                metadata: [
+                    "path": "\(quarantinePath)", "field": "\(refused.refusal.field)",
+                    "module": "\(refused.entry.module)", "rule": "\(refused.entry.rule)",
+                ]
+            )
         }
         let entries = Dictionary(contents.entries.map { ($0.rule, $0) }, uniquingKeysWith: { first, _ in first })
         return (entries, !contents.refused.isEmpty)
@@ -211,7 +267,13 @@ final class RuleFaultGuard: Sendable {
 
     /// Logs `refusal` in one line naming the file and its field, and moves the file to
     /// `PATH.refused-<UTC time>` (kept, never deleted), so that the next start does not read it again.
-    private static func setAside(_ refusal: StateFileRefusal, what: String, consequence: String, clock: DaemonClock, logger: Logger) {
+    private static func setAside(
+        _ refusal: StateFileRefusal,
+        what: String,
+        consequence: String,
+        clock: DaemonClock,
+        logger: Logger
+    ) {
         let aside = refusal.path + ".refused-" + clock.utcStamp()
         var metadata: Logger.Metadata = ["path": "\(refusal.path)", "field": "\(refusal.field)"]
         if let underlying = refusal.underlying { metadata["error"] = "\(underlying)" }
@@ -221,7 +283,10 @@ final class RuleFaultGuard: Sendable {
         } catch {
             metadata["set_aside_error"] = "\(error)"
         }
-        logger.error("\(what) was refused, not read: \(refusal.field) \(refusal.why); \(consequence)", metadata: metadata)
+        logger.error(
+            "\(what) was refused, not read: \(refusal.field) \(refusal.why); \(consequence)",
+            metadata: metadata
+        )
     }
 
     private func writeQuarantine() {
@@ -231,8 +296,12 @@ final class RuleFaultGuard: Sendable {
         do {
             try AtomicFile.write(data, to: quarantinePath)
         } catch {
-            logger.error("could not write the quarantine file; the quarantine lasts until this process ends", metadata: [
-                "path": "\(quarantinePath)", "error": "\(error)"])
+            logger.error(
+                "could not write the quarantine file; the quarantine lasts until this process ends",
+                metadata: [
+                    "path": "\(quarantinePath)", "error": "\(error)",
+                ]
+            )
         }
     }
 

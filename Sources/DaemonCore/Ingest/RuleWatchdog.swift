@@ -68,10 +68,16 @@ final class RuleWatchdog: Sendable {
                 continue
             }
             // First seen running a quarter period after it started at the latest: it has run at least this long.
-            guard now - current.since >= limitMs, let culprit = guardian.markHung(generation: generation) else { continue }
-            logger.critical("a rule call ran past rule_call_timeout; ending the process so that it restarts with the rule quarantined", metadata: [
-                "module": "\(culprit.module)", "rule": "\(culprit.rule)", "event": "\(culprit.event)",
-                "limit_ms": "\(limitMs)", "exit": "\(Self.exitStatus)"])
+            guard now - current.since >= limitMs, let culprit = guardian.markHung(generation: generation) else {
+                continue
+            }
+            logger.critical(
+                "a rule call ran past rule_call_timeout; ending the process so that it restarts with the rule quarantined",
+                metadata: [
+                    "module": "\(culprit.module)", "rule": "\(culprit.rule)", "event": "\(culprit.event)",
+                    "limit_ms": "\(limitMs)", "exit": "\(Self.exitStatus)",
+                ]
+            )
             _exit(Self.exitStatus)
         }
     }

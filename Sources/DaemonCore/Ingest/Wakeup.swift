@@ -68,7 +68,9 @@ public final class Wakeup: Sendable {
         var value: UInt64 = 0
         do {
             // nil: nothing was written since the last take (a spurious wake-up); the flags decide.
-            _ = try withUnsafeMutableBytes(of: &value) { (bytes) throws(PosixError) in try Posix.read(fileDescriptor, into: bytes) }
+            _ = try withUnsafeMutableBytes(of: &value) { (bytes) throws(PosixError) in
+                try Posix.read(fileDescriptor, into: bytes)
+            }
         } catch {
             preconditionFailure("cannot read the wake-up eventfd: \(error)")
         }

@@ -1,4 +1,3 @@
-import Logging
 import ByteBasics
 import ConnectionLimits
 import CurveAuthentication
@@ -6,6 +5,7 @@ import EventDecoding
 import Foundation
 import Glibc
 import HistoryStore
+import Logging
 import ModalwatchConfig
 import Posix
 import SessionEngine
@@ -31,7 +31,10 @@ public enum Daemon: Sendable {
             let limit = try Posix.raiseDescriptorLimit()
             logger.info("descriptor limit", metadata: ["nofile": "\(limit)"])
         } catch {
-            logger.warning("could not raise the descriptor limit", metadata: ["error": "\(error)", "nofile": "\(Posix.descriptorLimit())"])
+            logger.warning(
+                "could not raise the descriptor limit",
+                metadata: ["error": "\(error)", "nofile": "\(Posix.descriptorLimit())"]
+            )
         }
         let clock = DaemonClock(source: settings.clock)
         let parts = try start(settings, clock: clock)
@@ -55,76 +58,144 @@ public enum Daemon: Sendable {
         let configuration = settings.configuration
         let logger = settings.logger
         var sequence = StartSequence(logger: logger)
-        let context = try sequence.step("zeromq context", { () throws(DaemonError) in
-            do { return try ZMQContext(ioThreads: 1) } catch { throw DaemonError(.systemCall, "cannot create a ZeroMQ context: \(error)", underlying: error) }
-        }, undo: { $0.terminate() })
+        let context = try sequence.step(
+            "zeromq context",
+            { () throws(DaemonError) in
+                do { return try ZMQContext(ioThreads: 1) } catch {
+                    throw DaemonError(.systemCall, "cannot create a ZeroMQ context: \(error)", underlying: error)
+                }
+            },
+            undo: { $0.terminate() }
+        )
 
         // The state directory: this daemon's alone (a flock), at its modes, before anything in it is read.
-        let stateLock = try sequence.step("state directory", { () throws(DaemonError) in
-            try configuration.stateDirectory.map { (directory) throws(DaemonError) in
-                try StateDirectoryProbe.check(directory, historyFile: directory + "/" + ViolationHistory.fileName)
-                let lock = try StateDirectoryLock.acquire(directory)
-                do throws(DaemonError) {
-                    try StateDirectoryModes(groupName: configuration.stateGroup).apply(to: directory, logger: logger)
-                } catch {
-                    lock.release()
-                    throw error
+        let stateLock = try sequence.step(
+            "state directory",
+            { () throws(DaemonError) in
+                try configuration.stateDirectory.map { (directory) throws(DaemonError) in
+                    try StateDirectoryProbe.check(directory, historyFile: directory + "/" + ViolationHistory.fileName)
+                    let lock = try StateDirectoryLock.acquire(directory)
+                    do throws(DaemonError) {
+                        try StateDirectoryModes(groupName: configuration.stateGroup).apply(
+                            to: directory,
+                            logger: logger
+                        )
+                    } catch {
+                        lock.release()
+                        throw error
+                    }
+                    return lock
                 }
-                return lock
-            }
-        }, undo: { $0?.release() })
+            },
+            undo: { $0?.release() }
+        )
 
         // CURVE: the authentication handler must be bound before any encrypted socket exists.
-        let curve = try sequence.step("curve", { () throws(DaemonError) in try openCurve(configuration, context, logger) },
-                                      undo: { $0.zap?.close() })
+        let curve = try sequence.step(
+            "curve",
+            { () throws(DaemonError) in try openCurve(configuration, context, logger) },
+            undo: { $0.zap?.close() }
+        )
 
         // The publishing thread owns the PUB socket and the history; it binds first.
         let handOver = HandOver()
-        let publishing = try sequence.step("publishing thread", { () throws(DaemonError) in
-            try PublishingThread.start(publishingSettings(configuration, context, handOver, curve.secret, clock, logger))
-        }, undo: { publishing in
-            // That thread ends once the hand-over is finished.
-            handOver.finish()
-            publishing.join()
-        })
+        let publishing = try sequence.step(
+            "publishing thread",
+            { () throws(DaemonError) in
+                try PublishingThread.start(
+                    publishingSettings(configuration, context, handOver, curve.secret, clock, logger)
+                )
+            },
+            undo: { publishing in
+                // That thread ends once the hand-over is finished.
+                handOver.finish()
+                publishing.join()
+            }
+        )
 
-        let control = try sequence.step("control thread", { () throws(DaemonError) in
-            try startControl(configuration, context, settings.configurationSource, clock, logger)
-        }, undo: { control in
-            context.shutdown()
-            control.thread.join()
-            control.pair.close()
-        })
+        let control = try sequence.step(
+            "control thread",
+            { () throws(DaemonError) in
+                try startControl(configuration, context, settings.configurationSource, clock, logger)
+            },
+            undo: { control in
+                context.shutdown()
+                control.thread.join()
+                control.pair.close()
+            }
+        )
 
-        let ingest = try sequence.step("ingest socket", { () throws(DaemonError) in
-            try openIngest(configuration, context, curve.secret, publishing: publishing, control: control, logger: logger)
-        }, undo: { ingest in
-            ingest.connections.forEach { $0.close() }
-            ingest.socket.close()
-        })
+        let ingest = try sequence.step(
+            "ingest socket",
+            { () throws(DaemonError) in
+                try openIngest(
+                    configuration,
+                    context,
+                    curve.secret,
+                    publishing: publishing,
+                    control: control,
+                    logger: logger
+                )
+            },
+            undo: { ingest in
+                ingest.connections.forEach { $0.close() }
+                ingest.socket.close()
+            }
+        )
 
-        let poll = try sequence.step("poller", { () throws(DaemonError) in
-            try makePoller(ingest: ingest.socket, control: control.pair, wakeup: settings.wakeup, zap: curve.zap, connections: ingest.connections)
-        })
+        let poll = try sequence.step(
+            "poller",
+            { () throws(DaemonError) in
+                try makePoller(
+                    ingest: ingest.socket,
+                    control: control.pair,
+                    wakeup: settings.wakeup,
+                    zap: curve.zap,
+                    connections: ingest.connections
+                )
+            }
+        )
 
         var endpoints = ingest.endpoints
-        let metrics = try sequence.step("metrics server", { () throws(DaemonError) -> (exporter: MetricsExporter, server: MetricsHTTPServer)? in
-            guard let address = configuration.metrics else { return nil }
-            let exporter = MetricsExporter()
-            let server = try MetricsHTTPServer.start(
-                address: address, allowRemote: configuration.metricsAllowRemote, registry: exporter.registry,
-                health: DaemonHealth(store: publishing.health), logger: logger)
-            return (exporter, server)
-        }, undo: { $0?.server.stop() })
+        let metrics = try sequence.step(
+            "metrics server",
+            { () throws(DaemonError) -> (exporter: MetricsExporter, server: MetricsHTTPServer)? in
+                guard let address = configuration.metrics else { return nil }
+                let exporter = MetricsExporter()
+                let server = try MetricsHTTPServer.start(
+                    address: address,
+                    allowRemote: configuration.metricsAllowRemote,
+                    registry: exporter.registry,
+                    health: DaemonHealth(store: publishing.health),
+                    logger: logger
+                )
+                return (exporter, server)
+            },
+            undo: { $0?.server.stop() }
+        )
         if let metrics { endpoints["metrics"] = ["http://\(metrics.server.boundAddress)/metrics"] }
 
         let resources = IngestResources(
-            context: context, zap: curve.zap, publishing: publishing, ingest: ingest.socket, handOver: handOver,
-            control: control.pair, controlThread: control.thread, poller: poll.poller, index: poll.index, metrics: metrics,
-            connections: ingest.connections, endpoints: endpoints, stateLock: stateLock)
-        let loop = try sequence.step("ingest loop", { () throws(DaemonError) in
-            IngestLoop(settings, resources, clock: clock, controlAnswers: controlAnswers(logger: logger))
-        })
+            context: context,
+            zap: curve.zap,
+            publishing: publishing,
+            ingest: ingest.socket,
+            handOver: handOver,
+            control: control.pair,
+            controlThread: control.thread,
+            poller: poll.poller,
+            index: poll.index,
+            metrics: metrics,
+            connections: ingest.connections,
+            endpoints: endpoints,
+            stateLock: stateLock
+        )
+        let loop = try sequence.step(
+            "ingest loop",
+            { () throws(DaemonError) in
+                IngestLoop(settings, resources, clock: clock, controlAnswers: controlAnswers(logger: logger))
+            }
+        )
         return Parts(resources: resources, loop: loop)
     }
 
@@ -134,9 +205,11 @@ public enum Daemon: Sendable {
     private static func controlAnswers(logger: Logger) -> (IngestLoop) -> ControlAnswers {
         { loop in
             ControlAnswers(
-                engine: loop.pipeline.engine, logger: logger,
+                engine: loop.pipeline.engine,
+                logger: logger,
                 rules: { [unowned loop] in loop.rulesReport() },
-                reload: { [unowned loop] in loop.reload($0) })
+                reload: { [unowned loop] in loop.reload($0) }
+            )
         }
     }
 
@@ -157,13 +230,24 @@ public enum Daemon: Sendable {
 
     /// The CURVE key and authentication handler, both nil without `curve:`.
     private static func openCurve(
-        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ logger: Logger
+        _ configuration: DaemonConfiguration,
+        _ context: ZMQContext,
+        _ logger: Logger
     ) throws(DaemonError) -> (secret: String?, zap: ZapHandler?) {
         let curveSecret = try configuration.curve.map { (curve) throws(DaemonError) in
-            do { return try CurveKeyFile.read(path: curve.keyFile).secretKey } catch { throw DaemonError(.configuration, "\(error)", underlying: error) }
+            do { return try CurveKeyFile.read(path: curve.keyFile).secretKey } catch {
+                throw DaemonError(.configuration, "\(error)", underlying: error)
+            }
         }
         let zap = try configuration.curve.map { (curve) throws(DaemonError) in
-            do throws(ZapHandler.Failure) { return try ZapHandler(context: context, allowedClients: curve.allowedClients, what: "curve.allowed_clients", logger: logger) } catch {
+            do throws(ZapHandler.Failure) {
+                return try ZapHandler(
+                    context: context,
+                    allowedClients: curve.allowedClients,
+                    what: "curve.allowed_clients",
+                    logger: logger
+                )
+            } catch {
                 throw DaemonError(error.isBadKey ? .configuration : .systemCall, error.description, underlying: error)
             }
         }
@@ -174,8 +258,12 @@ public enum Daemon: Sendable {
     }
 
     private static func publishingSettings(
-        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ handOver: HandOver, _ curveSecret: String?,
-        _ clock: DaemonClock, _ logger: Logger
+        _ configuration: DaemonConfiguration,
+        _ context: ZMQContext,
+        _ handOver: HandOver,
+        _ curveSecret: String?,
+        _ clock: DaemonClock,
+        _ logger: Logger
     ) throws(DaemonError) -> PublishingThread.Settings {
         let history = try configuration.historyTarget()
         if case .sqlite(let path)? = history {
@@ -183,28 +271,46 @@ public enum Daemon: Sendable {
             try HistoryStartCheck.prepare(path, clock: clock, logger: logger)
         }
         return PublishingThread.Settings(
-            context: context, handOver: handOver,
-            publish: configuration.publish, history: history,
-            retention: .init(maxAgeMs: configuration.historyMaxAgeMs, maxRows: configuration.historyMaxRows,
-                             intervalMs: configuration.historyPruneIntervalMs),
+            context: context,
+            handOver: handOver,
+            publish: configuration.publish,
+            history: history,
+            retention: .init(
+                maxAgeMs: configuration.historyMaxAgeMs,
+                maxRows: configuration.historyMaxRows,
+                intervalMs: configuration.historyPruneIntervalMs
+            ),
             spool: .init(memoryBytes: configuration.spoolMemoryBytes, fileBytes: configuration.spoolFileBytes),
             walLimitBytes: configuration.historyWALLimitBytes,
-            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil, clock: clock, monitorConnections: true,
-            logger: logger)
+            curveSecretKey: configuration.curve?.publish == true ? curveSecret : nil,
+            clock: clock,
+            monitorConnections: true,
+            logger: logger
+        )
     }
 
     /// The ingest side's control PAIR, bound, and the control thread, started.
     private static func startControl(
-        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ source: @escaping IngestLoop.ConfigurationSource,
-        _ clock: DaemonClock, _ logger: Logger
+        _ configuration: DaemonConfiguration,
+        _ context: ZMQContext,
+        _ source: @escaping IngestLoop.ConfigurationSource,
+        _ clock: DaemonClock,
+        _ logger: Logger
     ) throws(DaemonError) -> (pair: ZMQSocket, thread: ControlThread) {
         let settings = ControlThread.Settings(
-            context: context, control: configuration.control, configurationSource: source,
+            context: context,
+            control: configuration.control,
+            configurationSource: source,
             // A state change over the network: only when the config says so (`control_allow_reload_over_tcp`).
             reloadRefused: configuration.control.hasPrefix("tcp://") && !configuration.controlAllowReloadOverTCP,
             pair: "inproc://modalwatch-control-\(UInt64.random(in: 0...UInt64.max))",
             history: try? configuration.historyTarget(),
-            shard: configuration.shard, shardPeers: configuration.shardPeers, clock: clock, monitorConnections: true, logger: logger)
+            shard: configuration.shard,
+            shardPeers: configuration.shardPeers,
+            clock: clock,
+            monitorConnections: true,
+            logger: logger
+        )
         // This side of the control PAIR binds before the control thread starts: the thread
         // serves its socket at once, and a request's bell must have somewhere to go.
         let pair = try socket(context, .pair)
@@ -223,8 +329,12 @@ public enum Daemon: Sendable {
     /// The ingest `XSUB`, configured and bound, and the connection guards of the ingest, publish
     /// and control sockets, in that order.
     private static func openIngest(
-        _ configuration: DaemonConfiguration, _ context: ZMQContext, _ curveSecret: String?,
-        publishing: PublishingThread, control: (pair: ZMQSocket, thread: ControlThread), logger: Logger
+        _ configuration: DaemonConfiguration,
+        _ context: ZMQContext,
+        _ curveSecret: String?,
+        publishing: PublishingThread,
+        control: (pair: ZMQSocket, thread: ControlThread),
+        logger: Logger
     ) throws(DaemonError) -> (socket: ZMQSocket, connections: [ConnectionGuard], endpoints: [String: [String]]) {
         // XSUB, not SUB: it filters nothing itself (publishers filter by its subscriptions), so
         // what is still on its way after a stop's unsubscription is received (IngestLoop+Shard).
@@ -239,12 +349,25 @@ public enum Daemon: Sendable {
             do {
                 try ConnectionGuard.monitor(ingest, name: "ingest")
                 for (name, role, limit) in [
-                    ("ingest", "events", ConnectionGuard.limit(configured: configuration.maxIngestConnections, descriptorLimit: descriptors)),
+                    (
+                        "ingest", "events",
+                        ConnectionGuard.limit(
+                            configured: configuration.maxIngestConnections,
+                            descriptorLimit: descriptors
+                        )
+                    ),
                     ("publish", "publish", ConnectionGuard.sideLimit(descriptorLimit: descriptors)),
                     ("control", "control", ConnectionGuard.sideLimit(descriptorLimit: descriptors)),
                 ] {
-                    connections.append(try ConnectionGuard(
-                        name: name, context: context, boundEndpoints: endpoints[role] ?? [], limit: limit, logger: logger))
+                    connections.append(
+                        try ConnectionGuard(
+                            name: name,
+                            context: context,
+                            boundEndpoints: endpoints[role] ?? [],
+                            limit: limit,
+                            logger: logger
+                        )
+                    )
                 }
             } catch {
                 throw DaemonError(.systemCall, "cannot monitor the sockets' connections: \(error)", underlying: error)
@@ -260,14 +383,21 @@ public enum Daemon: Sendable {
     /// The poller over the ingest socket, the control PAIR, the wake-up, the CURVE handler and the
     /// connection monitors, and where each sits in it.
     private static func makePoller(
-        ingest: ZMQSocket, control: ZMQSocket, wakeup: Wakeup, zap: ZapHandler?, connections: [ConnectionGuard]
+        ingest: ZMQSocket,
+        control: ZMQSocket,
+        wakeup: Wakeup,
+        zap: ZapHandler?,
+        connections: [ConnectionGuard]
     ) throws(DaemonError) -> (poller: ZMQPoller, index: IngestResources.PollIndex) {
         let poller = ZMQPoller()
         do {
             let index = IngestResources.PollIndex(
-                ingest: try poller.add(ingest), control: try poller.add(control),
-                wakeup: poller.add(fileDescriptor: wakeup.fileDescriptor), zap: try zap.map { try poller.add($0.socket) } ?? -1,
-                connections: try connections.map { try poller.add($0.socket) })
+                ingest: try poller.add(ingest),
+                control: try poller.add(control),
+                wakeup: poller.add(fileDescriptor: wakeup.fileDescriptor),
+                zap: try zap.map { try poller.add($0.socket) } ?? -1,
+                connections: try connections.map { try poller.add($0.socket) }
+            )
             return (poller, index)
         } catch {
             throw DaemonError(.systemCall, "cannot poll sockets: \(error)", underlying: error)
@@ -283,7 +413,9 @@ public enum Daemon: Sendable {
     }
 
     private static func configure(
-        ingest: ZMQSocket, _ configuration: DaemonConfiguration, curveSecret: String?
+        ingest: ZMQSocket,
+        _ configuration: DaemonConfiguration,
+        curveSecret: String?
     ) throws(DaemonError) {
         do {
             if let curveSecret, configuration.curve?.ingest == true {
@@ -292,7 +424,9 @@ public enum Daemon: Sendable {
             try ingest.set(.receiveHighWaterMark, 10_000)
             try ingest.set(.maxMessageSize, EventLimits.maxSocketMessageBytes)
             try ingest.set(.handshakeInterval, ConnectionGuard.handshakeIntervalMs)
-            for prefix in configuration.ingestSubscriptions { _ = try ingest.send(IngestLoop.subscription(prefix, subscribe: true)) }
+            for prefix in configuration.ingestSubscriptions {
+                _ = try ingest.send(IngestLoop.subscription(prefix, subscribe: true))
+            }
         } catch {
             throw DaemonError(.systemCall, "cannot set socket options: \(error)", underlying: error)
         }
@@ -300,7 +434,9 @@ public enum Daemon: Sendable {
 
     /// Binds (and connects) the ingest socket; returns the endpoints by role.
     private static func bind(
-        ingest: ZMQSocket, _ configuration: DaemonConfiguration, logger: Logger
+        ingest: ZMQSocket,
+        _ configuration: DaemonConfiguration,
+        logger: Logger
     ) throws(DaemonError) -> [String: [String]] {
         var endpoints: [String: [String]] = [:]
         var boundEvents: [String] = []
@@ -308,7 +444,11 @@ public enum Daemon: Sendable {
         endpoints["events"] = boundEvents
         for endpoint in configuration.eventsConnect {
             do { try ingest.connect(endpoint) } catch {
-                throw DaemonError(.endpoint, "cannot connect events to \(endpoint): \(error.reason); check the endpoint (e.g. tcp://host:port)", underlying: error)
+                throw DaemonError(
+                    .endpoint,
+                    "cannot connect events to \(endpoint): \(error.reason); check the endpoint (e.g. tcp://host:port)",
+                    underlying: error
+                )
             }
         }
         endpoints["events_connect"] = configuration.eventsConnect
@@ -320,7 +460,11 @@ public enum Daemon: Sendable {
             try socket.bind(endpoint)
             return (try? socket.lastEndpoint) ?? endpoint
         } catch {
-            throw DaemonError(.endpoint, "cannot bind \(role) to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --\(role)", underlying: error)
+            throw DaemonError(
+                .endpoint,
+                "cannot bind \(role) to \(endpoint): \(error.reason); is another modalwatchd running? choose another endpoint with --\(role)",
+                underlying: error
+            )
         }
     }
 }

@@ -1,10 +1,11 @@
+public import Logging
+import Posix
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import Logging
-import Posix
 
 /// Log lines for the systemd journal, written to stderr when it is the journal's stream:
 /// each line starts with its syslog priority as sd-daemon.h spells it (`<3>` error, `<4>`
@@ -66,7 +67,8 @@ public struct JournalLogHandler: LogHandler {
         case .string(let text): text
         case .stringConvertible(let convertible): convertible.description
         case .array(let items): items.map(text).joined(separator: ",")
-        case .dictionary(let pairs): pairs.keys.sorted().map { "\($0):\(pairs[$0].map(text) ?? "")" }.joined(separator: ",")
+        case .dictionary(let pairs):
+            pairs.keys.sorted().map { "\($0):\(pairs[$0].map(text) ?? "")" }.joined(separator: ",")
         }
     }
 
@@ -74,7 +76,9 @@ public struct JournalLogHandler: LogHandler {
     /// characters escaped; `""` when empty.
     static func logfmt(_ text: String) -> String {
         if text.isEmpty { return "\"\"" }
-        let plain = text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "=" && $0 != "\"" && $0 != "\\" && $0.value != 0x7F }
+        let plain = text.unicodeScalars.allSatisfy {
+            $0.value > 0x20 && $0 != "=" && $0 != "\"" && $0 != "\\" && $0.value != 0x7F
+        }
         if plain { return text }
         var quoted = "\""
         for scalar in text.unicodeScalars {

@@ -18,8 +18,11 @@ final class MetricsExporter {
         registry = PrometheusCollectorRegistry()
         registry.makeGauge(
             descriptor: MetricNameDescriptor(
-                namespace: "modalwatch", metricName: "build", unitName: "info",
-                helpText: "The version of modalwatch and of the Swift compiler that built it; always 1."),
+                namespace: "modalwatch",
+                metricName: "build",
+                unitName: "info",
+                helpText: "The version of modalwatch and of the Swift compiler that built it; always 1."
+            ),
             labels: [("version", ModalwatchVersion.string), ("swift", ModalwatchVersion.swiftCompiler)]
         ).set(to: 1)
         for name in StatusCounter.allCases.compactMap(\.metricName) { _ = counter(name, []) }
@@ -37,7 +40,11 @@ final class MetricsExporter {
     }
 
     /// Brings every metric up to the given totals.
-    func update(totals: [(name: String, dimensions: [(String, String)], value: UInt64)], sessionsLive live: Int, lagSeconds: Double) {
+    func update(
+        totals: [(name: String, dimensions: [(String, String)], value: UInt64)],
+        sessionsLive live: Int,
+        lagSeconds: Double
+    ) {
         for total in totals {
             let key = Self.key(total.name, total.dimensions)
             let previous = last[key] ?? 0

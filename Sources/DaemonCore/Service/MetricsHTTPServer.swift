@@ -21,7 +21,13 @@ final class MetricsHTTPServer: Sendable {
     /// `host:port` as bound (with the real port for port 0).
     let boundAddress: String
 
-    private init(registry: PrometheusCollectorRegistry, health: DaemonHealth, logger: Logger, listener: Int32, boundAddress: String) {
+    private init(
+        registry: PrometheusCollectorRegistry,
+        health: DaemonHealth,
+        logger: Logger,
+        listener: Int32,
+        boundAddress: String
+    ) {
         self.registry = registry
         self.health = health
         self.logger = logger
@@ -32,7 +38,11 @@ final class MetricsHTTPServer: Sendable {
     /// Binds `host:port` (checked by `MetricsAddress`, as `--check-config` does) and starts
     /// serving on a thread of its own.
     static func start(
-        address: String, allowRemote: Bool, registry: PrometheusCollectorRegistry, health: DaemonHealth, logger: Logger
+        address: String,
+        allowRemote: Bool,
+        registry: PrometheusCollectorRegistry,
+        health: DaemonHealth,
+        logger: Logger
     ) throws(DaemonError) -> MetricsHTTPServer {
         let parsed: MetricsAddress
         do { parsed = try MetricsAddress(parsing: address, allowRemote: allowRemote) } catch {
@@ -55,10 +65,19 @@ final class MetricsHTTPServer: Sendable {
             actual = try Posix.localAddress(fd)
         } catch {
             try? Posix.close(fd)
-            throw DaemonError(.endpoint, "cannot bind metrics to \(address): \(error); choose another with metrics: in the config", underlying: error)
+            throw DaemonError(
+                .endpoint,
+                "cannot bind metrics to \(address): \(error); choose another with metrics: in the config",
+                underlying: error
+            )
         }
         let server = MetricsHTTPServer(
-            registry: registry, health: health, logger: logger, listener: fd, boundAddress: "\(host):\(UInt16(bigEndian: actual.sin_port))")
+            registry: registry,
+            health: health,
+            logger: logger,
+            listener: fd,
+            boundAddress: "\(host):\(UInt16(bigEndian: actual.sin_port))"
+        )
         let thread = Thread { server.serve() }
         thread.name = "modalwatch-metrics"
         thread.start()
@@ -118,7 +137,9 @@ final class MetricsHTTPServer: Sendable {
             guard PosixClock.monotonic.milliseconds() < deadline else { return }
             try Posix.setOption(client, SOL_SOCKET, SO_RCVTIMEO, remaining())
             let n = try request.withUnsafeMutableBytes { buffer in
-                Result { () throws(PosixError) in try Posix.receive(client, into: UnsafeMutableRawBufferPointer(rebasing: buffer[received...])) }
+                Result { () throws(PosixError) in
+                    try Posix.receive(client, into: UnsafeMutableRawBufferPointer(rebasing: buffer[received...]))
+                }
             }.get()
             if n == 0 { break }
             received += n
@@ -131,22 +152,38 @@ final class MetricsHTTPServer: Sendable {
         switch path {
         case "/metrics":
             process.update()
-            response = Self.response("200 OK", type: "text/plain; version=0.0.4; charset=utf-8", body: registry.emitToBuffer())
+            response = Self.response(
+                "200 OK",
+                type: "text/plain; version=0.0.4; charset=utf-8",
+                body: registry.emitToBuffer()
+            )
         case "/healthz":
             if let problem = health.problem() {
-                response = Self.response("503 Service Unavailable", type: "text/plain; charset=utf-8", body: Array("\(problem)\n".utf8))
+                response = Self.response(
+                    "503 Service Unavailable",
+                    type: "text/plain; charset=utf-8",
+                    body: Array("\(problem)\n".utf8)
+                )
             } else {
                 response = Self.response("200 OK", type: "text/plain; charset=utf-8", body: Array("ok\n".utf8))
             }
         default:
-            response = Self.response("404 Not Found", type: "text/plain", body: Array("not found; the metrics are at /metrics, the health at /healthz\n".utf8))
+            response = Self.response(
+                "404 Not Found",
+                type: "text/plain",
+                body: Array("not found; the metrics are at /metrics, the health at /healthz\n".utf8)
+            )
         }
         try Posix.setOption(client, SOL_SOCKET, SO_SNDTIMEO, remaining())
-        try response.withUnsafeBytes { bytes in Result { () throws(PosixError) in try Posix.sendAll(client, bytes) } }.get()
+        try response.withUnsafeBytes { bytes in Result { () throws(PosixError) in try Posix.sendAll(client, bytes) } }
+            .get()
     }
 
     /// A whole HTTP/1.1 response that closes the connection.
     private static func response(_ status: String, type: String, body: [UInt8]) -> [UInt8] {
-        Array("HTTP/1.1 \(status)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8) + body
+        Array(
+            "HTTP/1.1 \(status)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+                .utf8
+        ) + body
     }
 }

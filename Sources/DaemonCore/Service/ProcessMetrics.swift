@@ -20,11 +20,19 @@ struct ProcessMetrics {
 
     /// Registers the five metrics in `registry`; the start time is read once, here.
     init(registry: PrometheusCollectorRegistry) {
-        cpuSeconds = registry.makeCounter(descriptor: Self.name("cpu_seconds", "total", "Total user and system CPU time spent in seconds."))
-        residentBytes = registry.makeGauge(descriptor: Self.name("resident_memory", "bytes", "Resident memory size in bytes."))
+        cpuSeconds = registry.makeCounter(
+            descriptor: Self.name("cpu_seconds", "total", "Total user and system CPU time spent in seconds.")
+        )
+        residentBytes = registry.makeGauge(
+            descriptor: Self.name("resident_memory", "bytes", "Resident memory size in bytes.")
+        )
         openDescriptors = registry.makeGauge(descriptor: Self.name("open", "fds", "Number of open file descriptors."))
-        maxDescriptors = registry.makeGauge(descriptor: Self.name("max", "fds", "Maximum number of open file descriptors."))
-        startTime = registry.makeGauge(descriptor: Self.name("start_time", "seconds", "Start time of the process since unix epoch in seconds."))
+        maxDescriptors = registry.makeGauge(
+            descriptor: Self.name("max", "fds", "Maximum number of open file descriptors.")
+        )
+        startTime = registry.makeGauge(
+            descriptor: Self.name("start_time", "seconds", "Start time of the process since unix epoch in seconds.")
+        )
         ticksPerSecond = Double(max(sysconf(Int32(_SC_CLK_TCK)), 1))
         pageSize = Double(max(sysconf(Int32(_SC_PAGESIZE)), 1))
         if let stat = Self.statFields(), stat.count > 19, let started = Double(stat[19]), let boot = Self.bootTime() {
@@ -50,7 +58,9 @@ struct ProcessMetrics {
             openDescriptors.set(Double(max(entries.count - 1, 0)))
         }
         var limit = rlimit()
-        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 { maxDescriptors.set(Double(limit.rlim_cur)) }
+        if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 {
+            maxDescriptors.set(Double(limit.rlim_cur))
+        }
     }
 
     /// `process_<metric>_<unit>`, with its help text.

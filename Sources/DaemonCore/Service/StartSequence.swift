@@ -24,15 +24,20 @@ struct StartSequence {
     /// Runs the step `name`; on an error, undoes every step done so far and throws the error,
     /// naming `name`. `undo` takes the step's result back when a later step fails.
     mutating func step<Result>(
-        _ name: String, _ body: () throws(DaemonError) -> Result, undo: @escaping (Result) -> Void = { _ in }
+        _ name: String,
+        _ body: () throws(DaemonError) -> Result,
+        undo: @escaping (Result) -> Void = { _ in }
     ) throws(DaemonError) -> Result {
         let result: Result
         do {
             result = try body()
         } catch {
-            logger.debug("start-up step failed; undoing the steps before it", metadata: [
-                "step": "\(name)", "undone": "\(done.reversed().map(\.name).joined(separator: ", "))",
-            ])
+            logger.debug(
+                "start-up step failed; undoing the steps before it",
+                metadata: [
+                    "step": "\(name)", "undone": "\(done.reversed().map(\.name).joined(separator: ", "))",
+                ]
+            )
             undoAll()
             throw error.during(name)
         }

@@ -28,12 +28,16 @@ public final class StopDeadline: Sendable {
             usleep(UInt32(clamping: min(limitMs, 3_600_000) * 1000))
             var metadata: Logger.Metadata = ["stop_timeout_ms": "\(limitMs)"]
             if let guardian = guardian.withLock({ $0 }),
-               let culprit = guardian.markHung(generation: mw_marker_generation(guardian.marker)) {
+                let culprit = guardian.markHung(generation: mw_marker_generation(guardian.marker))
+            {
                 metadata["module"] = "\(culprit.module)"
                 metadata["rule"] = "\(culprit.rule)"
                 metadata["event"] = "\(culprit.event)"
             }
-            logger.critical("the graceful stop did not finish within stop_timeout; ending the process", metadata: metadata)
+            logger.critical(
+                "the graceful stop did not finish within stop_timeout; ending the process",
+                metadata: metadata
+            )
             _exit(1)
         }
         thread.name = "mw-stop-deadline"

@@ -15,7 +15,8 @@ public final class SystemdNotifier: Sendable {
     /// talk to (none named, a path too long, or no datagram socket to be had) it stays inactive.
     public init(environment: [String: String]) {
         if let usec = environment["WATCHDOG_USEC"].flatMap(Int64.init), usec > 0,
-           environment["WATCHDOG_PID"].flatMap(Int32.init).map({ $0 == getpid() }) ?? true {
+            environment["WATCHDOG_PID"].flatMap(Int32.init).map({ $0 == getpid() }) ?? true
+        {
             watchdogIntervalMs = max(1, usec / 2000)
         } else {
             watchdogIntervalMs = nil
@@ -23,8 +24,9 @@ public final class SystemdNotifier: Sendable {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty,
-              path.utf8.count < MemoryLayout.size(ofValue: address.sun_path),
-              let descriptor = try? Posix.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue)) else {
+            path.utf8.count < MemoryLayout.size(ofValue: address.sun_path),
+            let descriptor = try? Posix.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue))
+        else {
             fileDescriptor = -1
             self.address = address
             addressLength = 0
@@ -51,7 +53,12 @@ public final class SystemdNotifier: Sendable {
         var message = state
         try message.withUTF8 { bytes in
             Result { () throws(PosixError) in
-                try Posix.sendDatagram(fileDescriptor, UnsafeRawBufferPointer(bytes), to: address, length: addressLength)
+                try Posix.sendDatagram(
+                    fileDescriptor,
+                    UnsafeRawBufferPointer(bytes),
+                    to: address,
+                    length: addressLength
+                )
             }
         }.get()
     }
