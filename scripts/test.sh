@@ -6,7 +6,8 @@
 #   for the Debian package, postgresql and prometheus for the shared history's and the metrics'
 #   tests (servers the tests start themselves, scripts/postgres-throwaway.sh); jsonschema, pytest,
 #   prometheus-client and Pillow for Python; the translation catalogues and CLDR data the language
-#   tables come from), then the language tables checked against those sources, swift build,
+#   tables come from), then swift format lint (.swift-format), the language tables checked against
+#   those sources, swift build,
 #   swift test, the micro-benchmarks' allocation thresholds (Benchmarks/), and the end-to-end
 #   suite (python3 -m pytest -q Tests/e2e).
 #   Exits non-zero on the first failure.
@@ -32,10 +33,10 @@ if [ "$systemd_suite" = 1 ]; then
     setup_python_modules pytest pytest python3-pytest
     echo "== swift build"
     swift build
-    echo "== package: CONFIGURATION=debug SKIP_BUILD=1 scripts/package.sh"
+    echo "== package: CONFIGURATION=debug SKIP_BUILD=1 COMPRESSION=none scripts/package.sh"
     dist="$(mktemp -d)"
     trap 'rm -rf "$dist"' EXIT
-    deb="$(DIST="$dist" CONFIGURATION=debug SKIP_BUILD=1 bash scripts/package.sh | tail -n 1)"
+    deb="$(DIST="$dist" CONFIGURATION=debug SKIP_BUILD=1 COMPRESSION=none bash scripts/package.sh | tail -n 1)"
     echo "== systemd: python3 -m pytest -q Tests/systemd"
     MODALWATCH_DEB="$deb" python3 -m pytest -q Tests/systemd "${pytest_args[@]}"
     exit
@@ -77,6 +78,10 @@ step() {
 }
 trap 'printf "test: step times\n"; printf "  %s\n" "${step_times[@]}"' EXIT
 
+# The layout .swift-format gives (swift-format, in the toolchain since 6.0): `swift format -i -r
+# --parallel Sources Plugins Tests Benchmarks Examples Fuzz Package.swift` writes it.
+step "swift format lint --strict" swift format lint --strict --recursive --parallel \
+    Sources Plugins Tests Benchmarks Examples Fuzz Package.swift
 step "language tables: generated from their sources" bash -c \
     'python3 scripts/generate_standard_titles.py --check && python3 scripts/generate_quotation_marks.py --check'
 step "swift build --build-tests" swift build --build-tests
@@ -88,6 +93,7 @@ step "micro-benchmarks" bash Benchmarks/thresholds.sh check
 # The package test packages the debug build just made (a release build adds about 11 minutes on
 # 2 cores); MODALWATCH_PACKAGE_CONFIGURATION=release tests the package as scripts/package.sh builds it.
 # Four pytest-xdist workers (E2E_WORKERS): the tests mostly wait on daemons, on free ports and
-# private folders of their own; the 30 slowest are listed.
+# private folders of their own (--dist loadgroup: the two files that build Examples/swift-module on one
+# worker, xdist_group("swift-module")); the 30 slowest are listed.
 step "end-to-end: python3 -m pytest -q Tests/e2e" env MODALWATCH_PACKAGE_CONFIGURATION="${MODALWATCH_PACKAGE_CONFIGURATION:-debug}" \
-    python3 -m pytest -q Tests/e2e -n "${E2E_WORKERS:-4}" --durations=30 "${pytest_args[@]}"
+    python3 -m pytest -q Tests/e2e -n "${E2E_WORKERS:-4}" --dist loadgroup --durations=30 "${pytest_args[@]}"

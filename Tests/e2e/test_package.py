@@ -30,6 +30,9 @@ import e2e_support as support
 from test_swift_module import LIBRARY as HOUSE_LIBRARY
 from test_swift_module import house_rules  # noqa: F401  (a fixture: the out-of-tree module, built)
 
+# With test_swift_module.py on one pytest-xdist worker: both build Examples/swift-module.
+pytestmark = pytest.mark.xdist_group("swift-module")
+
 ROOT = support.PACKAGE_ROOT
 CONTROL = "ipc:///run/modalwatch/control.sock"
 MODULES = ["action-sheet", "alert-content", "modality", "overuse"]
@@ -40,12 +43,15 @@ SUBCOMMANDS = ["status", "sessions", "session", "top", "tail", "violations", "ru
 @pytest.fixture(scope="module")
 def deb(tmp_path_factory) -> Path:
     """Builds the package (scripts/package.sh, release; MODALWATCH_PACKAGE_CONFIGURATION=debug
-    packages the debug build instead) and returns its path; MODALWATCH_DEB names one built already."""
+    packages the debug build instead, uncompressed) and returns its path; MODALWATCH_DEB names one
+    built already."""
     if os.environ.get("MODALWATCH_DEB"):
         return Path(os.environ["MODALWATCH_DEB"])
     started = time.monotonic()
     env = {**os.environ, "DIST": str(tmp_path_factory.mktemp("dist")),
            "CONFIGURATION": os.environ.get("MODALWATCH_PACKAGE_CONFIGURATION", "release")}
+    if env["CONFIGURATION"] == "debug":
+        env["COMPRESSION"] = "none"
     result = subprocess.run(["bash", str(ROOT / "scripts" / "package.sh")], capture_output=True, text=True, timeout=3600, env=env)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
     path = Path(result.stdout.strip().splitlines()[-1])

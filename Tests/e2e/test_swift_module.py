@@ -20,6 +20,10 @@ import pytest
 import e2e_support as support
 from test_modules import ROOT, T0
 
+# One pytest-xdist worker runs this file and test_package.py (scripts/test.sh runs --dist loadgroup):
+# both build Examples/swift-module, and builds of one package wait on its lock.
+pytestmark = pytest.mark.xdist_group("swift-module")
+
 EXAMPLE = ROOT / "Examples" / "swift-module"
 LIBRARY = "libmodalwatch-rules-house.so"
 

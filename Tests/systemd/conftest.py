@@ -37,7 +37,7 @@ def deb(tmp_path_factory) -> Path:
         NOTES.append(f"package: {path.name} (MODALWATCH_DEB)")
         return path
     started = time.monotonic()
-    env = {**os.environ, "DIST": str(tmp_path_factory.mktemp("dist")), "CONFIGURATION": "debug"}
+    env = {**os.environ, "DIST": str(tmp_path_factory.mktemp("dist")), "CONFIGURATION": "debug", "COMPRESSION": "none"}
     if (booted.PACKAGE_ROOT / ".build/debug/modalwatchd").is_file():
         env["SKIP_BUILD"] = "1"
     if not any(Path(p, "swift").is_file() for p in env.get("PATH", "").split(":")) and Path("/opt/swift/usr/bin/swift").is_file():

@@ -148,7 +148,7 @@ def newer_package(deb: Path, folder: Path) -> tuple[Path, str]:
             lines.append(f"{digest}  {path}")
         md5sums.write_text("\n".join(lines) + "\n")
     built = folder / f"modalwatch_{newer}_amd64.deb"
-    subprocess.run(["dpkg-deb", "--root-owner-group", "-b", str(tree), str(built)], check=True, capture_output=True, timeout=300)
+    subprocess.run(["dpkg-deb", "--root-owner-group", "-Znone", "-b", str(tree), str(built)], check=True, capture_output=True, timeout=300)
     return built, newer
 
 
