@@ -100,8 +100,7 @@ struct EndToEndBenchmark {
                 .eventsReceived, .eventsJudged, .eventsRejected, .duplicates, .sessionsLive, .violationsFound,
                 .reportsSuppressed,
             ] as [StatusCounter]).map { ($0.rawValue, reply[$0]) }
-        details.append(("violations_published", drained[.violationsPublished]))
-        details.append(("messages_dropped", drained[.messagesDropped]))
+        details += ([.violationsPublished, .messagesDropped] as [StatusCounter]).map { ($0.rawValue, drained[$0]) }
         details.append(("published_after_ms", Int(MonotonicClock.seconds(from: sent.firstSend, to: drainEnd) * 1000)))
         details.append(("ready_us", Int(daemon.readyNanoseconds / 1000)))
         details.append(("status_polls", client.requests))
