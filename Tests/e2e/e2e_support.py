@@ -261,10 +261,15 @@ class Daemon:
             if self.process.poll() is not None:
                 raise DaemonExited()
             try:
-                if self.request({"cmd": "status"}, timeout=0.25).get("ok") is True:
-                    return
+                reply = self.request({"cmd": "status"}, timeout=0.25)
             except TimeoutError:
-                pass
+                continue
+            # The port chosen for the control socket may have been taken, between the choice and the
+            # bind, by another worker's daemon, which then answers: ours is the one that bound our
+            # events endpoint (ours then fails to bind and exits, and start() tries other ports).
+            if reply.get("ok") is True and self.events in reply.get("endpoints", {}).get("events", []):
+                return
+            time.sleep(0.05)
         self.process.kill()
         self.process.wait(timeout=5)
         raise AssertionError(f"modalwatchd did not answer status within {timeout} s:\n{self.log()}")
