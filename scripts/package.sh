@@ -23,7 +23,7 @@
 # Environment: SKIP_BUILD=1 packages the build as it is; DIST (default dist/); CONFIGURATION
 # (default release; debug packages the debug build, for a quicker test of the packaging);
 # COMPRESSION, dpkg-deb's -Z (default xz, as Debian's archive has it; none, gzip or zstd: the
-# tests' packages are none, which saves half a minute of xz on 2 cores).
+# tests' packages are none: xz is most of the time packaging takes).
 # Needs swift, dpkg-deb, dpkg-shlibdeps (dpkg-dev), patchelf, strip (binutils); installs the
 # missing Debian packages with apt-get (sudo when not root). Prints the package's path last.
 set -euo pipefail

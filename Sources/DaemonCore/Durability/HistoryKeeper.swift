@@ -348,18 +348,7 @@ final class HistoryKeeper {
                             repeated += 1
                             continue
                         }
-                        try writer.insert(
-                            idHigh: c.idHigh,
-                            idLow: c.idLow,
-                            fingerprint: c.fingerprint,
-                            rule: c.rule,
-                            app: c.app,
-                            session: c.session,
-                            severity: c.severity,
-                            ts: c.ts,
-                            observed: c.observed,
-                            json: payload
-                        )
+                        try writer.insert(c, json: payload)
                     }
                 }
                 statistics.violationsStored.add(UInt64(stored), ordering: .relaxed)

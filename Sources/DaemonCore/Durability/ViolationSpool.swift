@@ -294,18 +294,7 @@ final class ViolationSpool {
                     for range in records {
                         var reader = OutboundBatchReader(UnsafeRawBufferPointer(rebasing: all[range]))
                         guard case .violation(_, let payload, let c)? = reader.next() else { continue }
-                        try writer.insert(
-                            idHigh: c.idHigh,
-                            idLow: c.idLow,
-                            fingerprint: c.fingerprint,
-                            rule: c.rule,
-                            app: c.app,
-                            session: c.session,
-                            severity: c.severity,
-                            ts: c.ts,
-                            observed: c.observed,
-                            json: payload
-                        )
+                        try writer.insert(c, json: payload)
                     }
                 }
             }
@@ -339,18 +328,7 @@ final class ViolationSpool {
                 consumed = reader.offset
                 records += 1
                 guard case .violation(_, let payload, let c) = record else { continue }
-                try writer.insert(
-                    idHigh: c.idHigh,
-                    idLow: c.idLow,
-                    fingerprint: c.fingerprint,
-                    rule: c.rule,
-                    app: c.app,
-                    session: c.session,
-                    severity: c.severity,
-                    ts: c.ts,
-                    observed: c.observed,
-                    json: payload
-                )
+                try writer.insert(c, json: payload)
             }
         }
         return (stored, consumed, records)
